@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// Build: JSON Schemas -> standalone validators (no schema is compiled at start-up),
+// TypeScript -> dist/ (library and tests), and one CommonJS bundle for the CLI (fast start).
+// `node scripts/build.mjs [step...]` runs only the named steps.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from './generate.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv.slice(2);
+
+async function step(name, fn) {
+  if (only.length > 0 && !only.includes(name)) return;
+  const t0 = performance.now();
+  await fn();
+  process.stderr.write(`build: ${name} ${Math.round(performance.now() - t0)} ms\n`);
+}
+
+function run(args) {
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+await step('generate', () => generate(root));
+
+await step('tsc', () => {
+  rmSync(join(root, 'dist'), { recursive: true, force: true });
+  run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+});
+
+await step('bundle', async () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  // Bundled: what every invocation needs. External: heavier libraries that only the
+  // commands using them import, lazily, so they cost nothing on the start-up path.
+  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore']);
+  const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !bundled.has(d));
+  const esbuild = await import('esbuild');
+  // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,
+  // required only when that command runs: `--version` and `--help` never parse them.
+  const runners = readdirSync(join(root, 'src/cli/commands')).filter((f) => f.endsWith('.run.ts'));
+  const lazyRunners = {
+    name: 'lazy-runners',
+    setup(b) {
+      b.onResolve({ filter: /\.run\.js$/ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const name = args.path.split('/').pop().replace(/\.run\.js$/, '');
+        const fromCmd = args.importer.endsWith('.run.ts');
+        return { path: fromCmd ? `./${name}.cjs` : `./cmd/${name}.cjs`, external: true };
+      });
+    },
+  };
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: [
+      { in: 'src/cli/main.ts', out: 'skillctl' },
+      ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
+    ],
+    outExtension: { '.js': '.cjs' },
+    plugins: [lazyRunners],
+    // Dynamic import() becomes require(): no ES module loader is started for a lazy command.
+    supported: { 'dynamic-import': false },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+    outdir: 'dist',
+    external: external.flatMap((d) => [d, `${d}/*`]),
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The skillctl command line: global options, command registration, error-to-exit-code mapping.
+ * Commands live in commands/<name>.ts; each parses its options, calls the core, renders, and
+ * returns an exit code.
+ */
+import { Command, CommanderError } from 'commander';
+import { CODES } from '../core/diagnostics.js';
+import { InternalError, isSkillctlError } from '../core/errors.js';
+import { VERSION } from '../generated/version.js';
+import { COMMANDS } from './commands/index.js';
+import { colorEnabled, makeContext, type Context, type GlobalOptions } from './context.js';
+import { EXIT } from './exit.js';
+import { processIO, type CliIO } from './io.js';
+import { renderJson } from './render/json.js';
+
+const EXAMPLES = `
+Examples:
+  $ skillctl validate manifests               lint every skill under manifests/
+  $ skillctl validate --json skill.yaml       machine-readable findings
+  $ skillctl validate --fix my-skill          rewrite stale digests in place
+
+Exit status: 0 ok, 1 findings, 2 usage or unreadable input, 3 denied by policy,
+4 contract violated, 124 timed out. Docs: docs/README.md`;
+
+function errorDoc(code: string, message: string, hint?: string): string {
+  return renderJson({ error: { code, message, ...(hint !== undefined ? { hint } : {}) } });
+}
+
+function report(ctx: Context, err: unknown): number {
+  if (isSkillctlError(err)) {
+    if (ctx.opts.json) ctx.out(errorDoc(err.code, err.message, err.hint).trimEnd());
+    else ctx.error(`${ctx.style.red('error')} ${err.code}: ${err.message}${err.hint !== undefined ? `\n  hint: ${err.hint}` : ''}`);
+    return EXIT[CODES[err.code].exit];
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  if (ctx.opts.json) ctx.out(errorDoc('INTERNAL', message, 'this is a bug in skillctl; run again with --debug for details').trimEnd());
+  else ctx.error(`${ctx.style.red('internal error')}: ${message} (this is a bug; run again with --debug for details)`);
+  if (ctx.opts.debug) ctx.error(err instanceof Error ? (err.stack ?? message) : message);
+  if (ctx.opts.debug && err instanceof InternalError && err.cause !== undefined) ctx.error(`cause: ${String(err.cause)}`);
+  return EXIT.findings;
+}
+
+/** Runs skillctl with `argv` (without node and script) and returns the exit status. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  let exitCode: number = EXIT.ok;
+  const wantsJson = argv.includes('--json');
+  const program = new Command('skillctl');
+  program
+    .description('Lint, digest, pack, pin, verify and run agent skills under a host-enforced policy.')
+    .version(VERSION, '-V, --version', 'print the version and exit')
+    .option('--json', 'print one JSON document on stdout (errors included)')
+    .option('--no-color', 'no colours (also: NO_COLOR=1)')
+    .option('-q, --quiet', 'print only errors and results')
+    .option('--debug', 'print stack traces for internal errors')
+    .helpOption('-h, --help', 'show help')
+    .showSuggestionAfterError()
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => {
+        if (wantsJson) io.stdout.write(errorDoc('USAGE', s.replace(/^error: /, '').trim()));
+        else write(s);
+      },
+    });
+
+  const run = async (fn: (ctx: Context) => Promise<number>): Promise<void> => {
+    const g = program.opts<{ json?: boolean; color?: boolean; quiet?: boolean; debug?: boolean }>();
+    const opts: GlobalOptions = {
+      json: g.json === true,
+      color: !(g.json === true) && colorEnabled(io, g.color),
+      quiet: g.quiet === true,
+      debug: g.debug === true,
+    };
+    const ctx = makeContext(io, opts);
+    try {
+      exitCode = await fn(ctx);
+    } catch (err) {
+      exitCode = report(ctx, err);
+    }
+  };
+  for (const register of COMMANDS) register(program, run);
+  for (const cmd of program.commands) {
+    cmd.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError();
+  }
+
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    const ctx = makeContext(io, { json: wantsJson, color: false, quiet: false, debug: argv.includes('--debug') });
+    return report(ctx, err);
+  }
+  return exitCode;
+}
+
+/** Entry point of bin/skillctl.js. */
+export function cli(): void {
+  // A closed pipe (`skillctl ... | head`) is the reader's choice, not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  });
+  main(process.argv.slice(2), processIO()).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = EXIT.findings;
+    },
+  );
+}

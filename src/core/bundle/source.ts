@@ -1,0 +1,46 @@
+import type { Diagnostic } from '../diagnostics.js';
+import type { FileMode, Sha256Digest } from '../digest/index.js';
+
+/** A regular file of a bundle. */
+export interface BundleFile {
+  /** POSIX path relative to the bundle root. */
+  readonly path: string;
+  readonly size: number;
+  readonly mode: FileMode;
+}
+
+export interface BundleListing {
+  /** Every included file, in UTF-8 byte order of path. */
+  readonly files: readonly BundleFile[];
+  /** Symlinks, special files, unreadable entries, bounds exceeded. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/**
+ * Where a bundle's files come from: a directory on disk or an unpacked archive. Rules and
+ * digests read through this interface, so they work the same on both.
+ */
+export interface BundleSource {
+  /** Shown in messages: the directory or archive path. */
+  readonly location: string;
+  list(): Promise<BundleListing>;
+  read(path: string): Promise<Buffer>;
+  digest(path: string): Promise<Sha256Digest>;
+}
+
+/** Names of the manifest file, in the order they are looked for. */
+export const MANIFEST_NAMES = ['skill.yaml', 'skill.json'] as const;
+export type ManifestName = (typeof MANIFEST_NAMES)[number];
+
+/** Root files that are never part of `content_digest` (the digest cannot cover itself). */
+export const DIGEST_EXCLUDED_ROOT_FILES: ReadonlySet<string> = new Set([...MANIFEST_NAMES, 'signatures.json']);
+
+/** Directory names excluded at any depth: VCS data, installed dependencies, skillctl state. */
+export const EXCLUDED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.skillctl']);
+
+export interface BundleBounds {
+  readonly maxFiles: number;
+  readonly maxTotalBytes: number;
+}
+
+export const DEFAULT_BOUNDS: BundleBounds = { maxFiles: 20_000, maxTotalBytes: 2 * 1024 ** 3 };

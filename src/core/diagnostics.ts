@@ -1,0 +1,113 @@
+/**
+ * The one diagnostic shape, and the one catalogue of codes.
+ *
+ * Each concept folder declares its codes in a `codes.ts` (`satisfies CodeCatalogue`); this
+ * module merges them, so a code is declared exactly once and the `Code` type is derived from
+ * the declarations. Every code has an entry in docs/codes.md (a test checks it).
+ */
+import { BUNDLE_CODES } from './bundle/codes.js';
+import { CLI_CODES } from './cli-codes.js';
+import { DIGEST_CODES } from './digest/codes.js';
+import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
+import { MANIFEST_CODES } from './manifest/codes.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/**
+ * Exit class a code maps to when it is the worst finding of a command:
+ * `findings` 1, `usage` 2, `denied` 3, `contract` 4, `timeout` 124.
+ */
+export type ExitClass = 'findings' | 'usage' | 'denied' | 'contract' | 'timeout';
+
+export interface CodeSpec {
+  readonly severity: Severity;
+  /** One line saying what the code means; docs/codes.md has the long form. */
+  readonly title: string;
+  readonly exit: ExitClass;
+}
+
+export type CodeCatalogue = Readonly<Record<string, CodeSpec>>;
+
+export const CODES = {
+  ...CLI_CODES,
+  ...DIGEST_CODES,
+  ...BUNDLE_CODES,
+  ...JSON_SCHEMA_CODES,
+  ...MANIFEST_CODES,
+} as const satisfies CodeCatalogue;
+
+export type Code = keyof typeof CODES;
+
+export interface Diagnostic {
+  readonly code: Code;
+  readonly severity: Severity;
+  readonly message: string;
+  /** Path of the file the finding is about, as given by the user or relative to a bundle. */
+  readonly file?: string;
+  /** RFC 6901 JSON pointer into the document. */
+  readonly pointer?: string;
+  /** 1-based line and column, from the parser's source positions. */
+  readonly line?: number;
+  readonly column?: number;
+  /** How to fix it. */
+  readonly hint?: string;
+}
+
+/** Optional parts of a diagnostic; severity defaults to the catalogue's. */
+export interface DiagnosticExtra {
+  readonly severity?: Severity;
+  readonly file?: string;
+  readonly pointer?: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly hint?: string;
+}
+
+export function diag(code: Code, message: string, extra: DiagnosticExtra = {}): Diagnostic {
+  const d: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = {
+    code,
+    severity: extra.severity ?? CODES[code].severity,
+    message,
+  };
+  if (extra.file !== undefined) d.file = extra.file;
+  if (extra.pointer !== undefined) d.pointer = extra.pointer;
+  if (extra.line !== undefined) d.line = extra.line;
+  if (extra.column !== undefined) d.column = extra.column;
+  if (extra.hint !== undefined) d.hint = extra.hint;
+  return d;
+}
+
+/** A core result: `ok` only when every step ran and no error was found. */
+export interface Result<T> {
+  readonly ok: boolean;
+  readonly value?: T;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === 'error');
+}
+
+function cmp(a: string | number | undefined, b: string | number | undefined): number {
+  if (a === b) return 0;
+  if (a === undefined) return -1;
+  if (b === undefined) return 1;
+  return a < b ? -1 : 1;
+}
+
+/** Deterministic order: file, pointer, code, then position and message. */
+export function sortDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return [...diagnostics].sort(
+    (a, b) =>
+      cmp(a.file, b.file) ||
+      cmp(a.pointer, b.pointer) ||
+      cmp(a.code, b.code) ||
+      cmp(a.line, b.line) ||
+      cmp(a.column, b.column) ||
+      cmp(a.message, b.message),
+  );
+}
+
+export function withFile(diagnostics: readonly Diagnostic[], file: string): Diagnostic[] {
+  return diagnostics.map((d) => (d.file === undefined ? { ...d, file } : d));
+}

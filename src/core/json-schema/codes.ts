@@ -1,0 +1,15 @@
+import type { CodeCatalogue } from '../diagnostics.js';
+
+/** Findings of a document against its JSON Schema (manifests, lock files, policies, packs...). */
+export const JSON_SCHEMA_CODES = {
+  SCHEMA_REQUIRED: { severity: 'error', title: 'A required field is missing.', exit: 'findings' },
+  SCHEMA_UNKNOWN_FIELD: { severity: 'error', title: 'A field the document format does not define.', exit: 'findings' },
+  SCHEMA_TYPE: { severity: 'error', title: 'A field has the wrong type.', exit: 'findings' },
+  SCHEMA_ENUM: { severity: 'error', title: 'A field has a value outside its allowed set.', exit: 'findings' },
+  SCHEMA_FORMAT: { severity: 'error', title: 'A string does not have the required form.', exit: 'findings' },
+  SCHEMA_CONSTRAINT: {
+    severity: 'error',
+    title: 'A value breaks a size, count, range or uniqueness constraint.',
+    exit: 'findings',
+  },
+} as const satisfies CodeCatalogue;

@@ -1,0 +1,134 @@
+/**
+ * Turns ajv errors into diagnostics with a code per kind of failure, a JSON pointer to the
+ * offending value (or to the missing or unknown field itself), and a message in the user's terms.
+ */
+import { diag, type Code, type Diagnostic } from '../diagnostics.js';
+import { closest } from '../suggest.js';
+import type { ErrorObject } from './standalone.js';
+
+export interface SchemaDiagnosticOptions {
+  /** The JSON Schema the errors came from, to name the allowed fields in hints. */
+  readonly schema: Record<string, unknown>;
+  /** Replace the code for an unknown field under a given parent pointer (e.g. permission scopes). */
+  readonly unknownFieldCode?: (parentPointer: string) => Code | undefined;
+}
+
+function escapeSegment(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Resolves `#/a/b` (as in ajv's schemaPath) inside the root schema. */
+function schemaAt(root: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
+  let cur: unknown = root;
+  for (const raw of path.replace(/^#\/?/, '').split('/')) {
+    if (raw === '') continue;
+    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>) : undefined;
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  let cur = data;
+  for (const raw of pointer.split('/').slice(1)) {
+    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur;
+}
+
+function fieldName(pointer: string): string {
+  const last = pointer.split('/').pop() ?? '';
+  return last === '' ? 'the document' : `\`${last.replace(/~1/g, '/').replace(/~0/g, '~')}\``;
+}
+
+export function schemaErrorsToDiagnostics(
+  errors: readonly ErrorObject[],
+  data: unknown,
+  options: SchemaDiagnosticOptions,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const here = e.instancePath;
+    const parentSchemaPath = e.schemaPath.replace(/\/[^/]+$/, '');
+    const parent = schemaAt(options.schema, parentSchemaPath);
+    const description = typeof parent?.description === 'string' ? parent.description : undefined;
+    let d: Diagnostic;
+    if (e.propertyName !== undefined && e.keyword !== 'propertyNames') {
+      // A failing property *name* (propertyNames): point at the key, not at the whole object.
+      d = diag('SCHEMA_FORMAT', `key \`${e.propertyName}\` does not have the required form`, {
+        pointer: `${here}/${escapeSegment(e.propertyName)}`,
+      });
+      out.push(d);
+      continue;
+    }
+    switch (e.keyword) {
+      case 'required': {
+        const name = String((e.params as { missingProperty: string }).missingProperty);
+        d = diag('SCHEMA_REQUIRED', `missing required field \`${name}\``, { pointer: `${here}/${escapeSegment(name)}` });
+        break;
+      }
+      case 'additionalProperties': {
+        const name = String((e.params as { additionalProperty: string }).additionalProperty);
+        const known = Object.keys((parent?.properties as Record<string, unknown> | undefined) ?? {});
+        const guess = closest(name, known);
+        const code = options.unknownFieldCode?.(here) ?? 'SCHEMA_UNKNOWN_FIELD';
+        d = diag(code, `unknown field \`${name}\``, {
+          pointer: `${here}/${escapeSegment(name)}`,
+          hint: guess !== undefined ? `did you mean \`${guess}\`?` : `allowed here: ${known.join(', ')}`,
+        });
+        break;
+      }
+      case 'type': {
+        const want = String((e.params as { type: string | string[] }).type).replace(/,/g, ' or ');
+        d = diag('SCHEMA_TYPE', `${fieldName(here)} must be ${want}, not ${typeName(valueAt(data, here))}`, { pointer: here });
+        break;
+      }
+      case 'enum':
+      case 'const': {
+        const allowed =
+          e.keyword === 'enum'
+            ? ((e.params as { allowedValues: unknown[] }).allowedValues ?? [])
+            : [(e.params as { allowedValue: unknown }).allowedValue];
+        d = diag('SCHEMA_ENUM', `${fieldName(here)} is ${JSON.stringify(valueAt(data, here))}; allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, {
+          pointer: here,
+        });
+        break;
+      }
+      case 'pattern':
+      case 'format': {
+        const extra = e.keyword === 'format' ? ` (${String((e.params as { format: string }).format)})` : '';
+        d = diag('SCHEMA_FORMAT', `${fieldName(here)} ${JSON.stringify(valueAt(data, here))} does not have the required form${extra}`, {
+          pointer: here,
+          ...(description !== undefined ? { hint: description } : {}),
+        });
+        break;
+      }
+      case 'propertyNames':
+        // ajv reports the failing name through a nested error too; that one carries the detail.
+        continue;
+      default: {
+        const v = valueAt(data, here);
+        const empty = (e.keyword === 'minLength' || e.keyword === 'minItems') && (v === '' || (Array.isArray(v) && v.length === 0));
+        const message = empty ? `${fieldName(here)} must not be empty` : `${fieldName(here)} ${e.message ?? 'is not valid'}`;
+        d = diag('SCHEMA_CONSTRAINT', message, { pointer: here, ...(description !== undefined ? { hint: description } : {}) });
+      }
+    }
+    const key = `${d.code}\u0000${d.pointer ?? ''}\u0000${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}

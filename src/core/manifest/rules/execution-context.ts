@@ -1,0 +1,58 @@
+import { diag, type Diagnostic } from '../../diagnostics.js';
+import type { ExecutionContext } from '../model.js';
+import type { Rule } from './rule.js';
+
+const POSIX_LOCALE = /^(?:C|POSIX|C\.UTF-8|[a-z]{2,3}(?:_[A-Z]{2})?(?:\.[A-Za-z0-9-]+)?(?:@[A-Za-z0-9]+)?)$/;
+
+function validLocale(v: string): boolean {
+  if (POSIX_LOCALE.test(v)) return true;
+  try {
+    return Intl.getCanonicalLocales(v).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+function validTimezone(v: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: v });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function validEncoding(v: string): boolean {
+  try {
+    new TextDecoder(v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const CHECKS = {
+  locale: { valid: validLocale, example: 'C.UTF-8 or en-US' },
+  timezone: { valid: validTimezone, example: 'UTC or Europe/Berlin' },
+  encoding: { valid: validEncoding, example: 'utf-8' },
+} as const;
+
+function checkContext(ctx: ExecutionContext | undefined, at: string, out: Diagnostic[]): void {
+  if (ctx === undefined || ctx === null || typeof ctx !== 'object') return;
+  for (const [field, { valid, example }] of Object.entries(CHECKS)) {
+    const v = (ctx as Record<string, unknown>)[field];
+    if (typeof v === 'string' && !valid(v)) {
+      out.push(diag('EXECUTION_CONTEXT_INVALID', `${field} ${JSON.stringify(v)} is not a known ${field}`, { pointer: `${at}/${field}`, hint: `e.g. ${example}` }));
+    }
+  }
+}
+
+export const executionContext: Rule = {
+  name: 'execution-context',
+  check({ data, entrypoints }) {
+    const out: Diagnostic[] = [];
+    checkContext(data.execution_context as ExecutionContext | undefined, '/execution_context', out);
+    for (const { ep, pointer } of entrypoints) checkContext(ep.execution_context, `${pointer}/execution_context`, out);
+    return out;
+  },
+};

@@ -1,0 +1,109 @@
+import { diag, type Diagnostic } from '../../diagnostics.js';
+import type { JsonSchema } from '../model.js';
+import type { Rule } from './rule.js';
+
+type Lookup = 'declared' | 'undeclared' | 'unknowable';
+
+function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let cur: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[seg];
+  }
+  return cur !== null && typeof cur === 'object' ? (cur as JsonSchema) : undefined;
+}
+
+/**
+ * Does `schema` declare the property path `segments`? Follows `properties`, local `$ref`s and
+ * the branches of `allOf`/`anyOf`/`oneOf`. A `$ref` to another document (a payload contract)
+ * cannot be followed here, so such paths are "unknowable" rather than wrong.
+ */
+function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[], depth = 0): Lookup {
+  if (segments.length === 0) return 'declared';
+  if (depth > 32) return 'unknowable';
+  let sawUnknowable = false;
+  const candidates: JsonSchema[] = [schema];
+  if (typeof schema.$ref === 'string') {
+    const target = resolveLocalRef(root, schema.$ref);
+    if (target === undefined) sawUnknowable = true;
+    else candidates.push(target);
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const branches = schema[key];
+    if (Array.isArray(branches)) for (const b of branches) if (b !== null && typeof b === 'object') candidates.push(b as JsonSchema);
+  }
+  const [head, ...rest] = segments as [string, ...string[]];
+  for (const c of candidates) {
+    if (c !== schema) {
+      const r = lookup(root, c, segments, depth + 1);
+      if (r === 'declared') return r;
+      if (r === 'unknowable') sawUnknowable = true;
+      continue;
+    }
+    const props = c.properties;
+    if (props !== null && typeof props === 'object' && head in props) {
+      const child = (props as Record<string, unknown>)[head];
+      if (child !== null && typeof child === 'object') {
+        const r = lookup(root, child as JsonSchema, rest, depth + 1);
+        if (r === 'declared') return r;
+        if (r === 'unknowable') sawUnknowable = true;
+      } else if (rest.length === 0) {
+        return 'declared';
+      }
+    }
+  }
+  return sawUnknowable ? 'unknowable' : 'undeclared';
+}
+
+const PREFIX = { args_fingerprint_fields: 'input', result_fingerprint_fields: 'result' } as const;
+
+export const fingerprints: Rule = {
+  name: 'fingerprints',
+  check({ entrypoints }) {
+    const out: Diagnostic[] = [];
+    for (const { ep, pointer } of entrypoints) {
+      for (const field of ['args_fingerprint_fields', 'result_fingerprint_fields'] as const) {
+        if (ep[field].length === 0) {
+          out.push(
+            diag('FINGERPRINT_INCOMPLETE', `entrypoint ${ep.entrypoint_id} has no ${field}`, {
+              pointer: `${pointer}/${field}`,
+              hint: `list the ${PREFIX[field]}.<property> paths that identify a call, e.g. ${PREFIX[field]}.path`,
+            }),
+          );
+        }
+      }
+      const check = (field: keyof typeof PREFIX | 'side_effect_fingerprint_fields'): void => {
+        ep[field].forEach((path, i) => {
+          const [root, ...segments] = path.split('.');
+          const schemaFor: Record<string, JsonSchema> = { input: ep.input_schema, result: ep.output_schema };
+          const allowedRoots = field === 'side_effect_fingerprint_fields' ? ['input', 'result', 'side_effects'] : [PREFIX[field]];
+          const at = `${pointer}/${field}/${i}`;
+          if (root === undefined || !allowedRoots.includes(root) || segments.some((s) => s === '')) {
+            out.push(
+              diag('FINGERPRINT_FIELD_UNKNOWN', `${field} entry ${JSON.stringify(path)} must start with ${allowedRoots.map((r) => r + '.').join(' or ')}`, {
+                pointer: at,
+              }),
+            );
+            return;
+          }
+          const schema = schemaFor[root];
+          if (schema === undefined) return; // side_effects.* names observed effects, not schema fields
+          if (lookup(schema, schema, segments) === 'undeclared') {
+            out.push(
+              diag('FINGERPRINT_FIELD_UNKNOWN', `${JSON.stringify(path)} is not a property declared by ${root === 'input' ? 'input_schema' : 'output_schema'}`, {
+                pointer: at,
+                hint: `declare ${segments.join('.')} under properties, or fix the path`,
+              }),
+            );
+          }
+        });
+      };
+      check('args_fingerprint_fields');
+      check('result_fingerprint_fields');
+      check('side_effect_fingerprint_fields');
+    }
+    return out;
+  },
+};

@@ -1,0 +1,43 @@
+import { diag, type Diagnostic } from '../../diagnostics.js';
+import { PINNED_RUNTIMES } from '../model.js';
+import type { Rule } from './rule.js';
+
+// A pin names one release: major.minor.patch. Ranges, tags and channels float to whatever is newest.
+const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+const IMAGE_DIGEST = /@sha256:[0-9a-f]{64}$/;
+
+function unpinnedReason(runtime: string, version: string): string | undefined {
+  if (runtime === 'container') {
+    return IMAGE_DIGEST.test(version) ? undefined : 'a container image is pinned only by its digest (image@sha256:<64 hex>)';
+  }
+  if (runtime === 'shell') {
+    // A shell entrypoint names the tool set it was written for, e.g. "bash@5.2" or "posix@2017".
+    return /^[a-z][a-z0-9_-]*@\d+(?:\.\d+)*$/.test(version) ? undefined : 'a shell runtime is pinned as <shell>@<version>, e.g. bash@5.2';
+  }
+  if (!EXACT_VERSION.test(version)) return `${JSON.stringify(version)} is a range, tag or partial version, not an exact major.minor.patch`;
+  return undefined;
+}
+
+export const runtimePinned: Rule = {
+  name: 'runtime-pinned',
+  check({ entrypoints }) {
+    const out: Diagnostic[] = [];
+    for (const { ep, pointer } of entrypoints) {
+      if (!PINNED_RUNTIMES.has(ep.runtime)) continue;
+      if (ep.runtime_version === undefined) {
+        out.push(
+          diag('RUNTIME_UNPINNED', `entrypoint ${ep.entrypoint_id} uses runtime ${ep.runtime} without runtime_version`, {
+            pointer: `${pointer}/runtime_version`,
+            hint: ep.runtime === 'container' ? 'add runtime_version: image@sha256:<digest>' : `add runtime_version with the exact ${ep.runtime} version, e.g. 20.19.0`,
+          }),
+        );
+        continue;
+      }
+      const why = unpinnedReason(ep.runtime, ep.runtime_version);
+      if (why !== undefined) {
+        out.push(diag('RUNTIME_UNPINNED', `entrypoint ${ep.entrypoint_id}: ${why}`, { pointer: `${pointer}/runtime_version` }));
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,274 @@
+/**
+ * Validates one manifest: parse, schema, semantic rules, digest correctness, metadata and the
+ * loader error. Every finding is collected; nothing stops at the first.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleSource } from '../bundle/index.js';
+import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
+import { validate as validateContract } from '../../generated/skill-contract-v1.validator.js';
+import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with { type: 'json' };
+import { toLoaderError, type LoaderError } from './loader-error.js';
+import { deriveMetadata, type ValidationMetadata } from './metadata.js';
+import { VALIDATION_POLICY_VERSION, type Entrypoint, type Manifest } from './model.js';
+import { parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
+import { RULES, type CheckedEntrypoint } from './rules/index.js';
+
+const validator = validateContract as StandaloneValidator;
+
+export interface DigestCheck {
+  /** The value in the manifest, when it is a string. */
+  readonly declared?: string;
+  /** The value the manifest should carry, when it could be computed. */
+  readonly computed?: Sha256Digest;
+}
+
+export interface ManifestValidation {
+  /** The manifest file as the user named it (or `-` for stdin). */
+  readonly file: string;
+  /** The bundle directory, when the manifest was read from one. */
+  readonly bundle?: string;
+  readonly format: DocumentFormat;
+  readonly skill_id?: string;
+  readonly skill_version?: string;
+  /** True when there is no error-severity diagnostic. */
+  readonly valid: boolean;
+  readonly metadata: ValidationMetadata;
+  readonly loader_error?: LoaderError;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly digests: { readonly manifest: DigestCheck; readonly content: DigestCheck };
+  /** The typed manifest, when it passed the schema. */
+  readonly manifest?: Manifest;
+  /** The bundle's files, when a bundle directory was read. */
+  readonly files?: readonly BundleFile[];
+  /** The parsed source, for position lookups and in-place edits (`--fix`). */
+  readonly document: ParsedDocument;
+}
+
+export interface ValidateOptions {
+  /** How to name the manifest file in diagnostics. */
+  readonly file: string;
+  /** The bundle the manifest belongs to, for content_digest and file checks. */
+  readonly bundle?: BundleSource;
+  /** How to name the bundle in diagnostics about its files. */
+  readonly bundleLabel?: string;
+}
+
+/** The manifest without `manifest_digest`: the preimage of manifest_digest. */
+export function manifestDigestOf(data: Readonly<Record<string, unknown>>): Sha256Digest {
+  const rest: Record<string, unknown> = { ...data };
+  delete rest.manifest_digest;
+  return jcsDigest(rest);
+}
+
+function schemaDiagnostics(data: unknown): Diagnostic[] {
+  if (validator(data)) return [];
+  return schemaErrorsToDiagnostics(validator.errors ?? [], data, {
+    schema: contractSchema as Record<string, unknown>,
+    unknownFieldCode: (parent) => (/\/(?:requested|required)_permissions$/.test(parent) ? 'PERMISSION_SCOPE_UNKNOWN' : undefined),
+  });
+}
+
+function checkedEntrypoints(data: Record<string, unknown>, schemaFindings: readonly Diagnostic[]): CheckedEntrypoint[] {
+  const eps = Array.isArray(data.entrypoints) ? data.entrypoints : [];
+  const broken = new Set<number>();
+  for (const d of schemaFindings) {
+    const m = /^\/entrypoints\/(\d+)(?:\/|$)/.exec(d.pointer ?? '');
+    if (m) broken.add(Number(m[1]));
+  }
+  const out: CheckedEntrypoint[] = [];
+  eps.forEach((ep, index) => {
+    if (!broken.has(index) && ep !== null && typeof ep === 'object') {
+      out.push({ index, pointer: `/entrypoints/${index}`, ep: ep as Entrypoint });
+    }
+  });
+  return out;
+}
+
+function positioned(doc: ParsedDocument, file: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.map((d) => {
+    let out = d.file === undefined ? { ...d, file } : d;
+    if (d.pointer !== undefined && d.line === undefined && out.file === file) {
+      const keyed = d.code === 'SCHEMA_UNKNOWN_FIELD' || d.code === 'PERMISSION_SCOPE_UNKNOWN' || d.code === 'MANIFEST_FORBIDDEN_KEY';
+      const p = doc.locate(d.pointer, { key: keyed });
+      if (p !== undefined) out = { ...out, line: p.line, column: p.column };
+    }
+    return out;
+  });
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Validates manifest bytes, and the bundle around them when one is given. */
+export async function validateManifest(bytes: Uint8Array, format: DocumentFormat, opts: ValidateOptions): Promise<ManifestValidation> {
+  const doc = parseDocumentBytes(bytes, format);
+  const found: Diagnostic[] = [...doc.diagnostics];
+  const data = doc.data as Record<string, unknown> | undefined;
+  let manifestCheck: DigestCheck = {};
+  let contentCheck: DigestCheck = {};
+  let files: readonly BundleFile[] | undefined;
+
+  if (data !== undefined) {
+    const schemaFindings = schemaDiagnostics(data);
+    found.push(...schemaFindings);
+    const entrypoints = checkedEntrypoints(data, schemaFindings);
+
+    let computedContent: Sha256Digest | undefined;
+    if (opts.bundle !== undefined) {
+      const content = await computeContent(opts.bundle);
+      files = content.files.map(({ path, size, mode }) => ({ path, size, mode }));
+      const label = opts.bundleLabel ?? opts.bundle.location;
+      found.push(...content.diagnostics.map((d) => (d.file !== undefined ? { ...d, file: join(label, d.file) } : { ...d, file: label })));
+      if (content.complete) computedContent = content.digest;
+    }
+    for (const rule of RULES) found.push(...rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
+
+    const declaredContent = str(data.content_digest);
+    contentCheck = { ...(declaredContent !== undefined ? { declared: declaredContent } : {}), ...(computedContent ? { computed: computedContent } : {}) };
+    if (opts.bundle === undefined) {
+      if (declaredContent !== undefined) {
+        found.push(diag('CONTENT_DIGEST_UNVERIFIED', 'content_digest was not checked: no bundle directory (manifest read from stdin)', { pointer: '/content_digest' }));
+      }
+    } else if (declaredContent === undefined) {
+      found.push(
+        diag('CONTENT_DIGEST_MISSING', "no content_digest: manifest_digest does not cover the bundle's other files", {
+          pointer: '',
+          hint: `add content_digest: ${computedContent ?? '<digest>'} (skillctl validate --fix does it)`,
+        }),
+      );
+    } else if (computedContent !== undefined && isSha256Digest(declaredContent) && declaredContent !== computedContent) {
+      found.push(
+        diag('CONTENT_DIGEST_MISMATCH', `content_digest is ${declaredContent} but the bundle's files hash to ${computedContent}`, {
+          pointer: '/content_digest',
+          hint: 'if the change to the files is intended, run skillctl validate --fix; otherwise restore the files',
+        }),
+      );
+    }
+
+    const declared = str(data.manifest_digest);
+    let computed: Sha256Digest | undefined;
+    try {
+      computed = manifestDigestOf(data);
+    } catch (err) {
+      if (!(err instanceof SkillctlError)) throw err;
+      found.push(diag(err.code, err.message, { pointer: '' }));
+    }
+    manifestCheck = { ...(declared !== undefined ? { declared } : {}), ...(computed !== undefined ? { computed } : {}) };
+    if (declared !== undefined && computed !== undefined && isSha256Digest(declared) && declared !== computed) {
+      found.push(
+        diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${declared} but the manifest hashes to ${computed}`, {
+          pointer: '/manifest_digest',
+          hint: 'run skillctl validate --fix to write the right value, if the edit was intended',
+        }),
+      );
+    }
+  }
+
+  const diagnostics = sortDiagnostics(positioned(doc, opts.file, found));
+  const metadata = deriveMetadata(diagnostics);
+  const extra: Diagnostic[] = [];
+  if (data !== undefined && !metadata.determinism_eligible) {
+    for (const { ep, pointer } of checkedEntrypoints(data, [])) {
+      if (ep.requested_determinism_profile === 'strict') {
+        extra.push(
+          diag('DETERMINISM_REQUEST_UNMET', `entrypoint ${ep.entrypoint_id} requests strict determinism but the manifest is not determinism-eligible`, {
+            pointer: `${pointer}/requested_determinism_profile`,
+            hint: 'fix the runtime, fingerprint, side-effect and permission findings',
+          }),
+        );
+      }
+    }
+  }
+  const all = extra.length > 0 ? sortDiagnostics([...diagnostics, ...positioned(doc, opts.file, extra)]) : diagnostics;
+  const loaderError = toLoaderError(data, all);
+  const schemaValid = metadata.contract_valid && data !== undefined;
+  return {
+    file: opts.file,
+    ...(opts.bundleLabel !== undefined ? { bundle: opts.bundleLabel } : {}),
+    format,
+    ...(str(data?.skill_id) !== undefined ? { skill_id: str(data?.skill_id) } : {}),
+    ...(str(data?.skill_version) !== undefined ? { skill_version: str(data?.skill_version) } : {}),
+    valid: !hasErrors(all),
+    metadata,
+    ...(loaderError !== undefined ? { loader_error: loaderError } : {}),
+    diagnostics: all,
+    digests: { manifest: manifestCheck, content: contentCheck },
+    ...(schemaValid ? { manifest: data as unknown as Manifest } : {}),
+    ...(files !== undefined ? { files } : {}),
+    document: doc,
+  };
+}
+
+export function formatOf(path: string): DocumentFormat {
+  return path.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
+}
+
+/** Finds the one manifest file at a bundle's root. */
+export async function findManifest(dir: string): Promise<{ path: string } | { diagnostic: Diagnostic }> {
+  const present: string[] = [];
+  for (const name of MANIFEST_NAMES) {
+    try {
+      const st = await stat(join(dir, name));
+      if (st.isFile()) present.push(name);
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT' && errnoCode(err) !== 'ENOTDIR') {
+        return { diagnostic: diag('BUNDLE_UNREADABLE', `cannot read ${name}: ${errnoCode(err) ?? String(err)}`, { file: join(dir, name) }) };
+      }
+    }
+  }
+  if (present.length === 0) {
+    return { diagnostic: diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the bundle root', { file: dir }) };
+  }
+  if (present.length > 1) {
+    return { diagnostic: diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: dir }) };
+  }
+  return { path: join(dir, present[0] as string) };
+}
+
+/** The result for a manifest that could not even be read. */
+export function unreadable(file: string, diagnostic: Diagnostic, format: DocumentFormat = formatOf(file)): ManifestValidation {
+  const diagnostics = [diagnostic.file === undefined ? { ...diagnostic, file } : diagnostic];
+  const loaderError = toLoaderError(undefined, diagnostics);
+  return {
+    file,
+    format,
+    valid: false,
+    metadata: {
+      contract_valid: false,
+      determinism_eligible: false,
+      side_effect_risk: 'unknown',
+      fingerprint_completeness: 'unknown',
+      permission_risk: 'unknown',
+      runtime_pinning: 'unknown',
+      trust_level: 'untrusted',
+      validation_policy_version: VALIDATION_POLICY_VERSION,
+    },
+    ...(loaderError !== undefined ? { loader_error: loaderError } : {}),
+    diagnostics,
+    digests: { manifest: {}, content: {} },
+    document: parseDocumentBytes(new Uint8Array(), format),
+  };
+}
+
+/**
+ * Reads and validates the bundle in `dir` (its manifest plus its files). `label` is how the
+ * bundle is named in results (by default `dir` itself).
+ */
+export async function validateBundle(dir: string, label: string = dir): Promise<ManifestValidation> {
+  const found = await findManifest(dir);
+  if ('diagnostic' in found) return unreadable(label, { ...found.diagnostic, file: label });
+  const name = found.path.slice(dir.length + 1);
+  const file = join(label, name);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(found.path);
+  } catch (err) {
+    return unreadable(file, diag('BUNDLE_UNREADABLE', `cannot read manifest: ${errnoCode(err) ?? String(err)}`));
+  }
+  return validateManifest(bytes, formatOf(name), { file, bundle: dirSource(dir), bundleLabel: label });
+}

@@ -1,0 +1,23 @@
+/**
+ * skillctl as a library. Everything here is pure of process state: no printing, no exiting,
+ * no reading of the working directory or environment. Results carry diagnostics; exceptions
+ * are only `SkillctlError` (input cannot be read) and `InternalError` (a bug).
+ */
+export { CODES, diag, hasErrors, sortDiagnostics, type Code, type CodeSpec, type Diagnostic, type Result, type Severity } from './core/diagnostics.js';
+export { InternalError, SkillctlError } from './core/errors.js';
+/** RFC 8785 canonical JSON and `sha256:` digests; `treeDigest` is the bundle content_digest recipe. */
+export { canonicalize, isSha256Digest, jcsDigest, sha256, treeDigest, type Sha256Digest, type TreeFile } from './core/digest/index.js';
+/** Reads a bundle directory: `computeContent(dirSource(dir))` gives its files and content_digest. */
+export { computeContent, dirSource, type BundleContent, type BundleSource } from './core/bundle/index.js';
+/** Validates manifests: `validateBundle(dir)` or `validateManifest(bytes, format, { file })`. */
+export {
+  fixDigests,
+  manifestDigestOf,
+  validateBundle,
+  validateManifest,
+  type LoaderError,
+  type Manifest,
+  type ManifestValidation,
+  type ValidationMetadata,
+} from './core/manifest/index.js';
+export { VERSION } from './generated/version.js';
