@@ -12,4 +12,10 @@ export const JSON_SCHEMA_CODES = {
     title: 'A value breaks a size, count, range or uniqueness constraint.',
     exit: 'findings',
   },
+  SCHEMA_VALUE_INVALID: {
+    severity: 'error',
+    title: 'A value (a run input, a skill output, a payload) does not conform to its JSON Schema.',
+    exit: 'contract',
+  },
+  SCHEMA_UNCOMPILABLE: { severity: 'error', title: 'A JSON Schema cannot be compiled (bad regex, unresolvable $ref).', exit: 'findings' },
 } as const satisfies CodeCatalogue;

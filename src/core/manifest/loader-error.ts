@@ -93,6 +93,8 @@ export const LOADER_CLASS = {
   SCHEMA_ENUM: schema,
   SCHEMA_FORMAT: schema,
   SCHEMA_CONSTRAINT: schema,
+  SCHEMA_VALUE_INVALID: schema,
+  SCHEMA_UNCOMPILABLE: schema,
   EMBEDDED_SCHEMA_INVALID: schema,
   CONTRACT_VERSION_UNSUPPORTED: { error_code: 'ERR_CONTRACT_UNSUPPORTED_VERSION', stage: 'contract_version' },
   DIGEST_FORMAT: digest,

@@ -1,0 +1,85 @@
+/**
+ * JSON Schemas known only at run time (an entrypoint's input/output/error schema, a user's
+ * contract, the json.validate skill's schema) are compiled with ajv here. ajv is imported lazily:
+ * it costs tens of milliseconds to load, and most commands never need it.
+ */
+import type { ErrorObject } from 'ajv';
+import { diag, type Diagnostic } from '../diagnostics.js';
+
+export type Draft = '2020-12' | 'draft-07';
+
+/** A compiled schema: returns the findings for a value (empty when it conforms). */
+export interface CompiledSchema {
+  check(value: unknown): Diagnostic[];
+}
+
+export interface CompileOptions {
+  /** Dialect when the schema has no `$schema`; default 2020-12. */
+  readonly draft?: Draft;
+  /** Other schemas a `$ref` may name, keyed by their `$id` (payload contracts, for example). */
+  readonly refs?: readonly Record<string, unknown>[];
+  /** Extra ajv keywords (payload contracts add theirs). */
+  readonly keywords?: readonly { readonly keyword: string; readonly [k: string]: unknown }[];
+}
+
+type AjvLike = {
+  compile(schema: unknown): ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+  addSchema(schema: unknown): unknown;
+  addKeyword(def: unknown): unknown;
+};
+
+function draftOf(schema: unknown, fallback: Draft): Draft {
+  const s = schema !== null && typeof schema === 'object' ? (schema as { $schema?: unknown }).$schema : undefined;
+  return typeof s === 'string' && s.includes('draft-07') ? 'draft-07' : fallback;
+}
+
+async function newAjv(draft: Draft): Promise<AjvLike> {
+  const [core, formats] = await Promise.all([
+    draft === 'draft-07' ? import('ajv') : import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+  ]);
+  type Ctor = new (opts: Record<string, unknown>) => AjvLike;
+  const Ajv = ((core as unknown as { default: Ctor }).default ?? core) as Ctor;
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true });
+  const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
+  addFormats(ajv);
+  return ajv;
+}
+
+/** Turns ajv's findings on a *value* into diagnostics pointing into that value. */
+export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
+  return errors.map((e) => {
+    let pointer = e.instancePath;
+    let message = `${pointer === '' ? 'value' : pointer} ${e.message ?? 'is not valid'}`;
+    if (e.keyword === 'required') {
+      const name = String((e.params as { missingProperty: string }).missingProperty);
+      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      message = `missing required property \`${name}\``;
+    } else if (e.keyword === 'additionalProperties') {
+      const name = String((e.params as { additionalProperty: string }).additionalProperty);
+      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      message = `property \`${name}\` is not allowed`;
+    }
+    return diag('SCHEMA_VALUE_INVALID', message, { pointer, hint: `schema rule: ${e.schemaPath}` });
+  });
+}
+
+/**
+ * Compiles `schema`. A schema ajv cannot compile (bad regex, unresolvable $ref, unknown
+ * keyword in strict dialect) is reported as `SCHEMA_UNCOMPILABLE`, never thrown.
+ */
+export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
+  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'));
+  try {
+    for (const k of opts.keywords ?? []) ajv.addKeyword(k);
+    for (const r of opts.refs ?? []) ajv.addSchema(r);
+    const validate = ajv.compile(schema);
+    return {
+      check(value: unknown): Diagnostic[] {
+        return validate(value) ? [] : valueErrors(validate.errors ?? []);
+      },
+    };
+  } catch (err) {
+    return { error: diag('SCHEMA_UNCOMPILABLE', `schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`) };
+  }
+}

@@ -1,0 +1,1 @@
+export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
