@@ -12,6 +12,7 @@ import {
   validateManifest,
   type ManifestValidation,
 } from '../../core/manifest/index.js';
+import { validateAgentSkill, type AgentSkillValidation } from '../../core/agent-skills/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { expandInputs, type Target } from '../inputs.js';
@@ -25,7 +26,20 @@ import type { ValidateOptions } from './validate.js';
 /** Work in flight at once: enough to overlap file I/O, bounded so fds stay few. */
 const CONCURRENCY = 16;
 
-async function validateTarget(ctx: Context, t: Target): Promise<ManifestValidation> {
+type Checked = ManifestValidation | AgentSkillValidation;
+
+function isAgentSkill(r: Checked): r is AgentSkillValidation {
+  return 'kind' in r && r.kind === 'agent-skill';
+}
+
+async function validateTarget(ctx: Context, t: Target, opts: ValidateOptions): Promise<Checked> {
+  if (t.kind === 'agent-skill') {
+    return validateAgentSkill(isAbsolute(t.dir) ? t.dir : join(ctx.io.cwd, t.dir), {
+      label: t.dir,
+      profile: opts.strict === true ? 'strict' : (opts.profile ?? 'default'),
+      nameCharset: opts.nameCharset ?? 'ascii',
+    });
+  }
   if (t.kind === 'bundle') return validateBundle(isAbsolute(t.dir) ? t.dir : join(ctx.io.cwd, t.dir), t.dir);
   if (t.kind === 'stdin') {
     const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
@@ -57,7 +71,20 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-function resultJson(r: ManifestValidation): Record<string, unknown> {
+function resultJson(r: Checked): Record<string, unknown> {
+  if (isAgentSkill(r)) {
+    return {
+      kind: 'agent-skill',
+      file: r.file,
+      dir: r.dir ?? null,
+      name: r.properties?.name ?? null,
+      valid: r.valid,
+      profile: r.profile,
+      name_charset: r.nameCharset,
+      properties: r.properties ?? null,
+      diagnostics: r.diagnostics,
+    };
+  }
   return {
     file: r.file,
     ...(r.bundle !== undefined ? { bundle: r.bundle } : {}),
@@ -74,11 +101,12 @@ function resultJson(r: ManifestValidation): Record<string, unknown> {
   };
 }
 
-async function applyFixes(ctx: Context, results: ManifestValidation[]): Promise<{ results: ManifestValidation[]; extra: Diagnostic[] }> {
+async function applyFixes(ctx: Context, results: Checked[]): Promise<{ results: Checked[]; extra: Diagnostic[] }> {
   const extra: Diagnostic[] = [];
-  const out: ManifestValidation[] = [];
+  const out: Checked[] = [];
   for (const r of results) {
-    if (r.file === '-' || r.document.data === undefined) {
+    // SKILL.md carries no digests: nothing to fix.
+    if (isAgentSkill(r) || r.file === '-' || r.document.data === undefined) {
       out.push(r);
       continue;
     }
@@ -99,7 +127,7 @@ async function applyFixes(ctx: Context, results: ManifestValidation[]): Promise<
 
 export async function run(ctx: Context, args: readonly string[], opts: ValidateOptions): Promise<number> {
   const expanded = await expandInputs(ctx.io.cwd, args.length === 0 ? ['.'] : args);
-  let results = await mapLimited(expanded.targets, CONCURRENCY, (t) => validateTarget(ctx, t));
+  let results = await mapLimited(expanded.targets, CONCURRENCY, (t) => validateTarget(ctx, t, opts));
   let extra: Diagnostic[] = [];
   if (opts.fix === true) ({ results, extra } = await applyFixes(ctx, results));
   const inputErrors = [...expanded.diagnostics, ...extra];
@@ -117,7 +145,10 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
     if (shown.length > 0) ctx.out(renderGrouped(shown, { style: ctx.style }));
     const c = count(all);
     const bad = results.filter((r) => !r.valid).length;
-    const summary = `${plural(results.length, 'manifest')} checked: ${bad === 0 ? 'all valid' : `${bad} invalid`}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+    const skills = results.filter(isAgentSkill).length;
+    const manifests = results.length - skills;
+    const what = [...(manifests > 0 || skills === 0 ? [plural(manifests, 'manifest')] : []), ...(skills > 0 ? [plural(skills, 'SKILL.md folder')] : [])].join(' and ');
+    const summary = `${what} checked: ${bad === 0 ? 'all valid' : `${bad} invalid`}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
     if (!ctx.opts.quiet || code !== 0) ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
   }
   return code;
