@@ -1,5 +1,5 @@
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
-export { estimateTokens, normalizeName, relativeLinks, splitTools } from './checks/index.js';
+export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
 export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 export {
   AGENT_SKILL_PROFILES,
@@ -29,9 +29,11 @@ export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkil
 export {
   checkSkillMd,
   findSkillMd,
+  readAgentSkill,
   toProperties,
   validateAgentSkill,
   type AgentSkillOptions,
+  type AgentSkillRead,
   type AgentSkillValidation,
   type CheckSkillMdOptions,
 } from './validate.js';

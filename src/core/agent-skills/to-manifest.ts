@@ -3,6 +3,7 @@
  * are the folder's scripts, with empty permissions (deny by default: the author requests what a
  * script needs), digest-correct and validated before it is returned.
  */
+import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { computeContent, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -43,6 +44,7 @@ export interface ManifestConversion {
 export async function scriptsOf(source: BundleSource, validation: AgentSkillValidation): Promise<{ scripts: ScriptFile[]; diagnostics: Diagnostic[] }> {
   const scripts: ScriptFile[] = [];
   const diagnostics: Diagnostic[] = [];
+  const label = (path: string): string => (validation.dir !== undefined ? join(validation.dir, path) : path);
   for (const f of scriptCandidates(validation.files ?? [])) {
     const head = (await source.read(f.path)).subarray(0, 256).toString('utf8').split('\n')[0] ?? '';
     const c = classifyScript(f.path, head);
@@ -51,13 +53,13 @@ export async function scriptsOf(source: BundleSource, validation: AgentSkillVali
       if (c === 'shell' && f.mode !== '0755') {
         diagnostics.push(
           diag('AGENT_SKILL_SCRIPT_NOT_EXECUTABLE', 'a shell script is run directly, but this one has no execute bit', {
-            file: f.path,
-            hint: `chmod +x ${f.path}`,
+            file: label(f.path),
+            hint: `chmod +x ${label(f.path)}`,
           }),
         );
       }
     } else {
-      diagnostics.push(diag('AGENT_SKILL_SCRIPT_SKIPPED', `not made an entrypoint: ${c.reason}`, { file: c.path }));
+      diagnostics.push(diag('AGENT_SKILL_SCRIPT_SKIPPED', `not made an entrypoint: ${c.reason}`, { file: label(c.path) }));
     }
   }
   return { scripts, diagnostics };
@@ -148,7 +150,7 @@ export async function agentSkillToManifest(source: BundleSource, validation: Age
     entrypoints: found.scripts.map((s, i) => entrypoint(ids[i] as string, s, skillId, version, opts.runtimeVersions[s.runtime] as string)),
   };
   manifest.manifest_digest = manifestDigestOf(manifest);
-  const text = HEADER + stringify(manifest, { lineWidth: 0 });
+  const text = HEADER + stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false });
   // Fail closed: what is returned has passed the same validation `skillctl validate` runs.
   const check = await validateManifest(Buffer.from(text, 'utf8'), 'yaml', { file: opts.file, bundle: source, bundleLabel: source.location });
   if (!check.valid) return { scripts: found.scripts, diagnostics: [...diagnostics, ...check.diagnostics] };

@@ -92,7 +92,7 @@ export function manifestToSkillMd(manifest: Manifest, opts: ToSkillMdOptions): S
     description: manifest.description,
     metadata: { 'skillctl.skill_id': manifest.skill_id, 'skillctl.skill_version': manifest.skill_version },
   };
-  const text = `---\n${stringify(frontmatter, { lineWidth: 0 })}---\n\n${body(name, manifest)}`;
+  const text = `---\n${stringify(frontmatter, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${body(name, manifest)}`;
   const files = opts.files.some((f) => f.path === 'SKILL.md')
     ? opts.files
     : [...opts.files, { path: 'SKILL.md', size: Buffer.byteLength(text), mode: '0644' as const }];

@@ -3,7 +3,7 @@
  * Every finding is collected (the reference validator lists errors as plain text; Anthropic's
  * quick_validate stops at the first); the profile sets severities once, at the end.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { dirSource, type BundleFile } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -202,4 +202,46 @@ export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & 
   if (extra.length === 0) return result;
   const diagnostics = sortDiagnostics([...result.diagnostics, ...applyProfile(extra, result.profile)]);
   return { ...result, valid: !hasErrors(diagnostics), diagnostics };
+}
+
+export interface AgentSkillRead {
+  /** SKILL.md as named in diagnostics. */
+  readonly file: string;
+  /** Absolute path of SKILL.md with symbolic links resolved, as to-prompt prints it. */
+  readonly location?: string;
+  readonly properties?: AgentSkillProperties;
+  /** Why the properties could not be read: only what `read-properties` itself refuses. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const READ_CODES: ReadonlySet<string> = new Set(['AGENT_SKILL_FIELD_MISSING', 'AGENT_SKILL_FIELD_TYPE', 'AGENT_SKILL_FIELD_EMPTY']);
+
+/**
+ * Reads a skill's properties as `skills-ref read-properties` does: SKILL.md must exist and parse,
+ * and name and description must be non-empty strings; nothing else is judged (a name that does
+ * not match its folder still loads, as clients do).
+ */
+export async function readAgentSkill(dir: string, label: string = dir): Promise<AgentSkillRead> {
+  let real: string;
+  try {
+    real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) return { file: label, diagnostics: [diag('BUNDLE_NOT_FOUND', `not a directory: ${label}`, { file: label })] };
+  } catch (err) {
+    return { file: label, diagnostics: [diag('BUNDLE_NOT_FOUND', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { file: label })] };
+  }
+  const found = await findSkillMd(real);
+  if ('diagnostic' in found) return { file: label, diagnostics: [{ ...found.diagnostic, file: label }] };
+  const file = join(label, found.name);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(found.path);
+  } catch (err) {
+    return { file, diagnostics: [diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`, { file })] };
+  }
+  const check = checkSkillMd(bytes, { file });
+  const blocking = check.diagnostics.filter(
+    (d) => d.severity === 'error' && (READ_CODES.has(d.code) ? d.pointer === '' || d.pointer === '/name' || d.pointer === '/description' : check.document?.frontmatter === undefined),
+  );
+  if (check.properties === undefined || blocking.length > 0) return { file, diagnostics: blocking };
+  return { file, location: join(real, found.name), properties: check.properties, diagnostics: [] };
 }

@@ -58,7 +58,7 @@ function skillMd(spec: ScaffoldSpec): MemoryFile[] {
   } else {
     steps.push('1. Read the request and decide whether this skill applies.', '2. Do the work step by step, saying what you did.');
   }
-  const head = stringify({ name: spec.id, description: spec.description }, { lineWidth: 0 });
+  const head = stringify({ name: spec.id, description: spec.description }, { lineWidth: 0, aliasDuplicateObjects: false });
   const text = `---\n${head}---\n\n# ${title(spec.id)}\n\n${spec.description}\n\n## Instructions\n\n${steps.join('\n')}\n`;
   files.push(file('SKILL.md', text));
   return files;
@@ -102,7 +102,7 @@ async function manifestBundle(spec: ScaffoldSpec, runtime: ScriptRuntime): Promi
   };
   manifest.manifest_digest = manifestDigestOf(manifest);
   const header = '# yaml-language-server: $schema=https://unpkg.com/skillctl/schemas/skill.contract.v1.schema.json\n';
-  const yamlFile = file('skill.yaml', header + stringify(manifest, { lineWidth: 0 }));
+  const yamlFile = file('skill.yaml', header + stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false }));
   const files = [yamlFile, script];
   const check = await validateManifest(yamlFile.data, 'yaml', { file: 'skill.yaml', bundle: memorySource(files, spec.dirName), bundleLabel: spec.dirName });
   return { files, diagnostics: [...check.diagnostics] };
