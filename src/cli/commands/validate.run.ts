@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { resolve } from 'node:path';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode } from '../../core/errors.js';
 import { writeFileAtomic } from '../../core/fs/index.js';
@@ -26,7 +26,7 @@ import type { ValidateOptions } from './validate.js';
 const CONCURRENCY = 16;
 
 async function validateTarget(ctx: Context, t: Target): Promise<ManifestValidation> {
-  if (t.kind === 'bundle') return validateBundle(isAbsolute(t.dir) ? t.dir : join(ctx.io.cwd, t.dir), t.dir);
+  if (t.kind === 'bundle') return validateBundle(resolve(ctx.io.cwd, t.dir), t.dir);
   if (t.kind === 'stdin') {
     const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
     if (bytes === undefined) {
@@ -36,7 +36,7 @@ async function validateTarget(ctx: Context, t: Target): Promise<ManifestValidati
     return validateManifest(bytes, format, { file: '-' });
   }
   try {
-    const bytes = await readFile(isAbsolute(t.file) ? t.file : join(ctx.io.cwd, t.file));
+    const bytes = await readFile(resolve(ctx.io.cwd, t.file));
     return validateManifest(bytes, formatOf(t.file), { file: t.file });
   } catch (err) {
     return unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`));
@@ -88,11 +88,11 @@ async function applyFixes(ctx: Context, results: ManifestValidation[]): Promise<
       out.push(r);
       continue;
     }
-    const abs = isAbsolute(r.file) ? r.file : join(ctx.io.cwd, r.file);
+    const abs = resolve(ctx.io.cwd, r.file);
     await writeFileAtomic(abs, fix.text);
     ctx.note(`fixed ${fix.changed.join(' and ')} in ${r.file}`);
     // Re-validate what is now on disk, so the report describes the fixed file.
-    out.push(r.bundle !== undefined ? await validateBundle(isAbsolute(r.bundle) ? r.bundle : join(ctx.io.cwd, r.bundle), r.bundle) : r);
+    out.push(r.bundle !== undefined ? await validateBundle(resolve(ctx.io.cwd, r.bundle), r.bundle) : r);
   }
   return { results: out, extra };
 }
@@ -117,7 +117,8 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
     if (shown.length > 0) ctx.out(renderGrouped(shown, { style: ctx.style }));
     const c = count(all);
     const bad = results.filter((r) => !r.valid).length;
-    const summary = `${plural(results.length, 'manifest')} checked: ${bad === 0 ? 'all valid' : `${bad} invalid`}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+    const verdict = results.length === 0 ? 'none found' : bad === 0 ? 'all valid' : `${bad} invalid`;
+    const summary = `${plural(results.length, 'manifest')} checked: ${verdict}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
     if (!ctx.opts.quiet || code !== 0) ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
   }
   return code;

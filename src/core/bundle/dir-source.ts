@@ -1,9 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { lstat, opendir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, opendir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
+import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { hashStream } from './hash-stream.js';
 import {
@@ -17,11 +17,28 @@ import {
 
 // Control characters and backslashes make a path mean different things on different systems;
 // U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
+const SMALL_FILE = 1024 * 1024;
+
 const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
+
+/**
+ * Opens a listed file without following a symlink in its last component: a file swapped for a
+ * link after listing must not make us read outside the bundle.
+ */
+async function openRegular(file: string): Promise<FileHandle> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
+  }
+  return fh;
+}
 
 async function loadIgnore(root: string): Promise<Ignore | undefined> {
   try {
     const text = await readFile(join(root, '.skillignore'), 'utf8');
+    const { default: ignore } = await import('ignore');
     return ignore().add(text);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return undefined;
@@ -107,11 +124,24 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
       files.sort((a, b) => comparePaths(a.path, b.path));
       return { files, diagnostics };
     },
-    read(path: string): Promise<Buffer> {
-      return readFile(abs(path));
+    async read(path: string): Promise<Buffer> {
+      const fh = await openRegular(abs(path));
+      try {
+        return await fh.readFile();
+      } finally {
+        await fh.close();
+      }
     },
-    digest(path: string): Promise<Sha256Digest> {
-      return hashStream(createReadStream(abs(path)));
+    async digest(path: string): Promise<Sha256Digest> {
+      const fh = await openRegular(abs(path));
+      try {
+        // Small files in one read; large ones streamed so memory stays bounded.
+        const { size } = await fh.stat();
+        if (size <= SMALL_FILE) return sha256(await fh.readFile());
+        return await hashStream(fh.createReadStream({ autoClose: false }));
+      } finally {
+        await fh.close();
+      }
     },
   };
 }
