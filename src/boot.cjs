@@ -35,8 +35,10 @@ function load(rel) {
   return mod.exports;
 }
 
-// The bundles load their lazily imported command chunks through this hook.
+// The bundles load their lazily imported command chunks through this hook, and find the
+// directory of worker-thread entry points through the second.
 globalThis[Symbol.for('skillctl.loadChunk')] = load;
+globalThis[Symbol.for('skillctl.distDir')] = __dirname;
 
 if (mode === 'produce') {
   process.on('exit', () => {

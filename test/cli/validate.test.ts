@@ -3,7 +3,7 @@ import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { json, skillctl } from '../helpers/cli.js';
-import { fixture } from '../helpers/paths.js';
+import { fixture, ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface Result {
@@ -168,5 +168,21 @@ describe('skillctl validate --fix', () => {
     const r = skillctl(['validate', '--fix', dir]);
     assert.equal(r.code, 1);
     assert.deepEqual(readFileSync(join(dir, 'skill.yaml')), before);
+  });
+});
+
+describe('skillctl validate on many bundles', () => {
+  it('gives the same report with worker threads as without', async () => {
+    const dir = tempDir();
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, [join(ROOT, 'bench', 'gen-manifests.mjs'), dir, '210']);
+    writeFileSync(join(dir, 'skill-0007', 'stats.js'), 'tampered\n');
+    const threaded = skillctl(['validate', '--json', dir], { env: { SKILLCTL_THREADS: '2' } });
+    const single = skillctl(['validate', '--json', dir], { env: { SKILLCTL_THREADS: '1' } });
+    assert.equal(threaded.code, 1);
+    assert.equal(threaded.stdout, single.stdout);
+    const doc = json<Result[]>(threaded);
+    assert.equal(doc.length, 210);
+    assert.deepEqual(doc.filter((x) => !x.valid).map((x) => x.file), [join(dir, 'skill-0007', 'skill.yaml')]);
   });
 });
