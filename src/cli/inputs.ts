@@ -4,7 +4,7 @@
  * a glob (fast-glob), or stdin.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';
 import { MANIFEST_NAMES } from '../core/bundle/index.js';
@@ -36,10 +36,10 @@ async function searchDir(cwd: string, dir: string): Promise<Target[]> {
   const fg = (await import('fast-glob')).default;
   const found = await fg(
     [...MANIFEST_NAMES, ...SKILL_MD_NAMES].map((n) => `**/${n}`),
-    { cwd: join(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false, caseSensitiveMatch: true },
+    { cwd: resolve(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false, caseSensitiveMatch: true },
   );
   const dirs = (kind: 'bundle' | 'agent-skill'): Target[] =>
-    [...new Set(found.filter((f) => isSkillMd(f) === (kind === 'agent-skill')).map((f) => display(cwd, join(cwd, dir, dirname(f)))))]
+    [...new Set(found.filter((f) => isSkillMd(f) === (kind === 'agent-skill')).map((f) => display(cwd, resolve(cwd, dir, dirname(f)))))]
       .sort()
       .map((d) => ({ kind, dir: d }));
   return [...dirs('bundle'), ...dirs('agent-skill')];
@@ -66,7 +66,7 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
       add({ kind: 'stdin' });
       continue;
     }
-    const abs = join(isAbsolute(arg) ? '' : cwd, arg);
+    const abs = resolve(cwd, arg);
     let st;
     try {
       st = await stat(abs);
@@ -86,9 +86,9 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
           if (m.endsWith('/')) {
             for (const t of await searchDir(cwd, m)) add(t);
           } else if (isSkillMd(m)) {
-            add({ kind: 'agent-skill', dir: display(cwd, join(cwd, dirname(m))) });
+            add({ kind: 'agent-skill', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(m))) {
-            add({ kind: 'bundle', dir: display(cwd, join(cwd, dirname(m))) });
+            add({ kind: 'bundle', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else {
             add({ kind: 'file', file: m });
           }
