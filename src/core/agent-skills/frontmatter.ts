@@ -87,7 +87,11 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
       }),
     ]);
   }
-  const yamlText = lines.slice(1, close).join('\n');
+  // CRLF files: the CR before each LF is line ending, not content (it would end up in the last value).
+  const yamlText = lines
+    .slice(1, close)
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+    .join('\n');
   const body = lines.slice(close + 1).join('\n');
   const doc: ParsedDocument = parseDocumentBytes(Buffer.from(yamlText, 'utf8'), 'yaml');
   const lineOffset = 1;

@@ -8,7 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { dirSource, type BundleFile } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { CHECKS, normalizeName } from './checks/index.js';
+import { CHECKS } from './checks/index.js';
 import { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 import { SKILL_MD_NAMES, type AgentSkillProfile, type AgentSkillProperties, type NameCharset, type SkillMdName } from './model.js';
 import { applyProfile } from './profiles.js';
@@ -54,9 +54,10 @@ export interface AgentSkillValidation {
 export function toProperties(doc: SkillMdDocument): AgentSkillProperties | undefined {
   const data = doc.frontmatter;
   if (data === undefined || typeof data.name !== 'string' || typeof data.description !== 'string') return undefined;
+  // Trimmed, as the reference's read_properties returns them; the name checks compare NFKC forms.
   const props: { -readonly [K in keyof AgentSkillProperties]: AgentSkillProperties[K] } = {
-    name: normalizeName(data.name),
-    description: data.description,
+    name: data.name.trim(),
+    description: data.description.trim(),
   };
   if (typeof data.license === 'string') props.license = data.license;
   if (typeof data.compatibility === 'string') props.compatibility = data.compatibility;
@@ -214,7 +215,14 @@ export interface AgentSkillRead {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-const READ_CODES: ReadonlySet<string> = new Set(['AGENT_SKILL_FIELD_MISSING', 'AGENT_SKILL_FIELD_TYPE', 'AGENT_SKILL_FIELD_EMPTY']);
+/** What stops `read-properties`: required fields missing, empty or not strings, allowed-tools of the wrong type. */
+function blocksReading(d: Diagnostic): boolean {
+  const p = d.pointer ?? '';
+  if (d.code === 'AGENT_SKILL_FIELD_MISSING') return true;
+  if (d.code === 'AGENT_SKILL_FIELD_EMPTY') return p === '/name' || p === '/description';
+  if (d.code === 'AGENT_SKILL_FIELD_TYPE') return p === '/name' || p === '/description' || p.startsWith('/allowed-tools');
+  return false;
+}
 
 /**
  * Reads a skill's properties as `skills-ref read-properties` does: SKILL.md must exist and parse,
@@ -239,9 +247,8 @@ export async function readAgentSkill(dir: string, label: string = dir): Promise<
     return { file, diagnostics: [diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`, { file })] };
   }
   const check = checkSkillMd(bytes, { file });
-  const blocking = check.diagnostics.filter(
-    (d) => d.severity === 'error' && (READ_CODES.has(d.code) ? d.pointer === '' || d.pointer === '/name' || d.pointer === '/description' : check.document?.frontmatter === undefined),
-  );
+  const parsed = check.document?.frontmatter !== undefined;
+  const blocking = check.diagnostics.filter((d) => d.severity === 'error' && (!parsed || blocksReading(d)));
   if (check.properties === undefined || blocking.length > 0) return { file, diagnostics: blocking };
   return { file, location: join(real, found.name), properties: check.properties, diagnostics: [] };
 }
