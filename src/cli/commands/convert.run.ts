@@ -74,7 +74,7 @@ async function toManifest(ctx: Context, dir: string, label: string, opts: Conver
     file,
     runtimeVersions: versions as RuntimeVersions,
     ...(opts.id !== undefined ? { id: opts.id } : {}),
-    ...(opts.version !== undefined ? { version: opts.version } : {}),
+    ...(opts.skillVersion !== undefined ? { version: opts.skillVersion } : {}),
   });
   const diagnostics = [...validation.diagnostics, ...conv.diagnostics];
   if (conv.text === undefined || conv.manifest === undefined) return report(ctx, diagnostics, undefined, undefined);

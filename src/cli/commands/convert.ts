@@ -5,7 +5,7 @@ export interface ConvertOptions {
   readonly to?: 'manifest' | 'skill-md';
   readonly force?: boolean;
   readonly id?: string;
-  readonly version?: string;
+  readonly skillVersion?: string;
   readonly name?: string;
   readonly pythonVersion?: string;
   readonly nodeVersion?: string;
@@ -21,7 +21,7 @@ export function registerConvert(program: Command, run: Runner): void {
     .addOption(new Option('--to <format>', 'what to write: manifest (skill.yaml) or skill-md (SKILL.md); needed when the folder has both').choices(['manifest', 'skill-md']))
     .option('--force', 'replace the file if it exists')
     .option('--id <skill_id>', 'skill_id of the new manifest (default: the SKILL.md name)')
-    .option('--version <semver>', 'skill_version of the new manifest (default: metadata.version, else 0.1.0)')
+    .option('--skill-version <semver>', 'skill_version of the new manifest (default: metadata.version, else 0.1.0)')
     .option('--name <name>', 'name of the new SKILL.md (default: the folder name)')
     .option('--python-version <x.y.z>', 'runtime_version of python scripts (default: python3 on this machine)')
     .option('--node-version <x.y.z>', 'runtime_version of node scripts (default: the node running skillctl)')

@@ -110,7 +110,7 @@ export async function askAnswers(ctx: Context, dirArg: string | undefined, opts:
     const dir = dirArg ?? id;
     const ok = opts.yes === true || (await confirm({ message: `Create ${dir}/?`, default: true }, io));
     if (!ok) return undefined;
-    return { format, id, description, runtime, permissions, version: opts.version ?? '0.1.0', ...(runtimeVersion !== undefined ? { runtimeVersion } : {}) };
+    return { format, id, description, runtime, permissions, version: opts.skillVersion ?? '0.1.0', ...(runtimeVersion !== undefined ? { runtimeVersion } : {}) };
   } catch (err) {
     if (cancelled(err)) throw new SkillctlError('USAGE', 'cancelled; nothing was written');
     throw err;

@@ -43,7 +43,7 @@ function fromFlags(ctx: Context, dirArg: string | undefined, opts: InitOptions):
     if (typeof p === 'string') throw usage(p, 'e.g. --permission fs.read=data --permission net.http=https://api.example.com/');
     permissions[p.scope] = [...(permissions[p.scope] ?? []), p.value];
   }
-  return { format, id, description: opts.description, runtime, permissions, version: opts.version ?? '0.1.0', ...(runtimeVersion !== undefined ? { runtimeVersion } : {}) };
+  return { format, id, description: opts.description, runtime, permissions, version: opts.skillVersion ?? '0.1.0', ...(runtimeVersion !== undefined ? { runtimeVersion } : {}) };
 }
 
 function check(a: Answers, opts: InitOptions): void {
@@ -51,7 +51,7 @@ function check(a: Answers, opts: InitOptions): void {
   if (idWhy !== undefined) throw usage(`${JSON.stringify(a.id)} cannot be the skill's ${a.format === 'manifest' ? 'skill_id' : 'name'}`, idWhy);
   const dWhy = descriptionProblem(a.format, a.description);
   if (dWhy !== undefined) throw usage('the description is not usable', dWhy);
-  if (!SKILL_VERSION_PATTERN.test(a.version)) throw usage(`${JSON.stringify(a.version)} is not a semantic version`, 'e.g. --version 0.1.0');
+  if (!SKILL_VERSION_PATTERN.test(a.version)) throw usage(`${JSON.stringify(a.version)} is not a semantic version`, 'e.g. --skill-version 0.1.0');
   if (a.format === 'manifest' && a.runtime === 'none') throw usage('a skill.yaml bundle needs a runtime', 'choose --runtime python, node or shell');
   if (a.format === 'skill-md' && (opts.permission ?? []).length > 0) {
     throw usage('SKILL.md has no permissions', 'permissions are part of a skill.yaml bundle: use --format manifest');

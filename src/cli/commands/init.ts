@@ -8,7 +8,7 @@ export interface InitOptions {
   readonly runtime?: 'python' | 'node' | 'shell' | 'none';
   readonly runtimeVersion?: string;
   readonly permission?: string[];
-  readonly version?: string;
+  readonly skillVersion?: string;
   readonly yes?: boolean;
   readonly force?: boolean;
 }
@@ -28,7 +28,7 @@ export function registerInit(program: Command, run: Runner): void {
     .addOption(new Option('--runtime <runtime>', 'runtime of the starter script (none: skill-md only)').choices(['python', 'node', 'shell', 'none']))
     .option('--runtime-version <version>', 'exact runtime_version (default: the one on this machine)')
     .option('--permission <scope=value>', 'a permission the entrypoint requests and requires, e.g. fs.read=data (repeatable)', collect)
-    .option('--version <semver>', 'skill_version (default 0.1.0)')
+    .option('--skill-version <semver>', 'skill_version (default 0.1.0)')
     .option('-y, --yes', 'ask nothing: use the flags and defaults')
     .option('--force', 'write into a folder that is not empty, replacing files of the same name')
     .addHelpText(

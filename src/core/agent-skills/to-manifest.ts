@@ -115,7 +115,7 @@ export async function agentSkillToManifest(source: BundleSource, validation: Age
   const metaVersion = props.metadata?.version;
   const version = opts.version ?? (metaVersion !== undefined && SKILL_VERSION_PATTERN.test(metaVersion) ? metaVersion : '0.1.0');
   if (!SKILL_VERSION_PATTERN.test(version)) {
-    diagnostics.push(diag('USAGE', `${JSON.stringify(version)} is not a semantic version`, { hint: 'e.g. --version 1.0.0' }));
+    diagnostics.push(diag('USAGE', `${JSON.stringify(version)} is not a semantic version`, { hint: 'e.g. --skill-version 1.0.0' }));
   }
   const found = await scriptsOf(source, validation);
   diagnostics.push(...found.diagnostics);
