@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { link, open, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { link, rm } from 'node:fs/promises';
 import { errnoCode, SkillctlError } from '../errors.js';
+import { writeTempBeside } from './atomic-write.js';
 
 /**
  * Creates `path` with `data`, atomically, and only if it does not exist: the content is written
@@ -9,18 +8,7 @@ import { errnoCode, SkillctlError } from '../errors.js';
  * (no check-then-write race). Readers never see a partial file; an existing file is never touched.
  */
 export async function createFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', mode);
-  try {
-    await fh.writeFile(data);
-    await fh.chmod(mode);
-    await fh.sync();
-  } catch (err) {
-    await fh.close();
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  await fh.close();
+  const tmp = await writeTempBeside(path, data, mode);
   try {
     await link(tmp, path);
   } catch (err) {

@@ -46,6 +46,27 @@ function checkPath(path: string): void {
   if (bad) throw new InternalError(`zip entry path ${JSON.stringify(path)} is not a clean relative path`);
 }
 
+interface CommonFields {
+  readonly method: number;
+  readonly crc: number;
+  readonly compressed: number;
+  readonly size: number;
+  readonly nameLength: number;
+}
+
+/** The run of fields the local header and the central directory header share, from `at`. */
+function writeCommonFields(buf: Buffer, at: number, f: CommonFields): void {
+  buf.writeUInt16LE(VERSION_NEEDED, at);
+  buf.writeUInt16LE(FLAG_UTF8, at + 2);
+  buf.writeUInt16LE(f.method, at + 4);
+  buf.writeUInt16LE(DOS_TIME, at + 6);
+  buf.writeUInt16LE(DOS_DATE, at + 8);
+  buf.writeUInt32LE(f.crc, at + 10);
+  buf.writeUInt32LE(f.compressed, at + 14);
+  buf.writeUInt32LE(f.size, at + 18);
+  buf.writeUInt16LE(f.nameLength, at + 22);
+}
+
 /** Writes a ZIP archive of `entries`, in their order. fflate is loaded on first use only. */
 export async function writeZip(entries: readonly ZipEntry[]): Promise<WrittenZip> {
   const { deflateSync } = await import('fflate');
@@ -67,32 +88,15 @@ export async function writeZip(entries: readonly ZipEntry[]): Promise<WrittenZip
     if (e.data.length > MAX_U32 || offset > MAX_U32) {
       throw new SkillctlError('BUNDLE_TOO_LARGE', `${e.path} does not fit a ZIP archive without ZIP64 (4 GiB bound)`);
     }
+    const fields = { method, crc, compressed: body.length, size: e.data.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(VERSION_NEEDED, 4);
-    local.writeUInt16LE(FLAG_UTF8, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(DOS_TIME, 10);
-    local.writeUInt16LE(DOS_DATE, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeCommonFields(local, 4, fields); // extra field length (28): 0
 
     const cd = Buffer.alloc(46);
     cd.writeUInt32LE(0x02014b50, 0);
     cd.writeUInt16LE(VERSION_MADE_BY, 4);
-    cd.writeUInt16LE(VERSION_NEEDED, 6);
-    cd.writeUInt16LE(FLAG_UTF8, 8);
-    cd.writeUInt16LE(method, 10);
-    cd.writeUInt16LE(DOS_TIME, 12);
-    cd.writeUInt16LE(DOS_DATE, 14);
-    cd.writeUInt32LE(crc, 16);
-    cd.writeUInt32LE(body.length, 20);
-    cd.writeUInt32LE(e.data.length, 24);
-    cd.writeUInt16LE(name.length, 28);
-    // extra, comment, disk number, internal attributes: 0
+    writeCommonFields(cd, 6, fields); // extra, comment, disk number, internal attributes: 0
     cd.writeUInt32LE(((0o100000 | parseInt(e.mode, 8)) << 16) >>> 0, 38);
     cd.writeUInt32LE(offset, 42);
 
