@@ -74,6 +74,7 @@ function resultJson(r: Checked): Record<string, unknown> {
       profile: r.profile,
       name_charset: r.nameCharset,
       properties: r.properties ?? null,
+      content_digest: r.contentDigest ?? null,
       diagnostics: r.diagnostics,
     };
   }

@@ -5,7 +5,8 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { dirSource, type BundleFile } from '../bundle/index.js';
+import { computeContent, dirSource, type BundleFile } from '../bundle/index.js';
+import type { Sha256Digest } from '../digest/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { CHECKS } from './checks/index.js';
@@ -44,8 +45,13 @@ export interface AgentSkillValidation {
   /** name, description and the other fields, when name and description are strings. */
   readonly properties?: AgentSkillProperties;
   readonly diagnostics: readonly Diagnostic[];
-  /** The folder's files (content_digest's list), when a folder was read. */
+  /** The folder's files, when a folder was read. */
   readonly files?: readonly BundleFile[];
+  /**
+   * The folder's `content_digest` (the bundle recipe, docs/formats/digests.md: every file, SKILL.md
+   * included, except a root skill.yaml, skill.json or signatures.json), when every file was read.
+   */
+  readonly contentDigest?: Sha256Digest;
   /** The parsed file, for renderers and converters. */
   readonly document?: SkillMdDocument;
 }
@@ -183,15 +189,18 @@ export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & 
   } catch (err) {
     return failed(file, label, diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`), opts);
   }
-  const listing = await dirSource(dir).list();
-  const result = checkSkillMd(bytes, {
+  const source = dirSource(dir);
+  const listing = await source.list();
+  const content = await computeContent(source, listing);
+  const checked = checkSkillMd(bytes, {
     ...opts,
     file,
     dirLabel: label,
     dirName: basename(resolve(dir)),
     files: listing.files,
   });
-  const extra: Diagnostic[] = listing.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label }));
+  const result = content.complete ? { ...checked, contentDigest: content.digest } : checked;
+  const extra: Diagnostic[] = content.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label }));
   if (found.name === 'skill.md') {
     extra.push(
       diag('AGENT_SKILL_MD_LOWERCASE', 'the skill file is named skill.md', {

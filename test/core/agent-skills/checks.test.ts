@@ -169,3 +169,20 @@ describe('SKILL.md body and folder checks', () => {
     }
   });
 });
+
+describe('content_digest of a SKILL.md folder', () => {
+  it('is the bundle recipe over every file, SKILL.md included, a root skill.yaml excluded', async () => {
+    const { computeContent, dirSource } = await import('../../../src/core/bundle/index.js');
+    const root = tempDir();
+    const dir = join(root, 'my-skill');
+    mkdirSync(join(dir, 'scripts'), { recursive: true });
+    writeFileSync(join(dir, 'SKILL.md'), `${OK}---\n`);
+    writeFileSync(join(dir, 'scripts', 'run.py'), 'print(1)\n');
+    const before = await validateAgentSkill(dir);
+    assert.equal(before.contentDigest, (await computeContent(dirSource(dir))).digest);
+    writeFileSync(join(dir, 'skill.yaml'), 'x: 1\n');
+    assert.equal((await validateAgentSkill(dir)).contentDigest, before.contentDigest);
+    writeFileSync(join(dir, 'SKILL.md'), `${OK}---\nchanged\n`);
+    assert.notEqual((await validateAgentSkill(dir)).contentDigest, before.contentDigest);
+  });
+});
