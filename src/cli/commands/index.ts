@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerConvert } from './convert.js';
+import { registerInit } from './init.js';
+import { registerPrompt } from './prompt.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerInit, registerConvert, registerPrompt];

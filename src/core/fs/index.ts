@@ -1,1 +1,2 @@
 export { writeFileAtomic } from './atomic-write.js';
+export { createFileAtomic } from './create-atomic.js';
