@@ -7,6 +7,7 @@
  */
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
+import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
@@ -34,6 +35,7 @@ export const CODES = {
   ...BUNDLE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...CONTRACT_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

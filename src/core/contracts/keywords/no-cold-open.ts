@@ -1,0 +1,31 @@
+import { COLD_OPEN_MARKERS } from '../lexicon.js';
+import { defineKeyword, type Violation } from './types.js';
+import { subjectTerms, termsInOpening, windowSize, type SubjectArg } from './subject.js';
+
+/**
+ * `noColdOpen`: the text does not start with a cold-open marker (a bracketed scene, music or
+ * sound cue, "COLD OPEN", "TEASER", "INT."/"EXT.", "FADE IN"), and a key term of the subject
+ * string in the input payload is spoken within `withinSeconds` (5 by default).
+ */
+export const noColdOpen = defineKeyword<SubjectArg>({
+  keyword: 'noColdOpen',
+  code: 'PAYLOAD_COLD_OPEN',
+  type: 'string',
+  check(c) {
+    const text = c.value as string;
+    const out: Violation[] = [];
+    const marker = COLD_OPEN_MARKERS.exec(text);
+    if (marker !== null) {
+      const opening = text.trim().split(/\r?\n/)[0] ?? '';
+      out.push({ message: `opens with a cold-open marker: ${JSON.stringify(opening.length > 48 ? opening.slice(0, 45) + '...' : opening)}` });
+    }
+    const terms = subjectTerms(c, 'noColdOpen');
+    if (terms === undefined) return out;
+    const seconds = c.arg.withinSeconds ?? 5;
+    const size = windowSize(c.arg, seconds);
+    if (termsInOpening(text, size, terms).length === 0) {
+      out.push({ message: `the first ${size} words (about ${seconds} s) use no key term of the subject at ${c.arg.input}: the script opens on something else` });
+    }
+    return out;
+  },
+});

@@ -1,0 +1,15 @@
+import { sentences } from '../text.js';
+import { defineKeyword } from './types.js';
+
+/** `sentenceCount: n`: a string has exactly n sentences (a click thesis, exactly one). */
+export const sentenceCount = defineKeyword<number>({
+  keyword: 'sentenceCount',
+  code: 'PAYLOAD_SENTENCE_COUNT',
+  type: 'string',
+  check({ value, arg }) {
+    const found = sentences(value as string);
+    if (found.length === arg) return [];
+    const shown = found.length > 1 ? `: ${found.map((s) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '...' : s)).join(', ')}` : '';
+    return [{ message: `has ${found.length} sentence${found.length === 1 ? '' : 's'}; exactly ${arg} required${shown}` }];
+  },
+});
