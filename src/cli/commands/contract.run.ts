@@ -138,9 +138,9 @@ async function readPayload(ctx: Context, file: string): Promise<Uint8Array | Dia
 async function readInput(ctx: Context, file: string): Promise<unknown> {
   const bytes = await readPayload(ctx, file);
   if (!(bytes instanceof Uint8Array)) throw new SkillctlError(bytes.code, `--input: ${bytes.message}`);
-  const { doc, problems } = parseJsonDocument(bytes);
+  const { data, problems } = parseJsonDocument(bytes);
   if (problems.length > 0) throw new SkillctlError('INPUT_UNREADABLE', `--input ${file} is not a JSON document: ${problems[0]?.message ?? ''}`);
-  return doc.data;
+  return data;
 }
 
 /** `validate --contract NAME [FILE|-]...`: every payload against one contract; exit 4 on violation. */

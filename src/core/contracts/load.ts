@@ -42,7 +42,7 @@ function examine(src: ContractSource): { candidate?: Candidate; diagnostics: Dia
       return { diagnostics: parsed.problems.map((p) => diag('CONTRACT_MALFORMED', `not a JSON document: ${p.message}`, { ...p, file: src.file })) };
     }
     doc = parsed.doc;
-    data = doc.data;
+    data = parsed.data;
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { diagnostics: [diag('CONTRACT_MALFORMED', 'a contract is a JSON object (a JSON Schema)', { file: src.file, pointer: '' })] };
@@ -98,13 +98,11 @@ export function buildContractSet(sources: readonly ContractSource[]): ContractSe
     if (clash !== undefined) {
       if (clash.digest !== c.digest) {
         const what = clash.name === c.name ? `contract ${c.name}` : `$id ${c.id}`;
-        diagnostics.push(
-          diag('CONTRACT_DUPLICATE', `${what} is already defined by ${clash.src.file}, differently`, {
-            file: src.file,
-            pointer: clash.name === c.name ? '/contract' : '/$id',
-            hint: `C3: a changed contract is a new version; name it ${c.name.replace(/\d+$/, (v) => String(Number(v) + 1))} with its own $id`,
-          }),
-        );
+        const found = diag('CONTRACT_DUPLICATE', `${what} is already defined by ${clash.src.file}, differently`, {
+          pointer: clash.name === c.name ? '/contract' : '/$id',
+          hint: `C3: a changed contract is a new version; name it ${c.name.replace(/\d+$/, (v) => String(Number(v) + 1))} with its own $id`,
+        });
+        diagnostics.push(located(found, src.file, c.doc));
         rejected.push({ file: src.file, name: c.name });
       }
       continue; // an identical copy adds nothing

@@ -26,8 +26,8 @@ export const addressesSubject = defineKeyword<AddressesSubjectArg>({
     return [
       {
         message:
-          `the first ${size} words (about ${seconds} s) use ${hits.length} key term${hits.length === 1 ? '' : 's'} of the subject at ${c.arg.input}` +
-          `${hits.length > 0 ? ` (${hits.join(', ')})` : ''}; at least ${need} of: ${terms.join(', ')}`,
+          `uses ${hits.length} key term${hits.length === 1 ? '' : 's'} of the subject at ${c.arg.input}${hits.length > 0 ? ` (${hits.join(', ')})` : ''} ` +
+          `in its first ${size} words (about ${seconds} s); at least ${need} of: ${terms.join(', ')}`,
       },
     ];
   },

@@ -19,12 +19,13 @@ export const noColdOpen = defineKeyword<SubjectArg>({
       const opening = text.trim().split(/\r?\n/)[0] ?? '';
       out.push({ message: `opens with a cold-open marker: ${JSON.stringify(opening.length > 48 ? opening.slice(0, 45) + '...' : opening)}` });
     }
+    if (out.length > 0) return out; // one finding is enough: the opening is a cold open
     const terms = subjectTerms(c, 'noColdOpen');
     if (terms === undefined) return out;
     const seconds = c.arg.withinSeconds ?? 5;
     const size = windowSize(c.arg, seconds);
     if (termsInOpening(text, size, terms).length === 0) {
-      out.push({ message: `the first ${size} words (about ${seconds} s) use no key term of the subject at ${c.arg.input}: the script opens on something else` });
+      out.push({ message: `uses no key term of the subject at ${c.arg.input} in its first ${size} words (about ${seconds} s): it opens on something else` });
     }
     return out;
   },
