@@ -84,8 +84,11 @@ function toDiagnostic(e: ErrorObject, locate: RuleLocator): Diagnostic | undefin
       const n = (e.data as unknown[]).length;
       return diag('PAYLOAD_TOO_FEW_ITEMS', `${where(here)} has ${n} item${n === 1 ? '' : 's'}; at least ${String(p.limit)} required`, { pointer: here, hint });
     }
-    case 'uniqueItems':
-      return diag('PAYLOAD_DUPLICATE_ITEM', `${where(childPointer(here, Number(p.i)))} repeats item ${String(p.j)}`, { pointer: childPointer(here, Number(p.i)), hint });
+    case 'uniqueItems': {
+      // ajv scans from the end: the later of the two indexes is the repetition.
+      const [first, again] = [Math.min(Number(p.i), Number(p.j)), Math.max(Number(p.i), Number(p.j))];
+      return diag('PAYLOAD_DUPLICATE_ITEM', `${where(childPointer(here, again))} repeats item ${first}`, { pointer: childPointer(here, again), hint });
+    }
     case 'minLength':
       if (e.data === '') return diag('PAYLOAD_BLANK_STRING', `${where(here)} is empty`, { pointer: here, hint });
       break;
@@ -147,5 +150,7 @@ export function payloadErrors(errors: readonly ErrorObject[], locate: RuleLocato
     seen.add(key);
     out.push(d);
   }
-  return markRenames(out);
+  // A field both required and required-if is reported once, as missing.
+  const missing = new Set(out.filter((d) => d.code === 'PAYLOAD_FIELD_MISSING').map((d) => d.pointer));
+  return markRenames(out.filter((d) => d.code !== 'PAYLOAD_REQUIRED_IF' || !missing.has(d.pointer)));
 }
