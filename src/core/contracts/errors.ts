@@ -4,28 +4,13 @@
  * contract as the hint, e.g. `rule: ctr.output.v1#/$defs/thumbnail_text/maxWords = 6`.
  */
 import type { ErrorObject } from 'ajv';
-import { diag, type Code, type Diagnostic } from '../diagnostics.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
 import { childPointer, parsePointer } from '../manifest/index.js';
 import { closest } from '../suggest.js';
-import { CONTRACT_KEYWORDS } from './keywords/index.js';
+import { ruleCode } from './rule-codes.js';
 
 /** Where a schema object sits: the contract (or schema label) and its JSON pointer there. */
 export type RuleLocator = (schemaObject: unknown) => { readonly contract: string; readonly pointer: string } | undefined;
-
-const KEYWORD_CODES: ReadonlyMap<string, Code> = new Map(CONTRACT_KEYWORDS.map((k) => [k.keyword, k.code]));
-
-/** JSON Schema's own keywords that state a seed rule get that rule's code; the rest PAYLOAD_VALUE_INVALID. */
-const STANDARD_CODES: Readonly<Record<string, Code>> = {
-  type: 'PAYLOAD_TYPE',
-  enum: 'PAYLOAD_ENUM',
-  const: 'PAYLOAD_ENUM',
-  minItems: 'PAYLOAD_TOO_FEW_ITEMS',
-  minimum: 'PAYLOAD_OUT_OF_RANGE',
-  maximum: 'PAYLOAD_OUT_OF_RANGE',
-  exclusiveMinimum: 'PAYLOAD_OUT_OF_RANGE',
-  exclusiveMaximum: 'PAYLOAD_OUT_OF_RANGE',
-  uniqueItems: 'PAYLOAD_DUPLICATE_ITEM',
-};
 
 function where(pointer: string): string {
   return pointer === '' ? 'the payload' : `\`${pointer}\``;
@@ -53,8 +38,6 @@ function toDiagnostic(e: ErrorObject, locate: RuleLocator): Diagnostic | undefin
   const hint = ruleHint(e, locate);
   const here = e.instancePath;
   const p = e.params as Record<string, unknown>;
-  const own = KEYWORD_CODES.get(e.keyword);
-  if (own !== undefined) return diag(own, `${where(here)} ${e.message ?? 'breaks the rule'}`, { pointer: here, hint });
   switch (e.keyword) {
     case 'if':
       return undefined;
@@ -95,7 +78,7 @@ function toDiagnostic(e: ErrorObject, locate: RuleLocator): Diagnostic | undefin
     default:
       break;
   }
-  const code = STANDARD_CODES[e.keyword] ?? 'PAYLOAD_VALUE_INVALID';
+  const code = ruleCode(e.keyword) ?? 'PAYLOAD_VALUE_INVALID';
   const value = code === 'PAYLOAD_OUT_OF_RANGE' ? ` is ${JSON.stringify(e.data)}; it` : '';
   return diag(code, `${where(here)}${value} ${e.message ?? 'is not valid'}`, { pointer: here, hint });
 }

@@ -5,9 +5,9 @@
  */
 import type { Code } from '../diagnostics.js';
 import { childPointer } from '../manifest/index.js';
-import { CONTRACT_KEYWORDS } from './keywords/index.js';
 import type { Contract, ContractSet } from './model.js';
 import { absolute, indexDocument, newIndex, resolveRef, schemaPlaces, type SchemaIndex } from './refs.js';
+import { ruleCode } from './rule-codes.js';
 
 export interface ContractRule {
   /** Where in the payload: a JSON pointer in which `*` stands for any array item or property. */
@@ -19,29 +19,6 @@ export interface ContractRule {
   /** The schema object holding the rule: contract name and JSON pointer, e.g. ctr.output.v1#/$defs/thumbnail_text. */
   readonly source: string;
 }
-
-const STANDARD: Readonly<Record<string, Code>> = {
-  required: 'PAYLOAD_FIELD_MISSING',
-  dependentRequired: 'PAYLOAD_FIELD_MISSING',
-  type: 'PAYLOAD_TYPE',
-  enum: 'PAYLOAD_ENUM',
-  const: 'PAYLOAD_ENUM',
-  minItems: 'PAYLOAD_TOO_FEW_ITEMS',
-  minimum: 'PAYLOAD_OUT_OF_RANGE',
-  maximum: 'PAYLOAD_OUT_OF_RANGE',
-  exclusiveMinimum: 'PAYLOAD_OUT_OF_RANGE',
-  exclusiveMaximum: 'PAYLOAD_OUT_OF_RANGE',
-  uniqueItems: 'PAYLOAD_DUPLICATE_ITEM',
-  minLength: 'PAYLOAD_VALUE_INVALID',
-  maxLength: 'PAYLOAD_VALUE_INVALID',
-  maxItems: 'PAYLOAD_VALUE_INVALID',
-  pattern: 'PAYLOAD_VALUE_INVALID',
-  format: 'PAYLOAD_VALUE_INVALID',
-  multipleOf: 'PAYLOAD_VALUE_INVALID',
-  minProperties: 'PAYLOAD_VALUE_INVALID',
-  maxProperties: 'PAYLOAD_VALUE_INVALID',
-  ...Object.fromEntries(CONTRACT_KEYWORDS.map((k) => [k.keyword, k.code])),
-};
 
 type Obj = Record<string, unknown>;
 
@@ -60,7 +37,7 @@ function visit(w: Walk, node: unknown, path: string, base: string, depth: number
   if (w.seen.has(`${source}@${path}`)) return;
   w.seen.add(`${source}@${path}`);
   for (const [keyword, value] of Object.entries(s)) {
-    const code = STANDARD[keyword];
+    const code = ruleCode(keyword);
     if (code !== undefined) w.out.push({ path: path === '' ? '/' : path, keyword, value, code, source });
   }
   if (s.additionalProperties === false || s.unevaluatedProperties === false) {
