@@ -8,6 +8,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { childPointer, parsePointer } from '../manifest/index.js';
 import { closest } from '../suggest.js';
 import { ruleCode } from './rule-codes.js';
+import { quote } from './text.js';
 
 /** Where a schema object sits: the contract (or schema label) and its JSON pointer there. */
 export type RuleLocator = (schemaObject: unknown) => { readonly contract: string; readonly pointer: string } | undefined;
@@ -61,7 +62,8 @@ function toDiagnostic(e: ErrorObject, locate: RuleLocator): Diagnostic | undefin
     case 'enum':
     case 'const': {
       const allowed = e.keyword === 'enum' ? (p.allowedValues as unknown[]) : [p.allowedValue];
-      return diag('PAYLOAD_ENUM', `${where(here)} is ${JSON.stringify(e.data)}; allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, { pointer: here, hint });
+      const seen = typeof e.data === 'string' ? quote(e.data) : e.data !== null && typeof e.data === 'object' ? `an ${jsonType(e.data)}` : JSON.stringify(e.data);
+      return diag('PAYLOAD_ENUM', `${where(here)} is ${seen}; allowed: ${allowed.map((v) => JSON.stringify(v)).join(', ')}`, { pointer: here, hint });
     }
     case 'minItems': {
       const n = (e.data as unknown[]).length;

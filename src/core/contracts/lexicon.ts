@@ -61,7 +61,7 @@ export const STAKES_TERMS: readonly string[] = (
 ).split(' ');
 
 /** A number with a unit of time ("30 days", "24h", "10-minute") or a year (1900-2099) also binds a claim in time. */
-export const TIME_QUANTITY = /(?:^|[^\p{L}\p{N}])(?:\d+\s*-?\s*(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?)|(?:19|20)\d\d)(?![\p{L}\p{N}])/iu;
+export const TIME_QUANTITY = /(?:^|[^\p{L}\p{N}])(?:\d+(?:\s*-)?\s*(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|yrs?)|(?:19|20)\d\d)(?![\p{L}\p{N}])/iu;
 
 /** Openings that announce a cold open: a teaser or scene played before the subject is introduced. */
 export const COLD_OPEN_MARKERS =

@@ -35,19 +35,31 @@ const CJK_END = '。！？｡';
 const CLOSERS = '"\'”’)]}»」』';
 const PARAGRAPH_BREAK = /\r?\n[ \t]*\r?\n/y;
 const STARTS_SENTENCE = /[\p{Lu}\p{Lt}\p{N}"“‘'(«[「]/u;
-const WORD_BEFORE = /([\p{L}\p{M}\p{N}]+(?:\.[\p{L}\p{M}\p{N}]+)*)$/u;
+const WORD_CHAR = /[\p{L}\p{M}\p{N}.]/u;
 
-/** Does the terminator run `run` at [start, end) end a sentence, given what follows it? */
+/** Abbreviations are short: looking this far back for the word before a period is enough. */
+const LOOK_BACK = 32;
+
+/** The word (periods inside allowed: U.S, e.g) that ends at `end`, scanning back at most LOOK_BACK characters. */
+function wordBefore(text: string, end: number): string | undefined {
+  let j = end;
+  while (j > 0 && end - j < LOOK_BACK && WORD_CHAR.test(text[j - 1] as string)) j--;
+  const word = text.slice(j, end).replace(/^\.+/, '');
+  return word === '' ? undefined : word;
+}
+
+/** Does the terminator run `run` at [start, end) end a sentence, given what follows it? Linear in the text overall. */
 function endsSentence(text: string, start: number, run: string, after: number): boolean {
   if ([...run].some((c) => CJK_END.includes(c))) return true;
   const next = text[after];
   if (next !== undefined && !/\s/u.test(next)) return false; // 3.5, U.S.A, example.com, "wait...what"
-  const rest = text.slice(after).trimStart();
-  const following = rest === '' ? undefined : (rest.codePointAt(0) as number);
+  let k = after;
+  while (k < text.length && /\s/u.test(text[k] as string)) k++;
+  const following = k < text.length ? (text.codePointAt(k) as number) : undefined;
   const startsNew = following === undefined || STARTS_SENTENCE.test(String.fromCodePoint(following));
   if (/^[.…]+$/u.test(run) && (run.includes('…') || run.length > 1)) return startsNew; // an ellipsis is a pause unless a new sentence starts
   if (run !== '.') return true;
-  const before = WORD_BEFORE.exec(text.slice(0, start))?.[1];
+  const before = wordBefore(text, start);
   if (before === undefined) return true;
   const lower = before.toLowerCase();
   if (/^\p{Lu}$/u.test(before)) return following === undefined; // an initial: J. K. Rowling
@@ -133,13 +145,15 @@ export function keyTerms(text: string): string[] {
 
 /** For duplicate detection: NFKC, lower case, whitespace collapsed, trailing . ! ? … dropped. */
 export function normaliseText(s: string): string {
-  return s
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .replace(/[.!?…]+$/u, '')
-    .trim();
+  const t = s.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim();
+  let end = t.length;
+  while (end > 0 && '.!?…'.includes(t[end - 1] as string)) end--; // a loop, not /[.!?…]+$/: no backtracking on long runs
+  return t.slice(0, end).trimEnd();
+}
+
+/** `s` for a message: JSON-quoted, and cut to about `max` characters. */
+export function quote(s: string, max = 60): string {
+  return JSON.stringify(s.length > max ? s.slice(0, max - 3) + '...' : s);
 }
 
 /** Empty, or only whitespace and invisible format characters (zero-width space, BOM...). */
@@ -155,7 +169,8 @@ const MARKDOWN: readonly (readonly [string, RegExp])[] = [
   ['a table row', /^[ \t]*\|.*\|[ \t]*$/m],
   ['a horizontal rule', /^ {0,3}(?:-{3,}|\*{3,}|_{3,})[ \t]*$/m],
   ['bold text', /\*\*[^*\n]+\*\*|__[^_\n]+__/],
-  ['a link', /!?\[[^\]\n]+\]\([^)\s]+\)/],
+  // Inner classes exclude the opening character, so scanning stays linear on hostile input ("[[[[...").
+  ['a link', /!?\[[^[\]\n]+\]\([^()\s]+\)/],
   ['inline code', /`[^`\n]+`/],
   ['an HTML tag', /<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?\/?>/i],
 ];

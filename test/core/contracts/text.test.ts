@@ -108,3 +108,23 @@ describe('markdown', () => {
     it(`finds none in ${JSON.stringify(text)}`, () => assert.equal(markdownIn(text), undefined));
   }
 });
+
+describe('hostile text', () => {
+  // Payloads come from skills and may be adversarial; every scan here is linear in the text, so
+  // these large inputs finish at once (a quadratic scan would take hours on a 4 MiB payload).
+  it('many terminators', () => {
+    assert.equal(sentences('. '.repeat(200_000)).length, 0);
+    assert.equal(sentences('Go. '.repeat(100_000)).length, 100_000);
+    assert.equal(sentences('a'.repeat(200_000) + '.' + ' b.'.repeat(100_000)).length, 100_001);
+  });
+  it('long runs markdown patterns could backtrack on', () => {
+    assert.equal(markdownIn('['.repeat(200_000)), undefined);
+    assert.equal(markdownIn('x`' + 'y'.repeat(200_000)), undefined);
+    assert.equal(markdownIn('<a ' + '<'.repeat(200_000)), undefined);
+    assert.equal(markdownIn('|' + 'x'.repeat(200_000)), undefined);
+  });
+  it('long runs of words and spaces', () => {
+    assert.equal(countWords('x '.repeat(200_000)), 200_000);
+    assert.equal(countWords('1' + ' '.repeat(200_000) + 'x'), 2);
+  });
+});

@@ -1,5 +1,5 @@
 import { childPointer } from '../../manifest/index.js';
-import { normaliseText } from '../text.js';
+import { normaliseText, quote } from '../text.js';
 import { jsonKey } from './json-key.js';
 import { defineKeyword, type Violation } from './types.js';
 
@@ -24,7 +24,7 @@ export const distinctItems = defineKeyword<boolean>({
       const k = key(item);
       const j = first.get(k);
       if (j === undefined) first.set(k, i);
-      else out.push({ pointer: childPointer(pointer, i), message: `repeats item ${j} (${JSON.stringify(item)})` });
+      else out.push({ pointer: childPointer(pointer, i), message: `repeats item ${j}${typeof item === 'string' ? ` (${quote(item)})` : ''}` });
     });
     return out;
   },

@@ -1,4 +1,5 @@
 import { COLD_OPEN_MARKERS } from '../lexicon.js';
+import { quote } from '../text.js';
 import { defineKeyword, type Violation } from './types.js';
 import { subjectTerms, termsInOpening, windowSize, type SubjectArg } from './subject.js';
 
@@ -16,8 +17,7 @@ export const noColdOpen = defineKeyword<SubjectArg>({
     const out: Violation[] = [];
     const marker = COLD_OPEN_MARKERS.exec(text);
     if (marker !== null) {
-      const opening = text.trim().split(/\r?\n/)[0] ?? '';
-      out.push({ message: `opens with a cold-open marker: ${JSON.stringify(opening.length > 48 ? opening.slice(0, 45) + '...' : opening)}` });
+      out.push({ message: `opens with a cold-open marker: ${quote(text.trimStart().split(/\r?\n/, 1)[0] ?? '', 48)}` });
     }
     if (out.length > 0) return out; // one finding is enough: the opening is a cold open
     const terms = subjectTerms(c, 'noColdOpen');

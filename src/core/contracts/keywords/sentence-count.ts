@@ -1,4 +1,4 @@
-import { sentences } from '../text.js';
+import { quote, sentences } from '../text.js';
 import { defineKeyword } from './types.js';
 
 /** `sentenceCount: n`: a string has exactly n sentences (a click thesis, exactly one). */
@@ -9,7 +9,8 @@ export const sentenceCount = defineKeyword<number>({
   check({ value, arg }) {
     const found = sentences(value as string);
     if (found.length === arg) return [];
-    const shown = found.length > 1 ? `: ${found.map((s) => JSON.stringify(s.length > 60 ? s.slice(0, 57) + '...' : s)).join(', ')}` : '';
+    const listed = found.slice(0, 3).map((s) => quote(s));
+    const shown = found.length > 1 ? `: ${listed.join(', ')}${found.length > 3 ? ', ...' : ''}` : '';
     return [{ message: `has ${found.length} sentence${found.length === 1 ? '' : 's'}; exactly ${arg} required${shown}` }];
   },
 });
