@@ -7,7 +7,7 @@
 import { diag, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { childPointer, type ParsedDocument } from '../manifest/index.js';
-import { BUILTIN_SOURCES } from './builtin.js';
+import { BUILTIN_CONTRACT_BASE, BUILTIN_SOURCES } from './builtin.js';
 import { parseJsonDocument } from './json-document.js';
 import { checkContractDocument } from './meta.js';
 import { NAME_PATTERN, type Contract, type ContractSet, type ContractSource } from './model.js';
@@ -106,6 +106,16 @@ export function buildContractSet(sources: readonly ContractSource[]): ContractSe
         rejected.push({ file: src.file, name: c.name });
       }
       continue; // an identical copy adds nothing
+    }
+    if (c.src.origin === 'user' && c.id.startsWith(BUILTIN_CONTRACT_BASE)) {
+      // The manifest linter takes every $id there for a shipped contract; a user's would pass for one.
+      const found = diag('CONTRACT_MALFORMED', `$id ${c.id} is in the namespace of the contracts skillctl ships`, {
+        pointer: '/$id',
+        hint: 'give your contract an $id under a URI you own',
+      });
+      diagnostics.push(located(found, src.file, c.doc));
+      rejected.push({ file: src.file, name: c.name });
+      continue;
     }
     byName.set(c.name, c);
     byId.set(c.id, c);

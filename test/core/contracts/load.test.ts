@@ -114,6 +114,12 @@ describe('user contracts', () => {
     assert.deepEqual(set.contracts.map((c) => `${c.name} ${c.file}`), ['x.v1 a.json']);
   });
 
+  it('a user contract may not take an $id in the namespace of the shipped contracts', () => {
+    const set = buildContractSet([{ origin: 'user', file: 'a.json', data: { $id: `${BUILTIN_CONTRACT_BASE}mine.v1.schema.json`, contract: 'mine.v1' } }]);
+    assert.deepEqual(set.diagnostics.map((d) => `${d.code}@${d.pointer ?? ''}`), ['CONTRACT_MALFORMED@/$id']);
+    assert.deepEqual(set.contracts, []);
+  });
+
   it('two contracts with one $id and different names clash', () => {
     const set = buildContractSet([
       { origin: 'user', file: 'a.json', data: { $id: 'https://contracts.example/x.json', contract: 'x.v1' } },

@@ -20,6 +20,7 @@ describe('words', () => {
     ['&', 0],
     ['AT&T', 2],
     ['wait...what', 2],
+    ['end.Start', 1],
     ['and/or', 2],
     ['snake_case', 2],
     ['保証金が消える', 6],
