@@ -77,50 +77,16 @@ function toContract(c: Candidate, uses: readonly string[]): Contract {
   };
 }
 
-/** The contract set of `sources`, in order: on a clash the first definition wins. Pure. */
-export function buildContractSet(sources: readonly ContractSource[]): ContractSet {
-  const diagnostics: Diagnostic[] = [];
-  const rejected: { file: string; name?: string }[] = [];
-  const byName = new Map<string, Candidate>();
-  const byId = new Map<string, Candidate>();
-  /** $ids declared by documents that were rejected, for hints on references to them. */
-  const rejectedIds = new Map<string, string>();
-  for (const src of sources) {
-    const r = examine(src);
-    diagnostics.push(...r.diagnostics);
-    const c = r.candidate;
-    if (c === undefined) {
-      rejected.push({ file: src.file, ...(r.name !== undefined ? { name: r.name } : {}) });
-      if (r.id !== undefined && !rejectedIds.has(r.id)) rejectedIds.set(r.id, src.file);
-      continue;
-    }
-    const clash = byName.get(c.name) ?? byId.get(c.id);
-    if (clash !== undefined) {
-      if (clash.digest !== c.digest) {
-        const what = clash.name === c.name ? `contract ${c.name}` : `$id ${c.id}`;
-        const found = diag('CONTRACT_DUPLICATE', `${what} is already defined by ${clash.src.file}, differently`, {
-          pointer: clash.name === c.name ? '/contract' : '/$id',
-          hint: `C3: a changed contract is a new version; name it ${c.name.replace(/\d+$/, (v) => String(Number(v) + 1))} with its own $id`,
-        });
-        diagnostics.push(located(found, src.file, c.doc));
-        rejected.push({ file: src.file, name: c.name });
-      }
-      continue; // an identical copy adds nothing
-    }
-    if (c.src.origin === 'user' && c.id.startsWith(BUILTIN_CONTRACT_BASE)) {
-      // The manifest linter takes every $id there for a shipped contract; a user's would pass for one.
-      const found = diag('CONTRACT_MALFORMED', `$id ${c.id} is in the namespace of the contracts skillctl ships`, {
-        pointer: '/$id',
-        hint: 'give your contract an $id under a URI you own',
-      });
-      diagnostics.push(located(found, src.file, c.doc));
-      rejected.push({ file: src.file, name: c.name });
-      continue;
-    }
-    byName.set(c.name, c);
-    byId.set(c.id, c);
-  }
-
+/**
+ * Resolves every `$ref` of the admitted contracts; a contract with an unresolved one, or that
+ * refers to an unusable contract, is unusable. Returns each contract's dependencies (and the
+ * `$ref` through which it first reaches each) and the usable names.
+ */
+function checkReferences(
+  byName: ReadonlyMap<string, Candidate>,
+  rejectedIds: ReadonlyMap<string, string>,
+  diagnostics: Diagnostic[],
+): { deps: Map<string, Map<string, string>>; usable: Set<string> } {
   const index = newIndex();
   for (const c of byName.values()) indexDocument(index, c.data, c.id, c.name);
   // Each contract's dependencies, and the $ref through which it first reaches each.
@@ -167,6 +133,54 @@ export function buildContractSet(sources: readonly ContractSource[]): ContractSe
       }
     }
   }
+  return { deps, usable };
+}
+
+/** The contract set of `sources`, in order: on a clash the first definition wins. Pure. */
+export function buildContractSet(sources: readonly ContractSource[]): ContractSet {
+  const diagnostics: Diagnostic[] = [];
+  const rejected: { file: string; name?: string }[] = [];
+  const byName = new Map<string, Candidate>();
+  const byId = new Map<string, Candidate>();
+  /** $ids declared by documents that were rejected, for hints on references to them. */
+  const rejectedIds = new Map<string, string>();
+  for (const src of sources) {
+    const r = examine(src);
+    diagnostics.push(...r.diagnostics);
+    const c = r.candidate;
+    if (c === undefined) {
+      rejected.push({ file: src.file, ...(r.name !== undefined ? { name: r.name } : {}) });
+      if (r.id !== undefined && !rejectedIds.has(r.id)) rejectedIds.set(r.id, src.file);
+      continue;
+    }
+    const clash = byName.get(c.name) ?? byId.get(c.id);
+    if (clash !== undefined) {
+      if (clash.digest !== c.digest) {
+        const what = clash.name === c.name ? `contract ${c.name}` : `$id ${c.id}`;
+        const found = diag('CONTRACT_DUPLICATE', `${what} is already defined by ${clash.src.file}, differently`, {
+          pointer: clash.name === c.name ? '/contract' : '/$id',
+          hint: `C3: a changed contract is a new version; name it ${c.name.replace(/\d+$/, (v) => String(Number(v) + 1))} with its own $id`,
+        });
+        diagnostics.push(located(found, src.file, c.doc));
+        rejected.push({ file: src.file, name: c.name });
+      }
+      continue; // an identical copy adds nothing
+    }
+    if (c.src.origin === 'user' && c.id.startsWith(BUILTIN_CONTRACT_BASE)) {
+      // The manifest linter takes every $id there for a shipped contract; a user's would pass for one.
+      const found = diag('CONTRACT_MALFORMED', `$id ${c.id} is in the namespace of the contracts skillctl ships`, {
+        pointer: '/$id',
+        hint: 'give your contract an $id under a URI you own',
+      });
+      diagnostics.push(located(found, src.file, c.doc));
+      rejected.push({ file: src.file, name: c.name });
+      continue;
+    }
+    byName.set(c.name, c);
+    byId.set(c.id, c);
+  }
+
+  const { deps, usable } = checkReferences(byName, rejectedIds, diagnostics);
   const contracts: Contract[] = [];
   for (const c of byName.values()) {
     if (usable.has(c.name)) contracts.push(toContract(c, [...(deps.get(c.name)?.keys() ?? [])]));
