@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
 import { registerPrompt } from './prompt.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerInit, registerConvert, registerPrompt];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
+  registerValidate,
+  registerContract,
+  registerInit,
+  registerConvert,
+  registerPrompt,
+];
