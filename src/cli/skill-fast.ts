@@ -11,8 +11,7 @@
  */
 import { writeSync } from 'node:fs';
 import { BUILTIN_PACKS } from '../core/packs/builtin.js';
-import { renderPackText } from '../core/packs/render.js';
-import { checkPackRequest } from '../core/packs/request.js';
+import { renderRequest } from '../core/packs/request.js';
 import { renderPackOutput } from './render/pack.js';
 
 interface Parsed {
@@ -58,13 +57,8 @@ export function skillFast(argv: readonly string[], write: (s: string) => void): 
     if (!/^[0-9]+$/.test(opts.maxChars)) return false;
     input.max_chars = Number(opts.maxChars);
   }
-  const request = checkPackRequest(
-    input,
-    BUILTIN_PACKS.map((p) => p.profile),
-  );
-  const pack = BUILTIN_PACKS.find((p) => p.profile === request.value?.profile);
-  if (request.value === undefined || pack === undefined) return false;
-  const rendered = renderPackText(pack, request.value.max_chars);
+  const rendered = renderRequest(input, BUILTIN_PACKS).value;
+  if (rendered === undefined) return false;
   // The full command notes a clamped budget on stderr (coloured by terminal and environment).
   if (rendered.clamped && !opts.json && !opts.quiet) return false;
   write(renderPackOutput(rendered, opts.json));

@@ -3,12 +3,12 @@
  * the renderer and the embedded packs. The YAML parser (for --packs DIR and the guarded JSON
  * request parser of --stdin) is loaded only when those options are used.
  */
+import { isAbsolute, join } from 'node:path';
 import { diag, type Diagnostic } from '../../core/diagnostics.js';
 import { InternalError, SkillctlError } from '../../core/errors.js';
 import { BUILTIN_PACKS } from '../../core/packs/builtin.js';
 import { PACK_MAX_CHARS, PACK_MIN_CHARS, type Pack } from '../../core/packs/model.js';
-import { renderPackText } from '../../core/packs/render.js';
-import { checkPackRequest } from '../../core/packs/request.js';
+import { renderRequest } from '../../core/packs/request.js';
 import type { Context } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit.js';
 import { readStdin } from '../io.js';
@@ -49,11 +49,11 @@ export async function run(ctx: Context, opts: SkillOptions): Promise<number> {
   const label = opts.stdin === true ? '-' : '(command line)';
   let packs: readonly Pack[] = BUILTIN_PACKS;
   if (opts.packs !== undefined) {
-    const { loadPackDir } = await import('../../core/packs/load.js');
-    const { isAbsolute, join } = await import('node:path');
+    const { loadPackDir, packCatalogue } = await import('../../core/packs/index.js');
     const loaded = await loadPackDir(isAbsolute(opts.packs) ? opts.packs : join(ctx.io.cwd, opts.packs), { label: opts.packs });
-    if (loaded.value === undefined) return fail(ctx, loaded.diagnostics);
-    packs = [...BUILTIN_PACKS, ...loaded.value.map((l) => l.pack)].sort((a, b) => (a.profile < b.profile ? -1 : 1));
+    const catalogue = packCatalogue(loaded.value?.map((l) => l.pack));
+    if (loaded.value === undefined || catalogue.value === undefined) return fail(ctx, [...loaded.diagnostics, ...catalogue.diagnostics]);
+    packs = catalogue.value;
   }
 
   let input: unknown = requestFromFlags(opts);
@@ -67,14 +67,9 @@ export async function run(ctx: Context, opts: SkillOptions): Promise<number> {
     if (!parsed.ok) return fail(ctx, parsed.diagnostics.map((d) => ({ ...d, file: label })));
     input = parsed.value;
   }
-  const request = checkPackRequest(
-    input,
-    packs.map((p) => p.profile),
-  );
-  if (request.value === undefined) return fail(ctx, request.diagnostics.map((d) => ({ ...d, file: label })));
-
-  const pack = packs.find((p) => p.profile === request.value?.profile) as Pack;
-  const rendered = renderPackText(pack, request.value.max_chars);
+  const result = renderRequest(input, packs);
+  const rendered = result.value;
+  if (rendered === undefined) return fail(ctx, result.diagnostics.map((d) => ({ ...d, file: label })));
   if (rendered.clamped) {
     ctx.note(
       `${ctx.style.yellow('warning')} PACK_BUDGET_CLAMPED: max_chars ${String(rendered.max_chars_requested)} is outside ${PACK_MIN_CHARS}..${PACK_MAX_CHARS}; used ${rendered.max_chars}`,

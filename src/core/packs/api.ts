@@ -6,8 +6,8 @@ import { diag, sortDiagnostics, type Diagnostic, type Result } from '../diagnost
 import { BUILTIN_PACKS } from './builtin.js';
 import { checkPack } from './check.js';
 import { DEFAULT_PROFILE, type Pack } from './model.js';
-import { renderPackText, type RenderedPack } from './render.js';
-import { checkPackRequest } from './request.js';
+import type { RenderedPack } from './render.js';
+import { renderRequest } from './request.js';
 
 export interface RenderPackOptions {
   /**
@@ -52,13 +52,5 @@ export function packCatalogue(extra: readonly Pack[] = []): Result<readonly Pack
 export function renderPack(profile: string = DEFAULT_PROFILE, maxChars?: number, options: RenderPackOptions = {}): Result<RenderedPack> {
   const catalogue = packCatalogue(options.packs);
   if (catalogue.value === undefined) return { ok: false, diagnostics: catalogue.diagnostics };
-  const packs = catalogue.value;
-  const request = checkPackRequest(
-    maxChars === undefined ? { profile } : { profile, max_chars: maxChars },
-    packs.map((p) => p.profile),
-  );
-  if (request.value === undefined) return { ok: false, diagnostics: request.diagnostics };
-  const { profile: name, max_chars } = request.value;
-  const pack = packs.find((p) => p.profile === name) as Pack;
-  return { ok: true, value: renderPackText(pack, max_chars), diagnostics: [] };
+  return renderRequest(maxChars === undefined ? { profile } : { profile, max_chars: maxChars }, catalogue.value);
 }

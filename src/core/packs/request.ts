@@ -5,7 +5,8 @@
  */
 import { diag, type Diagnostic, type Result } from '../diagnostics.js';
 import { closest } from '../suggest.js';
-import { DEFAULT_PROFILE, PACK_MAX_CHARS, PACK_MIN_CHARS } from './model.js';
+import { DEFAULT_PROFILE, PACK_MAX_CHARS, PACK_MIN_CHARS, type Pack } from './model.js';
+import { renderPackText, type RenderedPack } from './render.js';
 
 export interface PackRequest {
   readonly profile: string;
@@ -74,4 +75,18 @@ export function checkPackRequest(input: unknown, profiles: readonly string[]): R
   if (diagnostics.length > 0) return { ok: false, diagnostics };
   const value: PackRequest = typeof max === 'number' ? { profile: profile as string, max_chars: max } : { profile: profile as string };
   return { ok: true, value, diagnostics: [] };
+}
+
+/**
+ * Checks a request against `packs` and renders the pack it names: the one path from a request to
+ * text, shared by `renderPack`, the `skill` command and its fast path.
+ */
+export function renderRequest(input: unknown, packs: readonly Pack[]): Result<RenderedPack> {
+  const request = checkPackRequest(
+    input,
+    packs.map((p) => p.profile),
+  );
+  const pack = packs.find((p) => p.profile === request.value?.profile);
+  if (request.value === undefined || pack === undefined) return { ok: false, diagnostics: request.diagnostics };
+  return { ok: true, value: renderPackText(pack, request.value.max_chars), diagnostics: [] };
 }
