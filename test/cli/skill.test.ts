@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../src/core/packs/index.js';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
-import { fixture } from '../helpers/paths.js';
+import { BIN, fixture } from '../helpers/paths.js';
 
 const GOLDEN = fixture('packs', 'golden');
 // SKILLCTL_UPDATE_GOLDEN=1 npm test rewrites the golden files after a deliberate pack change
@@ -73,6 +74,13 @@ describe('skillctl skill: determinism', () => {
       const full = ok(skillctl([...args, '--debug']));
       assert.equal(fast.stdout, full.stdout, args.join(' '));
       assert.equal(fast.stderr, full.stderr, args.join(' '));
+    }
+  });
+
+  it('a reader that closes the pipe early is its choice: exit 0, nothing on stderr', () => {
+    for (const extra of [[], ['--debug']]) {
+      const r = spawnSync('bash', ['-c', `set -o pipefail; "$0" "$1" skill --profile teamlead ${extra.join(' ')} | true`, process.execPath, BIN], { encoding: 'utf8' });
+      assert.deepEqual([r.status, r.stderr], [0, ''], extra.join(' '));
     }
   });
 
@@ -147,6 +155,12 @@ describe('skillctl skill: requests on stdin', () => {
       assert.match(human.stderr, /INVALID_INPUT/);
     });
   }
+
+  it('a request over 64 KiB is INVALID_INPUT', () => {
+    const r = skillctl(['skill', '--stdin', '--json'], { input: `{"profile": "daily", "x": "${'y'.repeat(70_000)}"}` });
+    assert.equal(r.code, 2);
+    assert.equal(json<ErrorDoc>(r).error.code, 'INVALID_INPUT');
+  });
 
   it('refuses --stdin together with --profile or --max-chars (USAGE, exit 2)', () => {
     const r = skillctl(['skill', '--stdin', '--profile', 'daily', '--json'], { input: '{}' });
