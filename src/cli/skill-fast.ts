@@ -57,10 +57,11 @@ export function skillFast(argv: readonly string[], write: (s: string) => void): 
     if (!/^[0-9]+$/.test(opts.maxChars)) return false;
     input.max_chars = Number(opts.maxChars);
   }
-  const rendered = renderRequest(input, BUILTIN_PACKS).value;
+  const result = renderRequest(input, BUILTIN_PACKS);
+  const rendered = result.value;
   if (rendered === undefined) return false;
-  // The full command notes a clamped budget on stderr (coloured by terminal and environment).
-  if (rendered.clamped && !opts.json && !opts.quiet) return false;
+  // The full command notes warnings (a clamped budget) on stderr, coloured by terminal and environment.
+  if (result.diagnostics.length > 0 && !opts.json && !opts.quiet) return false;
   write(renderPackOutput(rendered, opts.json));
   return true;
 }

@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import { diag, type Diagnostic } from '../../core/diagnostics.js';
 import { InternalError, SkillctlError } from '../../core/errors.js';
 import { BUILTIN_PACKS } from '../../core/packs/builtin.js';
-import { PACK_MAX_CHARS, PACK_MIN_CHARS, type Pack } from '../../core/packs/model.js';
+import type { Pack } from '../../core/packs/model.js';
 import { renderRequest } from '../../core/packs/request.js';
 import type { Context } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit.js';
@@ -70,11 +70,7 @@ export async function run(ctx: Context, opts: SkillOptions): Promise<number> {
   const result = renderRequest(input, packs);
   const rendered = result.value;
   if (rendered === undefined) return fail(ctx, result.diagnostics.map((d) => ({ ...d, file: label })));
-  if (rendered.clamped) {
-    ctx.note(
-      `${ctx.style.yellow('warning')} PACK_BUDGET_CLAMPED: max_chars ${String(rendered.max_chars_requested)} is outside ${PACK_MIN_CHARS}..${PACK_MAX_CHARS}; used ${rendered.max_chars}`,
-    );
-  }
+  for (const w of result.diagnostics) ctx.note(`${ctx.style.yellow(w.severity)} ${w.code}: ${w.message}`);
   ctx.io.stdout.write(renderPackOutput(rendered, ctx.opts.json));
   return EXIT.ok;
 }

@@ -79,7 +79,8 @@ export function checkPackRequest(input: unknown, profiles: readonly string[]): R
 
 /**
  * Checks a request against `packs` and renders the pack it names: the one path from a request to
- * text, shared by `renderPack`, the `skill` command and its fast path.
+ * text, shared by `renderPack`, the `skill` command and its fast path. A clamped budget is a
+ * PACK_BUDGET_CLAMPED warning; the result is still `ok`.
  */
 export function renderRequest(input: unknown, packs: readonly Pack[]): Result<RenderedPack> {
   const request = checkPackRequest(
@@ -88,5 +89,13 @@ export function renderRequest(input: unknown, packs: readonly Pack[]): Result<Re
   );
   const pack = packs.find((p) => p.profile === request.value?.profile);
   if (request.value === undefined || pack === undefined) return { ok: false, diagnostics: request.diagnostics };
-  return { ok: true, value: renderPackText(pack, request.value.max_chars), diagnostics: [] };
+  const value = renderPackText(pack, request.value.max_chars);
+  const diagnostics = value.clamped
+    ? [
+        diag('PACK_BUDGET_CLAMPED', `max_chars ${String(value.max_chars_requested)} is outside ${PACK_MIN_CHARS}..${PACK_MAX_CHARS}; the budget used is ${value.max_chars}`, {
+          pointer: '/max_chars',
+        }),
+      ]
+    : [];
+  return { ok: true, value, diagnostics };
 }

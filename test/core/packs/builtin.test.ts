@@ -73,6 +73,14 @@ describe('renderPack', () => {
     assert.equal(r.value?.truncated, false);
   });
 
+  it('reports a clamped budget as a PACK_BUDGET_CLAMPED warning, and still renders', () => {
+    const r = renderPack('strict', 3);
+    assert.equal(r.ok, true);
+    assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, d.pointer]), [['PACK_BUDGET_CLAMPED', 'warning', '/max_chars']]);
+    assert.equal(r.value?.max_chars, 100);
+    assert.deepEqual(renderPack('strict', 300).diagnostics, []);
+  });
+
   it('is deterministic', () => {
     for (const p of BUILTIN_PROFILES) assert.deepEqual(renderPack(p, 700), renderPack(p, 700));
   });
