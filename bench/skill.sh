@@ -3,6 +3,8 @@
 # in one hyperfine run (target: within 1.2x of node -e 0). For comparison, the same request through
 # the full command (--debug bypasses the fast path; the output is identical), the full command
 # without the V8 code cache, and the full command reading a --packs directory (YAML parser loaded).
+# On a shared, busy machine run it as root under real-time scheduling so other jobs cannot preempt
+# it: `chrt -f 10 bash bench/skill.sh` (docs/performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
