@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../src/core/packs/index.js';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
-import { BIN, fixture } from '../helpers/paths.js';
+import { BIN, fixture, ROOT } from '../helpers/paths.js';
 
 const GOLDEN = fixture('packs', 'golden');
 // SKILLCTL_UPDATE_GOLDEN=1 npm test rewrites the golden files after a deliberate pack change
@@ -82,6 +82,12 @@ describe('skillctl skill: determinism', () => {
       const r = spawnSync('bash', ['-c', `set -o pipefail; "$0" "$1" skill --profile teamlead ${extra.join(' ')} | true`, process.execPath, BIN], { encoding: 'utf8' });
       assert.deepEqual([r.status, r.stderr], [0, ''], extra.join(' '));
     }
+  });
+
+  it('the fast path bundle stays small: no CLI framework, YAML parser or code catalogue', () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'skill-fast.cjs'), 'utf8');
+    for (const heavy of ['commander', 'LineCounter', 'MANIFEST_PARSE_ERROR', 'chalk']) assert.ok(!bundle.includes(heavy), heavy);
+    assert.ok(bundle.length < 40_000, `${bundle.length} bytes`);
   });
 
   it('the whole text is printed without a trailing newline, so the budget holds for stdout too', () => {

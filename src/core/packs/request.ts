@@ -3,8 +3,9 @@
  * problem is an INVALID_INPUT diagnostic whose message names the field and what is allowed; all
  * problems are reported, not only the first.
  */
-import { diag, type Diagnostic, type Result } from '../diagnostics.js';
+import type { Diagnostic, Result } from '../diagnostics.js';
 import { closest } from '../suggest.js';
+import { PACK_CODES } from './codes.js';
 import { DEFAULT_PROFILE, PACK_MAX_CHARS, PACK_MIN_CHARS, type Pack } from './model.js';
 import { renderPackText, type RenderedPack } from './render.js';
 
@@ -15,6 +16,14 @@ export interface PackRequest {
 }
 
 const FIELDS = ['profile', 'max_chars'] as const;
+
+/**
+ * `diag` for this module's two codes. This module is on the start-up path of `skillctl skill`
+ * (src/cli/skill-fast.ts), and `diag` would pull in the whole code catalogue of every command.
+ */
+function diag(code: 'INVALID_INPUT' | 'PACK_BUDGET_CLAMPED', message: string, extra: { pointer: string; hint?: string }): Diagnostic {
+  return { code, severity: PACK_CODES[code].severity, message, pointer: extra.pointer, ...(extra.hint !== undefined ? { hint: extra.hint } : {}) };
+}
 
 function kind(v: unknown): string {
   if (v === null) return 'null';
