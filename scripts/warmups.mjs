@@ -5,5 +5,7 @@ export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
   ['prompt', 'fixtures/agent-skills/valid/minimal-skill'],
+  // skill's full command (operator packs, YAML); a plain built-in request takes the fast path, uncached.
+  ['skill', '--packs', 'fixtures/packs/operator/valid', '--profile', 'acme-oncall'],
   ['--version'],
 ];

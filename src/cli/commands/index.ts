@@ -4,6 +4,7 @@ import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
 import { registerPrompt } from './prompt.js';
+import { registerSkill } from './skill.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
@@ -13,4 +14,5 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerInit,
   registerConvert,
   registerPrompt,
+  registerSkill,
 ];
