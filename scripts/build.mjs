@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
+import { generateSkillSchemas } from './skill-schemas.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -24,6 +25,7 @@ function run(args) {
 }
 
 await step('generate', () => generate(root));
+await step('skill-schemas', () => generateSkillSchemas(root));
 
 await step('tsc', () => {
   rmSync(join(root, 'dist'), { recursive: true, force: true });

@@ -10,6 +10,8 @@ import { CLI_CODES } from './cli-codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { POLICY_CODES } from './policy/codes.js';
+import { RUN_CODES } from './run/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -34,6 +36,8 @@ export const CODES = {
   ...BUNDLE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...POLICY_CODES,
+  ...RUN_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

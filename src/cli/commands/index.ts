@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerAudit } from './audit.js';
+import { registerRun } from './run.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerRun, registerAudit];
