@@ -134,6 +134,34 @@ describe('skillctl run', () => {
   });
 });
 
+describe('skillctl run: a skill cannot widen its own grant', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  before(async () => {
+    const t = await tempDir('skillctl-cli-protect-');
+    cleanup = t.cleanup;
+    dir = await realpath(t.dir);
+    await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
+    const main = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const fs=require('fs');const r=[];for(const p of JSON.parse(s).path.split(',')){try{fs.appendFileSync(p,'x');r.push('wrote')}catch(e){r.push(e.code)}}process.stdout.write(JSON.stringify({ok:r.join(',')}))});";
+    await writeBundle(join(dir, 'tamper'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK, requested_permissions: { 'fs.read': ['.'], 'fs.write': ['.'] } })],
+      files: { 'main.js': main },
+    });
+    const first = skillctl(['run', './tamper', '--input', '-'], { cwd: dir, input: JSON.stringify({ path: join(dir, 'scratch.txt') }) });
+    assert.equal(first.code, 0, first.stderr);
+  });
+  after(() => cleanup());
+
+  it('under bubblewrap the policy file and the audit log are read-only, the rest of the grant is writable', async () => {
+    const paths = [join(dir, 'skillctl.policy.yaml'), join(dir, '.skillctl', 'audit.jsonl'), join(dir, 'scratch.txt')].join(',');
+    const r = skillctl(['run', './tamper', '--sandbox', 'bwrap', '--input', '-', '--json'], { cwd: dir, input: JSON.stringify({ path: paths }) });
+    assert.equal(r.code, 0, r.stdout);
+    assert.deepEqual(json<RunDoc>(r).output, { ok: 'EROFS,EROFS,wrote' });
+    assert.equal(await readFile(join(dir, 'skillctl.policy.yaml'), 'utf8'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
+    assert.deepEqual(verifyAuditLog(await readFile(join(dir, '.skillctl', 'audit.jsonl'), 'utf8'), 'a').bad_lines, []);
+  });
+});
+
 describe('skillctl audit verify', () => {
   let dir: string;
   let cleanup: () => Promise<void>;

@@ -98,6 +98,11 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
         resolve: { ...(root !== undefined ? { projectRoot: root } : {}), ...(pkg !== undefined ? { packageRoot: pkg } : {}) },
         hostNode: { path: process.execPath, version: process.version },
         skillctlVersion: VERSION,
+        protectedPaths: [
+          ...(auditFile !== undefined ? [auditFile] : []),
+          ...('invalid' in policy || policy.source === 'default' ? [] : [policy.source]),
+          ...(root !== undefined ? [join(root, POLICY_FILE_NAME), join(root, 'pins')] : []),
+        ],
       },
     );
     await log?.append(result.record);

@@ -41,6 +41,11 @@ export interface GateOptions {
   /** The PATH commands are looked up on (the run's, after scrubbing). */
   readonly pathEnv: string;
   readonly lookupHost?: HostLookup;
+  /**
+   * Real paths no skill may write, whatever the grant: the host policy, the lock file, the audit
+   * log. A skill granted the whole project must not be able to grant itself more next time.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 const systemLookup: HostLookup = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
@@ -68,6 +73,9 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
       real = await resolveReal(form.absolute);
     } catch (err) {
       return deny(scope, 'POLICY_PATH_INVALID', `${scope}: the path cannot be resolved (${(err as { code?: string }).code ?? 'error'})`);
+    }
+    if (scope === 'fs.write' && (opts.protectedPaths ?? []).some((p) => within(real, p))) {
+      return deny(scope, 'POLICY_PATH_DENIED', 'fs.write: the path is protected (host policy, lock file or audit log)');
     }
     const roots = scope === 'fs.read' ? granted.fsRead : granted.fsWrite;
     const root = roots.find((r) => within(real, r));

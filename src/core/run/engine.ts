@@ -12,7 +12,7 @@ import { exitCodeFor } from '../exit.js';
 import { type CompiledSchema } from '../json-schema/index.js';
 import { resolveLimits, type Entrypoint, type Manifest } from '../manifest/index.js';
 import { parseDocumentBytes } from '../manifest/parse.js';
-import { capLimits, createPolicyGate, grantPermissions, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
+import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import type { SealedAuditRecord } from './audit.js';
 import { compileContract, type SchemaOptions } from './contract.js';
@@ -64,6 +64,11 @@ export interface RunOptions {
   readonly lookupHost?: HostLookup;
   readonly skillctlVersion: string;
   readonly signal?: AbortSignal;
+  /**
+   * Paths no skill may write even inside a write grant: pass the policy file, the lock file and
+   * the audit log, so a skill cannot widen its own grant or rewrite the record of what it did.
+   */
+  readonly protectedPaths?: readonly string[];
 }
 
 export interface RunResult {
@@ -211,7 +216,13 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
   }
 
   const env = scrubbedEnv(skill.manifest, ep, grant, opts.env);
-  const gate = createPolicyGate(grant.granted, { cwd: opts.cwd, pathEnv: env.PATH ?? '', ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}) });
+  const protectedPaths = await Promise.all((opts.protectedPaths ?? []).map((p) => resolveReal(p).catch(() => p)));
+  const gate = createPolicyGate(grant.granted, {
+    cwd: opts.cwd,
+    pathEnv: env.PATH ?? '',
+    protectedPaths,
+    ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
+  });
   facts.uses = gate.uses;
   const stdinBytes = Buffer.from(canonicalize(input));
   let execute: () => Promise<Attempt>;
@@ -232,11 +243,11 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
     case 'container': {
       facts.sandbox = 'container';
       const runId = randomBytes(6).toString('hex');
-      execute = () => runContainer({ ep, bundleDir: skill.dir, granted: grant.granted, limits, env, runId }, stdinBytes, opts.signal);
+      execute = () => runContainer({ ep, bundleDir: skill.dir, granted: grant.granted, limits, env, runId, protectedPaths }, stdinBytes, opts.signal);
       break;
     }
     default: {
-      const prep = await prepareProcess({ ep, bundleDir: skill.dir, grant, gate, limits, env, sandbox: req.sandbox ?? 'auto', ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}) });
+      const prep = await prepareProcess({ ep, bundleDir: skill.dir, grant, gate, limits, env, sandbox: req.sandbox ?? 'auto', protectedPaths, ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}) });
       diagnostics.push(...prep.diagnostics);
       if ('failure' in prep) {
         const failure = prep.failure as Extract<Attempt['outcome'], { kind: 'failed' }>;

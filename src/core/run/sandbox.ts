@@ -57,6 +57,8 @@ export interface SandboxSpec {
   readonly read: readonly string[];
   readonly write: readonly string[];
   readonly network: boolean;
+  /** Paths mounted read-only over any write grant (policy, lock, audit log). */
+  readonly protect: readonly string[];
 }
 
 type Mount = { readonly kind: string; readonly path: string; readonly source?: string };
@@ -78,6 +80,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // top would take away a write the policy allows.
   for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
   for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
+  for (const p of spec.protect) if (spec.write.some((w) => within(p, w))) mounts.push({ kind: '--ro-bind-try', path: p });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable.
   const ordered = mounts.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
   for (const { m } of ordered) {

@@ -82,9 +82,11 @@ describe('policy gate', () => {
       policy.policy,
       { cwd: root, pathEnv: bin },
     );
+    await writeFile(join(root, 'out', 'audit.jsonl'), '');
     gate = createPolicyGate(grant.granted, {
       cwd: root,
       pathEnv: bin,
+      protectedPaths: [join(root, 'out', 'audit.jsonl')],
       lookupHost: async (h) => {
         const a = HOSTS[h];
         if (a === undefined) throw new Error('ENOTFOUND');
@@ -132,6 +134,10 @@ describe('policy gate', () => {
       assert.equal(allowed(await gate.checkWrite('out/new/file.txt')), join(root, 'out', 'new', 'file.txt'));
       assert.equal(denied(await gate.checkWrite('out/link')), 'POLICY_PATH_DENIED');
       assert.equal(denied(await gate.checkWrite('data/report.txt')), 'POLICY_PATH_DENIED');
+    });
+    it('writes: refuses a protected file (the audit log) inside a write grant', async () => {
+      assert.equal(denied(await gate.checkWrite('out/audit.jsonl')), 'POLICY_PATH_DENIED');
+      assert.equal(allowed(await gate.checkWrite('out/other.jsonl')), join(root, 'out', 'other.jsonl'));
     });
   });
 

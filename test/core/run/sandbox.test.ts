@@ -11,6 +11,7 @@ describe('bwrapArgs', () => {
     read: ['/', '/work/project', '/work/project/out/cache'],
     write: ['/work/project/out'],
     network: false,
+    protect: ['/work/project/out/audit.jsonl', '/elsewhere/policy.yaml'],
   };
   it('isolates everything, mounts shallow before deep, and the bundle read-only last', () => {
     const a = bwrapArgs(base);
@@ -21,6 +22,8 @@ describe('bwrapArgs', () => {
     assert.ok(at('--ro-bind', '/usr') < at('--ro-bind-try', '/work/project'));
     assert.ok(at('--ro-bind-try', '/work/project') < at('--bind-try', '/work/project/out'));
     assert.equal(at('--ro-bind-try', '/work/project/out/cache'), -1, 'a read grant inside a write grant stays writable');
+    assert.ok(at('--bind-try', '/work/project/out') < at('--ro-bind-try', '/work/project/out/audit.jsonl'), 'protected files stay read-only');
+    assert.equal(at('--ro-bind-try', '/elsewhere/policy.yaml'), -1, 'a protected path outside every write grant needs no mount');
     assert.ok(at('--symlink', 'usr/bin') >= 0);
     assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
     assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/b/skill', '--chdir', '/b/skill/src']);

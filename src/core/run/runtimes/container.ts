@@ -20,6 +20,8 @@ export interface ContainerSpec {
   readonly granted: GrantedPermissions;
   readonly memoryMiB: number;
   readonly argv: readonly string[];
+  /** Mounted read-only over the write grants (policy, lock, audit log). */
+  readonly protect?: readonly string[];
 }
 
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
@@ -31,6 +33,7 @@ export function containerArgs(s: ContainerSpec): string[] {
   const write = new Set(s.granted.fsWrite);
   for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
   for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
+  for (const p of s.protect ?? []) if (s.granted.fsWrite.some((w) => p === w || p.startsWith(`${w}/`))) args.push('-v', `${p}:${p}:ro`);
   for (const name of s.granted.env) args.push('-e', name);
   args.push('--', s.image, ...s.argv);
   return args;
@@ -70,6 +73,7 @@ export interface ContainerRunOptions {
   readonly env: Readonly<Record<string, string>>;
   /** Distinguishes concurrent runs' containers, so a timeout can stop the right one. */
   readonly runId: string;
+  readonly protectedPaths?: readonly string[];
 }
 
 export async function runContainer(o: ContainerRunOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -81,7 +85,7 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const engine = await findEngine(o.env);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const name = `skillctl-${o.runId}`;
-  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command) })];
+  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect: o.protectedPaths ?? [] })];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxOutputBytes: o.limits.maxOutputBytes, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {
     // The engine's client was killed; the container itself runs in the daemon and is stopped there.

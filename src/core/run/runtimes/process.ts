@@ -24,6 +24,8 @@ export interface ProcessRuntimeOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
   readonly hostNode?: HostNode;
+  /** Real paths the skill may never write (see GateOptions.protectedPaths). */
+  readonly protectedPaths?: readonly string[];
 }
 
 export interface PreparedProcess {
@@ -37,6 +39,15 @@ export type Preparation = { readonly prepared: PreparedProcess; readonly diagnos
 
 const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
 const MIB = 1024 * 1024;
+
+/**
+ * The paths not inside another one of the list, each once. Node 20 aborts on a path given twice
+ * to --allow-fs-read, and a nested one adds nothing.
+ */
+function outermost(paths: readonly string[]): string[] {
+  const unique = [...new Set(paths)];
+  return unique.filter((p) => !unique.some((q) => q !== p && within(p, q)));
+}
 
 async function bundleFile(bundleDir: string, cwd: string, rel: string): Promise<string | undefined> {
   try {
@@ -91,8 +102,8 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       const perm = nodePermissionFlag(interp.version);
       if (perm !== undefined) {
         flags.push(perm, '--disable-warning=ExperimentalWarning');
-        for (const p of [o.bundleDir, ...fsRead, ...fsWrite]) flags.push(`--allow-fs-read=${p}`);
-        for (const p of fsWrite) flags.push(`--allow-fs-write=${p}`);
+        for (const p of outermost([o.bundleDir, ...fsRead, ...fsWrite])) flags.push(`--allow-fs-read=${p}`);
+        for (const p of outermost(fsWrite)) flags.push(`--allow-fs-write=${p}`);
         if (o.grant.granted.exec.length > 0) flags.push('--allow-child-process');
       }
       command = [interp.path, ...flags, file, ...rest];
@@ -133,6 +144,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
         read: fsRead,
         write: fsWrite,
         network: o.grant.granted.netHttp.length > 0,
+        protect: o.protectedPaths ?? [],
       });
       command = [bwrap.path, ...args, '--', ...command];
     } else if (o.sandbox === 'bwrap') {
