@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { verifyAuditLog } from '../../src/core/run/index.js';
-import { entry, tempDir, writeBundle } from '../helpers/bundles.js';
+import { tempDir } from '../helpers/tmp.js';
+import { entry, writeBundle } from '../helpers/bundles.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 
@@ -24,15 +25,13 @@ const OK = { type: 'object', required: ['ok'], properties: { ok: { type: 'string
 const ECHO = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const i=JSON.parse(s);process.stdout.write(JSON.stringify({ok:String(i.path??'')+'|'+Object.keys(process.env).filter((k)=>k!=='PWD').sort().join(',')}))});\n";
 
 describe('skillctl run', () => {
+  const tmp = tempDir('skillctl-cli-run-');
   let project: string;
-  let cleanup: () => Promise<void>;
   const audit = (): string => join(project, '.skillctl', 'audit.jsonl');
   const lines = async (): Promise<Record<string, unknown>[]> => (await readFile(audit(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 
   before(async () => {
-    const t = await tempDir('skillctl-cli-run-');
-    cleanup = t.cleanup;
-    project = await realpath(t.dir);
+    project = realpathSync(tmp);
     await writeFile(join(project, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  env: [HOME]\n');
     await writeBundle(join(project, 'echo'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK, requested_permissions: { env: ['HOME'] } })],
@@ -44,7 +43,6 @@ describe('skillctl run', () => {
     });
     await mkdir(join(project, 'sub'));
   });
-  after(() => cleanup());
 
   it('prints the accepted output on stdout and appends a verifiable record in the project root', async () => {
     const r = skillctl(['run', './echo', '--input', '-'], { cwd: project, input: '{"path":"a"}', env: { HOME: '/home/t' } });
@@ -89,11 +87,10 @@ describe('skillctl run', () => {
     const other = join(project, 'logs', 'mine.jsonl');
     assert.equal(skillctl(['run', './echo', '--audit', other], { cwd: project }).code, 0);
     assert.equal((await readFile(other, 'utf8')).trim().split('\n').length, 1);
-    const fresh = await tempDir('skillctl-cli-noaudit-');
-    await writeBundle(join(fresh.dir, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
-    assert.equal(skillctl(['run', './echo', '--no-audit'], { cwd: fresh.dir }).code, 0);
-    assert.equal(existsSync(join(fresh.dir, '.skillctl')), false);
-    await fresh.cleanup();
+    const fresh = tempDir('skillctl-cli-noaudit-');
+    await writeBundle(join(fresh, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
+    assert.equal(skillctl(['run', './echo', '--no-audit'], { cwd: fresh }).code, 0);
+    assert.equal(existsSync(join(fresh, '.skillctl')), false);
   });
 
   it('usage errors exit 2: bad --retries, missing policy file, bad --sandbox, unknown skill, invalid input', () => {
@@ -135,12 +132,10 @@ describe('skillctl run', () => {
 });
 
 describe('skillctl run: a skill cannot widen its own grant', () => {
+  const tmp1 = tempDir('skillctl-cli-protect-');
   let dir: string;
-  let cleanup: () => Promise<void>;
   before(async () => {
-    const t = await tempDir('skillctl-cli-protect-');
-    cleanup = t.cleanup;
-    dir = await realpath(t.dir);
+    dir = realpathSync(tmp1);
     await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
     const main = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const fs=require('fs');const r=[];for(const p of JSON.parse(s).path.split(',')){try{fs.appendFileSync(p,'x');r.push('wrote')}catch(e){r.push(e.code)}}process.stdout.write(JSON.stringify({ok:r.join(',')}))});";
     await writeBundle(join(dir, 'tamper'), {
@@ -150,7 +145,6 @@ describe('skillctl run: a skill cannot widen its own grant', () => {
     const first = skillctl(['run', './tamper', '--input', '-'], { cwd: dir, input: JSON.stringify({ path: join(dir, 'scratch.txt') }) });
     assert.equal(first.code, 0, first.stderr);
   });
-  after(() => cleanup());
 
   it('under bubblewrap the policy file and the audit log are read-only, the rest of the grant is writable', async () => {
     const paths = [join(dir, 'skillctl.policy.yaml'), join(dir, '.skillctl', 'audit.jsonl'), join(dir, 'scratch.txt')].join(',');
@@ -163,15 +157,14 @@ describe('skillctl run: a skill cannot widen its own grant', () => {
 });
 
 describe('skillctl audit verify', () => {
+  const tmp2 = tempDir('skillctl-cli-audit-');
   let dir: string;
-  let cleanup: () => Promise<void>;
   before(async () => {
-    ({ dir, cleanup } = await tempDir('skillctl-cli-audit-'));
+    dir = tmp2;
     await writeBundle(join(dir, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
     await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\n');
     for (let i = 0; i < 3; i++) assert.equal(skillctl(['run', './echo'], { cwd: dir }).code, 0);
   });
-  after(() => cleanup());
 
   it('passes an intact log (default location in the project root)', () => {
     const r = skillctl(['audit', 'verify', '--json'], { cwd: dir });

@@ -1,5 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { computeContent, dirSource } from '../../src/core/bundle/index.js';
 import { manifestDigestOf } from '../../src/core/manifest/index.js';
@@ -58,10 +57,4 @@ export async function writeBundle(dir: string, spec: BundleSpec): Promise<string
   manifest.manifest_digest = manifestDigestOf(manifest);
   await writeFile(join(dir, 'skill.json'), JSON.stringify(manifest, null, 2) + '\n');
   return dir;
-}
-
-/** A fresh temporary directory, removed by the returned cleanup. */
-export async function tempDir(prefix = 'skillctl-run-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -1,12 +1,13 @@
 // The attacks a built-in skill's operations must not get past: each is refused by the gate with
 // the code that names why, and every question is recorded for the audit trail.
+import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../src/core/policy/index.js';
 import type { PolicyDecision } from '../../../src/core/run/index.js';
-import { tempDir } from '../../helpers/bundles.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 function denied(d: PolicyDecision): string {
   assert.equal(d.allowed, false, d.allowed ? `allowed as ${d.resolved}` : '');
@@ -26,15 +27,13 @@ const HOSTS: Record<string, string[]> = {
 };
 
 describe('policy gate', () => {
+  const tmp = tempDir('skillctl-gate-');
   let root: string;
-  let cleanup: () => Promise<void>;
   let gate: RecordingGate;
   let bin: string;
 
   before(async () => {
-    const t = await tempDir('skillctl-gate-');
-    cleanup = t.cleanup;
-    root = await realpath(t.dir);
+    root = realpathSync(tmp);
     bin = join(root, 'bin');
     await mkdir(join(root, 'data', 'sub'), { recursive: true });
     await mkdir(join(root, 'data2'), { recursive: true });
@@ -94,7 +93,6 @@ describe('policy gate', () => {
       },
     });
   });
-  after(() => cleanup());
 
   describe('paths', () => {
     it('allows a file inside the granted directory, resolved to its real path', async () => {

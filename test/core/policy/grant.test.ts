@@ -1,18 +1,17 @@
+import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { grantPermissions, loadPolicy, type HostPolicy } from '../../../src/core/policy/index.js';
-import { tempDir } from '../../helpers/bundles.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 describe('grantPermissions: requested ∩ policy', () => {
+  const tmp = tempDir('skillctl-grant-');
   let root: string;
-  let cleanup: () => Promise<void>;
   let policy: HostPolicy;
   before(async () => {
-    const t = await tempDir('skillctl-grant-');
-    cleanup = t.cleanup;
-    root = await realpath(t.dir);
+    root = realpathSync(tmp);
     await mkdir(join(root, 'project', 'src'), { recursive: true });
     await mkdir(join(root, 'bin'));
     await writeFile(join(root, 'bin', 'git'), '#!/bin/sh\n');
@@ -36,7 +35,6 @@ describe('grantPermissions: requested ∩ policy', () => {
     assert.ok(loaded.policy);
     policy = loaded.policy;
   });
-  after(() => cleanup());
 
   it('keeps the narrower of two nested paths, whichever side it comes from', async () => {
     const g = await grantPermissions({ 'fs.read': ['/', join(root, 'project', 'src')] }, {}, policy, { cwd: root, pathEnv: '' });

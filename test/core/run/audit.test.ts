@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
 import { jcsDigest } from '../../../src/core/digest/index.js';
 import { auditLine, openAuditLog, sealRecord, verifyAuditLog, type AuditRecord } from '../../../src/core/run/index.js';
-import { tempDir } from '../../helpers/bundles.js';
 import { ROOT } from '../../helpers/paths.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 function record(target: string): AuditRecord {
   return {
@@ -22,10 +22,11 @@ function record(target: string): AuditRecord {
 }
 
 describe('audit log', () => {
+  const tmp = tempDir('skillctl-audit-');
   let dir: string;
-  let cleanup: () => Promise<void>;
-  before(async () => ({ dir, cleanup } = await tempDir('skillctl-audit-')));
-  after(() => cleanup());
+  before(() => {
+    dir = tmp;
+  });
 
   it('receipt_hash is the JCS sha256 of the record without it', () => {
     const sealed = sealRecord(record('a'));

@@ -1,13 +1,17 @@
 // The engine with in-process fixture built-ins: contracts, retries, limits, policy refusals and
 // the audit record each outcome produces.
+import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { readFile, realpath, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, get, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { verifyAuditLog, auditLine, type BuiltinSkill } from '../../../src/core/run/index.js';
-import { entry, tempDir, writeBundle } from '../../helpers/bundles.js';
+import { compileSchema } from '../../../src/core/json-schema/index.js';
+import { verifyAuditLog, auditLine, type BuiltinSkill, type RunResult } from '../../../src/core/run/index.js';
+import { ROOT } from '../../helpers/paths.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
 import { engine, errorCodes, policyFrom } from '../../helpers/run.js';
 
 const OUTPUT = { type: 'object', required: ['ok'], additionalProperties: false, properties: { ok: { type: 'string' } } };
@@ -64,16 +68,14 @@ const fetcher = skill('test.fetch', async (input, ctx) => {
 const ALL = [read, flaky, wrong, fails, hangs, big, envs, throws, fetcher];
 
 describe('run engine with built-in skills', () => {
+  const tmp = tempDir('skillctl-engine-');
   let root: string;
-  let cleanup: () => Promise<void>;
   let server: Server;
   let port: number;
   const bundle = (name: string): string => join(root, 'bundles', name);
 
   before(async () => {
-    const t = await tempDir('skillctl-engine-');
-    cleanup = t.cleanup;
-    root = await realpath(t.dir);
+    root = realpathSync(tmp);
     await writeFile(join(root, 'notes.txt'), 'hello');
     server = createServer((req, res) => {
       if (req.url === '/start') res.writeHead(302, { location: '/hop' }).end();
@@ -102,10 +104,7 @@ describe('run engine with built-in skills', () => {
       entrypoints: [entry({ entrypoint_id: 'a', command: 'builtin:test.env', output_schema: OUTPUT }), entry({ entrypoint_id: 'b', tool_profile_id: 'test.tool-b', command: 'builtin:test.wrong', output_schema: OUTPUT })],
     });
   });
-  after(async () => {
-    server.close();
-    await cleanup();
-  });
+  after(() => server.close());
 
   it('runs a built-in and accepts a conforming output; the record says what was used', async () => {
     const r = await engine({ cwd: root, target: bundle('test.read'), input: { path: 'notes.txt' }, builtins: ALL });
@@ -256,5 +255,21 @@ describe('run engine with built-in skills', () => {
     assert.equal(notGranted.exitCode, 3);
     const ok = await engine({ cwd: root, target: bundle('test.needs-env'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/h' } });
     assert.deepEqual(ok.output, { ok: 'HOME,PATH' });
+  });
+
+  it('every record conforms to schemas/audit-record.v1.schema.json', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'schemas', 'audit-record.v1.schema.json'), 'utf8')) as unknown;
+    const compiled = await compileSchema(schema);
+    assert.ok(!('error' in compiled));
+    const runs: RunResult[] = [
+      await engine({ cwd: root, target: bundle('test.read'), input: { path: 'notes.txt' }, builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.read'), input: { path: '/etc/passwd' }, builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.needs-write'), builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.wrong'), builtins: ALL, request: { retries: 1 } }),
+      await engine({ cwd: root, target: bundle('test.hangs'), builtins: ALL }),
+      await engine({ cwd: root, target: 'no.such.skill', builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.read'), builtins: ALL, options: { policy: { invalid: [], source: 'broken.yaml' } } }),
+    ];
+    for (const r of runs) assert.deepEqual(compiled.check(r.record), [], `${r.status}: ${auditLine(r.record)}`);
   });
 });

@@ -1,12 +1,14 @@
 // Process runtimes (node, python, shell) under limits and isolation: scrubbed environment,
 // process-group kill on timeout, bounded output, bounded memory, files outside the grant
 // invisible inside bubblewrap, commands checked against the exec allowlist.
+import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, realpath, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { auditLine } from '../../../src/core/run/index.js';
-import { entry, tempDir, writeBundle } from '../../helpers/bundles.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
 import { processesWith } from '../../helpers/procs.js';
 import { engine, errorCodes, policyFrom } from '../../helpers/run.js';
 
@@ -25,14 +27,12 @@ function python(command: string, over: Record<string, unknown> = {}): Record<str
 }
 
 describe('process runtimes', () => {
+  const tmp = tempDir('skillctl-proc-');
   let root: string;
-  let cleanup: () => Promise<void>;
   const b = (name: string): string => join(root, 'bundles', name);
 
   before(async () => {
-    const t = await tempDir('skillctl-proc-');
-    cleanup = t.cleanup;
-    root = await realpath(t.dir);
+    root = realpathSync(tmp);
     await mkdir(join(root, 'granted'));
     await writeFile(join(root, 'granted', 'visible.txt'), 'v');
     await writeFile(join(root, 'secret.txt'), 's');
@@ -98,7 +98,6 @@ describe('process runtimes', () => {
     await writeFile(join(root, 'fakebin', 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon at unix:///var/run/docker.sock" >&2\nexit 1\n');
     await chmod(join(root, 'fakebin', 'docker'), 0o755);
   });
-  after(() => cleanup());
 
   for (const sandbox of ['bwrap', 'none'] as const) {
     it(`--sandbox ${sandbox}: the skill sees PATH and granted variables only, never ambient credentials`, async () => {

@@ -1,9 +1,11 @@
+import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { compareVersions, resolveSkill, type SkillPin } from '../../../src/core/run/index.js';
-import { entry, tempDir, writeBundle } from '../../helpers/bundles.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
 
 async function pinOf(dir: string, source: string): Promise<SkillPin> {
   const m = JSON.parse(await readFile(join(dir, 'skill.json'), 'utf8')) as Record<string, string>;
@@ -15,14 +17,12 @@ function codes(r: { diagnostics: readonly { code: string; severity: string }[] }
 }
 
 describe('resolveSkill', () => {
+  const tmp = tempDir('skillctl-resolve-');
   let root: string;
   let project: string;
   let pkg: string;
-  let cleanup: () => Promise<void>;
   before(async () => {
-    const t = await tempDir('skillctl-resolve-');
-    cleanup = t.cleanup;
-    root = await realpath(t.dir);
+    root = realpathSync(tmp);
     project = join(root, 'project');
     pkg = join(root, 'package');
     const one = await writeBundle(join(project, 'skills', 'a-0.1.0'), { skill_id: 'test.a', skill_version: '0.1.0', entrypoints: [entry()], files: { 'x.txt': '1' } });
@@ -41,7 +41,6 @@ describe('resolveSkill', () => {
     await mkdir(join(pkg, 'pins'));
     await writeFile(join(pkg, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [shippedPin] }));
   });
-  after(() => cleanup());
 
   const opts = () => ({ cwd: project, projectRoot: project, packageRoot: pkg });
 
