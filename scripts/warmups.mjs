@@ -4,5 +4,6 @@
 export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
+  ['run', '--no-audit', './fixtures/run/node-trivial'],
   ['--version'],
 ];

@@ -8,7 +8,7 @@ import { MANIFEST_MAX_BYTES } from '../../core/manifest/index.js';
 import { defaultPolicy, loadPolicy, POLICY_FILE_NAME } from '../../core/policy/index.js';
 import { DEFAULT_AUDIT_PATH, openAuditLog, runSkill, type PolicyInForce, type RunResult } from '../../core/run/index.js';
 import { VERSION } from '../../generated/version.js';
-import { lookupBuiltin } from '../../skills/index.js';
+import { BUILTINS } from '../../skills/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { readStdin } from '../io.js';
@@ -94,7 +94,7 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
         env: ctx.io.env,
         policy,
         clock: { now: () => Date.now(), monotonic: () => performance.now() },
-        builtins: lookupBuiltin,
+        builtins: async (id) => BUILTINS.get(id),
         resolve: { ...(root !== undefined ? { projectRoot: root } : {}), ...(pkg !== undefined ? { packageRoot: pkg } : {}) },
         hostNode: { path: process.execPath, version: process.version },
         skillctlVersion: VERSION,
