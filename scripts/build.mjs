@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
 import { generateSkillSchemas } from './skill-schemas.mjs';
 import { WARMUPS } from './warmups.mjs';
@@ -32,6 +33,8 @@ await step('tsc', () => {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 });
+
+await step('default-bundles', () => snapshotDefaultBundles(root));
 
 await step('bundle', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));

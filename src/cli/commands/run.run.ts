@@ -6,7 +6,7 @@ import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { findProjectRoot } from '../../core/fs/index.js';
 import { MANIFEST_MAX_BYTES } from '../../core/manifest/index.js';
 import { defaultPolicy, loadPolicy, POLICY_FILE_NAME } from '../../core/policy/index.js';
-import { DEFAULT_AUDIT_PATH, openAuditLog, runSkill, type PolicyInForce, type RunResult } from '../../core/run/index.js';
+import { DEFAULT_AUDIT_PATH, openAuditLog, runSkill, type BundleSnapshots, type PolicyInForce, type RunResult } from '../../core/run/index.js';
 import { VERSION } from '../../generated/version.js';
 import { BUILTINS } from '../../skills/index.js';
 import type { Context } from '../context.js';
@@ -24,6 +24,16 @@ function packageRoot(): string | undefined {
     const root = dirname(dirname(realpathSync(bin)));
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name?: unknown };
     return pkg.name === 'skillctl' ? root : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The build's validation results of the default bundle (dist/default-bundles.json), if present. */
+function defaultSnapshots(pkg: string | undefined): BundleSnapshots | undefined {
+  if (pkg === undefined) return undefined;
+  try {
+    return JSON.parse(readFileSync(join(pkg, 'dist', 'default-bundles.json'), 'utf8')) as BundleSnapshots;
   } catch {
     return undefined;
   }
@@ -85,6 +95,7 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
   // Opened before anything runs: a run that cannot be recorded does not happen.
   const log = auditFile !== undefined ? await openAuditLog(auditFile) : undefined;
   const pkg = packageRoot();
+  const snapshots = defaultSnapshots(pkg);
   let result: RunResult;
   try {
     result = await runSkill(
@@ -95,7 +106,11 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
         policy,
         clock: { now: () => Date.now(), monotonic: () => performance.now() },
         builtins: async (id) => BUILTINS.get(id),
-        resolve: { ...(root !== undefined ? { projectRoot: root } : {}), ...(pkg !== undefined ? { packageRoot: pkg } : {}) },
+        resolve: {
+          ...(root !== undefined ? { projectRoot: root } : {}),
+          ...(pkg !== undefined ? { packageRoot: pkg } : {}),
+          ...(snapshots !== undefined ? { defaultSnapshots: snapshots } : {}),
+        },
         hostNode: { path: process.execPath, version: process.version },
         skillctlVersion: VERSION,
         protectedPaths: [

@@ -4,7 +4,6 @@
  * records every question, so the audit record can say which capabilities were used and which
  * operation was refused. A skill must use `resolved` from an allowed decision, never its input.
  */
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { Code } from '../diagnostics.js';
 import type { PolicyDecision, PolicyGate } from '../run/builtin.js';
@@ -48,7 +47,11 @@ export interface GateOptions {
   readonly protectedPaths?: readonly string[];
 }
 
-const systemLookup: HostLookup = async (host) => (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+// node:dns is loaded on the first name lookup, not when skillctl starts.
+const systemLookup: HostLookup = async (host) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+};
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 

@@ -159,7 +159,7 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
     return end(invalid ? 'bundle_invalid' : 'not_found');
   }
   facts.origin = skill.origin;
-  at.file = skill.validation.file;
+  at.file = skill.file;
   const chosen = chooseEntrypoint(skill.manifest, req.entrypoint);
   if (!('entrypoint_id' in chosen)) {
     diagnostics.push(chosen);

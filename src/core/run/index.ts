@@ -31,5 +31,6 @@ export {
 export type { BuiltinLookup } from './runtimes/builtin.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
+export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 export { bwrapArgs, type SandboxMode, type SandboxSpec } from './sandbox.js';
 export { spawnBounded, type SpawnOutcome, type SpawnSpec } from './spawn.js';

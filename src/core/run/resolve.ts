@@ -9,6 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { validateBundle, type Manifest, type ManifestValidation } from '../manifest/index.js';
+import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 import { parseDocumentBytes } from '../manifest/parse.js';
 
 /** One entry of pins/skills.lock.json, in the fields the run engine needs. */
@@ -80,7 +81,8 @@ export interface ResolvedSkill {
   /** Real path of the bundle directory. */
   readonly dir: string;
   readonly manifest: Manifest;
-  readonly validation: ManifestValidation;
+  /** How findings name the manifest file. */
+  readonly file: string;
   readonly pin?: SkillPin;
 }
 
@@ -91,6 +93,8 @@ export interface ResolveOptions {
   /** The skillctl package root: default bundles are in manifests/default/, pinned by its own lock. */
   readonly packageRoot?: string;
   readonly lookupPin?: PinLookup;
+  /** Build-time validation results of the default bundle (see snapshot.ts). */
+  readonly defaultSnapshots?: BundleSnapshots;
 }
 
 export interface Resolution {
@@ -116,26 +120,42 @@ function identityOf(v: ManifestValidation): NonNullable<Resolution['identity']> 
   };
 }
 
-async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined): Promise<Resolution> {
+interface Checked {
+  /** How findings name the manifest file. */
+  readonly file: string;
+  readonly manifest?: Manifest;
+  readonly identity: NonNullable<Resolution['identity']>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+async function validated(real: string, label: string, snapshot: BundleSnapshot | undefined): Promise<Checked> {
+  const snap = snapshot !== undefined ? await matchSnapshot(real, snapshot) : undefined;
+  if (snap !== undefined) {
+    const { skill_id, skill_version } = snap.manifest;
+    return { file: join(label, snap.manifest_file), manifest: snap.manifest, identity: { skill_id, skill_version, manifest_digest: snap.manifest_digest, content_digest: snap.content_digest }, diagnostics: snap.diagnostics };
+  }
+  const v = await validateBundle(real, label);
+  return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: v.diagnostics };
+}
+
+async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {
   let real: string;
   try {
     real = await realpath(dir);
     if (!(await stat(real)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
-    const code = errnoCode(err);
-    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${code ?? 'unreadable'})`, { file: label })] };
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
   }
-  const validation = await validateBundle(real, label);
-  const identity = identityOf(validation);
-  const diagnostics: Diagnostic[] = [...validation.diagnostics];
-  if (hasErrors(validation.diagnostics) || validation.manifest === undefined) {
+  const { file, manifest, identity, diagnostics: found } = await validated(real, label, snapshot);
+  const diagnostics: Diagnostic[] = [...found];
+  if (manifest === undefined) {
     diagnostics.push(diag('RUN_BUNDLE_INVALID', `${label} is not a valid bundle; it is not run`, { file: label, hint: `skillctl validate ${label}` }));
     return { identity, diagnostics };
   }
   if (pin !== undefined) {
     const wrong: string[] = [];
-    if (validation.skill_id !== pin.skill_id) wrong.push(`skill_id is ${validation.skill_id ?? '?'}, pinned ${pin.skill_id}`);
-    if (validation.skill_version !== pin.skill_version) wrong.push(`skill_version is ${validation.skill_version ?? '?'}, pinned ${pin.skill_version}`);
+    if (identity.skill_id !== pin.skill_id) wrong.push(`skill_id is ${identity.skill_id ?? '?'}, pinned ${pin.skill_id}`);
+    if (identity.skill_version !== pin.skill_version) wrong.push(`skill_version is ${identity.skill_version ?? '?'}, pinned ${pin.skill_version}`);
     if (identity.manifest_digest !== pin.manifest_digest) wrong.push(`manifest_digest is ${identity.manifest_digest ?? '?'}, pinned ${pin.manifest_digest}`);
     if (identity.content_digest !== pin.content_digest) wrong.push(`content_digest is ${identity.content_digest ?? '?'}, pinned ${pin.content_digest}`);
     if (wrong.length > 0) {
@@ -143,7 +163,7 @@ async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillP
       return { identity, diagnostics };
     }
   }
-  return { skill: { origin, dir: real, manifest: validation.manifest, validation, ...(pin !== undefined ? { pin } : {}) }, identity, diagnostics };
+  return { skill: { origin, dir: real, manifest, file, ...(pin !== undefined ? { pin } : {}) }, identity, diagnostics };
 }
 
 /** Resolves a run target (a bundle directory, or `skill_id[@version]`) to a bundle that may run. */
@@ -170,7 +190,8 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
     if (exists) {
       const own = await lookupPin(opts.packageRoot, skillId, version);
       if (hasErrors(own.diagnostics)) return { diagnostics: own.diagnostics };
-      const r = await load(dir, `builtin:${skillId}`, 'default', own.pin);
+      const snap = opts.defaultSnapshots !== undefined && Object.hasOwn(opts.defaultSnapshots, skillId) ? opts.defaultSnapshots[skillId] : undefined;
+      const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, snap);
       if (r.skill !== undefined && version !== undefined && r.skill.manifest.skill_version !== version) {
         return { identity: r.identity ?? {}, diagnostics: [diag('RUN_SKILL_NOT_FOUND', `the default bundle has ${skillId} ${r.skill.manifest.skill_version}, not ${version}`)] };
       }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { compareVersions, resolveSkill, type SkillPin } from '../../../src/core/run/index.js';
+import { compareVersions, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
 
@@ -67,6 +67,23 @@ describe('resolveSkill', () => {
     assert.deepEqual(codes(tampered), ['RUN_PIN_MISMATCH']);
     const noProject = await resolveSkill('test.builtin', { cwd: root, packageRoot: pkg });
     assert.equal(noProject.skill?.origin, 'default');
+  });
+
+  it('uses the build-time validation of an unchanged default bundle, and validates a changed one in full', async () => {
+    const dir = join(pkg, 'manifests', 'default', 'test.snap');
+    await writeBundle(dir, { skill_id: 'test.snap', entrypoints: [entry()], files: { 'x.txt': 'a' } });
+    const snap = await snapshotBundle(dir, 'builtin:test.snap');
+    assert.ok(snap);
+    const hit = await resolveSkill('test.snap', { ...opts(), defaultSnapshots: { 'test.snap': snap } });
+    assert.equal(hit.skill?.manifest, snap.manifest, 'the recorded result is used');
+    assert.equal(hit.skill?.file, 'builtin:test.snap/skill.json');
+    const full = await resolveSkill('test.snap', opts());
+    assert.deepEqual(full.identity, hit.identity, 'the same result as a full validation');
+    await writeFile(join(dir, 'x.txt'), 'changed');
+    const changed = await resolveSkill('test.snap', { ...opts(), defaultSnapshots: { 'test.snap': snap } });
+    assert.notEqual(changed.skill?.manifest, snap.manifest);
+    assert.ok(codes(changed).includes('CONTENT_DIGEST_MISMATCH'));
+    assert.equal(await snapshotBundle(dir, 'builtin:test.snap'), undefined, 'an invalid bundle is not recorded');
   });
 
   it('runs a directory as given, and says it is unpinned', async () => {
