@@ -5,10 +5,9 @@
  * (or rebinding) cannot turn an allowed name into a door to the host's own network. Only an IP
  * literal the policy grants explicitly reaches such an address.
  */
-import { BlockList, isIP } from 'node:net';
+import type * as Net from 'node:net';
 
-const SPECIAL = new BlockList();
-for (const [net, prefix] of [
+const V4: readonly (readonly [string, number])[] = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -24,10 +23,8 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) {
-  SPECIAL.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
+];
+const V6: readonly (readonly [string, number])[] = [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b:1::', 48],
@@ -37,8 +34,27 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-] as const) {
-  SPECIAL.addSubnet(net, prefix, 'ipv6');
+];
+
+/** node:net, loaded when the first address is checked rather than when skillctl starts. */
+function net(): typeof Net {
+  return process.getBuiltinModule('node:net');
+}
+
+let special: Net.BlockList | undefined;
+function specialRanges(): Net.BlockList {
+  if (special === undefined) {
+    const list = new (net().BlockList)();
+    for (const [n, p] of V4) list.addSubnet(n, p, 'ipv4');
+    for (const [n, p] of V6) list.addSubnet(n, p, 'ipv6');
+    special = list;
+  }
+  return special;
+}
+
+/** 4 or 6 for an IP address, 0 for anything else (node:net's isIP, loaded lazily). */
+export function ipFamily(address: string): number {
+  return net().isIP(address);
 }
 
 function hex4(a: number, b: number): string {
@@ -71,10 +87,10 @@ function expandV6(address: string): number[] | undefined {
 /** True for an address outside the public unicast space (or not an IP address at all). */
 export function isSpecialAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
-  const family = isIP(bare);
-  if (family === 4) return SPECIAL.check(bare, 'ipv4');
+  const family = ipFamily(bare);
+  if (family === 4) return specialRanges().check(bare, 'ipv4');
   if (family !== 6) return true;
   const v4 = embeddedV4(bare);
   if (v4 !== undefined) return isSpecialAddress(v4);
-  return SPECIAL.check(bare, 'ipv6');
+  return specialRanges().check(bare, 'ipv6');
 }

@@ -4,10 +4,9 @@
  * records every question, so the audit record can say which capabilities were used and which
  * operation was refused. A skill must use `resolved` from an allowed decision, never its input.
  */
-import { isIP } from 'node:net';
 import type { Code } from '../diagnostics.js';
 import type { PolicyDecision, PolicyGate } from '../run/builtin.js';
-import { isSpecialAddress } from './address.js';
+import { ipFamily, isSpecialAddress } from './address.js';
 import { lookupCommand } from './exec.js';
 import { globMatch } from './glob.js';
 import type { GrantedPermissions } from './grant.js';
@@ -95,7 +94,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     const grant = granted.netHttp.find((g) => covers(g.value, form.value));
     if (grant === undefined) return deny('net.http', 'POLICY_URL_DENIED', 'net.http: the URL is not covered by the granted prefixes');
     const host = form.url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0) {
+    if (ipFamily(host) !== 0) {
       // An IP literal reaches a special-purpose address only when the policy names that literal.
       if (isSpecialAddress(host) && grant.value.host.replace(/^\[|\]$/g, '') !== host) {
         return deny('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the address is not public and not granted by literal');

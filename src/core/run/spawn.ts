@@ -4,7 +4,6 @@
  * leads its own process group (setsid), so killing the group takes its children with it; and the
  * group is killed when the process exits too, so nothing it started in the background survives.
  */
-import { spawn } from 'node:child_process';
 import { errnoCode } from '../errors.js';
 
 export interface SpawnSpec {
@@ -73,6 +72,8 @@ class Capture {
 }
 
 export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
+  // Loaded on first use: a run of a built-in skill never starts a process.
+  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     const [file, ...args] = spec.argv as [string, ...string[]];
     const out = new Capture(spec.maxOutputBytes);
