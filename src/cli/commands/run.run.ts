@@ -39,6 +39,16 @@ function defaultSnapshots(pkg: string | undefined): BundleSnapshots | undefined 
   }
 }
 
+/** This process's VmData (KiB): bounds what a fresh node of the same binary reserves at start. */
+function dataSegment(): { dataKiB?: number } {
+  try {
+    const m = /VmData:\s*(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m !== null ? { dataKiB: Number(m[1]) } : {};
+  } catch {
+    return {};
+  }
+}
+
 async function readBytes(ctx: Context, file: string, what: string): Promise<Buffer> {
   if (file === '-') {
     const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
@@ -112,7 +122,7 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
           ...(pkg !== undefined ? { packageRoot: pkg } : {}),
           ...(snapshots !== undefined ? { defaultSnapshots: snapshots } : {}),
         },
-        hostNode: { path: process.execPath, version: process.version },
+        hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
         skillctlVersion: VERSION,
         protectedPaths: [
           ...(auditFile !== undefined ? [auditFile] : []),

@@ -14,13 +14,24 @@ export interface Interpreter {
   readonly real: string;
   /** `20.19.0`, without a leading v; undefined when it could not be asked. */
   readonly version?: string;
+  /**
+   * node only: the data segment (VmData, KiB) a node process has before it runs anything. V8
+   * reserves address space that counts against RLIMIT_DATA (about 50 MiB on Node 20, 560 MiB on
+   * Node 24), so the data limit is this plus max_memory.
+   */
+  readonly baselineDataKiB?: number;
 }
 
-/** The node running skillctl: its version is known without starting another process. */
+/** The node running skillctl: its version (and data segment) are known without starting another process. */
 export interface HostNode {
   readonly path: string;
   readonly version: string;
+  /** VmData of the running process, KiB: an upper bound of a fresh node's baseline. */
+  readonly dataKiB?: number;
 }
+
+/** Prints node's version and its VmData (KiB) at start, for an interpreter that is not the host's. */
+const NODE_PROBE = "process.stdout.write(process.versions.node+' '+(/VmData:\\s*(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))||[])[1])";
 
 async function probeVersion(path: string, env: Readonly<Record<string, string>>): Promise<string | undefined> {
   const r = await spawnBounded({ argv: [path, '--version'], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 5000, maxOutputBytes: 4096 });
@@ -40,9 +51,26 @@ export async function findInterpreter(
   }
   const real = await realpath(found.path);
   let version: string | undefined;
-  if (hostNode !== undefined && (await realpath(hostNode.path).catch(() => hostNode.path)) === real) version = hostNode.version.replace(/^v/, '');
-  else version = await probeVersion(found.path, env);
-  return { interpreter: { name, path: found.path, real, ...(version !== undefined ? { version } : {}) }, diagnostics: [] };
+  let baselineDataKiB: number | undefined;
+  const isHost = hostNode !== undefined && (await realpath(hostNode.path).catch(() => hostNode.path)) === real;
+  if (isHost) {
+    version = hostNode.version.replace(/^v/, '');
+    baselineDataKiB = hostNode.dataKiB;
+  }
+  if (name === 'node' && (!isHost || baselineDataKiB === undefined)) {
+    const r = await spawnBounded({ argv: [found.path, '-e', NODE_PROBE], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 4096 });
+    const m = /^(\d+\.\d+\.\d+) (\d+)$/.exec(r.stdout.toString('utf8'));
+    if (r.exitCode === 0 && m !== null) {
+      version = m[1];
+      baselineDataKiB = Number(m[2]);
+    }
+  } else if (!isHost) {
+    version = await probeVersion(found.path, env);
+  }
+  return {
+    interpreter: { name, path: found.path, real, ...(version !== undefined ? { version } : {}), ...(baselineDataKiB !== undefined ? { baselineDataKiB } : {}) },
+    diagnostics: [],
+  };
 }
 
 /** A warning when the interpreter is not the pinned version (a pin is exact: 20.19.0, not 20). */

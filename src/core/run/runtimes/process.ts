@@ -83,6 +83,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   const runtimeDirs: string[] = [];
   let command: string[];
   let runtime: PreparedProcess['runtime'];
+  let nodeBaseline: number | undefined;
   const { fsRead, fsWrite } = o.grant.granted;
 
   if (o.ep.runtime === 'node' || o.ep.runtime === 'python') {
@@ -96,6 +97,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     if (!SYSTEM.some((d) => within(interp.real, d))) runtimeDirs.push(dirname(dirname(interp.real)));
     runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
     if (o.ep.runtime === 'node') {
+      nodeBaseline = interp.baselineDataKiB;
       const flags = [`--max-old-space-size=${Math.max(16, Math.floor(o.limits.memoryMiB))}`];
       // Node's permission model: the file system beyond the bundle and the grant, child
       // processes and workers are refused inside node itself, with or without bubblewrap.
@@ -157,10 +159,13 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
   if (prlimit.ok) {
     const bytes = Math.floor(o.limits.memoryMiB * MIB);
-    // V8 reserves far more address space than it uses, so node gets a data-segment limit (which
-    // counts what is actually allocated); python and shell programs an address-space limit.
-    const mem = o.ep.runtime === 'node' ? `--data=${bytes}` : `--as=${bytes}`;
-    command = [prlimit.path, '--core=0', mem, '--', ...command];
+    // V8 reserves far more address space than it uses, so node gets a data-segment limit above
+    // its own baseline (what it allocates counts; the heap is also capped by the flag above);
+    // python and shell programs an address-space limit.
+    let mem: string | undefined = `--as=${bytes}`;
+    if (o.ep.runtime === 'node') mem = nodeBaseline === undefined ? undefined : `--data=${bytes + nodeBaseline * 1024}`;
+    if (mem === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
+    command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), '--', ...command];
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
