@@ -5,5 +5,7 @@ export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
   ['run', '--no-audit', './fixtures/run/node-trivial'],
+  // A built-in last: its code paths are the ones `run` of the default bundle takes.
+  ['run', '--no-audit', 'fs.read_text', '--input', 'bench/inputs/fs-read-text.json'],
   ['--version'],
 ];
