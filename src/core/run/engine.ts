@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
 import { exitCodeFor } from '../exit.js';
-import { type CompiledSchema } from '../json-schema/index.js';
 import { resolveLimits, type Entrypoint, type Manifest } from '../manifest/index.js';
 import { parseDocumentBytes } from '../manifest/parse.js';
 import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
+import { attemptLoop, schemaFindings } from './attempts.js';
 import type { SealedAuditRecord } from './audit.js';
 import { compileContract, type SchemaOptions } from './contract.js';
 import { buildRecord, type RunFacts } from './record.js';
@@ -84,8 +84,6 @@ export interface RunResult {
   readonly record: SealedAuditRecord;
 }
 
-const MAX_RETRIES = 3;
-
 function chooseEntrypoint(m: Manifest, id: string | undefined): Entrypoint | Diagnostic {
   if (id !== undefined) {
     const ep = m.entrypoints.find((e) => e.entrypoint_id === id);
@@ -111,10 +109,6 @@ function scrubbedEnv(m: Manifest, ep: Entrypoint, grant: Grant, host: RunOptions
   if (locale !== undefined) env.LC_ALL = locale;
   if (tz !== undefined) env.TZ = tz;
   return env;
-}
-
-function schemaFindings(found: readonly Diagnostic[], file: string, severity?: 'warning'): Diagnostic[] {
-  return found.map((d) => ({ ...d, file, ...(severity !== undefined ? { severity } : {}) }));
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
@@ -260,63 +254,4 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
     }
   }
   return attemptLoop(req, execute, laterSchemas, diagnostics, facts, end, (s) => (stderr = s));
-}
-
-type Compiled = CompiledSchema | { error: Diagnostic };
-
-async function attemptLoop(
-  req: RunRequest,
-  execute: () => Promise<Attempt>,
-  laterSchemas: Promise<[Compiled, Compiled]>,
-  diagnostics: Diagnostic[],
-  facts: RunFacts,
-  end: (status: RunStatus, extra?: { output?: unknown; error?: unknown }) => RunResult,
-  setStderr: (s: string | undefined) => void,
-): Promise<RunResult> {
-  const retries = Math.max(0, Math.min(MAX_RETRIES, Math.floor(req.retries ?? 0)));
-  for (let attempt = 1; ; attempt++) {
-    const a = await execute();
-    facts.attempts = attempt;
-    facts.truncated = { stdout: a.stdoutTruncated, stderr: a.stderrTruncated };
-    setStderr(a.stderr);
-    const [outputSchema, errorSchema] = await laterSchemas;
-    const retry = attempt <= retries;
-    if (a.outcome.kind === 'failed') {
-      if (a.outcome.status === 'output_invalid' && retry) {
-        diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output was not JSON; it was discarded`), ...schemaFindings(a.outcome.diagnostics.filter((d) => d.code !== 'RUN_OUTPUT_INVALID'), 'output', 'warning'));
-        continue;
-      }
-      diagnostics.push(...a.outcome.diagnostics);
-      return end(a.outcome.status);
-    }
-    const schema = a.outcome.kind === 'output' ? outputSchema : errorSchema;
-    const which = a.outcome.kind === 'output' ? 'output_schema' : 'error_schema';
-    if ('error' in schema) {
-      diagnostics.push({ ...schema.error, pointer: `/${which}` }, diag('RUN_BUNDLE_INVALID', `the ${which} cannot be compiled`));
-      return end('bundle_invalid');
-    }
-    const findings = schema.check(a.outcome.value);
-    if (a.outcome.kind === 'error') {
-      if (findings.length > 0) {
-        diagnostics.push(diag('RUN_ERROR_INVALID', "the error the skill reported does not conform to its error_schema; it was discarded"), ...schemaFindings(findings, 'error'));
-        return end('error_invalid');
-      }
-      const e = a.outcome.value as { code?: unknown; message?: unknown } | null;
-      const what = e !== null && typeof e === 'object' && typeof e.code === 'string' ? `${e.code}${typeof e.message === 'string' ? `: ${e.message}` : ''}` : 'an error';
-      diagnostics.push(diag('RUN_SKILL_FAILED', `the skill reported ${what}`));
-      return end('skill_error', { error: a.outcome.value });
-    }
-    if (findings.length === 0) {
-      // The accepted output in canonical key order: the same output prints the same bytes.
-      const text = canonicalize(a.outcome.value);
-      facts.outputDigest = jcsDigest(a.outcome.value);
-      return end('ok', { output: JSON.parse(text) as unknown });
-    }
-    if (retry) {
-      diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output violated output_schema; it was discarded`), ...schemaFindings(findings, 'output', 'warning'));
-      continue;
-    }
-    diagnostics.push(diag('RUN_OUTPUT_INVALID', "the output does not conform to the entrypoint's output_schema; it was discarded"), ...schemaFindings(findings, 'output'));
-    return end('output_invalid');
-  }
 }
