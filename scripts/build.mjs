@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
 import { generateSkillSchemas } from './skill-schemas.mjs';
+import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +36,7 @@ await step('tsc', () => {
 });
 
 await step('default-bundles', () => snapshotDefaultBundles(root));
+await step('packs', () => checkPacks(root));
 
 await step('bundle', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -71,6 +73,8 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
     absWorkingDir: root,
     entryPoints: [
       { in: 'src/cli/main.ts', out: 'skillctl' },
+      // Tried by bin/skillctl.js before the CLI loads: `skillctl skill` for a built-in pack.
+      { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
     ],
     outExtension: { '.js': '.cjs' },

@@ -5,13 +5,16 @@
  * module merges them, so a code is declared exactly once and the `Code` type is derived from
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
+import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
+import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
+import { PACK_CODES } from './packs/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -38,6 +41,9 @@ export const CODES = {
   ...MANIFEST_CODES,
   ...POLICY_CODES,
   ...RUN_CODES,
+  ...AGENT_SKILL_CODES,
+  ...CONTRACT_CODES,
+  ...PACK_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

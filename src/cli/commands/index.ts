@@ -1,8 +1,22 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
 import { registerAudit } from './audit.js';
+import { registerContract } from './contract.js';
+import { registerConvert } from './convert.js';
+import { registerInit } from './init.js';
+import { registerPrompt } from './prompt.js';
 import { registerRun } from './run.js';
+import { registerSkill } from './skill.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerRun, registerAudit];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
+  registerValidate,
+  registerContract,
+  registerInit,
+  registerConvert,
+  registerPrompt,
+  registerSkill,
+  registerRun,
+  registerAudit,
+];
