@@ -131,6 +131,40 @@ describe('skillctl run', () => {
   });
 });
 
+describe('skillctl run: payload contracts', () => {
+  const tmp3 = tempDir('skillctl-cli-contracts-');
+  let dir: string;
+  before(async () => {
+    dir = realpathSync(tmp3);
+    const main = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const i=JSON.parse(s);process.stdout.write(JSON.stringify(i.verdict==='fail-without-reason'?{result:'FAIL',failure_reason:null,confidence:0.5}:{result:'PASS',failure_reason:null,confidence:0.9}))});";
+    await writeBundle(join(dir, 'judge'), {
+      entrypoints: [
+        entry({
+          runtime: 'node',
+          runtime_version: process.version.slice(1),
+          command: 'node main.js',
+          input_schema: { type: 'object', properties: { verdict: { type: 'string' } } },
+          args_fingerprint_fields: ['input.verdict'],
+          output_schema: { $ref: 'https://unpkg.com/skillctl/schemas/contracts/eval.output.v1.schema.json' },
+          result_fingerprint_fields: ['result.result'],
+        }),
+      ],
+      files: { 'main.js': main },
+    });
+  });
+
+  it('an output_schema that $refs a built-in contract is checked with its keywords: a violation is discarded (exit 4)', () => {
+    const ok = skillctl(['run', './judge', '--input', '-', '--json', '--no-audit'], { cwd: dir, input: '{"verdict":"pass"}' });
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.deepEqual(json<RunDoc>(ok).output, { confidence: 0.9, failure_reason: null, result: 'PASS' });
+    const bad = skillctl(['run', './judge', '--input', '-', '--json', '--no-audit'], { cwd: dir, input: '{"verdict":"fail-without-reason"}' });
+    assert.equal(bad.code, 4, bad.stdout);
+    const doc = json<RunDoc>(bad);
+    assert.equal(doc.output, null);
+    assert.ok(doc.diagnostics.some((d) => d.code === 'RUN_OUTPUT_INVALID'));
+  });
+});
+
 describe('skillctl run: a skill cannot widen its own grant', () => {
   const tmp1 = tempDir('skillctl-cli-protect-');
   let dir: string;

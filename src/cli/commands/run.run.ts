@@ -6,7 +6,17 @@ import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { findProjectRoot } from '../../core/fs/index.js';
 import { MANIFEST_MAX_BYTES } from '../../core/manifest/index.js';
 import { defaultPolicy, loadPolicy, POLICY_FILE_NAME } from '../../core/policy/index.js';
-import { DEFAULT_AUDIT_PATH, openAuditLog, runSkill, type BundleSnapshots, type PolicyInForce, type RunResult } from '../../core/run/index.js';
+import type { ContractSet } from '../../core/contracts/index.js';
+import {
+  DEFAULT_AUDIT_PATH,
+  defaultSchemaCompiler,
+  openAuditLog,
+  runSkill,
+  type BundleSnapshots,
+  type PolicyInForce,
+  type RunResult,
+  type SchemaCompiler,
+} from '../../core/run/index.js';
 import { VERSION } from '../../generated/version.js';
 import { BUILTINS } from '../../skills/index.js';
 import type { Context } from '../context.js';
@@ -71,6 +81,34 @@ async function policyInForce(ctx: Context, root: string | undefined, file: strin
   return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
 }
 
+/** True when the schema `$ref`s another document (a payload contract), not only its own parts. */
+function refersOut(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const ref = (v as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+    stack.push(...Object.values(v));
+  }
+  return false;
+}
+
+/**
+ * Schemas that `$ref` payload contracts compile against the contract set (built-in contracts and
+ * --contracts directories, loaded once, only then); the rest with the engine's default compiler.
+ */
+function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
+  let set: Promise<ContractSet> | undefined;
+  return async (schema, label) => {
+    if (!refersOut(schema)) return defaultSchemaCompiler(schema, label);
+    // Loaded only for a schema that needs it: most runs never pay for the contract module.
+    const contracts = await import('../../core/contracts/index.js');
+    set ??= contracts.loadContractSet({ dirs, cwd: ctx.io.cwd });
+    return contracts.compilePayloadSchema(schema, await set, label);
+  };
+}
+
 function retriesOf(raw: string | undefined): number {
   const n = Number(raw ?? '0');
   if (!Number.isInteger(n) || n < 0 || n > 3) throw new SkillctlError('USAGE', `--retries ${raw ?? ''}: a whole number from 0 to 3`);
@@ -117,6 +155,7 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
         // process.hrtime, not performance.now(): the performance global loads perf_hooks (~1 ms).
         clock: { now: () => Date.now(), monotonic: () => Number(process.hrtime.bigint()) / 1e6 },
         builtins: async (id) => BUILTINS.get(id),
+        compileSchema: schemaCompiler(ctx, opts.contracts ?? []),
         resolve: {
           ...(root !== undefined ? { projectRoot: root } : {}),
           ...(pkg !== undefined ? { packageRoot: pkg } : {}),

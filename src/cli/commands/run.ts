@@ -9,6 +9,12 @@ export interface RunCommandOptions {
   readonly retries?: string;
   /** A file with --audit, false with --no-audit. */
   readonly audit?: string | false;
+  /** Directories of payload contracts the entrypoint's schemas may $ref (besides the built-in ones). */
+  readonly contracts?: string[];
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 export function registerRun(program: Command, run: Runner): void {
@@ -23,6 +29,7 @@ export function registerRun(program: Command, run: Runner): void {
     .option('--retries <n>', 'run again, up to n (at most 3) more times, when the output violates its contract', '0')
     .option('--audit <file>', 'append the audit record here (default: .skillctl/audit.jsonl in the project root)')
     .option('--no-audit', 'do not write an audit record')
+    .option('--contracts <dir>', 'payload contracts the schemas may $ref, besides the built-in ones (repeatable)', collect)
     .addHelpText(
       'after',
       `

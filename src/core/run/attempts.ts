@@ -6,7 +6,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
-import type { CompiledSchema } from '../json-schema/index.js';
+import type { SchemaChecker } from './contract.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import type { RunRequest, RunResult } from './engine.js';
 import type { RunFacts } from './record.js';
@@ -18,11 +18,12 @@ export function schemaFindings(found: readonly Diagnostic[], file: string, sever
   return found.map((d) => ({ ...d, file, ...(severity !== undefined ? { severity } : {}) }));
 }
 
-type Compiled = CompiledSchema | { error: Diagnostic };
+type Compiled = SchemaChecker | { error: Diagnostic };
 
 export async function attemptLoop(
   req: RunRequest,
   execute: () => Promise<Attempt>,
+  input: unknown,
   laterSchemas: Promise<[Compiled, Compiled]>,
   diagnostics: Diagnostic[],
   facts: RunFacts,
@@ -51,7 +52,9 @@ export async function attemptLoop(
       diagnostics.push({ ...schema.error, pointer: `/${which}` }, diag('RUN_BUNDLE_INVALID', `the ${which} cannot be compiled`));
       return end('bundle_invalid');
     }
-    const findings = schema.check(a.outcome.value);
+    // Errors only: a warning (a rule that could not run) does not discard the output.
+    const all = schema.check(a.outcome.value, { input });
+    const findings = all.filter((d) => d.severity === 'error');
     if (a.outcome.kind === 'error') {
       if (findings.length > 0) {
         diagnostics.push(diag('RUN_ERROR_INVALID', "the error the skill reported does not conform to its error_schema; it was discarded"), ...schemaFindings(findings, 'error'));
@@ -63,6 +66,7 @@ export async function attemptLoop(
       return end('skill_error', { error: a.outcome.value });
     }
     if (findings.length === 0) {
+      diagnostics.push(...schemaFindings(all, 'output'));
       // The accepted output in canonical key order: the same output prints the same bytes.
       const text = canonicalize(a.outcome.value);
       facts.outputDigest = jcsDigest(a.outcome.value);

@@ -15,7 +15,7 @@ import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant,
 import type { Attempt, RunStatus } from './attempt.js';
 import { attemptLoop, schemaFindings } from './attempts.js';
 import type { SealedAuditRecord } from './audit.js';
-import { compileContract, type SchemaOptions } from './contract.js';
+import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
 import { buildRecord, type RunFacts } from './record.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
 import { runBuiltin, type BuiltinLookup } from './runtimes/builtin.js';
@@ -57,8 +57,11 @@ export interface RunOptions {
   readonly builtins: BuiltinLookup;
   /** Where skill ids are looked up (project root, package root, pin lookup). */
   readonly resolve?: Omit<ResolveOptions, 'cwd'>;
-  /** Payload contracts and keywords the entrypoints' schemas may use. */
-  readonly schemas?: SchemaOptions;
+  /**
+   * Compiles the entrypoint's input, output and error schemas; default: build-time validators
+   * for the default bundle, else ajv. Plug payload contracts in here (schemas that `$ref` them).
+   */
+  readonly compileSchema?: SchemaCompiler;
   readonly hostNode?: HostNode;
   /** DNS for URL checks; default: the system resolver. */
   readonly lookupHost?: HostLookup;
@@ -195,15 +198,17 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
   diagnostics.push(...capped.diagnostics);
   const limits = capped.limits;
 
-  const schemaOpts = opts.schemas ?? {};
-  const inputSchema = await compileContract(ep.input_schema, schemaOpts);
+  const compile = opts.compileSchema ?? defaultSchemaCompiler;
+  const inputSchema = await compile(ep.input_schema, 'input_schema');
   // The output and error schemas compile while the skill runs.
-  const laterSchemas = Promise.all([compileContract(ep.output_schema, schemaOpts), compileContract(ep.error_schema, schemaOpts)]);
+  const laterSchemas = Promise.all([compile(ep.output_schema, 'output_schema'), compile(ep.error_schema, 'error_schema')]);
   if ('error' in inputSchema) {
     diagnostics.push({ ...inputSchema.error, pointer: '/input_schema' }, diag('RUN_BUNDLE_INVALID', 'the input_schema cannot be compiled'));
     return end('bundle_invalid');
   }
-  const inputFindings = inputSchema.check(input);
+  const inputAll = inputSchema.check(input);
+  const inputFindings = inputAll.filter((d) => d.severity === 'error');
+  diagnostics.push(...schemaFindings(inputAll.filter((d) => d.severity !== 'error'), 'input'));
   if (inputFindings.length > 0) {
     diagnostics.push(diag('RUN_INPUT_INVALID', "the input does not conform to the entrypoint's input_schema", { file: 'input' }), ...schemaFindings(inputFindings, 'input'));
     return end('input_invalid');
@@ -253,5 +258,5 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
       execute = () => runProcess(prep.prepared, { ep, bundleDir: skill.dir, grant, gate, limits, env, sandbox: req.sandbox ?? 'auto' }, stdinBytes, opts.signal);
     }
   }
-  return attemptLoop(req, execute, laterSchemas, diagnostics, facts, end, (s) => (stderr = s));
+  return attemptLoop(req, execute, input, laterSchemas, diagnostics, facts, end, (s) => (stderr = s));
 }

@@ -13,7 +13,7 @@ export {
   type SealedAuditRecord,
 } from './audit.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
-export { compileContract, type SchemaOptions } from './contract.js';
+export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
 export {
   compareVersions,
