@@ -3,7 +3,7 @@
  * back (an output, an error the skill reported, or a failure), and the output-bound flags.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { parseDocumentBytes } from '../manifest/parse.js';
+import { parseJsonDocument } from '../contracts/index.js';
 import type { SpawnOutcome } from './spawn.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */
@@ -47,11 +47,17 @@ export function failed(status: RunStatus, diagnostics: readonly Diagnostic[]): A
 /** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
 export function parseJsonOutput(bytes: Uint8Array, what: string): { value: unknown } | { diagnostics: Diagnostic[] } {
   if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
-  const doc = parseDocumentBytes(bytes, 'json');
-  if (doc.data === undefined) {
-    return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`), ...doc.diagnostics.map((d) => ({ ...d, file: 'stdout' }))] };
+  // Any JSON value (a payload may be a string), read with the hostile-document guards.
+  const parsed = parseJsonDocument(bytes);
+  if (!('data' in parsed) || parsed.problems.length > 0) {
+    return {
+      diagnostics: [
+        diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`),
+        ...parsed.doc.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, file: 'stdout' })),
+      ],
+    };
   }
-  return { value: doc.data };
+  return { value: parsed.data };
 }
 
 /** Turns how a process ended into an attempt outcome. */

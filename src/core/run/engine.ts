@@ -10,7 +10,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
 import { exitCodeFor } from '../exit.js';
 import { resolveLimits, type Entrypoint, type Manifest } from '../manifest/index.js';
-import { parseDocumentBytes } from '../manifest/parse.js';
+import { parseJsonDocument } from '../contracts/index.js';
 import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import { attemptLoop, schemaFindings } from './attempts.js';
@@ -171,9 +171,13 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
     return end('policy_invalid');
   }
 
-  const inputDoc = parseDocumentBytes(req.input ?? Buffer.from('{}'), 'json');
-  if (inputDoc.data === undefined) {
-    diagnostics.push(diag('RUN_INPUT_INVALID', 'the input is not a JSON document', { file: 'input' }), ...schemaFindings(inputDoc.diagnostics, 'input'));
+  // The input may be any JSON value its input_schema accepts.
+  const inputDoc = parseJsonDocument(req.input ?? Buffer.from('{}'));
+  if (!('data' in inputDoc) || inputDoc.problems.length > 0) {
+    diagnostics.push(
+      diag('RUN_INPUT_INVALID', 'the input is not a JSON document', { file: 'input' }),
+      ...schemaFindings(inputDoc.doc.diagnostics.filter((d) => d.severity === 'error'), 'input'),
+    );
     return end('input_invalid');
   }
   const input = inputDoc.data;

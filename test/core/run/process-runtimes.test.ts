@@ -88,6 +88,10 @@ describe('process runtimes', () => {
     await writeBundle(b('container'), {
       entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK })],
     });
+    await writeBundle(b('thesis'), {
+      entrypoints: [node('main.js', { input_schema: { type: 'string' }, output_schema: { type: 'string', minLength: 1 }, args_fingerprint_fields: ['input'], result_fingerprint_fields: ['result'] })],
+      files: { 'main.js': `${READ_STDIN_NODE}function main(i){process.stdout.write(JSON.stringify(i.toUpperCase()))}` },
+    });
     await writeBundle(b('old-pin'), {
       entrypoints: [node('main.js', { runtime_version: '1.2.3' })],
       files: { 'main.js': 'process.stdout.write(JSON.stringify({ok:"x"}));\n' },
@@ -227,5 +231,11 @@ describe('process runtimes', () => {
     const strict = await engine({ cwd: root, target: b('old-pin'), env, request: { sandbox: 'bwrap' } });
     assert.equal(strict.exitCode, 2);
     assert.deepEqual(errorCodes(strict), ['RUN_SANDBOX_UNAVAILABLE']);
+  });
+
+  it('input and output may be any JSON value their schemas accept (a string payload)', async () => {
+    const r = await engine({ cwd: root, target: b('thesis'), env: { PATH }, input: 'most people believe x' });
+    assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+    assert.equal(r.output, 'MOST PEOPLE BELIEVE X');
   });
 });
