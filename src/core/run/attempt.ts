@@ -3,7 +3,9 @@
  * back (an output, an error the skill reported, or a failure), and the output-bound flags.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { parseJsonDocument } from '../contracts/index.js';
+// Not through contracts/index.js: that would initialise the whole contract module (word lists,
+// keywords) at start-up, and a run needs only the guarded JSON reader.
+import { parseJsonDocument } from '../contracts/json-document.js';
 import type { SpawnOutcome } from './spawn.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */

@@ -10,7 +10,9 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
 import { exitCodeFor } from '../exit.js';
 import { resolveLimits, type Entrypoint, type Manifest } from '../manifest/index.js';
-import { parseJsonDocument } from '../contracts/index.js';
+// Not through contracts/index.js: that would initialise the whole contract module (word lists,
+// keywords) at start-up, and a run needs only the guarded JSON reader.
+import { parseJsonDocument } from '../contracts/json-document.js';
 import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import { attemptLoop, schemaFindings } from './attempts.js';
