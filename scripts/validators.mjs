@@ -3,6 +3,7 @@
 // `schema` is a path under schemas/, or a well-known meta-schema id.
 export const VALIDATORS = [
   { name: 'skill-contract-v1', schema: 'schemas/skill.contract.v1.schema.json' },
+  { name: 'policy-v1', schema: 'schemas/policy.v1.schema.json' },
   { name: 'contract', schema: 'schemas/contract.schema.json' },
   { name: 'skill-pack-v1', schema: 'schemas/skill.pack.v1.schema.json' },
   { name: 'meta-2020-12', meta: 'https://json-schema.org/draft/2020-12/schema' },

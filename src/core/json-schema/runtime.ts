@@ -20,6 +20,11 @@ export interface CompileOptions {
   readonly refs?: readonly Record<string, unknown>[];
   /** Extra ajv keywords (payload contracts add theirs). */
   readonly keywords?: readonly { readonly keyword: string; readonly [k: string]: unknown }[];
+  /**
+   * Check the schema against its meta-schema first (default true). Costs tens of milliseconds;
+   * pass false for schemas already checked, such as a validated manifest's embedded schemas.
+   */
+  readonly validateSchema?: boolean;
   /** Errors also carry `schema`, `parentSchema` and `data` (ajv's `verbose`), for a `mapErrors` that names the rule. */
   readonly verbose?: boolean;
   /** Turns ajv's findings into diagnostics; default `valueErrors` (SCHEMA_VALUE_INVALID each). */
@@ -37,14 +42,14 @@ function draftOf(schema: unknown, fallback: Draft): Draft {
   return typeof s === 'string' && s.includes('draft-07') ? 'draft-07' : fallback;
 }
 
-async function newAjv(draft: Draft, verbose: boolean): Promise<AjvLike> {
+async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean): Promise<AjvLike> {
   const [core, formats] = await Promise.all([
     draft === 'draft-07' ? import('ajv') : import('ajv/dist/2020.js'),
     import('ajv-formats'),
   ]);
   type Ctor = new (opts: Record<string, unknown>) => AjvLike;
   const Ajv = ((core as unknown as { default: Ctor }).default ?? core) as Ctor;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true, verbose, logger: false });
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true, verbose, logger: false, validateSchema });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);
   return ajv;
@@ -73,7 +78,7 @@ export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
  * keyword in strict dialect) is reported as `SCHEMA_UNCOMPILABLE`, never thrown.
  */
 export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
-  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true);
+  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true, opts.validateSchema ?? true);
   const mapErrors = opts.mapErrors ?? valueErrors;
   try {
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);

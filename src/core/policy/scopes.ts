@@ -37,6 +37,10 @@ function parsePath(scope: 'fs.read' | 'fs.write', raw: string): ParsedScopeValue
   if (raw.includes('\\')) return { ok: false, reason: 'use / as the path separator' };
   const segments = raw.split('/');
   if (segments.includes('..')) return { ok: false, reason: '`..` segments are not allowed' };
+  // `.` alone (the working directory) and a leading `./` are plain; a `.` segment anywhere else
+  // is ambiguous (`/tmp/./x`) and refused, as provenact's capability evaluation does.
+  const rest = raw === '.' ? [] : raw.replace(/^(?:\.\/+)+/, '').split('/');
+  if (rest.includes('.')) return { ok: false, reason: '`.` segments are not allowed' };
   const absolute = raw.startsWith('/');
   const normal = posix.normalize(raw).replace(/\/+$/, '');
   return { ok: true, value: { scope, path: normal === '' ? '/' : normal, absolute } };
