@@ -20,7 +20,15 @@ export interface CompileOptions {
   readonly refs?: readonly Record<string, unknown>[];
   /** Extra ajv keywords (payload contracts add theirs). */
   readonly keywords?: readonly { readonly keyword: string; readonly [k: string]: unknown }[];
+  /**
+   * The engine for `pattern` and `patternProperties` (ajv's `code.regExp`). Schemas from untrusted
+   * callers should use a linear-time engine: a backtracking RegExp can hang the process.
+   */
+  readonly regExp?: RegExpEngine;
 }
+
+/** Compiles a pattern (ajv passes the flags "u"); a throw is reported as SCHEMA_UNCOMPILABLE. */
+export type RegExpEngine = (pattern: string, flags: string) => { test(s: string): boolean };
 
 type AjvLike = {
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -33,14 +41,20 @@ function draftOf(schema: unknown, fallback: Draft): Draft {
   return typeof s === 'string' && s.includes('draft-07') ? 'draft-07' : fallback;
 }
 
-async function newAjv(draft: Draft): Promise<AjvLike> {
+async function newAjv(draft: Draft, regExp: RegExpEngine | undefined): Promise<AjvLike> {
   const [core, formats] = await Promise.all([
     draft === 'draft-07' ? import('ajv') : import('ajv/dist/2020.js'),
     import('ajv-formats'),
   ]);
   type Ctor = new (opts: Record<string, unknown>) => AjvLike;
   const Ajv = ((core as unknown as { default: Ctor }).default ?? core) as Ctor;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    allowUnionTypes: true,
+    ...(regExp !== undefined ? { code: { regExp } } : {}),
+  });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);
   return ajv;
@@ -69,7 +83,7 @@ export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
  * keyword in strict dialect) is reported as `SCHEMA_UNCOMPILABLE`, never thrown.
  */
 export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
-  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'));
+  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.regExp);
   try {
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);
     for (const r of opts.refs ?? []) ajv.addSchema(r);
