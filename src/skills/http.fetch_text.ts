@@ -56,7 +56,15 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
     const allowSpecial = async (address: string): Promise<boolean> => (await ctx.policy.checkUrl(urlWithHost(current, address))).allowed;
     let res: GetResponse;
     try {
-      res = await httpGet(url, maxBytes, signal, allowSpecial, `skillctl/${VERSION} (http.fetch_text)`);
+      // A gate that resolved the host says which address it checked (`address`): pin to it.
+      const pinned = 'address' in decision && typeof decision.address === 'string' ? decision.address : undefined;
+      res = await httpGet(url, {
+        max: maxBytes,
+        signal,
+        allowSpecial,
+        userAgent: `skillctl/${VERSION} (http.fetch_text)`,
+        ...(pinned !== undefined ? { pinned } : {}),
+      });
     } catch (err) {
       if (err instanceof AddressBlocked) return selfDenied('SKILL_ADDRESS_BLOCKED', err.message, `connect ${err.host}`);
       if (signal.aborted) return fail('SKILL_TIMED_OUT', `fetching ${url.href} ran out of time`);

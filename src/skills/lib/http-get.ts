@@ -29,9 +29,17 @@ export function urlWithHost(url: URL, address: string): string {
   return u.href;
 }
 
-function guardedLookup(host: string, allowSpecial: AddressCheck): LookupFunction {
+/** DNS, unless the policy already resolved the host: then only the address it checked. */
+function resolveHost(pinned: string | undefined): typeof dnsLookup {
+  if (pinned === undefined) return dnsLookup;
+  return ((_host: string, _opts: unknown, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) =>
+    cb(null, [{ address: pinned, family: isIP(pinned) }])) as unknown as typeof dnsLookup;
+}
+
+function guardedLookup(host: string, allowSpecial: AddressCheck, pinned: string | undefined): LookupFunction {
+  const resolver = resolveHost(pinned);
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+    resolver(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err !== null) return callback(err, '', 0);
       void (async () => {
         for (const a of addresses) {
@@ -64,8 +72,18 @@ function decoded(res: IncomingMessage): Readable {
   return res;
 }
 
+export interface GetOptions {
+  readonly max: number;
+  readonly signal: AbortSignal;
+  readonly allowSpecial: AddressCheck;
+  readonly userAgent: string;
+  /** The address the policy checked for this URL's host, when it resolved it: connect only there. */
+  readonly pinned?: string;
+}
+
 /** GETs `url`; reads at most `max + 1` body bytes (so the caller can tell there was more). */
-export function httpGet(url: URL, max: number, signal: AbortSignal, allowSpecial: AddressCheck, userAgent: string): Promise<GetResponse> {
+export function httpGet(url: URL, opts: GetOptions): Promise<GetResponse> {
+  const { max, signal, allowSpecial, userAgent } = opts;
   return new Promise((resolve, reject) => {
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal) !== 0 && isSpecialAddress(literal)) {
@@ -78,7 +96,7 @@ export function httpGet(url: URL, max: number, signal: AbortSignal, allowSpecial
       const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
         method: 'GET',
         agent: false,
-        lookup: guardedLookup(url.hostname, allowSpecial),
+        lookup: guardedLookup(url.hostname, allowSpecial, opts.pinned),
         signal,
         headers: { 'user-agent': userAgent, accept: 'text/*, application/json, application/xml;q=0.9, */*;q=0.1', 'accept-encoding': 'gzip, deflate, br' },
       });
