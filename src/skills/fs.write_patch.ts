@@ -39,7 +39,9 @@ async function loadState(rel: string, resolved: string): Promise<FileState> {
   try {
     mode = (await stat(resolved)).mode & 0o777;
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return { rel, resolved, original: null, mode, current: null };
+    // ENOTDIR: a parent is a file; creating it then fails at write time, and is rolled back.
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { rel, resolved, original: null, mode, current: null };
   }
   const opened = await openRegular(resolved, rel);
   if ('outcome' in opened) return { rel, resolved, original: null, mode, current: undefined };
