@@ -10,7 +10,7 @@ import type { BuiltinSkill } from '../core/run/index.js';
 import { childEnv } from './lib/env.js';
 import { bound, denied, fail, ok, runSkill, str, strList, RequestError } from './lib/outcome.js';
 import { spawnBounded } from './lib/proc.js';
-import { lenientUtf8, utf8Prefix } from './lib/text.js';
+import { dropPartialUtf8, lenientUtf8 } from './lib/text.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 65_536;
@@ -48,8 +48,8 @@ export const shellExecSafe: BuiltinSkill = {
       if (r.spawnError !== undefined) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${r.spawnError})`);
       const result = {
         exit_code: r.exitCode ?? 128 + (r.signal !== null ? (constants.signals[r.signal] ?? 0) : 0),
-        stdout: lenientUtf8(utf8Prefix(r.stdout, maxOutput)),
-        stderr: lenientUtf8(utf8Prefix(r.stderr, maxOutput)),
+        stdout: lenientUtf8(r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout),
+        stderr: lenientUtf8(r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr),
         stdout_truncated: r.stdoutTruncated,
         stderr_truncated: r.stderrTruncated,
         duration_ms: r.durationMs,

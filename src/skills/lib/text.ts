@@ -61,6 +61,17 @@ export function utf8Prefix(buf: Uint8Array, max: number): Uint8Array {
   return buf.subarray(0, end);
 }
 
+/** `buf` without an incomplete UTF-8 sequence at its end (for output cut at a byte bound). */
+export function dropPartialUtf8(buf: Uint8Array): Uint8Array {
+  for (let back = 1; back <= Math.min(4, buf.length); back++) {
+    const b = buf[buf.length - back] as number;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back ? buf.subarray(0, buf.length - back) : buf;
+  }
+  return buf;
+}
+
 /** Decodes UTF-8 leniently (invalid bytes become U+FFFD), as process output and diffs need. */
 export function lenientUtf8(buf: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(buf);
