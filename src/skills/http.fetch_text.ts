@@ -53,7 +53,12 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
     const decision = await ctx.policy.checkUrl(url.href);
     if (!decision.allowed) return denied(decision, `fetch ${url.href}`);
     const current = url;
-    const allowSpecial = async (address: string): Promise<boolean> => (await ctx.policy.checkUrl(urlWithHost(current, address))).allowed;
+    // A special address is reached only when the policy allows a URL naming that address itself
+    // (for a URL that already names it, the check above was that question).
+    const allowSpecial = async (address: string): Promise<boolean> => {
+      const named = urlWithHost(current, address);
+      return named === current.href || (await ctx.policy.checkUrl(named)).allowed;
+    };
     let res: GetResponse;
     try {
       // A gate that resolved the host says which address it checked (`address`): pin to it.

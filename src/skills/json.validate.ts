@@ -16,9 +16,10 @@ export const MAX_ERRORS = 200;
 
 async function linearRegExp(): Promise<RegExpEngine> {
   const { RE2JS } = await import('re2js');
-  return (pattern) => {
+  return (pattern, flags) => {
     const re = RE2JS.compile(RE2JS.translateRegExp(pattern));
-    return { test: (s: string) => re.matcher(s).find() };
+    // ajv keys compiled patterns by toString(): it must differ per pattern.
+    return { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
   };
 }
 

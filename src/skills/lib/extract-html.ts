@@ -7,7 +7,7 @@ import type { Hints } from './extract-text.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'svg', 'math', 'iframe', 'object', 'canvas']);
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer', 'form',
+  'address', 'article', 'aside', 'blockquote', 'dd', 'div', 'dl', 'dt', 'figcaption', 'figure', 'footer', 'form',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tr', 'ul',
 ]);
 const HEADING = /^h[1-6]$/;
@@ -30,7 +30,7 @@ export async function htmlToText(html: string): Promise<{ text: string; hints: H
         }
         if (SKIP.has(name)) skipDepth++;
         if (skipDepth > 0) return;
-        if (BLOCK.has(name)) out.push('\n');
+        if (BLOCK.has(name) || name === 'br') out.push('\n');
         if (name === 'td' || name === 'th') out.push(' ');
         if (HEADING.test(name)) heading = [];
       },
