@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { parsePorcelainV2, type GitStatus } from '../../src/skills/git.status.js';
 import { git } from '../helpers/git-repo.js';
 import { fixtureContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill, withTempDir } from '../helpers/skill-contract.js';
 
-interface Status {
-  branch: string;
-  ahead: number;
-  behind: number;
-  staged: string[];
-  unstaged: string[];
-  untracked: string[];
-}
 interface Diff {
   diff: string;
   bytes: number;
@@ -71,7 +64,7 @@ describe('git.status', () => {
     withTempDir(async (dir) => {
       await seedRepo(dir);
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
-      const out = okOutput<Status>(await runSkill('git.status', {}, ctx));
+      const out = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
       assert.deepEqual(out, { branch: 'feature/x', ahead: 1, behind: 0, staged: ['a.txt'], unstaged: ['b.txt'], untracked: ['c.txt'] });
     }));
 
@@ -99,6 +92,30 @@ describe('git.status', () => {
       for (const target of ['working', 'staged']) okOutput(await runSkill('git.diff', { target }, ctx));
       okOutput(await runSkill('git.diff', { target: 'commit', commit: head }, ctx));
       assert.deepEqual((await readdir(dir)).filter((f) => f.startsWith('pwned')), []);
+    }));
+
+  it('parses renames, conflicts, detached heads and paths with spaces', () => {
+    const out = [
+      '# branch.oid 1234',
+      '# branch.head (detached)',
+      '2 R. N... 100644 100644 100644 aaa bbb R100 new name.txt',
+      'old name.txt',
+      '1 .M N... 100644 100644 100644 aaa aaa b c.txt',
+      'u UU N... 100644 100644 100644 100644 aaa bbb ccc both.txt',
+      '? dir/',
+      '',
+    ].join('\u0000');
+    assert.deepEqual(parsePorcelainV2(out), { branch: '(detached)', ahead: 0, behind: 0, staged: ['new name.txt'], unstaged: ['b c.txt', 'both.txt'], untracked: ['dir/'] });
+  });
+
+  it('reports git failures with their exit code', () =>
+    withTempDir(async (dir) => {
+      await seedRepo(dir);
+      await writeFile(join(dir, '.git', 'index'), 'not an index');
+      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const outcome = await runSkill('git.status', {}, ctx);
+      assert.equal(errorCode(outcome), 'SKILL_GIT_FAILED');
+      assert.equal((outcome as unknown as { error: { exit_code: number } }).error.exit_code, 128);
     }));
 
   it('reports a directory that is not a work tree', () =>
