@@ -4,8 +4,7 @@
  * skill in-process and checks every result against that contract, as the run engine will.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileSchema, type CompiledSchema } from '../../src/core/json-schema/index.js';
 import { parseDocumentBytes, type Manifest } from '../../src/core/manifest/index.js';
@@ -79,14 +78,4 @@ export function errorCode(outcome: BuiltinOutcome): string {
 export function denialCode(outcome: BuiltinOutcome): string {
   assert.equal(outcome.status, 'denied', `expected a denial, got ${JSON.stringify(outcome)}`);
   return (outcome as { decision: { code: string } }).decision.code;
-}
-
-/** A fresh temporary directory, removed after `fn`. */
-export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'skillctl-skill-'));
-  try {
-    return await fn(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
 }

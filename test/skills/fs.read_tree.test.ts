@@ -3,7 +3,8 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fixtureContext } from '../helpers/skill-context.js';
-import { denialCode, errorCode, inputFindings, okOutput, runSkill, withTempDir } from '../helpers/skill-contract.js';
+import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const ID = 'fs.read_tree';
 
@@ -31,8 +32,8 @@ async function tree(dir: string): Promise<void> {
 }
 
 describe('fs.read_tree', () => {
-  it("answers the seed's example request: deterministic order, .gitignore honoured, hidden left out", () =>
-    withTempDir(async (dir) => {
+  it("answers the seed's example request: deterministic order, .gitignore honoured, hidden left out", async () => {
+      const dir = tempDir();
       await tree(dir);
       const { ctx } = fixtureContext({ cwd: dir });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.', max_entries: 2000, max_depth: 8, include_hidden: false }, ctx));
@@ -51,20 +52,20 @@ describe('fs.read_tree', () => {
       });
       // The same tree gives the same answer.
       assert.deepEqual(okOutput<Tree>(await runSkill(ID, { root: '.' }, ctx)), out);
-    }));
+    });
 
-  it('lists hidden entries on request, but never .git', () =>
-    withTempDir(async (dir) => {
+  it('lists hidden entries on request, but never .git', async () => {
+      const dir = tempDir();
       await tree(dir);
       const { ctx } = fixtureContext({ cwd: dir });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.', include_hidden: true }, ctx));
       const paths = out.entries.map((e) => e.path);
       assert.ok(paths.includes('.env') && paths.includes('.gitignore') && paths.includes('src/.gitignore'));
       assert.ok(!paths.some((p) => p === '.git' || p.startsWith('.git/')));
-    }));
+    });
 
-  it('truncates at max_entries and at max_depth, with the flag set', () =>
-    withTempDir(async (dir) => {
+  it('truncates at max_entries and at max_depth, with the flag set', async () => {
+      const dir = tempDir();
       await tree(dir);
       const { ctx } = fixtureContext({ cwd: dir });
       const few = okOutput<Tree>(await runSkill(ID, { root: '.', max_entries: 3 }, ctx));
@@ -75,19 +76,19 @@ describe('fs.read_tree', () => {
       assert.equal(shallow.truncated, true);
       const enough = okOutput<Tree>(await runSkill(ID, { root: '.', max_depth: 4 }, ctx));
       assert.equal(enough.truncated, false);
-    }));
+    });
 
-  it("stops before the host's output cap", () =>
-    withTempDir(async (dir) => {
+  it("stops before the host's output cap", async () => {
+      const dir = tempDir();
       for (let i = 0; i < 50; i++) await writeFile(join(dir, `file-${String(i).padStart(2, '0')}.txt`), '');
       const { ctx } = fixtureContext({ cwd: dir, limits: { maxOutputBytes: 1024 } });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.' }, ctx));
       assert.equal(out.truncated, true);
       assert.ok(Buffer.byteLength(JSON.stringify(out)) <= 1024);
-    }));
+    });
 
-  it('lists symlinks as such and never follows them out of the root', () =>
-    withTempDir(async (dir) => {
+  it('lists symlinks as such and never follows them out of the root', async () => {
+      const dir = tempDir();
       await mkdir(join(dir, 'root'));
       await mkdir(join(dir, 'outside'));
       await writeFile(join(dir, 'outside', 'secret.txt'), 's');
@@ -99,24 +100,24 @@ describe('fs.read_tree', () => {
         { path: 'escape', kind: 'symlink' },
         { path: 'file-link', kind: 'symlink' },
       ]);
-    }));
+    });
 
-  it('is denied a root outside the allowed paths', () =>
-    withTempDir(async (dir) => {
+  it('is denied a root outside the allowed paths', async () => {
+      const dir = tempDir();
       await mkdir(join(dir, 'data'));
       await mkdir(join(dir, 'data2'));
       await symlink(join(dir, 'data2'), join(dir, 'data', 'link'));
       const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['data'] } });
       for (const root of ['data2', 'data/..', 'data/link', '/']) assert.equal(denialCode(await runSkill(ID, { root }, ctx)), 'SKILL_NOT_ALLOWED', root);
-    }));
+    });
 
-  it('reports a missing root or a file as errors', () =>
-    withTempDir(async (dir) => {
+  it('reports a missing root or a file as errors', async () => {
+      const dir = tempDir();
       await writeFile(join(dir, 'f'), '');
       const { ctx } = fixtureContext({ cwd: dir });
       assert.equal(errorCode(await runSkill(ID, { root: 'nope' }, ctx)), 'SKILL_FILE_NOT_FOUND');
       assert.equal(errorCode(await runSkill(ID, { root: 'f' }, ctx)), 'SKILL_NOT_A_DIRECTORY');
-    }));
+    });
 
   it('gives schema findings for bad requests', async () => {
     assert.deepEqual(await inputFindings(ID, {}), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/root' }]);

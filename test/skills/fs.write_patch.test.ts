@@ -3,7 +3,8 @@ import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fixtureContext } from '../helpers/skill-context.js';
-import { denialCode, errorCode, inputFindings, okOutput, runSkill, withTempDir } from '../helpers/skill-contract.js';
+import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const ID = 'fs.write_patch';
 
@@ -63,8 +64,8 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 }
 
 describe('fs.write_patch', () => {
-  it("applies the seed's example: modifies, creates and deletes files, atomically", () =>
-    withTempDir(async (dir) => {
+  it("applies the seed's example: modifies, creates and deletes files, atomically", async () => {
+      const dir = tempDir();
       await seedTree(dir);
       await chmod(join(dir, 'src', 'app.txt'), 0o600);
       const { ctx, gate } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
@@ -77,10 +78,10 @@ describe('fs.write_patch', () => {
       await assert.rejects(stat(join(dir, 'old.txt')));
       assert.deepEqual(Object.keys(await snapshot(dir)).sort(), ['src/app.txt', 'src/new.txt'], 'no temporary files left');
       assert.ok(gate.calls.filter((c) => c.op === 'write').length >= 3, 'each file checked for writing');
-    }));
+    });
 
-  it('changes nothing when any hunk fails, and lists each failed hunk with its reason', () =>
-    withTempDir(async (dir) => {
+  it('changes nothing when any hunk fails, and lists each failed hunk with its reason', async () => {
+      const dir = tempDir();
       await seedTree(dir);
       const before = await snapshot(dir);
       const bad = SEED_DIFF.replace(' line 9\n line 10\n+line 11', ' line 9\n line ten\n+line 11');
@@ -91,10 +92,10 @@ describe('fs.write_patch', () => {
       assert.equal(out.hunks_applied, 0);
       assert.deepEqual(out.rejects.map((r) => [r.file, r.hunk, r.reason]), [['src/app.txt', 2, 'context_mismatch']]);
       assert.deepEqual(await snapshot(dir), before);
-    }));
+    });
 
-  it('rejects creating an existing file, patching a missing one, and a delete that does not match', () =>
-    withTempDir(async (dir) => {
+  it('rejects creating an existing file, patching a missing one, and a delete that does not match', async () => {
+      const dir = tempDir();
       await seedTree(dir);
       await writeFile(join(dir, 'src', 'new.txt'), 'already here\n');
       await writeFile(join(dir, 'old.txt'), 'going\naway\nand more\n');
@@ -107,20 +108,20 @@ describe('fs.write_patch', () => {
         ['old.txt', 'delete_mismatch'],
         ['missing.txt', 'file_missing'],
       ]);
-    }));
+    });
 
-  it('restores the files it wrote when a later write fails', () =>
-    withTempDir(async (dir) => {
+  it('restores the files it wrote when a later write fails', async () => {
+      const dir = tempDir();
       await writeFile(join(dir, 'a.txt'), 'a\n');
       await writeFile(join(dir, 'blocker'), 'a file where a directory is needed\n');
       const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n--- /dev/null\n+++ b/blocker/new.txt\n@@ -0,0 +1 @@\n+x\n';
       const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
       assert.equal(errorCode(await runSkill(ID, { unified_diff: diff }, ctx)), 'SKILL_WRITE_FAILED');
       assert.equal(await readFile(join(dir, 'a.txt'), 'utf8'), 'a\n');
-    }));
+    });
 
-  it('renames, and applies paths relative to base', () =>
-    withTempDir(async (dir) => {
+  it('renames, and applies paths relative to base', async () => {
+      const dir = tempDir();
       await mkdir(join(dir, 'pkg'));
       await writeFile(join(dir, 'pkg', 'r1.txt'), 'one\ntwo\n');
       const diff = 'diff --git a/r1.txt b/r2.txt\nsimilarity index 50%\nrename from r1.txt\nrename to r2.txt\n--- a/r1.txt\n+++ b/r2.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n';
@@ -128,10 +129,10 @@ describe('fs.write_patch', () => {
       const out = okOutput<Patched>(await runSkill(ID, { base: 'pkg', unified_diff: diff }, ctx));
       assert.deepEqual([out.applied, out.files_changed], [true, 2]);
       assert.deepEqual(await snapshot(join(dir, 'pkg')), { 'r2.txt': 'one\nTWO\n' });
-    }));
+    });
 
-  it('refuses paths outside base: .., absolute, and through a symlink', () =>
-    withTempDir(async (dir) => {
+  it('refuses paths outside base: .., absolute, and through a symlink', async () => {
+      const dir = tempDir();
       await mkdir(join(dir, 'base'));
       await mkdir(join(dir, 'outside'));
       await writeFile(join(dir, 'outside', 'x.txt'), 'x\n');
@@ -142,19 +143,19 @@ describe('fs.write_patch', () => {
         assert.equal(denialCode(await runSkill(ID, { base: 'base', unified_diff: patch(p) }, ctx)), 'SKILL_PATH_OUTSIDE_BASE', p);
       }
       assert.equal(await readFile(join(dir, 'outside', 'x.txt'), 'utf8'), 'x\n');
-    }));
+    });
 
-  it('is denied where the policy allows no writing', () =>
-    withTempDir(async (dir) => {
+  it('is denied where the policy allows no writing', async () => {
+      const dir = tempDir();
       await seedTree(dir);
       const before = await snapshot(dir);
       const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['src'] } });
       assert.equal(denialCode(await runSkill(ID, { unified_diff: SEED_DIFF }, ctx)), 'SKILL_NOT_ALLOWED');
       assert.deepEqual(await snapshot(dir), before);
-    }));
+    });
 
-  it('refuses a diff it cannot parse, and binary patches', () =>
-    withTempDir(async (dir) => {
+  it('refuses a diff it cannot parse, and binary patches', async () => {
+      const dir = tempDir();
       await writeFile(join(dir, 'img.png'), 'x');
       const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
       assert.equal(errorCode(await runSkill(ID, { unified_diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n' }, ctx)), 'SKILL_PATCH_INVALID');
@@ -162,7 +163,7 @@ describe('fs.write_patch', () => {
       const binary = 'diff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png differ\n';
       const out = okOutput<Patched>(await runSkill(ID, { unified_diff: binary }, ctx));
       assert.deepEqual(out.rejects.map((r) => r.reason), ['binary_patch']);
-    }));
+    });
 
   it('gives schema findings for bad requests', async () => {
     assert.deepEqual(await inputFindings(ID, {}), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/unified_diff' }]);

@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import { parsePorcelainV2, type GitStatus } from '../../src/skills/git.status.js';
 import { git } from '../helpers/git-repo.js';
 import { fixtureContext } from '../helpers/skill-context.js';
-import { denialCode, errorCode, inputFindings, okOutput, runSkill, withTempDir } from '../helpers/skill-contract.js';
+import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import { tempDir } from '../helpers/tmp.js';
 
 interface Diff {
   diff: string;
@@ -60,16 +61,16 @@ async function hostileConfig(dir: string): Promise<void> {
 }
 
 describe('git.status', () => {
-  it("answers the seed's example request with the seed's response", () =>
-    withTempDir(async (dir) => {
+  it("answers the seed's example request with the seed's response", async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       const out = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
       assert.deepEqual(out, { branch: 'feature/x', ahead: 1, behind: 0, staged: ['a.txt'], unstaged: ['b.txt'], untracked: ['c.txt'] });
-    }));
+    });
 
-  it('never writes to the repository, not even the index', () =>
-    withTempDir(async (dir) => {
+  it('never writes to the repository, not even the index', async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       // Make the index stale so that a plain `git status` would rewrite it.
       await utimes(join(dir, 'b.txt'), new Date(), new Date(Date.UTC(2030, 0, 1)));
@@ -80,10 +81,10 @@ describe('git.status', () => {
       okOutput(await runSkill('git.diff', { target: 'working' }, ctx));
       assert.deepEqual(await readFile(join(dir, '.git', 'index')), index);
       assert.equal((await stat(join(dir, '.git', 'index'))).mtimeMs, before.mtimeMs);
-    }));
+    });
 
-  it("runs none of the commands a repository's configuration names", () =>
-    withTempDir(async (dir) => {
+  it("runs none of the commands a repository's configuration names", async () => {
+      const dir = tempDir();
       const head = await seedRepo(dir);
       await mkdir(join(dir, 'hooks'));
       await hostileConfig(dir);
@@ -92,7 +93,7 @@ describe('git.status', () => {
       for (const target of ['working', 'staged']) okOutput(await runSkill('git.diff', { target }, ctx));
       okOutput(await runSkill('git.diff', { target: 'commit', commit: head }, ctx));
       assert.deepEqual((await readdir(dir)).filter((f) => f.startsWith('pwned')), []);
-    }));
+    });
 
   it('parses renames, conflicts, detached heads and paths with spaces', () => {
     const out = [
@@ -108,25 +109,25 @@ describe('git.status', () => {
     assert.deepEqual(parsePorcelainV2(out), { branch: '(detached)', ahead: 0, behind: 0, staged: ['new name.txt'], unstaged: ['b c.txt', 'both.txt'], untracked: ['dir/'] });
   });
 
-  it('reports git failures with their exit code', () =>
-    withTempDir(async (dir) => {
+  it('reports git failures with their exit code', async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       await writeFile(join(dir, '.git', 'index'), 'not an index');
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       const outcome = await runSkill('git.status', {}, ctx);
       assert.equal(errorCode(outcome), 'SKILL_GIT_FAILED');
       assert.equal((outcome as unknown as { error: { exit_code: number } }).error.exit_code, 128);
-    }));
+    });
 
-  it('reports a directory that is not a work tree', () =>
-    withTempDir(async (dir) => {
+  it('reports a directory that is not a work tree', async () => {
+      const dir = tempDir();
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.status', {}, ctx)), 'SKILL_NOT_A_REPOSITORY');
       assert.equal(errorCode(await runSkill('git.diff', { target: 'working' }, ctx)), 'SKILL_NOT_A_REPOSITORY');
-    }));
+    });
 
-  it('is denied without exec git or read access to the work tree', () =>
-    withTempDir(async (dir) => {
+  it('is denied without exec git or read access to the work tree', async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       await mkdir(join(dir, 'elsewhere'));
       const noGit = fixtureContext({ cwd: dir, policy: { read: ['.'] } });
@@ -135,7 +136,7 @@ describe('git.status', () => {
       const noRead = fixtureContext({ cwd: dir, policy: { read: ['elsewhere'], exec: ['git'] } });
       assert.equal(denialCode(await runSkill('git.status', {}, noRead.ctx)), 'SKILL_NOT_ALLOWED');
       assert.ok(!noRead.gate.calls.some((c) => c.op === 'exec'), 'git never ran');
-    }));
+    });
 
   it('gives schema findings for bad requests', async () => {
     assert.deepEqual(await inputFindings('git.status', { repo: '.' }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/repo' }]);
@@ -144,8 +145,8 @@ describe('git.status', () => {
 });
 
 describe('git.diff', () => {
-  it("answers the seed's example request: working, staged and commit diffs", () =>
-    withTempDir(async (dir) => {
+  it("answers the seed's example request: working, staged and commit diffs", async () => {
+      const dir = tempDir();
       const head = await seedRepo(dir);
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       const working = okOutput<Diff>(await runSkill('git.diff', { target: 'working', max_bytes: 131072 }, ctx));
@@ -159,10 +160,10 @@ describe('git.diff', () => {
       const commit = okOutput<Diff>(await runSkill('git.diff', { target: 'commit', commit: head.slice(0, 12) }, ctx));
       assert.match(commit.diff, /^new file mode 100644$/m);
       assert.match(commit.diff, /^\+\+\+ b\/d\.txt$/m);
-    }));
+    });
 
-  it('truncates at max_bytes with the flag set, and clamps to the host cap', () =>
-    withTempDir(async (dir) => {
+  it('truncates at max_bytes with the flag set, and clamps to the host cap', async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       await appendFile(join(dir, 'b.txt'), 'é'.repeat(5000) + '\n');
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
@@ -173,17 +174,17 @@ describe('git.diff', () => {
       const capped = fixtureContext({ cwd: dir, policy: ALLOW, limits: { maxOutputBytes: 100 } });
       const c = okOutput<Diff>(await runSkill('git.diff', { target: 'working' }, capped.ctx));
       assert.ok(c.truncated && c.bytes <= 100);
-    }));
+    });
 
-  it('reports a commit the repository does not have', () =>
-    withTempDir(async (dir) => {
+  it('reports a commit the repository does not have', async () => {
+      const dir = tempDir();
       await seedRepo(dir);
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: 'deadbeef' }, ctx)), 'SKILL_COMMIT_NOT_FOUND');
-    }));
+    });
 
-  it('gives schema findings for bad requests, and refuses option-like commits even unchecked', () =>
-    withTempDir(async (dir) => {
+  it('gives schema findings for bad requests, and refuses option-like commits even unchecked', async () => {
+      const dir = tempDir();
       // ajv reports the failed `if`/`then` at the root as well as the missing property.
       const noCommit = await inputFindings('git.diff', { target: 'commit' });
       assert.deepEqual(noCommit.map((f) => f.pointer).sort(), ['', '/commit']);
@@ -193,5 +194,5 @@ describe('git.diff', () => {
       const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: '--output=x' }, ctx, { unchecked: true })), 'SKILL_REQUEST_INVALID');
       await assert.rejects(stat(join(dir, 'x')));
-    }));
+    });
 });

@@ -4,7 +4,8 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fixtureContext, type FixtureGate } from '../helpers/skill-context.js';
-import { denialCode, errorCode, inputFindings, okOutput, runSkill, withTempDir } from '../helpers/skill-contract.js';
+import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import { tempDir } from '../helpers/tmp.js';
 import type { BuiltinContext } from '../../src/core/run/index.js';
 
 const ID = 'search.ripgrep';
@@ -76,8 +77,8 @@ const REQUESTS: Record<string, unknown>[] = [
 ];
 
 describe('search.ripgrep', () => {
-  it("answers the seed's example request with the seed's response shape", () =>
-    withTempDir(async (dir) => {
+  it("answers the seed's example request with the seed's response shape", async () => {
+      const dir = tempDir();
       await tree(dir);
       const { js } = contexts(dir);
       const out = okOutput<Found>(await runSkill(ID, { pattern: 'TODO', paths: ['.'], glob: ['*.rs'], case_sensitive: false, max_matches: 500 }, js.ctx));
@@ -102,10 +103,10 @@ describe('search.ripgrep', () => {
       assert.ok(!plain.matches.some((m) => m.file === 'src/nested/gen.rs' || m.file === 'src/nested/drop.log'), '.gitignore honoured');
       assert.ok(plain.matches.some((m) => m.file === 'src/nested/keep.log'), 'a negation re-includes');
       assert.equal(out.truncated, false);
-    }));
+    });
 
-  it('gives identical results with ripgrep and without it', { skip: RG ? false : 'ripgrep is not installed' }, () =>
-    withTempDir(async (dir) => {
+  it('gives identical results with ripgrep and without it', { skip: RG ? false : 'ripgrep is not installed' }, async () => {
+      const dir = tempDir();
       await tree(dir);
       const { rg, js } = contexts(dir);
       for (const req of REQUESTS) {
@@ -116,10 +117,10 @@ describe('search.ripgrep', () => {
       }
       assert.ok(rg.gate.calls.some((c) => c.op === 'exec' && c.allowed), 'ripgrep ran');
       assert.ok(!js.gate.calls.some((c) => c.op === 'exec' && c.allowed), 'the fallback ran');
-    }));
+    });
 
-  it('truncates at max_matches and at the host output cap, both ways', () =>
-    withTempDir(async (dir) => {
+  it('truncates at max_matches and at the host output cap, both ways', async () => {
+      const dir = tempDir();
       await writeFile(join(dir, 'many.txt'), 'x\n'.repeat(100));
       for (const policy of [{ read: ['.'], exec: ['rg'] }, { read: ['.'] }]) {
         const { ctx } = fixtureContext({ cwd: dir, policy });
@@ -132,10 +133,10 @@ describe('search.ripgrep', () => {
         assert.equal(c.truncated, true);
         assert.ok(Buffer.byteLength(JSON.stringify(c)) <= 2000);
       }
-    }));
+    });
 
-  it('refuses patterns the two engines would read differently, and cannot be made to backtrack', () =>
-    withTempDir(async (dir) => {
+  it('refuses patterns the two engines would read differently, and cannot be made to backtrack', async () => {
+      const dir = tempDir();
       await writeFile(join(dir, 'a.txt'), 'a'.repeat(5000) + '!\n');
       const { ctx } = fixtureContext({ cwd: dir });
       for (const pattern of ['(?=a)', 'a(?!b)', '(a)\\1', '[a[b]]', '[a&&b]', '(?i)a', 'a\\nb', 'x{', '\\Qa', '[abc']) {
@@ -145,10 +146,10 @@ describe('search.ripgrep', () => {
       const out = okOutput<Found>(await runSkill(ID, { pattern: '(a+)+$' }, ctx));
       assert.equal(out.matches.length, 0);
       assert.ok(performance.now() - t0 < 5000, 'linear-time matching');
-    }));
+    });
 
-  it('is denied paths outside the allowed ones', () =>
-    withTempDir(async (dir) => {
+  it('is denied paths outside the allowed ones', async () => {
+      const dir = tempDir();
       await mkdir(join(dir, 'data'));
       await mkdir(join(dir, 'data2'));
       await symlink(join(dir, 'data2'), join(dir, 'data', 'link'));
@@ -158,13 +159,13 @@ describe('search.ripgrep', () => {
           assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', p] }, ctx)), 'SKILL_NOT_ALLOWED', p);
         }
       }
-    }));
+    });
 
-  it('reports a missing search path', () =>
-    withTempDir(async (dir) => {
+  it('reports a missing search path', async () => {
+      const dir = tempDir();
       const { ctx } = fixtureContext({ cwd: dir });
       assert.equal(errorCode(await runSkill(ID, { pattern: 'x', paths: ['nope'] }, ctx)), 'SKILL_FILE_NOT_FOUND');
-    }));
+    });
 
   it('gives schema findings for bad requests', async () => {
     assert.deepEqual(await inputFindings(ID, {}), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/pattern' }]);
