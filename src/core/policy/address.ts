@@ -1,9 +1,12 @@
 /**
  * Which resolved addresses a granted host name may lead to. A name in an allowlist means a
- * public service: if it resolves to loopback, a private network, link-local (cloud metadata at
- * 169.254.169.254) or any other special-purpose range, the request is refused, so a DNS answer
- * (or rebinding) cannot turn an allowed name into a door to the host's own network. Only an IP
- * literal the policy grants explicitly reaches such an address.
+ * public service: if it resolves to loopback, a private network (RFC 1918, unique-local),
+ * carrier-grade NAT, link-local (cloud metadata at 169.254.169.254 and fd00:ec2::254), multicast,
+ * documentation, benchmarking or any other special-purpose range, the request is refused, so a DNS
+ * answer (or rebinding) cannot turn an allowed name into a door to the host's own network. Only
+ * an IP literal the policy grants explicitly reaches such an address. IPv4-mapped, -compatible,
+ * NAT64 and 6to4 IPv6 forms are judged by the IPv4 address they carry. The one classification
+ * skillctl has: the policy gate and http.fetch_text's connection check both use it.
  */
 import type * as Net from 'node:net';
 
@@ -33,6 +36,7 @@ const V6: readonly (readonly [string, number])[] = [
   ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
+  ['fec0::', 10],
   ['ff00::', 8],
 ];
 
@@ -63,8 +67,6 @@ function hex4(a: number, b: number): string {
 
 /** The IPv4 address embedded in an IPv4-mapped, IPv4-compatible, NAT64 or 6to4 IPv6 address. */
 function embeddedV4(address: string): string | undefined {
-  const m = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
   const groups = expandV6(address);
   if (groups === undefined) return undefined;
   const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
@@ -74,9 +76,15 @@ function embeddedV4(address: string): string | undefined {
   return undefined;
 }
 
+/** The eight 16-bit groups of an IPv6 address; a trailing dotted quad (`::ffff:1.2.3.4`) is two groups. */
 function expandV6(address: string): number[] | undefined {
-  if (address.includes('.')) return undefined;
-  const [head, tail] = address.split('::') as [string, string | undefined];
+  let text = address.toLowerCase();
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad !== null) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
   const h = head === '' ? [] : head.split(':');
   const t = tail === undefined || tail === '' ? [] : tail.split(':');
   const fill = tail === undefined ? 0 : 8 - h.length - t.length;

@@ -1,9 +1,10 @@
 /**
- * One HTTP GET for http.fetch_text, on a fresh connection whose address is checked: the host is
- * resolved by our own lookup, and a loopback, private, link-local or otherwise special address
- * is used only when the policy allows that address itself (a URL naming it). Since the check
- * runs when the connection is made, a DNS answer that changes between the policy check and
- * the connection (rebinding) cannot slip through.
+ * One HTTP GET for http.fetch_text, on a fresh connection whose address is checked. When the
+ * policy gate resolved the host, the connection goes to the address it checked (`pinned`) and the
+ * name is not looked up again, so a second DNS answer (rebinding) cannot lead elsewhere. Otherwise
+ * the host is resolved by our own lookup when the connection is made, and a loopback, private,
+ * link-local or otherwise special address (the policy's classification, src/core/policy) is used
+ * only when the policy allows that address itself (a URL naming it).
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
@@ -11,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { isSpecialAddress } from './address.js';
+import { isSpecialAddress } from '../../core/policy/index.js';
 
 export class AddressBlocked extends Error {
   constructor(readonly host: string, readonly address: string) {
