@@ -5,7 +5,7 @@
  */
 import type { BuiltinSkill } from '../core/run/index.js';
 import { openRegular, readUpTo } from './lib/files.js';
-import { bound, denied, fail, ok, runSkill, str } from './lib/outcome.js';
+import { bound, denied, fail, fitOutput, ok, runSkill, str } from './lib/outcome.js';
 import { canonicalEncoding, decodePrefix, looksBinary } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 65_536;
@@ -39,12 +39,19 @@ export const fsReadText: BuiltinSkill = {
         return fail('SKILL_DECODE_FAILED', `${path} is not valid ${decoded.encoding}`, { encoding: decoded.encoding });
       }
       if (looksBinary(decoded.text)) return fail('SKILL_BINARY_CONTENT', `${path} is a binary file`);
-      return ok({
+      const response = (d: { text: string; bytes: number }): Record<string, unknown> => ({
         path,
-        text: decoded.text,
-        bytes_read: decoded.bytes,
-        truncated: more || decoded.bytes < bytes.length,
+        text: d.text,
+        bytes_read: d.bytes,
+        truncated: more || d.bytes < bytes.length,
         normalized_encoding: decoded.encoding,
       });
+      // Fewer bytes of the file when the response would not fit the host's output cap.
+      const fitted = fitOutput(ctx.limits.maxOutputBytes, bytes.length, (n) => {
+        if (n === bytes.length) return response(decoded);
+        const d = decodePrefix(bytes.subarray(0, n), encoding, true);
+        return response(d.ok ? d : { text: '', bytes: 0 });
+      });
+      return ok(fitted ?? response(decoded));
     }),
 };

@@ -7,7 +7,7 @@ import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { errnoCode } from '../core/errors.js';
 import type { BuiltinSkill } from '../core/run/index.js';
-import { bool, bound, denied, fail, ok, runSkill, str } from './lib/outcome.js';
+import { bool, bound, denied, fail, jsonBytes, ok, runSkill, str } from './lib/outcome.js';
 import { walk, type EntryKind } from './lib/walk.js';
 
 export const DEFAULT_MAX_ENTRIES = 2000;
@@ -22,9 +22,9 @@ interface TreeEntry {
   readonly bytes?: number;
 }
 
-/** Bytes an entry adds to the JSON output, near enough to keep the result under the host cap. */
+/** Bytes an entry adds to the JSON output, with its comma. */
 function entrySize(e: TreeEntry): number {
-  return Buffer.byteLength(JSON.stringify(e)) + 1;
+  return jsonBytes(e) + 1;
 }
 
 export const fsReadTree: BuiltinSkill = {
@@ -50,7 +50,9 @@ export const fsReadTree: BuiltinSkill = {
       const entries: TreeEntry[] = [];
       let truncated = false;
       let size = 0;
-      const budget = ctx.limits.maxOutputBytes - 256;
+      const shownRoot = posix.normalize(root);
+      // The response's own bytes first, so that the whole response fits the host's output cap.
+      const budget = ctx.limits.maxOutputBytes - jsonBytes({ root: shownRoot, entries: [], truncated: false });
       for await (const item of walk(decision.resolved, {
         includeHidden,
         maxDepth,
@@ -71,6 +73,6 @@ export const fsReadTree: BuiltinSkill = {
         size += entrySize(e);
         entries.push(e);
       }
-      return ok({ root: posix.normalize(root), entries, truncated });
+      return ok({ root: shownRoot, entries, truncated });
     }),
 };

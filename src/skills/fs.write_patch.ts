@@ -163,12 +163,13 @@ async function run(ctx: BuiltinContext, diffText: string, base: string): Promise
   for (const op of parsed.ops) {
     for (const rel of [op.from, op.to]) {
       if (rel === null || states.has(rel)) continue;
-      if (!safeRelative(rel)) return selfDenied('SKILL_PATH_OUTSIDE_BASE', `${JSON.stringify(rel)} is not a relative path inside base`, `patch ${rel}`);
+      // Reasons name no path: they go into the audit record, and paths come from the input.
+      if (!safeRelative(rel)) return selfDenied('fs.write', 'SKILL_PATH_OUTSIDE_BASE', 'fs.write: the patch names a path that is not relative and inside base', `patch ${JSON.stringify(rel)}`);
       const abs = join(baseReal, rel);
       const write = await ctx.policy.checkWrite(abs);
       if (!write.allowed) return denied(write, `write ${rel}`);
       if (!pathWithin(write.resolved, baseReal)) {
-        return selfDenied('SKILL_PATH_OUTSIDE_BASE', `${rel} resolves to ${write.resolved}, outside base ${baseReal}`, `patch ${rel}`);
+        return selfDenied('fs.write', 'SKILL_PATH_OUTSIDE_BASE', 'fs.write: a patched path resolves outside base', `patch ${rel} (resolves to ${write.resolved}, base ${baseReal})`);
       }
       if (op.from === rel) {
         const read = await ctx.policy.checkRead(abs);

@@ -6,7 +6,7 @@
  */
 import type { BuiltinSkill } from '../core/run/index.js';
 import { openGit } from './lib/git.js';
-import { bound, fail, ok, optStr, RequestError, runSkill, str } from './lib/outcome.js';
+import { bound, fail, fitOutput, ok, optStr, RequestError, runSkill, str } from './lib/outcome.js';
 import { lenientUtf8, utf8Prefix } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 131_072;
@@ -42,8 +42,13 @@ export const gitDiff: BuiltinSkill = {
       }
       const r = await git.run(args, maxBytes);
       if ('outcome' in r) return r.outcome;
-      const truncated = r.result.stopped || r.result.stdout.length > maxBytes;
-      const diff = lenientUtf8(utf8Prefix(r.result.stdout, maxBytes));
-      return ok({ diff, bytes: Buffer.byteLength(diff), truncated });
+      const out = r.result.stdout;
+      const response = (n: number): Record<string, unknown> => {
+        const diff = lenientUtf8(utf8Prefix(out, n));
+        return { diff, bytes: Buffer.byteLength(diff), truncated: r.result.stopped || out.length > n };
+      };
+      // Fewer bytes of the diff when the response (escaped as JSON) would not fit the host's output cap.
+      const max = Math.min(maxBytes, out.length);
+      return ok(fitOutput(ctx.limits.maxOutputBytes, max, response) ?? response(max));
     }),
 };

@@ -1,13 +1,13 @@
 /**
  * http.fetch_text: GETs a URL the policy allows and returns its text. Each redirect hop is
- * checked with the policy again; each connection's address is checked when it is made
- * (lib/http-get.ts); the body is read up to `max_bytes` and decoded from its charset to UTF-8.
- * docs/skills/http.fetch_text.md.
+ * checked with the policy again; each connection goes to the address the policy checked, or has
+ * its address checked when it is made (lib/http-get.ts); the body is read up to `max_bytes` and
+ * decoded from its charset to UTF-8. docs/skills/http.fetch_text.md.
  */
 import type { BuiltinContext, BuiltinOutcome, BuiltinSkill } from '../core/run/index.js';
 import { VERSION } from '../generated/version.js';
 import { AddressBlocked, httpGet, urlWithHost, type GetResponse } from './lib/http-get.js';
-import { bound, denied, fail, ok, RequestError, runSkill, selfDenied, str } from './lib/outcome.js';
+import { bound, denied, fail, fitOutput, ok, RequestError, runSkill, selfDenied, str } from './lib/outcome.js';
 import { canonicalEncoding, decodePrefix, looksBinary } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 131_072;
@@ -49,8 +49,11 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
   const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(ctx.limits.timeoutMs)]);
   for (let hop = 0; ; hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return fail('SKILL_REDIRECT_LIMIT', `${url.href} is not an http or https URL`);
-    if (url.username !== '' || url.password !== '') return selfDenied('SKILL_NOT_ALLOWED', 'credentials in a URL are refused', `fetch ${url.origin}`);
-    const decision = await ctx.policy.checkUrl(url.href);
+    // The policy gate refuses userinfo too; this holds even under a gate that does not.
+    if (url.username !== '' || url.password !== '') return selfDenied('net.http', 'POLICY_URL_INVALID', 'net.http: userinfo (user@host) is not allowed', `fetch ${url.origin}`);
+    // The first hop is checked as given: the policy's form checks (encoded traversal, dot
+    // segments) run on the raw string, before URL parsing normalises them away.
+    const decision = await ctx.policy.checkUrl(hop === 0 ? raw : url.href);
     if (!decision.allowed) return denied(decision, `fetch ${url.href}`);
     const current = url;
     // A special address is reached only when the policy allows a URL naming that address itself
@@ -71,7 +74,10 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
         ...(pinned !== undefined ? { pinned } : {}),
       });
     } catch (err) {
-      if (err instanceof AddressBlocked) return selfDenied('SKILL_ADDRESS_BLOCKED', err.message, `connect ${err.host}`);
+      if (err instanceof AddressBlocked) {
+        // The reason names no host: it goes into the audit record, and the URL comes from the input.
+        return selfDenied('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the host resolves to a non-public address the policy does not name', `connect ${err.host} (${err.address})`);
+      }
       if (signal.aborted) return fail('SKILL_TIMED_OUT', `fetching ${url.href} ran out of time`);
       return fail('SKILL_HTTP_FAILED', `fetching ${url.href} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -92,18 +98,24 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
     const encoding = (charset !== undefined ? canonicalEncoding(charset) : undefined) ?? 'utf-8';
     const more = res.body.length > maxBytes;
     const body = more ? res.body.subarray(0, maxBytes) : res.body;
-    const dec = decodePrefix(body, encoding, more);
-    const text = dec.ok ? dec.text : new TextDecoder(dec.encoding).decode(body);
-    if (looksBinary(text)) return fail('SKILL_BINARY_CONTENT', `${url.href} returned binary content`, { status: res.status, mime });
-    return ok({
-      url: raw,
-      final_url: url.href,
-      status: res.status,
-      mime,
-      text,
-      bytes: dec.ok ? dec.bytes : body.length,
-      truncated: more || (dec.ok && dec.bytes < body.length),
-    });
+    /** The response for the first `n` bytes of the body (cut inside a character: that character is left out). */
+    const response = (n: number): Record<string, unknown> => {
+      const part = body.subarray(0, n);
+      const dec = decodePrefix(part, encoding, more || n < body.length);
+      return {
+        url: raw,
+        final_url: url.href,
+        status: res.status,
+        mime,
+        text: dec.ok ? dec.text : new TextDecoder(dec.encoding).decode(part),
+        bytes: dec.ok ? dec.bytes : part.length,
+        truncated: more || n < body.length || (dec.ok && dec.bytes < n),
+      };
+    };
+    const whole = response(body.length);
+    if (looksBinary(whole.text as string)) return fail('SKILL_BINARY_CONTENT', `${url.href} returned binary content`, { status: res.status, mime });
+    // Fewer bytes of the body when the response would not fit the host's output cap.
+    return ok(fitOutput(ctx.limits.maxOutputBytes, body.length, response) ?? whole);
   }
 }
 

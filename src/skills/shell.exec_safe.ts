@@ -8,9 +8,9 @@ import { constants } from 'node:os';
 import { stat } from 'node:fs/promises';
 import type { BuiltinSkill } from '../core/run/index.js';
 import { childEnv } from './lib/env.js';
-import { bound, denied, fail, ok, runSkill, str, strList, RequestError } from './lib/outcome.js';
+import { bound, denied, fail, fitOutput, ok, runSkill, str, strList, RequestError } from './lib/outcome.js';
 import { spawnBounded } from './lib/proc.js';
-import { dropPartialUtf8, lenientUtf8 } from './lib/text.js';
+import { dropPartialUtf8, lenientUtf8, utf8Prefix } from './lib/text.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 65_536;
@@ -46,14 +46,19 @@ export const shellExecSafe: BuiltinSkill = {
         now: () => ctx.now(),
       });
       if (r.spawnError !== undefined) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${r.spawnError})`);
-      const result = {
+      const stdout = r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout;
+      const stderr = r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr;
+      const response = (n: number): Record<string, unknown> => ({
         exit_code: r.exitCode ?? 128 + (r.signal !== null ? (constants.signals[r.signal] ?? 0) : 0),
-        stdout: lenientUtf8(r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout),
-        stderr: lenientUtf8(r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr),
-        stdout_truncated: r.stdoutTruncated,
-        stderr_truncated: r.stderrTruncated,
+        stdout: lenientUtf8(utf8Prefix(stdout, n)),
+        stderr: lenientUtf8(utf8Prefix(stderr, n)),
+        stdout_truncated: r.stdoutTruncated || stdout.length > n,
+        stderr_truncated: r.stderrTruncated || stderr.length > n,
         duration_ms: r.durationMs,
-      };
+      });
+      // Both streams cut further when the response (escaped as JSON) would not fit the host's output cap.
+      const longest = Math.max(stdout.length, stderr.length);
+      const result = fitOutput(ctx.limits.maxOutputBytes, longest, response) ?? response(longest);
       if (r.timedOut || r.aborted) {
         const why = r.timedOut ? `ran longer than ${timeoutMs} ms` : 'was cancelled';
         return fail('SKILL_TIMED_OUT', `${argv[0]} ${why} and its process group was killed`, result);

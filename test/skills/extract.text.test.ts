@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { makePdf } from '../helpers/pdf.js';
-import { fixtureContext } from '../helpers/skill-context.js';
+import { skillContext } from '../helpers/skill-context.js';
 import { errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 
 const ID = 'extract.text';
@@ -12,7 +12,7 @@ interface Extracted {
 }
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
-const { ctx, gate } = fixtureContext({ cwd: '/', policy: {} });
+const { ctx, gate } = await skillContext(ID, { cwd: '/', policy: {} });
 
 const HTML = `<!doctype html><html><head><title>  The   Guide </title>
 <style>body { color: red }</style><script>alert("x"); document.write("<h1>fake</h1>")</script></head>
@@ -26,7 +26,7 @@ describe('extract.text', () => {
     assert.deepEqual(out.hints, { title: 'The Guide', sections: ['Getting started', 'Usage v2'] });
     assert.equal(out.text, 'Home | Docs\n\nGetting started\n\nInstall it & run\nit.\n\nUsage v2\n\none\n\ntwo\n\na 1');
     for (const gone of ['alert', 'color', 'fake', 'enable js', 'hidden', 'svg text']) assert.ok(!out.text.includes(gone), gone);
-    assert.deepEqual(gate.calls, [], 'no host operation at all');
+    assert.deepEqual(gate.uses, [], 'no host operation at all');
   });
 
   it('extracts Markdown: inline markup reduced to text, headings as sections, first h1 as title', async () => {
@@ -51,7 +51,7 @@ describe('extract.text', () => {
   });
 
   it("refuses a result larger than the host's output cap", async () => {
-    const small = fixtureContext({ cwd: '/', policy: {}, limits: { maxOutputBytes: 50 } });
+    const small = await skillContext(ID, { cwd: '/', policy: { limits: { max_output_bytes: 50 } } });
     const md = 'word '.repeat(100);
     assert.equal(errorCode(await runSkill(ID, { content_type: 'text/markdown', bytes_b64: b64(md) }, small.ctx)), 'SKILL_OUTPUT_LIMIT');
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fixtureContext } from '../helpers/skill-context.js';
+import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -35,7 +35,7 @@ describe('fs.read_tree', () => {
   it("answers the seed's example request: deterministic order, .gitignore honoured, hidden left out", async () => {
       const dir = tempDir();
       await tree(dir);
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.', max_entries: 2000, max_depth: 8, include_hidden: false }, ctx));
       assert.deepEqual(out, {
         root: '.',
@@ -57,7 +57,7 @@ describe('fs.read_tree', () => {
   it('lists hidden entries on request, but never .git', async () => {
       const dir = tempDir();
       await tree(dir);
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.', include_hidden: true }, ctx));
       const paths = out.entries.map((e) => e.path);
       assert.ok(paths.includes('.env') && paths.includes('.gitignore') && paths.includes('src/.gitignore'));
@@ -67,7 +67,7 @@ describe('fs.read_tree', () => {
   it('truncates at max_entries and at max_depth, with the flag set', async () => {
       const dir = tempDir();
       await tree(dir);
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       const few = okOutput<Tree>(await runSkill(ID, { root: '.', max_entries: 3 }, ctx));
       assert.deepEqual(few.entries.map((e) => e.path), ['a.txt', 'keep.log', 'src']);
       assert.equal(few.truncated, true);
@@ -81,10 +81,17 @@ describe('fs.read_tree', () => {
   it("stops before the host's output cap", async () => {
       const dir = tempDir();
       for (let i = 0; i < 50; i++) await writeFile(join(dir, `file-${String(i).padStart(2, '0')}.txt`), '');
-      const { ctx } = fixtureContext({ cwd: dir, limits: { maxOutputBytes: 1024 } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], limits: { max_output_bytes: '1KiB' } } });
       const out = okOutput<Tree>(await runSkill(ID, { root: '.' }, ctx));
       assert.equal(out.truncated, true);
       assert.ok(Buffer.byteLength(JSON.stringify(out)) <= 1024);
+      // A long root takes its share of the cap too.
+      const long = `${'sub/'.repeat(60)}leaf`;
+      await mkdir(join(dir, long), { recursive: true });
+      for (let i = 0; i < 20; i++) await writeFile(join(dir, long, `f${i}`), '');
+      const deep = okOutput<Tree>(await runSkill(ID, { root: long }, ctx));
+      assert.equal(deep.truncated, true);
+      assert.ok(deep.entries.length > 0 && Buffer.byteLength(JSON.stringify(deep)) <= 1024, JSON.stringify(deep));
     });
 
   it('lists symlinks as such and never follows them out of the root', async () => {
@@ -94,7 +101,7 @@ describe('fs.read_tree', () => {
       await writeFile(join(dir, 'outside', 'secret.txt'), 's');
       await symlink(join(dir, 'outside'), join(dir, 'root', 'escape'));
       await symlink(join(dir, 'outside', 'secret.txt'), join(dir, 'root', 'file-link'));
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['root'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['root'] } });
       const out = okOutput<Tree>(await runSkill(ID, { root: 'root' }, ctx));
       assert.deepEqual(out.entries, [
         { path: 'escape', kind: 'symlink' },
@@ -107,14 +114,15 @@ describe('fs.read_tree', () => {
       await mkdir(join(dir, 'data'));
       await mkdir(join(dir, 'data2'));
       await symlink(join(dir, 'data2'), join(dir, 'data', 'link'));
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['data'] } });
-      for (const root of ['data2', 'data/..', 'data/link', '/']) assert.equal(denialCode(await runSkill(ID, { root }, ctx)), 'SKILL_NOT_ALLOWED', root);
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['data'] } });
+      for (const root of ['data2', 'data/link', '/']) assert.equal(denialCode(await runSkill(ID, { root }, ctx)), 'POLICY_PATH_DENIED', root);
+      assert.equal(denialCode(await runSkill(ID, { root: 'data/..' }, ctx)), 'POLICY_PATH_INVALID');
     });
 
   it('reports a missing root or a file as errors', async () => {
       const dir = tempDir();
       await writeFile(join(dir, 'f'), '');
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       assert.equal(errorCode(await runSkill(ID, { root: 'nope' }, ctx)), 'SKILL_FILE_NOT_FOUND');
       assert.equal(errorCode(await runSkill(ID, { root: 'f' }, ctx)), 'SKILL_NOT_A_DIRECTORY');
     });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fixtureContext } from '../helpers/skill-context.js';
+import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -68,7 +68,7 @@ describe('fs.write_patch', () => {
       const dir = tempDir();
       await seedTree(dir);
       await chmod(join(dir, 'src', 'app.txt'), 0o600);
-      const { ctx, gate } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx, gate } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       const out = okOutput<Patched>(await runSkill(ID, { unified_diff: SEED_DIFF }, ctx));
       assert.deepEqual(out, { applied: true, files_changed: 3, hunks_applied: 4, rejects: [] });
       assert.equal(await readFile(join(dir, 'src', 'app.txt'), 'utf8'), TEN.replace('line 1\n', 'LINE 1\n') + 'line 11\n');
@@ -77,7 +77,7 @@ describe('fs.write_patch', () => {
       assert.equal((await stat(join(dir, 'src', 'app.txt'))).mode & 0o777, 0o600, 'mode kept');
       await assert.rejects(stat(join(dir, 'old.txt')));
       assert.deepEqual(Object.keys(await snapshot(dir)).sort(), ['src/app.txt', 'src/new.txt'], 'no temporary files left');
-      assert.ok(gate.calls.filter((c) => c.op === 'write').length >= 3, 'each file checked for writing');
+      assert.ok(gate.uses.filter((u) => u.scope === 'fs.write' && u.allowed).length >= 3, 'each file checked for writing');
     });
 
   it('changes nothing when any hunk fails, and lists each failed hunk with its reason', async () => {
@@ -85,7 +85,7 @@ describe('fs.write_patch', () => {
       await seedTree(dir);
       const before = await snapshot(dir);
       const bad = SEED_DIFF.replace(' line 9\n line 10\n+line 11', ' line 9\n line ten\n+line 11');
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       const out = okOutput<Patched>(await runSkill(ID, { unified_diff: bad }, ctx));
       assert.equal(out.applied, false);
       assert.equal(out.files_changed, 0);
@@ -100,7 +100,7 @@ describe('fs.write_patch', () => {
       await writeFile(join(dir, 'src', 'new.txt'), 'already here\n');
       await writeFile(join(dir, 'old.txt'), 'going\naway\nand more\n');
       const diff = SEED_DIFF + '--- a/missing.txt\n+++ b/missing.txt\n@@ -1 +1 @@\n-a\n+b\n';
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       const out = okOutput<Patched>(await runSkill(ID, { unified_diff: diff }, ctx));
       assert.equal(out.applied, false);
       assert.deepEqual(out.rejects.map((r) => [r.file, r.reason]), [
@@ -115,7 +115,7 @@ describe('fs.write_patch', () => {
       await writeFile(join(dir, 'a.txt'), 'a\n');
       await writeFile(join(dir, 'blocker'), 'a file where a directory is needed\n');
       const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n--- /dev/null\n+++ b/blocker/new.txt\n@@ -0,0 +1 @@\n+x\n';
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       assert.equal(errorCode(await runSkill(ID, { unified_diff: diff }, ctx)), 'SKILL_WRITE_FAILED');
       assert.equal(await readFile(join(dir, 'a.txt'), 'utf8'), 'a\n');
     });
@@ -125,7 +125,7 @@ describe('fs.write_patch', () => {
       await mkdir(join(dir, 'pkg'));
       await writeFile(join(dir, 'pkg', 'r1.txt'), 'one\ntwo\n');
       const diff = 'diff --git a/r1.txt b/r2.txt\nsimilarity index 50%\nrename from r1.txt\nrename to r2.txt\n--- a/r1.txt\n+++ b/r2.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n';
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['pkg'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['pkg'] } });
       const out = okOutput<Patched>(await runSkill(ID, { base: 'pkg', unified_diff: diff }, ctx));
       assert.deepEqual([out.applied, out.files_changed], [true, 2]);
       assert.deepEqual(await snapshot(join(dir, 'pkg')), { 'r2.txt': 'one\nTWO\n' });
@@ -137,10 +137,15 @@ describe('fs.write_patch', () => {
       await mkdir(join(dir, 'outside'));
       await writeFile(join(dir, 'outside', 'x.txt'), 'x\n');
       await symlink(join(dir, 'outside'), join(dir, 'base', 'link'));
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       const patch = (p: string): string => `--- ${p}\n+++ ${p}\n@@ -1 +1 @@\n-x\n+y\n`;
       for (const p of ['../outside/x.txt', `${dir}/outside/x.txt`, 'link/x.txt', 'a/../../outside/x.txt']) {
-        assert.equal(denialCode(await runSkill(ID, { base: 'base', unified_diff: patch(p) }, ctx)), 'SKILL_PATH_OUTSIDE_BASE', p);
+        const outcome = await runSkill(ID, { base: 'base', unified_diff: patch(p) }, ctx);
+        assert.equal(denialCode(outcome), 'SKILL_PATH_OUTSIDE_BASE', p);
+        // The skill's own refusal names its scope, and its reason names no path (it is audited).
+        const decision = (outcome as { decision: { scope?: string; reason: string } }).decision;
+        assert.equal(decision.scope, 'fs.write');
+        assert.ok(!decision.reason.includes('outside/x.txt') && !decision.reason.includes(dir), decision.reason);
       }
       assert.equal(await readFile(join(dir, 'outside', 'x.txt'), 'utf8'), 'x\n');
     });
@@ -149,15 +154,15 @@ describe('fs.write_patch', () => {
       const dir = tempDir();
       await seedTree(dir);
       const before = await snapshot(dir);
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['src'] } });
-      assert.equal(denialCode(await runSkill(ID, { unified_diff: SEED_DIFF }, ctx)), 'SKILL_NOT_ALLOWED');
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['src'] } });
+      assert.equal(denialCode(await runSkill(ID, { unified_diff: SEED_DIFF }, ctx)), 'POLICY_PATH_DENIED');
       assert.deepEqual(await snapshot(dir), before);
     });
 
   it('refuses a diff it cannot parse, and binary patches', async () => {
       const dir = tempDir();
       await writeFile(join(dir, 'img.png'), 'x');
-      const { ctx } = fixtureContext({ cwd: dir, policy: { read: ['.'], write: ['.'] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       assert.equal(errorCode(await runSkill(ID, { unified_diff: '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n' }, ctx)), 'SKILL_PATCH_INVALID');
       assert.equal(errorCode(await runSkill(ID, { unified_diff: 'just some text\n' }, ctx)), 'SKILL_PATCH_INVALID');
       const binary = 'diff --git a/img.png b/img.png\nindex 1..2 100644\nBinary files a/img.png and b/img.png differ\n';

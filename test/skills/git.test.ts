@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parsePorcelainV2, type GitStatus } from '../../src/skills/git.status.js';
 import { git } from '../helpers/git-repo.js';
-import { fixtureContext } from '../helpers/skill-context.js';
+import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -64,7 +64,7 @@ describe('git.status', () => {
   it("answers the seed's example request with the seed's response", async () => {
       const dir = tempDir();
       await seedRepo(dir);
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
       const out = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
       assert.deepEqual(out, { branch: 'feature/x', ahead: 1, behind: 0, staged: ['a.txt'], unstaged: ['b.txt'], untracked: ['c.txt'] });
     });
@@ -76,7 +76,7 @@ describe('git.status', () => {
       await utimes(join(dir, 'b.txt'), new Date(), new Date(Date.UTC(2030, 0, 1)));
       const index = await readFile(join(dir, '.git', 'index'));
       const before = await stat(join(dir, '.git', 'index'));
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
       okOutput(await runSkill('git.status', {}, ctx));
       okOutput(await runSkill('git.diff', { target: 'working' }, ctx));
       assert.deepEqual(await readFile(join(dir, '.git', 'index')), index);
@@ -88,7 +88,7 @@ describe('git.status', () => {
       const head = await seedRepo(dir);
       await mkdir(join(dir, 'hooks'));
       await hostileConfig(dir);
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
       okOutput(await runSkill('git.status', {}, ctx));
       for (const target of ['working', 'staged']) okOutput(await runSkill('git.diff', { target }, ctx));
       okOutput(await runSkill('git.diff', { target: 'commit', commit: head }, ctx));
@@ -113,7 +113,7 @@ describe('git.status', () => {
       const dir = tempDir();
       await seedRepo(dir);
       await writeFile(join(dir, '.git', 'index'), 'not an index');
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
       const outcome = await runSkill('git.status', {}, ctx);
       assert.equal(errorCode(outcome), 'SKILL_GIT_FAILED');
       assert.equal((outcome as unknown as { error: { exit_code: number } }).error.exit_code, 128);
@@ -121,7 +121,7 @@ describe('git.status', () => {
 
   it('reports a directory that is not a work tree', async () => {
       const dir = tempDir();
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.status', {}, ctx)), 'SKILL_NOT_A_REPOSITORY');
       assert.equal(errorCode(await runSkill('git.diff', { target: 'working' }, ctx)), 'SKILL_NOT_A_REPOSITORY');
     });
@@ -130,12 +130,14 @@ describe('git.status', () => {
       const dir = tempDir();
       await seedRepo(dir);
       await mkdir(join(dir, 'elsewhere'));
-      const noGit = fixtureContext({ cwd: dir, policy: { read: ['.'] } });
-      assert.equal(denialCode(await runSkill('git.status', {}, noGit.ctx)), 'SKILL_NOT_ALLOWED');
-      assert.equal(denialCode(await runSkill('git.diff', { target: 'staged' }, noGit.ctx)), 'SKILL_NOT_ALLOWED');
-      const noRead = fixtureContext({ cwd: dir, policy: { read: ['elsewhere'], exec: ['git'] } });
-      assert.equal(denialCode(await runSkill('git.status', {}, noRead.ctx)), 'SKILL_NOT_ALLOWED');
-      assert.ok(!noRead.gate.calls.some((c) => c.op === 'exec'), 'git never ran');
+      const noGit = await skillContext('git.status', { cwd: dir, policy: { read: ['.'] } });
+      // The engine would refuse before running (exec git is required); the skill asks anyway.
+      assert.deepEqual(noGit.grant.denials.map((d) => [d.scope, d.value]), [['exec', 'git']]);
+      assert.equal(denialCode(await runSkill('git.status', {}, noGit.ctx)), 'POLICY_EXEC_DENIED');
+      assert.equal(denialCode(await runSkill('git.diff', { target: 'staged' }, noGit.ctx)), 'POLICY_EXEC_DENIED');
+      const noRead = await skillContext('git.status', { cwd: dir, policy: { read: ['elsewhere'], exec: ['git'] } });
+      assert.equal(denialCode(await runSkill('git.status', {}, noRead.ctx)), 'POLICY_PATH_DENIED');
+      assert.ok(!noRead.gate.uses.some((u) => u.scope === 'exec'), 'git never ran');
     });
 
   it('gives schema findings for bad requests', async () => {
@@ -148,7 +150,7 @@ describe('git.diff', () => {
   it("answers the seed's example request: working, staged and commit diffs", async () => {
       const dir = tempDir();
       const head = await seedRepo(dir);
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.diff', { cwd: dir, policy: ALLOW });
       const working = okOutput<Diff>(await runSkill('git.diff', { target: 'working', max_bytes: 131072 }, ctx));
       assert.match(working.diff, /^diff --git a\/b\.txt b\/b\.txt$/m);
       assert.match(working.diff, /^\+unstaged$/m);
@@ -166,20 +168,20 @@ describe('git.diff', () => {
       const dir = tempDir();
       await seedRepo(dir);
       await appendFile(join(dir, 'b.txt'), 'é'.repeat(5000) + '\n');
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.diff', { cwd: dir, policy: ALLOW });
       const out = okOutput<Diff>(await runSkill('git.diff', { target: 'working', max_bytes: 301 }, ctx));
       assert.equal(out.truncated, true);
       assert.ok(out.bytes <= 301 && out.bytes === Buffer.byteLength(out.diff));
       assert.ok(!out.diff.includes('\uFFFD'), 'cut on a character boundary');
-      const capped = fixtureContext({ cwd: dir, policy: ALLOW, limits: { maxOutputBytes: 100 } });
+      const capped = await skillContext('git.diff', { cwd: dir, policy: { ...ALLOW, limits: { max_output_bytes: 100 } } });
       const c = okOutput<Diff>(await runSkill('git.diff', { target: 'working' }, capped.ctx));
-      assert.ok(c.truncated && c.bytes <= 100);
+      assert.ok(c.truncated && c.bytes > 0 && Buffer.byteLength(JSON.stringify(c)) <= 100, JSON.stringify(c));
     });
 
   it('reports a commit the repository does not have', async () => {
       const dir = tempDir();
       await seedRepo(dir);
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.diff', { cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: 'deadbeef' }, ctx)), 'SKILL_COMMIT_NOT_FOUND');
     });
 
@@ -191,7 +193,7 @@ describe('git.diff', () => {
       assert.deepEqual(await inputFindings('git.diff', { target: 'tree' }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/target' }]);
       const findings = await inputFindings('git.diff', { target: 'commit', commit: '--output=/tmp/x' });
       assert.deepEqual(findings, [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/commit' }]);
-      const { ctx } = fixtureContext({ cwd: dir, policy: ALLOW });
+      const { ctx } = await skillContext('git.diff', { cwd: dir, policy: ALLOW });
       assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: '--output=x' }, ctx, { unchecked: true })), 'SKILL_REQUEST_INVALID');
       await assert.rejects(stat(join(dir, 'x')));
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fixtureContext } from '../helpers/skill-context.js';
+import { skillContext } from '../helpers/skill-context.js';
 import { errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 
 const ID = 'json.validate';
@@ -10,7 +10,7 @@ interface Validated {
   errors: { pointer: string; message: string }[];
 }
 
-const { ctx, gate } = fixtureContext({ cwd: '/', policy: {} });
+const { ctx, gate } = await skillContext(ID, { cwd: '/', policy: {} });
 
 const PERSON = {
   type: 'object',
@@ -22,7 +22,7 @@ const PERSON = {
 describe('json.validate', () => {
   it("answers the seed's example request with the seed's response", async () => {
     assert.deepEqual(okOutput(await runSkill(ID, { json: '{"a": 1}', schema: { type: 'object' } }, ctx)), { valid: true, errors: [] });
-    assert.deepEqual(gate.calls, []);
+    assert.deepEqual(gate.uses, []);
   });
 
   it('reports every error with a JSON pointer into the document (draft 2020-12, with formats)', async () => {

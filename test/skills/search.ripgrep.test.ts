@@ -3,10 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fixtureContext, type FixtureGate } from '../helpers/skill-context.js';
+import { skillContext, type SkillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
-import type { BuiltinContext } from '../../src/core/run/index.js';
 
 const ID = 'search.ripgrep';
 
@@ -50,10 +49,10 @@ async function tree(dir: string): Promise<void> {
   await symlink(join(dir, 'src', 'lib.rs'), join(dir, 'link.rs'));
 }
 
-function contexts(dir: string): { rg: { ctx: BuiltinContext; gate: FixtureGate }; js: { ctx: BuiltinContext; gate: FixtureGate } } {
+async function contexts(dir: string): Promise<{ rg: SkillContext; js: SkillContext }> {
   return {
-    rg: fixtureContext({ cwd: dir, policy: { read: ['.'], exec: ['rg'] } }),
-    js: fixtureContext({ cwd: dir, policy: { read: ['.'] } }),
+    rg: await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: ['rg'] } }),
+    js: await skillContext(ID, { cwd: dir, policy: { read: ['.'] } }),
   };
 }
 
@@ -80,7 +79,7 @@ describe('search.ripgrep', () => {
   it("answers the seed's example request with the seed's response shape", async () => {
       const dir = tempDir();
       await tree(dir);
-      const { js } = contexts(dir);
+      const { js } = await contexts(dir);
       const out = okOutput<Found>(await runSkill(ID, { pattern: 'TODO', paths: ['.'], glob: ['*.rs'], case_sensitive: false, max_matches: 500 }, js.ctx));
       // As with ripgrep, a glob that names a hidden file includes it; hidden directories stay out.
       assert.deepEqual(out.matches[0], { file: '.dot.rs', line: 1, column: 1, match: 'TODO', context_before: '', context_after: ' dotfile' });
@@ -108,27 +107,27 @@ describe('search.ripgrep', () => {
   it('gives identical results with ripgrep and without it', { skip: RG ? false : 'ripgrep is not installed' }, async () => {
       const dir = tempDir();
       await tree(dir);
-      const { rg, js } = contexts(dir);
+      const { rg, js } = await contexts(dir);
       for (const req of REQUESTS) {
         const viaRg = okOutput<Found>(await runSkill(ID, req, rg.ctx));
         const viaJs = okOutput<Found>(await runSkill(ID, req, js.ctx));
         assert.deepEqual(viaJs, viaRg, JSON.stringify(req));
         assert.ok(viaRg.matches.length > 0, `request ${JSON.stringify(req)} finds something`);
       }
-      assert.ok(rg.gate.calls.some((c) => c.op === 'exec' && c.allowed), 'ripgrep ran');
-      assert.ok(!js.gate.calls.some((c) => c.op === 'exec' && c.allowed), 'the fallback ran');
+      assert.ok(rg.gate.uses.some((u) => u.scope === 'exec' && u.allowed), 'ripgrep ran');
+      assert.ok(!js.gate.uses.some((u) => u.scope === 'exec' && u.allowed), 'the fallback ran');
     });
 
   it('truncates at max_matches and at the host output cap, both ways', async () => {
       const dir = tempDir();
       await writeFile(join(dir, 'many.txt'), 'x\n'.repeat(100));
       for (const policy of [{ read: ['.'], exec: ['rg'] }, { read: ['.'] }]) {
-        const { ctx } = fixtureContext({ cwd: dir, policy });
+        const { ctx } = await skillContext(ID, { cwd: dir, policy });
         const some = okOutput<Found>(await runSkill(ID, { pattern: 'x', max_matches: 7 }, ctx));
         assert.deepEqual([some.matches.length, some.truncated, some.matches[6]?.line], [7, true, 7]);
         const all = okOutput<Found>(await runSkill(ID, { pattern: 'x', max_matches: 100 }, ctx));
         assert.deepEqual([all.matches.length, all.truncated], [100, false]);
-        const capped = fixtureContext({ cwd: dir, policy, limits: { maxOutputBytes: 2000 } });
+        const capped = await skillContext(ID, { cwd: dir, policy: { ...policy, limits: { max_output_bytes: 2000 } } });
         const c = okOutput<Found>(await runSkill(ID, { pattern: 'x' }, capped.ctx));
         assert.equal(c.truncated, true);
         assert.ok(Buffer.byteLength(JSON.stringify(c)) <= 2000);
@@ -138,7 +137,7 @@ describe('search.ripgrep', () => {
   it('refuses patterns the two engines would read differently, and cannot be made to backtrack', async () => {
       const dir = tempDir();
       await writeFile(join(dir, 'a.txt'), 'a'.repeat(5000) + '!\n');
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       for (const pattern of ['(?=a)', 'a(?!b)', '(a)\\1', '[a[b]]', '[a&&b]', '(?i)a', 'a\\nb', 'x{', '\\Qa', '[abc']) {
         assert.equal(errorCode(await runSkill(ID, { pattern }, ctx)), 'SKILL_PATTERN_INVALID', pattern);
       }
@@ -154,16 +153,17 @@ describe('search.ripgrep', () => {
       await mkdir(join(dir, 'data2'));
       await symlink(join(dir, 'data2'), join(dir, 'data', 'link'));
       for (const policy of [{ read: ['data'], exec: ['rg'] }, { read: ['data'] }]) {
-        const { ctx } = fixtureContext({ cwd: dir, policy });
-        for (const p of ['data2', 'data/..', 'data/link', '/etc']) {
-          assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', p] }, ctx)), 'SKILL_NOT_ALLOWED', p);
+        const { ctx } = await skillContext(ID, { cwd: dir, policy });
+        for (const p of ['data2', 'data/link', '/etc']) {
+          assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', p] }, ctx)), 'POLICY_PATH_DENIED', p);
         }
+        assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', 'data/..'] }, ctx)), 'POLICY_PATH_INVALID');
       }
     });
 
   it('reports a missing search path', async () => {
       const dir = tempDir();
-      const { ctx } = fixtureContext({ cwd: dir });
+      const { ctx } = await skillContext(ID, { cwd: dir });
       assert.equal(errorCode(await runSkill(ID, { pattern: 'x', paths: ['nope'] }, ctx)), 'SKILL_FILE_NOT_FOUND');
     });
 

@@ -29,6 +29,11 @@ export interface GateUse {
 export interface RecordingGate extends PolicyGate {
   /** Every decision so far, in order. */
   readonly uses: readonly GateUse[];
+  /**
+   * Records a refusal a skill made itself, beyond the gate's questions (a patch path outside its
+   * base, a connection to a non-public address), so the audit record names it like the gate's own.
+   */
+  recordRefusal(scope: GateScope, code: Code, reason: string): void;
 }
 
 /** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
@@ -64,7 +69,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
   };
   const deny = (scope: GateScope, code: Code, reason: string): PolicyDecision => {
     uses.push({ scope, allowed: false, code, reason });
-    return { allowed: false, code, reason };
+    return { allowed: false, code, reason, scope };
   };
 
   async function checkPath(scope: 'fs.read' | 'fs.write', path: string): Promise<PolicyDecision> {
@@ -140,6 +145,9 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
 
   return {
     uses,
+    recordRefusal(scope, code, reason) {
+      uses.push({ scope, allowed: false, code, reason });
+    },
     checkRead: (path) => checkPath('fs.read', path),
     checkWrite: (path) => checkPath('fs.write', path),
     checkUrl,

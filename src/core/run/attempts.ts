@@ -4,7 +4,7 @@
  * entrypoint runs again (seed 001: "Any violation → immediate discard; the agent must re-run the
  * responsible Skill"). A reported error must conform to error_schema.
  */
-import { diag, type Diagnostic } from '../diagnostics.js';
+import { CODES, diag, type Code, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
 import type { SchemaChecker } from './contract.js';
 import type { Attempt, RunStatus } from './attempt.js';
@@ -60,9 +60,15 @@ export async function attemptLoop(
         diagnostics.push(diag('RUN_ERROR_INVALID', "the error the skill reported does not conform to its error_schema; it was discarded"), ...schemaFindings(findings, 'error'));
         return end('error_invalid');
       }
-      const e = a.outcome.value as { code?: unknown; message?: unknown } | null;
-      const what = e !== null && typeof e === 'object' && typeof e.code === 'string' ? `${e.code}${typeof e.message === 'string' ? `: ${e.message}` : ''}` : 'an error';
+      const e = (a.outcome.value ?? {}) as { code?: unknown; message?: unknown };
+      const code = typeof e.code === 'string' ? e.code : undefined;
+      const what = code !== undefined ? `${code}${typeof e.message === 'string' ? `: ${e.message}` : ''}` : 'an error';
       diagnostics.push(diag('RUN_SKILL_FAILED', `the skill reported ${what}`));
+      // A built-in's error codes are skillctl's own, so each one's exit class says how the run
+      // ends (SKILL_TIMED_OUT 124, SKILL_REQUEST_INVALID 2). A process skill's codes are its own words.
+      if (facts.runtime === 'builtin' && code !== undefined && Object.hasOwn(CODES, code) && CODES[code as Code].severity === 'error') {
+        diagnostics.push(diag(code as Code, typeof e.message === 'string' ? e.message : code));
+      }
       return end('skill_error', { error: a.outcome.value });
     }
     if (findings.length === 0) {

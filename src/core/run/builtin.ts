@@ -17,7 +17,17 @@ export type PolicyDecision =
        */
       readonly address?: string;
     }
-  | { readonly allowed: false; readonly code: Code; readonly reason: string };
+  | {
+      readonly allowed: false;
+      readonly code: Code;
+      readonly reason: string;
+      /**
+       * The permission scope the refused operation needed. The engine's gate always says; a skill
+       * that refuses an operation itself (beyond the gate's checks) must say, so the audit record
+       * can name the refusal like the gate's own.
+       */
+      readonly scope?: 'fs.read' | 'fs.write' | 'net.http' | 'exec' | 'env';
+    };
 
 /** Host-policy checks available to a built-in skill. Each use is recorded for the audit trail. */
 export interface PolicyGate {

@@ -29,18 +29,8 @@ export const SKILL_CODES = {
   SKILL_COMMIT_NOT_FOUND: { severity: 'error', title: 'The commit named in the request does not exist.', exit: 'findings' },
   SKILL_HTTP_FAILED: { severity: 'error', title: 'The HTTP request failed (connection, TLS or protocol error).', exit: 'findings' },
   SKILL_REDIRECT_LIMIT: { severity: 'error', title: 'The URL redirected more times than allowed, or to a non-HTTP location.', exit: 'findings' },
-  SKILL_ADDRESS_BLOCKED: {
-    severity: 'error',
-    title: 'A host resolved to a loopback, private, link-local or metadata address the policy does not name.',
-    exit: 'denied',
-  },
   SKILL_INPUT_TOO_LARGE: { severity: 'error', title: 'A payload in the request is larger than the skill accepts.', exit: 'usage' },
   SKILL_EXTRACT_FAILED: { severity: 'error', title: 'The document could not be parsed for its text.', exit: 'findings' },
-  SKILL_NOT_ALLOWED: {
-    severity: 'error',
-    title: "An operation of a built-in skill is outside the host policy's allowlists.",
-    exit: 'denied',
-  },
 } as const satisfies CodeCatalogue;
 
 export type SkillCode = keyof typeof SKILL_CODES;

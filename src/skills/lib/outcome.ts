@@ -22,9 +22,12 @@ export function denied(decision: Denial, operation: string): BuiltinOutcome {
   return { status: 'denied', decision, operation };
 }
 
-/** A denial the skill makes itself (beyond the policy gate), with one of its own codes. */
-export function selfDenied(code: SkillCode, reason: string, operation: string): BuiltinOutcome {
-  return { status: 'denied', decision: { allowed: false, code, reason }, operation };
+/**
+ * A denial the skill makes itself, beyond the policy gate's checks: `scope` names the permission
+ * the refused operation needed, so the audit record names the refusal like the gate's own.
+ */
+export function selfDenied(scope: NonNullable<Denial['scope']>, code: SkillCode | Code, reason: string, operation: string): BuiltinOutcome {
+  return { status: 'denied', decision: { allowed: false, code, reason, scope }, operation };
 }
 
 /** Thrown by the field readers below; `runSkill` turns it into SKILL_REQUEST_INVALID. */
@@ -63,6 +66,37 @@ export function bound(req: Request, key: string, fallback: number, cap: number):
   const v = req[key] ?? fallback;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1) throw new RequestError(`/${key}`, `\`${key}\` must be a positive integer`);
   return Math.max(1, Math.min(v, Math.floor(cap)));
+}
+
+/** Bytes of `value` as the engine measures an output against the host's cap (compact JSON, UTF-8). */
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * The output built from the largest `n` <= `max` whose JSON fits in `cap` bytes; undefined when
+ * not even `build(0)` fits. `build` must grow with `n` (n is a count of bytes kept). The engine
+ * discards an output larger than the host's output cap, so a skill whose request bound was clamped
+ * to that cap still cuts its text further, for the rest of the response and for JSON escaping, and
+ * reports the cut with its truncation flag.
+ */
+export function fitOutput<T>(cap: number, max: number, build: (n: number) => T): T | undefined {
+  const whole = build(max);
+  if (jsonBytes(whole) <= cap) return whole;
+  let best: T | undefined;
+  let lo = 0;
+  let hi = max - 1;
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const out = build(mid);
+    if (jsonBytes(out) <= cap) {
+      best = out;
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return best;
 }
 
 export function strList(req: Request, key: string, fallback: readonly string[]): string[] {

@@ -55,8 +55,13 @@ export async function runBuiltin(o: BuiltinRunOptions, input: unknown, outer?: A
       }
       case 'error':
         return { outcome: { kind: 'error', value: result.error }, ...none };
-      case 'denied':
-        return { outcome: failed('denied', [diag(result.decision.code, `${result.operation}: ${result.decision.reason}`)]), ...none };
+      case 'denied': {
+        const { code, reason, scope } = result.decision;
+        // A refusal the skill made itself is recorded too, so the audit record names it.
+        const recorded = o.gate.uses.some((u) => !u.allowed && u.code === code && u.reason === reason);
+        if (!recorded && scope !== undefined) o.gate.recordRefusal(scope, code, reason);
+        return { outcome: failed('denied', [diag(code, `${result.operation}: ${reason}`)]), ...none };
+      }
       default: {
         const never: never = result;
         return never;
