@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { BIN, ROOT } from './paths.js';
 
 export interface CliRun {
@@ -14,20 +14,47 @@ export interface CliOptions {
   readonly timeoutMs?: number;
 }
 
+function cliEnv(opts: CliOptions): Record<string, string> {
+  const merged: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...opts.env };
+  return Object.fromEntries(Object.entries(merged).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
 /** Runs the built `skillctl` binary as a user would: a separate process, no TTY. */
 export function skillctl(args: readonly string[], opts: CliOptions = {}): CliRun {
-  const merged: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...opts.env };
-  const env = Object.fromEntries(Object.entries(merged).filter(([, v]) => v !== undefined));
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
     input: opts.input ?? '',
-    env,
+    env: cliEnv(opts),
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 60_000,
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.error) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * `skillctl` without blocking this process: for tests whose own event loop must keep running
+ * while skillctl works (an HTTP server the skill fetches from).
+ */
+export function skillctlAsync(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
 }
 
 /** Parses stdout as the one JSON document of --json. */

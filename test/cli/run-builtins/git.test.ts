@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
+import { git } from '../../helpers/git-repo.js';
+
+interface Diff {
+  diff: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+/** The seed's example state: on feature/x, one commit ahead of main; a.txt staged, b.txt changed, c.txt new. */
+async function seedRepo(dir: string): Promise<string> {
+  await mkdir(dir);
+  git(dir, 'init', '-q', '-b', 'main');
+  await writeFile(join(dir, 'a.txt'), 'a\n');
+  await writeFile(join(dir, 'b.txt'), 'b\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'base');
+  git(dir, 'checkout', '-q', '-b', 'feature/x');
+  git(dir, 'branch', '-q', '--set-upstream-to=main');
+  await writeFile(join(dir, 'd.txt'), 'd\n');
+  git(dir, 'add', 'd.txt');
+  git(dir, 'commit', '-q', '-m', 'feature work');
+  await appendFile(join(dir, 'a.txt'), 'staged\n');
+  git(dir, 'add', 'a.txt');
+  await appendFile(join(dir, 'b.txt'), `unstaged\n${'é'.repeat(2000)}\n`);
+  await writeFile(join(dir, 'c.txt'), 'new\n');
+  return git(dir, 'rev-parse', 'HEAD').trim();
+}
+
+describe('skillctl run git.status and git.diff', () => {
+  const p = new BuiltinProject('skillctl-e2e-git-');
+  let repo: string;
+  let head: string;
+  let policy: string;
+  let noGit: string;
+
+  before(async () => {
+    repo = join(p.dir, 'repo');
+    head = await seedRepo(repo);
+    // Policies outside the repository, so that they are not untracked files in it.
+    policy = await p.policy({ permissions: { 'fs.read': ['repo'], exec: ['git'] } });
+    noGit = await p.policy({ permissions: { 'fs.read': ['repo'] } });
+  });
+
+  it("git.status answers the seed's example request with the seed's response", async () => {
+    const r = await p.plain('git.status', {}, { policy, cwd: repo });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), { branch: 'feature/x', ahead: 1, behind: 0, staged: ['a.txt'], unstaged: ['b.txt'], untracked: ['c.txt'] });
+  });
+
+  it("git.diff answers the seed's example requests: working tree, index and a commit", async () => {
+    const r = await p.plain('git.diff', { target: 'working', max_bytes: 131072 }, { policy, cwd: repo });
+    assert.equal(r.code, 0, r.stderr);
+    const working = JSON.parse(r.stdout) as Diff;
+    assert.deepEqual(Object.keys(working).sort(), ['bytes', 'diff', 'truncated']);
+    assert.match(working.diff, /^diff --git a\/b\.txt b\/b\.txt$/m);
+    assert.deepEqual([working.bytes, working.truncated], [Buffer.byteLength(working.diff), false]);
+    const staged = expectOk<Diff>(await p.run('git.diff', { target: 'staged' }, { policy, cwd: repo }));
+    assert.match(staged.diff, /^\+staged$/m);
+    const commit = expectOk<Diff>(await p.run('git.diff', { target: 'commit', commit: head }, { policy, cwd: repo }));
+    assert.match(commit.diff, /^\+\+\+ b\/d\.txt$/m);
+  });
+
+  it('git.diff truncates at max_bytes, and at the policy cap with the whole output under it', async () => {
+    const cut = expectOk<Diff>(await p.run('git.diff', { target: 'working', max_bytes: 301 }, { policy, cwd: repo }));
+    assert.ok(cut.truncated && cut.bytes <= 301 && cut.bytes > 290 && !cut.diff.includes('\uFFFD'), JSON.stringify(cut));
+    const capped = await p.policy({ permissions: { 'fs.read': ['repo'], exec: ['git'] }, limits: { max_output_bytes: 800 } });
+    const c = expectCapped<Diff>(await p.run('git.diff', { target: 'working' }, { policy: capped, cwd: repo }), 800);
+    assert.ok(c.truncated && c.bytes > 400, JSON.stringify(c));
+  });
+
+  it('refuses to run without exec git (exit 3 before anything runs), and an argument the policy forbids', async () => {
+    const rec = await expectDenied(p, await p.run('git.status', {}, { policy: noGit, cwd: repo }), 'exec', 'POLICY_PERMISSION_DENIED');
+    assert.deepEqual(rec.policy.denials.map((d) => [d.scope, d.value]), [['exec', 'git']]);
+    assert.equal(rec.result.attempts, 0, 'refused before the skill ran');
+    const noCached = await p.policy({ permissions: { 'fs.read': ['repo'], exec: [{ command: 'git', deny_args: ['--cached'] }] } });
+    await expectDenied(p, await p.run('git.diff', { target: 'staged' }, { policy: noCached, cwd: repo }), 'exec', 'POLICY_EXEC_ARGUMENT_DENIED');
+    expectOk(await p.run('git.diff', { target: 'working' }, { policy: noCached, cwd: repo }));
+  });
+
+  it('reports a commit the repository does not have as a skill error', async () => {
+    expectSkillError(await p.run('git.diff', { target: 'commit', commit: 'deadbeef' }, { policy, cwd: repo }), 'SKILL_COMMIT_NOT_FOUND');
+  });
+
+  it('gives exit 2 with schema findings for wrong types and missing fields', async () => {
+    await expectSchemaFindings(p, await p.run('git.status', { repo: '.' }, { policy, cwd: repo }), ['/repo']);
+    await expectSchemaFindings(p, await p.run('git.diff', { max_bytes: '1k' }, { policy, cwd: repo }), ['/max_bytes', '/target']);
+    const noCommit = await p.run('git.diff', { target: 'commit', commit: '--output=/tmp/x' }, { policy, cwd: repo });
+    await expectSchemaFindings(p, noCommit, ['/commit']);
+  });
+
+  it('every run left one intact audit record', async () => {
+    assert.equal(await p.verifyAudit(), 13);
+  });
+});
