@@ -4,7 +4,7 @@
 // `node scripts/build.mjs [step...]` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
@@ -52,12 +52,21 @@ await step('bundle', async () => {
   const runners = readdirSync(join(root, 'src/cli/commands')).filter((f) => f.endsWith('.run.ts'));
   // `import('./x.run.js')` becomes a module that asks dist/boot.cjs to load dist/cmd/x.cjs (with
   // its code cache); without boot.cjs, a plain require of the chunk.
+  // Modules imported dynamically, on first use, that get a chunk of their own the same way, so the
+  // chunk importing them stays small: the heavy half of `run` (YAML parser, validators, ajv,
+  // contracts), which a run of an unchanged default bundle never loads (docs/performance.md).
+  const chunks = { 'src/core/run/full.ts': 'run-full' };
   const lazyRunners = {
     name: 'lazy-runners',
     setup(b) {
       b.onResolve({ filter: /\.run\.js$/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         return { path: args.path.split('/').pop().replace(/\.run\.js$/, ''), namespace: 'lazy-runner' };
+      });
+      b.onResolve({ filter: /\.js$/ }, (args) => {
+        if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
+        const chunk = chunks[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
+        return chunk === undefined ? undefined : { path: chunk, namespace: 'lazy-runner' };
       });
       b.onLoad({ filter: /.*/, namespace: 'lazy-runner' }, (args) => {
         const rel = JSON.stringify(`cmd/${args.path}.cjs`);
@@ -90,6 +99,7 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       // Tried by bin/skillctl.js before the CLI loads: `skillctl skill` for a built-in pack.
       { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
+      ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
     ],
     outExtension: { '.js': '.cjs' },
     plugins: [lazyRunners, lazyBuiltins],

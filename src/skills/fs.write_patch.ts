@@ -9,7 +9,8 @@ import { mkdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { errnoCode } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs/index.js';
-import { pathWithin } from '../core/policy/index.js';
+// Not through policy/index.js, which holds the policy file loader (YAML): skills load with every run.
+import { pathWithin } from '../core/policy/scopes.js';
 import type { BuiltinContext, BuiltinOutcome, BuiltinSkill } from '../core/run/index.js';
 import { openRegular, readUpTo } from './lib/files.js';
 import { denied, fail, ok, optStr, runSkill, selfDenied, str } from './lib/outcome.js';

@@ -5,8 +5,8 @@
  * `pattern` runs on re2js, a linear-time engine, so no schema can hang the process with a
  * catastrophically backtracking expression. docs/skills/json.validate.md.
  */
-import { compileSchema, type RegExpEngine } from '../core/json-schema/index.js';
-import type { BuiltinSkill } from '../core/run/index.js';
+import type { RegExpEngine } from '../core/json-schema/index.js';
+import { loadFull, type BuiltinSkill } from '../core/run/index.js';
 import { fail, ok, RequestError, runSkill, str } from './lib/outcome.js';
 
 /** Largest document accepted, in UTF-16 code units of the `json` string. */
@@ -33,6 +33,8 @@ export const jsonValidate: BuiltinSkill = {
         if (typeof schema !== 'boolean') throw new RequestError('/schema', '`schema` must be a JSON Schema (an object or a boolean)');
       }
       if (text.length > MAX_JSON_CHARS) return fail('SKILL_INPUT_TOO_LARGE', `\`json\` is longer than ${MAX_JSON_CHARS} characters`, { pointer: '/json' });
+      // ajv comes with the heavy half of the run engine, loaded now (not when skillctl starts).
+      const { compileSchema } = await loadFull();
       const compiled = await compileSchema(schema, { regExp: await linearRegExp() });
       if ('error' in compiled) return fail('SCHEMA_UNCOMPILABLE', compiled.error.message, { pointer: '/schema' });
       let value: unknown;

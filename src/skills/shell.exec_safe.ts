@@ -4,7 +4,6 @@
  * budget that kills the whole process group, and bounded stdout and stderr.
  * docs/skills/shell.exec_safe.md.
  */
-import { constants } from 'node:os';
 import { stat } from 'node:fs/promises';
 import type { BuiltinSkill } from '../core/run/index.js';
 import { childEnv } from './lib/env.js';
@@ -49,7 +48,7 @@ export const shellExecSafe: BuiltinSkill = {
       const stdout = r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout;
       const stderr = r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr;
       const response = (n: number): Record<string, unknown> => ({
-        exit_code: r.exitCode ?? 128 + (r.signal !== null ? (constants.signals[r.signal] ?? 0) : 0),
+        exit_code: r.exitCode ?? 128 + (r.signal !== null ? (process.getBuiltinModule('node:os').constants.signals[r.signal] ?? 0) : 0),
         stdout: lenientUtf8(utf8Prefix(stdout, n)),
         stderr: lenientUtf8(utf8Prefix(stderr, n)),
         stdout_truncated: r.stdoutTruncated || stdout.length > n,

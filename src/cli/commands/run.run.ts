@@ -4,12 +4,16 @@ import { dirname, join, resolve } from 'node:path';
 import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { findProjectRoot } from '../../core/fs/index.js';
-import { MANIFEST_MAX_BYTES } from '../../core/manifest/index.js';
-import { defaultPolicy, loadPolicy, POLICY_FILE_NAME } from '../../core/policy/index.js';
+// The light modules, not manifest/index.js and policy/index.js: a run of the default bundle
+// needs neither the YAML parser nor the validators they hold (docs/performance.md); the policy
+// file loader and the payload contracts come with the rest of the heavy half (loadFull).
+import { MANIFEST_MAX_BYTES } from '../../core/manifest/guards.js';
+import { defaultPolicy, POLICY_FILE_NAME } from '../../core/policy/default.js';
 import type { ContractSet } from '../../core/contracts/index.js';
 import {
   DEFAULT_AUDIT_PATH,
   defaultSchemaCompiler,
+  loadFull,
   openAuditLog,
   runSkill,
   type BundleSnapshots,
@@ -77,7 +81,7 @@ async function policyInForce(ctx: Context, root: string | undefined, file: strin
   const path = file !== undefined ? resolve(ctx.io.cwd, file) : root !== undefined ? join(root, POLICY_FILE_NAME) : undefined;
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   const bytes = await readBytes(ctx, path, 'the policy');
-  const loaded = loadPolicy(bytes, { file: path, baseDir: dirname(path) });
+  const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: dirname(path) });
   return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
 }
 
@@ -103,7 +107,7 @@ function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
   return async (schema, label) => {
     if (!refersOut(schema)) return defaultSchemaCompiler(schema, label);
     // Loaded only for a schema that needs it: most runs never pay for the contract module.
-    const contracts = await import('../../core/contracts/index.js');
+    const contracts = await loadFull();
     set ??= contracts.loadContractSet({ dirs, cwd: ctx.io.cwd });
     return contracts.compilePayloadSchema(schema, await set, label);
   };

@@ -1,3 +1,3 @@
-export { schemaErrorsToDiagnostics, type SchemaDiagnosticOptions } from './to-diagnostics.js';
+export { schemaErrorsToDiagnostics, valueErrors, type SchemaDiagnosticOptions } from './to-diagnostics.js';
 export type { ErrorObject, StandaloneValidator } from './standalone.js';
-export { compileSchema, valueErrors, type CompiledSchema, type CompileOptions, type Draft, type RegExpEngine } from './runtime.js';
+export { compileSchema, type CompiledSchema, type CompileOptions, type Draft, type RegExpEngine } from './runtime.js';

@@ -165,3 +165,21 @@ export function schemaErrorsToDiagnostics(
   }
   return out;
 }
+
+/** Turns ajv's findings on a *value* into diagnostics pointing into that value. */
+export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
+  return errors.map((e) => {
+    let pointer = e.instancePath;
+    let message = `${pointer === '' ? 'value' : pointer} ${e.message ?? 'is not valid'}`;
+    if (e.keyword === 'required') {
+      const name = String((e.params as { missingProperty: string }).missingProperty);
+      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      message = `missing required property \`${name}\``;
+    } else if (e.keyword === 'additionalProperties') {
+      const name = String((e.params as { additionalProperty: string }).additionalProperty);
+      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      message = `property \`${name}\` is not allowed`;
+    }
+    return diag('SCHEMA_VALUE_INVALID', message, { pointer, hint: `schema rule: ${e.schemaPath}` });
+  });
+}

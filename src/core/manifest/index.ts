@@ -1,13 +1,14 @@
 export { CORE_SIDE_EFFECT_CATEGORIES, classifyCategory, SIDE_EFFECT_SET_VERSION, type CoreSideEffectCategory } from './categories.js';
 export { fixDigests, type DigestFix } from './fix.js';
+export { readCleanJson } from './guards.js';
 export { DEFAULT_LIMITS, parseLimit, resolveLimits, type ResolvedLimits } from './limits.js';
 export { LOADER_PRECEDENCE, toLoaderError, type LoaderError, type LoaderErrorCode, type ValidationStage } from './loader-error.js';
 export { deriveMetadata, type ValidationMetadata } from './metadata.js';
 export * from './model.js';
 export { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, parseDocumentBytes, type DocumentFormat, type ParsedDocument, type Position } from './parse.js';
 export { childPointer, parsePointer, toPointer } from './pointer.js';
+export { findManifest } from './find.js';
 export {
-  findManifest,
   formatOf,
   manifestDigestOf,
   unreadable,

@@ -17,13 +17,11 @@ import {
   type Scalar,
 } from 'yaml';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './guards.js';
 import { childPointer, parsePointer } from './pointer.js';
 import { bytePosition, firstInvalidUtf8 } from './utf8.js';
 
-export const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
-export const MANIFEST_MAX_DEPTH = 64;
-export const MANIFEST_MAX_ALIASES = 100;
-const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export { MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH };
 
 export type DocumentFormat = 'yaml' | 'json';
 

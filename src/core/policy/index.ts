@@ -5,7 +5,8 @@ export { createPolicyGate, type GateOptions, type GateScope, type GateUse, type 
 export { globMatch } from './glob.js';
 export { grantedLabels, grantPermissions, type ExecGrant, type Grant, type GrantedPermissions, type GrantOptions, type NetGrant, type PermissionDenial } from './grant.js';
 export { capLimits } from './limits.js';
-export { defaultPolicy, loadPolicy, POLICY_FILE_NAME, type LoadPolicyOptions, type PolicyLoad } from './load.js';
+export { defaultPolicy, POLICY_FILE_NAME } from './default.js';
+export { loadPolicy, type LoadPolicyOptions, type PolicyLoad } from './load.js';
 export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
 export { pathForm, resolveReal, within, type PathForm } from './paths.js';
 export { covers, parseScopeValue, pathWithin, type ParsedScopeValue, type ScopeValue } from './scopes.js';

@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { diag, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { jcsDigest, sha256 } from '../digest/index.js';
+import { sha256 } from '../digest/index.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { parseLimit } from '../manifest/limits.js';
 import { parseDocumentBytes, type DocumentFormat } from '../manifest/parse.js';
@@ -17,8 +17,6 @@ import { parseScopeValue, type ScopeValue } from './scopes.js';
 
 const validator = validatePolicySchema as StandaloneValidator;
 
-/** The policy file looked for in the project root. */
-export const POLICY_FILE_NAME = 'skillctl.policy.yaml';
 
 export interface PolicyLoad {
   /** Present only when there is no error. */
@@ -159,10 +157,4 @@ export function loadPolicy(bytes: Uint8Array, opts: LoadPolicyOptions): PolicyLo
     return { diagnostics: sortDiagnostics(located) };
   }
   return { ...(policy !== undefined ? { policy } : {}), diagnostics: sortDiagnostics(located) };
-}
-
-/** The policy in force when there is no policy file: read inside the working directory, nothing else. */
-export function defaultPolicy(cwd: string): HostPolicy {
-  const document = { version: 1, permissions: { 'fs.read': [cwd] } };
-  return { source: 'default', digest: jcsDigest(document), fsRead: [cwd], fsWrite: [], netHttp: [], exec: [], env: [], limits: {} };
 }

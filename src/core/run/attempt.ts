@@ -3,9 +3,7 @@
  * back (an output, an error the skill reported, or a failure), and the output-bound flags.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-// Not through contracts/index.js: that would initialise the whole contract module (word lists,
-// keywords) at start-up, and a run needs only the guarded JSON reader.
-import { parseJsonDocument } from '../contracts/json-document.js';
+import { readJsonValue } from './json.js';
 import type { SpawnOutcome } from './spawn.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */
@@ -47,23 +45,18 @@ export function failed(status: RunStatus, diagnostics: readonly Diagnostic[]): A
 }
 
 /** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
-export function parseJsonOutput(bytes: Uint8Array, what: string): { value: unknown } | { diagnostics: Diagnostic[] } {
+export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<{ value: unknown } | { diagnostics: Diagnostic[] }> {
   if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
   // Any JSON value (a payload may be a string), read with the hostile-document guards.
-  const parsed = parseJsonDocument(bytes);
-  if (!('data' in parsed) || parsed.problems.length > 0) {
-    return {
-      diagnostics: [
-        diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`),
-        ...parsed.doc.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, file: 'stdout' })),
-      ],
-    };
+  const parsed = await readJsonValue(bytes);
+  if ('errors' in parsed) {
+    return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`), ...parsed.errors.map((d) => ({ ...d, file: 'stdout' }))] };
   }
   return { value: parsed.data };
 }
 
 /** Turns how a process ended into an attempt outcome. */
-export function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Attempt {
+export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Promise<Attempt> {
   const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };
   const end = (outcome: AttemptOutcome): Attempt => ({ outcome, ...flags });
   if (r.spawnError !== undefined) {
@@ -76,7 +69,7 @@ export function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; m
     return end(failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `stdout passed ${limits.maxOutputBytes} bytes; the skill was stopped and its output discarded`)]));
   }
   if (r.exitCode === 0) {
-    const parsed = parseJsonOutput(r.stdout, 'output');
+    const parsed = await parseJsonOutput(r.stdout, 'output');
     return end('value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics));
   }
   if (r.exitCode === 1 && /^bwrap: /m.test(r.stderrTail) && r.stdout.length === 0) {
@@ -87,7 +80,7 @@ export function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; m
   }
   const how = r.exitCode !== null ? `exited with status ${r.exitCode}` : `was killed by ${r.signal ?? 'a signal'}`;
   if (r.stdout.length > 0) {
-    const parsed = parseJsonOutput(r.stdout, 'error');
+    const parsed = await parseJsonOutput(r.stdout, 'error');
     if ('value' in parsed) return end({ kind: 'error', value: parsed.value });
   }
   return end(failed('failed', [diag('RUN_SKILL_FAILED', `the skill's process ${how}`)]));

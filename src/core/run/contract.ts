@@ -1,13 +1,17 @@
 /**
  * The entrypoint's input, output and error schemas as checkers. The default bundle's schemas
  * were compiled at build time (scripts/skill-schemas.mjs), keyed by the sha256 of their JSON
- * text; any other schema is compiled now with ajv, together with the payload contracts and
- * keywords the caller plugs in.
+ * text; any other schema is compiled now with ajv (loaded then, with the rest of full.ts),
+ * together with the payload contracts and keywords the caller plugs in.
  */
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from '../diagnostics.js';
-import { compileSchema, valueErrors, type CompiledSchema, type CompileOptions, type StandaloneValidator } from '../json-schema/index.js';
+import type { CompiledSchema, CompileOptions, StandaloneValidator } from '../json-schema/index.js';
+// Not through json-schema/index.js: that holds the ajv compiler, which a run reaches through
+// loadFull only for a schema that was not compiled at build time.
+import { valueErrors } from '../json-schema/to-diagnostics.js';
 import { PRECOMPILED } from '../../generated/skill-schemas.js';
+import { loadFull } from './full-load.js';
 
 /** Extra schemas (by `$id`) and ajv keywords a schema may use. */
 export type SchemaOptions = Pick<CompileOptions, 'refs' | 'keywords'>;
@@ -39,7 +43,7 @@ function prebuilt(schema: unknown): CompiledSchema | undefined {
 export async function compileEntrypointSchema(schema: unknown, opts: SchemaOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
   const plain = (opts.refs?.length ?? 0) === 0 && (opts.keywords?.length ?? 0) === 0;
   // The manifest's validation already checked its schemas against their meta-schema.
-  return (plain ? prebuilt(schema) : undefined) ?? compileSchema(schema, { ...opts, validateSchema: false });
+  return (plain ? prebuilt(schema) : undefined) ?? (await loadFull()).compileSchema(schema, { ...opts, validateSchema: false });
 }
 
 /** The default compiler: build-time validators for the default bundle, ajv for the rest. */

@@ -9,15 +9,21 @@ import { randomBytes } from 'node:crypto';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
 import { exitCodeFor } from '../exit.js';
-import { resolveLimits, type Entrypoint, type Manifest } from '../manifest/index.js';
-// Not through contracts/index.js: that would initialise the whole contract module (word lists,
-// keywords) at start-up, and a run needs only the guarded JSON reader.
-import { parseJsonDocument } from '../contracts/json-document.js';
-import { capLimits, createPolicyGate, grantPermissions, resolveReal, type Grant, type HostLookup, type HostPolicy } from '../policy/index.js';
+// Not through manifest/index.js or policy/index.js: those hold the YAML parser, the manifest
+// validators and the policy file loader, which a run reaches through loadFull (full.ts) only
+// when it needs them (docs/performance.md).
+import { resolveLimits } from '../manifest/limits.js';
+import type { Entrypoint, Manifest } from '../manifest/model.js';
+import { createPolicyGate, type HostLookup } from '../policy/gate.js';
+import { grantPermissions, type Grant } from '../policy/grant.js';
+import { capLimits } from '../policy/limits.js';
+import type { HostPolicy } from '../policy/model.js';
+import { resolveReal } from '../policy/paths.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import { attemptLoop, schemaFindings } from './attempts.js';
 import type { SealedAuditRecord } from './audit.js';
 import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
+import { readJsonValue } from './json.js';
 import { buildRecord, type RunFacts } from './record.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
 import { runBuiltin, type BuiltinLookup } from './runtimes/builtin.js';
@@ -174,12 +180,9 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
   }
 
   // The input may be any JSON value its input_schema accepts.
-  const inputDoc = parseJsonDocument(req.input ?? Buffer.from('{}'));
-  if (!('data' in inputDoc) || inputDoc.problems.length > 0) {
-    diagnostics.push(
-      diag('RUN_INPUT_INVALID', 'the input is not a JSON document', { file: 'input' }),
-      ...schemaFindings(inputDoc.doc.diagnostics.filter((d) => d.severity === 'error'), 'input'),
-    );
+  const inputDoc = await readJsonValue(req.input ?? Buffer.from('{}'));
+  if ('errors' in inputDoc) {
+    diagnostics.push(diag('RUN_INPUT_INVALID', 'the input is not a JSON document', { file: 'input' }), ...schemaFindings(inputDoc.errors, 'input'));
     return end('input_invalid');
   }
   const input = inputDoc.data;

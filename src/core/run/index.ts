@@ -15,6 +15,7 @@ export {
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
+export { loadFull } from './full-load.js';
 export {
   compareVersions,
   isPathTarget,

@@ -8,9 +8,10 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { validateBundle, type Manifest, type ManifestValidation } from '../manifest/index.js';
+import type { Manifest, ManifestValidation } from '../manifest/index.js';
+import { loadFull } from './full-load.js';
+import { readJsonObject } from './json.js';
 import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
-import { parseDocumentBytes } from '../manifest/parse.js';
 
 /** One entry of pins/skills.lock.json, in the fields the run engine needs. */
 export interface SkillPin {
@@ -64,7 +65,7 @@ export const lockPinLookup: PinLookup = async (root, skillId, version) => {
     if (errnoCode(err) === 'ENOENT') return { diagnostics: [] };
     return { diagnostics: [diag('RUN_LOCK_INVALID', `cannot read the lock file: ${errnoCode(err) ?? String(err)}`, { file })] };
   }
-  const doc = parseDocumentBytes(bytes, 'json');
+  const doc = await readJsonObject(bytes);
   const skills = (doc.data as { skills?: unknown } | undefined)?.skills;
   if (!Array.isArray(skills) || !skills.every(isPin)) {
     return { diagnostics: [diag('RUN_LOCK_INVALID', 'the lock file is not JSON with a `skills` array of pins', { file }), ...doc.diagnostics.map((d) => ({ ...d, file }))] };
@@ -134,7 +135,8 @@ async function validated(real: string, label: string, snapshot: BundleSnapshot |
     const { skill_id, skill_version } = snap.manifest;
     return { file: join(label, snap.manifest_file), manifest: snap.manifest, identity: { skill_id, skill_version, manifest_digest: snap.manifest_digest, content_digest: snap.content_digest }, diagnostics: snap.diagnostics };
   }
-  const v = await validateBundle(real, label);
+  // Any other bundle is validated in full: the YAML parser and the validators load now.
+  const v = await (await loadFull()).validateBundle(real, label);
   return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: v.diagnostics };
 }
 

@@ -6,7 +6,8 @@
  * A file outside those binds does not exist inside: it is not merely refused.
  */
 import { lstat, readlink } from 'node:fs/promises';
-import { within } from '../policy/index.js';
+// Not through policy/index.js, which holds the policy file loader (YAML).
+import { within } from '../policy/paths.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 

@@ -12,7 +12,11 @@ import { join } from 'node:path';
 import { computeContent, dirSource } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
-import { findManifest, validateBundle, type Manifest } from '../manifest/index.js';
+// Not through manifest/index.js: matchSnapshot runs on every run of the default bundle, and
+// that index holds the YAML parser and the validators (reached through loadFull when needed).
+import { findManifest } from '../manifest/find.js';
+import type { Manifest } from '../manifest/model.js';
+import { loadFull } from './full-load.js';
 
 export interface BundleSnapshot {
   /** `skill.yaml` or `skill.json`. */
@@ -33,7 +37,7 @@ export type BundleSnapshots = Readonly<Record<string, BundleSnapshot>>;
 export async function snapshotBundle(dir: string, label: string): Promise<BundleSnapshot | undefined> {
   const found = await findManifest(dir);
   if ('diagnostic' in found) return undefined;
-  const v = await validateBundle(dir, label);
+  const v = await (await loadFull()).validateBundle(dir, label);
   const { manifest: m, content } = v.digests;
   if (v.manifest === undefined || hasErrors(v.diagnostics) || m.computed === undefined || content.computed === undefined) return undefined;
   return {

@@ -6,13 +6,19 @@
  * link-local or otherwise special address (the policy's classification, src/core/policy) is used
  * only when the policy allows that address itself (a URL naming it).
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type * as Dns from 'node:dns';
+import type { LookupAddress } from 'node:dns';
+import type { IncomingMessage } from 'node:http';
+import type * as Net from 'node:net';
+import type { LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { isSpecialAddress } from '../../core/policy/index.js';
+import type * as Zlib from 'node:zlib';
+// Not through policy/index.js, which holds the policy file loader (YAML): skills load with every run.
+import { isSpecialAddress } from '../../core/policy/address.js';
+
+// Node's networking modules load when a request is made, not with every `skillctl run`.
+const dns = (): typeof Dns => process.getBuiltinModule('node:dns');
+const net = (): typeof Net => process.getBuiltinModule('node:net');
 
 export class AddressBlocked extends Error {
   constructor(readonly host: string, readonly address: string) {
@@ -26,15 +32,15 @@ export type AddressCheck = (address: string) => Promise<boolean>;
 
 export function urlWithHost(url: URL, address: string): string {
   const u = new URL(url.href);
-  u.hostname = isIP(address) === 6 ? `[${address}]` : address;
+  u.hostname = net().isIP(address) === 6 ? `[${address}]` : address;
   return u.href;
 }
 
 /** DNS, unless the policy already resolved the host: then only the address it checked. */
-function resolveHost(pinned: string | undefined): typeof dnsLookup {
-  if (pinned === undefined) return dnsLookup;
+function resolveHost(pinned: string | undefined): typeof Dns.lookup {
+  if (pinned === undefined) return dns().lookup;
   return ((_host: string, _opts: unknown, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) =>
-    cb(null, [{ address: pinned, family: isIP(pinned) }])) as unknown as typeof dnsLookup;
+    cb(null, [{ address: pinned, family: net().isIP(pinned) }])) as unknown as typeof Dns.lookup;
 }
 
 function guardedLookup(host: string, allowSpecial: AddressCheck, pinned: string | undefined): LookupFunction {
@@ -67,9 +73,10 @@ export interface GetResponse {
 
 function decoded(res: IncomingMessage): Readable {
   const enc = String(res.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
-  if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(createGunzip());
-  if (enc === 'deflate') return res.pipe(createInflate());
-  if (enc === 'br') return res.pipe(createBrotliDecompress());
+  const zlib = (): typeof Zlib => process.getBuiltinModule('node:zlib');
+  if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(zlib().createGunzip());
+  if (enc === 'deflate') return res.pipe(zlib().createInflate());
+  if (enc === 'br') return res.pipe(zlib().createBrotliDecompress());
   return res;
 }
 
@@ -87,14 +94,15 @@ export function httpGet(url: URL, opts: GetOptions): Promise<GetResponse> {
   const { max, signal, allowSpecial, userAgent } = opts;
   return new Promise((resolve, reject) => {
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) !== 0 && isSpecialAddress(literal)) {
+    if (net().isIP(literal) !== 0 && isSpecialAddress(literal)) {
       // A literal address gets no lookup: check it here.
       void allowSpecial(literal).then((ok) => (ok ? start() : reject(new AddressBlocked(url.hostname, literal))), reject);
     } else {
       start();
     }
     function start(): void {
-      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      const { request } = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http');
+      const req = request(url, {
         method: 'GET',
         agent: false,
         lookup: guardedLookup(url.hostname, allowSpecial, opts.pinned),

@@ -4,7 +4,6 @@
  * is cancelled, or the program exits, the whole group is killed: nothing the program started
  * keeps running in the background.
  */
-import { spawn } from 'node:child_process';
 
 export interface SpawnOptions {
   readonly cwd: string;
@@ -67,6 +66,8 @@ export function spawnBounded(file: string, args: readonly string[], opts: SpawnO
     let stopped = false;
     let settled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+    // Loaded on first use: most runs of the default bundle start no process.
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(file, [...args], {
       cwd: opts.cwd,
       env: { ...opts.env },

@@ -7,7 +7,9 @@
 import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
-import { lookupCommand, type GrantedPermissions } from '../../policy/index.js';
+// Not through policy/index.js, which holds the policy file loader (YAML).
+import { lookupCommand } from '../../policy/exec.js';
+import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../spawn.js';
 

@@ -4,7 +4,8 @@
  */
 import { realpath } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../../diagnostics.js';
-import { lookupCommand } from '../../policy/index.js';
+// Not through policy/index.js, which holds the policy file loader (YAML).
+import { lookupCommand } from '../../policy/exec.js';
 import { spawnBounded } from '../spawn.js';
 
 export interface Interpreter {

@@ -7,7 +7,11 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
-import { lookupCommand, within, type Grant, type RecordingGate } from '../../policy/index.js';
+// The policy's modules, not policy/index.js, which holds the policy file loader (YAML).
+import { lookupCommand } from '../../policy/exec.js';
+import type { Grant } from '../../policy/grant.js';
+import type { RecordingGate } from '../../policy/gate.js';
+import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { bwrapArgs, systemLayout, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../spawn.js';

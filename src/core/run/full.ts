@@ -1,0 +1,13 @@
+/**
+ * The part of `skillctl run` that a run of an unchanged default bundle never needs: validating a
+ * bundle in full (the YAML parser, the manifest validators), the guarded document parser with
+ * source positions (for a document the fast reader did not accept), loading a policy file, and
+ * compiling a schema that was not compiled at build time (ajv, payload contracts). Everything in
+ * the run path reaches it through `loadFull` (full-load.ts), on first use; the CLI build places it
+ * in a chunk of its own (dist/cmd/run-full.cjs). docs/performance.md says why.
+ */
+export { compilePayloadSchema, loadContractSet, type ContractSet } from '../contracts/index.js';
+export { parseJsonDocument } from '../contracts/json-document.js';
+export { compileSchema } from '../json-schema/index.js';
+export { parseDocumentBytes, validateBundle } from '../manifest/index.js';
+export { loadPolicy } from '../policy/index.js';
