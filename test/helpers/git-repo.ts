@@ -1,5 +1,7 @@
 /** Git repositories for the git skills' tests, built with the git CLI, isolated from any user config. */
 import { execFileSync } from 'node:child_process';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 const ENV = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -15,4 +17,27 @@ const ENV = {
 
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' });
+}
+
+/**
+ * The seed's example state (seed 002, git.status): on feature/x, one commit ahead of main;
+ * a.txt staged, b.txt changed (by `unstaged`, then `more`), c.txt new. Returns HEAD.
+ */
+export async function seedRepo(dir: string, more = ''): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  git(dir, 'init', '-q', '-b', 'main');
+  await writeFile(join(dir, 'a.txt'), 'a\n');
+  await writeFile(join(dir, 'b.txt'), 'b\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'base');
+  git(dir, 'checkout', '-q', '-b', 'feature/x');
+  git(dir, 'branch', '-q', '--set-upstream-to=main');
+  await writeFile(join(dir, 'd.txt'), 'd\n');
+  git(dir, 'add', 'd.txt');
+  git(dir, 'commit', '-q', '-m', 'feature work');
+  await appendFile(join(dir, 'a.txt'), 'staged\n');
+  git(dir, 'add', 'a.txt');
+  await appendFile(join(dir, 'b.txt'), `unstaged\n${more}`);
+  await writeFile(join(dir, 'c.txt'), 'new\n');
+  return git(dir, 'rev-parse', 'HEAD').trim();
 }

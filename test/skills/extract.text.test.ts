@@ -3,13 +3,9 @@ import { describe, it } from 'node:test';
 import { makePdf } from '../helpers/pdf.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import type { Extracted } from '../helpers/skill-responses.js';
 
 const ID = 'extract.text';
-
-interface Extracted {
-  text: string;
-  hints: { title?: string; sections: string[] };
-}
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 const { ctx, gate } = await skillContext(ID, { cwd: '/', policy: {} });

@@ -6,16 +6,9 @@ import { describe, it } from 'node:test';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import type { ReadText } from '../helpers/skill-responses.js';
 
 const ID = 'fs.read_text';
-
-interface ReadText {
-  path: string;
-  text: string;
-  bytes_read: number;
-  truncated: boolean;
-  normalized_encoding: string;
-}
 
 describe('fs.read_text', () => {
   it("answers the seed's example request with the seed's response shape", async () => {

@@ -5,14 +5,9 @@ import { describe, it } from 'node:test';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import type { Tree } from '../helpers/skill-responses.js';
 
 const ID = 'fs.read_tree';
-
-interface Tree {
-  root: string;
-  entries: { path: string; kind: string; bytes?: number }[];
-  truncated: boolean;
-}
 
 async function tree(dir: string): Promise<void> {
   await mkdir(join(dir, 'src', 'deep', 'deeper'), { recursive: true });

@@ -1,67 +1,14 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import { fileContents, type Patched } from '../helpers/skill-responses.js';
+import { SEED_DIFF, seedTree, TEN } from '../helpers/patch-tree.js';
 
 const ID = 'fs.write_patch';
-
-interface Patched {
-  applied: boolean;
-  files_changed: number;
-  hunks_applied: number;
-  rejects: { file: string; hunk: number; reason: string; detail: string }[];
-}
-
-const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-const SEED_DIFF = `diff --git a/src/app.txt b/src/app.txt
-index 1111111..2222222 100644
---- a/src/app.txt
-+++ b/src/app.txt
-@@ -1,3 +1,3 @@
--line 1
-+LINE 1
- line 2
- line 3
-@@ -8,3 +8,4 @@
- line 8
- line 9
- line 10
-+line 11
-diff --git a/src/new.txt b/src/new.txt
-new file mode 100755
-index 0000000..3333333
---- /dev/null
-+++ b/src/new.txt
-@@ -0,0 +1,2 @@
-+#!/bin/sh
-+echo new
-diff --git a/old.txt b/old.txt
-deleted file mode 100644
-index 4444444..0000000
---- a/old.txt
-+++ /dev/null
-@@ -1,2 +0,0 @@
--going
--away
-`;
-
-async function seedTree(dir: string): Promise<void> {
-  await mkdir(join(dir, 'src'));
-  await writeFile(join(dir, 'src', 'app.txt'), TEN);
-  await writeFile(join(dir, 'old.txt'), 'going\naway\n');
-}
-
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const f of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (f.isFile()) out[join(f.parentPath, f.name).slice(dir.length + 1)] = await readFile(join(f.parentPath, f.name), 'utf8');
-  }
-  return out;
-}
 
 describe('fs.write_patch', () => {
   it("applies the seed's example: modifies, creates and deletes files, atomically", async () => {
@@ -76,14 +23,14 @@ describe('fs.write_patch', () => {
       assert.equal((await stat(join(dir, 'src', 'new.txt'))).mode & 0o777, 0o755);
       assert.equal((await stat(join(dir, 'src', 'app.txt'))).mode & 0o777, 0o600, 'mode kept');
       await assert.rejects(stat(join(dir, 'old.txt')));
-      assert.deepEqual(Object.keys(await snapshot(dir)).sort(), ['src/app.txt', 'src/new.txt'], 'no temporary files left');
+      assert.deepEqual(Object.keys(await fileContents(dir)).sort(), ['src/app.txt', 'src/new.txt'], 'no temporary files left');
       assert.ok(gate.uses.filter((u) => u.scope === 'fs.write' && u.allowed).length >= 3, 'each file checked for writing');
     });
 
   it('changes nothing when any hunk fails, and lists each failed hunk with its reason', async () => {
       const dir = tempDir();
       await seedTree(dir);
-      const before = await snapshot(dir);
+      const before = await fileContents(dir);
       const bad = SEED_DIFF.replace(' line 9\n line 10\n+line 11', ' line 9\n line ten\n+line 11');
       const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'] } });
       const out = okOutput<Patched>(await runSkill(ID, { unified_diff: bad }, ctx));
@@ -91,7 +38,7 @@ describe('fs.write_patch', () => {
       assert.equal(out.files_changed, 0);
       assert.equal(out.hunks_applied, 0);
       assert.deepEqual(out.rejects.map((r) => [r.file, r.hunk, r.reason]), [['src/app.txt', 2, 'context_mismatch']]);
-      assert.deepEqual(await snapshot(dir), before);
+      assert.deepEqual(await fileContents(dir), before);
     });
 
   it('rejects creating an existing file, patching a missing one, and a delete that does not match', async () => {
@@ -128,7 +75,7 @@ describe('fs.write_patch', () => {
       const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['pkg'] } });
       const out = okOutput<Patched>(await runSkill(ID, { base: 'pkg', unified_diff: diff }, ctx));
       assert.deepEqual([out.applied, out.files_changed], [true, 2]);
-      assert.deepEqual(await snapshot(join(dir, 'pkg')), { 'r2.txt': 'one\nTWO\n' });
+      assert.deepEqual(await fileContents(join(dir, 'pkg')), { 'r2.txt': 'one\nTWO\n' });
     });
 
   it('refuses paths outside base: .., absolute, and through a symlink', async () => {
@@ -153,10 +100,10 @@ describe('fs.write_patch', () => {
   it('is denied where the policy allows no writing', async () => {
       const dir = tempDir();
       await seedTree(dir);
-      const before = await snapshot(dir);
+      const before = await fileContents(dir);
       const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['src'] } });
       assert.equal(denialCode(await runSkill(ID, { unified_diff: SEED_DIFF }, ctx)), 'POLICY_PATH_DENIED');
-      assert.deepEqual(await snapshot(dir), before);
+      assert.deepEqual(await fileContents(dir), before);
     });
 
   it('refuses a diff it cannot parse, and binary patches', async () => {

@@ -3,35 +3,11 @@ import { appendFile, mkdir, readFile, readdir, stat, utimes, writeFile } from 'n
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parsePorcelainV2, type GitStatus } from '../../src/skills/git.status.js';
-import { git } from '../helpers/git-repo.js';
+import { seedRepo } from '../helpers/git-repo.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
-
-interface Diff {
-  diff: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-/** The seed's example state: on feature/x, one commit ahead of main; a.txt staged, b.txt changed, c.txt new. */
-async function seedRepo(dir: string): Promise<string> {
-  git(dir, 'init', '-q', '-b', 'main');
-  await writeFile(join(dir, 'a.txt'), 'a\n');
-  await writeFile(join(dir, 'b.txt'), 'b\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-q', '-m', 'base');
-  git(dir, 'checkout', '-q', '-b', 'feature/x');
-  git(dir, 'branch', '-q', '--set-upstream-to=main');
-  await writeFile(join(dir, 'd.txt'), 'd\n');
-  git(dir, 'add', 'd.txt');
-  git(dir, 'commit', '-q', '-m', 'feature work');
-  await appendFile(join(dir, 'a.txt'), 'staged\n');
-  git(dir, 'add', 'a.txt');
-  await appendFile(join(dir, 'b.txt'), 'unstaged\n');
-  await writeFile(join(dir, 'c.txt'), 'new\n');
-  return git(dir, 'rev-parse', 'HEAD').trim();
-}
+import type { Diff } from '../helpers/skill-responses.js';
 
 const ALLOW = { read: ['.'], exec: ['git'] };
 

@@ -7,18 +7,9 @@ import type { HostLookup } from '../../src/core/policy/index.js';
 import type { PolicyGate } from '../../src/core/run/index.js';
 import { skillContext, type SkillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import type { Fetched } from '../helpers/skill-responses.js';
 
 const ID = 'http.fetch_text';
-
-interface Fetched {
-  url: string;
-  final_url: string;
-  status: number;
-  mime: string;
-  text: string;
-  bytes: number;
-  truncated: boolean;
-}
 
 const SPEC = '# Spec\n\nSome text — with a dash.\n';
 const seen: string[] = [];

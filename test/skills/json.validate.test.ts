@@ -2,13 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { skillContext } from '../helpers/skill-context.js';
 import { errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import type { Validated } from '../helpers/skill-responses.js';
 
 const ID = 'json.validate';
-
-interface Validated {
-  valid: boolean;
-  errors: { pointer: string; message: string }[];
-}
 
 const { ctx, gate } = await skillContext(ID, { cwd: '/', policy: {} });
 

@@ -1,28 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { skillContext, type SkillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import { hasRipgrep, type Found } from '../helpers/skill-responses.js';
 
 const ID = 'search.ripgrep';
 
-function hasRipgrep(): boolean {
-  try {
-    execFileSync('rg', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const RG = hasRipgrep();
-
-interface Found {
-  matches: { file: string; line: number; column: number; match: string; context_before: string; context_after: string }[];
-  truncated: boolean;
-}
 
 async function tree(dir: string): Promise<void> {
   await mkdir(join(dir, 'src', 'nested', 'deep'), { recursive: true });

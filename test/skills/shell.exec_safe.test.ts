@@ -7,20 +7,12 @@ import { describe, it } from 'node:test';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import type { Exec } from '../helpers/skill-responses.js';
 
 const ID = 'shell.exec_safe';
 // By name: the manifest requests `node`, and the policy's entry must resolve to the same file.
 const NODE = 'node';
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
-
-interface Exec {
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  stdout_truncated: boolean;
-  stderr_truncated: boolean;
-  duration_ms: number;
-}
 
 /** Running (a zombie waiting for a reaper counts as gone: it runs nothing). */
 function alive(pid: number): boolean {

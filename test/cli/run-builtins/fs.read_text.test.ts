@@ -3,16 +3,9 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
+import type { ReadText } from '../../helpers/skill-responses.js';
 
 const ID = 'fs.read_text';
-
-interface ReadText {
-  path: string;
-  text: string;
-  bytes_read: number;
-  truncated: boolean;
-  normalized_encoding: string;
-}
 
 describe('skillctl run fs.read_text', () => {
   const p = new BuiltinProject('skillctl-e2e-read-text-');

@@ -3,14 +3,9 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings } from '../../helpers/builtin-cli.js';
+import type { Tree } from '../../helpers/skill-responses.js';
 
 const ID = 'fs.read_tree';
-
-interface Tree {
-  root: string;
-  entries: { path: string; kind: string; bytes?: number }[];
-  truncated: boolean;
-}
 
 describe('skillctl run fs.read_tree', () => {
   const p = new BuiltinProject('skillctl-e2e-read-tree-');

@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectDenied, expectOk, expectSchemaFindings } from '../../helpers/builtin-cli.js';
+import { SEED_DIFF, seedTree, TEN } from '../../helpers/patch-tree.js';
+import { fileContents, type Patched } from '../../helpers/skill-responses.js';
 
 const ID = 'fs.write_patch';
 
-interface Patched {
-  applied: boolean;
-  files_changed: number;
-  hunks_applied: number;
-  rejects: { file: string; hunk: number; reason: string }[];
-}
-
-const TEN = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-/** Two files changed (four hunks), one created, one deleted. */
-const DIFF = `--- a/src/app.txt
-+++ b/src/app.txt
-@@ -1,3 +1,3 @@
--line 1
-+LINE 1
- line 2
- line 3
-@@ -8,3 +8,4 @@
- line 8
- line 9
- line 10
-+line 11
---- a/src/lib.txt
+/** The seed's example (two hunks in src/app.txt, a new file, a deleted one) and two hunks in src/lib.txt. */
+const DIFF = `${SEED_DIFF}--- a/src/lib.txt
 +++ b/src/lib.txt
 @@ -2,2 +2,2 @@
 -line 2
@@ -38,30 +19,11 @@ const DIFF = `--- a/src/app.txt
  line 9
 -line 10
 +LINE 10
---- /dev/null
-+++ b/src/new.txt
-@@ -0,0 +1 @@
-+new
---- a/old.txt
-+++ /dev/null
-@@ -1,2 +0,0 @@
--going
--away
 `;
 
-async function seedTree(dir: string): Promise<void> {
-  await mkdir(join(dir, 'src'), { recursive: true });
-  await writeFile(join(dir, 'src', 'app.txt'), TEN);
+async function seedTrees(dir: string): Promise<void> {
+  await seedTree(dir);
   await writeFile(join(dir, 'src', 'lib.txt'), TEN);
-  await writeFile(join(dir, 'old.txt'), 'going\naway\n');
-}
-
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const f of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (f.isFile()) out[join(f.parentPath, f.name).slice(dir.length + 1)] = await readFile(join(f.parentPath, f.name), 'utf8');
-  }
-  return out;
 }
 
 describe('skillctl run fs.write_patch', () => {
@@ -70,7 +32,7 @@ describe('skillctl run fs.write_patch', () => {
   let policy: string;
 
   before(async () => {
-    for (const n of ['seed', 'reject', 'narrow', 'base']) await seedTree(work(n));
+    for (const n of ['seed', 'reject', 'narrow', 'base']) await seedTrees(work(n));
     await mkdir(join(p.dir, 'outside'));
     await writeFile(join(p.dir, 'outside', 'x.txt'), 'x\n');
     policy = await p.policy({ permissions: { 'fs.read': ['work'], 'fs.write': ['work'] } });
@@ -80,27 +42,27 @@ describe('skillctl run fs.write_patch', () => {
     const r = await p.plain(ID, { base: 'work/seed', unified_diff: DIFF }, { policy });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { applied: true, files_changed: 4, hunks_applied: 6, rejects: [] });
-    assert.deepEqual(await snapshot(work('seed')), {
+    assert.deepEqual(await fileContents(work('seed')), {
       'src/app.txt': TEN.replace('line 1\n', 'LINE 1\n') + 'line 11\n',
       'src/lib.txt': TEN.replace('line 2\n', 'LINE 2\n').replace('line 10\n', 'LINE 10\n'),
-      'src/new.txt': 'new\n',
+      'src/new.txt': '#!/bin/sh\necho new\n',
     });
   });
 
   it('is all or nothing: a failed hunk changes no file and is listed with its reason', async () => {
-    const before = await snapshot(work('reject'));
+    const before = await fileContents(work('reject'));
     const bad = DIFF.replace(' line 9\n-line 10\n', ' line nine\n-line 10\n');
     const out = expectOk<Patched>(await p.run(ID, { base: 'work/reject', unified_diff: bad }, { policy }));
     assert.deepEqual([out.applied, out.files_changed, out.hunks_applied], [false, 0, 0]);
     assert.deepEqual(out.rejects.map((r) => [r.file, r.hunk, r.reason]), [['src/lib.txt', 2, 'context_mismatch']]);
-    assert.deepEqual(await snapshot(work('reject')), before);
+    assert.deepEqual(await fileContents(work('reject')), before);
   });
 
   it('refuses a file outside the write grant, a path outside base and the policy file itself: exit 3, audited, nothing written', async () => {
     const narrow = await p.policy({ permissions: { 'fs.read': ['work'], 'fs.write': ['work/narrow/src'] } });
-    const before = await snapshot(work('narrow'));
+    const before = await fileContents(work('narrow'));
     await expectDenied(p, await p.run(ID, { base: 'work/narrow', unified_diff: DIFF }, { policy: narrow }), 'fs.write', 'POLICY_PATH_DENIED');
-    assert.deepEqual(await snapshot(work('narrow')), before);
+    assert.deepEqual(await fileContents(work('narrow')), before);
 
     const escape = '--- a/../../outside/x.txt\n+++ b/../../outside/x.txt\n@@ -1 +1 @@\n-x\n+y\n';
     const rec = await expectDenied(p, await p.run(ID, { base: 'work/base', unified_diff: escape }, { policy }), 'fs.write', 'SKILL_PATH_OUTSIDE_BASE');

@@ -1,35 +1,9 @@
 import assert from 'node:assert/strict';
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
-import { git } from '../../helpers/git-repo.js';
-
-interface Diff {
-  diff: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-/** The seed's example state: on feature/x, one commit ahead of main; a.txt staged, b.txt changed, c.txt new. */
-async function seedRepo(dir: string): Promise<string> {
-  await mkdir(dir);
-  git(dir, 'init', '-q', '-b', 'main');
-  await writeFile(join(dir, 'a.txt'), 'a\n');
-  await writeFile(join(dir, 'b.txt'), 'b\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-q', '-m', 'base');
-  git(dir, 'checkout', '-q', '-b', 'feature/x');
-  git(dir, 'branch', '-q', '--set-upstream-to=main');
-  await writeFile(join(dir, 'd.txt'), 'd\n');
-  git(dir, 'add', 'd.txt');
-  git(dir, 'commit', '-q', '-m', 'feature work');
-  await appendFile(join(dir, 'a.txt'), 'staged\n');
-  git(dir, 'add', 'a.txt');
-  await appendFile(join(dir, 'b.txt'), `unstaged\n${'é'.repeat(2000)}\n`);
-  await writeFile(join(dir, 'c.txt'), 'new\n');
-  return git(dir, 'rev-parse', 'HEAD').trim();
-}
+import { seedRepo } from '../../helpers/git-repo.js';
+import type { Diff } from '../../helpers/skill-responses.js';
 
 describe('skillctl run git.status and git.diff', () => {
   const p = new BuiltinProject('skillctl-e2e-git-');
@@ -40,7 +14,7 @@ describe('skillctl run git.status and git.diff', () => {
 
   before(async () => {
     repo = join(p.dir, 'repo');
-    head = await seedRepo(repo);
+    head = await seedRepo(repo, `${'é'.repeat(2000)}\n`);
     // Policies outside the repository, so that they are not untracked files in it.
     policy = await p.policy({ permissions: { 'fs.read': ['repo'], exec: ['git'] } });
     noGit = await p.policy({ permissions: { 'fs.read': ['repo'] } });

@@ -3,18 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings } from '../../helpers/builtin-cli.js';
+import type { Fetched } from '../../helpers/skill-responses.js';
 
 const ID = 'http.fetch_text';
-
-interface Fetched {
-  url: string;
-  final_url: string;
-  status: number;
-  mime: string;
-  text: string;
-  bytes: number;
-  truncated: boolean;
-}
 
 const SPEC = '# Spec\n\nSome text — with a dash.\n';
 

@@ -1,25 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
+import { hasRipgrep, type Found } from '../../helpers/skill-responses.js';
 
 const ID = 'search.ripgrep';
-
-function hasRipgrep(): boolean {
-  try {
-    execFileSync('rg', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-interface Found {
-  matches: { file: string; line: number; column: number; match: string; context_before: string; context_after: string }[];
-  truncated: boolean;
-}
 
 describe('skillctl run search.ripgrep', () => {
   const p = new BuiltinProject('skillctl-e2e-search-');

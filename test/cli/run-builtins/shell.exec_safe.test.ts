@@ -3,17 +3,9 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
+import type { Exec } from '../../helpers/skill-responses.js';
 
 const ID = 'shell.exec_safe';
-
-interface Exec {
-  exit_code: number;
-  stdout: string;
-  stderr: string;
-  stdout_truncated: boolean;
-  stderr_truncated: boolean;
-  duration_ms: number;
-}
 
 const NOISY = 'process.stdout.write("o".repeat(5000)); process.stderr.write("é".repeat(5000))';
 
