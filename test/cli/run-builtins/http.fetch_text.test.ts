@@ -22,6 +22,7 @@ describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
     if (req.url === '/docs/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('é'.repeat(50_000));
     if (req.url === '/docs/moved') return void res.writeHead(302, { location: '/docs/spec.md' }).end();
     if (req.url === '/docs/escape') return void res.writeHead(301, { location: `${base}/private/secret` }).end();
+    if (req.url === '/docs/slow') return; // never answers
     res.writeHead(200, { 'content-type': 'text/plain' }).end('private data');
   };
 
@@ -47,12 +48,17 @@ describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
     assert.deepEqual(rec.policy.capabilities.used, [`net.http:${base}/docs`]);
   });
 
-  it('truncates at max_bytes, and at the policy cap with the whole output under it', async () => {
+  it('truncates at max_bytes and at the policy cap with the whole output under it, and times out at the time cap', async () => {
     const cut = expectOk<Fetched>(await p.run(ID, { url: `${base}/docs/big`, max_bytes: 101 }, { policy }));
     assert.deepEqual([cut.text, cut.bytes, cut.truncated], ['é'.repeat(50), 100, true]);
     const capped = await p.policy({ permissions: { 'net.http': [`${base}/docs`] }, limits: { max_output_bytes: '2KiB' } });
     const c = expectCapped<Fetched>(await p.run(ID, { url: `${base}/docs/big` }, { policy: capped }), 2048);
     assert.ok(c.truncated && c.bytes > 1500 && c.text === 'é'.repeat(c.bytes / 2), JSON.stringify(c).slice(0, 200));
+    // The fetch is bounded by the policy's time cap: a server that never answers times out (124).
+    const quick = await p.policy({ permissions: { 'net.http': [`${base}/docs`] }, limits: { max_execution_time: '500ms' } });
+    const t0 = Date.now();
+    assert.equal((await p.run(ID, { url: `${base}/docs/slow` }, { policy: quick })).cli.code, 124);
+    assert.ok(Date.now() - t0 < 10_000);
   });
 
   it('refuses a redirect hop out of the allowed prefix before fetching it: exit 3, audited', async () => {
@@ -84,6 +90,6 @@ describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
   });
 
   it('every run left one intact audit record', async () => {
-    assert.equal(await p.verifyAudit(), 12);
+    assert.equal(await p.verifyAudit(), 13);
   });
 });
