@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import { DIGEST_EXCLUDED_ROOT_FILES, type BundleSource } from './source.js';
+import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleSource } from './source.js';
 
 export interface BundleContent {
   /** The files `content_digest` covers, with their digests, in UTF-8 path order. */
@@ -12,20 +12,24 @@ export interface BundleContent {
   readonly complete: boolean;
 }
 
+export interface HashedFiles {
+  /** The listed files that could be read, with their digests, in listing order. */
+  readonly files: readonly TreeFile[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /** Bounded parallelism: enough to keep the disk and the thread pool busy, not unbounded fds. */
 const CONCURRENCY = 8;
 
-/** Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. */
-export async function computeContent(source: BundleSource): Promise<BundleContent> {
-  const listing = await source.list();
-  const diagnostics: Diagnostic[] = [...listing.diagnostics];
-  const wanted = listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path));
+/** Hashes the given files of a source, `CONCURRENCY` at a time. */
+export async function hashFiles(source: BundleSource, wanted: readonly BundleFile[]): Promise<HashedFiles> {
+  const diagnostics: Diagnostic[] = [];
   const files: (TreeFile | undefined)[] = new Array(wanted.length);
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < wanted.length) {
       const i = next++;
-      const f = wanted[i] as (typeof wanted)[number];
+      const f = wanted[i] as BundleFile;
       try {
         files[i] = { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
       } catch (err) {
@@ -34,10 +38,20 @@ export async function computeContent(source: BundleSource): Promise<BundleConten
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
-  const present = files.filter((f): f is TreeFile => f !== undefined);
+  return { files: files.filter((f): f is TreeFile => f !== undefined), diagnostics };
+}
+
+/** Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. */
+export async function computeContent(source: BundleSource): Promise<BundleContent> {
+  const listing = await source.list();
+  const hashed = await hashFiles(
+    source,
+    listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)),
+  );
+  const diagnostics = [...listing.diagnostics, ...hashed.diagnostics];
   return {
-    files: present,
-    digest: treeDigest(present),
+    files: hashed.files,
+    digest: treeDigest(hashed.files),
     diagnostics,
     complete: diagnostics.every((d) => d.severity !== 'error'),
   };

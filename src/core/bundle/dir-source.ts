@@ -1,28 +1,23 @@
-import { createReadStream } from 'node:fs';
 import { lstat, opendir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import { hashStream } from './hash-stream.js';
+import { digestFile } from './hash-stream.js';
+import { isExcluded, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
 import {
   DEFAULT_BOUNDS,
-  EXCLUDED_DIRS,
   type BundleBounds,
   type BundleFile,
   type BundleListing,
   type BundleSource,
 } from './source.js';
 
-// Control characters and backslashes make a path mean different things on different systems;
-// U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
-const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
-
 async function loadIgnore(root: string): Promise<Ignore | undefined> {
   try {
     const text = await readFile(join(root, '.skillignore'), 'utf8');
-    return ignore().add(text);
+    return parseSkillignore(text);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return undefined;
     throw err;
@@ -59,8 +54,7 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
         }
         for await (const ent of handle) {
           const rel = dir === '' ? ent.name : `${dir}/${ent.name}`;
-          if (ent.isDirectory() && EXCLUDED_DIRS.has(ent.name)) continue;
-          if (ig?.ignores(ent.isDirectory() ? `${rel}/` : rel)) continue;
+          if (isExcluded(rel, ent.isDirectory(), ig)) continue;
           if (UNPORTABLE_NAME.test(ent.name)) {
             diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(ent.name)} is not portable`, { file: rel }));
             continue;
@@ -111,7 +105,7 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
       return readFile(abs(path));
     },
     digest(path: string): Promise<Sha256Digest> {
-      return hashStream(createReadStream(abs(path)));
+      return digestFile(abs(path));
     },
   };
 }
