@@ -1,1 +1,2 @@
 export { writeFileAtomic } from './atomic-write.js';
+export { withFileLock, type FileLockOptions } from './file-lock.js';
