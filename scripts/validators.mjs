@@ -3,6 +3,8 @@
 // `schema` is a path under schemas/, or a well-known meta-schema id.
 export const VALIDATORS = [
   { name: 'skill-contract-v1', schema: 'schemas/skill.contract.v1.schema.json' },
+  { name: 'skillctl-lock-v1', schema: 'schemas/skillctl.lock.v1.schema.json' },
+  { name: 'provenact-lock', schema: 'schemas/provenact.lock.schema.json' },
   { name: 'meta-2020-12', meta: 'https://json-schema.org/draft/2020-12/schema' },
   { name: 'meta-draft-07', meta: 'http://json-schema.org/draft-07/schema' },
 ];

@@ -5,11 +5,14 @@
  * module merges them, so a code is declared exactly once and the `Code` type is derived from
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
+import { ARCHIVE_CODES } from './bundle/archive-codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { PIN_CODES } from './pins/codes.js';
+import { SIGN_CODES } from './sign/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -32,8 +35,11 @@ export const CODES = {
   ...CLI_CODES,
   ...DIGEST_CODES,
   ...BUNDLE_CODES,
+  ...ARCHIVE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...SIGN_CODES,
+  ...PIN_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

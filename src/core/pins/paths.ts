@@ -1,0 +1,71 @@
+/**
+ * Where pinned things are. A lock at `<root>/pins/skills.lock.json` names its sources relative to
+ * `<root>`, the project root; a source must stay inside it, also after symbolic links resolve.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { unsafeArchivePath } from '../bundle/index.js';
+import { errnoCode } from '../errors.js';
+import { DEFAULT_LOCK_PATH } from './model.js';
+
+/** The project root a lock belongs to: the directory holding the lock's directory. */
+export function lockRoot(lockPath: string): string {
+  return dirname(dirname(resolve(lockPath)));
+}
+
+/** Why `source` is not a clean relative POSIX path, or undefined. */
+export function unsafeSourcePath(source: string): string | undefined {
+  return unsafeArchivePath(source);
+}
+
+/** The absolute path of a (safe) source. */
+export function sourcePath(root: string, source: string): string {
+  return join(root, ...source.split('/'));
+}
+
+/** `abs` as a source relative to `root`, or undefined when it is not inside `root`. */
+export function toSource(root: string, abs: string): string | undefined {
+  const rel = relative(root, abs);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}
+
+/**
+ * True when `abs`, with every symbolic link resolved, lies outside `root` (resolved too): a
+ * source reached through a link must not pull files from elsewhere into a verified pin. False
+ * when `abs` does not exist (the caller reports that).
+ */
+export async function escapesRoot(root: string, abs: string): Promise<boolean> {
+  let real: string;
+  let realRoot: string;
+  try {
+    [real, realRoot] = await Promise.all([realpath(abs), realpath(root)]);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return false;
+    throw err;
+  }
+  return real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The project root for `cwd`: the nearest ancestor (or `cwd` itself) holding
+ * pins/skills.lock.json or skillctl.policy.yaml; undefined when there is none.
+ */
+export async function findProjectRoot(cwd: string): Promise<string | undefined> {
+  let dir = resolve(cwd);
+  for (;;) {
+    if ((await exists(join(dir, ...DEFAULT_LOCK_PATH.split('/')))) || (await exists(join(dir, 'skillctl.policy.yaml')))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
