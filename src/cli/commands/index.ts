@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerKeygen } from './keygen.js';
+import { registerPack } from './pack.js';
+import { registerPin } from './pin.js';
 import { registerValidate } from './validate.js';
+import { registerVerifyPins } from './verify-pins.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerPack, registerPin, registerVerifyPins, registerKeygen];
