@@ -20,4 +20,31 @@ export {
   type ManifestValidation,
   type ValidationMetadata,
 } from './core/manifest/index.js';
+/**
+ * Reads a .tgz bundle archive safely (no escaping paths, links, devices or bombs; bounds default to
+ * 20,000 entries and 512 MiB unpacked); `extractTo` unpacks only into an empty directory.
+ */
+export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
+/** `packBundle(dir, outDir)`: validates, then writes the reproducible `<skill_id>-<skill_version>.tgz`. */
+export { packBundle, type PackResult } from './core/pack/index.js';
+/**
+ * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
+ * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
+ * the verified source), `verifyLock(ctx)` (all of verify-pins).
+ */
+export {
+  findPin,
+  findProjectRoot,
+  openLock,
+  verifyLock,
+  verifyPackPin,
+  verifyProvenactPin,
+  verifySkillPin,
+  verifySourceAgainstPin,
+  type LockContext,
+  type LockVerification,
+  type PinVerification,
+  type SkillctlLock,
+  type SkillPin,
+} from './core/pins/index.js';
 export { VERSION } from './generated/version.js';

@@ -5,30 +5,11 @@ import { DEFAULT_LOCK_PATH, findProjectRoot, LOCK_MAX_BYTES, openLock, verifyLoc
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { readStdin } from '../io.js';
+import { progressLine } from '../progress.js';
 import { projectPaths } from '../project.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { VerifyPinsOptions } from './verify-pins.js';
-
-/** Progress on a terminal only, and only once the work has taken more than a moment. */
-function progress(ctx: Context): { tick: (done: number, total: number) => void; end: () => void } {
-  const tty = ctx.io.stderr.isTTY === true && !ctx.opts.json && !ctx.opts.quiet;
-  const started = performance.now();
-  let last = 0;
-  let shown = false;
-  return {
-    tick: (done, total) => {
-      const now = performance.now();
-      if (!tty || now - started < 500 || now - last < 100) return;
-      last = now;
-      shown = true;
-      ctx.io.stderr.write(`\rverifying pins ${done}/${total}`);
-    },
-    end: () => {
-      if (shown) ctx.io.stderr.write('\r\u001b[2K');
-    },
-  };
-}
 
 function json(lockFile: string, r: LockVerification): unknown {
   return {
@@ -71,7 +52,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
     else ctx.out(`${renderGrouped(opened.diagnostics, { style: ctx.style })}\n${ctx.style.red('✖')} ${lockFile} cannot be verified`);
     return code;
   }
-  const p = progress(ctx);
+  const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
     result = await verifyLock(opened.context, { onProgress: p.tick });

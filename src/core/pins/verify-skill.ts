@@ -257,15 +257,16 @@ function result(
   signers: string[],
   manifest: Record<string, unknown> | undefined,
 ): PinVerification {
-  for (const field of ['manifest_digest', 'content_digest', 'files_digest'] as const) {
-    digests[field] ??= { expected: pin[field], actual: null };
-  }
+  // A fixed key order, whatever order the digests were computed in.
+  const ordered: Record<string, DigestComparison> = {};
+  for (const field of ['manifest_digest', 'content_digest', 'files_digest'] as const) ordered[field] = digests[field] ?? { expected: pin[field], actual: null };
+  if (digests.archive_digest !== undefined) ordered.archive_digest = digests.archive_digest;
   const diagnostics = sortDiagnostics(found);
   return {
     ok: source !== undefined && !hasErrors(diagnostics),
     pin,
     ...(base !== undefined ? { pointer: base } : {}),
-    digests,
+    digests: ordered,
     signers,
     ...(source !== undefined ? { source } : {}),
     ...(manifest !== undefined ? { manifest } : {}),
