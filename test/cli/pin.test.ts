@@ -103,9 +103,10 @@ describe('skillctl pin', () => {
     await addBundle(root, 'late');
     for (let delay = 0; delay < 400; delay += 25) {
       const child = spawn(process.execPath, [BIN, 'pin', 'manifests/late', '--replace'], { cwd: root, stdio: 'ignore' });
+      const closed = new Promise((r) => child.on('close', r));
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
-      await new Promise((r) => child.on('close', r));
+      await closed;
       const now = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
       const lock = await lockOf(root);
       if (lock.skills.length === 1) assert.equal(now, old);
