@@ -5,19 +5,16 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fixDigests, validateBundle } from '../../src/core/manifest/index.js';
 import { loadLock, type SkillctlLock } from '../../src/core/pins/index.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
-import { makeProject, removeDir } from '../helpers/project.js';
+import { editManifest, projects } from '../helpers/project.js';
 
 /** Copies manifests/hello to manifests/<id> with that skill_id and correct digests. */
 async function addBundle(root: string, id: string): Promise<void> {
   const dir = join(root, 'manifests', id);
   await cp(join(root, 'manifests', 'hello'), dir, { recursive: true });
-  const manifest = join(dir, 'skill.yaml');
-  await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('skill_id: demo.hello', `skill_id: demo.${id}`));
-  await writeFile(manifest, fixDigests(await validateBundle(dir)).text as string);
+  await editManifest(dir, (t) => t.replace('skill_id: demo.hello', `skill_id: demo.${id}`));
 }
 
 function runAsync(args: string[], cwd: string): Promise<{ code: number | null; stdout: string }> {
@@ -36,13 +33,8 @@ async function lockOf(root: string): Promise<SkillctlLock> {
 }
 
 describe('skillctl pin', () => {
-  const roots: string[] = [];
-  const project = async (): Promise<string> => {
-    const r = await makeProject();
-    roots.push(r);
-    return r;
-  };
-  after(async () => Promise.all(roots.map(removeDir)));
+  const { project, cleanup } = projects();
+  after(cleanup);
 
   it('pin --all writes the lock; --json lists the changes; verify-pins then passes', async () => {
     const root = await project();

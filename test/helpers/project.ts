@@ -39,3 +39,27 @@ export async function snapshot(dir: string): Promise<Map<string, { bytes: string
 export async function writeText(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
+
+/** Fixture projects made during a suite, removed by `cleanup` (call it from `after`). */
+export function projects(): { project: () => Promise<string>; cleanup: () => Promise<void> } {
+  const roots: string[] = [];
+  return {
+    project: async () => {
+      const r = await makeProject();
+      roots.push(r);
+      return r;
+    },
+    cleanup: async () => {
+      await Promise.all(roots.map(removeDir));
+    },
+  };
+}
+
+/** Edits a bundle's manifest text and writes it back with correct digests (as validate --fix). */
+export async function editManifest(dir: string, edit: (text: string) => string): Promise<void> {
+  const { fixDigests, validateBundle } = await import('../../src/core/manifest/index.js');
+  const manifest = join(dir, 'skill.yaml');
+  await writeFile(manifest, edit(await readFile(manifest, 'utf8')));
+  const fixed = fixDigests(await validateBundle(dir)).text;
+  if (fixed !== undefined) await writeFile(manifest, fixed);
+}

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode } from '../../core/errors.js';
+import { mapLimited } from '../../core/map-limited.js';
 import { writeFileAtomic } from '../../core/fs/index.js';
 import {
   fixDigests,
@@ -41,20 +42,6 @@ async function validateTarget(ctx: Context, t: Target): Promise<ManifestValidati
   } catch (err) {
     return unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`));
   }
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
 }
 
 function resultJson(r: ManifestValidation): Record<string, unknown> {

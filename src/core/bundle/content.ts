@@ -1,6 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
+import { mapLimited } from '../map-limited.js';
 import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleSource } from './source.js';
 
 export interface BundleContent {
@@ -24,20 +25,14 @@ const CONCURRENCY = 8;
 /** Hashes the given files of a source, `CONCURRENCY` at a time. */
 export async function hashFiles(source: BundleSource, wanted: readonly BundleFile[]): Promise<HashedFiles> {
   const diagnostics: Diagnostic[] = [];
-  const files: (TreeFile | undefined)[] = new Array(wanted.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < wanted.length) {
-      const i = next++;
-      const f = wanted[i] as BundleFile;
-      try {
-        files[i] = { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
-      } catch (err) {
-        diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
-      }
+  const files = await mapLimited(wanted, CONCURRENCY, async (f): Promise<TreeFile | undefined> => {
+    try {
+      return { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
+    } catch (err) {
+      diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
+      return undefined;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
+  });
   return { files: files.filter((f): f is TreeFile => f !== undefined), diagnostics };
 }
 

@@ -15,7 +15,7 @@ export { findPin } from './find.js';
 export { comparePackPins, compareSkillPins, emptyLock, loadLock, LOCK_MAX_BYTES, readLockFile, renderLock, type LockLoad } from './lock.js';
 export * from './model.js';
 export { PACK_EXTENSIONS, readPackFile, SEMVER, toPackDocument, type PackDocument } from './pack-doc.js';
-export { escapesRoot, findProjectRoot, lockRoot, sourcePath, toSource, unsafeSourcePath } from './paths.js';
+export { escapesRoot, exists, findProjectRoot, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';
 export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
 export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
 export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, type Pinnable } from './scan.js';

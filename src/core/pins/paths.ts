@@ -5,6 +5,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { unsafeArchivePath } from '../bundle/index.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { DEFAULT_LOCK_PATH } from './model.js';
 
@@ -47,7 +48,27 @@ export async function escapesRoot(root: string, abs: string): Promise<boolean> {
   return real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
 }
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * The absolute path of a pin's source, or the `PIN_SOURCE_INVALID` finding (placed at `at`) when
+ * the source is not a clean relative path or leads outside the project through a link.
+ */
+export async function resolveSource(
+  root: string,
+  source: string,
+  field: string,
+  at: { readonly file: string; readonly pointer?: string },
+): Promise<{ abs: string; diagnostic?: undefined } | { abs?: undefined; diagnostic: Diagnostic }> {
+  const unsafe = unsafeSourcePath(source);
+  if (unsafe !== undefined) return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${JSON.stringify(source)}: ${unsafe}`, at) };
+  const abs = sourcePath(root, source);
+  if (await escapesRoot(root, abs)) {
+    return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${source} resolves outside the project through a symbolic link`, at) };
+  }
+  return { abs };
+}
+
+/** True when something exists at `path` (a broken link counts as nothing). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;

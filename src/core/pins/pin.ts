@@ -6,7 +6,7 @@
  * kept when the only finding is that the pin does not yet have `min_signers` signatures, so that
  * the next signer can add theirs (the pin is written by the run that meets the threshold).
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, sha256 } from '../digest/index.js';
@@ -15,7 +15,7 @@ import { withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index
 import { loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { compareSkillPins, emptyLock, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
-import { sourcePath } from './paths.js';
+import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
 import { MANIFESTS_DIR } from './scan.js';
 import type { PinTarget } from './targets.js';
@@ -75,15 +75,6 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
   } catch (err) {
     if (errnoCode(err) === 'ENOENT') return undefined;
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${path}: ${errnoCode(err) ?? String(err)}`, { cause: err });
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 

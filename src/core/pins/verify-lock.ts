@@ -5,6 +5,7 @@
  */
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
+import { mapLimited } from '../map-limited.js';
 import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './context.js';
 import { findPinnable, findProvenactBundles } from './scan.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
@@ -29,19 +30,9 @@ export interface VerifyLockOptions {
   readonly concurrency?: number;
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>, tick: () => void): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-        tick();
-      }
-    }),
-  );
-  return out;
+function tap<T>(value: T, tick: () => void): T {
+  tick();
+  return value;
 }
 
 /** Reports the second and later pins of one identity, and of one source. */
@@ -87,8 +78,8 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   const tick = (): void => opts.onProgress?.(++done, total);
   const limit = opts.concurrency ?? 16;
   const [skills, packs, pinnable] = await Promise.all([
-    mapLimited(lock.skills, limit, (p) => verifySkillPin(ctx, p), tick),
-    mapLimited(lock.packs, limit, (p) => verifyPackPin(ctx, p), tick),
+    mapLimited(lock.skills, limit, async (p) => tap(await verifySkillPin(ctx, p), tick)),
+    mapLimited(lock.packs, limit, async (p) => tap(await verifyPackPin(ctx, p), tick)),
     findPinnable(ctx.root),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
@@ -121,7 +112,7 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
   let done = 0;
   const tick = (): void => opts.onProgress?.(++done, lock.skills.length);
   const [skills, bundles] = await Promise.all([
-    mapLimited(lock.skills, opts.concurrency ?? 16, (p) => verifyProvenactPin(ctx, p), tick),
+    mapLimited(lock.skills, opts.concurrency ?? 16, async (p) => tap(await verifyProvenactPin(ctx, p), tick)),
     findProvenactBundles(ctx.root),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');

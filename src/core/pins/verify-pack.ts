@@ -3,7 +3,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostic
 import type { SkillctlLockContext } from './context.js';
 import type { PackPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
-import { escapesRoot, sourcePath, unsafeSourcePath } from './paths.js';
+import { resolveSource } from './paths.js';
 import type { DigestComparison } from './verify-skill.js';
 
 export interface PackVerification {
@@ -27,14 +27,9 @@ export async function verifyPackPin(ctx: SkillctlLockContext, pin: PackPin): Pro
     const diagnostics = sortDiagnostics(found);
     return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, diagnostics };
   };
-  const unsafe = unsafeSourcePath(pin.source);
-  if (unsafe !== undefined) {
-    found.push(diag('PIN_SOURCE_INVALID', `source ${JSON.stringify(pin.source)}: ${unsafe}`, at('source')));
-    return done();
-  }
-  const abs = sourcePath(ctx.root, pin.source);
-  if (await escapesRoot(ctx.root, abs)) {
-    found.push(diag('PIN_SOURCE_INVALID', `source ${pin.source} resolves outside the project through a symbolic link`, at('source')));
+  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'));
+  if (diagnostic !== undefined) {
+    found.push(diagnostic);
     return done();
   }
   const doc = await readPackFile(abs, pin.source);

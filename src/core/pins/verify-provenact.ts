@@ -15,7 +15,7 @@ import { parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';
 import type { ProvenactLockContext } from './context.js';
 import type { ProvenactPin } from './model.js';
-import { escapesRoot, sourcePath, unsafeSourcePath } from './paths.js';
+import { resolveSource } from './paths.js';
 import type { DigestComparison } from './verify-skill.js';
 
 /** The reference's read bounds (provenact-cli verify). */
@@ -74,18 +74,13 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
     return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, signers, diagnostics };
   };
   const dir = pin.bundle_dir.replace(/\/+$/, '');
-  const unsafe = unsafeSourcePath(dir);
-  if (unsafe !== undefined) {
-    found.push(diag('PIN_SOURCE_INVALID', `bundle_dir ${JSON.stringify(pin.bundle_dir)}: ${unsafe}`, at('bundle_dir')));
+  const { abs, diagnostic } = await resolveSource(ctx.root, dir, 'bundle_dir', at('bundle_dir'));
+  if (diagnostic !== undefined) {
+    found.push(diagnostic);
     return done();
   }
   if (dir !== `skills/${pin.id}/${pin.version}`) {
     found.push(diag('PIN_SOURCE_INVALID', `bundle_dir is ${pin.bundle_dir}, not skills/${pin.id}/${pin.version}`, at('bundle_dir')));
-  }
-  const abs = sourcePath(ctx.root, dir);
-  if (await escapesRoot(ctx.root, abs)) {
-    found.push(diag('PIN_SOURCE_INVALID', `bundle_dir ${dir} resolves outside the repository through a symbolic link`, at('bundle_dir')));
-    return done();
   }
   const files = {
     wasm: await readBounded(join(abs, 'skill.wasm'), WASM_MAX),

@@ -24,7 +24,7 @@ import { formatOf, manifestDigestOf, parseDocumentBytes } from '../manifest/inde
 import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
 import type { SkillPin } from './model.js';
-import { escapesRoot, sourcePath, unsafeSourcePath } from './paths.js';
+import { resolveSource, unsafeSourcePath } from './paths.js';
 
 export interface DigestComparison {
   readonly expected: string;
@@ -187,14 +187,9 @@ async function openSource(
   digests: Record<string, DigestComparison>,
 ): Promise<BundleSource | undefined> {
   const at = (field: string): { file: string; pointer?: string } => ({ file: ctx.lockFile, ...(base !== undefined ? { pointer: `${base}/${field}` } : {}) });
-  const unsafe = unsafeSourcePath(pin.source);
-  if (unsafe !== undefined) {
-    found.push(diag('PIN_SOURCE_INVALID', `source ${JSON.stringify(pin.source)}: ${unsafe}`, at('source')));
-    return undefined;
-  }
-  const abs = sourcePath(ctx.root, pin.source);
-  if (await escapesRoot(ctx.root, abs)) {
-    found.push(diag('PIN_SOURCE_INVALID', `source ${pin.source} resolves outside the project through a symbolic link`, at('source')));
+  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'));
+  if (diagnostic !== undefined) {
+    found.push(diagnostic);
     return undefined;
   }
   const isArchive = pin.source.endsWith('.tgz');

@@ -6,19 +6,14 @@ import { after, describe, it } from 'node:test';
 import { loadLock, renderLock, type SkillctlLock } from '../../../src/core/pins/index.js';
 import { readSecretKey } from '../../../src/core/sign/index.js';
 import { makeKeys, pinPaths } from '../../helpers/pins.js';
-import { makeProject, removeDir, snapshot } from '../../helpers/project.js';
+import { editManifest, makeProject, projects, removeDir, snapshot } from '../../helpers/project.js';
 
 const lockOf = async (root: string): Promise<SkillctlLock> => JSON.parse(await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8')) as SkillctlLock;
 const errorCodes = (ds: readonly { code: string; severity: string }[]): string[] => [...new Set(ds.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
 
 describe('pin', () => {
-  const roots: string[] = [];
-  const project = async (): Promise<string> => {
-    const r = await makeProject();
-    roots.push(r);
-    return r;
-  };
-  after(async () => Promise.all(roots.map(removeDir)));
+  const { project, cleanup } = projects();
+  after(cleanup);
 
   it('writes a canonical lock: sorted, 2-space JSON, final newline, no timestamps', async () => {
     const root = await project();
@@ -45,11 +40,7 @@ describe('pin', () => {
   it('refuses to change the digests of a pinned identity without --replace, and writes nothing', async () => {
     const root = await project();
     await pinPaths(root);
-    const manifest = join(root, 'manifests', 'hello', 'skill.yaml');
-    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('description: Say hello.', 'description: Say hello loudly.'));
-    const { validateBundle, fixDigests } = await import('../../../src/core/manifest/index.js');
-    const fix = fixDigests(await validateBundle(join(root, 'manifests', 'hello')));
-    await writeFile(manifest, fix.text as string);
+    await editManifest(join(root, 'manifests', 'hello'), (t) => t.replace('description: Say hello.', 'description: Say hello loudly.'));
     const before = await snapshot(root);
     const refused = await pinPaths(root, { paths: ['manifests/hello'] });
     assert.deepEqual(errorCodes(refused.diagnostics), ['PIN_IMMUTABLE']);
@@ -62,10 +53,7 @@ describe('pin', () => {
   it('a new version in the same directory replaces the old pin of that source', async () => {
     const root = await project();
     await pinPaths(root);
-    const manifest = join(root, 'manifests', 'hello', 'skill.yaml');
-    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('skill_version: 0.1.0', 'skill_version: 0.2.0'));
-    const { validateBundle, fixDigests } = await import('../../../src/core/manifest/index.js');
-    await writeFile(manifest, fixDigests(await validateBundle(join(root, 'manifests', 'hello'))).text as string);
+    await editManifest(join(root, 'manifests', 'hello'), (t) => t.replace('skill_version: 0.1.0', 'skill_version: 0.2.0'));
     const out = await pinPaths(root, { paths: ['manifests/hello'] });
     assert.deepEqual(out.changes.map((c) => [c.version, c.action]), [
       ['0.1.0', 'removed'],
