@@ -47,4 +47,23 @@ export {
   type SkillctlLock,
   type SkillPin,
 } from './core/pins/index.js';
+/**
+ * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
+ * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
+ * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
+ * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block; `packSkillZip(source,
+ * name)` writes the reproducible `.skill` archive.
+ */
+export {
+  checkSkillMd,
+  packSkillZip,
+  readAgentSkill,
+  renderAvailableSkills,
+  validateAgentSkill,
+  type AgentSkillProfile,
+  type AgentSkillProperties,
+  type AgentSkillValidation,
+  type NameCharset,
+  type SkillZip,
+} from './core/agent-skills/index.js';
 export { VERSION } from './generated/version.js';

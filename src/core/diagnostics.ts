@@ -6,6 +6,7 @@
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
 import { ARCHIVE_CODES } from './bundle/archive-codes.js';
+import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
@@ -40,6 +41,7 @@ export const CODES = {
   ...MANIFEST_CODES,
   ...SIGN_CODES,
   ...PIN_CODES,
+  ...AGENT_SKILL_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

@@ -10,6 +10,7 @@
  * decompression bomb costs at most that much memory and is never unpacked), and any data after
  * the end-of-archive marker that is not zero padding.
  */
+import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,7 +19,7 @@ import type { Ignore } from 'ignore';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
-import { digestFile } from './hash-stream.js';
+import { hashStream } from './hash-stream.js';
 import { excludedWithAncestors, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
 import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './source.js';
 import { BLOCK, parseHeader, parsePax, RECORD } from './tar.js';
@@ -235,7 +236,7 @@ export async function archiveSourceFromBytes(
   if (ignoreFile !== undefined) {
     const text = decodePath(ignoreFile.data);
     if (text === undefined) diagnostics.push(diag('BUNDLE_UNREADABLE', '.skillignore is not valid UTF-8', { file: '.skillignore' }));
-    else ig = parseSkillignore(text);
+    else ig = await parseSkillignore(text);
   }
   const files: BundleFile[] = [];
   for (const [path, e] of entries) {
@@ -308,7 +309,7 @@ export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_A
       const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
       return {
         location: label,
-        archiveDigest: await digestFile(path),
+        archiveDigest: await hashStream(createReadStream(path)),
         archiveSize: size,
         list: () => Promise.resolve(listing),
         read: none,

@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { mapLimited } from '../map-limited.js';
-import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleSource } from './source.js';
+import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource } from './source.js';
 
 export interface BundleContent {
   /** The files `content_digest` covers, with their digests, in UTF-8 path order. */
@@ -36,9 +36,12 @@ export async function hashFiles(source: BundleSource, wanted: readonly BundleFil
   return { files: files.filter((f): f is TreeFile => f !== undefined), diagnostics };
 }
 
-/** Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. */
-export async function computeContent(source: BundleSource): Promise<BundleContent> {
-  const listing = await source.list();
+/**
+ * Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. Pass the
+ * listing when the caller already has one, so the tree is walked once.
+ */
+export async function computeContent(source: BundleSource, known?: BundleListing): Promise<BundleContent> {
+  const listing = known ?? (await source.list());
   const hashed = await hashFiles(
     source,
     listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)),

@@ -2,8 +2,9 @@ export { ARCHIVE_CODES } from './archive-codes.js';
 export { archiveSourceFromBytes, DEFAULT_ARCHIVE_BOUNDS, openArchive, unsafeArchivePath, type ArchiveSource } from './archive-source.js';
 export { computeContent, hashFiles, type BundleContent, type HashedFiles } from './content.js';
 export { dirSource } from './dir-source.js';
-export { digestFile, hashStream } from './hash-stream.js';
+export { digestBytes, hashStream } from './hash-stream.js';
 export { excludedWithAncestors, isExcluded, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
+export { memorySource, type MemoryFile } from './memory-source.js';
 export {
   DEFAULT_BOUNDS,
   DIGEST_EXCLUDED_ROOT_FILES,

@@ -2,7 +2,7 @@
  * Which paths of a bundle are part of it: the same rules for a directory and for an archive,
  * so a bundle and its packed archive list the same files and have the same digests.
  */
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { EXCLUDED_DIRS } from './source.js';
 
 /**
@@ -11,8 +11,9 @@ import { EXCLUDED_DIRS } from './source.js';
  */
 export const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
 
-/** The `.skillignore` rules (gitignore syntax). */
-export function parseSkillignore(text: string): Ignore {
+/** The `.skillignore` rules (gitignore syntax). `ignore` is loaded only when a bundle has one. */
+export async function parseSkillignore(text: string): Promise<Ignore> {
+  const { default: ignore } = await import('ignore');
   return ignore().add(text);
 }
 

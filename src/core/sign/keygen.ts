@@ -3,12 +3,12 @@
  * and never overwritten unless asked; the public key is added to the public-keys file, and a
  * signer's existing public key is never replaced unless asked (that would be a change of trust).
  */
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
-import { writeFileAtomic } from '../fs/index.js';
+import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { createFileAtomic, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 
 export interface KeygenRequest {
@@ -56,19 +56,11 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (req.force) {
     await writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
   } else {
-    let fh;
     try {
-      fh = await open(req.secretPath, 'wx', 0o600);
+      await createFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
     } catch (err) {
-      if (errnoCode(err) === 'EEXIST') {
-        return { ok: false, signer: req.signer, diagnostics: [diag('KEY_EXISTS', `${req.secretLabel} exists`, { file: req.secretLabel, hint: 'pass --force to overwrite it, or choose another --out' })] };
-      }
-      throw new SkillctlError('INPUT_UNREADABLE', `cannot create ${req.secretLabel}: ${errnoCode(err) ?? String(err)}`);
-    }
-    try {
-      await fh.writeFile(pair.secretKeyText);
-    } finally {
-      await fh.close();
+      if (!isSkillctlError(err) || err.code !== 'OUTPUT_EXISTS') throw err;
+      return { ok: false, signer: req.signer, diagnostics: [diag('KEY_EXISTS', `${req.secretLabel} exists`, { file: req.secretLabel, hint: 'pass --force to overwrite it, or choose another --out' })] };
     }
   }
   const text = renderPublicKeys(keys.keys, req.signer, pair.publicKey);

@@ -1,0 +1,84 @@
+/**
+ * Validating (and fixing) the targets of `skillctl validate`, shared by the command and its worker
+ * threads. Results crossing a thread boundary are plain data: `Checked`.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { diag, type Diagnostic } from '../core/diagnostics.js';
+import { errnoCode } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs/index.js';
+import {
+  fixDigests,
+  formatOf,
+  unreadable,
+  validateBundle,
+  validateManifest,
+  type ManifestValidation,
+} from '../core/manifest/index.js';
+import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
+import type { Target } from './inputs.js';
+
+/** A validation result without its parsed document: structured-clone safe. */
+export type ManifestChecked = Omit<ManifestValidation, 'document' | 'manifest'> & {
+  /** Digests `--fix` rewrote in this file. */
+  readonly fixed?: readonly string[];
+  /** Why `--fix` could not fix this file. */
+  readonly notFixed?: Diagnostic;
+};
+
+/** An Agent Skills folder's result; SKILL.md has no digests, so --fix never touches it. */
+export type AgentSkillChecked = Omit<AgentSkillValidation, 'document'> & { readonly fixed?: undefined; readonly notFixed?: undefined };
+
+export type Checked = ManifestChecked | AgentSkillChecked;
+
+export function isAgentSkill(r: Checked): r is AgentSkillChecked {
+  return 'kind' in r && r.kind === 'agent-skill';
+}
+
+export function toChecked(r: ManifestValidation, extra: Pick<ManifestChecked, 'fixed' | 'notFixed'> = {}): ManifestChecked {
+  const { document, manifest, ...rest } = r;
+  void document;
+  void manifest;
+  return { ...rest, ...extra };
+}
+
+/** Validates one file target (not stdin), then fixes and re-validates it when asked. */
+export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin' }>, fix: boolean, skill: AgentSkillOptions = {}): Promise<Checked> {
+  if (t.kind === 'agent-skill') {
+    const { document, ...rest } = await validateAgentSkill(resolve(cwd, t.dir), { ...skill, label: t.dir });
+    void document;
+    return rest;
+  }
+  let r: ManifestValidation;
+  if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
+  else {
+    try {
+      r = await validateManifest(await readFile(resolve(cwd, t.file)), formatOf(t.file), { file: t.file });
+    } catch (err) {
+      return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
+    }
+  }
+  if (!fix || r.document.data === undefined) return toChecked(r);
+  const f = fixDigests(r);
+  if (f.text === undefined) {
+    return toChecked(r, f.reason === undefined ? {} : { notFixed: diag('INPUT_UNREADABLE', `not fixed: ${f.reason}`, { file: r.file, severity: 'warning' }) });
+  }
+  await writeFileAtomic(resolve(cwd, r.file), f.text);
+  // Re-validate what is now on disk, so the report describes the fixed file.
+  const again = r.bundle !== undefined ? await validateBundle(resolve(cwd, r.bundle), r.bundle) : r;
+  return toChecked(again, { fixed: f.changed });
+}
+
+export { mapLimited } from '../core/map-limited.js';
+
+/** Work in flight at once per thread: enough to overlap file I/O, few enough to bound open files. */
+export const CONCURRENCY = 16;
+
+export interface WorkerRequest {
+  readonly kind: 'skillctl.validate';
+  readonly cwd: string;
+  readonly fix: boolean;
+  /** Profile and name character set for SKILL.md folders. */
+  readonly skill: AgentSkillOptions;
+  readonly targets: readonly Exclude<Target, { kind: 'stdin' }>[];
+}
