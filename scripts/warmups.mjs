@@ -5,5 +5,7 @@ export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
   ['prompt', 'fixtures/agent-skills/valid/minimal-skill'],
+  // Read-only: verifies the repository's own lock.
+  ['verify-pins', '--json'],
   ['--version'],
 ];

@@ -1,7 +1,7 @@
 // skillctl verify-pins through the binary: exit codes 0/1/2, one JSON document, read-only, and
 // a few of the tamper cases (test/core/pins/tamper.test.ts tries every byte in-process).
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -9,7 +9,7 @@ import { makeContext } from '../../src/cli/context.js';
 import { progressLine } from '../../src/cli/progress.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { pinnedProject, type PinnedProject } from '../helpers/pins.js';
-import { removeDir, snapshot } from '../helpers/project.js';
+import { editManifest, projects, removeDir, snapshot } from '../helpers/project.js';
 
 interface Report {
   ok: boolean;
@@ -137,5 +137,33 @@ describe('progress line', () => {
     p.tick(5, 10);
     p.end();
     assert.equal(text(), '');
+  });
+});
+
+describe('skillctl verify-pins on worker threads', () => {
+  const { project, cleanup } = projects();
+  after(cleanup);
+
+  it('gives the same report on one thread and on two, findings from either thread included', async () => {
+    const root = await project();
+    // 70 bundles: over the threshold at which pins are shared out to worker threads.
+    for (let i = 0; i < 70; i++) {
+      const dir = join(root, 'manifests', `b${String(i).padStart(2, '0')}`);
+      await cp(join(root, 'manifests', 'hello'), dir, { recursive: true });
+      await editManifest(dir, (t) => t.replace('skill_id: demo.hello', `skill_id: demo.b${i}`));
+    }
+    assert.equal(skillctl(['pin', '--all'], { cwd: root }).code, 0);
+    const one = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '1' } });
+    const two = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '2' } });
+    assert.equal(two.code, 0, two.stdout);
+    assert.deepEqual(json(two), json(one));
+    // Pins 1 and 2 of the lock go to different threads (they are dealt round-robin).
+    await writeFile(join(root, 'manifests', 'b00', 'run.js'), 'changed\n');
+    await writeFile(join(root, 'manifests', 'b01', 'run.js'), 'changed\n');
+    const r = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '2' } });
+    assert.equal(r.code, 1);
+    const pointers = json<Report>(r).diagnostics.filter((d) => d.code === 'PIN_MODIFIED').map((d) => d.pointer);
+    assert.deepEqual(pointers, ['/skills/0/content_digest', '/skills/0/files_digest', '/skills/1/content_digest', '/skills/1/files_digest']);
+    assert.deepEqual(json(r), json(skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '1' } })));
   });
 });

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import { hasErrors } from '../../core/diagnostics.js';
+import { syncDirOps } from '../../core/bundle/index.js';
 import { SkillctlError } from '../../core/errors.js';
-import { DEFAULT_LOCK_PATH, findProjectRoot, LOCK_MAX_BYTES, openLock, verifyLock, type LockVerification } from '../../core/pins/index.js';
+import { DEFAULT_LOCK_PATH, findProjectRoot, LOCK_MAX_BYTES, openLock, readLockBytes, verifyLock, type LockVerification } from '../../core/pins/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { readStdin } from '../io.js';
 import { progressLine } from '../progress.js';
 import { projectPaths } from '../project.js';
+import { parallelVerifier, threadsFor } from '../verify-pins-threads.js';
+
+/** The entry worker threads call (see ../verify-pins-threads.ts). */
+export { workerMain } from '../verify-pins-threads.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { VerifyPinsOptions } from './verify-pins.js';
@@ -38,13 +43,22 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
     if (bytes === undefined) throw new SkillctlError('LOCK_UNREADABLE', `stdin exceeds the ${LOCK_MAX_BYTES}-byte bound for a lock`);
     root = (await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd;
     lockFile = '-';
+  } else {
+    bytes = await readLockBytes(project.lockPath, lockFile);
   }
   // Keys files are found beside the lock; a lock from stdin is taken to be the project's.
   const lockPath = opts.lock === '-' ? join(root, ...DEFAULT_LOCK_PATH.split('/')) : project.lockPath;
+  // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
+  const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
+  const threads = threadsFor(Number.isInteger(cap) && cap > 0 ? cap : 4);
   const opened = await openLock(lockPath, {
     label: lockFile,
-    ...(bytes !== undefined ? { bytes, root } : {}),
+    bytes,
+    root,
     ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
+    // A batch job with nothing else to do meanwhile: blocking calls cost a few microseconds where
+    // thread-pool round trips cost tens (see src/core/bundle/dir-ops.ts).
+    ops: syncDirOps,
   });
   if (opened.context === undefined) {
     const code = exitCodeFor(opened.diagnostics);
@@ -55,7 +69,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
-    result = await verifyLock(opened.context, { onProgress: p.tick });
+    result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills: parallelVerifier(lockPath, threads) });
   } finally {
     p.end();
   }

@@ -5,12 +5,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { loadPublicKeys, type PublicKey } from '../sign/index.js';
-import { loadLock, readLockFile } from './lock.js';
-import type { ProvenactLock, SkillctlLock } from './model.js';
+import { loadLock, readLockFile, type LockLoad } from './lock.js';
+import type { LoadedLock, ProvenactLock, SkillctlLock } from './model.js';
 import { lockRoot } from './paths.js';
 
 export const PROVENACT_MIN_SIGNERS = 2;
@@ -26,6 +27,10 @@ interface Common {
   readonly diagnostics: readonly Diagnostic[];
   /** The raised floor of `--min-signers`, if any. */
   readonly minSigners: number;
+  /** How bundle directories are read (default: the thread pool; `syncDirOps` in worker threads). */
+  readonly ops: DirOps;
+  /** `root` with symbolic links resolved, when it exists. */
+  readonly realRoot?: string;
 }
 
 export interface SkillctlLockContext extends Common {
@@ -49,6 +54,11 @@ export interface OpenLockOptions {
   readonly label?: string;
   /** The lock's bytes, when they come from elsewhere than `path` (stdin). */
   readonly bytes?: Uint8Array;
+  /**
+   * The lock, already loaded and checked by the caller (a worker thread sharing the work of the
+   * thread that read it): it is used as it is, and its findings are the caller's to report.
+   */
+  readonly loaded?: LoadedLock;
   /** Project root, when it is not the directory above the lock's (stdin). */
   readonly root?: string;
   /**
@@ -56,6 +66,8 @@ export interface OpenLockOptions {
    * for a provenact lock the MIN_SIGNERS of its verify script (default 2).
    */
   readonly minSigners?: number;
+  /** How verifiers read bundle directories (default `asyncDirOps`). */
+  readonly ops?: DirOps;
 }
 
 /** The result of opening a lock: a context, or only findings when the lock is unusable. */
@@ -95,15 +107,18 @@ async function loadTrust(lock: SkillctlLock, lockDir: string, lockFile: string):
  */
 export async function openLock(path: string, opts: OpenLockOptions = {}): Promise<OpenedLock> {
   const lockFile = opts.label ?? path;
-  const load = opts.bytes !== undefined ? loadLock(opts.bytes, lockFile) : await readLockFile(path, lockFile);
+  const load: LockLoad =
+    opts.loaded !== undefined ? { loaded: opts.loaded, diagnostics: [] } : opts.bytes !== undefined ? loadLock(opts.bytes, lockFile) : await readLockFile(path, lockFile);
   if (load.loaded === undefined) return { diagnostics: load.diagnostics };
   const lockDir = dirname(resolve(path));
   const root = opts.root ?? lockRoot(path);
+  const ops = opts.ops ?? asyncDirOps;
+  const realRoot = await ops.realpath(root).catch(() => undefined);
   const floor = opts.minSigners ?? 0;
   if (load.loaded.format === 'provenact') {
     // provenact's verify_pins.sh requires MIN_SIGNERS=2 unless told otherwise.
     const minSigners = opts.minSigners ?? PROVENACT_MIN_SIGNERS;
-    const context: ProvenactLockContext = { format: 'provenact', lock: load.loaded.lock, lockFile, lockDir, root, diagnostics: load.diagnostics, minSigners };
+    const context: ProvenactLockContext = { format: 'provenact', lock: load.loaded.lock, lockFile, lockDir, root, diagnostics: load.diagnostics, minSigners, ops, ...(realRoot !== undefined ? { realRoot } : {}) };
     return { context, diagnostics: context.diagnostics };
   }
   const lock = load.loaded.lock;
@@ -125,6 +140,8 @@ export async function openLock(path: string, opts: OpenLockOptions = {}): Promis
     trustDiagnostics,
     diagnostics: [...load.diagnostics, ...trustDiagnostics],
     minSigners: Math.max(lock.min_signers, floor),
+    ops,
+    ...(realRoot !== undefined ? { realRoot } : {}),
   };
   return { context, diagnostics: context.diagnostics };
 }

@@ -12,7 +12,7 @@
 export { PIN_CODES } from './codes.js';
 export { openLock, PROVENACT_MIN_SIGNERS, type LockContext, type OpenedLock, type OpenLockOptions, type ProvenactLockContext, type SkillctlLockContext } from './context.js';
 export { findPin } from './find.js';
-export { comparePackPins, compareSkillPins, emptyLock, loadLock, LOCK_MAX_BYTES, readLockFile, renderLock, type LockLoad } from './lock.js';
+export { comparePackPins, compareSkillPins, emptyLock, loadLock, LOCK_MAX_BYTES, readLockBytes, readLockFile, renderLock, type LockLoad } from './lock.js';
 export * from './model.js';
 export { PACK_EXTENSIONS, readPackFile, SEMVER, toPackDocument, type PackDocument } from './pack-doc.js';
 export { escapesRoot, exists, findProjectRoot, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';

@@ -136,14 +136,10 @@ function parseLarge(bytes: Uint8Array): { data: unknown; diagnostics: Diagnostic
   return { data: parsed.data, diagnostics: [], locate: () => undefined };
 }
 
-/**
- * Reads and parses the lock at `path` (`label` names it in messages). Throws `LOCK_UNREADABLE`
- * when the file cannot be read; content problems are diagnostics.
- */
-export async function readLockFile(path: string, label: string = path): Promise<LockLoad & { bytes: Buffer }> {
-  let bytes: Buffer;
+/** The bytes of the lock at `path`; throws `LOCK_UNREADABLE` when it cannot be read. */
+export async function readLockBytes(path: string, label: string = path): Promise<Buffer> {
   try {
-    bytes = await readFile(path);
+    return await readFile(path);
   } catch (err) {
     const code = errnoCode(err);
     throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label}: ${code === 'ENOENT' ? 'it does not exist' : (code ?? String(err))}`, {
@@ -151,5 +147,13 @@ export async function readLockFile(path: string, label: string = path): Promise<
       hint: code === 'ENOENT' ? 'create it with skillctl pin, or name another with --lock' : undefined,
     });
   }
+}
+
+/**
+ * Reads and parses the lock at `path` (`label` names it in messages). Throws `LOCK_UNREADABLE`
+ * when the file cannot be read; content problems are diagnostics.
+ */
+export async function readLockFile(path: string, label: string = path): Promise<LockLoad & { bytes: Buffer }> {
+  const bytes = await readLockBytes(path, label);
   return { ...loadLock(bytes, label), bytes };
 }

@@ -2,9 +2,9 @@
  * Where pinned things are. A lock at `<root>/pins/skills.lock.json` names its sources relative to
  * `<root>`, the project root; a source must stay inside it, also after symbolic links resolve.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { unsafeArchivePath } from '../bundle/index.js';
+import { asyncDirOps, unsafeArchivePath, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { DEFAULT_LOCK_PATH } from './model.js';
@@ -34,13 +34,14 @@ export function toSource(root: string, abs: string): string | undefined {
 /**
  * True when `abs`, with every symbolic link resolved, lies outside `root` (resolved too): a
  * source reached through a link must not pull files from elsewhere into a verified pin. False
- * when `abs` does not exist (the caller reports that).
+ * when `abs` does not exist (the caller reports that). `knownRealRoot` spares resolving the root
+ * again for every source of one lock.
  */
-export async function escapesRoot(root: string, abs: string): Promise<boolean> {
+export async function escapesRoot(root: string, abs: string, ops: Pick<DirOps, 'realpath'> = asyncDirOps, knownRealRoot?: string): Promise<boolean> {
   let real: string;
   let realRoot: string;
   try {
-    [real, realRoot] = await Promise.all([realpath(abs), realpath(root)]);
+    [real, realRoot] = await Promise.all([ops.realpath(abs), knownRealRoot ?? ops.realpath(root)]);
   } catch (err) {
     if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return false;
     throw err;
@@ -57,11 +58,13 @@ export async function resolveSource(
   source: string,
   field: string,
   at: { readonly file: string; readonly pointer?: string },
+  ops: Pick<DirOps, 'realpath'> = asyncDirOps,
+  realRoot?: string,
 ): Promise<{ abs: string; diagnostic?: undefined } | { abs?: undefined; diagnostic: Diagnostic }> {
   const unsafe = unsafeSourcePath(source);
   if (unsafe !== undefined) return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${JSON.stringify(source)}: ${unsafe}`, at) };
   const abs = sourcePath(root, source);
-  if (await escapesRoot(root, abs)) {
+  if (await escapesRoot(root, abs, ops, realRoot)) {
     return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${source} resolves outside the project through a symbolic link`, at) };
   }
   return { abs };

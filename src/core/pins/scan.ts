@@ -4,10 +4,9 @@
  * skills/<id>/<version>/. Symbolic links are never followed, and .git/, node_modules/ and
  * .skillctl/ are never entered.
  */
-import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { comparePaths } from '../digest/index.js';
-import { EXCLUDED_DIRS, MANIFEST_NAMES } from '../bundle/index.js';
+import { asyncDirOps, EXCLUDED_DIRS, MANIFEST_NAMES, type DirOps } from '../bundle/index.js';
 import { errnoCode } from '../errors.js';
 import { PACK_EXTENSIONS } from './pack-doc.js';
 
@@ -19,17 +18,17 @@ interface DirEntries {
   readonly files: string[];
 }
 
-async function entries(abs: string): Promise<DirEntries> {
+async function entries(abs: string, ops: Pick<DirOps, 'readdir'>): Promise<DirEntries> {
   const out: DirEntries = { dirs: [], files: [] };
-  let handle;
+  let list;
   try {
-    handle = await opendir(abs);
+    list = await ops.readdir(abs);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return out;
     throw err;
   }
-  for await (const ent of handle) {
+  for (const ent of list) {
     if (ent.isDirectory() && !EXCLUDED_DIRS.has(ent.name)) out.dirs.push(ent.name);
     else if (ent.isFile()) out.files.push(ent.name);
   }
@@ -49,12 +48,22 @@ export interface Pinnable {
  * Bundles under `<root>/<dir>` (default manifests/): every directory holding skill.yaml or
  * skill.json. A bundle's own subdirectories are part of it and are not searched further.
  */
-export async function findBundles(root: string, dir: string = MANIFESTS_DIR): Promise<string[]> {
+export async function findBundles(
+  root: string,
+  dir: string = MANIFESTS_DIR,
+  ops: Pick<DirOps, 'readdir'> = asyncDirOps,
+  known: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
   const found: string[] = [];
   const stack = [dir];
   while (stack.length > 0) {
     const rel = stack.pop() as string;
-    const { dirs, files } = await entries(join(root, ...rel.split('/')));
+    // A directory the caller already verified as a bundle (a pinned source) is not read again.
+    if (known.has(rel)) {
+      found.push(rel);
+      continue;
+    }
+    const { dirs, files } = await entries(join(root, ...rel.split('/')), ops);
     if (files.some((f) => (MANIFEST_NAMES as readonly string[]).includes(f))) {
       found.push(rel);
       continue;
@@ -65,23 +74,24 @@ export async function findBundles(root: string, dir: string = MANIFESTS_DIR): Pr
 }
 
 /** Pack files: `*.yaml`, `*.yml` and `*.json` directly in `<root>/manifests/packs/`. */
-export async function findPacks(root: string): Promise<string[]> {
-  const { files } = await entries(join(root, ...PACKS_DIR.split('/')));
+export async function findPacks(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps): Promise<string[]> {
+  const { files } = await entries(join(root, ...PACKS_DIR.split('/')), ops);
   return files.filter((f) => PACK_EXTENSIONS.some((ext) => f.endsWith(ext))).map((f) => `${PACKS_DIR}/${f}`);
 }
 
-export async function findPinnable(root: string): Promise<Pinnable> {
-  const [bundles, packs] = await Promise.all([findBundles(root), findPacks(root)]);
+/** `known`: directories already verified as bundles (their own listing found the manifest). */
+export async function findPinnable(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps, known: ReadonlySet<string> = new Set()): Promise<Pinnable> {
+  const [bundles, packs] = await Promise.all([findBundles(root, MANIFESTS_DIR, ops, known), findPacks(root, ops)]);
   // A packs directory that is itself a bundle's subdirectory is part of that bundle.
   return { bundles, packs: packs.filter((p) => !bundles.some((b) => p.startsWith(`${b}/`))) };
 }
 
 /** Provenact bundle directories: skills/<id>/<version>/ holding manifest.json. */
-export async function findProvenactBundles(root: string): Promise<string[]> {
+export async function findProvenactBundles(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps): Promise<string[]> {
   const out: string[] = [];
-  for (const id of (await entries(join(root, 'skills'))).dirs) {
-    for (const version of (await entries(join(root, 'skills', id))).dirs) {
-      if ((await entries(join(root, 'skills', id, version))).files.includes('manifest.json')) out.push(`skills/${id}/${version}`);
+  for (const id of (await entries(join(root, 'skills'), ops)).dirs) {
+    for (const version of (await entries(join(root, 'skills', id), ops)).dirs) {
+      if ((await entries(join(root, 'skills', id, version), ops)).files.includes('manifest.json')) out.push(`skills/${id}/${version}`);
     }
   }
   return out.sort(comparePaths);

@@ -28,6 +28,12 @@ export interface VerifyLockOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Pins verified at once (default 16). */
   readonly concurrency?: number;
+  /**
+   * Verifies every skill pin of the lock, results in lock order, calling `tick` once per pin.
+   * Default: `verifySkillPin` on each, `concurrency` at a time, in this thread. The CLI passes one
+   * that shares the pins out to worker threads.
+   */
+  readonly verifySkills?: (ctx: SkillctlLockContext, tick: () => void) => Promise<readonly PinVerification[]>;
 }
 
 function tap<T>(value: T, tick: () => void): T {
@@ -77,12 +83,15 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   let done = 0;
   const tick = (): void => opts.onProgress?.(++done, total);
   const limit = opts.concurrency ?? 16;
-  const [skills, packs, pinnable] = await Promise.all([
-    mapLimited(lock.skills, limit, async (p) => tap(await verifySkillPin(ctx, p), tick)),
+  const [skills, packs] = await Promise.all([
+    opts.verifySkills !== undefined ? opts.verifySkills(ctx, tick) : mapLimited(lock.skills, limit, async (p) => tap(await verifySkillPin(ctx, p), tick)),
     mapLimited(lock.packs, limit, async (p) => tap(await verifyPackPin(ctx, p), tick)),
-    findPinnable(ctx.root),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
+  // Pinned directories whose listing found their manifest are bundles: the scan need not read them.
+  const lost = new Set<string>(['PIN_MISSING', 'PIN_SOURCE_INVALID', 'BUNDLE_NO_MANIFEST', 'BUNDLE_AMBIGUOUS_MANIFEST']);
+  const known = new Set(skills.filter((r) => r.pin.archive_digest === undefined && !r.diagnostics.some((d) => lost.has(d.code))).map((r) => strip(r.pin.source)));
+  const pinnable = await findPinnable(ctx.root, ctx.ops, known);
   const missing = [
     ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill bundle'),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
@@ -113,7 +122,7 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
   const tick = (): void => opts.onProgress?.(++done, lock.skills.length);
   const [skills, bundles] = await Promise.all([
     mapLimited(lock.skills, opts.concurrency ?? 16, async (p) => tap(await verifyProvenactPin(ctx, p), tick)),
-    findProvenactBundles(ctx.root),
+    findProvenactBundles(ctx.root, ctx.ops),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
   const missing = unpinned(bundles, new Set(lock.skills.map((p) => strip(p.bundle_dir))), 'bundle');

@@ -27,7 +27,7 @@ export async function verifyPackPin(ctx: SkillctlLockContext, pin: PackPin): Pro
     const diagnostics = sortDiagnostics(found);
     return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, diagnostics };
   };
-  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'));
+  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'), ctx.ops, ctx.realRoot);
   if (diagnostic !== undefined) {
     found.push(diagnostic);
     return done();

@@ -74,7 +74,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
     return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, signers, diagnostics };
   };
   const dir = pin.bundle_dir.replace(/\/+$/, '');
-  const { abs, diagnostic } = await resolveSource(ctx.root, dir, 'bundle_dir', at('bundle_dir'));
+  const { abs, diagnostic } = await resolveSource(ctx.root, dir, 'bundle_dir', at('bundle_dir'), ctx.ops, ctx.realRoot);
   if (diagnostic !== undefined) {
     found.push(diagnostic);
     return done();
@@ -181,7 +181,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
   }
 
   // bundle-meta.json, when present, must agree; no file may sit outside every check.
-  const listing = await dirSource(abs).list();
+  const listing = await dirSource(abs, undefined, ctx.ops).list();
   found.push(...listing.diagnostics.map((d) => ({ ...d, file: `${dir}/${d.file ?? ''}` })));
   const covered = new Set(['skill.wasm', 'manifest.json', 'signatures.json', 'bundle-meta.json', pin.keys_file]);
   for (const f of listing.files) {

@@ -6,7 +6,7 @@
  * own; the signatures in signatures.json verify and satisfy the lock's signer policy.
  * `ok` is true only when all of that ran and passed.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   archiveSourceFromBytes,
@@ -187,7 +187,7 @@ async function openSource(
   digests: Record<string, DigestComparison>,
 ): Promise<BundleSource | undefined> {
   const at = (field: string): { file: string; pointer?: string } => ({ file: ctx.lockFile, ...(base !== undefined ? { pointer: `${base}/${field}` } : {}) });
-  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'));
+  const { abs, diagnostic } = await resolveSource(ctx.root, pin.source, 'source', at('source'), ctx.ops, ctx.realRoot);
   if (diagnostic !== undefined) {
     found.push(diagnostic);
     return undefined;
@@ -218,13 +218,13 @@ async function openSource(
     return archiveSourceFromBytes(bytes, pin.source);
   }
   try {
-    if (!(await stat(abs)).isDirectory()) return missing('is not a directory');
+    if (!(await ctx.ops.stat(abs)).isDirectory()) return missing('is not a directory');
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return missing('does not exist');
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${pin.source}: ${code ?? String(err)}`, { cause: err });
   }
-  return dirSource(abs);
+  return dirSource(abs, undefined, ctx.ops);
 }
 
 /**

@@ -35,8 +35,12 @@ export interface SecretKey {
 // RFC 8032 §5.1.3 point decoding, to refuse a "public key" that is not a curve point: OpenSSL
 // imports any 32 bytes, and a non-point key would only fail later, at every verification.
 const P = 2n ** 255n - 19n;
-const D = (-121665n * modPow(121666n, P - 2n)) % P;
-const SQRT_M1 = modPow(2n, (P - 1n) / 4n);
+/** The curve constants d and sqrt(-1), computed on first use (not at start-up). */
+let constants: { readonly D: bigint; readonly SQRT_M1: bigint } | undefined;
+function curve(): { readonly D: bigint; readonly SQRT_M1: bigint } {
+  constants ??= { D: (-121665n * modPow(121666n, P - 2n)) % P, SQRT_M1: modPow(2n, (P - 1n) / 4n) };
+  return constants;
+}
 
 function mod(a: bigint): bigint {
   const r = a % P;
@@ -58,6 +62,7 @@ function modPow(base: bigint, exp: bigint): bigint {
 /** True when the 32 bytes encode a point of edwards25519. */
 export function isEd25519Point(raw: Uint8Array): boolean {
   if (raw.length !== 32) return false;
+  const { D, SQRT_M1 } = curve();
   const bytes = Buffer.from(raw);
   const sign = (bytes[31] as number) >> 7;
   bytes[31] = (bytes[31] as number) & 0x7f;
