@@ -30,12 +30,15 @@ export { packBundle, type PackResult } from './core/pack/index.js';
 /**
  * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
  * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
- * the verified source), `verifyLock(ctx)` (all of verify-pins).
+ * the verified source), `verifyLock(ctx)` (all of verify-pins); `loadLock(bytes, file)` parses
+ * and checks lock bytes, `renderLock(lock)` is the canonical text `pin` writes.
  */
 export {
   findPin,
   findProjectRoot,
+  loadLock,
   openLock,
+  renderLock,
   verifyLock,
   verifyPackPin,
   verifyProvenactPin,

@@ -1,8 +1,10 @@
 /**
- * Verifying a large lock on every core: the skill pins are dealt round-robin to this thread and to
- * worker threads, each of which gets the lock as this thread loaded it and reads bundles with
- * blocking calls (`syncDirOps`: in a thread that does nothing else, a system call is cheaper than
- * a thread-pool round trip). Results come back in lock order.
+ * Verifying a large lock on every core. Worker threads are started as soon as the lock's bytes are
+ * read (so they boot while this thread parses the lock); then this thread and every worker take
+ * the next unverified pin from one shared counter (`Atomics.add` on a SharedArrayBuffer), so a
+ * thread that started later or got heavier bundles simply takes fewer. Each thread reads bundles
+ * with blocking calls (`syncDirOps`: in a thread that does nothing else, a system call is cheaper
+ * than a thread-pool round trip). Results come back in lock order.
  *
  * A worker starts through dist/boot.cjs and loads this command's own bundle with its V8 code cache
  * (see src/boot.cjs), so it does not compile the verifier from scratch.
@@ -15,6 +17,10 @@ import { openLock, verifySkillPin, type PinVerification, type SkillctlLock, type
 
 /** Below this many pins a worker costs more to start than it saves. */
 const PARALLEL_THRESHOLD = 64;
+/** Locks this large are likely to hold that many pins: start workers before parsing them. */
+const EARLY_START_BYTES = 32 * 1024;
+/** Pins in flight per thread, so one waiting for its signatures (on the thread pool) does not idle it. */
+const LANES = 8;
 
 export interface VerifyWorkerRequest {
   readonly kind: 'skillctl.verify-pins';
@@ -24,7 +30,8 @@ export interface VerifyWorkerRequest {
   /** The lock as this thread loaded and checked it: workers do not parse it again. */
   readonly lock: SkillctlLock;
   readonly minSigners: number;
-  readonly indices: readonly number[];
+  /** One Int32: the index of the next pin to verify, shared by every thread. */
+  readonly next: SharedArrayBuffer;
 }
 
 /** A result without the parts that cannot cross a thread (the open source) or are not needed. */
@@ -35,21 +42,24 @@ export function portable(r: PinVerification): PinVerification {
   return rest;
 }
 
-/**
- * Verifies the pins at `indices` of the lock with blocking reads. A few pins are in flight at once
- * so that one waiting for its signatures (checked on the thread pool) does not idle the thread.
- */
-export async function verifyShare(ctx: SkillctlLockContext, indices: readonly number[], tick: () => void): Promise<PinVerification[]> {
+/** Verifies pins taken from the shared counter until none is left; returns [index, result] pairs. */
+async function drain(ctx: SkillctlLockContext, next: Int32Array, tick: () => void): Promise<[number, PinVerification][]> {
   const sync: SkillctlLockContext = { ...ctx, ops: syncDirOps };
-  return mapLimited(indices, 8, async (i) => {
-    const r = portable(await verifySkillPin(sync, ctx.lock.skills[i] as SkillPin));
-    tick();
-    return r;
-  });
+  const out: [number, PinVerification][] = [];
+  const pins = ctx.lock.skills;
+  await Promise.all(
+    Array.from({ length: LANES }, async () => {
+      for (let i = Atomics.add(next, 0, 1); i < pins.length; i = Atomics.add(next, 0, 1)) {
+        out.push([i, portable(await verifySkillPin(sync, pins[i] as SkillPin))]);
+        tick();
+      }
+    }),
+  );
+  return out;
 }
 
-/** Runs in a worker: opens the lock from the bytes it was given and verifies its share. */
-export async function workerMain(req: VerifyWorkerRequest): Promise<PinVerification[]> {
+/** Runs in a worker: a context over the lock it was given, then its part of the pins. */
+export async function workerMain(req: VerifyWorkerRequest): Promise<[number, PinVerification][]> {
   const opened = await openLock(req.lockPath, {
     label: req.lockFile,
     loaded: { format: 'skillctl', lock: req.lock },
@@ -57,31 +67,21 @@ export async function workerMain(req: VerifyWorkerRequest): Promise<PinVerificat
     minSigners: req.minSigners,
     ops: syncDirOps,
   });
-  if (opened.context?.format !== 'skillctl') throw new Error('the lock changed while it was being verified');
-  return verifyShare(opened.context, req.indices, () => undefined);
+  if (opened.context?.format !== 'skillctl') throw new Error('the lock could not be opened in a worker thread');
+  return drain(opened.context, new Int32Array(req.next), () => undefined);
 }
 
-/** The worker's program: boot (code caches), load the verify-pins bundle, run its share. */
+/** The worker's program: boot (code caches), load the verify-pins bundle, wait for its request. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 require(require('node:path').join(workerData.dist, 'boot.cjs'));
 const chunk = globalThis[Symbol.for('skillctl.loadChunk')]('cmd/verify-pins.cjs');
-chunk.workerMain(workerData.request).then(
-  (results) => parentPort.postMessage({ ok: true, results }),
-  (err) => parentPort.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
-);`;
-
-function inWorker(dist: string, request: VerifyWorkerRequest): Promise<PinVerification[]> {
-  return new Promise((resolvePromise, reject) => {
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { dist, request } });
-    w.once('message', (m: { ok: boolean; results?: PinVerification[]; error?: string }) => {
-      if (m.ok && m.results !== undefined) resolvePromise(m.results);
-      else reject(new Error(m.error ?? 'verify-pins worker failed'));
-      void w.terminate();
-    });
-    w.once('error', reject);
-  });
-}
+parentPort.once('message', (request) => {
+  chunk.workerMain(request).then(
+    (results) => parentPort.postMessage({ ok: true, results }),
+    (err) => parentPort.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+  );
+});`;
 
 function distDir(): string | undefined {
   const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
@@ -96,29 +96,68 @@ export function threadsFor(cap: number): number {
   return distDir() === undefined ? 1 : Math.max(1, Math.min(availableParallelism(), cap));
 }
 
-/** The `verifySkills` of verify-pins over `threads` threads; every thread verifies the lock this one read. */
-export function parallelVerifier(lockPath: string, threads: number) {
-  return async (ctx: SkillctlLockContext, tick: () => void): Promise<readonly PinVerification[]> => {
+interface Started {
+  readonly worker: Worker;
+  readonly done: Promise<[number, PinVerification][]>;
+}
+
+function start(dist: string): { worker: Worker; run: (request: VerifyWorkerRequest) => Promise<[number, PinVerification][]> } {
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { dist } });
+  const result = new Promise<[number, PinVerification][]>((resolvePromise, reject) => {
+    worker.once('message', (m: { ok: boolean; results?: [number, PinVerification][]; error?: string }) => {
+      if (m.ok && m.results !== undefined) resolvePromise(m.results);
+      else reject(new Error(m.error ?? 'verify-pins worker failed'));
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+  return {
+    worker,
+    run: (request) => {
+      worker.postMessage(request);
+      return result;
+    },
+  };
+}
+
+export interface VerifyPool {
+  /** The `verifySkills` of verify-pins. */
+  readonly verifySkills: (ctx: SkillctlLockContext, tick: () => void) => Promise<readonly PinVerification[]>;
+  /** Stops workers that were started but not used. */
+  close(): void;
+}
+
+/**
+ * A pool of `threads` threads (this one included) for the lock at `lockPath` whose bytes were
+ * read: workers are started now when the lock is large enough to be worth it.
+ */
+export function startPool(lockPath: string, lockBytes: number, threads: number): VerifyPool {
+  const dist = distDir();
+  let workers = dist !== undefined && threads > 1 && lockBytes >= EARLY_START_BYTES ? Array.from({ length: threads - 1 }, () => start(dist)) : [];
+  const close = (): void => {
+    for (const w of workers) void w.worker.terminate();
+    workers = [];
+  };
+  const verifySkills = async (ctx: SkillctlLockContext, tick: () => void): Promise<readonly PinVerification[]> => {
     const pins = ctx.lock.skills;
-    const dist = distDir();
     if (pins.length < PARALLEL_THRESHOLD || threads < 2 || dist === undefined) {
+      close();
       return mapLimited(pins, 16, async (p) => {
         const r = await verifySkillPin(ctx, p);
         tick();
         return r;
       });
     }
-    const shares = Array.from({ length: threads }, (_, k) => pins.map((_, i) => i).filter((i) => i % threads === k));
-    const parts = await Promise.all(
-      shares.map((indices, k) =>
-        k === 0
-          ? verifyShare(ctx, indices, tick)
-          : inWorker(dist, { kind: 'skillctl.verify-pins', lockPath, lockFile: ctx.lockFile, root: ctx.root, lock: ctx.lock, minSigners: ctx.minSigners, indices }).then((r) => {
-              for (let n = 0; n < r.length; n++) tick();
-              return r;
-            }),
-      ),
-    );
-    return pins.map((_, i) => (parts[i % threads] as PinVerification[])[Math.floor(i / threads)] as PinVerification);
+    if (workers.length === 0) workers = Array.from({ length: threads - 1 }, () => start(dist));
+    const next = new SharedArrayBuffer(4);
+    const request: VerifyWorkerRequest = { kind: 'skillctl.verify-pins', lockPath, lockFile: ctx.lockFile, root: ctx.root, lock: ctx.lock, minSigners: ctx.minSigners, next };
+    const running: Started[] = workers.map((w) => ({ worker: w.worker, done: w.run(request) }));
+    workers = [];
+    const mine = await drain(ctx, new Int32Array(next), tick);
+    const parts = [mine, ...(await Promise.all(running.map((r) => r.done.then((res) => (res.forEach(() => tick()), res)))))];
+    const out: PinVerification[] = new Array(pins.length);
+    for (const part of parts) for (const [i, r] of part) out[i] = r;
+    return out;
   };
+  return { verifySkills, close };
 }

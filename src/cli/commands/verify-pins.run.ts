@@ -8,7 +8,7 @@ import { exitCodeFor } from '../exit.js';
 import { readStdin } from '../io.js';
 import { progressLine } from '../progress.js';
 import { projectPaths } from '../project.js';
-import { parallelVerifier, threadsFor } from '../verify-pins-threads.js';
+import { startPool, threadsFor, type VerifyPool } from '../verify-pins-threads.js';
 
 /** The entry worker threads call (see ../verify-pins-threads.ts). */
 export { workerMain } from '../verify-pins-threads.js';
@@ -51,6 +51,16 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
   const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
   const threads = threadsFor(Number.isInteger(cap) && cap > 0 ? cap : 4);
+  // Workers (for a large lock) boot while this thread parses the lock.
+  const pool = startPool(lockPath, bytes.length, threads);
+  try {
+    return await verifyWith(ctx, pool, lockPath, lockFile, bytes, root, opts);
+  } finally {
+    pool.close();
+  }
+}
+
+async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
   const opened = await openLock(lockPath, {
     label: lockFile,
     bytes,
@@ -69,7 +79,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
-    result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills: parallelVerifier(lockPath, threads) });
+    result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills: pool.verifySkills });
   } finally {
     p.end();
   }
