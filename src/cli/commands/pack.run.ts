@@ -7,6 +7,10 @@ import { EXIT, exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PackOptions } from './pack.js';
+import { workerDeflate } from '../pack-deflate.js';
+
+/** The entry the DEFLATE worker thread calls (see ../pack-deflate.ts). */
+export { deflateWorker } from '../pack-deflate.js';
 
 export async function run(ctx: Context, dir: string, opts: PackOptions): Promise<number> {
   const abs = isAbsolute(dir) ? dir : join(ctx.io.cwd, dir);
@@ -22,7 +26,8 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
   } catch (err) {
     throw new SkillctlError('INPUT_UNREADABLE', `cannot create ${opts.out ?? '.'}: ${errnoCode(err) ?? String(err)}`);
   }
-  const result = await packBundle(abs, out, { label: dir });
+  const deflate = workerDeflate();
+  const result = await packBundle(abs, out, { label: dir, ...(deflate !== undefined ? { deflate } : {}) });
   const shown = result.archive !== undefined ? (relative(ctx.io.cwd, result.archive).startsWith('..') ? result.archive : relative(ctx.io.cwd, result.archive)) : undefined;
   if (ctx.opts.json) {
     ctx.out(

@@ -15,18 +15,45 @@ const PIECE = 64 * 1024;
 /** Fixed header: no name, no mtime (0), no extra flags, OS 3 (Unix) as GNU gzip writes it. */
 const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]);
 
+/**
+ * Where the raw DEFLATE work happens: fed the same pieces, in the same order, it gives the same
+ * bytes wherever it runs (this thread, or a worker thread the CLI starts so that compressing
+ * overlaps reading and hashing, as `tar -czf` overlaps tar and gzip).
+ */
+export interface DeflateSink {
+  /** Takes a piece; the sink must copy it before returning if it keeps it (the caller reuses it). */
+  push(piece: Uint8Array, final: boolean): void;
+  /** The compressed stream, once the final piece was pushed. */
+  result(): Promise<Buffer[]>;
+  /** Gives up (the archive will not be finished): frees whatever the sink holds. */
+  abort(): void;
+}
+
+/** DEFLATE level 6 in this thread (fflate). */
+export function inThreadDeflate(): DeflateSink {
+  const out: Buffer[] = [];
+  // fflate copies each pushed piece into its window and hands out fresh output arrays.
+  const deflate = new Deflate({ level: 6, mem: 8 }, (chunk) => {
+    if (chunk.length > 0) out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  });
+  return {
+    push: (piece, final) => deflate.push(piece, final),
+    result: () => Promise.resolve(out),
+    abort: () => undefined,
+  };
+}
+
 export class DeterministicGzip {
-  private readonly out: Buffer[] = [HEADER];
-  private readonly deflate: Deflate;
   private pending = Buffer.allocUnsafe(PIECE);
   private filled = 0;
   private crc = 0;
   private size = 0;
 
-  constructor() {
-    this.deflate = new Deflate({ level: 6, mem: 8 }, (chunk) => {
-      if (chunk.length > 0) this.out.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    });
+  constructor(private readonly deflate: DeflateSink = inThreadDeflate()) {}
+
+  /** Abandons the stream (an input could not be read). */
+  abort(): void {
+    this.deflate.abort();
   }
 
   write(data: Uint8Array): void {
@@ -40,19 +67,17 @@ export class DeterministicGzip {
       i += n;
       if (this.filled === PIECE) {
         this.deflate.push(this.pending, false);
-        // fflate keeps no reference to a pushed piece once push returns (it copies into its window).
         this.filled = 0;
       }
     }
   }
 
   /** Ends the stream; returns the whole gzip file. */
-  end(): Buffer {
+  async end(): Promise<Buffer> {
     this.deflate.push(this.pending.subarray(0, this.filled), true);
     const trailer = Buffer.alloc(8);
     trailer.writeUInt32LE(this.crc >>> 0, 0);
     trailer.writeUInt32LE(this.size % 2 ** 32, 4);
-    this.out.push(trailer);
-    return Buffer.concat(this.out);
+    return Buffer.concat([HEADER, ...(await this.deflate.result()), trailer]);
   }
 }

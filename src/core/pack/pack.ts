@@ -10,7 +10,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { writeFileAtomic } from '../fs/index.js';
 import { validateBundle, type ManifestValidation } from '../manifest/index.js';
-import { DeterministicGzip } from './gzip.js';
+import { DeterministicGzip, type DeflateSink } from './gzip.js';
 
 export interface PackResult {
   /** True when the archive was written. */
@@ -31,31 +31,39 @@ export interface PackResult {
 export async function buildArchive(
   files: readonly { path: string; size: number; mode: TreeFile['mode'] }[],
   read: (path: string) => Promise<Buffer>,
+  deflate?: DeflateSink,
 ): Promise<{ bytes: Buffer; files: TreeFile[] }> {
-  const gz = new DeterministicGzip();
-  const out: TreeFile[] = [];
-  let written = 0;
-  // Read the next file while the current one is compressed.
-  let next = files.length > 0 ? read((files[0] as TreeFile).path) : undefined;
-  for (let i = 0; i < files.length; i++) {
-    const f = files[i] as TreeFile;
-    const data = await (next as Promise<Buffer>);
-    next = i + 1 < files.length ? read((files[i + 1] as TreeFile).path) : undefined;
-    const header = fileHeader(f.path, data.length, f.mode);
-    gz.write(header);
-    gz.write(data);
-    const pad = contentPadding(data.length);
-    gz.write(pad);
-    written += header.length + data.length + pad.length;
-    out.push({ path: f.path, size: data.length, mode: f.mode, digest: sha256(data) });
+  const gz = new DeterministicGzip(deflate);
+  try {
+    const out: TreeFile[] = [];
+    let written = 0;
+    // Read the next file while the current one is compressed.
+    let next = files.length > 0 ? read((files[0] as TreeFile).path) : undefined;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i] as TreeFile;
+      const data = await (next as Promise<Buffer>);
+      next = i + 1 < files.length ? read((files[i + 1] as TreeFile).path) : undefined;
+      const header = fileHeader(f.path, data.length, f.mode);
+      gz.write(header);
+      gz.write(data);
+      const pad = contentPadding(data.length);
+      gz.write(pad);
+      written += header.length + data.length + pad.length;
+      out.push({ path: f.path, size: data.length, mode: f.mode, digest: sha256(data) });
+    }
+    gz.write(archiveTrailer(written));
+    return { bytes: await gz.end(), files: out };
+  } catch (err) {
+    gz.abort();
+    throw err;
   }
-  gz.write(archiveTrailer(written));
-  return { bytes: gz.end(), files: out };
 }
 
 export interface PackOptions {
   /** How to name the bundle in diagnostics (default: `dir`). */
   readonly label?: string;
+  /** Where DEFLATE runs (default: this thread); the bytes are the same either way. */
+  readonly deflate?: () => DeflateSink;
 }
 
 /** Validates the bundle in `dir` and writes its archive into `outDir` atomically. */
@@ -79,7 +87,7 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     );
     return { ok: false, files: [], validation, diagnostics };
   }
-  const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p));
+  const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.deflate?.());
   // The files were read twice (validation, then packing): if they changed in between, the
   // archive would not be the bundle that was validated.
   const content = treeDigest(files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)));

@@ -10,11 +10,11 @@ import { gunzipSync } from 'node:zlib';
 import { archiveSourceFromBytes, fileHeader, parseHeader, splitUstarPath } from '../../../src/core/bundle/index.js';
 import { sha256 } from '../../../src/core/digest/index.js';
 import { buildArchive, packBundle } from '../../../src/core/pack/index.js';
+import { GOLDEN_ARCHIVE_DIGEST } from '../../helpers/golden.js';
 import { fixture } from '../../helpers/paths.js';
 import { removeDir, tempDir } from '../../helpers/project.js';
 
-/** The digest of fixtures/pack/golden-bundle packed; a change here is a change of the archive format. */
-const GOLDEN_DIGEST = 'sha256:f6dd2a0e9330220f079194b38802bbd6d3cc298aa0e4242844c76c3028dc739a';
+const GOLDEN_DIGEST = GOLDEN_ARCHIVE_DIGEST;
 
 describe('pack', () => {
   let dir: string;
