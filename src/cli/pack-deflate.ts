@@ -24,8 +24,14 @@ export function deflateWorker(port: Port): void {
     sink.push(m.piece, m.final);
     if (m.final) {
       void sink.result().then((chunks) => {
-        const bytes = Buffer.concat(chunks);
-        port.postMessage(bytes, [bytes.buffer as ArrayBuffer]);
+        // A memory of its own (not Buffer's shared pool, which cannot be transferred).
+        const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+        let at = 0;
+        for (const c of chunks) {
+          bytes.set(c, at);
+          at += c.length;
+        }
+        port.postMessage(bytes, [bytes.buffer]);
       });
     }
   });
