@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { computeContent, dirSource, manifestDigestOf } from '../dist/src/index.js';
+import { canonicalManifest } from '../dist/test/helpers/manifests.js';
 
 const [dir, mb = '100'] = process.argv.slice(2);
 if (!dir) {
@@ -41,34 +42,8 @@ for (let n = 0; made < total; n++) {
   writeFileSync(join(sub, `f${n}.${n % 2 === 0 ? 'txt' : 'bin'}`), buf);
   made += buf.length;
 }
-const m = {
-  skill_contract_version: 'skill.contract.v1',
-  skill_id: 'bench.pack',
-  skill_version: '1.0.0',
-  description: 'A generated 100 MB bundle for the pack benchmark.',
-  manifest_digest: '',
-  entrypoints: [
-    {
-      entrypoint_id: 'main',
-      runtime: 'node',
-      runtime_version: '20.19.0',
-      command: 'node d0/f0.txt',
-      working_directory: '.',
-      runtime_limits: {},
-      input_schema: { type: 'object', properties: { q: { type: 'string' } } },
-      output_schema: { type: 'object', properties: { a: { type: 'string' } } },
-      error_schema: {},
-      args_fingerprint_fields: ['input.q'],
-      result_fingerprint_fields: ['result.a'],
-      side_effect_fingerprint_fields: [],
-      side_effect_categories: [],
-      requested_permissions: {},
-      required_permissions: {},
-      tool_profile_id: 'tool.pack',
-      tool_profile_version: '1.0.0',
-    },
-  ],
-};
+writeFileSync(join(dir, 'run.py'), 'print("pack")\n');
+const m = { ...canonicalManifest(), skill_id: 'bench.pack', skill_version: '1.0.0', description: 'A generated 100 MB bundle for the pack benchmark.' };
 m.content_digest = (await computeContent(dirSource(dir))).digest;
 m.manifest_digest = manifestDigestOf(m);
 writeFileSync(join(dir, 'skill.json'), JSON.stringify(m, null, 2) + '\n');

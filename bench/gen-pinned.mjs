@@ -4,11 +4,11 @@
 // verify-pins benchmark.
 // FORMAT is json (skill.json manifests) or yaml (skill.yaml). Prints the data file list to
 // DIR/files.txt (NUL-separated): every file of every bundle, for the sha256sum/openssl baselines.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { computeContent, dirSource, manifestDigestOf } from '../dist/src/index.js';
-import { readdirSync, statSync } from 'node:fs';
+import { canonicalManifest } from '../dist/test/helpers/manifests.js';
 import { collectTargets, findBundles, pin } from '../dist/src/core/pins/index.js';
 import { keygen, readSecretKey } from '../dist/src/core/sign/index.js';
 
@@ -24,34 +24,7 @@ const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
 const { stringify } = await import('yaml');
 
 function manifest(i) {
-  return {
-    skill_contract_version: 'skill.contract.v1',
-    skill_id: `bench.skill${i}`,
-    skill_version: '1.0.0',
-    description: 'A generated skill for the verify-pins benchmark.',
-    manifest_digest: '',
-    entrypoints: [
-      {
-        entrypoint_id: 'main',
-        runtime: 'python',
-        runtime_version: '3.11.0',
-        command: 'python run.py',
-        working_directory: '.',
-        runtime_limits: {},
-        input_schema: { type: 'object', properties: { task: { type: 'string' } } },
-        output_schema: { type: 'object', properties: { summary: { type: 'string' } } },
-        error_schema: {},
-        args_fingerprint_fields: ['input.task'],
-        result_fingerprint_fields: ['result.summary'],
-        side_effect_fingerprint_fields: [],
-        side_effect_categories: [],
-        requested_permissions: {},
-        required_permissions: {},
-        tool_profile_id: 'tool.bench',
-        tool_profile_version: '1.0.0',
-      },
-    ],
-  };
+  return { ...canonicalManifest(), skill_id: `bench.skill${i}`, skill_version: '1.0.0', description: 'A generated skill for the verify-pins benchmark.' };
 }
 
 for (let i = 0; i < count; i++) {
