@@ -8,7 +8,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { lstat, open, readdir, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
-import type { Sha256Digest } from '../digest/index.js';
+import { sha256, type Sha256Digest } from '../digest/index.js';
 import { digestBytes, hashStream } from './hash-stream.js';
 
 export interface DirOps {
@@ -99,6 +99,17 @@ function withRegularSync<T>(path: string, fn: (fd: number, size: number) => T): 
   }
 }
 
+/** Reads up to `size` bytes from the start of the file into `buf`; returns how many. */
+function readInto(fd: number, buf: Buffer, size: number): number {
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break;
+    off += n;
+  }
+  return off;
+}
+
 function readAllSync(fd: number, size: number): Buffer {
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
@@ -132,6 +143,7 @@ export const syncDirOps: DirOps = {
         // One buffer per thread, reused: blocking calls never interleave, and a file read into a
         // fresh buffer each time costs more in allocation and collection than in hashing. The
         // file is read up to the size fstat gave, as the thread-pool flavour reads it.
+        if (size <= CHUNK) return sha256(chunk.subarray(0, readInto(fd, chunk, size)));
         const h = createHash('sha256');
         for (let off = 0; off < size; ) {
           const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - off), off);

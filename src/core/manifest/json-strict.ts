@@ -27,26 +27,25 @@ export function parseJsonStrict(text: string, maxDepth: number): { data: unknown
     }
   };
 
+  // A run of characters that need no decoding: anything but a quote, a backslash or a control character.
+  const PLAIN = /[^"\\\u0000-\u001f]*/y;
   const string = (): string => {
     // i is at the opening quote.
     const start = ++i;
-    let simple = true;
+    PLAIN.lastIndex = i;
+    PLAIN.exec(text);
+    i = PLAIN.lastIndex;
+    if (text.charCodeAt(i) === 0x22) return text.slice(start, i++);
+    // Escapes: find the closing quote, then let JSON.parse decode exactly (and reject bad escapes).
     for (;;) {
       if (i >= n) refuse();
       const c = text.charCodeAt(i);
       if (c === 0x22) break;
       if (c < 0x20) refuse();
-      if (c === 0x5c) {
-        simple = false;
-        i += 2;
-        continue;
-      }
-      i++;
+      i += c === 0x5c ? 2 : 1;
     }
     const raw = text.slice(start, i);
     i++;
-    if (simple) return raw;
-    // JSON.parse of the quoted slice decodes escapes exactly and rejects invalid ones.
     try {
       return JSON.parse(`"${raw}"`) as string;
     } catch {
