@@ -10,6 +10,7 @@ import { CLI_CODES } from './cli-codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { REGISTRY_CODES } from './registry/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -34,6 +35,7 @@ export const CODES = {
   ...BUNDLE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...REGISTRY_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;
