@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerRegistry } from './registry.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerRegistry];

@@ -37,6 +37,11 @@ export interface ParsedCapability {
   /** Tools that passed the schema; a broken tool is reported and left out. */
   readonly tools: readonly Indexed<Tool>[];
   readonly uiSchemas: readonly Indexed<UiSchema>[];
+  /**
+   * Every tool name and schema_id the files declare, broken items included; undefined when the
+   * file is missing or not a list at all, so references into it cannot be judged.
+   */
+  readonly declared: { readonly tools?: ReadonlySet<string>; readonly uiSchemas?: ReadonlySet<string> };
   /** True when every file was present and passed its schema. */
   readonly complete: boolean;
   readonly documents: Partial<Record<BundleFileName, ParsedDocument>>;
@@ -78,6 +83,13 @@ function cleanItems<T>(data: unknown, key: string, findings: readonly Diagnostic
     if (!broken.has(index)) out.push({ index, pointer: `/${key}/${index}`, value: value as T });
   });
   return out;
+}
+
+/** The string values of `key` in the items of `data[list]`, or undefined when there is no list. */
+function declaredNames(data: unknown, list: string, key: string): Set<string> | undefined {
+  const items = data !== null && typeof data === 'object' ? (data as Record<string, unknown>)[list] : undefined;
+  if (!Array.isArray(items)) return undefined;
+  return new Set(items.flatMap((it) => (it !== null && typeof it === 'object' && typeof (it as Record<string, unknown>)[key] === 'string' ? [(it as Record<string, string>)[key] as string] : [])));
 }
 
 function decodeText(bytes: Uint8Array, file: string): { text: string } | { diagnostic: Diagnostic } {
@@ -133,6 +145,8 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
       diagnostics.push(decoded.diagnostic);
     } else {
       doc = parseSkillDoc(decoded.text, file);
+      diagnostics.push(...doc.diagnostics);
+      if (doc.diagnostics.some((d) => d.severity === 'error')) complete = false;
     }
   }
   return {
@@ -141,6 +155,10 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
     ...(doc !== undefined ? { doc } : {}),
     tools: tools?.data !== undefined ? cleanItems<Tool>(tools.data, 'tools', tools.findings) : [],
     uiSchemas: ui?.data !== undefined ? cleanItems<UiSchema>(ui.data, 'ui_schemas', ui.findings) : [],
+    declared: {
+      ...(declaredNames(tools?.data, 'tools', 'name') !== undefined ? { tools: declaredNames(tools?.data, 'tools', 'name') } : {}),
+      ...(declaredNames(ui?.data, 'ui_schemas', 'schema_id') !== undefined ? { uiSchemas: declaredNames(ui?.data, 'ui_schemas', 'schema_id') } : {}),
+    },
     complete,
     documents,
     diagnostics,

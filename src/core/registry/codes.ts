@@ -20,6 +20,7 @@ export const REGISTRY_CODES = {
     title: 'The bundle directory holds a file that is not one of the four; it is not published.',
     exit: 'findings',
   },
+  CAPABILITY_ID_DUPLICATE: { severity: 'error', title: 'Two bundles published together have the same capability_id.', exit: 'findings' },
   CAPABILITY_ID_MISMATCH: {
     severity: 'error',
     title: "skill.md's front matter names another capability_id than capability.json.",

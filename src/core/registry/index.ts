@@ -11,7 +11,7 @@ export { bundleDigest, loadCapability, type LoadError, type LoadResult, type Mal
 export { locateRegistry, PROJECT_REGISTRY, type LocateOptions, type RegistryLocation, type RegistrySource } from './locate.js';
 export { matchIntent, words, type CapabilityMatch, type TriggerMatch } from './match.js';
 export * from './model.js';
-export { LOCK_FILE, publishCapability, type PublishOptions, type PublishResult } from './publish.js';
+export { LOCK_FILE, publishCapabilities, type PublishedCapability, type PublishOptions, type PublishResult } from './publish.js';
 export { parseSkillDoc, type SkillDoc } from './skill-doc.js';
 export { stem } from './stem.js';
 export {

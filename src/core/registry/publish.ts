@@ -1,32 +1,91 @@
 /**
- * Publishing a capability: validate it against the registry it joins, then make it "latest" in
- * one atomic step. The bundle's files are copied into a fresh, content-addressed directory
- * (`capabilities/<id>/<digest hex>/`, created under a temporary name and renamed into place),
- * and only then is index.json replaced by an atomic rename. That rename is the commit point:
- * before it readers see the old capability, after it the new one, and a publish that fails or
- * stops at any step leaves the index, and so the registry, as it was.
+ * Publishing capabilities: validate them against the registry they join (and each other), then
+ * make them "latest" in one atomic step. Each bundle's files are copied into a fresh,
+ * content-addressed directory (`capabilities/<id>/<digest hex>/`, created under a temporary
+ * name and renamed into place), and only then is index.json replaced by an atomic rename. That
+ * rename is the commit point: before it readers see the old registry, after it the new one. A
+ * publish with any error, or one that stops at any step, leaves the index as it was, and so
+ * every capability as it was.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { diag, type Diagnostic } from '../diagnostics.js';
+import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { bundleDir, readIndex, withEntry, writeIndex } from './index-file.js';
+import { bundleDir, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import { bundleDigest } from './load.js';
-import { BUNDLE_FILES, LATEST, type IndexEntry } from './model.js';
+import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { validateCapability, type CapabilityValidation, type ValidateCapabilityOptions } from './validate.js';
 
 export const LOCK_FILE = '.publish.lock';
 
-export interface PublishResult {
-  /** True when the capability is now the registry's latest. */
-  readonly published: boolean;
-  /** The index entry written, when published. */
+export interface PublishedCapability {
+  /** The bundle directory as given. */
+  readonly label: string;
+  readonly validation: CapabilityValidation;
+  /** The index entry it has (or would have) once published. */
   readonly entry?: IndexEntry;
   /** True when the registry already held exactly these files as latest. */
   readonly unchanged?: boolean;
-  readonly validation?: CapabilityValidation;
+}
+
+export interface PublishResult {
+  /** True when every bundle is now latest in the registry; false when nothing was changed. */
+  readonly published: boolean;
+  readonly capabilities: readonly PublishedCapability[];
   readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others' | 'label'> {
+  /** How each directory is named in diagnostics (default: the path given). */
+  readonly labels?: readonly string[];
+  /** Create the registry directory when it does not exist (default false). */
+  readonly create?: boolean;
+  /** Check only; write nothing (`registry validate`). */
+  readonly dryRun?: boolean;
+}
+
+function entryOf(v: CapabilityValidation): IndexEntry | undefined {
+  const meta = v.parsed.meta;
+  if (meta === undefined) return undefined;
+  return {
+    capability_id: meta.capability_id,
+    name: meta.name,
+    description: meta.description,
+    intent_triggers: meta.intent_triggers,
+    version: LATEST,
+    digest: bundleDigest(v.bytes),
+    tools: v.parsed.tools.map((t) => t.value.name),
+    ui_schemas: v.parsed.uiSchemas.map((u) => u.value.schema_id),
+  };
+}
+
+/** Validates every bundle against the index plus the other bundles of the same publish. */
+async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: PublishOptions): Promise<{ items: PublishedCapability[]; diagnostics: Diagnostic[] }> {
+  const labelOf = (i: number): string => opts.labels?.[i] ?? (dirs[i] as string);
+  // First pass: each bundle alone, to learn the ids and tool names the batch brings.
+  const alone = await Promise.all(dirs.map((d, i) => validateCapability(d, { ...opts, label: labelOf(i), others: index.capabilities })));
+  const batch = alone.map(entryOf);
+  const items: PublishedCapability[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const firstOf = new Map<string, string>();
+  for (let i = 0; i < dirs.length; i++) {
+    const mine = batch[i];
+    const siblings = batch.filter((e, j): e is IndexEntry => j !== i && e !== undefined && e.capability_id !== mine?.capability_id);
+    // The batch's bundles stand in for the published versions they replace.
+    const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings];
+    const v = siblings.length === 0 ? (alone[i] as CapabilityValidation) : await validateCapability(dirs[i] as string, { ...opts, label: labelOf(i), others });
+    diagnostics.push(...v.diagnostics);
+    if (mine !== undefined) {
+      const prev = firstOf.get(mine.capability_id);
+      if (prev !== undefined) {
+        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: join(labelOf(i), 'capability.json'), pointer: '/capability_id' }));
+      } else firstOf.set(mine.capability_id, labelOf(i));
+    }
+    const previous = mine !== undefined ? index.capabilities.find((e) => e.capability_id === mine.capability_id) : undefined;
+    items.push({ label: labelOf(i), validation: v, ...(mine !== undefined ? { entry: mine } : {}), ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}) });
+  }
+  return { items, diagnostics };
 }
 
 /**
@@ -40,9 +99,7 @@ async function withLock<T>(registry: string, fn: () => Promise<T>): Promise<T | 
     fh = await open(lock, 'wx');
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') throw err;
-    return {
-      busy: diag('REGISTRY_BUSY', `another publish holds ${lock}`, { file: lock, hint: 'wait for it to finish; if no publish is running, delete the lock file' }),
-    };
+    return { busy: diag('REGISTRY_BUSY', `another publish holds ${lock}`, { file: lock, hint: 'wait for it to finish; if no publish is running, delete the lock file' }) };
   }
   try {
     await fh.close();
@@ -67,6 +124,8 @@ async function writeBundle(target: string, v: CapabilityValidation): Promise<voi
         await fh.close();
       }
     }
+    // A leftover of an interrupted publish of the same content is not referenced by the index.
+    await rm(target, { recursive: true, force: true });
     await rename(tmp, target);
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
@@ -74,43 +133,36 @@ async function writeBundle(target: string, v: CapabilityValidation): Promise<voi
   }
 }
 
-export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'> {
-  /** Create the registry directory when it does not exist (default false). */
-  readonly create?: boolean;
-}
-
-/** Validates the bundle in `dir` and, when it is valid, publishes it into `registry`. */
-export async function publishCapability(registry: string, dir: string, opts: PublishOptions = {}): Promise<PublishResult> {
-  if (opts.create === true) await mkdir(registry, { recursive: true });
-  const first = await readIndex(registry);
-  if (!first.ok) return { published: false, diagnostics: first.diagnostics };
-  const outcome = await withLock(registry, async (): Promise<PublishResult> => {
-    const read = await readIndex(registry);
-    if (!read.ok) return { published: false, diagnostics: read.diagnostics };
-    const v = await validateCapability(dir, { ...opts, others: read.index.capabilities });
-    if (!v.valid || v.parsed.meta === undefined) return { published: false, validation: v, diagnostics: v.diagnostics };
-    const meta = v.parsed.meta;
-    const entry: IndexEntry = {
-      capability_id: meta.capability_id,
-      name: meta.name,
-      description: meta.description,
-      intent_triggers: meta.intent_triggers,
-      version: LATEST,
-      digest: bundleDigest(v.bytes),
-      tools: v.parsed.tools.map((t) => t.value.name),
-      ui_schemas: v.parsed.uiSchemas.map((u) => u.value.schema_id),
-    };
-    const previous = read.index.capabilities.find((e) => e.capability_id === entry.capability_id);
-    if (previous?.digest === entry.digest) {
-      return { published: true, unchanged: true, entry, validation: v, diagnostics: v.diagnostics };
+/** Validates the bundles in `dirs` and, when none has an error, publishes them all into `registry`. */
+export async function publishCapabilities(registry: string, dirs: readonly string[], opts: PublishOptions = {}): Promise<PublishResult> {
+  if (opts.create === true && opts.dryRun !== true) await mkdir(registry, { recursive: true });
+  const body = async (): Promise<PublishResult> => {
+    let read = await readIndex(registry);
+    // A dry run needs no registry: without one, tool names are checked among the bundles given.
+    if (!read.ok && opts.dryRun === true && read.diagnostics.every((d) => d.code === 'REGISTRY_NOT_FOUND')) read = { ok: true, index: EMPTY_INDEX };
+    if (!read.ok) return { published: false, capabilities: [], diagnostics: read.diagnostics };
+    const { items, diagnostics } = await validateAll(read.index, dirs, opts);
+    if (hasErrors(diagnostics) || items.some((it) => it.entry === undefined) || opts.dryRun === true) {
+      return { published: false, capabilities: items, diagnostics };
     }
-    const target = bundleDir(registry, entry);
-    await rm(target, { recursive: true, force: true });
-    await writeBundle(target, v);
-    await writeIndex(registry, withEntry(read.index, entry));
-    // The previous version is unreachable now; removing it is tidying, not part of the commit.
-    if (previous !== undefined) await rm(bundleDir(registry, previous), { recursive: true, force: true });
-    return { published: true, entry, validation: v, diagnostics: v.diagnostics };
-  });
-  return 'busy' in outcome ? { published: false, diagnostics: [outcome.busy] } : outcome;
+    let index = read.index;
+    const replaced: IndexEntry[] = [];
+    for (const it of items) {
+      const entry = it.entry as IndexEntry;
+      if (it.unchanged === true) continue;
+      await writeBundle(bundleDir(registry, entry), it.validation);
+      const previous = index.capabilities.find((e) => e.capability_id === entry.capability_id);
+      if (previous !== undefined) replaced.push(previous);
+      index = withEntry(index, entry);
+    }
+    if (index !== read.index) await writeIndex(registry, index);
+    // The previous versions are unreachable now; removing them is tidying, not part of the commit.
+    for (const old of replaced) await rm(bundleDir(registry, old), { recursive: true, force: true });
+    return { published: true, capabilities: items, diagnostics };
+  };
+  if (opts.dryRun === true) return body();
+  const pre = await readIndex(registry);
+  if (!pre.ok) return { published: false, capabilities: [], diagnostics: pre.diagnostics };
+  const outcome = await withLock(registry, body);
+  return 'busy' in outcome ? { published: false, capabilities: [], diagnostics: [outcome.busy] } : outcome;
 }

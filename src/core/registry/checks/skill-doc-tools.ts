@@ -14,9 +14,10 @@ export const skillDocTools: Check = {
   check({ bundle }) {
     const doc = bundle.doc;
     const section = doc?.sections.find((s) => s.key === 'tools');
-    if (section === undefined) return [];
+    const defined = bundle.declared.tools;
+    // Without a usable tools.json (reported on its own) references into it cannot be judged.
+    if (section === undefined || defined === undefined) return [];
     const file = bundlePath(bundle.label, 'skill.md');
-    const defined = new Set(bundle.tools.map((t) => t.value.name));
     const listed = new Set<string>();
     const out: Diagnostic[] = [];
     for (const item of listItems(section.body)) {

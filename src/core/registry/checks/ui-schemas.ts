@@ -24,10 +24,12 @@ export const uiSchemas: Check = {
       else defined.set(s.schema_id, pointer);
     }
     const used = new Set<string>();
+    const declared = bundle.declared.uiSchemas;
     const unknown = (id: string): string | undefined => {
       used.add(id);
-      if (defined.has(id)) return undefined;
-      const guess = closest(id, defined.keys());
+      // Without a usable ui_schemas.json (reported on its own) references cannot be judged.
+      if (declared === undefined || declared.has(id)) return undefined;
+      const guess = closest(id, declared);
       return guess !== undefined ? `did you mean ${guess}?` : 'define it in ui_schemas.json';
     };
     for (const span of bundle.doc?.codeSpans ?? []) {
