@@ -35,15 +35,13 @@ Examples:
   $ skillctl registry validate ./capabilities/weights
   $ skillctl registry publish ./capabilities/weights --registry .skillctl/registry`,
     );
-  const lazy = (): Promise<typeof import('./registry.run.js')> => import('./registry.run.js');
-  const lazyPublish = (): Promise<typeof import('./registry-publish.run.js')> => import('./registry-publish.run.js');
 
   registry
     .command('list')
     .description('The light index: capability_id, name, description and intent_triggers of every capability.')
     .option('--registry <dir>', REGISTRY_HELP)
     .addHelpText('after', '\nExamples:\n  $ skillctl registry list\n  $ skillctl registry list --json --registry ./my-registry')
-    .action(async (opts: RegistryOptions) => run(async (ctx) => (await lazy()).list(ctx, opts)));
+    .action(async (opts: RegistryOptions) => run(async (ctx) => (await import('./registry.run.js')).list(ctx, opts)));
 
   registry
     .command('match')
@@ -52,7 +50,7 @@ Examples:
     .option('--registry <dir>', REGISTRY_HELP)
     .addOption(new Option('--limit <n>', 'show at most n capabilities'))
     .addHelpText('after', '\nExamples:\n  $ skillctl registry match "I just weighed 187.6 lbs"\n  $ skillctl registry match --json log my workout and weigh-in')
-    .action(async (text: string[], opts: MatchOptions) => run(async (ctx) => (await lazy()).match(ctx, text.join(' '), opts)));
+    .action(async (text: string[], opts: MatchOptions) => run(async (ctx) => (await import('./registry.run.js')).match(ctx, text.join(' '), opts)));
 
   registry
     .command('load')
@@ -60,7 +58,7 @@ Examples:
     .argument('<capability_id...>', 'capabilities to load')
     .option('--registry <dir>', REGISTRY_HELP)
     .addHelpText('after', '\nExamples:\n  $ skillctl registry load weights\n  $ skillctl registry load --json fs git')
-    .action(async (ids: string[], opts: RegistryOptions) => run(async (ctx) => (await lazy()).load(ctx, ids, opts)));
+    .action(async (ids: string[], opts: RegistryOptions) => run(async (ctx) => (await import('./registry.run.js')).load(ctx, ids, opts)));
 
   for (const [name, description, dryRun] of [
     ['validate', 'Check capability bundle directories as publish would, without publishing.', true],
@@ -76,6 +74,6 @@ Examples:
         'after',
         `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json --skills ./skills ./capabilities/*`,
       )
-      .action(async (dirs: string[], opts: PublishOptions) => run(async (ctx) => (await lazyPublish()).run(ctx, dirs, opts, dryRun)));
+      .action(async (dirs: string[], opts: PublishOptions) => run(async (ctx) => (await import('./registry-publish.run.js')).run(ctx, dirs, opts, dryRun)));
   }
 }
