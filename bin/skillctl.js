@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (see bin/package.json): start-up skips the ES module loader, and the CLI is one
-// pre-built bundle, so `skillctl --version` costs little more than starting Node.
-require('node:module').enableCompileCache?.();
-require('../dist/skillctl.cjs').cli();
+// CommonJS (see bin/package.json), so start-up skips the ES module loader; dist/boot.cjs loads the
+// pre-built CLI bundle with its V8 code cache.
+require('../dist/boot.cjs').cli();

@@ -3,10 +3,11 @@
 // TypeScript -> dist/ (library and tests), and one CommonJS bundle for the CLI (fast start).
 // `node scripts/build.mjs [step...]` runs only the named steps.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
+import { WARMUPS } from './warmups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv.slice(2);
@@ -40,14 +41,22 @@ await step('bundle', async () => {
   // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,
   // required only when that command runs: `--version` and `--help` never parse them.
   const runners = readdirSync(join(root, 'src/cli/commands')).filter((f) => f.endsWith('.run.ts'));
+  // `import('./x.run.js')` becomes a module that asks dist/boot.cjs to load dist/cmd/x.cjs (with
+  // its code cache); without boot.cjs, a plain require of the chunk.
   const lazyRunners = {
     name: 'lazy-runners',
     setup(b) {
       b.onResolve({ filter: /\.run\.js$/ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
-        const name = args.path.split('/').pop().replace(/\.run\.js$/, '');
-        const fromCmd = args.importer.endsWith('.run.ts');
-        return { path: fromCmd ? `./${name}.cjs` : `./cmd/${name}.cjs`, external: true };
+        return { path: args.path.split('/').pop().replace(/\.run\.js$/, ''), namespace: 'lazy-runner' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-runner' }, (args) => {
+        const rel = JSON.stringify(`cmd/${args.path}.cjs`);
+        return {
+          contents: `const load = globalThis[Symbol.for('skillctl.loadChunk')];
+module.exports = load ? load(${rel}) : require(require('node:path').join(__dirname, __dirname.endsWith('cmd') ? '..' : '.', ${rel}));`,
+          loader: 'js',
+        };
       });
     },
   };
@@ -72,4 +81,18 @@ await step('bundle', async () => {
     outdir: 'dist',
     external: external.flatMap((d) => [d, `${d}/*`]),
   });
+  copyFileSync(join(root, 'src/boot.cjs'), join(root, 'dist/boot.cjs'));
+});
+
+await step('warmup', () => {
+  // Code caches for dist/boot.cjs to use (see src/boot.cjs). Each warm-up runs one command the
+  // way users do; a chunk no warm-up reaches just compiles without a cache.
+  for (const args of WARMUPS) {
+    spawnSync(process.execPath, [join(root, 'bin/skillctl.js'), ...args], {
+      cwd: root,
+      stdio: 'ignore',
+      env: { ...process.env, SKILLCTL_V8_CACHE: 'produce', NO_COLOR: '1' },
+      input: '',
+    });
+  }
 });

@@ -11,6 +11,8 @@ function newAjv(draft) {
   const ajv = new Ajv({
     code: { source: true, esm: true, lines: false },
     allErrors: true,
+    // parentSchema on each error: messages can name the allowed fields and the field's description.
+    verbose: true,
     strict: true,
     strictRequired: false,
     allowUnionTypes: true,

@@ -27,6 +27,13 @@ const out = join(root, 'dist', 'test-results');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 const tap = join(out, 'results.tap');
+// Plain output for logs: no colour, whatever the caller's terminal settings.
+function testEnv() {
+  const env = { ...process.env, NO_COLOR: '1' };
+  delete env.FORCE_COLOR;
+  return env;
+}
+
 // Only *.test.js files are tests (helpers live beside them); node 20 takes no globs, so list them.
 function testFiles(dir) {
   return readdirSync(join(root, dir), { recursive: true })
@@ -44,7 +51,7 @@ run('test', node, [
   '--test-reporter=tap',
   `--test-reporter-destination=${tap}`,
   ...files,
-], { env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '' } });
+], { env: testEnv() });
 
 const summary = readFileSync(tap, 'utf8');
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(summary)?.[1] ?? 0);

@@ -1,4 +1,4 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import { Chalk } from 'chalk';
 import type { CliIO } from './io.js';
 
 export interface GlobalOptions {
@@ -15,7 +15,7 @@ export interface GlobalOptions {
 export interface Context {
   readonly io: CliIO;
   readonly opts: GlobalOptions;
-  readonly style: ChalkInstance;
+  readonly style: Style;
   /** Results: human text or the JSON document. */
   out(text: string): void;
   /** Progress and warnings (suppressed by --quiet). */
@@ -34,8 +34,22 @@ export function colorEnabled(io: CliIO, flag: boolean | undefined): boolean {
   return io.stdout.isTTY === true;
 }
 
+/** The few text styles the renderers use; identity functions when colour is off. */
+export interface Style {
+  red(s: string): string;
+  yellow(s: string): string;
+  blue(s: string): string;
+  green(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+  underline(s: string): string;
+}
+
+const plain = (s: string): string => s;
+const PLAIN: Style = { red: plain, yellow: plain, blue: plain, green: plain, dim: plain, bold: plain, underline: plain };
+
 export function makeContext(io: CliIO, opts: GlobalOptions): Context {
-  const style = new Chalk({ level: opts.color ? 1 : 0 });
+  const style: Style = opts.color ? new Chalk({ level: 1 }) : PLAIN;
   const line = (s: string): string => (s.endsWith('\n') ? s : s + '\n');
   return {
     io,

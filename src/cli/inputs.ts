@@ -3,7 +3,7 @@
  * bundle directory searched for bundles, a glob (fast-glob), or stdin.
  */
 import { stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';
 import { MANIFEST_NAMES } from '../core/bundle/index.js';
@@ -27,9 +27,9 @@ async function searchDir(cwd: string, dir: string): Promise<string[]> {
   const fg = (await import('fast-glob')).default;
   const found = await fg(
     MANIFEST_NAMES.map((n) => `**/${n}`),
-    { cwd: join(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false },
+    { cwd: resolve(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false },
   );
-  return [...new Set(found.map((f) => display(cwd, join(cwd, dir, dirname(f)))))];
+  return [...new Set(found.map((f) => display(cwd, resolve(cwd, dir, dirname(f)))))];
 }
 
 export interface Expanded {
@@ -53,7 +53,7 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
       add({ kind: 'stdin' });
       continue;
     }
-    const abs = join(isAbsolute(arg) ? '' : cwd, arg);
+    const abs = resolve(cwd, arg);
     let st;
     try {
       st = await stat(abs);
@@ -73,7 +73,7 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
           if (m.endsWith('/')) {
             for (const d of await searchDir(cwd, m)) add({ kind: 'bundle', dir: d });
           } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(m))) {
-            add({ kind: 'bundle', dir: display(cwd, join(cwd, dirname(m))) });
+            add({ kind: 'bundle', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else {
             add({ kind: 'file', file: m });
           }

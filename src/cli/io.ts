@@ -9,8 +9,25 @@ export interface CliIO {
   readonly cwd: string;
 }
 
+/**
+ * The real process. The streams are getters: touching process.stdin or process.stdout builds a
+ * stream (and loads tty/net), which costs start-up time for commands that never read stdin.
+ */
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  const cwd = process.cwd();
+  return {
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd,
+  };
 }
 
 /** Reads stdin up to `limit` bytes; returns undefined when it is larger (the caller reports it). */

@@ -1,17 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
-import { errnoCode } from '../../core/errors.js';
-import { writeFileAtomic } from '../../core/fs/index.js';
-import {
-  fixDigests,
-  formatOf,
-  MANIFEST_MAX_BYTES,
-  unreadable,
-  validateBundle,
-  validateManifest,
-  type ManifestValidation,
-} from '../../core/manifest/index.js';
+import { MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { expandInputs, type Target } from '../inputs.js';
@@ -19,45 +10,59 @@ import { readStdin } from '../io.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import { renderSarif } from '../render/sarif.js';
-
+import { checkTarget, CONCURRENCY, mapLimited, toChecked, type Checked, type WorkerRequest } from '../validate-targets.js';
 import type { ValidateOptions } from './validate.js';
 
-/** Work in flight at once: enough to overlap file I/O, bounded so fds stay few. */
-const CONCURRENCY = 16;
+/** Below this many targets a worker costs more to start than it saves. */
+const PARALLEL_THRESHOLD = 200;
 
-async function validateTarget(ctx: Context, t: Target): Promise<ManifestValidation> {
-  if (t.kind === 'bundle') return validateBundle(isAbsolute(t.dir) ? t.dir : join(ctx.io.cwd, t.dir), t.dir);
-  if (t.kind === 'stdin') {
-    const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
-    if (bytes === undefined) {
-      return unreadable('-', diag('MANIFEST_TOO_LARGE', `stdin exceeds the ${MANIFEST_MAX_BYTES}-byte bound for a manifest`), 'yaml');
-    }
-    const format = /^\s*\{/.test(bytes.subarray(0, 64).toString('utf8')) ? 'json' : 'yaml';
-    return validateManifest(bytes, format, { file: '-' });
+async function checkStdin(ctx: Context): Promise<Checked> {
+  const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
+  if (bytes === undefined) {
+    return toChecked(unreadable('-', diag('MANIFEST_TOO_LARGE', `stdin exceeds the ${MANIFEST_MAX_BYTES}-byte bound for a manifest`), 'yaml'));
   }
-  try {
-    const bytes = await readFile(isAbsolute(t.file) ? t.file : join(ctx.io.cwd, t.file));
-    return validateManifest(bytes, formatOf(t.file), { file: t.file });
-  } catch (err) {
-    return unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`));
-  }
+  const format = /^\s*\{/.test(bytes.subarray(0, 64).toString('utf8')) ? 'json' : 'yaml';
+  return toChecked(await validateManifest(bytes, format, { file: '-' }));
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
+function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
+  return new Promise((resolvePromise, reject) => {
+    const w = new Worker(file, { workerData: request });
+    w.once('message', (m: { ok: boolean; results?: Checked[]; error?: string }) => {
+      if (m.ok && m.results !== undefined) resolvePromise(m.results);
+      else reject(new Error(m.error ?? 'validate worker failed'));
+      void w.terminate();
+    });
+    w.once('error', reject);
+  });
+}
+
+/**
+ * Validates file targets, in this thread and, for large runs, in worker threads (YAML parsing is
+ * CPU-bound). Targets are dealt round-robin so each thread gets a similar mix; the order of the
+ * results is the order of the targets.
+ */
+async function checkFiles(ctx: Context, targets: readonly Exclude<Target, { kind: 'stdin' }>[], fix: boolean): Promise<Checked[]> {
+  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
+  // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
+  const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
+  const threads = Math.max(1, Math.min(availableParallelism(), Number.isInteger(cap) && cap > 0 ? cap : 4));
+  if (targets.length < PARALLEL_THRESHOLD || threads < 2 || typeof dist !== 'string') {
+    return mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix));
+  }
+  const shares = Array.from({ length: threads }, (_, k) => targets.filter((_, i) => i % threads === k));
+  const file = join(dist, 'cmd', 'validate-worker.cjs');
+  const parts = await Promise.all(
+    shares.map((share, k) =>
+      k === 0
+        ? mapLimited(share, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix))
+        : inWorker(file, { kind: 'skillctl.validate', cwd: ctx.io.cwd, fix, targets: share }),
+    ),
   );
-  return out;
+  return targets.map((_, i) => (parts[i % threads] as Checked[])[Math.floor(i / threads)] as Checked);
 }
 
-function resultJson(r: ManifestValidation): Record<string, unknown> {
+function resultJson(r: Checked): Record<string, unknown> {
   return {
     file: r.file,
     ...(r.bundle !== undefined ? { bundle: r.bundle } : {}),
@@ -74,34 +79,15 @@ function resultJson(r: ManifestValidation): Record<string, unknown> {
   };
 }
 
-async function applyFixes(ctx: Context, results: ManifestValidation[]): Promise<{ results: ManifestValidation[]; extra: Diagnostic[] }> {
-  const extra: Diagnostic[] = [];
-  const out: ManifestValidation[] = [];
-  for (const r of results) {
-    if (r.file === '-' || r.document.data === undefined) {
-      out.push(r);
-      continue;
-    }
-    const fix = fixDigests(r);
-    if (fix.text === undefined) {
-      if (fix.reason !== undefined) extra.push(diag('INPUT_UNREADABLE', `not fixed: ${fix.reason}`, { file: r.file, severity: 'warning' }));
-      out.push(r);
-      continue;
-    }
-    const abs = isAbsolute(r.file) ? r.file : join(ctx.io.cwd, r.file);
-    await writeFileAtomic(abs, fix.text);
-    ctx.note(`fixed ${fix.changed.join(' and ')} in ${r.file}`);
-    // Re-validate what is now on disk, so the report describes the fixed file.
-    out.push(r.bundle !== undefined ? await validateBundle(isAbsolute(r.bundle) ? r.bundle : join(ctx.io.cwd, r.bundle), r.bundle) : r);
-  }
-  return { results: out, extra };
-}
-
 export async function run(ctx: Context, args: readonly string[], opts: ValidateOptions): Promise<number> {
   const expanded = await expandInputs(ctx.io.cwd, args.length === 0 ? ['.'] : args);
-  let results = await mapLimited(expanded.targets, CONCURRENCY, (t) => validateTarget(ctx, t));
-  let extra: Diagnostic[] = [];
-  if (opts.fix === true) ({ results, extra } = await applyFixes(ctx, results));
+  const files = expanded.targets.filter((t): t is Exclude<Target, { kind: 'stdin' }> => t.kind !== 'stdin');
+  const checked = await checkFiles(ctx, files, opts.fix === true);
+  const results: Checked[] = [];
+  let f = 0;
+  for (const t of expanded.targets) results.push(t.kind === 'stdin' ? await checkStdin(ctx) : (checked[f++] as Checked));
+  for (const r of results) if (r.fixed !== undefined) ctx.note(`fixed ${r.fixed.join(' and ')} in ${r.file}`);
+  const extra: Diagnostic[] = results.flatMap((r) => (r.notFixed !== undefined ? [r.notFixed] : []));
   const inputErrors = [...expanded.diagnostics, ...extra];
   const all = sortDiagnostics([...inputErrors, ...results.flatMap((r) => r.diagnostics)]);
   const code = exitCodeFor(all);
@@ -117,7 +103,8 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
     if (shown.length > 0) ctx.out(renderGrouped(shown, { style: ctx.style }));
     const c = count(all);
     const bad = results.filter((r) => !r.valid).length;
-    const summary = `${plural(results.length, 'manifest')} checked: ${bad === 0 ? 'all valid' : `${bad} invalid`}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+    const verdict = results.length === 0 ? 'none found' : bad === 0 ? 'all valid' : `${bad} invalid`;
+    const summary = `${plural(results.length, 'manifest')} checked: ${verdict}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
     if (!ctx.opts.quiet || code !== 0) ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
   }
   return code;

@@ -1,13 +1,13 @@
-import type { ChalkInstance } from 'chalk';
+import type { Style } from '../context.js';
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
 
 export interface RenderOptions {
-  readonly style: ChalkInstance;
+  readonly style: Style;
 }
 
 const LABEL: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'info' };
 
-function colour(style: ChalkInstance, severity: Severity, text: string): string {
+function colour(style: Style, severity: Severity, text: string): string {
   switch (severity) {
     case 'error':
       return style.red(text);
@@ -51,7 +51,7 @@ export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Findings grouped under their file, files in the order given. */
+/** Findings grouped under their file, files in the order given, each file's findings by position. */
 export function renderGrouped(diagnostics: readonly Diagnostic[], opts: RenderOptions): string {
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -63,6 +63,7 @@ export function renderGrouped(diagnostics: readonly Diagnostic[], opts: RenderOp
   const parts: string[] = [];
   for (const [file, list] of byFile) {
     parts.push(opts.style.underline(file));
+    list.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     for (const d of list) parts.push(renderDiagnostic(d, opts));
   }
   return parts.join('\n');

@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import { DIGEST_EXCLUDED_ROOT_FILES, type BundleSource } from './source.js';
+import { DIGEST_EXCLUDED_ROOT_FILES, type BundleListing, type BundleSource } from './source.js';
 
 export interface BundleContent {
   /** The files `content_digest` covers, with their digests, in UTF-8 path order. */
@@ -15,9 +15,12 @@ export interface BundleContent {
 /** Bounded parallelism: enough to keep the disk and the thread pool busy, not unbounded fds. */
 const CONCURRENCY = 8;
 
-/** Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. */
-export async function computeContent(source: BundleSource): Promise<BundleContent> {
-  const listing = await source.list();
+/**
+ * Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. Pass the
+ * listing when the caller already has one, so the tree is walked once.
+ */
+export async function computeContent(source: BundleSource, known?: BundleListing): Promise<BundleContent> {
+  const listing = known ?? (await source.list());
   const diagnostics: Diagnostic[] = [...listing.diagnostics];
   const wanted = listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path));
   const files: (TreeFile | undefined)[] = new Array(wanted.length);

@@ -1,9 +1,9 @@
-import { createReadStream } from 'node:fs';
-import { lstat, opendir, readFile } from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import { lstat, open, readdir, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
+import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { hashStream } from './hash-stream.js';
 import {
@@ -17,16 +17,40 @@ import {
 
 // Control characters and backslashes make a path mean different things on different systems;
 // U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
+const SMALL_FILE = 1024 * 1024;
+
 const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
 
-async function loadIgnore(root: string): Promise<Ignore | undefined> {
-  try {
-    const text = await readFile(join(root, '.skillignore'), 'utf8');
-    return ignore().add(text);
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
-    throw err;
+/**
+ * Opens a listed file without following a symlink in its last component: a file swapped for a
+ * link after listing must not make us read outside the bundle.
+ */
+async function openRegular(file: string): Promise<{ fh: FileHandle; size: number }> {
+  const fh = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
   }
+  return { fh, size: st.size };
+}
+
+async function loadIgnore(root: string): Promise<Ignore> {
+  const text = await readFile(join(root, '.skillignore'), 'utf8');
+  const { default: ignore } = await import('ignore');
+  return ignore().add(text);
+}
+
+/** Reads exactly `size` bytes from an open file (one fstat was already paid by the caller). */
+async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(buf, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return off === size ? buf : buf.subarray(0, off);
 }
 
 /** A bundle read from a directory on disk. Nothing outside `root` is ever opened. */
@@ -40,24 +64,26 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
       let total = 0;
       let over = false;
       let ig: Ignore | undefined;
-      try {
-        ig = await loadIgnore(root);
-      } catch (err) {
-        diagnostics.push(diag('BUNDLE_UNREADABLE', `.skillignore could not be read: ${String(err)}`, { file: '.skillignore' }));
-      }
       // Iterative walk: depth cannot exhaust the stack, and symlinks are never followed, so a
       // link loop is reported once and never entered.
       const stack: string[] = [''];
       while (stack.length > 0 && !over) {
         const dir = stack.pop() as string;
-        let handle;
+        let entries: Dirent[];
         try {
-          handle = await opendir(dir === '' ? root : abs(dir));
+          entries = await readdir(dir === '' ? root : abs(dir), { withFileTypes: true });
         } catch (err) {
           diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read directory: ${errnoCode(err) ?? String(err)}`, { file: dir || '.' }));
           continue;
         }
-        for await (const ent of handle) {
+        if (dir === '' && entries.some((e) => e.name === '.skillignore' && e.isFile())) {
+          try {
+            ig = await loadIgnore(root);
+          } catch (err) {
+            diagnostics.push(diag('BUNDLE_UNREADABLE', `.skillignore could not be read: ${errnoCode(err) ?? String(err)}`, { file: '.skillignore' }));
+          }
+        }
+        for (const ent of entries) {
           const rel = dir === '' ? ent.name : `${dir}/${ent.name}`;
           if (ent.isDirectory() && EXCLUDED_DIRS.has(ent.name)) continue;
           if (ig?.ignores(ent.isDirectory() ? `${rel}/` : rel)) continue;
@@ -107,11 +133,23 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
       files.sort((a, b) => comparePaths(a.path, b.path));
       return { files, diagnostics };
     },
-    read(path: string): Promise<Buffer> {
-      return readFile(abs(path));
+    async read(path: string): Promise<Buffer> {
+      const { fh, size } = await openRegular(abs(path));
+      try {
+        return await readAll(fh, size);
+      } finally {
+        await fh.close();
+      }
     },
-    digest(path: string): Promise<Sha256Digest> {
-      return hashStream(createReadStream(abs(path)));
+    async digest(path: string): Promise<Sha256Digest> {
+      const { fh, size } = await openRegular(abs(path));
+      try {
+        // Small files in one read; large ones streamed so memory stays bounded.
+        if (size <= SMALL_FILE) return sha256(await readAll(fh, size));
+        return await hashStream(fh.createReadStream({ autoClose: false }));
+      } finally {
+        await fh.close();
+      }
     },
   };
 }

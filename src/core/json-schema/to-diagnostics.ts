@@ -51,6 +51,37 @@ function fieldName(pointer: string): string {
   return last === '' ? 'the document' : `\`${last.replace(/~1/g, '/').replace(/~0/g, '~')}\``;
 }
 
+/**
+ * anyOf/oneOf failures come with one error per branch. Keep the errors of branches that accept
+ * the value's type (those say what is actually wrong); when every branch wanted another type,
+ * keep one summary that names all the types.
+ */
+function collapseAlternatives(errors: readonly ErrorObject[]): ErrorObject[] {
+  const drop = new Set<ErrorObject>();
+  const replace = new Map<ErrorObject, ErrorObject>();
+  errors.forEach((alt, i) => {
+    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') return;
+    // ajv appends each branch's errors, then the anyOf error itself; branches may go through a
+    // $ref, so their schemaPath does not share a prefix: the contiguous run at or below the
+    // same instance path is what the branches reported.
+    const branches: ErrorObject[] = [];
+    for (let j = i - 1; j >= 0; j--) {
+      const e = errors[j] as ErrorObject;
+      if (drop.has(e) || !(e.instancePath === alt.instancePath || e.instancePath.startsWith(alt.instancePath + '/'))) break;
+      branches.push(e);
+    }
+    const typeErrors = branches.filter((e) => e.keyword === 'type' && e.instancePath === alt.instancePath);
+    const rest = branches.filter((e) => !typeErrors.includes(e));
+    for (const e of typeErrors) drop.add(e);
+    if (rest.length > 0) drop.add(alt);
+    else if (typeErrors.length > 0) {
+      const types = typeErrors.map((e) => String((e.params as { type: unknown }).type)).join(',');
+      replace.set(alt, { ...alt, keyword: 'type', params: { type: types } });
+    }
+  });
+  return errors.filter((e) => !drop.has(e)).map((e) => replace.get(e) ?? e);
+}
+
 export function schemaErrorsToDiagnostics(
   errors: readonly ErrorObject[],
   data: unknown,
@@ -58,10 +89,12 @@ export function schemaErrorsToDiagnostics(
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
-  for (const e of errors) {
+  for (const e of collapseAlternatives(errors)) {
     const here = e.instancePath;
-    const parentSchemaPath = e.schemaPath.replace(/\/[^/]+$/, '');
-    const parent = schemaAt(options.schema, parentSchemaPath);
+    // With ajv's `verbose`, each error carries the schema object holding the failed keyword;
+    // schemaPath alone is relative to the innermost $ref target, so it cannot find it.
+    const parent =
+      (e.parentSchema as Record<string, unknown> | undefined) ?? schemaAt(options.schema, e.schemaPath.replace(/\/[^/]+$/, ''));
     const description = typeof parent?.description === 'string' ? parent.description : undefined;
     let d: Diagnostic;
     if (e.propertyName !== undefined && e.keyword !== 'propertyNames') {
@@ -90,7 +123,7 @@ export function schemaErrorsToDiagnostics(
         break;
       }
       case 'type': {
-        const want = String((e.params as { type: string | string[] }).type).replace(/,/g, ' or ');
+        const want = [...new Set(String((e.params as { type: string | string[] }).type).split(','))].join(' or ');
         d = diag('SCHEMA_TYPE', `${fieldName(here)} must be ${want}, not ${typeName(valueAt(data, here))}`, { pointer: here });
         break;
       }

@@ -79,6 +79,7 @@ function flowDepth(text: string, format: DocumentFormat): number {
 }
 
 interface WalkState {
+  readonly source: string;
   readonly diagnostics: Diagnostic[];
   readonly lc: LineCounter;
   tooDeep: boolean;
@@ -91,9 +92,33 @@ function at(state: WalkState, node: { range?: [number, number, number] | null } 
   return { line: p.line, column: p.col };
 }
 
+// Tags the YAML core schema resolves to JSON values; any other tag changes what a value means.
+const JSON_TAGS: ReadonlySet<string> = new Set([
+  'tag:yaml.org,2002:str',
+  'tag:yaml.org,2002:int',
+  'tag:yaml.org,2002:float',
+  'tag:yaml.org,2002:bool',
+  'tag:yaml.org,2002:null',
+  'tag:yaml.org,2002:map',
+  'tag:yaml.org,2002:seq',
+]);
+
+function explicitTag(source: string, node: Node): string | undefined {
+  // `node.tag` is also set for implicitly resolved scalars; only a tag written in the source counts.
+  const start = node.range?.[0];
+  if (start === undefined || node.tag === undefined) return undefined;
+  const before = source.slice(Math.max(0, start - 128), start);
+  return /![^\s]*\s*$/.test(before) || source.startsWith('!', start) ? node.tag : undefined;
+}
+
 function checkScalar(state: WalkState, node: Scalar, pointer: string): void {
   const v = node.value;
   const where = { pointer, ...at(state, node) };
+  const tag = explicitTag(state.source, node);
+  if (tag !== undefined && !JSON_TAGS.has(tag)) {
+    state.diagnostics.push(diag('MANIFEST_VALUE_NOT_JSON', `value tagged ${tag} is not a plain JSON value`, { ...where, hint: 'remove the tag' }));
+    return;
+  }
   if (typeof v === 'number') {
     if (!Number.isFinite(v)) {
       state.diagnostics.push(diag('MANIFEST_VALUE_NOT_JSON', `${String(v)} is not a JSON number`, { ...where, hint: 'quote it if a string is meant' }));
@@ -276,9 +301,14 @@ export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat): P
   };
   const diagnostics: Diagnostic[] = [];
   for (const e of doc.errors) {
-    const code = e.code === 'DUPLICATE_KEY' ? 'MANIFEST_DUPLICATE_KEY' : 'MANIFEST_PARSE_ERROR';
-    const message = e.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? e.message;
-    diagnostics.push(diag(code, message, pos(e.pos[0])));
+    let message = e.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? e.message;
+    if (e.code === 'DUPLICATE_KEY') {
+      const key = /^"?([^"\n:]*)"?\s*:?/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[1]?.trim();
+      diagnostics.push(diag('MANIFEST_DUPLICATE_KEY', `key ${JSON.stringify(key ?? '')} appears twice in the same mapping`, { ...pos(e.pos[0]), hint: 'keep one; a parser would silently keep either' }));
+      continue;
+    }
+    if (e.code === 'MULTIPLE_DOCS') message = 'the file holds more than one YAML document (---); a manifest is exactly one';
+    diagnostics.push(diag('MANIFEST_PARSE_ERROR', message, pos(e.pos[0])));
   }
   for (const w of doc.warnings) {
     const message = w.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? w.message;
@@ -306,7 +336,7 @@ export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat): P
   });
   if (diagnostics.some((d) => d.severity === 'error')) return parsed(undefined);
 
-  const state: WalkState = { diagnostics: [], lc, tooDeep: false };
+  const state: WalkState = { source: text, diagnostics: [], lc, tooDeep: false };
   try {
     walk(state, doc.contents as Node | null, '', 0);
   } catch (err) {

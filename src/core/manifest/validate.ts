@@ -2,9 +2,9 @@
  * Validates one manifest: parse, schema, semantic rules, digest correctness, metadata and the
  * loader error. Every finding is collected; nothing stops at the first.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleSource } from '../bundle/index.js';
+import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -55,6 +55,8 @@ export interface ValidateOptions {
   readonly bundle?: BundleSource;
   /** How to name the bundle in diagnostics about its files. */
   readonly bundleLabel?: string;
+  /** The bundle's listing, when the caller already walked it. */
+  readonly listing?: BundleListing;
 }
 
 /** The manifest without `manifest_digest`: the preimage of manifest_digest. */
@@ -120,7 +122,7 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
 
     let computedContent: Sha256Digest | undefined;
     if (opts.bundle !== undefined) {
-      const content = await computeContent(opts.bundle);
+      const content = await computeContent(opts.bundle, opts.listing);
       files = content.files.map(({ path, size, mode }) => ({ path, size, mode }));
       const label = opts.bundleLabel ?? opts.bundle.location;
       found.push(...content.diagnostics.map((d) => (d.file !== undefined ? { ...d, file: join(label, d.file) } : { ...d, file: label })));
@@ -260,15 +262,32 @@ export function unreadable(file: string, diagnostic: Diagnostic, format: Documen
  * bundle is named in results (by default `dir` itself).
  */
 export async function validateBundle(dir: string, label: string = dir): Promise<ManifestValidation> {
-  const found = await findManifest(dir);
-  if ('diagnostic' in found) return unreadable(label, { ...found.diagnostic, file: label });
-  const name = found.path.slice(dir.length + 1);
+  try {
+    const st = await stat(dir);
+    if (!st.isDirectory()) return unreadable(label, diag('BUNDLE_NOT_FOUND', `${label} is not a directory`));
+  } catch (err) {
+    return unreadable(label, diag('BUNDLE_NOT_FOUND', `${label} cannot be opened: ${errnoCode(err) ?? String(err)}`));
+  }
+  // One walk serves both: the manifest is found in the listing, and the listing is hashed.
+  const source = dirSource(dir);
+  const listing = await source.list();
+  const present = MANIFEST_NAMES.filter((n) => listing.files.some((f) => f.path === n));
+  if (present.length !== 1) {
+    const linked = listing.diagnostics.filter((d) => d.file !== undefined && (MANIFEST_NAMES as readonly string[]).includes(d.file));
+    const d =
+      present.length === 0
+        ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the bundle root', { file: label })
+        : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: label });
+    const result = unreadable(label, d);
+    return { ...result, diagnostics: [...result.diagnostics, ...linked.map((x) => ({ ...x, file: join(label, x.file as string) }))] };
+  }
+  const name = present[0] as string;
   const file = join(label, name);
   let bytes: Buffer;
   try {
-    bytes = await readFile(found.path);
+    bytes = await source.read(name);
   } catch (err) {
     return unreadable(file, diag('BUNDLE_UNREADABLE', `cannot read manifest: ${errnoCode(err) ?? String(err)}`));
   }
-  return validateManifest(bytes, formatOf(name), { file, bundle: dirSource(dir), bundleLabel: label });
+  return validateManifest(bytes, formatOf(name), { file, bundle: source, bundleLabel: label, listing });
 }

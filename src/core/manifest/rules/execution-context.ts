@@ -31,10 +31,23 @@ function validEncoding(v: string): boolean {
   }
 }
 
+/** Intl and TextDecoder construction is slow (tens of µs); the same values recur across manifests. */
+function memo(fn: (v: string) => boolean): (v: string) => boolean {
+  const cache = new Map<string, boolean>();
+  return (v) => {
+    let r = cache.get(v);
+    if (r === undefined) {
+      r = fn(v);
+      if (cache.size < 1024) cache.set(v, r);
+    }
+    return r;
+  };
+}
+
 const CHECKS = {
-  locale: { valid: validLocale, example: 'C.UTF-8 or en-US' },
-  timezone: { valid: validTimezone, example: 'UTC or Europe/Berlin' },
-  encoding: { valid: validEncoding, example: 'utf-8' },
+  locale: { valid: memo(validLocale), example: 'C.UTF-8 or en-US' },
+  timezone: { valid: memo(validTimezone), example: 'UTC or Europe/Berlin' },
+  encoding: { valid: memo(validEncoding), example: 'utf-8' },
 } as const;
 
 function checkContext(ctx: ExecutionContext | undefined, at: string, out: Diagnostic[]): void {

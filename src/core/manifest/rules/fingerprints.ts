@@ -58,6 +58,7 @@ function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[
 }
 
 const PREFIX = { args_fingerprint_fields: 'input', result_fingerprint_fields: 'result' } as const;
+const EXAMPLE = { args_fingerprint_fields: 'input.path', result_fingerprint_fields: 'result.summary' } as const;
 
 export const fingerprints: Rule = {
   name: 'fingerprints',
@@ -69,7 +70,7 @@ export const fingerprints: Rule = {
           out.push(
             diag('FINGERPRINT_INCOMPLETE', `entrypoint ${ep.entrypoint_id} has no ${field}`, {
               pointer: `${pointer}/${field}`,
-              hint: `list the ${PREFIX[field]}.<property> paths that identify a call, e.g. ${PREFIX[field]}.path`,
+              hint: `list the ${PREFIX[field]}.<property> paths that identify a call, e.g. ${EXAMPLE[field]}`,
             }),
           );
         }

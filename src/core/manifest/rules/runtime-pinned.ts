@@ -4,6 +4,12 @@ import type { Rule } from './rule.js';
 
 // A pin names one release: major.minor.patch. Ranges, tags and channels float to whatever is newest.
 const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+const EXAMPLE: Record<string, string> = {
+  node: '20.19.0 (the exact Node.js version)',
+  python: '3.11.9 (the exact Python version)',
+  shell: 'bash@5.2 (the shell and version the command was written for)',
+  container: 'registry/image@sha256:<64 hex> (the image digest)',
+};
 const IMAGE_DIGEST = /@sha256:[0-9a-f]{64}$/;
 
 function unpinnedReason(runtime: string, version: string): string | undefined {
@@ -28,7 +34,7 @@ export const runtimePinned: Rule = {
         out.push(
           diag('RUNTIME_UNPINNED', `entrypoint ${ep.entrypoint_id} uses runtime ${ep.runtime} without runtime_version`, {
             pointer: `${pointer}/runtime_version`,
-            hint: ep.runtime === 'container' ? 'add runtime_version: image@sha256:<digest>' : `add runtime_version with the exact ${ep.runtime} version, e.g. 20.19.0`,
+            hint: `add runtime_version: ${EXAMPLE[ep.runtime]}`,
           }),
         );
         continue;

@@ -1,0 +1,8 @@
+// Commands the build runs once to produce V8 code caches (src/boot.cjs). List the common path of
+// each command; the last run that loads a bundle writes its cache, so the main bundle's cache
+// comes from the last entry.
+export const WARMUPS = [
+  ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
+  ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
+  ['--version'],
+];

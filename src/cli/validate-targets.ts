@@ -1,0 +1,80 @@
+/**
+ * Validating (and fixing) the targets of `skillctl validate`, shared by the command and its worker
+ * threads. Results crossing a thread boundary are plain data: `Checked`.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { diag, type Diagnostic } from '../core/diagnostics.js';
+import { errnoCode } from '../core/errors.js';
+import { writeFileAtomic } from '../core/fs/index.js';
+import {
+  fixDigests,
+  formatOf,
+  unreadable,
+  validateBundle,
+  validateManifest,
+  type ManifestValidation,
+} from '../core/manifest/index.js';
+import type { Target } from './inputs.js';
+
+/** A validation result without its parsed document: structured-clone safe. */
+export type Checked = Omit<ManifestValidation, 'document' | 'manifest'> & {
+  /** Digests `--fix` rewrote in this file. */
+  readonly fixed?: readonly string[];
+  /** Why `--fix` could not fix this file. */
+  readonly notFixed?: Diagnostic;
+};
+
+export function toChecked(r: ManifestValidation, extra: Pick<Checked, 'fixed' | 'notFixed'> = {}): Checked {
+  const { document, manifest, ...rest } = r;
+  void document;
+  void manifest;
+  return { ...rest, ...extra };
+}
+
+/** Validates one file target (not stdin), then fixes and re-validates it when asked. */
+export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin' }>, fix: boolean): Promise<Checked> {
+  let r: ManifestValidation;
+  if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
+  else {
+    try {
+      r = await validateManifest(await readFile(resolve(cwd, t.file)), formatOf(t.file), { file: t.file });
+    } catch (err) {
+      return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
+    }
+  }
+  if (!fix || r.document.data === undefined) return toChecked(r);
+  const f = fixDigests(r);
+  if (f.text === undefined) {
+    return toChecked(r, f.reason === undefined ? {} : { notFixed: diag('INPUT_UNREADABLE', `not fixed: ${f.reason}`, { file: r.file, severity: 'warning' }) });
+  }
+  await writeFileAtomic(resolve(cwd, r.file), f.text);
+  // Re-validate what is now on disk, so the report describes the fixed file.
+  const again = r.bundle !== undefined ? await validateBundle(resolve(cwd, r.bundle), r.bundle) : r;
+  return toChecked(again, { fixed: f.changed });
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of `items`. */
+export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Work in flight at once per thread: enough to overlap file I/O, few enough to bound open files. */
+export const CONCURRENCY = 16;
+
+export interface WorkerRequest {
+  readonly kind: 'skillctl.validate';
+  readonly cwd: string;
+  readonly fix: boolean;
+  readonly targets: readonly Exclude<Target, { kind: 'stdin' }>[];
+}

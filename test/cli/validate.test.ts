@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { json, skillctl } from '../helpers/cli.js';
+import { fixture, ROOT } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+interface Result {
+  file: string;
+  valid: boolean;
+  metadata: Record<string, unknown>;
+  loader_error: Record<string, unknown> | null;
+  diagnostics: { code: string; severity: string; pointer?: string; line?: number; column?: number }[];
+}
+
+const NO_STACK = /\n\s+at .+\(.*:\d+:\d+\)/;
+
+describe('skillctl validate', () => {
+  it('exits 0 and summarises when every manifest is valid', () => {
+    const r = skillctl(['validate', fixture('manifests', 'valid', 'node-entrypoint')]);
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.match(r.stdout, /1 manifest checked: all valid/);
+  });
+
+  it('exits 1 with findings grouped per file, with line, column, code and pointer', () => {
+    const r = skillctl(['validate', 'fixtures/manifests/invalid/unknown-field-misspelt']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /skill\.yaml\n\s+\d+:\d+\s+error\s+SCHEMA_UNKNOWN_FIELD .*\/entrypoints\/0\/entrypiont_id/);
+    assert.match(r.stdout, /did you mean `entrypoint_id`/);
+  });
+
+  it('--json prints one array of per-manifest results with metadata and loader error', () => {
+    const r = skillctl(['validate', '--json', 'fixtures/manifests/invalid/runtime-unpinned-python', 'fixtures/manifests/valid/node-entrypoint']);
+    assert.equal(r.code, 1);
+    const doc = json<Result[]>(r);
+    assert.equal(doc.length, 2);
+    const [bad, good] = doc;
+    assert.equal(bad?.valid, false);
+    assert.equal(bad?.loader_error?.error_code, 'ERR_RUNTIME_UNPINNED');
+    assert.equal(bad?.loader_error?.entrypoint_id, 'main');
+    assert.equal(bad?.metadata.runtime_pinning, 'unpinned');
+    assert.deepEqual(bad?.diagnostics.map((d) => d.code), ['RUNTIME_UNPINNED']);
+    assert.equal(good?.valid, true);
+    assert.equal(good?.loader_error, null);
+  });
+
+  it('--json output is byte-identical across runs', () => {
+    const a = skillctl(['validate', '--json', 'fixtures/manifests']);
+    const b = skillctl(['validate', '--json', 'fixtures/manifests']);
+    assert.equal(a.stdout, b.stdout);
+  });
+
+  it('searches a directory for bundles and accepts globs', () => {
+    const dir = skillctl(['validate', '--json', 'fixtures/manifests/valid']);
+    assert.equal(json<Result[]>(dir).length, 10);
+    const glob = skillctl(['validate', '--json', 'fixtures/manifests/valid/*-entrypoint/skill.yaml']);
+    assert.deepEqual(
+      json<Result[]>(glob).map((x) => x.file),
+      ['builtin', 'node', 'python'].map((k) => `fixtures/manifests/valid/${k}-entrypoint/skill.yaml`),
+    );
+  });
+
+  it('reads a manifest from stdin with -, noting that content_digest could not be checked', () => {
+    const text = readFileSync(fixture('manifests', 'valid', 'node-entrypoint', 'skill.yaml'));
+    const r = skillctl(['validate', '--json', '-'], { input: text });
+    assert.equal(r.code, 0, r.stdout);
+    const [res] = json<Result[]>(r);
+    assert.deepEqual(res?.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_UNVERIFIED']);
+    const asJson = skillctl(['validate', '--json', '-'], { input: readFileSync(fixture('manifests', 'valid', 'json-manifest', 'skill.json')) });
+    assert.equal(asJson.code, 0, asJson.stdout);
+  });
+
+  it('a missing path is a usage error (exit 2, INPUT_NOT_FOUND)', () => {
+    const r = skillctl(['validate', '--json', 'no/such/dir']);
+    assert.equal(r.code, 2);
+    const doc = json<{ diagnostics: { code: string }[] }[]>(r);
+    assert.deepEqual(doc.at(-1)?.diagnostics.map((d) => d.code), ['INPUT_NOT_FOUND']);
+  });
+
+  it('a directory with no bundle is a usage error (exit 2, NO_INPUT)', () => {
+    const r = skillctl(['validate', 'fixtures/manifests/invalid/no-manifest']);
+    assert.equal(r.code, 2);
+    assert.match(r.stdout, /NO_INPUT/);
+  });
+
+  it('a symlink loop as the argument is reported, not followed', () => {
+    const dir = tempDir();
+    symlinkSync(join(dir, 'self'), join(dir, 'self'));
+    const r = skillctl(['validate', join(dir, 'self')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stdout, /INPUT_UNREADABLE/);
+  });
+
+  for (const name of ['yaml-alias-bomb', 'nesting-10000-deep-flow', 'nesting-10000-deep-json', 'symlink-loop', 'invalid-utf8', 'proto-key']) {
+    it(`hostile input ${name}: a diagnostic and exit 1, never a crash or a stack trace`, () => {
+      const r = skillctl(['validate', `fixtures/manifests/invalid/${name}`], { timeoutMs: 20_000 });
+      assert.equal(r.code, 1);
+      assert.doesNotMatch(r.stdout + r.stderr, NO_STACK);
+      assert.doesNotMatch(r.stderr, /internal error/i);
+    });
+  }
+
+  it('--format sarif writes SARIF 2.1.0 with rules and regions', () => {
+    const r = skillctl(['validate', '--format', 'sarif', 'fixtures/manifests/invalid/wrong-types']);
+    assert.equal(r.code, 1);
+    const sarif = JSON.parse(r.stdout) as {
+      version: string;
+      runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[];
+    };
+    assert.equal(sarif.version, '2.1.0');
+    const run = sarif.runs[0];
+    assert.deepEqual(run?.tool.driver.rules.map((x) => x.id), ['SCHEMA_TYPE']);
+    assert.equal(run?.results.length, 2);
+    assert.deepEqual(new Set(run?.results.map((x) => x.locations[0]?.physicalLocation.artifactLocation.uri)), new Set(['fixtures/manifests/invalid/wrong-types/skill.yaml']));
+    assert.deepEqual(run?.results.map((x) => x.locations[0]?.physicalLocation.region.startLine).sort(), [4, 40].sort());
+  });
+
+  it('--quiet prints only errors, and colour follows NO_COLOR and FORCE_COLOR', () => {
+    const q = skillctl(['validate', '--quiet', 'fixtures/manifests/valid']);
+    assert.equal(q.code, 0);
+    assert.equal(q.stdout, '');
+    const coloured = skillctl(['validate', 'fixtures/manifests/invalid/wrong-types'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    assert.match(coloured.stdout, /\u001b\[/);
+    const plain = skillctl(['validate', 'fixtures/manifests/invalid/wrong-types'], { env: { NO_COLOR: '1' } });
+    assert.doesNotMatch(plain.stdout, /\u001b\[/);
+    const flag = skillctl(['validate', '--no-color', 'fixtures/manifests/invalid/wrong-types'], { env: { FORCE_COLOR: '1' } });
+    assert.doesNotMatch(flag.stdout, /\u001b\[/);
+  });
+});
+
+describe('skillctl validate --fix', () => {
+  it('rewrites only the digest values of a YAML manifest, keeping comments and layout', () => {
+    const dir = tempDir();
+    cpSync(fixture('manifests', 'valid', 'node-entrypoint'), dir, { recursive: true });
+    writeFileSync(join(dir, 'main.js'), 'console.log("changed");\n');
+    const before = readFileSync(join(dir, 'skill.yaml'), 'utf8');
+    const stale = skillctl(['validate', '--json', dir]);
+    assert.equal(stale.code, 1);
+    assert.deepEqual(json<Result[]>(stale)[0]?.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
+
+    const fixed = skillctl(['validate', '--fix', dir]);
+    assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
+    const after = readFileSync(join(dir, 'skill.yaml'), 'utf8');
+    const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
+    assert.equal(changed.length, 2);
+    assert.ok(changed.every((l) => /^(manifest|content)_digest: sha256:[0-9a-f]{64}$/.test(l)), changed.join('\n'));
+    assert.ok(after.startsWith('# yaml-language-server'));
+  });
+
+  it('adds a missing content_digest after manifest_digest, and fixes JSON manifests in place', () => {
+    const dir = tempDir();
+    cpSync(fixture('manifests', 'valid', 'content-digest-missing'), join(dir, 'yaml'), { recursive: true });
+    cpSync(fixture('manifests', 'valid', 'json-manifest'), join(dir, 'json'), { recursive: true });
+    writeFileSync(join(dir, 'json', 'main.js'), '// edited\n');
+    const r = skillctl(['validate', '--fix', '--json', join(dir, 'yaml'), join(dir, 'json')]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(json<Result[]>(r).every((x) => x.valid && x.diagnostics.length === 0));
+    const yaml = readFileSync(join(dir, 'yaml', 'skill.yaml'), 'utf8');
+    assert.match(yaml, /\nmanifest_digest: sha256:[0-9a-f]{64}\ncontent_digest: sha256:[0-9a-f]{64}\n/);
+    JSON.parse(readFileSync(join(dir, 'json', 'skill.json'), 'utf8'));
+  });
+
+  it('leaves a manifest that does not parse untouched', () => {
+    const dir = tempDir();
+    cpSync(fixture('manifests', 'invalid', 'yaml-syntax-error'), dir, { recursive: true });
+    const before = readFileSync(join(dir, 'skill.yaml'));
+    const r = skillctl(['validate', '--fix', dir]);
+    assert.equal(r.code, 1);
+    assert.deepEqual(readFileSync(join(dir, 'skill.yaml')), before);
+  });
+});
+
+describe('skillctl validate on many bundles', () => {
+  it('gives the same report with worker threads as without', async () => {
+    const dir = tempDir();
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(process.execPath, [join(ROOT, 'bench', 'gen-manifests.mjs'), dir, '210']);
+    writeFileSync(join(dir, 'skill-0007', 'stats.js'), 'tampered\n');
+    const threaded = skillctl(['validate', '--json', dir], { env: { SKILLCTL_THREADS: '2' } });
+    const single = skillctl(['validate', '--json', dir], { env: { SKILLCTL_THREADS: '1' } });
+    assert.equal(threaded.code, 1);
+    assert.equal(threaded.stdout, single.stdout);
+    const doc = json<Result[]>(threaded);
+    assert.equal(doc.length, 210);
+    assert.deepEqual(doc.filter((x) => !x.valid).map((x) => x.file), [join(dir, 'skill-0007', 'skill.yaml')]);
+  });
+});
