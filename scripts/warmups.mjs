@@ -4,5 +4,7 @@
 export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
+  ['registry', 'list', '--json'],
+  ['registry', 'load', 'git'],
   ['--version'],
 ];
