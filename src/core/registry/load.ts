@@ -5,7 +5,9 @@
  * registry edited by hand or damaged on disk yields SKILL_MALFORMED naming the file, the field
  * and the tool, never a half-valid payload.
  */
+import { stat } from 'node:fs/promises';
 import type { Code, Diagnostic } from '../diagnostics.js';
+import { errnoCode } from '../errors.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { parseCapability, readCapabilityFiles, type BundleBytes } from './bundle.js';
 import { bundleDir, readIndex } from './index-file.js';
@@ -97,8 +99,9 @@ function malformed(id: string, findings: readonly MalformedFinding[]): LoadError
 }
 
 async function loadEntry(registry: string, entry: IndexEntry): Promise<LoadResult | 'gone'> {
-  const read = await readCapabilityFiles(bundleDir(registry, entry), '');
-  if (read.diagnostics.length === BUNDLE_FILES.length && read.diagnostics.every((d) => d.code === 'CAPABILITY_FILE_MISSING')) return 'gone';
+  const dir = bundleDir(registry, entry);
+  if ((await stat(dir).catch((err: unknown) => errnoCode(err))) === 'ENOENT') return 'gone';
+  const read = await readCapabilityFiles(dir, '');
   const id = entry.capability_id;
   const findings: MalformedFinding[] = read.diagnostics.map((d) => toFinding(d, read.bytes));
   if (findings.length === 0 && bundleDigest(read.bytes) !== entry.digest) {

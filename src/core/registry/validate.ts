@@ -103,15 +103,20 @@ function positioned(parsed: ParsedCapability, found: readonly Diagnostic[]): Dia
 /** Validates the capability bundle in `dir` without publishing it. */
 export async function validateCapability(dir: string, opts: ValidateCapabilityOptions = {}): Promise<CapabilityValidation> {
   const label = opts.label ?? dir;
+  const st = await stat(dir).catch((err: unknown) => errnoCode(err) ?? String(err));
+  if (typeof st === 'string' || !st.isDirectory()) {
+    const d =
+      st === 'ENOENT'
+        ? diag('INPUT_NOT_FOUND', `${label} does not exist`, { file: label })
+        : diag('INPUT_UNREADABLE', `${label} ${typeof st === 'string' ? `cannot be read (${st})` : 'is not a directory'}`, { file: label });
+    const parsed = parseCapability({}, label);
+    return { label, valid: false, diagnostics: [d], parsed, bytes: {} };
+  }
   const read = await readCapabilityFiles(dir, label);
   const found: Diagnostic[] = [...read.diagnostics];
   if (read.diagnostics.length === BUNDLE_FILES.length && read.diagnostics.every((d) => d.code === 'CAPABILITY_FILE_MISSING')) {
     // Nothing of a bundle here: say so once instead of four times.
-    const exists = await stat(dir).then(
-      (s) => s.isDirectory(),
-      (err: unknown) => errnoCode(err) !== 'ENOENT',
-    );
-    found.splice(0, found.length, diag(exists ? 'CAPABILITY_FILE_MISSING' : 'INPUT_NOT_FOUND', exists ? `${label} holds none of ${BUNDLE_FILES.join(', ')}` : `${label} does not exist`, { file: label }));
+    found.splice(0, found.length, diag('CAPABILITY_FILE_MISSING', `${label} holds none of ${BUNDLE_FILES.join(', ')}`, { file: label }));
   }
   for (const name of read.extra) {
     found.push(diag('CAPABILITY_FILE_UNEXPECTED', `${name} is not part of a capability bundle and is not published`, { file: bundlePath(label, name) }));
