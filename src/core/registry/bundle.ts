@@ -165,6 +165,49 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
   };
 }
 
+/** What a load needs from a bundle: the metadata, the skill.md text, the tools and UI schemas. */
+export interface CapabilityParts {
+  readonly meta: CapabilityMeta;
+  readonly skillDoc: string;
+  readonly tools: readonly Tool[];
+  readonly uiSchemas: readonly UiSchema[];
+}
+
+/**
+ * The fast path of a load, for files whose digest matches the one recorded when the hardened
+ * parser and every check accepted them at publish: plain JSON.parse, then the schema validators
+ * again. Undefined on any doubt; the caller then parses with `parseCapability` for the findings.
+ */
+export function parsePublished(bytes: BundleBytes): CapabilityParts | undefined {
+  const text = (name: BundleFileName): string | undefined => {
+    const b = bytes[name];
+    if (b === undefined) return undefined;
+    const d = decodeText(b, name);
+    return 'text' in d ? d.text : undefined;
+  };
+  try {
+    const data: Partial<Record<keyof typeof JSON_FILES, unknown>> = {};
+    for (const name of Object.keys(JSON_FILES) as (keyof typeof JSON_FILES)[]) {
+      const t = text(name);
+      if (t === undefined) return undefined;
+      const v = JSON.parse(t) as unknown;
+      if (!JSON_FILES[name].validate(v)) return undefined;
+      data[name] = v;
+    }
+    const skillDoc = text('skill.md');
+    if (skillDoc === undefined) return undefined;
+    return {
+      meta: data['capability.json'] as CapabilityMeta,
+      skillDoc,
+      tools: (data['tools.json'] as { tools: Tool[] }).tools,
+      uiSchemas: (data['ui_schemas.json'] as { ui_schemas: UiSchema[] }).ui_schemas,
+    };
+  } catch {
+    // Too deep for JSON.parse, or otherwise unreadable: let the hardened parser say why.
+    return undefined;
+  }
+}
+
 export interface BundleFilesRead {
   readonly bytes: BundleBytes;
   readonly diagnostics: readonly Diagnostic[];
@@ -176,7 +219,7 @@ export interface BundleFilesRead {
  * Reads the four files of the bundle in `dir`. Symbolic links and special files are refused, so
  * publishing can never copy a file from outside the bundle into the registry.
  */
-export async function readCapabilityFiles(dir: string, label: string): Promise<BundleFilesRead> {
+export async function readCapabilityFiles(dir: string, label: string, opts: { readonly listExtra?: boolean } = {}): Promise<BundleFilesRead> {
   const bytes: BundleBytes = {};
   const diagnostics: Diagnostic[] = [];
   for (const name of BUNDLE_FILES) {
@@ -200,6 +243,7 @@ export async function readCapabilityFiles(dir: string, label: string): Promise<B
     }
   }
   let extra: string[] = [];
+  if (opts.listExtra === false) return { bytes, diagnostics, extra };
   try {
     extra = (await readdir(dir)).filter((n) => !(BUNDLE_FILES as readonly string[]).includes(n)).sort();
   } catch (err) {

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import type { Code, Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
-import { parseCapability, readCapabilityFiles, type BundleBytes } from './bundle.js';
+import { parseCapability, parsePublished, readCapabilityFiles, type BundleBytes } from './bundle.js';
 import { bundleDir, readIndex } from './index-file.js';
 import { BUNDLE_FILES, LATEST, type CapabilityBundle, type IndexEntry, type RegistryIndex, type Tool, type UiSchema } from './model.js';
 
@@ -101,11 +101,18 @@ function malformed(id: string, findings: readonly MalformedFinding[]): LoadError
 async function loadEntry(registry: string, entry: IndexEntry): Promise<LoadResult | 'gone'> {
   const dir = bundleDir(registry, entry);
   if ((await stat(dir).catch((err: unknown) => errnoCode(err))) === 'ENOENT') return 'gone';
-  const read = await readCapabilityFiles(dir, '');
+  const read = await readCapabilityFiles(dir, '', { listExtra: false });
   const id = entry.capability_id;
   const findings: MalformedFinding[] = read.diagnostics.map((d) => toFinding(d, read.bytes));
-  if (findings.length === 0 && bundleDigest(read.bytes) !== entry.digest) {
-    findings.push({ code: 'SKILL_MALFORMED', message: 'the files changed since they were published (digest mismatch)', file: 'bundle' });
+  if (findings.length === 0) {
+    if (bundleDigest(read.bytes) !== entry.digest) {
+      findings.push({ code: 'SKILL_MALFORMED', message: 'the files changed since they were published (digest mismatch)', file: 'bundle' });
+    } else {
+      const parts = parsePublished(read.bytes);
+      if (parts !== undefined && parts.meta.capability_id === id) {
+        return { ok: true, bundle: { capability_id: id, version: LATEST, skill_doc: parts.skillDoc, tools: parts.tools, ui_schemas: parts.uiSchemas }, entry };
+      }
+    }
   }
   const parsed = parseCapability(read.bytes, '');
   for (const d of parsed.diagnostics) if (d.severity === 'error') findings.push(toFinding(d, read.bytes));

@@ -85,11 +85,28 @@ function message(text: string): Message {
   return { stems, joined };
 }
 
-function matchTrigger(msg: Message, trigger: string): TriggerMatch | undefined {
-  const tw = words(trigger);
+/** A trigger split once per matchIntent call: registries repeat triggers across capabilities. */
+interface TriggerWords {
+  readonly words: readonly Word[];
+  readonly compact: string;
+  readonly compactStem: string;
+}
+
+function triggerWords(cache: Map<string, TriggerWords>, trigger: string): TriggerWords {
+  let t = cache.get(trigger);
+  if (t === undefined) {
+    const ws = words(trigger);
+    const compact = ws.map((w) => w.text).join('');
+    t = { words: ws, compact, compactStem: stem(compact) };
+    cache.set(trigger, t);
+  }
+  return t;
+}
+
+function matchTrigger(msg: Message, trigger: string, cache: Map<string, TriggerWords>): TriggerMatch | undefined {
+  const { words: tw, compact, compactStem } = triggerWords(cache, trigger);
   if (tw.length === 0) return undefined;
-  const compact = tw.map((w) => w.text).join('');
-  const whole = msg.joined.get(compact) ?? msg.joined.get(stem(compact));
+  const whole = msg.joined.get(compact) ?? msg.joined.get(compactStem);
   if (whole !== undefined) return { trigger, full: true, words: whole, score: Math.max(1, tw.filter((w) => !w.stop).length) };
   const content = tw.some((w) => !w.stop) ? tw.filter((w) => !w.stop) : tw;
   const found: string[] = [];
@@ -113,9 +130,10 @@ function byBytes(a: string, b: string): number {
 /** Capabilities whose triggers match `text`, best first; those matching nothing are left out. */
 export function matchIntent(capabilities: readonly CapabilitySummary[], text: string): CapabilityMatch[] {
   const msg = message(text);
+  const cache = new Map<string, TriggerWords>();
   const out: (CapabilityMatch & { fulls: number })[] = [];
   for (const c of capabilities) {
-    const matched = c.intent_triggers.map((t) => matchTrigger(msg, t)).filter((m): m is TriggerMatch => m !== undefined);
+    const matched = c.intent_triggers.map((t) => matchTrigger(msg, t, cache)).filter((m): m is TriggerMatch => m !== undefined);
     if (matched.length === 0) continue;
     matched.sort((a, b) => b.score - a.score || byBytes(a.trigger, b.trigger));
     const score = matched.reduce((s, m) => s + m.score, 0);

@@ -98,8 +98,22 @@ function step4(w: string): string {
   return w;
 }
 
+/** Stems already computed: registries repeat words across many triggers. Bounded; cleared when full. */
+const MEMO = new Map<string, string>();
+const MEMO_MAX = 50_000;
+
 export function stem(word: string): string {
   if (word.length <= 2 || !/^[a-z]+$/.test(word)) return word;
+  let out = MEMO.get(word);
+  if (out === undefined) {
+    if (MEMO.size >= MEMO_MAX) MEMO.clear();
+    out = porter(word);
+    MEMO.set(word, out);
+  }
+  return out;
+}
+
+function porter(word: string): string {
   let w = step1(word);
   w = replace(w, STEP2, (s) => measure(s) > 0);
   w = replace(w, STEP3, (s) => measure(s) > 0);
