@@ -6,5 +6,6 @@ export const WARMUPS = [
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
   ['registry', 'list', '--json'],
   ['registry', 'load', 'git'],
+  ['prompt', 'fixtures/agent-skills/valid/minimal-skill'],
   ['--version'],
 ];

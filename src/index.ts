@@ -21,6 +21,25 @@ export {
   type ValidationMetadata,
 } from './core/manifest/index.js';
 /**
+ * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
+ * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
+ * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
+ * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block; `packSkillZip(source,
+ * name)` writes the reproducible `.skill` archive.
+ */
+export {
+  checkSkillMd,
+  packSkillZip,
+  readAgentSkill,
+  renderAvailableSkills,
+  validateAgentSkill,
+  type AgentSkillProfile,
+  type AgentSkillProperties,
+  type AgentSkillValidation,
+  type NameCharset,
+  type SkillZip,
+} from './core/agent-skills/index.js';
+/**
  * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
  * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and
  * makes them latest atomically (nothing changes unless all are valid; `dryRun` writes nothing);

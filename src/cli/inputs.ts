@@ -1,18 +1,22 @@
 /**
- * Expands the PATH|GLOB|- arguments of a command into manifest targets: a manifest file, a
- * bundle directory searched for bundles, a glob (fast-glob), or stdin.
+ * Expands the PATH|GLOB|- arguments of a command into targets: a manifest file, a bundle
+ * directory searched for bundles (skill.yaml / skill.json) and Agent Skills folders (SKILL.md),
+ * a glob (fast-glob), or stdin.
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';
 import { MANIFEST_NAMES } from '../core/bundle/index.js';
+import { SKILL_MD_NAMES } from '../core/agent-skills/index.js';
 
 export type Target =
   /** A manifest at a bundle root: validated with its bundle. */
   | { readonly kind: 'bundle'; readonly dir: string }
   /** A manifest file outside any bundle layout (no content digest check). */
   | { readonly kind: 'file'; readonly file: string }
+  /** An Agent Skills folder (a SKILL.md at its root). */
+  | { readonly kind: 'agent-skill'; readonly dir: string }
   | { readonly kind: 'stdin' };
 
 const GLOB_CHARS = /[*?[\]{}!]/;
@@ -23,13 +27,22 @@ function display(cwd: string, p: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? p : rel;
 }
 
-async function searchDir(cwd: string, dir: string): Promise<string[]> {
+function isSkillMd(path: string): boolean {
+  return (SKILL_MD_NAMES as readonly string[]).includes(basename(path));
+}
+
+/** Bundle and Agent Skills folders under `dir`, each kind sorted. */
+async function searchDir(cwd: string, dir: string): Promise<Target[]> {
   const fg = (await import('fast-glob')).default;
   const found = await fg(
-    MANIFEST_NAMES.map((n) => `**/${n}`),
-    { cwd: resolve(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false },
+    [...MANIFEST_NAMES, ...SKILL_MD_NAMES].map((n) => `**/${n}`),
+    { cwd: resolve(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false, caseSensitiveMatch: true },
   );
-  return [...new Set(found.map((f) => display(cwd, resolve(cwd, dir, dirname(f)))))];
+  const dirs = (kind: 'bundle' | 'agent-skill'): Target[] =>
+    [...new Set(found.filter((f) => isSkillMd(f) === (kind === 'agent-skill')).map((f) => display(cwd, resolve(cwd, dir, dirname(f)))))]
+      .sort()
+      .map((d) => ({ kind, dir: d }));
+  return [...dirs('bundle'), ...dirs('agent-skill')];
 }
 
 export interface Expanded {
@@ -42,7 +55,7 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   const add = (t: Target): void => {
-    const key = t.kind === 'stdin' ? '-' : t.kind === 'bundle' ? `d:${t.dir}` : `f:${t.file}`;
+    const key = t.kind === 'stdin' ? '-' : t.kind === 'file' ? `f:${t.file}` : `${t.kind}:${t.dir}`;
     if (!seen.has(key)) {
       seen.add(key);
       targets.push(t);
@@ -71,7 +84,9 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
         if (matches.length === 0) diagnostics.push(diag('NO_INPUT', `no files match ${arg}`, { file: arg }));
         for (const m of matches.sort()) {
           if (m.endsWith('/')) {
-            for (const d of await searchDir(cwd, m)) add({ kind: 'bundle', dir: d });
+            for (const t of await searchDir(cwd, m)) add(t);
+          } else if (isSkillMd(m)) {
+            add({ kind: 'agent-skill', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(m))) {
             add({ kind: 'bundle', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else {
@@ -85,15 +100,17 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
       continue;
     }
     if (st.isDirectory()) {
-      let dirs: string[];
+      let found: Target[];
       try {
-        dirs = await searchDir(cwd, arg);
+        found = await searchDir(cwd, arg);
       } catch (e) {
         diagnostics.push(diag('INPUT_UNREADABLE', `cannot search ${arg}: ${errnoCode(e) ?? String(e)}`, { file: arg }));
         continue;
       }
-      if (dirs.length === 0) diagnostics.push(diag('NO_INPUT', `no skill.yaml or skill.json under ${arg}`, { file: arg }));
-      for (const d of dirs.sort()) add({ kind: 'bundle', dir: d });
+      if (found.length === 0) diagnostics.push(diag('NO_INPUT', `no skill.yaml, skill.json or SKILL.md under ${arg}`, { file: arg }));
+      for (const t of found) add(t);
+    } else if (isSkillMd(arg)) {
+      add({ kind: 'agent-skill', dir: display(cwd, dirname(abs)) });
     } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(arg))) {
       add({ kind: 'bundle', dir: display(cwd, dirname(abs)) });
     } else {

@@ -15,17 +15,27 @@ import {
   validateManifest,
   type ManifestValidation,
 } from '../core/manifest/index.js';
+import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
 
 /** A validation result without its parsed document: structured-clone safe. */
-export type Checked = Omit<ManifestValidation, 'document' | 'manifest'> & {
+export type ManifestChecked = Omit<ManifestValidation, 'document' | 'manifest'> & {
   /** Digests `--fix` rewrote in this file. */
   readonly fixed?: readonly string[];
   /** Why `--fix` could not fix this file. */
   readonly notFixed?: Diagnostic;
 };
 
-export function toChecked(r: ManifestValidation, extra: Pick<Checked, 'fixed' | 'notFixed'> = {}): Checked {
+/** An Agent Skills folder's result; SKILL.md has no digests, so --fix never touches it. */
+export type AgentSkillChecked = Omit<AgentSkillValidation, 'document'> & { readonly fixed?: undefined; readonly notFixed?: undefined };
+
+export type Checked = ManifestChecked | AgentSkillChecked;
+
+export function isAgentSkill(r: Checked): r is AgentSkillChecked {
+  return 'kind' in r && r.kind === 'agent-skill';
+}
+
+export function toChecked(r: ManifestValidation, extra: Pick<ManifestChecked, 'fixed' | 'notFixed'> = {}): ManifestChecked {
   const { document, manifest, ...rest } = r;
   void document;
   void manifest;
@@ -33,7 +43,12 @@ export function toChecked(r: ManifestValidation, extra: Pick<Checked, 'fixed' | 
 }
 
 /** Validates one file target (not stdin), then fixes and re-validates it when asked. */
-export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin' }>, fix: boolean): Promise<Checked> {
+export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin' }>, fix: boolean, skill: AgentSkillOptions = {}): Promise<Checked> {
+  if (t.kind === 'agent-skill') {
+    const { document, ...rest } = await validateAgentSkill(resolve(cwd, t.dir), { ...skill, label: t.dir });
+    void document;
+    return rest;
+  }
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
   else {
@@ -76,5 +91,7 @@ export interface WorkerRequest {
   readonly kind: 'skillctl.validate';
   readonly cwd: string;
   readonly fix: boolean;
+  /** Profile and name character set for SKILL.md folders. */
+  readonly skill: AgentSkillOptions;
   readonly targets: readonly Exclude<Target, { kind: 'stdin' }>[];
 }

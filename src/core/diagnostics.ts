@@ -5,6 +5,7 @@
  * module merges them, so a code is declared exactly once and the `Code` type is derived from
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
+import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
@@ -35,6 +36,7 @@ export const CODES = {
   ...BUNDLE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...AGENT_SKILL_CODES,
   ...REGISTRY_CODES,
 } as const satisfies CodeCatalogue;
 

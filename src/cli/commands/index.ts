@@ -1,7 +1,10 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerConvert } from './convert.js';
+import { registerInit } from './init.js';
+import { registerPrompt } from './prompt.js';
 import { registerRegistry } from './registry.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerRegistry];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerInit, registerConvert, registerPrompt, registerRegistry];

@@ -9,7 +9,7 @@ import { checkTarget, CONCURRENCY, mapLimited, type WorkerRequest } from '../val
 const request = workerData as WorkerRequest | undefined;
 if (!isMainThread && parentPort !== null && request?.kind === 'skillctl.validate') {
   const port = parentPort;
-  mapLimited(request.targets, CONCURRENCY, (t) => checkTarget(request.cwd, t, request.fix)).then(
+  mapLimited(request.targets, CONCURRENCY, (t) => checkTarget(request.cwd, t, request.fix, request.skill)).then(
     (results) => port.postMessage({ ok: true, results }),
     (err: unknown) => port.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) }),
   );

@@ -10,7 +10,8 @@ import { readStdin } from '../io.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import { renderSarif } from '../render/sarif.js';
-import { checkTarget, CONCURRENCY, mapLimited, toChecked, type Checked, type WorkerRequest } from '../validate-targets.js';
+import type { AgentSkillOptions } from '../../core/agent-skills/index.js';
+import { checkTarget, CONCURRENCY, isAgentSkill, mapLimited, toChecked, type Checked, type WorkerRequest } from '../validate-targets.js';
 import type { ValidateOptions } from './validate.js';
 
 /** Below this many targets a worker costs more to start than it saves. */
@@ -42,27 +43,41 @@ function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
  * CPU-bound). Targets are dealt round-robin so each thread gets a similar mix; the order of the
  * results is the order of the targets.
  */
-async function checkFiles(ctx: Context, targets: readonly Exclude<Target, { kind: 'stdin' }>[], fix: boolean): Promise<Checked[]> {
+async function checkFiles(ctx: Context, targets: readonly Exclude<Target, { kind: 'stdin' }>[], fix: boolean, skill: AgentSkillOptions): Promise<Checked[]> {
   const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
   // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
   const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
   const threads = Math.max(1, Math.min(availableParallelism(), Number.isInteger(cap) && cap > 0 ? cap : 4));
   if (targets.length < PARALLEL_THRESHOLD || threads < 2 || typeof dist !== 'string') {
-    return mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix));
+    return mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill));
   }
   const shares = Array.from({ length: threads }, (_, k) => targets.filter((_, i) => i % threads === k));
   const file = join(dist, 'cmd', 'validate-worker.cjs');
   const parts = await Promise.all(
     shares.map((share, k) =>
       k === 0
-        ? mapLimited(share, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix))
-        : inWorker(file, { kind: 'skillctl.validate', cwd: ctx.io.cwd, fix, targets: share }),
+        ? mapLimited(share, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill))
+        : inWorker(file, { kind: 'skillctl.validate', cwd: ctx.io.cwd, fix, skill, targets: share }),
     ),
   );
   return targets.map((_, i) => (parts[i % threads] as Checked[])[Math.floor(i / threads)] as Checked);
 }
 
 function resultJson(r: Checked): Record<string, unknown> {
+  if (isAgentSkill(r)) {
+    return {
+      kind: 'agent-skill',
+      file: r.file,
+      dir: r.dir ?? null,
+      name: r.properties?.name ?? null,
+      valid: r.valid,
+      profile: r.profile,
+      name_charset: r.nameCharset,
+      properties: r.properties ?? null,
+      content_digest: r.contentDigest ?? null,
+      diagnostics: r.diagnostics,
+    };
+  }
   return {
     file: r.file,
     ...(r.bundle !== undefined ? { bundle: r.bundle } : {}),
@@ -82,7 +97,8 @@ function resultJson(r: Checked): Record<string, unknown> {
 export async function run(ctx: Context, args: readonly string[], opts: ValidateOptions): Promise<number> {
   const expanded = await expandInputs(ctx.io.cwd, args.length === 0 ? ['.'] : args);
   const files = expanded.targets.filter((t): t is Exclude<Target, { kind: 'stdin' }> => t.kind !== 'stdin');
-  const checked = await checkFiles(ctx, files, opts.fix === true);
+  const skill: AgentSkillOptions = { profile: opts.strict === true ? 'strict' : (opts.profile ?? 'default'), nameCharset: opts.nameCharset ?? 'ascii' };
+  const checked = await checkFiles(ctx, files, opts.fix === true, skill);
   const results: Checked[] = [];
   let f = 0;
   for (const t of expanded.targets) results.push(t.kind === 'stdin' ? await checkStdin(ctx) : (checked[f++] as Checked));
@@ -104,7 +120,10 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
     const c = count(all);
     const bad = results.filter((r) => !r.valid).length;
     const verdict = results.length === 0 ? 'none found' : bad === 0 ? 'all valid' : `${bad} invalid`;
-    const summary = `${plural(results.length, 'manifest')} checked: ${verdict}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+    const skills = results.filter(isAgentSkill).length;
+    const manifests = results.length - skills;
+    const what = [...(manifests > 0 || skills === 0 ? [plural(manifests, 'manifest')] : []), ...(skills > 0 ? [plural(skills, 'SKILL.md folder')] : [])].join(' and ');
+    const summary = `${what} checked: ${verdict}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
     if (!ctx.opts.quiet || code !== 0) ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
   }
   return code;

@@ -4,15 +4,31 @@ import type { Runner } from '../context.js';
 export interface ValidateOptions {
   readonly fix?: boolean;
   readonly format?: 'human' | 'json' | 'sarif';
+  /** Agent Skills (SKILL.md) folders only. */
+  readonly profile?: 'spec' | 'default' | 'strict';
+  readonly strict?: boolean;
+  readonly nameCharset?: 'ascii' | 'unicode';
 }
 
 export function registerValidate(program: Command, run: Runner): void {
   program
     .command('validate')
-    .description('Check skill manifests: schema, semantic rules, digests and validation metadata.')
-    .argument('[paths...]', 'manifest files, bundle directories, globs, or - for stdin (default: .)')
+    .description('Check skill manifests (schema, rules, digests, metadata) and Agent Skills SKILL.md folders.')
+    .argument('[paths...]', 'manifest files, SKILL.md files, directories, globs, or - for stdin (default: .)')
     .option('--fix', 'rewrite manifest_digest and content_digest in place, keeping comments and layout')
     .addOption(new Option('--format <format>', 'output format (--json is the same as --format json)').choices(['human', 'json', 'sarif']))
+    .addOption(
+      new Option('--profile <profile>', 'SKILL.md rules: spec (the specification only), default (plus warnings), strict (for uploads)')
+        .choices(['spec', 'default', 'strict'])
+        .conflicts('strict'),
+    )
+    .option('--strict', 'same as --profile strict: client extension fields and platform rules are errors')
+    .addOption(
+      new Option('--name-charset <set>', 'characters a SKILL.md name may use: ascii (a-z 0-9 -, the default) or unicode (letters of any script)').choices([
+        'ascii',
+        'unicode',
+      ]),
+    )
     .addHelpText(
       'after',
       `
@@ -20,6 +36,7 @@ Examples:
   $ skillctl validate manifests                 every bundle under manifests/
   $ skillctl validate 'skills/*/skill.yaml'     a glob
   $ skillctl validate --fix my-skill            correct the digests after an edit
+  $ skillctl validate --strict .claude/skills   SKILL.md folders, as strictly as an upload checks them
   $ cat skill.json | skillctl validate -        from stdin
   $ skillctl validate --format sarif . > skillctl.sarif`,
     )

@@ -1,6 +1,7 @@
 export { computeContent, type BundleContent } from './content.js';
 export { dirSource } from './dir-source.js';
 export { hashStream } from './hash-stream.js';
+export { memorySource, type MemoryFile } from './memory-source.js';
 export {
   DEFAULT_BOUNDS,
   DIGEST_EXCLUDED_ROOT_FILES,

@@ -3,11 +3,10 @@ import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes a file so that readers see either the old content or the new, never a mix: write a
- * temporary file in the same directory, flush it to disk, then rename it over the target.
- * A crash at any point leaves the old file intact (at worst, a stray temporary file).
+ * Writes `data` to a new temporary file in `path`'s directory, flushed to disk, and returns its
+ * name; on failure nothing is left behind. The caller renames or links it into place.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+export async function writeTempBeside(path: string, data: string | Uint8Array, mode: number): Promise<string> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx', mode);
   try {
@@ -19,6 +18,16 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     throw err;
   }
   await fh.close();
+  return tmp;
+}
+
+/**
+ * Writes a file so that readers see either the old content or the new, never a mix: write a
+ * temporary file in the same directory, flush it to disk, then rename it over the target.
+ * A crash at any point leaves the old file intact (at worst, a stray temporary file).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  const tmp = await writeTempBeside(path, data, mode);
   try {
     await rename(tmp, path);
   } catch (err) {

@@ -17,3 +17,5 @@ export {
   type ManifestValidation,
   type ValidateOptions,
 } from './validate.js';
+export { bytePosition, firstInvalidUtf8 } from './utf8.js';
+export { ID_MAX_LENGTH, ID_PATTERN, SKILL_ID_MAX_LENGTH, SKILL_ID_PATTERN, SKILL_VERSION_PATTERN } from './patterns.js';

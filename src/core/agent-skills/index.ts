@@ -1,0 +1,39 @@
+export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
+export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
+export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
+export {
+  AGENT_SKILL_PROFILES,
+  charLength,
+  CLAUDE_CODE_FIELDS,
+  SKILL_MD_NAMES,
+  SPEC_FIELDS,
+  type AgentSkillProfile,
+  type AgentSkillProperties,
+  type NameCharset,
+  type SkillMdName,
+} from './model.js';
+export {
+  excludedFromSkillZip,
+  packSkillZip,
+  SKILL_ZIP_EXCLUDED_DIRS,
+  SKILL_ZIP_EXCLUDED_FILES,
+  SKILL_ZIP_EXCLUDED_ROOT_DIRS,
+  SKILL_ZIP_EXCLUDED_SUFFIXES,
+  type SkillZip,
+} from './package.js';
+export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
+export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
+export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
+export { agentSkillToManifest, scriptsOf, type ManifestConversion, type RuntimeVersions, type ToManifestOptions } from './to-manifest.js';
+export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkillMdOptions } from './to-skill-md.js';
+export {
+  checkSkillMd,
+  findSkillMd,
+  readAgentSkill,
+  toProperties,
+  validateAgentSkill,
+  type AgentSkillOptions,
+  type AgentSkillRead,
+  type AgentSkillValidation,
+  type CheckSkillMdOptions,
+} from './validate.js';

@@ -1,0 +1,2 @@
+export { scaffoldSkill, SKILL_FORMATS, type Scaffold, type ScaffoldSpec, type SkillFormat } from './scaffold.js';
+export { scriptTemplate, type ScriptTemplate } from './templates.js';

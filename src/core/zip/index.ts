@@ -1,0 +1,1 @@
+export { writeZip, type WrittenZip, type ZipEntry, type ZipEntryInfo } from './write.js';
