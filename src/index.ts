@@ -70,3 +70,21 @@ export {
   type Tool,
 } from './core/registry/index.js';
 export { VERSION } from './generated/version.js';
+/**
+ * Payload contracts (seed 001). `loadContractSet({ cwd, dirs })` loads the built-in contracts plus
+ * those in `dirs` (default: none); `compilePayloadSchema(schema, set)` compiles a schema that may
+ * `$ref` them; `enforceOutput({ produce, check, retries })` discards violating outputs and re-runs
+ * (`retries` 0 runs once). Findings are results, never exceptions.
+ */
+export {
+  checkPayloadBytes,
+  compileContract,
+  compilePayloadSchema,
+  enforceOutput,
+  findContract,
+  loadContractSet,
+  type Contract,
+  type ContractSet,
+  type EnforceResult,
+  type PayloadValidator,
+} from './core/contracts/index.js';

@@ -8,6 +8,7 @@
 import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
+import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
@@ -37,6 +38,7 @@ export const CODES = {
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
   ...AGENT_SKILL_CODES,
+  ...CONTRACT_CODES,
   ...REGISTRY_CODES,
 } as const satisfies CodeCatalogue;
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
 import { registerPrompt } from './prompt.js';
@@ -7,4 +8,11 @@ import { registerRegistry } from './registry.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
-export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [registerValidate, registerInit, registerConvert, registerPrompt, registerRegistry];
+export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
+  registerValidate,
+  registerContract,
+  registerInit,
+  registerConvert,
+  registerPrompt,
+  registerRegistry,
+];
