@@ -15,9 +15,12 @@ export { LOCK_FILE, publishCapabilities, type PublishedCapability, type PublishO
 export { parseSkillDoc, type SkillDoc } from './skill-doc.js';
 export { stem } from './stem.js';
 export {
+  checkCapability,
   dirSkillResolver,
+  readCapability,
   validateCapability,
   type CapabilityValidation,
+  type ReadCapability,
   type SkillResolver,
   type ValidateCapabilityOptions,
 } from './validate.js';

@@ -15,7 +15,7 @@ import { errnoCode } from '../errors.js';
 import { bundleDir, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import { bundleDigest } from './load.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
-import { validateCapability, type CapabilityValidation, type ValidateCapabilityOptions } from './validate.js';
+import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
 
 export const LOCK_FILE = '.publish.lock';
 
@@ -45,8 +45,8 @@ export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'
   readonly dryRun?: boolean;
 }
 
-function entryOf(v: CapabilityValidation): IndexEntry | undefined {
-  const meta = v.parsed.meta;
+function entryOf(read: ReadCapability): IndexEntry | undefined {
+  const meta = read.parsed.meta;
   if (meta === undefined) return undefined;
   return {
     capability_id: meta.capability_id,
@@ -54,36 +54,35 @@ function entryOf(v: CapabilityValidation): IndexEntry | undefined {
     description: meta.description,
     intent_triggers: meta.intent_triggers,
     version: LATEST,
-    digest: bundleDigest(v.bytes),
-    tools: v.parsed.tools.map((t) => t.value.name),
-    ui_schemas: v.parsed.uiSchemas.map((u) => u.value.schema_id),
+    digest: bundleDigest(read.bytes),
+    tools: read.parsed.tools.map((t) => t.value.name),
+    ui_schemas: read.parsed.uiSchemas.map((u) => u.value.schema_id),
   };
 }
 
 /** Validates every bundle against the index plus the other bundles of the same publish. */
 async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: PublishOptions): Promise<{ items: PublishedCapability[]; diagnostics: Diagnostic[] }> {
   const labelOf = (i: number): string => opts.labels?.[i] ?? (dirs[i] as string);
-  // First pass: each bundle alone, to learn the ids and tool names the batch brings.
-  const alone = await Promise.all(dirs.map((d, i) => validateCapability(d, { ...opts, label: labelOf(i), others: index.capabilities })));
-  const batch = alone.map(entryOf);
+  const reads = await Promise.all(dirs.map((d, i) => readCapability(d, labelOf(i))));
+  const batch = reads.map(entryOf);
   const items: PublishedCapability[] = [];
   const diagnostics: Diagnostic[] = [];
   const firstOf = new Map<string, string>();
-  for (let i = 0; i < dirs.length; i++) {
+  for (const [i, read] of reads.entries()) {
     const mine = batch[i];
     const siblings = batch.filter((e, j): e is IndexEntry => j !== i && e !== undefined && e.capability_id !== mine?.capability_id);
     // The batch's bundles stand in for the published versions they replace.
     const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings];
-    const v = siblings.length === 0 ? (alone[i] as CapabilityValidation) : await validateCapability(dirs[i] as string, { ...opts, label: labelOf(i), others });
+    const v = await checkCapability(read, { ...opts, others });
     diagnostics.push(...v.diagnostics);
     if (mine !== undefined) {
       const prev = firstOf.get(mine.capability_id);
       if (prev !== undefined) {
-        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: join(labelOf(i), 'capability.json'), pointer: '/capability_id' }));
-      } else firstOf.set(mine.capability_id, labelOf(i));
+        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: join(read.label, 'capability.json'), pointer: '/capability_id' }));
+      } else firstOf.set(mine.capability_id, read.label);
     }
     const previous = mine !== undefined ? index.capabilities.find((e) => e.capability_id === mine.capability_id) : undefined;
-    items.push({ label: labelOf(i), validation: v, ...(mine !== undefined ? { entry: mine } : {}), ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}) });
+    items.push({ label: read.label, validation: v, ...(mine !== undefined ? { entry: mine } : {}), ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}) });
   }
   return { items, diagnostics };
 }

@@ -100,17 +100,24 @@ function positioned(parsed: ParsedCapability, found: readonly Diagnostic[]): Dia
   });
 }
 
-/** Validates the capability bundle in `dir` without publishing it. */
-export async function validateCapability(dir: string, opts: ValidateCapabilityOptions = {}): Promise<CapabilityValidation> {
-  const label = opts.label ?? dir;
+/** A bundle directory read and parsed, before the publish-time checks. */
+export interface ReadCapability {
+  readonly label: string;
+  readonly bytes: BundleBytes;
+  readonly parsed: ParsedCapability;
+  /** Reading and parsing findings. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Reads and parses the bundle in `dir`; `label` names it in diagnostics. */
+export async function readCapability(dir: string, label: string = dir): Promise<ReadCapability> {
   const st = await stat(dir).catch((err: unknown) => errnoCode(err) ?? String(err));
   if (typeof st === 'string' || !st.isDirectory()) {
     const d =
       st === 'ENOENT'
         ? diag('INPUT_NOT_FOUND', `${label} does not exist`, { file: label })
         : diag('INPUT_UNREADABLE', `${label} ${typeof st === 'string' ? `cannot be read (${st})` : 'is not a directory'}`, { file: label });
-    const parsed = parseCapability({}, label);
-    return { label, valid: false, diagnostics: [d], parsed, bytes: {} };
+    return { label, bytes: {}, parsed: parseCapability({}, label), diagnostics: [d] };
   }
   const read = await readCapabilityFiles(dir, label);
   const found: Diagnostic[] = [...read.diagnostics];
@@ -122,10 +129,18 @@ export async function validateCapability(dir: string, opts: ValidateCapabilityOp
     found.push(diag('CAPABILITY_FILE_UNEXPECTED', `${name} is not part of a capability bundle and is not published`, { file: bundlePath(label, name) }));
   }
   const parsed = parseCapability(read.bytes, label);
-  found.push(...parsed.diagnostics);
-  const bindings = await resolveBindings(parsed, opts.skills);
-  const ctx = { bundle: parsed, bindings, ...(opts.others !== undefined ? { others: opts.others } : {}) };
-  for (const check of CHECKS) found.push(...check.check(ctx));
+  return { label, bytes: read.bytes, parsed, diagnostics: [...found, ...parsed.diagnostics] };
+}
+
+/** Runs the publish-time checks on a bundle already read. */
+export async function checkCapability(read: ReadCapability, opts: Omit<ValidateCapabilityOptions, 'label'> = {}): Promise<CapabilityValidation> {
+  const { parsed, label } = read;
+  const found: Diagnostic[] = [...read.diagnostics];
+  if (!found.some((d) => d.code === 'INPUT_NOT_FOUND' || d.code === 'INPUT_UNREADABLE')) {
+    const bindings = await resolveBindings(parsed, opts.skills);
+    const ctx = { bundle: parsed, bindings, ...(opts.others !== undefined ? { others: opts.others } : {}) };
+    for (const check of CHECKS) found.push(...check.check(ctx));
+  }
   const diagnostics = sortDiagnostics(positioned(parsed, found));
   return {
     label,
@@ -135,4 +150,9 @@ export async function validateCapability(dir: string, opts: ValidateCapabilityOp
     parsed,
     bytes: read.bytes,
   };
+}
+
+/** Validates the capability bundle in `dir` without publishing it. */
+export async function validateCapability(dir: string, opts: ValidateCapabilityOptions = {}): Promise<CapabilityValidation> {
+  return checkCapability(await readCapability(dir, opts.label ?? dir), opts);
 }
