@@ -7,6 +7,7 @@ import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generate } from './generate.mjs';
+import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -30,6 +31,8 @@ await step('tsc', () => {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 });
+
+await step('packs', () => checkPacks(root));
 
 await step('bundle', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -64,6 +67,8 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
     absWorkingDir: root,
     entryPoints: [
       { in: 'src/cli/main.ts', out: 'skillctl' },
+      // Tried by bin/skillctl.js before the CLI loads: `skillctl skill` for a built-in pack.
+      { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
     ],
     outExtension: { '.js': '.cjs' },

@@ -4,6 +4,7 @@
 export const VALIDATORS = [
   { name: 'skill-contract-v1', schema: 'schemas/skill.contract.v1.schema.json' },
   { name: 'contract', schema: 'schemas/contract.schema.json' },
+  { name: 'skill-pack-v1', schema: 'schemas/skill.pack.v1.schema.json' },
   { name: 'capability-v1', schema: 'schemas/capability.v1.schema.json' },
   { name: 'capability-tools-v1', schema: 'schemas/capability-tools.v1.schema.json' },
   { name: 'capability-ui-schemas-v1', schema: 'schemas/capability-ui-schemas.v1.schema.json' },

@@ -7,5 +7,7 @@ export const WARMUPS = [
   ['registry', 'list', '--json'],
   ['registry', 'load', 'git'],
   ['prompt', 'fixtures/agent-skills/valid/minimal-skill'],
+  // skill's full command (operator packs, YAML); a plain built-in request takes the fast path, uncached.
+  ['skill', '--packs', 'fixtures/packs/operator/valid', '--profile', 'acme-oncall'],
   ['--version'],
 ];

@@ -88,3 +88,35 @@ export {
   type EnforceResult,
   type PayloadValidator,
 } from './core/contracts/index.js';
+/**
+ * Behaviour packs (docs/packs.md): `renderPack(profile = 'daily', maxChars?, { packs? })` returns the
+ * BM-L1 text of a pack, the same bytes as `skillctl skill`. `maxChars` counts Unicode code points and
+ * is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] = [100, 16000]; leaving it out gives the whole pack.
+ * A cut text keeps the whole first line `skill profile=<p> version=<v>`, is cut between lines, and
+ * ends with a line `...`. An unknown profile or non-integer budget is an INVALID_INPUT diagnostic
+ * (`ok: false`), never an exception. `packs` adds operator packs (validated; none may take a
+ * built-in name).
+ */
+export {
+  BUILTIN_PROFILES,
+  DEFAULT_PROFILE,
+  PACK_MAX_CHARS,
+  PACK_MIN_CHARS,
+  renderPack,
+  type Pack,
+  type PackSection,
+  type RenderedPack,
+  type RenderPackOptions,
+} from './core/packs/index.js';
+/**
+ * Operator packs: `loadPackDir(dir, { label?, reserved? })` reads every `<profile>.yaml|.yml|.json`
+ * in `dir` (symbolic links refused; `reserved` defaults to the built-in profiles) and is `ok` only
+ * when all are valid; `checkPack(data, { stem? })` validates pack data already in memory.
+ */
+export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/packs/index.js';
+/**
+ * The seed's JSON request `{"profile"?, "max_chars"?}` for runners and servers that accept it as
+ * text: `parsePackRequest(bytes)` (guarded JSON parse, at most 64 KiB) then
+ * `checkPackRequest(value, profiles)` (null counts as absent; profile defaults to `daily`).
+ */
+export { checkPackRequest, parsePackRequest, type PackRequest } from './core/packs/index.js';

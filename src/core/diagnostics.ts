@@ -12,6 +12,7 @@ import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { PACK_CODES } from './packs/codes.js';
 import { REGISTRY_CODES } from './registry/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -39,6 +40,7 @@ export const CODES = {
   ...MANIFEST_CODES,
   ...AGENT_SKILL_CODES,
   ...CONTRACT_CODES,
+  ...PACK_CODES,
   ...REGISTRY_CODES,
 } as const satisfies CodeCatalogue;
 

@@ -5,6 +5,7 @@ import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
 import { registerPrompt } from './prompt.js';
 import { registerRegistry } from './registry.js';
+import { registerSkill } from './skill.js';
 import { registerValidate } from './validate.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
@@ -14,5 +15,6 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerInit,
   registerConvert,
   registerPrompt,
+  registerSkill,
   registerRegistry,
 ];
