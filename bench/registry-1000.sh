@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `registry list` and `registry load` on a registry of 1,000 capabilities, side by side with
-# `skillctl --version` in one hyperfine run (target: both within 1.5x of --version).
+# `skillctl --version` in one hyperfine run (target: both within 1.5x of --version). On a shared,
+# busy machine run it as root under real-time scheduling: `chrt -f 10 bash bench/registry-1000.sh`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p bench/out
@@ -16,3 +17,4 @@ hyperfine -N --warmup 10 --runs ${RUNS:-40} \
   "$NODE bin/skillctl.js registry load --json --registry $R cap_0500" \
   "$NODE bin/skillctl.js registry match --json --registry $R weigh-in topic 500" \
   --export-json bench/out/registry-1000.json "$@"
+"$NODE" bench/summary.mjs bench/out/registry-1000.json
