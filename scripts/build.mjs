@@ -63,6 +63,20 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       });
     },
   };
+  // commander requires child_process (and with it net, dgram, tty) at load, for executable
+  // subcommands skillctl never uses: give it a module that loads child_process on first use.
+  const lazyBuiltins = {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        args.importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        contents: `let m; module.exports = new Proxy({}, { get(_, k) { m ??= require('node:${args.path}'); return m[k]; } });`,
+        loader: 'js',
+      }));
+    },
+  };
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: [
@@ -72,7 +86,7 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
     ],
     outExtension: { '.js': '.cjs' },
-    plugins: [lazyRunners],
+    plugins: [lazyRunners, lazyBuiltins],
     // Dynamic import() becomes require(): no ES module loader is started for a lazy command.
     supported: { 'dynamic-import': false },
     bundle: true,

@@ -9,10 +9,10 @@
  * it returns false and the full CLI runs instead: errors are only ever reported by the full command,
  * and success output comes from the same renderers, so both paths print the same bytes.
  */
-import { writeSync } from 'node:fs';
 import { BUILTIN_PACKS } from '../core/packs/builtin.js';
 import { renderRequest } from '../core/packs/request.js';
 import { renderPackOutput } from './render/pack.js';
+import { writeStdout } from './io.js';
 
 interface Parsed {
   json: boolean;
@@ -64,27 +64,6 @@ export function skillFast(argv: readonly string[], write: (s: string) => void): 
   if (result.diagnostics.length > 0 && !opts.json && !opts.quiet) return false;
   write(renderPackOutput(rendered, opts.json));
   return true;
-}
-
-/**
- * Writes to fd 1 directly: touching process.stdout would build a stream (and, for a pipe, load the
- * net module), which costs more than rendering the pack. A non-blocking pipe that is full hands the
- * rest to process.stdout; a reader that closed the pipe (`skillctl skill | head -1`) made its choice.
- */
-function writeStdout(text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
-  let offset = 0;
-  try {
-    while (offset < bytes.length) offset += writeSync(1, bytes, offset);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw err;
-    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(0);
-    });
-    process.stdout.write(bytes.subarray(offset));
-  }
 }
 
 /** Entry point for bin/skillctl.js: true when the invocation was handled here. */

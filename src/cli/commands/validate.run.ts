@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
@@ -26,7 +25,8 @@ async function checkStdin(ctx: Context): Promise<Checked> {
   return toChecked(await validateManifest(bytes, format, { file: '-' }));
 }
 
-function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
+async function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolvePromise, reject) => {
     const w = new Worker(file, { workerData: request });
     w.once('message', (m: { ok: boolean; results?: Checked[]; error?: string }) => {
