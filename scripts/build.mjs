@@ -6,7 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
+import { generateSkillSchemas } from './skill-schemas.mjs';
 import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
@@ -26,19 +28,23 @@ function run(args) {
 }
 
 await step('generate', () => generate(root));
+await step('skill-schemas', () => generateSkillSchemas(root));
 
 await step('tsc', () => {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 });
 
+await step('default-bundles', () => snapshotDefaultBundles(root));
 await step('packs', () => checkPacks(root));
 
 await step('bundle', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   // Bundled: what every invocation needs. External: heavier libraries that only the
   // commands using them import, lazily, so they cost nothing on the start-up path.
-  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore']);
+  // ajv too: loading it from node_modules (dozens of files, no code cache) costs more than the whole
+  // run of a process entrypoint; bundled, it loads with its chunk's code cache, and only when used.
+  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore', 'ajv', 'ajv-formats']);
   const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !bundled.has(d));
   const esbuild = await import('esbuild');
   // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,

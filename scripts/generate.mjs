@@ -24,7 +24,7 @@ function newAjv(draft) {
 
 // ajv's standalone output `require`s its small runtime helpers even in ESM mode; turn those into
 // imports so the generated module is plain ESM that tsc and esbuild both understand.
-function toEsm(code) {
+export function toEsm(code) {
   const imports = [];
   const body = code.replace(/require\("([^"]+)"\)/g, (_m, spec) => {
     const id = `__dep${imports.length}`;

@@ -3,6 +3,7 @@
 // `schema` is a path under schemas/, or a well-known meta-schema id.
 export const VALIDATORS = [
   { name: 'skill-contract-v1', schema: 'schemas/skill.contract.v1.schema.json' },
+  { name: 'policy-v1', schema: 'schemas/policy.v1.schema.json' },
   { name: 'contract', schema: 'schemas/contract.schema.json' },
   { name: 'skill-pack-v1', schema: 'schemas/skill.pack.v1.schema.json' },
   { name: 'capability-v1', schema: 'schemas/capability.v1.schema.json' },

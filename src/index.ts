@@ -21,6 +21,47 @@ export {
   type ValidationMetadata,
 } from './core/manifest/index.js';
 /**
+ * The host policy: `loadPolicy(bytes, { file, baseDir })` (fails closed: `policy` only when there is
+ * no error), `defaultPolicy(cwd)` (read inside `cwd`, nothing else), `evaluateCapability` (one
+ * `kind:value` against a policy, provenact's rules), `grantPermissions` (requested ∩ policy, with
+ * symlinks resolved) and `createPolicyGate` (the per-operation checks built-in skills call).
+ */
+export {
+  createPolicyGate,
+  defaultPolicy,
+  evaluateCapability,
+  grantPermissions,
+  loadPolicy,
+  type Grant,
+  type GrantedPermissions,
+  type HostPolicy,
+  type PolicyLoad,
+  type RecordingGate,
+} from './core/policy/index.js';
+/**
+ * Running skills: `runSkill(request, options)` resolves, checks and executes one entrypoint and
+ * returns its result with a sealed audit record (retries 0, sandbox `auto`, input `{}` by default);
+ * `openAuditLog(path)` appends records atomically; `verifyAuditLog(text, file)` checks receipts.
+ * Built-in skills implement `BuiltinSkill` against `BuiltinContext` and its `PolicyGate`.
+ */
+export {
+  openAuditLog,
+  runSkill,
+  sealRecord,
+  verifyAuditLog,
+  type AuditRecord,
+  type BuiltinContext,
+  type BuiltinOutcome,
+  type BuiltinSkill,
+  type Clock,
+  type PolicyDecision,
+  type PolicyGate,
+  type RunOptions,
+  type RunRequest,
+  type RunResult,
+  type SealedAuditRecord,
+} from './core/run/index.js';
+/**
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's

@@ -12,8 +12,11 @@ import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { POLICY_CODES } from './policy/codes.js';
+import { RUN_CODES } from './run/codes.js';
 import { PACK_CODES } from './packs/codes.js';
 import { REGISTRY_CODES } from './registry/codes.js';
+import { SKILL_CODES } from './skills/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -38,10 +41,13 @@ export const CODES = {
   ...BUNDLE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...POLICY_CODES,
+  ...RUN_CODES,
   ...AGENT_SKILL_CODES,
   ...CONTRACT_CODES,
   ...PACK_CODES,
   ...REGISTRY_CODES,
+  ...SKILL_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
+import { registerAudit } from './audit.js';
 import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
 import { registerPrompt } from './prompt.js';
+import { registerRun } from './run.js';
 import { registerRegistry } from './registry.js';
 import { registerSkill } from './skill.js';
 import { registerValidate } from './validate.js';
@@ -16,5 +18,7 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerConvert,
   registerPrompt,
   registerSkill,
+  registerRun,
+  registerAudit,
   registerRegistry,
 ];

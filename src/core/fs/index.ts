@@ -1,3 +1,3 @@
 export { writeFileAtomic } from './atomic-write.js';
-export { createFileAtomic } from './create-atomic.js';
 export { findProjectRoot, PROJECT_MARKERS } from './project.js';
+export { createFileAtomic } from './create-atomic.js';
