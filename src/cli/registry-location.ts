@@ -8,11 +8,6 @@ export function shippedRegistry(): string {
   return join(packageRoot(), 'manifests', 'registry');
 }
 
-/** Where skill bundles are looked up for tool bindings: --skills dirs, then the built-in bundle. */
-export function skillRoots(ctx: Context, dirs: readonly string[] = []): string[] {
-  return [...dirs.map((d) => join(d.startsWith('/') ? '' : ctx.io.cwd, d)), join(packageRoot(), 'manifests', 'default')];
-}
-
 /** The registry a command uses: --registry, $SKILLCTL_REGISTRY, the project's, the shipped one. */
 export function registryFor(ctx: Context, flag: string | undefined, forWrite = false): Promise<RegistryLocation> {
   const env = ctx.io.env.SKILLCTL_REGISTRY;

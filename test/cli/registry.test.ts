@@ -35,8 +35,7 @@ describe('skillctl registry', () => {
   it('the shipped registry is exactly the publish of manifests/capabilities', async () => {
     const reg = join(tempDir(), 'reg');
     const sources = readdirSync(SHIPPED_SOURCES).sort().map((d) => join(SHIPPED_SOURCES, d));
-    // The built-in bundle's manifests first; the seed-002 stand-ins only where one is missing.
-    const skills = dirSkillResolver([join(ROOT, 'manifests', 'default'), fixture('registry', 'skills')]);
+    const skills = dirSkillResolver([join(ROOT, 'manifests', 'default')]);
     const r = await publishCapabilities(reg, sources, { skills, create: true });
     assert.deepEqual(r.diagnostics, []);
     assert.deepEqual(files(reg), files(SHIPPED), 'run: skillctl registry publish --registry manifests/registry manifests/capabilities/*');
@@ -132,5 +131,24 @@ describe('skillctl registry', () => {
     const r = skillctl(['registry', 'list', '--json', '--registry', join(tempDir(), 'none')]);
     assert.equal(r.code, 2);
     assert.equal(json<{ error: { code: string } }>(r).error.code, 'REGISTRY_NOT_FOUND');
+  });
+});
+
+describe('skillctl registry: bindings resolve as skillctl run resolves skills', () => {
+  it("through the project's lock: valid inside the project, TOOL_BINDING_UNRESOLVED outside", () => {
+    const project = tempDir();
+    cpSync(fixture('registry', 'mcp', 'skills', 'demo.note_stats'), join(project, 'skills', 'demo.note_stats'), { recursive: true });
+    const text = readFileSync(join(project, 'skills', 'demo.note_stats', 'skill.yaml'), 'utf8');
+    const digest = (k: string): string => (new RegExp(`^${k}: (\\S+)$`, 'm').exec(text) as RegExpExecArray)[1] as string;
+    mkdirSync(join(project, 'pins'));
+    const pin = { skill_id: 'demo.note_stats', skill_version: '0.1.0', source: 'skills/demo.note_stats', manifest_digest: digest('manifest_digest'), content_digest: digest('content_digest') };
+    writeFileSync(join(project, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [pin] }));
+    const notes = fixture('registry', 'mcp', 'notes');
+    const inside = skillctl(['registry', 'validate', '--json', notes], { cwd: project, env: { SKILLCTL_REGISTRY: undefined } });
+    assert.equal(inside.code, 0, inside.stdout);
+    const outside = skillctl(['registry', 'validate', '--json', notes], { cwd: tempDir(), env: { SKILLCTL_REGISTRY: undefined } });
+    assert.equal(outside.code, 1);
+    const doc = json<{ results: { diagnostics: { code: string; pointer: string }[] }[] }>(outside);
+    assert.deepEqual(doc.results[0]?.diagnostics.map((d) => `${d.code} ${d.pointer}`), ['TOOL_BINDING_UNRESOLVED /tools/0/binding']);
   });
 });

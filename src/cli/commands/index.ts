@@ -4,6 +4,7 @@ import { registerAudit } from './audit.js';
 import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
+import { registerMcp } from './mcp.js';
 import { registerPrompt } from './prompt.js';
 import { registerRun } from './run.js';
 import { registerRegistry } from './registry.js';
@@ -21,4 +22,5 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerRun,
   registerAudit,
   registerRegistry,
+  registerMcp,
 ];

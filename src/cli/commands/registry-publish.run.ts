@@ -1,12 +1,14 @@
 import { isAbsolute, join } from 'node:path';
 import { sortDiagnostics } from '../../core/diagnostics.js';
 import { SkillctlError } from '../../core/errors.js';
-import { dirSkillResolver, publishCapabilities, type PublishedCapability } from '../../core/registry/index.js';
+import { findProjectRoot } from '../../core/fs/index.js';
+import { publishCapabilities, type PublishedCapability } from '../../core/registry/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
-import { registryFor, skillRoots } from '../registry-location.js';
+import { registryFor } from '../registry-location.js';
+import { runSkillResolver } from '../skill-resolver.js';
 import type { PublishOptions } from './registry.js';
 
 function resultJson(c: PublishedCapability, published: boolean): Record<string, unknown> {
@@ -33,7 +35,7 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
   const abs = dirs.map((d) => (isAbsolute(d) ? d : join(ctx.io.cwd, d)));
   const result = await publishCapabilities(where.dir, abs, {
     labels: dirs,
-    skills: dirSkillResolver(skillRoots(ctx, opts.skills)),
+    skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)),
     create: true,
     dryRun,
   });

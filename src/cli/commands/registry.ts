@@ -10,16 +10,9 @@ export interface MatchOptions extends RegistryOptions {
   readonly limit?: string;
 }
 
-export interface PublishOptions extends RegistryOptions {
-  /** --skills DIR (repeatable): where bound skills are looked up before the built-in ones. */
-  readonly skills?: string[];
-}
+export type PublishOptions = RegistryOptions;
 
 const REGISTRY_HELP = 'registry directory (default: $SKILLCTL_REGISTRY, else .skillctl/registry in the project, else the shipped one)';
-
-function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
-}
 
 export function registerRegistry(program: Command, run: Runner): void {
   const registry = program
@@ -69,10 +62,9 @@ Examples:
       .description(description)
       .argument('<dir...>', 'capability bundle directories (capability.json, skill.md, tools.json, ui_schemas.json)')
       .option('--registry <dir>', REGISTRY_HELP)
-      .option('--skills <dir>', 'where bound skills are found (<dir>/<skill_id>/skill.yaml), before the built-in ones; repeatable', collect)
       .addHelpText(
         'after',
-        `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json --skills ./skills ./capabilities/*`,
+        `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json ./capabilities/*`,
       )
       .action(async (dirs: string[], opts: PublishOptions) => run(async (ctx) => (await import('./registry-publish.run.js')).run(ctx, dirs, opts, dryRun)));
   }

@@ -75,7 +75,7 @@ async function resolveBindings(parsed: ParsedCapability, skills: SkillResolver |
     const b = tool.binding;
     if (b === undefined || out.has(bindingKey(b.skill_id, b.entrypoint_id))) continue;
     let res: BindingResolution;
-    if (skills === undefined) res = { found: false, reason: 'no skill directories to resolve it in' };
+    if (skills === undefined) res = { found: false, reason: 'no skill resolver was given' };
     else {
       const r = await skills.resolve(b.skill_id);
       if ('reason' in r) res = { found: false, reason: r.reason };

@@ -56,7 +56,7 @@ describe('publish-time checks', () => {
     assert.deepEqual(found(v.diagnostics), []);
   });
 
-  it('TOOL_BINDING_UNRESOLVED: unknown skill, unknown entrypoint, no skill directories', async () => {
+  it('TOOL_BINDING_UNRESOLVED: unknown skill, unknown entrypoint, nowhere to look', async () => {
     const dir = copyBundle(SHIPPED('git'));
     editJson(dir, 'tools.json', (d) => {
       (tools(d)[0] as { binding: unknown }).binding = { skill_id: 'git.log', entrypoint_id: 'main' };

@@ -2,13 +2,13 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import { dirSkillResolver, validateCapability, type CapabilityValidation, type ValidateCapabilityOptions } from '../../../src/core/registry/index.js';
-import { fixture } from '../../helpers/paths.js';
+import { fixture, ROOT } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 export const VALID = (name: string): string => fixture('registry', 'capabilities', 'valid', name);
 export const INVALID = (name: string): string => fixture('registry', 'capabilities', 'invalid', name);
-/** Stand-ins for the built-in skills (seed 002 contracts), for binding checks. */
-export const SKILLS = fixture('registry', 'skills');
+/** The built-in skill bundle, which the shipped capabilities' tools bind to. */
+export const SKILLS = join(ROOT, 'manifests', 'default');
 
 /** A private copy of a fixture bundle to mutate. */
 export function copyBundle(src: string): string {

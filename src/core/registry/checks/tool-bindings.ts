@@ -59,7 +59,7 @@ export const toolBindings: Check = {
           diag('TOOL_BINDING_UNRESOLVED', `tool \`${tool.name}\` binds to ${b.skill_id} entrypoint ${b.entrypoint_id}: ${res?.reason ?? 'not resolved'}`, {
             file,
             pointer: `${pointer}/binding`,
-            hint: 'bind to a skill that is installed (built in, or under --skills DIR) and one of its entrypoint_ids',
+            hint: 'bind to a skill `skillctl run` can find (pinned in the project\'s lock, or built in) and one of its entrypoint_ids',
           }),
         );
         continue;
