@@ -4,6 +4,8 @@
 export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
+  ['registry', 'list', '--json'],
+  ['registry', 'load', 'git'],
   ['run', '--no-audit', './fixtures/run/node-trivial'],
   // A built-in last: its code paths are the ones `run` of the default bundle takes.
   ['run', '--no-audit', 'fs.read_text', '--input', 'bench/inputs/fs-read-text.json'],

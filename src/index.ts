@@ -80,6 +80,36 @@ export {
   type NameCharset,
   type SkillZip,
 } from './core/agent-skills/index.js';
+/**
+ * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
+ * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and
+ * makes them latest atomically (nothing changes unless all are valid; `dryRun` writes nothing);
+ * `readIndex(registry)` then `loadCapability(registry, index, id)` gives the protocol's payload or
+ * its CAPABILITY_NOT_FOUND / SKILL_MALFORMED error; `matchIntent(index.capabilities, text)` ranks
+ * capabilities by trigger; `locateRegistry` applies the --registry / SKILLCTL_REGISTRY / project /
+ * shipped order (the caller passes the environment value). Without `skills`, every tool binding is
+ * unresolved; `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
+ */
+export {
+  dirSkillResolver,
+  loadCapability,
+  locateRegistry,
+  matchIntent,
+  publishCapabilities,
+  readIndex,
+  validateCapability,
+  type CapabilityBundle,
+  type CapabilityMatch,
+  type CapabilitySummary,
+  type CapabilityValidation,
+  type IndexEntry,
+  type LoadError,
+  type LoadResult,
+  type PublishResult,
+  type RegistryIndex,
+  type SkillResolver,
+  type Tool,
+} from './core/registry/index.js';
 export { VERSION } from './generated/version.js';
 /**
  * Payload contracts (seed 001). `loadContractSet({ cwd, dirs })` loads the built-in contracts plus

@@ -15,6 +15,7 @@ import { MANIFEST_CODES } from './manifest/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
 import { PACK_CODES } from './packs/codes.js';
+import { REGISTRY_CODES } from './registry/codes.js';
 import { SKILL_CODES } from './skills/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -45,6 +46,7 @@ export const CODES = {
   ...AGENT_SKILL_CODES,
   ...CONTRACT_CODES,
   ...PACK_CODES,
+  ...REGISTRY_CODES,
   ...SKILL_CODES,
 } as const satisfies CodeCatalogue;
 

@@ -4,8 +4,10 @@ import { registerAudit } from './audit.js';
 import { registerContract } from './contract.js';
 import { registerConvert } from './convert.js';
 import { registerInit } from './init.js';
+import { registerMcp } from './mcp.js';
 import { registerPrompt } from './prompt.js';
 import { registerRun } from './run.js';
+import { registerRegistry } from './registry.js';
 import { registerSkill } from './skill.js';
 import { registerValidate } from './validate.js';
 
@@ -19,4 +21,6 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerSkill,
   registerRun,
   registerAudit,
+  registerRegistry,
+  registerMcp,
 ];
