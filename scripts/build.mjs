@@ -6,7 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
+import { generateSkillSchemas } from './skill-schemas.mjs';
+import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,17 +28,23 @@ function run(args) {
 }
 
 await step('generate', () => generate(root));
+await step('skill-schemas', () => generateSkillSchemas(root));
 
 await step('tsc', () => {
   rmSync(join(root, 'dist'), { recursive: true, force: true });
   run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
 });
 
+await step('default-bundles', () => snapshotDefaultBundles(root));
+await step('packs', () => checkPacks(root));
+
 await step('bundle', async () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   // Bundled: what every invocation needs. External: heavier libraries that only the
   // commands using them import, lazily, so they cost nothing on the start-up path.
-  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore']);
+  // ajv too: loading it from node_modules (dozens of files, no code cache) costs more than the whole
+  // run of a process entrypoint; bundled, it loads with its chunk's code cache, and only when used.
+  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore', 'ajv', 'ajv-formats']);
   const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !bundled.has(d));
   const esbuild = await import('esbuild');
   // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,
@@ -60,14 +69,30 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       });
     },
   };
+  // commander requires child_process (and with it net, dgram, tty) at load, for executable
+  // subcommands skillctl never uses: give it a module that loads child_process on first use.
+  const lazyBuiltins = {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+        args.importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+        contents: `let m; module.exports = new Proxy({}, { get(_, k) { m ??= require('node:${args.path}'); return m[k]; } });`,
+        loader: 'js',
+      }));
+    },
+  };
   await esbuild.build({
     absWorkingDir: root,
     entryPoints: [
       { in: 'src/cli/main.ts', out: 'skillctl' },
+      // Tried by bin/skillctl.js before the CLI loads: `skillctl skill` for a built-in pack.
+      { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
     ],
     outExtension: { '.js': '.cjs' },
-    plugins: [lazyRunners],
+    plugins: [lazyRunners, lazyBuiltins],
     // Dynamic import() becomes require(): no ES module loader is started for a lazy command.
     supported: { 'dynamic-import': false },
     bundle: true,

@@ -35,10 +35,10 @@ function load(rel) {
   return mod.exports;
 }
 
-// The bundles load their lazily imported command chunks through this hook, and find the
-// directory of worker-thread entry points through the second.
+// The bundles load their lazily imported command chunks through this hook; the second names
+// the file a worker thread starts from (see the end of this file).
 globalThis[Symbol.for('skillctl.loadChunk')] = load;
-globalThis[Symbol.for('skillctl.distDir')] = __dirname;
+globalThis[Symbol.for('skillctl.workerBoot')] = __filename;
 
 if (mode === 'produce') {
   process.on('exit', () => {
@@ -46,4 +46,11 @@ if (mode === 'produce') {
   });
 }
 
-module.exports = load('skillctl.cjs');
+if (process.argv.includes('--skillctl-worker')) {
+  // A worker thread of a command: it loads that command's chunk (with the same code cache as
+  // the main thread) and runs the named export on its job; the CLI bundle is not needed.
+  const { workerData } = require('node:worker_threads');
+  load(workerData.chunk)[workerData.entry](workerData.job);
+} else {
+  module.exports = load('skillctl.cjs');
+}

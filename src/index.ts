@@ -21,6 +21,47 @@ export {
   type ValidationMetadata,
 } from './core/manifest/index.js';
 /**
+ * The host policy: `loadPolicy(bytes, { file, baseDir })` (fails closed: `policy` only when there is
+ * no error), `defaultPolicy(cwd)` (read inside `cwd`, nothing else), `evaluateCapability` (one
+ * `kind:value` against a policy, provenact's rules), `grantPermissions` (requested ∩ policy, with
+ * symlinks resolved) and `createPolicyGate` (the per-operation checks built-in skills call).
+ */
+export {
+  createPolicyGate,
+  defaultPolicy,
+  evaluateCapability,
+  grantPermissions,
+  loadPolicy,
+  type Grant,
+  type GrantedPermissions,
+  type HostPolicy,
+  type PolicyLoad,
+  type RecordingGate,
+} from './core/policy/index.js';
+/**
+ * Running skills: `runSkill(request, options)` resolves, checks and executes one entrypoint and
+ * returns its result with a sealed audit record (retries 0, sandbox `auto`, input `{}` by default);
+ * `openAuditLog(path)` appends records atomically; `verifyAuditLog(text, file)` checks receipts.
+ * Built-in skills implement `BuiltinSkill` against `BuiltinContext` and its `PolicyGate`.
+ */
+export {
+  openAuditLog,
+  runSkill,
+  sealRecord,
+  verifyAuditLog,
+  type AuditRecord,
+  type BuiltinContext,
+  type BuiltinOutcome,
+  type BuiltinSkill,
+  type Clock,
+  type PolicyDecision,
+  type PolicyGate,
+  type RunOptions,
+  type RunRequest,
+  type RunResult,
+  type SealedAuditRecord,
+} from './core/run/index.js';
+/**
  * Reads a .tgz bundle archive safely (no escaping paths, links, devices or bombs; bounds default to
  * 20,000 entries and 512 MiB unpacked); `extractTo` unpacks only into an empty directory.
  */
@@ -69,4 +110,84 @@ export {
   type NameCharset,
   type SkillZip,
 } from './core/agent-skills/index.js';
+/**
+ * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
+ * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and
+ * makes them latest atomically (nothing changes unless all are valid; `dryRun` writes nothing);
+ * `readIndex(registry)` then `loadCapability(registry, index, id)` gives the protocol's payload or
+ * its CAPABILITY_NOT_FOUND / SKILL_MALFORMED error; `matchIntent(index.capabilities, text)` ranks
+ * capabilities by trigger; `locateRegistry` applies the --registry / SKILLCTL_REGISTRY / project /
+ * shipped order (the caller passes the environment value). Without `skills`, every tool binding is
+ * unresolved; `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
+ */
+export {
+  dirSkillResolver,
+  loadCapability,
+  locateRegistry,
+  matchIntent,
+  publishCapabilities,
+  readIndex,
+  validateCapability,
+  type CapabilityBundle,
+  type CapabilityMatch,
+  type CapabilitySummary,
+  type CapabilityValidation,
+  type IndexEntry,
+  type LoadError,
+  type LoadResult,
+  type PublishResult,
+  type RegistryIndex,
+  type SkillResolver,
+  type Tool,
+} from './core/registry/index.js';
 export { VERSION } from './generated/version.js';
+/**
+ * Payload contracts (seed 001). `loadContractSet({ cwd, dirs })` loads the built-in contracts plus
+ * those in `dirs` (default: none); `compilePayloadSchema(schema, set)` compiles a schema that may
+ * `$ref` them; `enforceOutput({ produce, check, retries })` discards violating outputs and re-runs
+ * (`retries` 0 runs once). Findings are results, never exceptions.
+ */
+export {
+  checkPayloadBytes,
+  compileContract,
+  compilePayloadSchema,
+  enforceOutput,
+  findContract,
+  loadContractSet,
+  type Contract,
+  type ContractSet,
+  type EnforceResult,
+  type PayloadValidator,
+} from './core/contracts/index.js';
+/**
+ * Behaviour packs (docs/packs.md): `renderPack(profile = 'daily', maxChars?, { packs? })` returns the
+ * BM-L1 text of a pack, the same bytes as `skillctl skill`. `maxChars` counts Unicode code points and
+ * is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] = [100, 16000]; leaving it out gives the whole pack.
+ * A cut text keeps the whole first line `skill profile=<p> version=<v>`, is cut between lines, and
+ * ends with a line `...`. An unknown profile or non-integer budget is an INVALID_INPUT diagnostic
+ * (`ok: false`), never an exception. `packs` adds operator packs (validated; none may take a
+ * built-in name).
+ */
+export {
+  BUILTIN_PROFILES,
+  DEFAULT_PROFILE,
+  PACK_MAX_CHARS,
+  PACK_MIN_CHARS,
+  renderPack,
+  type Pack,
+  type PackSection,
+  type RenderedPack,
+  type RenderPackOptions,
+} from './core/packs/index.js';
+/**
+ * Operator packs: `loadPackDir(dir, { label?, reserved? })` reads every `<profile>.yaml|.yml|.json`
+ * in `dir` (symbolic links refused; `reserved` defaults to the built-in profiles) and is `ok` only
+ * when all are valid; `checkPack(data, { stem? })` validates pack data already in memory.
+ */
+export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/packs/index.js';
+/**
+ * The seed's JSON request `{"profile"?, "max_chars"?}` for runners and servers that accept it as
+ * text: `parsePackRequest(bytes)` (guarded JSON parse, at most 64 KiB) then
+ * `checkPackRequest(value, profiles)` (null counts as absent; profile defaults to `daily`).
+ */
+export { checkPackRequest, parsePackRequest, type PackRequest } from './core/packs/index.js';

@@ -1,4 +1,3 @@
-import { Chalk } from 'chalk';
 import type { CliIO } from './io.js';
 
 export interface GlobalOptions {
@@ -46,16 +45,22 @@ export interface Style {
 }
 
 const plain = (s: string): string => s;
-const PLAIN: Style = { red: plain, yellow: plain, blue: plain, green: plain, dim: plain, bold: plain, underline: plain };
+export const PLAIN: Style = { red: plain, yellow: plain, blue: plain, green: plain, dim: plain, bold: plain, underline: plain };
 
-export function makeContext(io: CliIO, opts: GlobalOptions): Context {
-  const style: Style = opts.color ? new Chalk({ level: 1 }) : PLAIN;
+/** Colour styles; chalk (and the terminal probing it does on load) only when colour is on. */
+export async function loadStyle(color: boolean): Promise<Style> {
+  if (!color) return PLAIN;
+  const { Chalk } = await import('chalk');
+  return new Chalk({ level: 1 });
+}
+
+export function makeContext(io: CliIO, opts: GlobalOptions, style: Style = PLAIN): Context {
   const line = (s: string): string => (s.endsWith('\n') ? s : s + '\n');
   return {
     io,
     opts,
     style,
-    out: (text) => void io.stdout.write(line(text)),
+    out: (text) => (io.writeOut !== undefined ? io.writeOut(line(text)) : void io.stdout.write(line(text))),
     note: (text) => {
       if (!opts.quiet && !opts.json) io.stderr.write(line(text));
     },

@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 /** Everything a command may touch of its process, passed in so commands can run in tests. */
@@ -7,6 +8,46 @@ export interface CliIO {
   readonly stdin: Readable & { isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Writes results to stdout without building a stream, when the process's own fd 1 is used. */
+  readonly writeOut?: (text: string) => void;
+}
+
+let stdoutStream = false;
+let guarded = false;
+
+/** process.stdout, with a closed pipe (`skillctl ... | head`) treated as the reader's choice. */
+function guardedStdout(): NodeJS.WriteStream {
+  if (!guarded) {
+    guarded = true;
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    });
+  }
+  return process.stdout;
+}
+
+/**
+ * Writes to fd 1 directly: touching process.stdout builds a stream (and, for a pipe, loads the
+ * net module), which costs more than most commands' work. A non-blocking pipe that is full hands
+ * the rest, and everything after it, to process.stdout, so output stays in order. A reader that
+ * closed the pipe (`skillctl ... | head -1`) made its choice: that is not an error.
+ */
+export function writeStdout(text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  if (stdoutStream) {
+    guardedStdout().write(bytes);
+    return;
+  }
+  let offset = 0;
+  try {
+    while (offset < bytes.length) offset += writeSync(1, bytes, offset);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') return;
+    if (code !== 'EAGAIN') throw err;
+    stdoutStream = true;
+    guardedStdout().write(bytes.subarray(offset));
+  }
 }
 
 /**
@@ -17,7 +58,9 @@ export function processIO(): CliIO {
   const cwd = process.cwd();
   return {
     get stdout() {
-      return process.stdout;
+      // A command that streams to stdout itself: later results must follow its bytes.
+      stdoutStream = true;
+      return guardedStdout();
     },
     get stderr() {
       return process.stderr;
@@ -27,6 +70,7 @@ export function processIO(): CliIO {
     },
     env: process.env,
     cwd,
+    writeOut: writeStdout,
   };
 }
 

@@ -8,7 +8,7 @@ import { CODES } from '../core/diagnostics.js';
 import { InternalError, isSkillctlError } from '../core/errors.js';
 import { VERSION } from '../generated/version.js';
 import { COMMANDS } from './commands/index.js';
-import { colorEnabled, makeContext, type Context, type GlobalOptions } from './context.js';
+import { colorEnabled, loadStyle, makeContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT } from './exit.js';
 import { processIO, type CliIO } from './io.js';
 import { renderJson } from './render/json.js';
@@ -74,7 +74,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       quiet: g.quiet === true,
       debug: g.debug === true,
     };
-    const ctx = makeContext(io, opts);
+    const ctx = makeContext(io, opts, await loadStyle(opts.color));
     try {
       exitCode = await fn(ctx);
     } catch (err) {
@@ -101,10 +101,6 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
 /** Entry point of bin/skillctl.js. */
 export function cli(): void {
-  // A closed pipe (`skillctl ... | head`) is the reader's choice, not an error.
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  });
   main(process.argv.slice(2), processIO()).then(
     (code) => {
       process.exitCode = code;

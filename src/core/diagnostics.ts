@@ -9,9 +9,15 @@ import { ARCHIVE_CODES } from './bundle/archive-codes.js';
 import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
+import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { POLICY_CODES } from './policy/codes.js';
+import { RUN_CODES } from './run/codes.js';
+import { PACK_CODES } from './packs/codes.js';
+import { REGISTRY_CODES } from './registry/codes.js';
+import { SKILL_CODES } from './skills/codes.js';
 import { PIN_CODES } from './pins/codes.js';
 import { SIGN_CODES } from './sign/codes.js';
 
@@ -39,9 +45,15 @@ export const CODES = {
   ...ARCHIVE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
+  ...POLICY_CODES,
+  ...RUN_CODES,
   ...SIGN_CODES,
   ...PIN_CODES,
   ...AGENT_SKILL_CODES,
+  ...CONTRACT_CODES,
+  ...PACK_CODES,
+  ...REGISTRY_CODES,
+  ...SKILL_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

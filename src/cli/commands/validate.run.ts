@@ -1,6 +1,4 @@
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
@@ -26,9 +24,22 @@ async function checkStdin(ctx: Context): Promise<Checked> {
   return toChecked(await validateManifest(bytes, format, { file: '-' }));
 }
 
-function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
+/** Worker-thread side: validates its share of the targets and posts the plain results back. */
+export async function runWorker(job: WorkerRequest): Promise<void> {
+  const { parentPort } = await import('node:worker_threads');
+  try {
+    const results = await mapLimited(job.targets, CONCURRENCY, (t) => checkTarget(job.cwd, t, job.fix, job.skill));
+    parentPort?.postMessage({ ok: true, results });
+  } catch (err) {
+    parentPort?.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function inWorker(boot: string, job: WorkerRequest): Promise<Checked[]> {
+  const { Worker } = await import('node:worker_threads');
   return new Promise((resolvePromise, reject) => {
-    const w = new Worker(file, { workerData: request });
+    // Started through dist/boot.cjs, so the worker runs this same chunk with its code cache.
+    const w = new Worker(boot, { argv: ['--skillctl-worker'], workerData: { chunk: 'cmd/validate.cjs', entry: 'runWorker', job } });
     w.once('message', (m: { ok: boolean; results?: Checked[]; error?: string }) => {
       if (m.ok && m.results !== undefined) resolvePromise(m.results);
       else reject(new Error(m.error ?? 'validate worker failed'));
@@ -44,20 +55,19 @@ function inWorker(file: string, request: WorkerRequest): Promise<Checked[]> {
  * results is the order of the targets.
  */
 async function checkFiles(ctx: Context, targets: readonly Exclude<Target, { kind: 'stdin' }>[], fix: boolean, skill: AgentSkillOptions): Promise<Checked[]> {
-  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
+  const boot = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.workerBoot')];
   // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
   const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
   const threads = Math.max(1, Math.min(availableParallelism(), Number.isInteger(cap) && cap > 0 ? cap : 4));
-  if (targets.length < PARALLEL_THRESHOLD || threads < 2 || typeof dist !== 'string') {
+  if (targets.length < PARALLEL_THRESHOLD || threads < 2 || typeof boot !== 'string') {
     return mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill));
   }
   const shares = Array.from({ length: threads }, (_, k) => targets.filter((_, i) => i % threads === k));
-  const file = join(dist, 'cmd', 'validate-worker.cjs');
   const parts = await Promise.all(
     shares.map((share, k) =>
       k === 0
         ? mapLimited(share, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill))
-        : inWorker(file, { kind: 'skillctl.validate', cwd: ctx.io.cwd, fix, skill, targets: share }),
+        : inWorker(boot, { kind: 'skillctl.validate', cwd: ctx.io.cwd, fix, skill, targets: share }),
     ),
   );
   return targets.map((_, i) => (parts[i % threads] as Checked[])[Math.floor(i / threads)] as Checked);

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../context.js';
+import { collect } from './contract.js';
 
 export interface ValidateOptions {
   readonly fix?: boolean;
@@ -8,6 +9,11 @@ export interface ValidateOptions {
   readonly profile?: 'spec' | 'default' | 'strict';
   readonly strict?: boolean;
   readonly nameCharset?: 'ascii' | 'unicode';
+  /** Validate payloads against this contract instead of manifests (docs/commands/contract.md). */
+  readonly contract?: string;
+  readonly contracts?: readonly string[];
+  /** The input payload, for rules that relate an output to its input. */
+  readonly input?: string;
 }
 
 export function registerValidate(program: Command, run: Runner): void {
@@ -29,6 +35,9 @@ export function registerValidate(program: Command, run: Runner): void {
         'unicode',
       ]),
     )
+    .option('--contract <name>', 'check payloads (JSON files or - for stdin) against this payload contract instead; exit 4 on violation')
+    .option('--contracts <dir>', 'with --contract: also load the contracts in DIR (repeatable)', collect)
+    .option('--input <file>', "with --contract: the skill's input payload, for rules that relate output to input")
     .addHelpText(
       'after',
       `
@@ -38,7 +47,15 @@ Examples:
   $ skillctl validate --fix my-skill            correct the digests after an edit
   $ skillctl validate --strict .claude/skills   SKILL.md folders, as strictly as an upload checks them
   $ cat skill.json | skillctl validate -        from stdin
-  $ skillctl validate --format sarif . > skillctl.sarif`,
+  $ skillctl validate --format sarif . > skillctl.sarif
+  $ skillctl validate --contract ctr.output out.json              a payload against a contract
+  $ node script-skill.js < in.json | skillctl validate --contract script.output --input in.json -`,
     )
-    .action(async (paths: string[], opts: ValidateOptions) => run(async (ctx) => (await import('./validate.run.js')).run(ctx, paths, opts)));
+    .action(async (paths: string[], opts: ValidateOptions) =>
+      run(async (ctx) =>
+        opts.contract !== undefined || opts.contracts !== undefined || opts.input !== undefined
+          ? (await import('./contract.run.js')).validatePayloads(ctx, paths, opts)
+          : (await import('./validate.run.js')).run(ctx, paths, opts),
+      ),
+    );
 }

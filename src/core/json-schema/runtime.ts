@@ -20,7 +20,24 @@ export interface CompileOptions {
   readonly refs?: readonly Record<string, unknown>[];
   /** Extra ajv keywords (payload contracts add theirs). */
   readonly keywords?: readonly { readonly keyword: string; readonly [k: string]: unknown }[];
+  /**
+   * Check the schema against its meta-schema first (default true). Costs tens of milliseconds;
+   * pass false for schemas already checked, such as a validated manifest's embedded schemas.
+   */
+  readonly validateSchema?: boolean;
+  /** Errors also carry `schema`, `parentSchema` and `data` (ajv's `verbose`), for a `mapErrors` that names the rule. */
+  readonly verbose?: boolean;
+  /** Turns ajv's findings into diagnostics; default `valueErrors` (SCHEMA_VALUE_INVALID each). */
+  readonly mapErrors?: (errors: readonly ErrorObject[]) => Diagnostic[];
+  /**
+   * The engine for `pattern` and `patternProperties` (ajv's `code.regExp`). Schemas from untrusted
+   * callers should use a linear-time engine: a backtracking RegExp can hang the process.
+   */
+  readonly regExp?: RegExpEngine;
 }
+
+/** Compiles a pattern (ajv passes the flags "u"); a throw is reported as SCHEMA_UNCOMPILABLE. */
+export type RegExpEngine = (pattern: string, flags: string) => { test(s: string): boolean };
 
 type AjvLike = {
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
@@ -33,14 +50,23 @@ function draftOf(schema: unknown, fallback: Draft): Draft {
   return typeof s === 'string' && s.includes('draft-07') ? 'draft-07' : fallback;
 }
 
-async function newAjv(draft: Draft): Promise<AjvLike> {
+async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, regExp: RegExpEngine | undefined): Promise<AjvLike> {
   const [core, formats] = await Promise.all([
     draft === 'draft-07' ? import('ajv') : import('ajv/dist/2020.js'),
     import('ajv-formats'),
   ]);
   type Ctor = new (opts: Record<string, unknown>) => AjvLike;
   const Ajv = ((core as unknown as { default: Ctor }).default ?? core) as Ctor;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    validateFormats: true,
+    allowUnionTypes: true,
+    verbose,
+    logger: false,
+    validateSchema,
+    ...(regExp !== undefined ? { code: { regExp } } : {}),
+  });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);
   return ajv;
@@ -69,14 +95,15 @@ export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
  * keyword in strict dialect) is reported as `SCHEMA_UNCOMPILABLE`, never thrown.
  */
 export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
-  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'));
+  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true, opts.validateSchema ?? true, opts.regExp);
+  const mapErrors = opts.mapErrors ?? valueErrors;
   try {
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);
     for (const r of opts.refs ?? []) ajv.addSchema(r);
     const validate = ajv.compile(schema);
     return {
       check(value: unknown): Diagnostic[] {
-        return validate(value) ? [] : valueErrors(validate.errors ?? []);
+        return validate(value) ? [] : mapErrors(validate.errors ?? []);
       },
     };
   } catch (err) {

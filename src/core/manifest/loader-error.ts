@@ -58,6 +58,8 @@ export const LOADER_PRECEDENCE: readonly LoaderErrorCode[] = [
 
 type ManifestValidationCode =
   | keyof typeof MANIFEST_CODES
+  /** The one payload-contract code the manifest linter reports (rules/contract-refs.ts). */
+  | 'CONTRACT_REF_UNRESOLVED'
   | keyof typeof JSON_SCHEMA_CODES
   | keyof typeof BUNDLE_CODES
   | keyof typeof DIGEST_CODES;
@@ -96,6 +98,7 @@ export const LOADER_CLASS = {
   SCHEMA_VALUE_INVALID: schema,
   SCHEMA_UNCOMPILABLE: schema,
   EMBEDDED_SCHEMA_INVALID: schema,
+  CONTRACT_REF_UNRESOLVED: schema,
   CONTRACT_VERSION_UNSUPPORTED: { error_code: 'ERR_CONTRACT_UNSUPPORTED_VERSION', stage: 'contract_version' },
   DIGEST_FORMAT: digest,
   MANIFEST_DIGEST_MISMATCH: digest,

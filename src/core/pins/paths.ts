@@ -7,7 +7,6 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { asyncDirOps, unsafeArchivePath, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { DEFAULT_LOCK_PATH } from './model.js';
 
 /** The project root a lock belongs to: the directory holding the lock's directory. */
 export function lockRoot(lockPath: string): string {
@@ -77,19 +76,5 @@ export async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-/**
- * The project root for `cwd`: the nearest ancestor (or `cwd` itself) holding
- * pins/skills.lock.json or skillctl.policy.yaml; undefined when there is none.
- */
-export async function findProjectRoot(cwd: string): Promise<string | undefined> {
-  let dir = resolve(cwd);
-  for (;;) {
-    if ((await exists(join(dir, ...DEFAULT_LOCK_PATH.split('/')))) || (await exists(join(dir, 'skillctl.policy.yaml')))) return dir;
-    const up = dirname(dir);
-    if (up === dir) return undefined;
-    dir = up;
   }
 }

@@ -1,1 +1,12 @@
+export { isSpecialAddress } from './address.js';
+export { evaluateCapability, isPermissionScope, type Evaluation } from './evaluate.js';
+export { lookupCommand, type CommandLookup } from './exec.js';
+export { createPolicyGate, type GateOptions, type GateScope, type GateUse, type HostLookup, type RecordingGate } from './gate.js';
+export { globMatch } from './glob.js';
+export { grantedLabels, grantPermissions, type ExecGrant, type Grant, type GrantedPermissions, type GrantOptions, type NetGrant, type PermissionDenial } from './grant.js';
+export { capLimits } from './limits.js';
+export { defaultPolicy, loadPolicy, POLICY_FILE_NAME, type LoadPolicyOptions, type PolicyLoad } from './load.js';
+export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
+export { pathForm, resolveReal, within, type PathForm } from './paths.js';
 export { covers, parseScopeValue, pathWithin, type ParsedScopeValue, type ScopeValue } from './scopes.js';
+export { urlForm, type UrlForm } from './url.js';

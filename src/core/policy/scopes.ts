@@ -5,7 +5,9 @@
  *
  * Forms (docs/formats/manifest.md, "Permissions"):
  * - fs.read / fs.write: a path; relative paths are relative to the run's working directory.
- * - net.http: a URL prefix `scheme://host[:port][/path]`; host may start with `*.`.
+ * - net.http: a URL prefix `scheme://host[:port][/path]`; host may start with `*.`; `scheme://*`
+ *   alone stands for every host and port of the scheme (a generic fetcher's request, which only
+ *   the host policy's own prefixes then narrow).
  * - exec: a command name (looked up on PATH) or an absolute path.
  * - env: an environment variable name.
  */
@@ -37,13 +39,25 @@ function parsePath(scope: 'fs.read' | 'fs.write', raw: string): ParsedScopeValue
   if (raw.includes('\\')) return { ok: false, reason: 'use / as the path separator' };
   const segments = raw.split('/');
   if (segments.includes('..')) return { ok: false, reason: '`..` segments are not allowed' };
+  // `.` alone (the working directory) and a leading `./` are plain; a `.` segment anywhere else
+  // is ambiguous (`/tmp/./x`) and refused, as provenact's capability evaluation does.
+  const rest = raw === '.' ? [] : raw.replace(/^(?:\.\/+)+/, '').split('/');
+  if (rest.includes('.')) return { ok: false, reason: '`.` segments are not allowed' };
   const absolute = raw.startsWith('/');
   const normal = posix.normalize(raw).replace(/\/+$/, '');
   return { ok: true, value: { scope, path: normal === '' ? '/' : normal, absolute } };
 }
 
+/** `http://*` or `https://*`: any host, any port, any path of that scheme (port 0 stands for any). */
+const ANY_HOST = /^(https?):\/\/\*\/?$/i;
+
 function parseUrl(raw: string): ParsedScopeValue {
   if (CONTROL.test(raw) || /\s/.test(raw)) return { ok: false, reason: 'contains whitespace or a control character' };
+  const any = ANY_HOST.exec(raw);
+  if (any !== null) {
+    const protocol = `${(any[1] as string).toLowerCase()}:` as 'http:' | 'https:';
+    return { ok: true, value: { scope: 'net.http', protocol, host: '*', wildcard: true, port: 0, path: '/' } };
+  }
   const wildcard = /^[a-z]+:\/\/\*\./i.test(raw);
   let url: URL;
   try {
@@ -114,6 +128,7 @@ export function covers(outer: ScopeValue, inner: ScopeValue): boolean {
     }
     case 'net.http': {
       const i = inner as typeof outer;
+      if (outer.host === '*' && outer.port === 0) return outer.protocol === i.protocol;
       if (outer.protocol !== i.protocol || outer.port !== i.port) return false;
       if (i.wildcard && !outer.wildcard) return false;
       if (i.wildcard ? !(i.host === outer.host || i.host.endsWith('.' + outer.host)) : !hostCovers(outer, i.host)) return false;

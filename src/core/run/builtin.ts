@@ -8,7 +8,15 @@ import type { Code } from '../diagnostics.js';
 
 /** The host policy's answer for one operation. `resolved` is what the skill must then use. */
 export type PolicyDecision =
-  | { readonly allowed: true; readonly resolved: string }
+  | {
+      readonly allowed: true;
+      readonly resolved: string;
+      /**
+       * checkUrl only: the IP address the host checked. Connect to it (keeping the URL's host name
+       * for the Host header and TLS) so that a second DNS answer cannot lead somewhere else.
+       */
+      readonly address?: string;
+    }
   | { readonly allowed: false; readonly code: Code; readonly reason: string };
 
 /** Host-policy checks available to a built-in skill. Each use is recorded for the audit trail. */

@@ -1,1 +1,36 @@
+export type { Attempt, AttemptOutcome, RunStatus } from './attempt.js';
+export {
+  AUDIT_VERSION,
+  auditLine,
+  DEFAULT_AUDIT_PATH,
+  openAuditLog,
+  sealRecord,
+  verifyAuditLog,
+  type AuditDenial,
+  type AuditLog,
+  type AuditRecord,
+  type AuditVerification,
+  type SealedAuditRecord,
+} from './audit.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
+export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
+export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
+export {
+  compareVersions,
+  isPathTarget,
+  LOCK_PATH,
+  lockPinLookup,
+  resolveSkill,
+  type PinLookup,
+  type Resolution,
+  type ResolvedSkill,
+  type ResolveOptions,
+  type SkillOrigin,
+  type SkillPin,
+} from './resolve.js';
+export type { BuiltinLookup } from './runtimes/builtin.js';
+export { containerArgs, type ContainerSpec } from './runtimes/container.js';
+export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
+export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
+export { bwrapArgs, type SandboxMode, type SandboxSpec } from './sandbox.js';
+export { spawnBounded, type SpawnOutcome, type SpawnSpec } from './spawn.js';

@@ -14,6 +14,8 @@ function validLocale(v: string): boolean {
 }
 
 function validTimezone(v: string): boolean {
+  // The first Intl time-zone lookup loads ICU's zone data (over 10 ms); UTC needs none.
+  if (v === 'UTC' || v === 'Etc/UTC' || v === 'GMT' || v === 'Etc/GMT') return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: v });
     return true;

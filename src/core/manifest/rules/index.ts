@@ -1,4 +1,5 @@
 import { bundlePaths } from './bundle-paths.js';
+import { contractRefs } from './contract-refs.js';
 import { contractVersion } from './contract-version.js';
 import { digestFormat } from './digest-format.js';
 import { embeddedSchemas } from './embedded-schemas.js';
@@ -20,6 +21,7 @@ export const RULES: readonly Rule[] = [
   runtimeLimits,
   bundlePaths,
   embeddedSchemas,
+  contractRefs,
   fingerprints,
   sideEffects,
   permissions,

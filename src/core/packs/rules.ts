@@ -1,0 +1,86 @@
+/**
+ * Semantic rules of a pack that JSON Schema cannot say. Each is a pure function of a pack that
+ * passed the schema, returning diagnostics with pointers.
+ */
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { PACK_MAX_CHARS, REQUIRED_SECTIONS, type Pack } from './model.js';
+import { codePoints, packLines } from './render.js';
+
+export interface PackRuleContext {
+  readonly pack: Pack;
+  /** The file name without its extension, when the pack was read from a file. */
+  readonly stem?: string;
+}
+
+export interface PackRule {
+  readonly name: string;
+  check(ctx: PackRuleContext): Diagnostic[];
+}
+
+/** Looking a profile up by file name is only sound when the file says the same. */
+const profileMatchesFile: PackRule = {
+  name: 'profile-matches-file',
+  check: ({ pack, stem }) =>
+    stem === undefined || stem === pack.profile
+      ? []
+      : [
+          diag('PACK_PROFILE_MISMATCH', `the file declares profile ${JSON.stringify(pack.profile)} but is named ${JSON.stringify(stem)}`, {
+            pointer: '/profile',
+            hint: `rename the file to ${pack.profile}.yaml, or set profile: ${stem}`,
+          }),
+        ],
+};
+
+/** Small budgets keep the start of a pack, so the profile's own guidance must come first. */
+const ownSectionFirst: PackRule = {
+  name: 'own-section-first',
+  check: ({ pack }) => {
+    const own = pack.profile.toUpperCase();
+    const first = pack.sections[0]?.name;
+    return first === own
+      ? []
+      : [
+          diag('PACK_SECTION_ORDER', `the first section is [${first ?? ''}]; it must be the profile's own section [${own}]`, {
+            pointer: '/sections/0/name',
+            hint: `move or add a section named ${own} to the top`,
+          }),
+        ];
+  },
+};
+
+const uniqueSections: PackRule = {
+  name: 'unique-sections',
+  check: ({ pack }) => {
+    const seen = new Set<string>();
+    const out: Diagnostic[] = [];
+    pack.sections.forEach((s, i) => {
+      if (seen.has(s.name)) {
+        out.push(diag('PACK_SECTION_DUPLICATE', `section [${s.name}] appears twice`, { pointer: `/sections/${i}/name`, hint: 'merge the two sections' }));
+      }
+      seen.add(s.name);
+    });
+    return out;
+  },
+};
+
+/** The contract: every pack has a next loop that works without other context, and proof discipline. */
+const requiredSections: PackRule = {
+  name: 'required-sections',
+  check: ({ pack }) =>
+    REQUIRED_SECTIONS.filter((name) => !pack.sections.some((s) => s.name === name)).map((name) =>
+      diag('PACK_SECTION_MISSING', `the pack has no [${name}] section`, { pointer: '/sections', hint: `add a section named ${name}` }),
+    ),
+};
+
+/** A pack must fit the largest budget, so that asking for no budget never cuts it. */
+const fitsMaxBudget: PackRule = {
+  name: 'fits-max-budget',
+  check: ({ pack }) => {
+    const size = packLines(pack).reduce((n, l) => n + codePoints(l) + 1, -1);
+    return size <= PACK_MAX_CHARS
+      ? []
+      : [diag('PACK_TOO_LARGE', `the rendered pack has ${size} characters; the bound is ${PACK_MAX_CHARS}`, { pointer: '/sections', hint: 'shorten or split the pack' })];
+  },
+};
+
+export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, fitsMaxBudget];

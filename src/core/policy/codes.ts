@@ -1,0 +1,47 @@
+import type { CodeCatalogue } from '../diagnostics.js';
+
+/** Host policy: reading the policy file, and every refusal the policy makes at run time. */
+export const POLICY_CODES = {
+  POLICY_INVALID: { severity: 'error', title: 'The host policy file is not valid; nothing runs under it.', exit: 'usage' },
+  POLICY_VALUE_INVALID: {
+    severity: 'error',
+    title: 'An allowlist entry or limit in the host policy has the wrong form.',
+    exit: 'usage',
+  },
+  POLICY_DUPLICATE_ENTRY: { severity: 'error', title: 'An allowlist in the host policy names the same entry twice.', exit: 'usage' },
+  POLICY_PERMISSION_DENIED: {
+    severity: 'error',
+    title: 'A permission the entrypoint requires is not granted by the host policy; the run is refused.',
+    exit: 'denied',
+  },
+  POLICY_PATH_INVALID: {
+    severity: 'error',
+    title: 'A path was refused for its form: `.` or `..` segments, control characters, NUL, a symlink loop.',
+    exit: 'denied',
+  },
+  POLICY_PATH_DENIED: {
+    severity: 'error',
+    title: 'A path lies outside the granted fs.read / fs.write paths (after resolving symlinks).',
+    exit: 'denied',
+  },
+  POLICY_URL_INVALID: {
+    severity: 'error',
+    title: 'A URL was refused for its form: not http(s), userinfo, encoded traversal, dot segments, fragment.',
+    exit: 'denied',
+  },
+  POLICY_URL_DENIED: { severity: 'error', title: 'A URL is not covered by the granted net.http prefixes.', exit: 'denied' },
+  POLICY_HOST_UNRESOLVED: { severity: 'error', title: 'The host of a granted URL did not resolve; the request is refused.', exit: 'denied' },
+  POLICY_ADDRESS_PRIVATE: {
+    severity: 'error',
+    title: 'A host name resolves to a loopback, private, link-local or otherwise non-public address.',
+    exit: 'denied',
+  },
+  POLICY_EXEC_DENIED: { severity: 'error', title: 'A command is not on the granted exec allowlist.', exit: 'denied' },
+  POLICY_EXEC_ARGUMENT_DENIED: {
+    severity: 'error',
+    title: 'A command is granted, but one of its arguments is not allowed by the policy.',
+    exit: 'denied',
+  },
+  POLICY_ENV_DENIED: { severity: 'error', title: 'An environment variable is not granted.', exit: 'denied' },
+  POLICY_LIMIT_CAPPED: { severity: 'info', title: "A runtime limit of the entrypoint was lowered to the host policy's cap.", exit: 'findings' },
+} as const satisfies CodeCatalogue;

@@ -1,0 +1,209 @@
+/**
+ * Granted = requested (manifest) ∩ host policy, per scope. Paths are compared by where they
+ * really lead (symlinks resolved on both sides); commands by the executable they resolve to.
+ * A required value that the grant does not cover is a denial: the run must not start.
+ */
+import type { Code } from '../diagnostics.js';
+import { permissionValues, type PermissionScope, type Permissions } from '../manifest/model.js';
+import { lookupCommand } from './exec.js';
+import type { HostPolicy } from './model.js';
+import { pathForm, resolveReal, within } from './paths.js';
+import { covers, parseScopeValue, type ScopeValue } from './scopes.js';
+
+export interface ExecGrant {
+  /** As the manifest requested it. */
+  readonly name: string;
+  /** The absolute executable it resolves to. */
+  readonly path: string;
+  readonly args?: readonly string[];
+  readonly deny_args?: readonly string[];
+}
+
+export type NetGrant = { readonly raw: string; readonly value: ScopeValue & { scope: 'net.http' } };
+
+export interface GrantedPermissions {
+  /** Real (symlink-free) absolute path prefixes. */
+  readonly fsRead: readonly string[];
+  readonly fsWrite: readonly string[];
+  readonly netHttp: readonly NetGrant[];
+  readonly exec: readonly ExecGrant[];
+  readonly env: readonly string[];
+}
+
+export interface PermissionDenial {
+  readonly scope: PermissionScope;
+  /** The required value, as the manifest wrote it. */
+  readonly value: string;
+  readonly code: Code;
+  readonly reason: string;
+}
+
+export interface Grant {
+  readonly granted: GrantedPermissions;
+  /** `scope:value` strings, sorted: what the manifest asked for, needs, and what it got. */
+  readonly requested: readonly string[];
+  readonly required: readonly string[];
+  readonly grantedList: readonly string[];
+  /** Required values the grant does not cover; non-empty means the run is refused. */
+  readonly denials: readonly PermissionDenial[];
+}
+
+export interface GrantOptions {
+  /** The run's working directory: relative manifest paths resolve against it. */
+  readonly cwd: string;
+  /** The PATH commands are looked up on. */
+  readonly pathEnv: string;
+}
+
+const SCOPES = ['fs.read', 'fs.write', 'net.http', 'exec', 'env'] as const satisfies readonly PermissionScope[];
+
+function list(p: Permissions, scope: PermissionScope): string[] {
+  return permissionValues(p[scope]);
+}
+
+async function real(path: string): Promise<string | undefined> {
+  try {
+    return await resolveReal(path);
+  } catch {
+    return undefined;
+  }
+}
+
+async function realPaths(values: readonly string[], cwd: string): Promise<{ raw: string; real: string | undefined }[]> {
+  return Promise.all(
+    values.map(async (raw) => {
+      const form = pathForm(raw, cwd);
+      return { raw, real: form.ok ? await real(form.absolute) : undefined };
+    }),
+  );
+}
+
+function narrower(a: string, b: string): string | undefined {
+  if (within(a, b)) return a;
+  if (within(b, a)) return b;
+  return undefined;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)].sort();
+}
+
+async function grantPaths(requested: readonly string[], roots: readonly string[], cwd: string): Promise<string[]> {
+  const req = await realPaths(requested, cwd);
+  const pol = await Promise.all(roots.map((r) => real(r)));
+  const out: string[] = [];
+  for (const r of req) {
+    if (r.real === undefined) continue;
+    for (const p of pol) {
+      const n = p === undefined ? undefined : narrower(r.real, p);
+      if (n !== undefined) out.push(n);
+    }
+  }
+  return unique(out);
+}
+
+function grantNet(requested: readonly string[], policy: HostPolicy): NetGrant[] {
+  const out = new Map<string, NetGrant>();
+  for (const raw of requested) {
+    const r = parseScopeValue('net.http', raw);
+    if (!r.ok) continue;
+    const rv = r.value as NetGrant['value'];
+    for (const p of policy.netHttp) {
+      if (covers(p.value, rv)) out.set(raw, { raw, value: rv });
+      else if (covers(rv, p.value)) out.set(p.raw, p);
+    }
+  }
+  return [...out.values()].sort((a, b) => (a.raw < b.raw ? -1 : a.raw > b.raw ? 1 : 0));
+}
+
+async function grantExec(requested: readonly string[], policy: HostPolicy, pathEnv: string): Promise<ExecGrant[]> {
+  const rules = await Promise.all(policy.exec.map(async (rule) => ({ rule, found: await lookupCommand(rule.command, pathEnv) })));
+  const out: ExecGrant[] = [];
+  for (const name of requested) {
+    const found = await lookupCommand(name, pathEnv);
+    if (!found.ok) continue;
+    const match = rules.find((r) => r.found.ok && r.found.path === found.path);
+    if (match === undefined || out.some((g) => g.path === found.path)) continue;
+    out.push({
+      name,
+      path: found.path,
+      ...(match.rule.args !== undefined ? { args: match.rule.args } : {}),
+      ...(match.rule.deny_args !== undefined ? { deny_args: match.rule.deny_args } : {}),
+    });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+async function checkRequired(scope: PermissionScope, values: readonly string[], granted: GrantedPermissions, opts: GrantOptions): Promise<PermissionDenial[]> {
+  const denials: PermissionDenial[] = [];
+  for (const value of values) {
+    let ok = false;
+    let reason = `not granted by the host policy`;
+    switch (scope) {
+      case 'fs.read':
+      case 'fs.write': {
+        const [r] = await realPaths([value], opts.cwd);
+        const roots = scope === 'fs.read' ? granted.fsRead : granted.fsWrite;
+        ok = r?.real !== undefined && roots.some((root) => within(r.real as string, root));
+        if (r?.real === undefined) reason = 'the path cannot be resolved';
+        break;
+      }
+      case 'net.http': {
+        const p = parseScopeValue('net.http', value);
+        ok = p.ok && granted.netHttp.some((g) => covers(g.value, p.value));
+        break;
+      }
+      case 'exec': {
+        const found = await lookupCommand(value, opts.pathEnv);
+        ok = found.ok && granted.exec.some((g) => g.path === found.path);
+        if (!found.ok) reason = `the command is ${found.reason}`;
+        break;
+      }
+      case 'env':
+        ok = granted.env.includes(value);
+        break;
+      default: {
+        const never: never = scope;
+        return never;
+      }
+    }
+    if (!ok) denials.push({ scope, value, code: 'POLICY_PERMISSION_DENIED', reason: `required ${scope} ${JSON.stringify(value)}: ${reason}` });
+  }
+  return denials;
+}
+
+function label(scope: PermissionScope, values: readonly string[]): string[] {
+  return values.map((v) => `${scope}:${v}`);
+}
+
+/** Computes what an entrypoint may use under `policy`, and which required permissions are missing. */
+export async function grantPermissions(requested: Permissions, required: Permissions, policy: HostPolicy, opts: GrantOptions): Promise<Grant> {
+  const envRequested = list(requested, 'env');
+  const granted: GrantedPermissions = {
+    fsRead: await grantPaths(list(requested, 'fs.read'), policy.fsRead, opts.cwd),
+    fsWrite: await grantPaths(list(requested, 'fs.write'), policy.fsWrite, opts.cwd),
+    netHttp: grantNet(list(requested, 'net.http'), policy),
+    exec: await grantExec(list(requested, 'exec'), policy, opts.pathEnv),
+    env: unique(envRequested.filter((n) => policy.env.includes(n))),
+  };
+  const denials: PermissionDenial[] = [];
+  for (const scope of SCOPES) denials.push(...(await checkRequired(scope, list(required, scope), granted, opts)));
+  return {
+    granted,
+    requested: unique(SCOPES.flatMap((s) => label(s, list(requested, s)))),
+    required: unique(SCOPES.flatMap((s) => label(s, list(required, s)))),
+    grantedList: grantedLabels(granted),
+    denials,
+  };
+}
+
+/** `scope:value` labels of a grant, sorted. */
+export function grantedLabels(g: GrantedPermissions): string[] {
+  return unique([
+    ...label('fs.read', g.fsRead),
+    ...label('fs.write', g.fsWrite),
+    ...label('net.http', g.netHttp.map((n) => n.raw)),
+    ...label('exec', g.exec.map((e) => e.path)),
+    ...label('env', g.env),
+  ]);
+}

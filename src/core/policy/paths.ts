@@ -1,0 +1,54 @@
+/**
+ * Path checks shared by the policy gate and the grant computation. A path is judged by where it
+ * really leads: symlinks are resolved (for a path that does not exist yet, its deepest existing
+ * ancestor is), so a link inside a granted directory that points outside it is outside.
+ */
+import { realpath } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, posix } from 'node:path';
+import { errnoCode } from '../errors.js';
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export type PathForm = { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
+
+/**
+ * The absolute, lexically normal form of `path` (relative to `cwd`), or why its form is refused:
+ * empty, a control character or NUL, a backslash, or a `.`/`..` segment (a leading `./` and a lone
+ * `.` are allowed). Refusing `..` outright, rather than normalising it, means no later join can
+ * turn an allowed-looking path into a different one.
+ */
+export function pathForm(path: unknown, cwd: string): PathForm {
+  if (typeof path !== 'string' || path === '') return { ok: false, reason: 'not a non-empty string' };
+  if (CONTROL.test(path)) return { ok: false, reason: 'contains a control character or NUL' };
+  if (path.includes('\\')) return { ok: false, reason: 'contains a backslash' };
+  const rest = path === '.' ? '' : path.replace(/^(?:\.\/+)+/, '');
+  const segments = rest.split('/');
+  if (segments.includes('..')) return { ok: false, reason: 'contains a `..` segment' };
+  if (segments.includes('.')) return { ok: false, reason: 'contains a `.` segment' };
+  const joined = isAbsolute(path) ? path : join(cwd, rest);
+  const normal = posix.normalize(joined).replace(/(.)\/+$/, '$1');
+  return { ok: true, absolute: normal };
+}
+
+/**
+ * `path` with every symlink resolved. For a path that does not exist, the deepest existing
+ * ancestor is resolved and the missing rest appended (a file about to be created).
+ * Throws ELOOP and other errors except ENOENT/ENOTDIR.
+ */
+export async function resolveReal(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
+    const parent = dirname(path);
+    if (parent === path) throw err;
+    return join(await resolveReal(parent), basename(path));
+  }
+}
+
+/** True when `child` is `root` or lies below it, on path-segment boundaries (both absolute). */
+export function within(child: string, root: string): boolean {
+  if (root === '/') return child.startsWith('/');
+  return child === root || child.startsWith(root + '/');
+}

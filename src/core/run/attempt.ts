@@ -1,0 +1,94 @@
+/**
+ * One execution of an entrypoint, whatever its runtime, before contracts are checked: what came
+ * back (an output, an error the skill reported, or a failure), and the output-bound flags.
+ */
+import { diag, type Diagnostic } from '../diagnostics.js';
+// Not through contracts/index.js: that would initialise the whole contract module (word lists,
+// keywords) at start-up, and a run needs only the guarded JSON reader.
+import { parseJsonDocument } from '../contracts/json-document.js';
+import type { SpawnOutcome } from './spawn.js';
+
+/** How an invocation ended; recorded in the audit log as `result.status`. */
+export type RunStatus =
+  | 'ok'
+  | 'skill_error'
+  | 'failed'
+  | 'denied'
+  | 'timeout'
+  | 'output_limit'
+  | 'memory_limit'
+  | 'output_invalid'
+  | 'error_invalid'
+  | 'input_invalid'
+  | 'unavailable'
+  | 'bundle_invalid'
+  | 'not_found'
+  | 'policy_invalid';
+
+export type AttemptOutcome =
+  /** A JSON output, not yet checked against output_schema. */
+  | { readonly kind: 'output'; readonly value: unknown }
+  /** An error the skill reported, not yet checked against error_schema. */
+  | { readonly kind: 'error'; readonly value: unknown }
+  | { readonly kind: 'failed'; readonly status: RunStatus; readonly diagnostics: readonly Diagnostic[] };
+
+export interface Attempt {
+  readonly outcome: AttemptOutcome;
+  readonly stdoutTruncated: boolean;
+  readonly stderrTruncated: boolean;
+  /** What the process wrote to stderr (bounded), shown to the user, never audited. */
+  readonly stderr?: string;
+}
+
+const OOM = /JavaScript heap out of memory|Array buffer allocation failed|Fatal process OOM|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
+
+export function failed(status: RunStatus, diagnostics: readonly Diagnostic[]): AttemptOutcome {
+  return { kind: 'failed', status, diagnostics };
+}
+
+/** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
+export function parseJsonOutput(bytes: Uint8Array, what: string): { value: unknown } | { diagnostics: Diagnostic[] } {
+  if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
+  // Any JSON value (a payload may be a string), read with the hostile-document guards.
+  const parsed = parseJsonDocument(bytes);
+  if (!('data' in parsed) || parsed.problems.length > 0) {
+    return {
+      diagnostics: [
+        diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`),
+        ...parsed.doc.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ ...d, file: 'stdout' })),
+      ],
+    };
+  }
+  return { value: parsed.data };
+}
+
+/** Turns how a process ended into an attempt outcome. */
+export function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Attempt {
+  const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };
+  const end = (outcome: AttemptOutcome): Attempt => ({ outcome, ...flags });
+  if (r.spawnError !== undefined) {
+    return end(failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', `the process could not be started (${r.spawnError})`)]));
+  }
+  if (r.timedOut) {
+    return end(failed('timeout', [diag('RUN_TIMEOUT', `the skill ran past ${limits.timeoutMs} ms; its process group was killed`)]));
+  }
+  if (r.outputLimit) {
+    return end(failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `stdout passed ${limits.maxOutputBytes} bytes; the skill was stopped and its output discarded`)]));
+  }
+  if (r.exitCode === 0) {
+    const parsed = parseJsonOutput(r.stdout, 'output');
+    return end('value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics));
+  }
+  if (r.exitCode === 1 && /^bwrap: /m.test(r.stderrTail) && r.stdout.length === 0) {
+    return end(failed('unavailable', [diag('RUN_SANDBOX_UNAVAILABLE', `bubblewrap could not set up the sandbox: ${r.stderrTail.trim().split('\n')[0] ?? ''}`, { hint: 'use --sandbox none to run without OS isolation' })]));
+  }
+  if (OOM.test(r.stderrTail)) {
+    return end(failed('memory_limit', [diag('RUN_MEMORY_LIMIT', `the skill ran out of its ${limits.memoryMiB} MiB memory allowance`)]));
+  }
+  const how = r.exitCode !== null ? `exited with status ${r.exitCode}` : `was killed by ${r.signal ?? 'a signal'}`;
+  if (r.stdout.length > 0) {
+    const parsed = parseJsonOutput(r.stdout, 'error');
+    if ('value' in parsed) return end({ kind: 'error', value: parsed.value });
+  }
+  return end(failed('failed', [diag('RUN_SKILL_FAILED', `the skill's process ${how}`)]));
+}

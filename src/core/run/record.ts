@@ -1,0 +1,110 @@
+/**
+ * Builds the audit record of one run from what the engine learnt along the way. Everything in it
+ * is identity, digest, decision or metadata: the input and output appear only as digests, and a
+ * value refused at run time (which may come from the input) only as its scope and reason.
+ */
+import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import type { Grant, GateUse } from '../policy/index.js';
+import type { RunStatus } from './attempt.js';
+import { AUDIT_VERSION, sealRecord, type AuditDenial, type AuditRecord, type SealedAuditRecord } from './audit.js';
+
+/** What the engine knows when a run ends; every field is optional because a run can stop early. */
+export interface RunFacts {
+  target: string;
+  origin?: AuditRecord['request']['origin'];
+  skillId?: string;
+  skillVersion?: string;
+  manifestDigest?: string;
+  contentDigest?: string;
+  entrypointId?: string;
+  runtime?: string;
+  inputDigest?: string;
+  policySource: string;
+  policyDigest?: string;
+  grant?: Grant;
+  uses: readonly GateUse[];
+  /** Whether the engine can observe what the skill used (built-ins only). */
+  observable: boolean;
+  attempts: number;
+  sandbox?: AuditRecord['result']['sandbox'];
+  runtimeVersion?: string;
+  outputDigest?: string;
+  truncated: { stdout: boolean; stderr: boolean };
+}
+
+export interface RecordTimes {
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly durationMs: number;
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function buildRecord(
+  facts: RunFacts,
+  status: RunStatus,
+  exitCode: number,
+  diagnostics: readonly Diagnostic[],
+  times: RecordTimes,
+  skillctlVersion: string,
+): SealedAuditRecord {
+  const denials: AuditDenial[] = [
+    ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
+    ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+  ];
+  const policyRefused = diagnostics.some((d) => d.code === 'POLICY_INVALID');
+  const decision: AuditRecord['policy']['decision'] = denials.length > 0 || policyRefused ? 'deny' : facts.grant === undefined ? 'not_evaluated' : 'allow';
+  let reason: string;
+  if (policyRefused) reason = 'the host policy is not valid';
+  else if (denials.length > 0) reason = (denials[0] as AuditDenial).reason;
+  else if (facts.grant === undefined) reason = `the run stopped before the policy was evaluated (${status})`;
+  else reason = 'every required permission is granted';
+  const used = facts.observable
+    ? [...new Set(facts.uses.filter((u) => u.allowed && u.covered_by !== undefined).map((u) => u.covered_by as string))].sort()
+    : null;
+  const codes = [...new Set(sortDiagnostics(diagnostics).filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+  const record: AuditRecord = {
+    audit_version: AUDIT_VERSION,
+    started_at: iso(times.startedAt),
+    finished_at: iso(times.finishedAt),
+    skillctl_version: skillctlVersion,
+    request: {
+      target: facts.target,
+      origin: facts.origin ?? null,
+      skill_id: facts.skillId ?? null,
+      skill_version: facts.skillVersion ?? null,
+      manifest_digest: facts.manifestDigest ?? null,
+      content_digest: facts.contentDigest ?? null,
+      entrypoint_id: facts.entrypointId ?? null,
+      runtime: facts.runtime ?? null,
+      input_digest: facts.inputDigest ?? null,
+    },
+    policy: {
+      source: facts.policySource,
+      policy_digest: facts.policyDigest ?? null,
+      decision,
+      reason,
+      denials,
+      capabilities: {
+        requested: facts.grant?.requested ?? [],
+        required: facts.grant?.required ?? [],
+        granted: facts.grant?.grantedList ?? [],
+        used,
+      },
+    },
+    result: {
+      status,
+      exit_code: exitCode,
+      duration_ms: Math.max(0, Math.round(times.durationMs)),
+      attempts: facts.attempts,
+      sandbox: facts.sandbox ?? null,
+      runtime_version: facts.runtimeVersion ?? null,
+      output_digest: facts.outputDigest ?? null,
+      truncated: facts.truncated,
+      codes,
+    },
+  };
+  return sealRecord(record);
+}

@@ -1,0 +1,211 @@
+/**
+ * From what the user typed to a bundle on disk that may run: a bundle directory as given, or a
+ * skill id looked up in the project's lock file first and in the default bundle shipped with
+ * skillctl second. A pinned bundle must match its pin (skill id, version, manifest and content
+ * digests) and every bundle must validate, or nothing runs.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import { errnoCode } from '../errors.js';
+import { validateBundle, type Manifest, type ManifestValidation } from '../manifest/index.js';
+import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
+import { parseDocumentBytes } from '../manifest/parse.js';
+
+/** One entry of pins/skills.lock.json, in the fields the run engine needs. */
+export interface SkillPin {
+  readonly skill_id: string;
+  readonly skill_version: string;
+  /** The bundle directory, relative to the project root (the directory holding pins/). */
+  readonly source: string;
+  readonly manifest_digest: string;
+  readonly content_digest: string;
+  readonly archive_digest?: string;
+}
+
+/**
+ * Finds the pin of `skillId` (at `version`, else the highest version) in the lock of `root`.
+ * Returns `pin: undefined` when the lock does not exist or does not pin the skill.
+ * The integrator may replace this with the pins module's lookup.
+ */
+export type PinLookup = (root: string, skillId: string, version: string | undefined) => Promise<{ pin?: SkillPin; diagnostics: Diagnostic[] }>;
+
+export const LOCK_PATH = 'pins/skills.lock.json';
+
+function isPin(v: unknown): v is SkillPin {
+  if (v === null || typeof v !== 'object') return false;
+  const p = v as Record<string, unknown>;
+  return ['skill_id', 'skill_version', 'source', 'manifest_digest', 'content_digest'].every((k) => typeof p[k] === 'string');
+}
+
+function semverParts(v: string): [number, number, number, string] {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:-([^+]*))?/.exec(v);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''] : [0, 0, 0, v];
+}
+
+/** Semver precedence, enough to choose the newest pin: a pre-release sorts before its release. */
+export function compareVersions(a: string, b: string): number {
+  const x = semverParts(a);
+  const y = semverParts(b);
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+  if (x[3] === y[3]) return 0;
+  if (x[3] === '') return 1;
+  if (y[3] === '') return -1;
+  return x[3] < y[3] ? -1 : 1;
+}
+
+/** Reads the lock file's `skills` array (the minimum shape the pins module writes). */
+export const lockPinLookup: PinLookup = async (root, skillId, version) => {
+  const file = join(root, LOCK_PATH);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return { diagnostics: [] };
+    return { diagnostics: [diag('RUN_LOCK_INVALID', `cannot read the lock file: ${errnoCode(err) ?? String(err)}`, { file })] };
+  }
+  const doc = parseDocumentBytes(bytes, 'json');
+  const skills = (doc.data as { skills?: unknown } | undefined)?.skills;
+  if (!Array.isArray(skills) || !skills.every(isPin)) {
+    return { diagnostics: [diag('RUN_LOCK_INVALID', 'the lock file is not JSON with a `skills` array of pins', { file }), ...doc.diagnostics.map((d) => ({ ...d, file }))] };
+  }
+  const matches = skills.filter((p) => p.skill_id === skillId && (version === undefined || p.skill_version === version));
+  const pin = matches.sort((a, b) => compareVersions(b.skill_version, a.skill_version))[0];
+  return { ...(pin !== undefined ? { pin } : {}), diagnostics: [] };
+};
+
+export type SkillOrigin = 'path' | 'lock' | 'default';
+
+export interface ResolvedSkill {
+  readonly origin: SkillOrigin;
+  /** Real path of the bundle directory. */
+  readonly dir: string;
+  readonly manifest: Manifest;
+  /** How findings name the manifest file. */
+  readonly file: string;
+  readonly pin?: SkillPin;
+}
+
+export interface ResolveOptions {
+  readonly cwd: string;
+  /** The project root (holding pins/skills.lock.json), if there is one. */
+  readonly projectRoot?: string;
+  /** The skillctl package root: default bundles are in manifests/default/, pinned by its own lock. */
+  readonly packageRoot?: string;
+  readonly lookupPin?: PinLookup;
+  /** Build-time validation results of the default bundle (see snapshot.ts). */
+  readonly defaultSnapshots?: BundleSnapshots;
+}
+
+export interface Resolution {
+  readonly skill?: ResolvedSkill;
+  /** What the run would have been about, when the bundle was found but refused. */
+  readonly identity?: { readonly skill_id?: string; readonly skill_version?: string; readonly manifest_digest?: string; readonly content_digest?: string };
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const SKILL_REF = /^([a-z0-9]+(?:[._-][a-z0-9]+)*)(?:@([0-9A-Za-z.+-]+))?$/;
+
+/** A target names a directory when it has a slash or starts with a dot; otherwise it is a skill id. */
+export function isPathTarget(target: string): boolean {
+  return target.includes('/') || target.startsWith('.');
+}
+
+function identityOf(v: ManifestValidation): NonNullable<Resolution['identity']> {
+  return {
+    ...(v.skill_id !== undefined ? { skill_id: v.skill_id } : {}),
+    ...(v.skill_version !== undefined ? { skill_version: v.skill_version } : {}),
+    ...(v.digests.manifest.computed !== undefined ? { manifest_digest: v.digests.manifest.computed } : {}),
+    ...(v.digests.content.computed !== undefined ? { content_digest: v.digests.content.computed } : {}),
+  };
+}
+
+interface Checked {
+  /** How findings name the manifest file. */
+  readonly file: string;
+  readonly manifest?: Manifest;
+  readonly identity: NonNullable<Resolution['identity']>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+async function validated(real: string, label: string, snapshot: BundleSnapshot | undefined): Promise<Checked> {
+  const snap = snapshot !== undefined ? await matchSnapshot(real, snapshot) : undefined;
+  if (snap !== undefined) {
+    const { skill_id, skill_version } = snap.manifest;
+    return { file: join(label, snap.manifest_file), manifest: snap.manifest, identity: { skill_id, skill_version, manifest_digest: snap.manifest_digest, content_digest: snap.content_digest }, diagnostics: snap.diagnostics };
+  }
+  const v = await validateBundle(real, label);
+  return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: v.diagnostics };
+}
+
+async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {
+  let real: string;
+  try {
+    real = await realpath(dir);
+    if (!(await stat(real)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (err) {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
+  }
+  const { file, manifest, identity, diagnostics: found } = await validated(real, label, snapshot);
+  const diagnostics: Diagnostic[] = [...found];
+  if (manifest === undefined) {
+    diagnostics.push(diag('RUN_BUNDLE_INVALID', `${label} is not a valid bundle; it is not run`, { file: label, hint: `skillctl validate ${label}` }));
+    return { identity, diagnostics };
+  }
+  if (pin !== undefined) {
+    const wrong: string[] = [];
+    if (identity.skill_id !== pin.skill_id) wrong.push(`skill_id is ${identity.skill_id ?? '?'}, pinned ${pin.skill_id}`);
+    if (identity.skill_version !== pin.skill_version) wrong.push(`skill_version is ${identity.skill_version ?? '?'}, pinned ${pin.skill_version}`);
+    if (identity.manifest_digest !== pin.manifest_digest) wrong.push(`manifest_digest is ${identity.manifest_digest ?? '?'}, pinned ${pin.manifest_digest}`);
+    if (identity.content_digest !== pin.content_digest) wrong.push(`content_digest is ${identity.content_digest ?? '?'}, pinned ${pin.content_digest}`);
+    if (wrong.length > 0) {
+      diagnostics.push(diag('RUN_PIN_MISMATCH', `${label} does not match its pin: ${wrong.join('; ')}`, { file: label, hint: 'restore the pinned bundle, or re-pin it if the change is intended' }));
+      return { identity, diagnostics };
+    }
+  }
+  return { skill: { origin, dir: real, manifest, file, ...(pin !== undefined ? { pin } : {}) }, identity, diagnostics };
+}
+
+/** Resolves a run target (a bundle directory, or `skill_id[@version]`) to a bundle that may run. */
+export async function resolveSkill(target: string, opts: ResolveOptions): Promise<Resolution> {
+  if (isPathTarget(target)) {
+    const dir = isAbsolute(target) ? target : join(opts.cwd, target);
+    const r = await load(dir, target, 'path', undefined);
+    return r.skill === undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its directory, not from a pin`, { file: target })] };
+  }
+  const m = SKILL_REF.exec(target);
+  if (m === null) {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${JSON.stringify(target)} is not a skill id (e.g. fs.read_text or fs.read_text@0.1.0) or a path (use ./name for a directory)`)] };
+  }
+  const [, skillId, version] = m as unknown as [string, string, string | undefined];
+  const lookupPin = opts.lookupPin ?? lockPinLookup;
+  if (opts.projectRoot !== undefined) {
+    const found = await lookupPin(opts.projectRoot, skillId, version);
+    if (hasErrors(found.diagnostics)) return { diagnostics: found.diagnostics };
+    if (found.pin !== undefined) return load(join(opts.projectRoot, found.pin.source), found.pin.source, 'lock', found.pin);
+  }
+  if (opts.packageRoot !== undefined) {
+    const dir = join(opts.packageRoot, 'manifests', 'default', skillId);
+    const exists = await stat(dir).then((s) => s.isDirectory(), () => false);
+    if (exists) {
+      const own = await lookupPin(opts.packageRoot, skillId, version);
+      if (hasErrors(own.diagnostics)) return { diagnostics: own.diagnostics };
+      const snap = opts.defaultSnapshots !== undefined && Object.hasOwn(opts.defaultSnapshots, skillId) ? opts.defaultSnapshots[skillId] : undefined;
+      const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, snap);
+      if (r.skill !== undefined && version !== undefined && r.skill.manifest.skill_version !== version) {
+        return { identity: r.identity ?? {}, diagnostics: [diag('RUN_SKILL_NOT_FOUND', `the default bundle has ${skillId} ${r.skill.manifest.skill_version}, not ${version}`)] };
+      }
+      if (r.skill !== undefined && own.pin === undefined) {
+        return { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${skillId} ran from the default bundle, which no lock pins`)] };
+      }
+      return r;
+    }
+  }
+  return {
+    diagnostics: [
+      diag('RUN_SKILL_NOT_FOUND', `no skill ${target} in ${opts.projectRoot !== undefined ? `${join(opts.projectRoot, LOCK_PATH)} or ` : ''}the default bundle`, {
+        hint: 'pin it with skillctl pin, or run a bundle directory (./path)',
+      }),
+    ],
+  };
+}

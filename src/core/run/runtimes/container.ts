@@ -1,0 +1,95 @@
+/**
+ * The container runtime: the entrypoint's command runs in the image its runtime_version pins by
+ * digest, through docker or podman, with no network unless net.http is granted, a read-only
+ * root, no capabilities, the bundle mounted read-only at /skill and the granted paths at their
+ * own paths. Without a container engine that answers, the run stops with a clear error.
+ */
+import { posix } from 'node:path';
+import { diag, type Diagnostic } from '../../diagnostics.js';
+import { commandArgv, type Entrypoint } from '../../manifest/model.js';
+import { lookupCommand, type GrantedPermissions } from '../../policy/index.js';
+import { failed, interpretProcess, type Attempt } from '../attempt.js';
+import { spawnBounded } from '../spawn.js';
+
+export interface ContainerSpec {
+  readonly engine: string;
+  readonly name: string;
+  readonly image: string;
+  readonly bundleDir: string;
+  readonly workingDirectory: string;
+  readonly granted: GrantedPermissions;
+  readonly memoryMiB: number;
+  readonly argv: readonly string[];
+  /** Mounted read-only over the write grants (policy, lock, audit log). */
+  readonly protect?: readonly string[];
+}
+
+/** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
+export function containerArgs(s: ContainerSpec): string[] {
+  const args = ['run', '--rm', '-i', '--name', s.name, '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
+  args.push('--pids-limit', '256', '--memory', `${Math.max(6, Math.floor(s.memoryMiB))}m`, '--tmpfs', '/tmp');
+  if (s.granted.netHttp.length === 0) args.push('--network', 'none');
+  args.push('-v', `${s.bundleDir}:/skill:ro`, '-w', posix.join('/skill', s.workingDirectory));
+  const write = new Set(s.granted.fsWrite);
+  for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
+  for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
+  for (const p of s.protect ?? []) if (s.granted.fsWrite.some((w) => p === w || p.startsWith(`${w}/`))) args.push('-v', `${p}:${p}:ro`);
+  for (const name of s.granted.env) args.push('-e', name);
+  args.push('--', s.image, ...s.argv);
+  return args;
+}
+
+/** The image reference from runtime_version (`image@sha256:<digest>`, as the manifest rule requires). */
+export function imageOf(ep: Entrypoint): string | undefined {
+  return ep.runtime_version !== undefined && /@sha256:[0-9a-f]{64}$/.test(ep.runtime_version) ? ep.runtime_version : undefined;
+}
+
+/** The first engine on PATH whose daemon answers, or a diagnostic saying why there is none. */
+export async function findEngine(env: Readonly<Record<string, string>>): Promise<{ engine: string } | { diagnostic: Diagnostic }> {
+  const reasons: string[] = [];
+  for (const name of ['docker', 'podman']) {
+    const found = await lookupCommand(name, env.PATH ?? '');
+    if (!found.ok) {
+      reasons.push(`${name} is ${found.reason}`);
+      continue;
+    }
+    const probe = await spawnBounded({ argv: [found.path, 'version', '--format', '{{.Server.Version}}'], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 64 * 1024 });
+    if (probe.exitCode === 0) return { engine: found.path };
+    const why = probe.stderrTail.trim().split('\n').pop() ?? '';
+    reasons.push(`${name} is installed but its engine does not answer${why !== '' ? ` (${why})` : ''}`);
+  }
+  return {
+    diagnostic: diag('RUN_CONTAINER_ENGINE_UNAVAILABLE', `no container engine available: ${reasons.join('; ')}`, {
+      hint: 'start the docker daemon (or install podman), or run a bundle with a node, python or shell entrypoint',
+    }),
+  };
+}
+
+export interface ContainerRunOptions {
+  readonly ep: Entrypoint;
+  readonly bundleDir: string;
+  readonly granted: GrantedPermissions;
+  readonly limits: { readonly timeoutMs: number; readonly memoryMiB: number; readonly maxOutputBytes: number };
+  readonly env: Readonly<Record<string, string>>;
+  /** Distinguishes concurrent runs' containers, so a timeout can stop the right one. */
+  readonly runId: string;
+  readonly protectedPaths?: readonly string[];
+}
+
+export async function runContainer(o: ContainerRunOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
+  const none = { stdoutTruncated: false, stderrTruncated: false };
+  const image = imageOf(o.ep);
+  if (image === undefined) {
+    return { outcome: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', 'a container entrypoint pins its image as runtime_version: image@sha256:<digest>', { pointer: '/runtime_version' })]), ...none };
+  }
+  const engine = await findEngine(o.env);
+  if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
+  const name = `skillctl-${o.runId}`;
+  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect: o.protectedPaths ?? [] })];
+  const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxOutputBytes: o.limits.maxOutputBytes, ...(signal !== undefined ? { signal } : {}) });
+  if (r.timedOut || r.outputLimit) {
+    // The engine's client was killed; the container itself runs in the daemon and is stopped there.
+    await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env: o.env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 4096 });
+  }
+  return interpretProcess(r, o.limits);
+}

@@ -1,0 +1,186 @@
+/**
+ * The node, python and shell runtimes: one process, argv only (never a shell command line),
+ * started in the bundle with the input on stdin, a scrubbed environment, rlimits through
+ * prlimit, and bubblewrap isolation when available. The output is what it prints on stdout.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { diag, type Diagnostic } from '../../diagnostics.js';
+import { commandArgv, type Entrypoint } from '../../manifest/model.js';
+import { lookupCommand, within, type Grant, type RecordingGate } from '../../policy/index.js';
+import { failed, interpretProcess, type Attempt } from '../attempt.js';
+import { bwrapArgs, systemLayout, type SandboxMode } from '../sandbox.js';
+import { spawnBounded } from '../spawn.js';
+import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
+
+export interface ProcessRuntimeOptions {
+  readonly ep: Entrypoint;
+  /** Real path of the bundle directory. */
+  readonly bundleDir: string;
+  readonly grant: Grant;
+  readonly gate: RecordingGate;
+  readonly limits: { readonly timeoutMs: number; readonly memoryMiB: number; readonly maxOutputBytes: number };
+  /** The scrubbed environment the process gets (PATH plus granted names). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly sandbox: SandboxMode;
+  readonly hostNode?: HostNode;
+  /** Real paths the skill may never write (see GateOptions.protectedPaths). */
+  readonly protectedPaths?: readonly string[];
+}
+
+export interface PreparedProcess {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  readonly sandbox: 'bwrap' | 'none';
+  readonly runtime: { readonly name: string; readonly path: string; readonly version?: string };
+}
+
+export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
+
+const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
+const MIB = 1024 * 1024;
+
+/**
+ * The paths not inside another one of the list, each once. Node 20 aborts on a path given twice
+ * to --allow-fs-read, and a nested one adds nothing.
+ */
+function outermost(paths: readonly string[]): string[] {
+  const unique = [...new Set(paths)];
+  return unique.filter((p) => !unique.some((q) => q !== p && within(p, q)));
+}
+
+async function bundleFile(bundleDir: string, cwd: string, rel: string): Promise<string | undefined> {
+  try {
+    const real = await realpath(join(cwd, rel));
+    return within(real, bundleDir) && (await stat(real)).isFile() ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
+  return { failure: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', message, { pointer: '/command' })]), diagnostics };
+}
+
+async function interpreterFor(o: ProcessRuntimeOptions, name: string, diagnostics: Diagnostic[]): Promise<Interpreter | Preparation> {
+  const found = await findInterpreter(name, o.env, o.hostNode);
+  if (found.interpreter === undefined) return { failure: failed('unavailable', found.diagnostics), diagnostics };
+  diagnostics.push(...versionCheck(found.interpreter, o.ep.runtime_version));
+  return found.interpreter;
+}
+
+/** Works out the command line: interpreter, its flags, the script in the bundle, the arguments. */
+export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparation> {
+  const diagnostics: Diagnostic[] = [];
+  const argv = commandArgv(o.ep.command);
+  let cwd: string;
+  try {
+    cwd = await realpath(join(o.bundleDir, o.ep.working_directory));
+  } catch {
+    return unavailable(`working_directory ${o.ep.working_directory} does not exist in the bundle`, diagnostics);
+  }
+  if (!within(cwd, o.bundleDir)) return unavailable('working_directory leaves the bundle', diagnostics);
+  const runtimeDirs: string[] = [];
+  let command: string[];
+  let runtime: PreparedProcess['runtime'];
+  let nodeBaseline: number | undefined;
+  const { fsRead, fsWrite } = o.grant.granted;
+
+  if (o.ep.runtime === 'node' || o.ep.runtime === 'python') {
+    const names = o.ep.runtime === 'node' ? ['node'] : ['python3', 'python'];
+    const explicit = names.includes(argv[0] as string);
+    const [script, ...rest] = explicit ? argv.slice(1) : argv;
+    const interp = await interpreterFor(o, explicit ? (argv[0] as string) : (names[0] as string), diagnostics);
+    if ('diagnostics' in interp) return interp;
+    const file = script === undefined ? undefined : await bundleFile(o.bundleDir, cwd, script);
+    if (file === undefined) return unavailable(`the script ${JSON.stringify(script ?? '')} is not a file in the bundle`, diagnostics);
+    if (!SYSTEM.some((d) => within(interp.real, d))) runtimeDirs.push(dirname(dirname(interp.real)));
+    runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
+    if (o.ep.runtime === 'node') {
+      nodeBaseline = interp.baselineDataKiB;
+      const flags = [`--max-old-space-size=${Math.max(16, Math.floor(o.limits.memoryMiB))}`];
+      // Node's permission model: the file system beyond the bundle and the grant, child
+      // processes and workers are refused inside node itself, with or without bubblewrap.
+      const perm = nodePermissionFlag(interp.version);
+      if (perm !== undefined) {
+        flags.push(perm, '--disable-warning=ExperimentalWarning');
+        for (const p of outermost([o.bundleDir, ...fsRead, ...fsWrite])) flags.push(`--allow-fs-read=${p}`);
+        for (const p of outermost(fsWrite)) flags.push(`--allow-fs-write=${p}`);
+        if (o.grant.granted.exec.length > 0) flags.push('--allow-child-process');
+      }
+      command = [interp.path, ...flags, file, ...rest];
+    } else {
+      // -B: no __pycache__ written into the bundle (that would change its content digest).
+      command = [interp.path, '-B', file, ...rest];
+    }
+  } else {
+    const [program, ...rest] = argv as [string, ...string[]];
+    if (program.includes('/')) {
+      const file = await bundleFile(o.bundleDir, cwd, program);
+      if (file === undefined) return unavailable(`the command ${JSON.stringify(program)} is not a file in the bundle`, diagnostics);
+      command = [file, ...rest];
+      runtime = { name: 'shell', path: file };
+    } else {
+      // A program from PATH is an exec the policy must allow, with these very arguments.
+      const decision = await o.gate.checkExec(argv);
+      if (!decision.allowed) {
+        return { failure: failed('denied', [diag(decision.code, decision.reason, { pointer: '/command' })]), diagnostics };
+      }
+      const real = await realpath(decision.resolved);
+      if (!SYSTEM.some((d) => within(real, d))) runtimeDirs.push(dirname(real));
+      command = [decision.resolved, ...rest];
+      runtime = { name: 'shell', path: decision.resolved };
+    }
+  }
+
+  let sandbox: 'bwrap' | 'none' = 'none';
+  if (o.sandbox !== 'none') {
+    const bwrap = await lookupCommand('bwrap', o.env.PATH ?? '');
+    if (bwrap.ok) {
+      sandbox = 'bwrap';
+      const args = bwrapArgs({
+        system: await systemLayout(),
+        bundle: o.bundleDir,
+        cwd,
+        runtimeDirs,
+        read: fsRead,
+        write: fsWrite,
+        network: o.grant.granted.netHttp.length > 0,
+        protect: o.protectedPaths ?? [],
+      });
+      command = [bwrap.path, ...args, '--', ...command];
+    } else if (o.sandbox === 'bwrap') {
+      return { failure: failed('unavailable', [diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' })]), diagnostics };
+    } else {
+      diagnostics.push(diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation', { hint: 'install the bubblewrap package' }));
+    }
+  }
+
+  const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
+  if (prlimit.ok) {
+    const bytes = Math.floor(o.limits.memoryMiB * MIB);
+    // V8 reserves far more address space than it uses, so node gets a data-segment limit above
+    // its own baseline (what it allocates counts; the heap is also capped by the flag above);
+    // python and shell programs an address-space limit.
+    let mem: string | undefined = `--as=${bytes}`;
+    if (o.ep.runtime === 'node') mem = nodeBaseline === undefined ? undefined : `--data=${bytes + nodeBaseline * 1024}`;
+    if (mem === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
+    command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), '--', ...command];
+  } else {
+    diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
+  }
+  return { prepared: { argv: command, cwd, sandbox, runtime }, diagnostics };
+}
+
+export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
+  const r = await spawnBounded({
+    argv: p.argv,
+    cwd: p.cwd,
+    env: o.env,
+    stdin: input,
+    timeoutMs: o.limits.timeoutMs,
+    maxOutputBytes: o.limits.maxOutputBytes,
+    ...(signal !== undefined ? { signal } : {}),
+  });
+  return interpretProcess(r, o.limits);
+}

@@ -1,0 +1,93 @@
+/**
+ * OS-level isolation for process runtimes with bubblewrap: a fresh mount namespace holding only
+ * the system runtime directories and a few /etc files (read-only), the bundle (read-only) and the
+ * granted paths (fs.read read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and
+ * user namespaces; and a new network namespace with no interfaces unless net.http is granted.
+ * A file outside those binds does not exist inside: it is not merely refused.
+ */
+import { lstat, readlink } from 'node:fs/promises';
+import { within } from '../policy/index.js';
+
+export type SandboxMode = 'auto' | 'bwrap' | 'none';
+
+/** How a top-level system directory appears on this host. */
+export type SystemEntry = { readonly path: string; readonly symlink?: string };
+
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+/** What dynamic linking, name resolution, TLS and time zones need; nothing with secrets. */
+const ETC_FILES = [
+  '/etc/alternatives',
+  '/etc/ca-certificates',
+  '/etc/group',
+  '/etc/hosts',
+  '/etc/ld.so.cache',
+  '/etc/ld.so.conf',
+  '/etc/ld.so.conf.d',
+  '/etc/localtime',
+  '/etc/nsswitch.conf',
+  '/etc/passwd',
+  '/etc/pki',
+  '/etc/resolv.conf',
+  '/etc/ssl',
+];
+
+/** The host's layout of the system directories (merged-/usr systems have /bin -> usr/bin). */
+export async function systemLayout(): Promise<SystemEntry[]> {
+  const out: SystemEntry[] = [];
+  for (const path of SYSTEM_DIRS) {
+    try {
+      const st = await lstat(path);
+      if (st.isSymbolicLink()) out.push({ path, symlink: await readlink(path) });
+      else if (st.isDirectory()) out.push({ path });
+    } catch {
+      // absent on this host
+    }
+  }
+  return out;
+}
+
+export interface SandboxSpec {
+  readonly system: readonly SystemEntry[];
+  /** Real path of the bundle; mounted read-only, last, so nothing granted can make it writable. */
+  readonly bundle: string;
+  /** Where the process starts (inside the bundle). */
+  readonly cwd: string;
+  /** Extra read-only directories the runtime needs (an interpreter installed outside /usr). */
+  readonly runtimeDirs: readonly string[];
+  readonly read: readonly string[];
+  readonly write: readonly string[];
+  readonly network: boolean;
+  /** Paths mounted read-only over any write grant (policy, lock, audit log). */
+  readonly protect: readonly string[];
+}
+
+type Mount = { readonly kind: string; readonly path: string; readonly source?: string };
+
+function depth(p: string): number {
+  return p === '/' ? 0 : p.split('/').length - 1;
+}
+
+/** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
+export function bwrapArgs(spec: SandboxSpec): string[] {
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
+  if (spec.network) args.push('--share-net');
+  const mounts: Mount[] = [];
+  for (const e of spec.system) mounts.push(e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind: '--ro-bind', path: e.path });
+  for (const f of ETC_FILES) mounts.push({ kind: '--ro-bind-try', path: f });
+  mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, { kind: '--tmpfs', path: '/tmp' });
+  for (const d of spec.runtimeDirs) mounts.push({ kind: '--ro-bind', path: d });
+  // A read grant inside a write grant is already visible (and writable): binding it read-only on
+  // top would take away a write the policy allows.
+  for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
+  for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
+  for (const p of spec.protect) if (spec.write.some((w) => within(p, w))) mounts.push({ kind: '--ro-bind-try', path: p });
+  // Shallower mounts first, so a deeper one lands on top of it; the sort is stable.
+  const ordered = mounts.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
+  for (const { m } of ordered) {
+    if (m.kind === '--symlink') args.push('--symlink', m.source as string, m.path);
+    else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
+    else args.push(m.kind, m.path, m.path);
+  }
+  args.push('--ro-bind', spec.bundle, spec.bundle, '--chdir', spec.cwd);
+  return args;
+}

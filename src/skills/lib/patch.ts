@@ -1,0 +1,110 @@
+/**
+ * The pure half of fs.write_patch: a unified diff (plain or git-style) parsed with jsdiff into
+ * one operation per file, and hunks applied to text in memory, each failed hunk reported with
+ * its reason. Nothing here touches the file system.
+ */
+import type { StructuredPatch, StructuredPatchHunk } from 'diff';
+
+export type RejectReason = 'context_mismatch' | 'file_missing' | 'file_exists' | 'delete_mismatch' | 'binary_patch' | 'not_text';
+
+export interface Reject {
+  readonly file: string;
+  /** 1-based index of the hunk within its file's section; 0 when the whole file is refused. */
+  readonly hunk: number;
+  readonly reason: RejectReason;
+  readonly detail: string;
+}
+
+export interface FileOp {
+  /** Path the content comes from (null when the diff creates the file). */
+  readonly from: string | null;
+  /** Path the result goes to (null when the diff deletes the file). */
+  readonly to: string | null;
+  /** A rename removes `from` once `to` is written. */
+  readonly rename: boolean;
+  readonly binary: boolean;
+  readonly hunks: readonly StructuredPatchHunk[];
+  /** Permission bits from a git `new mode` / `new file mode` header. */
+  readonly mode?: number;
+}
+
+export type Parsed = { readonly ok: true; readonly ops: readonly FileOp[] } | { readonly ok: false; readonly message: string };
+
+const DEV_NULL = '/dev/null';
+
+/** git's a/ and b/ prefixes (and plain diffs' names) to the path the hunk applies to. */
+function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/', git: boolean): string | null {
+  if (name === undefined || name === DEV_NULL) return null;
+  const unquoted = name.startsWith('"') && name.endsWith('"') ? (JSON.parse(name) as string) : name;
+  return git || unquoted.startsWith(prefix) ? unquoted.replace(/^[ab]\//, '') : unquoted;
+}
+
+function modeOf(p: StructuredPatch): number | undefined {
+  if (p.newMode === undefined || !/^[0-7]{6}$/.test(p.newMode)) return undefined;
+  return parseInt(p.newMode.slice(-3), 8) & 0o777;
+}
+
+export async function parseUnifiedDiff(text: string): Promise<Parsed> {
+  const { parsePatch } = await import('diff');
+  let patches: StructuredPatch[];
+  try {
+    patches = parsePatch(text);
+  } catch (err) {
+    return { ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+  const ops: FileOp[] = [];
+  for (const p of patches) {
+    if (p.oldFileName === undefined && p.newFileName === undefined && p.hunks.length === 0) continue;
+    const git = p.isGit === true;
+    const from = p.isCreate === true ? null : stripPrefix(p.oldFileName, 'a/', git);
+    const to = p.isDelete === true ? null : stripPrefix(p.newFileName, 'b/', git);
+    if (from === null && to === null) return { ok: false, message: 'a file section names neither an old nor a new file' };
+    const mode = modeOf(p);
+    ops.push({
+      from,
+      to,
+      rename: p.isRename === true,
+      binary: p.isBinary === true,
+      hunks: p.hunks,
+      ...(mode !== undefined ? { mode } : {}),
+    });
+  }
+  if (ops.length === 0) return { ok: false, message: 'the diff names no file' };
+  return { ok: true, ops };
+}
+
+export type Applied = { readonly ok: true; readonly text: string; readonly hunks: number } | { readonly ok: false; readonly rejects: readonly Reject[] };
+
+/**
+ * Applies a file's hunks. The whole set is applied first (jsdiff keeps later hunks after
+ * earlier ones); only when that fails is each hunk tried alone, at its line shifted by the
+ * hunks before it, to say which hunks do not fit.
+ */
+export async function applyHunks(text: string, hunks: readonly StructuredPatchHunk[], file: string): Promise<Applied> {
+  const { applyPatch } = await import('diff');
+  if (hunks.length === 0) return { ok: true, text, hunks: 0 };
+  const whole = applyPatch(text, { hunks: [...hunks] } as StructuredPatch);
+  if (whole !== false) return { ok: true, text: whole, hunks: hunks.length };
+  const rejects: Reject[] = [];
+  let current = text;
+  let delta = 0;
+  hunks.forEach((h, i) => {
+    const shifted = { ...h, oldStart: h.oldStart + delta, newStart: h.newStart + delta };
+    const r = applyPatch(current, { hunks: [shifted] } as StructuredPatch);
+    if (r === false) {
+      rejects.push({
+        file,
+        hunk: i + 1,
+        reason: 'context_mismatch',
+        detail: `hunk @@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@ does not match the file`,
+      });
+      return;
+    }
+    current = r;
+    delta += h.newLines - h.oldLines;
+  });
+  if (rejects.length === 0) {
+    rejects.push({ file, hunk: 0, reason: 'context_mismatch', detail: 'the hunks fit one by one but not in order' });
+  }
+  return { ok: false, rejects };
+}

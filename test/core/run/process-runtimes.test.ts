@@ -1,0 +1,241 @@
+// Process runtimes (node, python, shell) under limits and isolation: scrubbed environment,
+// process-group kill on timeout, bounded output, bounded memory, files outside the grant
+// invisible inside bubblewrap, commands checked against the exec allowlist.
+import { realpathSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { auditLine } from '../../../src/core/run/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
+import { processesWith } from '../../helpers/procs.js';
+import { engine, errorCodes, policyFrom } from '../../helpers/run.js';
+
+const PATH = '/usr/local/bin:/usr/bin:/bin';
+const OK = { type: 'object', required: ['ok'], properties: { ok: { type: 'string' } } };
+const READ_STDIN_NODE = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>main(JSON.parse(s)));\n";
+
+function node(command: string | string[], over: Record<string, unknown> = {}): Record<string, unknown> {
+  return entry({ runtime: 'node', runtime_version: process.version.slice(1), command, output_schema: OK, ...over });
+}
+function shell(command: string | string[], over: Record<string, unknown> = {}): Record<string, unknown> {
+  return entry({ runtime: 'shell', runtime_version: 'sh@1', command, output_schema: OK, ...over });
+}
+function python(command: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return entry({ runtime: 'python', runtime_version: '3.11.2', command, output_schema: OK, ...over });
+}
+
+describe('process runtimes', () => {
+  const tmp = tempDir('skillctl-proc-');
+  let root: string;
+  const b = (name: string): string => join(root, 'bundles', name);
+
+  before(async () => {
+    root = realpathSync(tmp);
+    await mkdir(join(root, 'granted'));
+    await writeFile(join(root, 'granted', 'visible.txt'), 'v');
+    await writeFile(join(root, 'secret.txt'), 's');
+    await writeBundle(b('env'), {
+      entrypoints: [node('node main.js', { requested_permissions: { env: ['HOME'] } })],
+      files: { 'main.js': `${READ_STDIN_NODE}function main(){process.stdout.write(JSON.stringify({ok:Object.entries(process.env).map(([k,v])=>k+'='+v).sort().join(';')}))}` },
+    });
+    await writeBundle(b('grandchild'), {
+      entrypoints: [shell('./run.sh', { runtime_limits: { max_execution_time: '1s' } })],
+      files: { 'run.sh': '#!/bin/sh\nsleep 313.371 &\nsetsid sleep 313.372 &\nsleep 313.373\n' },
+      executable: ['run.sh'],
+    });
+    await writeBundle(b('straggler'), {
+      entrypoints: [shell('./run.sh')],
+      files: { 'run.sh': '#!/bin/sh\nsleep 313.374 &\necho \'{"ok":"done"}\'\n' },
+      executable: ['run.sh'],
+    });
+    await writeBundle(b('flood'), {
+      entrypoints: [shell('./run.sh', { runtime_limits: { max_output_bytes: '1MiB', max_execution_time: '60s' } })],
+      files: { 'run.sh': '#!/bin/sh\nexec head -c 1073741824 /dev/zero\n' },
+      executable: ['run.sh'],
+    });
+    await writeBundle(b('alloc-node'), {
+      entrypoints: [node('main.js', { runtime_limits: { max_memory: '96MiB', max_execution_time: '60s' } })],
+      files: { 'main.js': 'const a=[];for(;;)a.push(Buffer.alloc(1<<20,1));\n' },
+    });
+    await writeBundle(b('alloc-python'), {
+      entrypoints: [python('python3 main.py', { runtime_limits: { max_memory: '96MiB', max_execution_time: '60s' } })],
+      files: { 'main.py': 'x = []\nwhile True:\n    x.append(bytearray(1 << 20))\n' },
+    });
+    await writeBundle(b('peek'), {
+      entrypoints: [python('main.py', { requested_permissions: { 'fs.read': [join(root, 'granted')] } })],
+      files: { 'main.py': 'import json, os, sys\np = json.load(sys.stdin)["path"]\nprint(json.dumps({"ok": "exists" if os.path.exists(p) else "missing"}))\n' },
+    });
+    await writeBundle(b('node-perm'), {
+      entrypoints: [node('main.js', { requested_permissions: { 'fs.read': [join(root, 'granted')] } })],
+      files: { 'main.js': `${READ_STDIN_NODE}function main(i){let ok;try{require('fs').readFileSync(i.path);ok='read'}catch(e){ok=e.code}process.stdout.write(JSON.stringify({ok}))}` },
+    });
+    await writeBundle(b('cat'), {
+      entrypoints: [shell(['cat'], { input_schema: { type: 'object', properties: { ok: { type: 'string' } } }, args_fingerprint_fields: ['input.ok'], requested_permissions: { exec: ['cat'] } })],
+    });
+    await writeBundle(b('cat-n'), {
+      entrypoints: [shell(['cat', '-n'], { requested_permissions: { exec: ['cat'] } })],
+    });
+    await writeBundle(b('fails'), {
+      entrypoints: [node('main.js')],
+      files: { 'main.js': 'process.stdout.write(JSON.stringify({code:"NOT_FOUND",message:"no such thing"}));process.exit(3);\n' },
+    });
+    await writeBundle(b('prose'), {
+      entrypoints: [node('main.js')],
+      files: { 'main.js': 'process.stdout.write("Here is your answer: 42");\n' },
+    });
+    await writeBundle(b('container'), {
+      entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK })],
+    });
+    await writeBundle(b('thesis'), {
+      entrypoints: [node('main.js', { input_schema: { type: 'string' }, output_schema: { type: 'string', minLength: 1 }, args_fingerprint_fields: ['input'], result_fingerprint_fields: ['result'] })],
+      files: { 'main.js': `${READ_STDIN_NODE}function main(i){process.stdout.write(JSON.stringify(i.toUpperCase()))}` },
+    });
+    await writeBundle(b('old-pin'), {
+      entrypoints: [node('main.js', { runtime_version: '1.2.3' })],
+      files: { 'main.js': 'process.stdout.write(JSON.stringify({ok:"x"}));\n' },
+    });
+    await mkdir(join(root, 'nodeonly'));
+    await symlink(process.execPath, join(root, 'nodeonly', 'node'));
+    await mkdir(join(root, 'fakebin'));
+    await writeFile(join(root, 'fakebin', 'docker'), '#!/bin/sh\necho "Cannot connect to the Docker daemon at unix:///var/run/docker.sock" >&2\nexit 1\n');
+    await chmod(join(root, 'fakebin', 'docker'), 0o755);
+  });
+
+  for (const sandbox of ['bwrap', 'none'] as const) {
+    it(`--sandbox ${sandbox}: the skill sees PATH and granted variables only, never ambient credentials`, async () => {
+      const env = { PATH, HOME: '/home/tester', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'gh-token', NPM_TOKEN: 'npm-token' };
+      const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
+      assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+      // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
+      const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
+      assert.deepEqual(seen, ['HOME=/home/tester', `PATH=${PATH}`]);
+      assert.equal(r.record.result.sandbox, sandbox);
+      for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
+    });
+
+    it(`--sandbox ${sandbox}: a timeout kills the skill and its children: exit 124, nothing left running`, async () => {
+      const r = await engine({ cwd: root, target: b('grandchild'), env: { PATH }, request: { sandbox } });
+      assert.equal(r.status, 'timeout');
+      assert.equal(r.exitCode, 124);
+      assert.equal(r.record.result.status, 'timeout');
+      assert.deepEqual(processesWith('sleep 313.371'), []);
+      assert.deepEqual(processesWith('sleep 313.373'), []);
+      // A process that starts its own session leaves the process group; only the PID namespace
+      // of the sandbox takes it down.
+      if (sandbox === 'bwrap') assert.deepEqual(processesWith('sleep 313.372'), []);
+      for (const pid of processesWith('sleep 313.372')) process.kill(pid, 'SIGKILL');
+    });
+
+    it(`--sandbox ${sandbox}: background processes do not outlive a skill that exits`, async () => {
+      const r = await engine({ cwd: root, target: b('straggler'), env: { PATH }, request: { sandbox } });
+      assert.deepEqual(r.output, { ok: 'done' });
+      assert.deepEqual(processesWith('sleep 313.374'), []);
+    });
+
+    it(`--sandbox ${sandbox}: 1 GB on stdout is stopped at max_output_bytes and discarded`, async () => {
+      const r = await engine({ cwd: root, target: b('flood'), env: { PATH }, request: { sandbox } });
+      assert.equal(r.status, 'output_limit');
+      assert.equal(r.exitCode, 1);
+      assert.deepEqual(errorCodes(r), ['RUN_OUTPUT_LIMIT']);
+      assert.equal(r.record.result.truncated.stdout, true);
+      assert.equal(r.output, undefined);
+      assert.deepEqual(processesWith('head -c 1073741824'), []);
+    });
+
+    it(`--sandbox ${sandbox}: unbounded allocation hits max_memory (node and python)`, async () => {
+      for (const name of ['alloc-node', 'alloc-python']) {
+        const r = await engine({ cwd: root, target: b(name), env: { PATH }, request: { sandbox } });
+        assert.equal(r.status, 'memory_limit', `${name}: ${JSON.stringify(r.diagnostics)} ${r.stderr ?? ''}`);
+        assert.equal(r.exitCode, 1);
+        assert.deepEqual(errorCodes(r), ['RUN_MEMORY_LIMIT']);
+      }
+    });
+  }
+
+  it('bubblewrap: a file outside the granted paths does not exist inside the sandbox; a granted one does', async () => {
+    const policy = policyFrom({ permissions: { 'fs.read': [join(root, 'granted')] } }, root);
+    const run = (path: string, sandbox: 'bwrap' | 'none') => engine({ cwd: root, target: b('peek'), env: { PATH }, policy, input: { path }, request: { sandbox } });
+    assert.deepEqual((await run(join(root, 'secret.txt'), 'bwrap')).output, { ok: 'missing' });
+    assert.deepEqual((await run('/etc/shadow', 'bwrap')).output, { ok: 'missing' });
+    assert.deepEqual((await run(join(root, 'granted', 'visible.txt'), 'bwrap')).output, { ok: 'exists' });
+    // Without the sandbox the same file is there: the sandbox is what hides it.
+    assert.deepEqual((await run(join(root, 'secret.txt'), 'none')).output, { ok: 'exists' });
+  });
+
+  it("node's permission model refuses files outside the bundle and the grant, even without bubblewrap", async () => {
+    const policy = policyFrom({ permissions: { 'fs.read': [join(root, 'granted')] } }, root);
+    const run = (path: string) => engine({ cwd: root, target: b('node-perm'), env: { PATH }, policy, input: { path }, request: { sandbox: 'none' } });
+    assert.deepEqual((await run(join(root, 'secret.txt'))).output, { ok: 'ERR_ACCESS_DENIED' });
+    assert.deepEqual((await run(join(root, 'granted', 'visible.txt'))).output, { ok: 'read' });
+  });
+
+  it('shell: a command from PATH runs only when the exec allowlist grants it with these arguments', async () => {
+    const granted = policyFrom({ permissions: { exec: ['cat'] } }, root);
+    const ok = await engine({ cwd: root, target: b('cat'), env: { PATH }, policy: granted, input: { ok: 'echo' } });
+    assert.deepEqual(ok.output, { ok: 'echo' });
+    const notListed = await engine({ cwd: root, target: b('cat'), env: { PATH }, input: { ok: 'echo' } });
+    assert.equal(notListed.exitCode, 3);
+    assert.deepEqual(errorCodes(notListed), ['POLICY_EXEC_DENIED']);
+    assert.equal(notListed.record.policy.decision, 'deny');
+    const noArgs = policyFrom({ permissions: { exec: [{ command: 'cat', args: [] }] } }, root);
+    const forbidden = await engine({ cwd: root, target: b('cat-n'), env: { PATH }, policy: noArgs });
+    assert.equal(forbidden.exitCode, 3);
+    assert.deepEqual(errorCodes(forbidden), ['POLICY_EXEC_ARGUMENT_DENIED']);
+    assert.deepEqual(forbidden.record.policy.denials.map((d) => d.code), ['POLICY_EXEC_ARGUMENT_DENIED']);
+  });
+
+  it('a non-zero exit with a JSON error is the skill error, checked against error_schema', async () => {
+    const r = await engine({ cwd: root, target: b('fails'), env: { PATH } });
+    assert.equal(r.status, 'skill_error');
+    assert.equal(r.exitCode, 1);
+    assert.deepEqual(r.error, { code: 'NOT_FOUND', message: 'no such thing' });
+  });
+
+  it('prose on stdout is not an output: discarded, exit 4', async () => {
+    const r = await engine({ cwd: root, target: b('prose'), env: { PATH } });
+    assert.equal(r.status, 'output_invalid');
+    assert.equal(r.exitCode, 4);
+    assert.equal(r.output, undefined);
+  });
+
+  it('container: a clear error when no container engine answers', async () => {
+    for (const path of [`${join(root, 'fakebin')}:/usr/bin:/bin`, join(root, 'granted')]) {
+      const r = await engine({ cwd: root, target: b('container'), env: { PATH: path } });
+      assert.equal(r.status, 'unavailable');
+      assert.equal(r.exitCode, 2);
+      assert.deepEqual(errorCodes(r), ['RUN_CONTAINER_ENGINE_UNAVAILABLE']);
+    }
+  });
+
+  it('a missing interpreter is a clear error', async () => {
+    const r = await engine({ cwd: root, target: b('prose'), env: { PATH: join(root, 'granted') } });
+    assert.equal(r.exitCode, 2);
+    assert.deepEqual(errorCodes(r), ['RUN_RUNTIME_UNAVAILABLE']);
+  });
+
+  it('says when the interpreter is not the pinned version', async () => {
+    const r = await engine({ cwd: root, target: b('old-pin'), env: { PATH } });
+    assert.equal(r.status, 'ok');
+    assert.ok(r.diagnostics.some((d) => d.code === 'RUN_RUNTIME_VERSION_MISMATCH' && d.severity === 'warning' && d.pointer === '/entrypoints/0/runtime_version'));
+  });
+
+  it('without bubblewrap and prlimit: auto runs unsandboxed with warnings, bwrap refuses', async () => {
+    const env = { PATH: join(root, 'nodeonly') };
+    const auto = await engine({ cwd: root, target: b('old-pin'), env });
+    assert.equal(auto.status, 'ok');
+    assert.equal(auto.record.result.sandbox, 'none');
+    const warnings = auto.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code);
+    assert.ok(warnings.includes('RUN_UNSANDBOXED') && warnings.includes('RUN_MEMORY_UNCAPPED'));
+    const strict = await engine({ cwd: root, target: b('old-pin'), env, request: { sandbox: 'bwrap' } });
+    assert.equal(strict.exitCode, 2);
+    assert.deepEqual(errorCodes(strict), ['RUN_SANDBOX_UNAVAILABLE']);
+  });
+
+  it('input and output may be any JSON value their schemas accept (a string payload)', async () => {
+    const r = await engine({ cwd: root, target: b('thesis'), env: { PATH }, input: 'most people believe x' });
+    assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+    assert.equal(r.output, 'MOST PEOPLE BELIEVE X');
+  });
+});

@@ -1,0 +1,120 @@
+import { realpathSync } from 'node:fs';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { compareVersions, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
+
+async function pinOf(dir: string, source: string): Promise<SkillPin> {
+  const m = JSON.parse(await readFile(join(dir, 'skill.json'), 'utf8')) as Record<string, string>;
+  return { skill_id: m.skill_id as string, skill_version: m.skill_version as string, source, manifest_digest: m.manifest_digest as string, content_digest: m.content_digest as string };
+}
+
+function codes(r: { diagnostics: readonly { code: string; severity: string }[] }): string[] {
+  return r.diagnostics.filter((d) => d.severity !== 'warning').map((d) => d.code).sort();
+}
+
+describe('resolveSkill', () => {
+  const tmp = tempDir('skillctl-resolve-');
+  let root: string;
+  let project: string;
+  let pkg: string;
+  before(async () => {
+    root = realpathSync(tmp);
+    project = join(root, 'project');
+    pkg = join(root, 'package');
+    const one = await writeBundle(join(project, 'skills', 'a-0.1.0'), { skill_id: 'test.a', skill_version: '0.1.0', entrypoints: [entry()], files: { 'x.txt': '1' } });
+    const two = await writeBundle(join(project, 'skills', 'a-0.2.0'), { skill_id: 'test.a', skill_version: '0.2.0', entrypoints: [entry()], files: { 'x.txt': '2' } });
+    const drift = await writeBundle(join(project, 'skills', 'drift'), { skill_id: 'test.drift', entrypoints: [entry()], files: { 'x.txt': 'pinned' } });
+    const pins = [await pinOf(one, 'skills/a-0.1.0'), await pinOf(two, 'skills/a-0.2.0'), await pinOf(drift, 'skills/drift')];
+    // The drifted bundle is rewritten, self-consistent, after it was pinned.
+    await writeBundle(drift, { skill_id: 'test.drift', entrypoints: [entry()], files: { 'x.txt': 'changed' } });
+    await mkdir(join(project, 'pins'));
+    await writeFile(join(project, 'pins', 'skills.lock.json'), JSON.stringify({ skills: pins }));
+    await writeBundle(join(pkg, 'manifests', 'default', 'test.builtin'), { skill_id: 'test.builtin', entrypoints: [entry()] });
+    const shipped = await writeBundle(join(pkg, 'manifests', 'default', 'test.shipped'), { skill_id: 'test.shipped', entrypoints: [entry()], files: { 'x.txt': 'a' } });
+    const shippedPin = await pinOf(shipped, 'manifests/default/test.shipped');
+    await writeFile(join(shipped, 'x.txt'), 'tampered');
+    await writeBundle(shipped, { skill_id: 'test.shipped', entrypoints: [entry()] });
+    await mkdir(join(pkg, 'pins'));
+    await writeFile(join(pkg, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [shippedPin] }));
+  });
+
+  const opts = () => ({ cwd: project, projectRoot: project, packageRoot: pkg });
+
+  it("takes a skill id from the project's lock, the highest version unless one is named", async () => {
+    const latest = await resolveSkill('test.a', opts());
+    assert.equal(latest.skill?.origin, 'lock');
+    assert.equal(latest.skill?.manifest.skill_version, '0.2.0');
+    assert.equal((await resolveSkill('test.a@0.1.0', opts())).skill?.manifest.skill_version, '0.1.0');
+    assert.deepEqual(codes(await resolveSkill('test.a@9.9.9', opts())), ['RUN_SKILL_NOT_FOUND']);
+  });
+
+  it('refuses a bundle whose digests no longer match its pin', async () => {
+    const r = await resolveSkill('test.drift', opts());
+    assert.equal(r.skill, undefined);
+    assert.deepEqual(codes(r), ['RUN_PIN_MISMATCH']);
+    assert.equal(r.identity?.skill_id, 'test.drift');
+  });
+
+  it('falls back to the default bundle shipped in the package, checked against the package lock', async () => {
+    const r = await resolveSkill('test.builtin', opts());
+    assert.equal(r.skill?.origin, 'default');
+    assert.deepEqual(codes(r), ['RUN_UNPINNED']);
+    const tampered = await resolveSkill('test.shipped', opts());
+    assert.deepEqual(codes(tampered), ['RUN_PIN_MISMATCH']);
+    const noProject = await resolveSkill('test.builtin', { cwd: root, packageRoot: pkg });
+    assert.equal(noProject.skill?.origin, 'default');
+  });
+
+  it('uses the build-time validation of an unchanged default bundle, and validates a changed one in full', async () => {
+    const dir = join(pkg, 'manifests', 'default', 'test.snap');
+    await writeBundle(dir, { skill_id: 'test.snap', entrypoints: [entry()], files: { 'x.txt': 'a' } });
+    const snap = await snapshotBundle(dir, 'builtin:test.snap');
+    assert.ok(snap);
+    const hit = await resolveSkill('test.snap', { ...opts(), defaultSnapshots: { 'test.snap': snap } });
+    assert.equal(hit.skill?.manifest, snap.manifest, 'the recorded result is used');
+    assert.equal(hit.skill?.file, 'builtin:test.snap/skill.json');
+    const full = await resolveSkill('test.snap', opts());
+    assert.deepEqual(full.identity, hit.identity, 'the same result as a full validation');
+    await writeFile(join(dir, 'x.txt'), 'changed');
+    const changed = await resolveSkill('test.snap', { ...opts(), defaultSnapshots: { 'test.snap': snap } });
+    assert.notEqual(changed.skill?.manifest, snap.manifest);
+    assert.ok(codes(changed).includes('CONTENT_DIGEST_MISMATCH'));
+    assert.equal(await snapshotBundle(dir, 'builtin:test.snap'), undefined, 'an invalid bundle is not recorded');
+  });
+
+  it('runs a directory as given, and says it is unpinned', async () => {
+    const r = await resolveSkill('./skills/a-0.1.0', opts());
+    assert.equal(r.skill?.origin, 'path');
+    assert.deepEqual(codes(r), ['RUN_UNPINNED']);
+  });
+
+  it('reports unknown skills, bad targets, missing directories and broken lock files', async () => {
+    assert.deepEqual(codes(await resolveSkill('test.nowhere', opts())), ['RUN_SKILL_NOT_FOUND']);
+    assert.deepEqual(codes(await resolveSkill('Not A Skill', opts())), ['RUN_TARGET_INVALID']);
+    assert.deepEqual(codes(await resolveSkill('./missing', opts())), ['RUN_TARGET_INVALID']);
+    const broken = join(root, 'broken');
+    await mkdir(join(broken, 'pins'), { recursive: true });
+    await writeFile(join(broken, 'pins', 'skills.lock.json'), '{"skills": [{"skill_id": 1}]}');
+    assert.deepEqual(codes(await resolveSkill('test.a', { cwd: broken, projectRoot: broken })), ['RUN_LOCK_INVALID']);
+  });
+
+  it('refuses an invalid bundle', async () => {
+    const bad = join(root, 'bad');
+    await mkdir(bad);
+    await writeFile(join(bad, 'skill.json'), '{"skill_id": "x"}');
+    const r = await resolveSkill(bad, opts());
+    assert.equal(r.skill, undefined);
+    assert.ok(codes(r).includes('RUN_BUNDLE_INVALID'));
+  });
+});
+
+describe('compareVersions', () => {
+  it('orders by semver precedence', () => {
+    const sorted = ['1.0.0', '0.10.0', '0.2.0', '1.0.0-rc.1', '0.2.1'].sort(compareVersions);
+    assert.deepEqual(sorted, ['0.2.0', '0.2.1', '0.10.0', '1.0.0-rc.1', '1.0.0']);
+  });
+});

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { bwrapArgs, containerArgs, nodePermissionFlag } from '../../../src/core/run/index.js';
+
+describe('bwrapArgs', () => {
+  const base = {
+    system: [{ path: '/usr' }, { path: '/bin', symlink: 'usr/bin' }],
+    bundle: '/b/skill',
+    cwd: '/b/skill/src',
+    runtimeDirs: ['/opt/node'],
+    read: ['/', '/work/project', '/work/project/out/cache'],
+    write: ['/work/project/out'],
+    network: false,
+    protect: ['/work/project/out/audit.jsonl', '/elsewhere/policy.yaml'],
+  };
+  it('isolates everything, mounts shallow before deep, and the bundle read-only last', () => {
+    const a = bwrapArgs(base);
+    assert.deepEqual(a.slice(0, 5), ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL']);
+    assert.ok(!a.includes('--share-net'));
+    const at = (kind: string, path: string): number => a.findIndex((x, i) => x === kind && a[i + 1] === path);
+    assert.ok(at('--ro-bind-try', '/') < at('--ro-bind', '/usr'), 'a granted / goes below the system mounts');
+    assert.ok(at('--ro-bind', '/usr') < at('--ro-bind-try', '/work/project'));
+    assert.ok(at('--ro-bind-try', '/work/project') < at('--bind-try', '/work/project/out'));
+    assert.equal(at('--ro-bind-try', '/work/project/out/cache'), -1, 'a read grant inside a write grant stays writable');
+    assert.ok(at('--bind-try', '/work/project/out') < at('--ro-bind-try', '/work/project/out/audit.jsonl'), 'protected files stay read-only');
+    assert.equal(at('--ro-bind-try', '/elsewhere/policy.yaml'), -1, 'a protected path outside every write grant needs no mount');
+    assert.ok(at('--symlink', 'usr/bin') >= 0);
+    assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
+    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/b/skill', '--chdir', '/b/skill/src']);
+  });
+  it('shares the network only when net.http is granted', () => {
+    assert.ok(bwrapArgs({ ...base, network: true }).includes('--share-net'));
+  });
+});
+
+describe('containerArgs', () => {
+  it('runs the pinned image without network, capabilities or a writable root; env by name only', () => {
+    const a = containerArgs({
+      engine: 'docker',
+      name: 'skillctl-x',
+      image: `img@sha256:${'a'.repeat(64)}`,
+      bundleDir: '/b',
+      workingDirectory: 'src',
+      granted: { fsRead: ['/data'], fsWrite: ['/out'], netHttp: [], exec: [], env: ['HOME'] },
+      memoryMiB: 256,
+      argv: ['python', 'main.py'],
+    });
+    for (const flag of ['--read-only', '--rm', '-i']) assert.ok(a.includes(flag), flag);
+    assert.deepEqual(a.slice(a.indexOf('--network'), a.indexOf('--network') + 2), ['--network', 'none']);
+    assert.ok(a.join(' ').includes('-v /b:/skill:ro -w /skill/src'));
+    assert.ok(a.join(' ').includes('-v /data:/data:ro') && a.join(' ').includes('-v /out:/out:rw'));
+    assert.ok(a.join(' ').includes('-e HOME') && !a.join(' ').includes('HOME='));
+    assert.deepEqual(a.slice(-4), ['--', `img@sha256:${'a'.repeat(64)}`, 'python', 'main.py']);
+  });
+});
+
+describe('nodePermissionFlag', () => {
+  it('names the flag of each Node line', () => {
+    assert.equal(nodePermissionFlag('18.20.0'), undefined);
+    assert.equal(nodePermissionFlag('20.19.0'), '--experimental-permission');
+    assert.equal(nodePermissionFlag('22.12.0'), '--experimental-permission');
+    assert.equal(nodePermissionFlag('22.13.0'), '--permission');
+    assert.equal(nodePermissionFlag('24.1.0'), '--permission');
+  });
+});

@@ -1,0 +1,16 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Pids of live processes whose command line contains `marker` (read from /proc). */
+export function processesWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\u0000/g, ' ');
+      if (cmd.includes(marker)) out.push(Number(name));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+import { defaultPolicy, loadPolicy, type HostPolicy } from '../../src/core/policy/index.js';
+import { runSkill, type BuiltinSkill, type RunOptions, type RunRequest, type RunResult } from '../../src/core/run/index.js';
+
+/** A clock that does not move: records are reproducible. */
+export const FIXED_CLOCK = { now: () => Date.UTC(2026, 0, 1), monotonic: () => 0 };
+
+export function policyFrom(doc: Record<string, unknown>, baseDir: string): HostPolicy {
+  const r = loadPolicy(Buffer.from(JSON.stringify({ version: 1, ...doc })), { file: 'test.policy.json', baseDir });
+  if (r.policy === undefined) throw new Error(JSON.stringify(r.diagnostics));
+  return r.policy;
+}
+
+export interface EngineCall {
+  readonly cwd: string;
+  readonly target: string;
+  readonly input?: unknown;
+  readonly policy?: HostPolicy;
+  readonly builtins?: readonly BuiltinSkill[];
+  readonly env?: Record<string, string | undefined>;
+  readonly request?: Partial<RunRequest>;
+  readonly options?: Partial<RunOptions>;
+}
+
+/** runSkill with test defaults: the default policy, a fixed clock, the given fixture built-ins. */
+export function engine(call: EngineCall): Promise<RunResult> {
+  const builtins = new Map((call.builtins ?? []).map((b) => [b.id, b]));
+  return runSkill(
+    { target: call.target, ...(call.input !== undefined ? { input: Buffer.from(JSON.stringify(call.input)) } : {}), ...call.request },
+    {
+      cwd: call.cwd,
+      env: call.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },
+      policy: call.policy ?? defaultPolicy(call.cwd),
+      clock: FIXED_CLOCK,
+      builtins: async (id) => builtins.get(id),
+      skillctlVersion: '0.0.0-test',
+      hostNode: { path: process.execPath, version: process.version },
+      ...call.options,
+    },
+  );
+}
+
+/** The distinct codes of error diagnostics, sorted. */
+export function errorCodes(r: RunResult): string[] {
+  return [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+}
