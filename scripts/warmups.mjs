@@ -13,5 +13,7 @@ export const WARMUPS = [
   ['validate', '--contract', 'click_thesis', 'fixtures/contracts/valid/click_thesis.one-sentence-charged-and-bound.json'],
   // skill's full command (operator packs, YAML); a plain built-in request takes the fast path, uncached.
   ['skill', '--packs', 'fixtures/packs/operator/valid', '--profile', 'acme-oncall'],
+  // Read-only: verifies the repository's own lock.
+  ['verify-pins', '--json'],
   ['--version'],
 ];

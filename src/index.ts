@@ -62,6 +62,36 @@ export {
   type SealedAuditRecord,
 } from './core/run/index.js';
 /**
+ * Reads a .tgz bundle archive safely (no escaping paths, links, devices or bombs; bounds default to
+ * 20,000 entries and 512 MiB unpacked); `extractTo` unpacks only into an empty directory.
+ */
+export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
+/** `packBundle(dir, outDir)`: validates, then writes the reproducible `<skill_id>-<skill_version>.tgz`. */
+export { packBundle, type PackResult } from './core/pack/index.js';
+/**
+ * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
+ * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
+ * the verified source), `verifyLock(ctx)` (all of verify-pins); `loadLock(bytes, file)` parses
+ * and checks lock bytes, `renderLock(lock)` is the canonical text `pin` writes.
+ */
+export {
+  findPin,
+  findProjectRoot,
+  loadLock,
+  openLock,
+  renderLock,
+  verifyLock,
+  verifyPackPin,
+  verifyProvenactPin,
+  verifySkillPin,
+  verifySourceAgainstPin,
+  type LockContext,
+  type LockVerification,
+  type PinVerification,
+  type SkillctlLock,
+  type SkillPin,
+} from './core/pins/index.js';
+/**
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
