@@ -18,16 +18,4 @@ hyperfine -N --warmup 10 --runs ${RUNS:-60} \
   "env SKILLCTL_V8_CACHE=off $NODE bin/skillctl.js skill --profile daily --debug" \
   "$NODE bin/skillctl.js skill --profile daily --packs fixtures/packs/operator/valid" \
   --export-json "$OUT" "$@"
-# Medians and ratios to the first command (hyperfine's summary uses means), and CPU time (user +
-# system, mean), which a busy machine disturbs less than wall time.
-"$NODE" -e '
-const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).results;
-const [b] = r;
-const cpu = (x) => x.user + x.system;
-console.log("median wall       cpu (user+sys)    command");
-for (const x of r) {
-  const w = `${(x.median * 1000).toFixed(1)} ms ${(x.median / b.median).toFixed(2)}x`;
-  const c = `${(cpu(x) * 1000).toFixed(1)} ms ${(cpu(x) / cpu(b)).toFixed(2)}x`;
-  console.log(`${w.padEnd(18)}${c.padEnd(18)}${x.command}`);
-}
-' "$OUT"
+"$NODE" bench/summary.mjs "$OUT"

@@ -4,11 +4,16 @@
 export const WARMUPS = [
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
+  ['registry', 'list', '--json'],
+  ['registry', 'load', 'git'],
   ['run', '--no-audit', './fixtures/run/node-trivial'],
   // A built-in last: its code paths are the ones `run` of the default bundle takes.
   ['run', '--no-audit', 'fs.read_text', '--input', 'bench/inputs/fs-read-text.json'],
   ['prompt', 'fixtures/agent-skills/valid/minimal-skill'],
+  ['validate', '--contract', 'click_thesis', 'fixtures/contracts/valid/click_thesis.one-sentence-charged-and-bound.json'],
   // skill's full command (operator packs, YAML); a plain built-in request takes the fast path, uncached.
   ['skill', '--packs', 'fixtures/packs/operator/valid', '--profile', 'acme-oncall'],
+  // Read-only: verifies the repository's own lock.
+  ['verify-pins', '--json'],
   ['--version'],
 ];

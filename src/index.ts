@@ -62,6 +62,36 @@ export {
   type SealedAuditRecord,
 } from './core/run/index.js';
 /**
+ * Reads a .tgz bundle archive safely (no escaping paths, links, devices or bombs; bounds default to
+ * 20,000 entries and 512 MiB unpacked); `extractTo` unpacks only into an empty directory.
+ */
+export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
+/** `packBundle(dir, outDir)`: validates, then writes the reproducible `<skill_id>-<skill_version>.tgz`. */
+export { packBundle, type PackResult } from './core/pack/index.js';
+/**
+ * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
+ * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
+ * the verified source), `verifyLock(ctx)` (all of verify-pins); `loadLock(bytes, file)` parses
+ * and checks lock bytes, `renderLock(lock)` is the canonical text `pin` writes.
+ */
+export {
+  findPin,
+  findProjectRoot,
+  loadLock,
+  openLock,
+  renderLock,
+  verifyLock,
+  verifyPackPin,
+  verifyProvenactPin,
+  verifySkillPin,
+  verifySourceAgainstPin,
+  type LockContext,
+  type LockVerification,
+  type PinVerification,
+  type SkillctlLock,
+  type SkillPin,
+} from './core/pins/index.js';
+/**
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
@@ -80,6 +110,36 @@ export {
   type NameCharset,
   type SkillZip,
 } from './core/agent-skills/index.js';
+/**
+ * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
+ * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and
+ * makes them latest atomically (nothing changes unless all are valid; `dryRun` writes nothing);
+ * `readIndex(registry)` then `loadCapability(registry, index, id)` gives the protocol's payload or
+ * its CAPABILITY_NOT_FOUND / SKILL_MALFORMED error; `matchIntent(index.capabilities, text)` ranks
+ * capabilities by trigger; `locateRegistry` applies the --registry / SKILLCTL_REGISTRY / project /
+ * shipped order (the caller passes the environment value). Without `skills`, every tool binding is
+ * unresolved; `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
+ */
+export {
+  dirSkillResolver,
+  loadCapability,
+  locateRegistry,
+  matchIntent,
+  publishCapabilities,
+  readIndex,
+  validateCapability,
+  type CapabilityBundle,
+  type CapabilityMatch,
+  type CapabilitySummary,
+  type CapabilityValidation,
+  type IndexEntry,
+  type LoadError,
+  type LoadResult,
+  type PublishResult,
+  type RegistryIndex,
+  type SkillResolver,
+  type Tool,
+} from './core/registry/index.js';
 export { VERSION } from './generated/version.js';
 /**
  * Payload contracts (seed 001). `loadContractSet({ cwd, dirs })` loads the built-in contracts plus

@@ -27,6 +27,9 @@ function display(cwd: string, p: string): string {
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? p : rel;
 }
 
+/** The file that makes a directory a capability bundle of the registry. */
+const CAPABILITY_FILE = 'capability.json';
+
 function isSkillMd(path: string): boolean {
   return (SKILL_MD_NAMES as readonly string[]).includes(basename(path));
 }
@@ -35,11 +38,21 @@ function isSkillMd(path: string): boolean {
 async function searchDir(cwd: string, dir: string): Promise<Target[]> {
   const fg = (await import('fast-glob')).default;
   const found = await fg(
-    [...MANIFEST_NAMES, ...SKILL_MD_NAMES].map((n) => `**/${n}`),
+    [...MANIFEST_NAMES, ...SKILL_MD_NAMES, CAPABILITY_FILE].map((n) => `**/${n}`),
     { cwd: resolve(cwd, dir), ignore: SKIP, followSymbolicLinks: false, onlyFiles: true, dot: true, suppressErrors: false, caseSensitiveMatch: true },
   );
+  // A capability bundle (seed 004) also has a skill.md, of its own format: it is checked by
+  // `skillctl registry validate`, not as an Agent Skills folder.
+  const capabilities = new Set(found.filter((f) => basename(f) === CAPABILITY_FILE).map((f) => dirname(f)));
   const dirs = (kind: 'bundle' | 'agent-skill'): Target[] =>
-    [...new Set(found.filter((f) => isSkillMd(f) === (kind === 'agent-skill')).map((f) => display(cwd, resolve(cwd, dir, dirname(f)))))]
+    [
+      ...new Set(
+        found
+          .filter((f) => basename(f) !== CAPABILITY_FILE && isSkillMd(f) === (kind === 'agent-skill'))
+          .filter((f) => kind === 'bundle' || !capabilities.has(dirname(f)))
+          .map((f) => display(cwd, resolve(cwd, dir, dirname(f)))),
+      ),
+    ]
       .sort()
       .map((d) => ({ kind, dir: d }));
   return [...dirs('bundle'), ...dirs('agent-skill')];

@@ -69,20 +69,7 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
   return toChecked(again, { fixed: f.changed });
 }
 
-/** Runs `fn` over `items` with at most `limit` in flight, keeping the order of `items`. */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
-}
+export { mapLimited } from '../core/map-limited.js';
 
 /** Work in flight at once per thread: enough to overlap file I/O, few enough to bound open files. */
 export const CONCURRENCY = 16;

@@ -5,6 +5,7 @@
  * module merges them, so a code is declared exactly once and the `Code` type is derived from
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
+import { ARCHIVE_CODES } from './bundle/archive-codes.js';
 import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';
@@ -15,7 +16,10 @@ import { MANIFEST_CODES } from './manifest/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
 import { PACK_CODES } from './packs/codes.js';
+import { REGISTRY_CODES } from './registry/codes.js';
 import { SKILL_CODES } from './skills/codes.js';
+import { PIN_CODES } from './pins/codes.js';
+import { SIGN_CODES } from './sign/codes.js';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -38,13 +42,17 @@ export const CODES = {
   ...CLI_CODES,
   ...DIGEST_CODES,
   ...BUNDLE_CODES,
+  ...ARCHIVE_CODES,
   ...JSON_SCHEMA_CODES,
   ...MANIFEST_CODES,
   ...POLICY_CODES,
   ...RUN_CODES,
+  ...SIGN_CODES,
+  ...PIN_CODES,
   ...AGENT_SKILL_CODES,
   ...CONTRACT_CODES,
   ...PACK_CODES,
+  ...REGISTRY_CODES,
   ...SKILL_CODES,
 } as const satisfies CodeCatalogue;
 

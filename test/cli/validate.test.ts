@@ -186,3 +186,13 @@ describe('skillctl validate on many bundles', () => {
     assert.deepEqual(doc.filter((x) => !x.valid).map((x) => x.file), [join(dir, 'skill-0007', 'skill.yaml')]);
   });
 });
+
+describe('skillctl validate on the shipped manifests', () => {
+  it('checks every skill bundle under manifests/ and leaves capability bundles (their own skill.md) to the registry', () => {
+    const r = skillctl(['validate', '--json', 'manifests']);
+    assert.equal(r.code, 0, r.stdout);
+    const doc = json<{ file: string; valid: boolean }[]>(r);
+    assert.ok(doc.length >= 11);
+    assert.ok(doc.every((x) => x.valid && x.file.endsWith('skill.yaml')), JSON.stringify(doc.map((x) => x.file)));
+  });
+});

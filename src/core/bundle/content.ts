@@ -1,7 +1,8 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import { DIGEST_EXCLUDED_ROOT_FILES, type BundleListing, type BundleSource } from './source.js';
+import { mapLimited } from '../map-limited.js';
+import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource } from './source.js';
 
 export interface BundleContent {
   /** The files `content_digest` covers, with their digests, in UTF-8 path order. */
@@ -12,8 +13,28 @@ export interface BundleContent {
   readonly complete: boolean;
 }
 
+export interface HashedFiles {
+  /** The listed files that could be read, with their digests, in listing order. */
+  readonly files: readonly TreeFile[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
 /** Bounded parallelism: enough to keep the disk and the thread pool busy, not unbounded fds. */
 const CONCURRENCY = 8;
+
+/** Hashes the given files of a source, `CONCURRENCY` at a time. */
+export async function hashFiles(source: BundleSource, wanted: readonly BundleFile[]): Promise<HashedFiles> {
+  const diagnostics: Diagnostic[] = [];
+  const files = await mapLimited(wanted, CONCURRENCY, async (f): Promise<TreeFile | undefined> => {
+    try {
+      return { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
+    } catch (err) {
+      diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
+      return undefined;
+    }
+  });
+  return { files: files.filter((f): f is TreeFile => f !== undefined), diagnostics };
+}
 
 /**
  * Lists and hashes a bundle: the `content_digest` recipe of docs/formats/digests.md. Pass the
@@ -21,26 +42,14 @@ const CONCURRENCY = 8;
  */
 export async function computeContent(source: BundleSource, known?: BundleListing): Promise<BundleContent> {
   const listing = known ?? (await source.list());
-  const diagnostics: Diagnostic[] = [...listing.diagnostics];
-  const wanted = listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path));
-  const files: (TreeFile | undefined)[] = new Array(wanted.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < wanted.length) {
-      const i = next++;
-      const f = wanted[i] as (typeof wanted)[number];
-      try {
-        files[i] = { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
-      } catch (err) {
-        diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, wanted.length) }, worker));
-  const present = files.filter((f): f is TreeFile => f !== undefined);
+  const hashed = await hashFiles(
+    source,
+    listing.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)),
+  );
+  const diagnostics = [...listing.diagnostics, ...hashed.diagnostics];
   return {
-    files: present,
-    digest: treeDigest(present),
+    files: hashed.files,
+    digest: treeDigest(hashed.files),
     diagnostics,
     complete: diagnostics.every((d) => d.severity !== 'error'),
   };

@@ -1,61 +1,31 @@
-import { constants, type Dirent } from 'node:fs';
-import { lstat, open, readdir, readFile, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { join, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import { hashStream } from './hash-stream.js';
+import { asyncDirOps, type DirOps } from './dir-ops.js';
+import { isExcluded, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
 import {
   DEFAULT_BOUNDS,
-  EXCLUDED_DIRS,
   type BundleBounds,
   type BundleFile,
   type BundleListing,
   type BundleSource,
 } from './source.js';
 
-// Control characters and backslashes make a path mean different things on different systems;
-// U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
-const SMALL_FILE = 1024 * 1024;
-
-const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
+/** Files up to this size are kept in memory once hashed (manifests, signatures.json). */
+const KEEP_BYTES = 64 * 1024;
 
 /**
- * Opens a listed file without following a symlink in its last component: a file swapped for a
- * link after listing must not make us read outside the bundle.
+ * A bundle read from a directory on disk. Nothing outside `root` is ever opened. `ops` chooses
+ * how the file system is called (default: the thread pool; see dir-ops.ts).
  */
-async function openRegular(file: string): Promise<{ fh: FileHandle; size: number }> {
-  const fh = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  const st = await fh.stat();
-  if (!st.isFile()) {
-    await fh.close();
-    throw Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
-  }
-  return { fh, size: st.size };
-}
-
-async function loadIgnore(root: string): Promise<Ignore> {
-  const text = await readFile(join(root, '.skillignore'), 'utf8');
-  const { default: ignore } = await import('ignore');
-  return ignore().add(text);
-}
-
-/** Reads exactly `size` bytes from an open file (one fstat was already paid by the caller). */
-async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(size);
-  let off = 0;
-  while (off < size) {
-    const { bytesRead } = await fh.read(buf, off, size - off, off);
-    if (bytesRead === 0) break;
-    off += bytesRead;
-  }
-  return off === size ? buf : buf.subarray(0, off);
-}
-
-/** A bundle read from a directory on disk. Nothing outside `root` is ever opened. */
-export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): BundleSource {
-  const abs = (rel: string): string => join(root, ...rel.split('/'));
+export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, ops: DirOps = asyncDirOps): BundleSource {
+  // Listed paths are clean POSIX paths: on POSIX systems they append to the root as they are.
+  const abs = sep === '/' ? (rel: string): string => `${root}/${rel}` : (rel: string): string => join(root, ...rel.split('/'));
+  const sizes = new Map<string, number>();
+  const small = new Map<string, Buffer>();
   return {
     location: root,
     async list(): Promise<BundleListing> {
@@ -71,22 +41,21 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
         const dir = stack.pop() as string;
         let entries: Dirent[];
         try {
-          entries = await readdir(dir === '' ? root : abs(dir), { withFileTypes: true });
+          entries = await ops.readdir(dir === '' ? root : abs(dir));
         } catch (err) {
           diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read directory: ${errnoCode(err) ?? String(err)}`, { file: dir || '.' }));
           continue;
         }
         if (dir === '' && entries.some((e) => e.name === '.skillignore' && e.isFile())) {
           try {
-            ig = await loadIgnore(root);
+            ig = await parseSkillignore(await ops.readText(join(root, '.skillignore')));
           } catch (err) {
             diagnostics.push(diag('BUNDLE_UNREADABLE', `.skillignore could not be read: ${errnoCode(err) ?? String(err)}`, { file: '.skillignore' }));
           }
         }
         for (const ent of entries) {
           const rel = dir === '' ? ent.name : `${dir}/${ent.name}`;
-          if (ent.isDirectory() && EXCLUDED_DIRS.has(ent.name)) continue;
-          if (ig?.ignores(ent.isDirectory() ? `${rel}/` : rel)) continue;
+          if (isExcluded(rel, ent.isDirectory(), ig)) continue;
           if (UNPORTABLE_NAME.test(ent.name)) {
             diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(ent.name)} is not portable`, { file: rel }));
             continue;
@@ -110,7 +79,7 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
           }
           let st;
           try {
-            st = await lstat(abs(rel));
+            st = await ops.lstat(abs(rel));
           } catch (err) {
             diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot stat file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
             continue;
@@ -131,25 +100,20 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS): 
         }
       }
       files.sort((a, b) => comparePaths(a.path, b.path));
+      for (const f of files) sizes.set(f.path, f.size);
       return { files, diagnostics };
     },
-    async read(path: string): Promise<Buffer> {
-      const { fh, size } = await openRegular(abs(path));
-      try {
-        return await readAll(fh, size);
-      } finally {
-        await fh.close();
-      }
+    read(path: string): Promise<Buffer> {
+      const kept = small.get(path);
+      return kept !== undefined ? Promise.resolve(Buffer.from(kept)) : ops.readRegular(abs(path));
     },
     async digest(path: string): Promise<Sha256Digest> {
-      const { fh, size } = await openRegular(abs(path));
-      try {
-        // Small files in one read; large ones streamed so memory stays bounded.
-        if (size <= SMALL_FILE) return sha256(await readAll(fh, size));
-        return await hashStream(fh.createReadStream({ autoClose: false }));
-      } finally {
-        await fh.close();
-      }
+      if ((sizes.get(path) ?? Infinity) > KEEP_BYTES) return ops.digestRegular(abs(path));
+      // Small files (the manifest, signatures.json) are kept once hashed: a later read gets the
+      // very bytes that were hashed, and costs no second open.
+      const bytes = await ops.readRegular(abs(path));
+      small.set(path, bytes);
+      return sha256(bytes);
     },
   };
 }

@@ -17,20 +17,28 @@ function fail(message: string): never {
   throw new SkillctlError('DIGEST_NOT_CANONICALIZABLE', message);
 }
 
-function str(s: string, where: string): string {
+/**
+ * Where a failing value is, as "(root)/a/0": built from the stack of keys only when something
+ * fails, so canonicalising (which hashing every manifest and tree does) builds no path strings.
+ */
+function where(path: readonly (string | number)[]): string {
+  return ['(root)', ...path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1'))].join('/');
+}
+
+function str(s: string, path: readonly (string | number)[], isKey: boolean): string {
   // I-JSON (RFC 7493 §2.1), which RFC 8785 requires, forbids unpaired surrogates.
-  if (LONE_SURROGATE.test(s)) fail(`${where} contains an unpaired UTF-16 surrogate`);
+  if (LONE_SURROGATE.test(s)) fail(`${where(path)}${isKey ? ' key' : ''} contains an unpaired UTF-16 surrogate`);
   return JSON.stringify(s);
 }
 
-function write(value: unknown, depth: number, where: string, out: string[]): void {
-  if (depth > JCS_MAX_DEPTH) fail(`${where} is nested more than ${JCS_MAX_DEPTH} levels deep`);
+function write(value: unknown, path: (string | number)[], out: string[]): void {
+  if (path.length > JCS_MAX_DEPTH) fail(`${where(path)} is nested more than ${JCS_MAX_DEPTH} levels deep`);
   switch (typeof value) {
     case 'string':
-      out.push(str(value, where));
+      out.push(str(value, path, false));
       return;
     case 'number':
-      if (!Number.isFinite(value)) fail(`${where} is ${String(value)}, which JSON cannot represent`);
+      if (!Number.isFinite(value)) fail(`${where(path)} is ${String(value)}, which JSON cannot represent`);
       out.push(JSON.stringify(value));
       return;
     case 'boolean':
@@ -43,10 +51,12 @@ function write(value: unknown, depth: number, where: string, out: string[]): voi
       }
       if (Array.isArray(value)) {
         out.push('[');
-        value.forEach((item, i) => {
+        for (let i = 0; i < value.length; i++) {
           if (i > 0) out.push(',');
-          write(item, depth + 1, `${where}/${i}`, out);
-        });
+          path.push(i);
+          write(value[i], path, out);
+          path.pop();
+        }
         out.push(']');
         return;
       }
@@ -55,22 +65,25 @@ function write(value: unknown, depth: number, where: string, out: string[]): voi
         .filter((k) => obj[k] !== undefined)
         .sort();
       out.push('{');
-      keys.forEach((k, i) => {
+      for (let i = 0; i < keys.length; i++) {
+        const k = keys[i] as string;
         if (i > 0) out.push(',');
-        out.push(str(k, `${where} key`), ':');
-        write(obj[k], depth + 1, `${where}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, out);
-      });
+        out.push(str(k, path, true), ':');
+        path.push(k);
+        write(obj[k], path, out);
+        path.pop();
+      }
       out.push('}');
       return;
     }
     default:
-      fail(`${where} is a ${typeof value}, which JSON cannot represent`);
+      fail(`${where(path)} is a ${typeof value}, which JSON cannot represent`);
   }
 }
 
 /** The canonical JSON text of `value`. Throws `DIGEST_NOT_CANONICALIZABLE` for non-JSON data. */
 export function canonicalize(value: unknown): string {
   const out: string[] = [];
-  write(value, 0, '(root)', out);
+  write(value, [], out);
   return out.join('');
 }

@@ -5,6 +5,7 @@ export { DEFAULT_LIMITS, parseLimit, resolveLimits, type ResolvedLimits } from '
 export { LOADER_PRECEDENCE, toLoaderError, type LoaderError, type LoaderErrorCode, type ValidationStage } from './loader-error.js';
 export { deriveMetadata, type ValidationMetadata } from './metadata.js';
 export * from './model.js';
+export { parseJsonStrict } from './json-strict.js';
 export { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, parseDocumentBytes, type DocumentFormat, type ParsedDocument, type Position } from './parse.js';
 export { childPointer, parsePointer, toPointer } from './pointer.js';
 export { findManifest } from './find.js';

@@ -18,6 +18,7 @@ import {
 } from 'yaml';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './guards.js';
+import { parseJsonStrict } from './json-strict.js';
 import { childPointer, parsePointer } from './pointer.js';
 import { bytePosition, firstInvalidUtf8 } from './utf8.js';
 
@@ -262,6 +263,26 @@ export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat): P
   const decoded = decode(bytes, format);
   if ('diagnostic' in decoded) return refused(format, [decoded.diagnostic]);
   const { text } = decoded;
+  if (format === 'json') {
+    const fast = parseJsonStrict(text, MANIFEST_MAX_DEPTH);
+    if (fast !== undefined && fast.data !== null && typeof fast.data === 'object' && !Array.isArray(fast.data)) {
+      // Positions are only needed to place a finding; build them on first use.
+      let full: ParsedDocument | undefined;
+      const slow = (): ParsedDocument => (full ??= parseText(text, format));
+      return {
+        format,
+        text,
+        data: fast.data,
+        diagnostics: [],
+        locate: (pointer, opts) => slow().locate(pointer, opts),
+        scalarRange: (pointer) => slow().scalarRange(pointer),
+      };
+    }
+  }
+  return parseText(text, format);
+}
+
+function parseText(text: string, format: DocumentFormat): ParsedDocument {
   if (flowDepth(text, format) > MANIFEST_MAX_DEPTH) {
     return refused(format, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`, { line: 1, column: 1 })], text);
   }

@@ -33,7 +33,7 @@ describe('readCleanJson: the guarded JSON reader without the YAML parser', () =>
     const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n);
     const refused = [
       '', '{', '{"a":1,}', '{"a":1,"a":2}', '{"a":{"x":1,"x":1}}', '{"\\u0061":1,"a":2}', '{"__proto__":{}}', '[{"constructor":1}]', '{"prototype":1}',
-      '9007199254740993', '{"n":1e400}', '[-1e309]', deep(65), `{"${'k'.repeat(1001)}":1}`, '{"a":"\u0000"}',
+      '9007199254740993', '{"n":1e400}', '[-1e309]', deep(65), '{"a":"\u0000"}',
     ];
     for (const text of refused) assert.equal(readCleanJson(b(text)), undefined, text.slice(0, 40));
     assert.deepEqual(readCleanJson(b(deep(64))), { value: JSON.parse(deep(64)) as unknown });
@@ -44,7 +44,7 @@ describe('readCleanJson: the guarded JSON reader without the YAML parser', () =>
 
   it('accepts only what the full parser accepts, with the same value (every JSON file in the repository, and the cases above)', () => {
     const corpus: Buffer[] = [...jsonFiles(join(ROOT, 'fixtures')), ...jsonFiles(join(ROOT, 'schemas'))].map((f) => readFileSync(f));
-    corpus.push(b('{"a":1,"a":2}'), b('{"__proto__":1}'), b('[1e400]'), b('"x"'), b('{"a":{"b":[null,true,"\\ud800"]}}'));
+    corpus.push(b('{"a":1,"a":2}'), b('{"__proto__":1}'), b('[1e400]'), b('"x"'), b('{"a":{"b":[null,true,"\\ud800"]}}'), b(`{"${'k'.repeat(1100)}":1}`));
     assert.ok(corpus.length > 50);
     let clean = 0;
     for (const bytes of corpus) {

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import type { Runner } from '../context.js';
+
+export interface McpOptions {
+  readonly registry?: string;
+  /** --approve (repeatable): all, capability ids, namespaced tool names. */
+  readonly approve?: string[];
+  readonly policy?: string;
+  /** A file with --audit, false with --no-audit. */
+  readonly audit?: string | false;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+export function registerMcp(program: Command, run: Runner): void {
+  program
+    .command('mcp')
+    .description('Serve the capability registry to an agent over MCP (stdio): list, match, load and reload capabilities, and call their tools.')
+    .option('--registry <dir>', 'registry to serve (default: $SKILLCTL_REGISTRY, else .skillctl/registry in the project, else the shipped one)')
+    .option('--approve <list>', 'write tools needing approval that may run: all, capability ids or <capability>__<tool> names; repeatable', collect)
+    .option('--policy <file>', 'the host policy tool calls run under (default: skillctl.policy.yaml in the project root)')
+    .option('--audit <file>', 'append each tool call\'s audit record here (default: .skillctl/audit.jsonl in the project root)')
+    .option('--no-audit', 'do not write audit records')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl mcp                                   the shipped registry: the built-in skills
+  $ skillctl mcp --registry .skillctl/registry --approve weights
+  client configuration: {"command": "npx", "args": ["skillctl", "mcp"]}
+
+stdout carries the protocol; diagnostics go to stderr. Stops when the client disconnects.`,
+    )
+    .action(async (opts: McpOptions) => run(async (ctx) => (await import('./mcp.run.js')).run(ctx, opts)));
+}

@@ -1,0 +1,8 @@
+/** Option parsers shared by command definitions (light imports only). */
+import { InvalidArgumentError } from 'commander';
+
+/** `--min-signers <n>`: an integer from 0 to 64. */
+export function parseMinSigners(value: string): number {
+  if (!/^(0|[1-9][0-9]?)$/.test(value) || Number(value) > 64) throw new InvalidArgumentError('an integer from 0 to 64 is required.');
+  return Number(value);
+}

@@ -1,0 +1,137 @@
+/**
+ * What every command that runs skills sets up the same way (`skillctl run`, `skillctl mcp`): the
+ * host policy in force, the audit file, where skill ids resolve (the project's lock, then the
+ * default bundle inside the package), how schemas that name payload contracts compile, and the
+ * files a skill may never write.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { ContractSet } from '../core/contracts/index.js';
+import { errnoCode, SkillctlError } from '../core/errors.js';
+// The light modules, not manifest/index.js and policy/index.js: a run of the default bundle
+// needs neither the YAML parser nor the validators they hold (docs/performance.md); the policy
+// file loader and the payload contracts come with the rest of the heavy half (loadFull).
+import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
+import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
+import { DEFAULT_AUDIT_PATH, defaultSchemaCompiler, loadFull, type BundleSnapshots, type PolicyInForce, type RunOptions, type SchemaCompiler } from '../core/run/index.js';
+import { VERSION } from '../generated/version.js';
+import { BUILTINS } from '../skills/index.js';
+import type { Context } from './context.js';
+import { readStdin } from './io.js';
+import { packageRoot } from './package-root.js';
+
+/** The bytes of `file` (`-`: stdin), relative to the working directory; unreadable is a SkillctlError. */
+export async function readBytes(ctx: Context, file: string, what: string): Promise<Buffer> {
+  if (file === '-') {
+    const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
+    if (bytes === undefined) throw new SkillctlError('INPUT_UNREADABLE', `${what} on stdin exceeds ${MANIFEST_MAX_BYTES} bytes`);
+    return bytes;
+  }
+  try {
+    return await readFile(resolve(ctx.io.cwd, file));
+  } catch (err) {
+    const code = errnoCode(err);
+    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${what} ${file}: ${code ?? String(err)}`, { cause: err });
+  }
+}
+
+/** `--policy FILE`, else skillctl.policy.yaml in the project root, else the default policy. */
+export async function policyInForce(ctx: Context, root: string | undefined, file: string | undefined): Promise<PolicyInForce> {
+  const path = file !== undefined ? resolve(ctx.io.cwd, file) : root !== undefined ? join(root, POLICY_FILE_NAME) : undefined;
+  if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
+  const bytes = await readBytes(ctx, path, 'the policy');
+  const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: dirname(path) });
+  return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
+}
+
+/** `--audit FILE`, none with `--no-audit`, else .skillctl/audit.jsonl in the project root (or cwd). */
+export function auditFileFor(cwd: string, root: string | undefined, flag: string | false | undefined): string | undefined {
+  if (flag === false) return undefined;
+  return typeof flag === 'string' ? resolve(cwd, flag) : join(root ?? cwd, DEFAULT_AUDIT_PATH);
+}
+
+/** The build's validation results of the default bundle (dist/default-bundles.json), if present. */
+function defaultSnapshots(pkg: string): BundleSnapshots | undefined {
+  try {
+    return JSON.parse(readFileSync(join(pkg, 'dist', 'default-bundles.json'), 'utf8')) as BundleSnapshots;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Skill ids resolve through the project's lock, then the default bundle inside the package. */
+export function runResolveOptions(root: string | undefined): NonNullable<RunOptions['resolve']> {
+  const pkg = packageRoot();
+  const snapshots = defaultSnapshots(pkg);
+  return { ...(root !== undefined ? { projectRoot: root } : {}), packageRoot: pkg, ...(snapshots !== undefined ? { defaultSnapshots: snapshots } : {}) };
+}
+
+/** True when the schema `$ref`s another document (a payload contract), not only its own parts. */
+function refersOut(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const ref = (v as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+    stack.push(...Object.values(v));
+  }
+  return false;
+}
+
+/**
+ * Schemas that `$ref` payload contracts compile against the contract set (built-in contracts and
+ * --contracts directories, loaded once, only then); the rest with the engine's default compiler.
+ */
+function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
+  let set: Promise<ContractSet> | undefined;
+  return async (schema, label) => {
+    if (!refersOut(schema)) return defaultSchemaCompiler(schema, label);
+    // Loaded only for a schema that needs it: most runs never pay for the contract module.
+    const contracts = await loadFull();
+    set ??= contracts.loadContractSet({ dirs, cwd: ctx.io.cwd });
+    return contracts.compilePayloadSchema(schema, await set, label);
+  };
+}
+
+/** This process's VmData (KiB): bounds what a fresh node of the same binary reserves at start. */
+function dataSegment(): { dataKiB?: number } {
+  try {
+    const m = /VmData:\s*(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'));
+    return m !== null ? { dataKiB: Number(m[1]) } : {};
+  } catch {
+    return {};
+  }
+}
+
+export interface RunSetup {
+  readonly root: string | undefined;
+  readonly policy: PolicyInForce;
+  readonly auditFile: string | undefined;
+  /** `--contracts DIR`s for schemas that name payload contracts. */
+  readonly contracts?: readonly string[];
+}
+
+/** The engine's options for runs from this process. */
+export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
+  const { root, policy, auditFile } = setup;
+  return {
+    cwd: ctx.io.cwd,
+    env: ctx.io.env,
+    policy,
+    // process.hrtime, not performance.now(): the performance global loads perf_hooks (~1 ms).
+    clock: { now: () => Date.now(), monotonic: () => Number(process.hrtime.bigint()) / 1e6 },
+    builtins: async (id) => BUILTINS.get(id),
+    compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
+    resolve: runResolveOptions(root),
+    hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
+    skillctlVersion: VERSION,
+    // The audit log, the policy file and the project's pins: never writable by a skill.
+    protectedPaths: [
+      ...(auditFile !== undefined ? [auditFile] : []),
+      ...('invalid' in policy || policy.source === 'default' ? [] : [policy.source]),
+      ...(root !== undefined ? [join(root, POLICY_FILE_NAME), join(root, 'pins')] : []),
+    ],
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * The file-system calls a directory source makes, in two flavours with the same behaviour:
+ * `asyncDirOps` (libuv's thread pool; the default, never blocks the calling thread) and
+ * `syncDirOps` (blocking system calls). A worker thread that verifies many bundles uses the sync
+ * flavour: it has nothing else to do meanwhile, and a blocking call costs a few microseconds where
+ * a thread-pool round trip costs tens, which dominates when a run makes tens of thousands of them.
+ */
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { lstat, open, readdir, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { sha256, type Sha256Digest } from '../digest/index.js';
+import { digestBytes, hashStream } from './hash-stream.js';
+
+export interface DirOps {
+  readdir(path: string): Promise<Dirent[]>;
+  lstat(path: string): Promise<{ size: number; mode: number }>;
+  /** Type and size, following links (for a bundle root or an archive path). */
+  stat(path: string): Promise<{ isDirectory(): boolean; isFile(): boolean; size: number }>;
+  realpath(path: string): Promise<string>;
+  /** A whole text file, following links (`.skillignore`, read after the listing saw a regular file). */
+  readText(path: string): Promise<string>;
+  /** A regular file's bytes, refusing a symbolic link in the last component (O_NOFOLLOW). */
+  readRegular(path: string): Promise<Buffer>;
+  /** sha256 of a regular file's bytes, as `readRegular` opens it; large files are streamed. */
+  digestRegular(path: string): Promise<Sha256Digest>;
+}
+
+/** Files up to this size are read whole and hashed in one call; larger ones are streamed. */
+const WHOLE_FILE = 32 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+const chunk = Buffer.allocUnsafe(CHUNK);
+
+function notRegular(file: string): Error {
+  return Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
+}
+
+/**
+ * Opens a listed file without following a symlink in its last component: a file swapped for a
+ * link after listing must not make us read outside the bundle.
+ */
+async function openRegular(file: string): Promise<{ fh: FileHandle; size: number }> {
+  const fh = await open(file, NOFOLLOW);
+  const st = await fh.stat();
+  if (!st.isFile()) {
+    await fh.close();
+    throw notRegular(file);
+  }
+  return { fh, size: st.size };
+}
+
+/** Reads exactly `size` bytes from an open file (one fstat was already paid by the caller). */
+async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const { bytesRead } = await fh.read(buf, off, size - off, off);
+    if (bytesRead === 0) break;
+    off += bytesRead;
+  }
+  return off === size ? buf : buf.subarray(0, off);
+}
+
+export const asyncDirOps: DirOps = {
+  readdir: (path) => readdir(path, { withFileTypes: true }),
+  lstat: (path) => lstat(path),
+  stat: (path) => stat(path),
+  realpath: (path) => realpath(path),
+  readText: (path) => readFile(path, 'utf8'),
+  async readRegular(path) {
+    const { fh, size } = await openRegular(path);
+    try {
+      return await readAll(fh, size);
+    } finally {
+      await fh.close();
+    }
+  },
+  async digestRegular(path) {
+    const { fh, size } = await openRegular(path);
+    try {
+      // Whole files hashed on the thread pool when large enough to be worth it; very large
+      // ones streamed so memory stays bounded.
+      if (size <= WHOLE_FILE) return await digestBytes(await readAll(fh, size));
+      return await hashStream(fh.createReadStream({ autoClose: false }));
+    } finally {
+      await fh.close();
+    }
+  },
+};
+
+function withRegularSync<T>(path: string, fn: (fd: number, size: number) => T): T {
+  const fd = openSync(path, NOFOLLOW);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw notRegular(path);
+    return fn(fd, st.size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Reads up to `size` bytes from the start of the file into `buf`; returns how many. */
+function readInto(fd: number, buf: Buffer, size: number): number {
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break;
+    off += n;
+  }
+  return off;
+}
+
+function readAllSync(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break;
+    off += n;
+  }
+  return off === size ? buf : buf.subarray(0, off);
+}
+
+/** Promise-shaped results of blocking calls; a thrown error becomes a rejection. */
+function now<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+export const syncDirOps: DirOps = {
+  readdir: (path) => now(() => readdirSync(path, { withFileTypes: true })),
+  lstat: (path) => now(() => lstatSync(path)),
+  stat: (path) => now(() => statSync(path)),
+  realpath: (path) => now(() => realpathSync.native(path)),
+  readText: (path) => now(() => readFileSync(path, 'utf8')),
+  readRegular: (path) => now(() => withRegularSync(path, readAllSync)),
+  digestRegular: (path) =>
+    now(() =>
+      withRegularSync(path, (fd, size) => {
+        // One buffer per thread, reused: blocking calls never interleave, and a file read into a
+        // fresh buffer each time costs more in allocation and collection than in hashing. The
+        // file is read up to the size fstat gave, as the thread-pool flavour reads it.
+        if (size <= CHUNK) return sha256(chunk.subarray(0, readInto(fd, chunk, size)));
+        const h = createHash('sha256');
+        for (let off = 0; off < size; ) {
+          const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - off), off);
+          if (n === 0) break;
+          h.update(chunk.subarray(0, n));
+          off += n;
+        }
+        return `sha256:${h.digest('hex')}` as Sha256Digest;
+      }),
+    ),
+};

@@ -1,0 +1,39 @@
+/**
+ * Which paths of a bundle are part of it: the same rules for a directory and for an archive,
+ * so a bundle and its packed archive list the same files and have the same digests.
+ */
+import type { Ignore } from 'ignore';
+import { EXCLUDED_DIRS } from './source.js';
+
+/**
+ * Control characters and backslashes make a path mean different things on different systems;
+ * U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
+ */
+export const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
+
+/** The `.skillignore` rules (gitignore syntax). `ignore` is loaded only when a bundle has one. */
+export async function parseSkillignore(text: string): Promise<Ignore> {
+  const { default: ignore } = await import('ignore');
+  return ignore().add(text);
+}
+
+/**
+ * True when `rel` (a POSIX path relative to the bundle root) is left out of the bundle: a
+ * directory named .git, node_modules or .skillctl, or a match of `.skillignore`. Only the last
+ * segment is tested; a directory walk never enters an excluded directory, and a flat listing
+ * tests every ancestor with `excludedWithAncestors`.
+ */
+export function isExcluded(rel: string, isDir: boolean, ig: Ignore | undefined): boolean {
+  if (isDir && EXCLUDED_DIRS.has(rel.slice(rel.lastIndexOf('/') + 1))) return true;
+  return ig?.ignores(isDir ? `${rel}/` : rel) === true;
+}
+
+/** `isExcluded` for a file of a flat listing (an archive): the file or any directory above it. */
+export function excludedWithAncestors(rel: string, ig: Ignore | undefined): boolean {
+  let slash = rel.indexOf('/');
+  while (slash !== -1) {
+    if (isExcluded(rel.slice(0, slash), true, ig)) return true;
+    slash = rel.indexOf('/', slash + 1);
+  }
+  return isExcluded(rel, false, ig);
+}

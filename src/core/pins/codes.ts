@@ -1,0 +1,77 @@
+import type { CodeCatalogue } from '../diagnostics.js';
+
+/** The lock file, pinning and `verify-pins`. */
+export const PIN_CODES = {
+  LOCK_UNREADABLE: {
+    severity: 'error',
+    title: 'The lock file does not exist, cannot be read, or is not JSON.',
+    exit: 'usage',
+  },
+  LOCK_INVALID: {
+    severity: 'error',
+    title: 'The lock file does not match its schema (unknown format, missing or malformed field).',
+    exit: 'findings',
+  },
+  LOCK_NOT_CANONICAL: {
+    severity: 'error',
+    title: 'The lock file is not in the form skillctl writes (entry order, key order, indentation, final newline).',
+    exit: 'findings',
+  },
+  LOCK_BUSY: {
+    severity: 'error',
+    title: 'Another process held the lock file\'s write lock for longer than the wait allows.',
+    exit: 'usage',
+  },
+  PIN_MISSING: { severity: 'error', title: 'A pinned bundle, archive or pack file does not exist.', exit: 'findings' },
+  PIN_MODIFIED: {
+    severity: 'error',
+    title: 'A digest recomputed from the pinned files differs from the one in the lock.',
+    exit: 'findings',
+  },
+  PIN_IDENTITY_MISMATCH: {
+    severity: 'error',
+    title: 'The lock names one id or version, and the pinned manifest or pack another.',
+    exit: 'findings',
+  },
+  PIN_DUPLICATE: {
+    severity: 'error',
+    title: 'The lock pins the same identity, or the same source, twice.',
+    exit: 'findings',
+  },
+  PIN_UNPINNED: {
+    severity: 'error',
+    title: 'A skill bundle or behaviour pack under manifests/ has no pin in the lock.',
+    exit: 'findings',
+  },
+  PIN_SOURCE_INVALID: {
+    severity: 'error',
+    title: 'A pin\'s source is absolute, leaves the project, is not normalised, or is not where the lock format requires.',
+    exit: 'findings',
+  },
+  PIN_IMMUTABLE: {
+    severity: 'error',
+    title: 'Pinning would change the digests of an existing (id, version) pin; identities are immutable (use --replace).',
+    exit: 'findings',
+  },
+  PIN_NOT_FOUND: { severity: 'error', title: 'No pin in the lock has the requested skill id (and version).', exit: 'usage' },
+  PIN_AMBIGUOUS: {
+    severity: 'error',
+    title: 'Several versions of the requested skill id are pinned; name the version.',
+    exit: 'usage',
+  },
+  PIN_EXTRA_FILE: {
+    severity: 'error',
+    title: 'A provenact bundle holds a file that no digest or signature covers.',
+    exit: 'findings',
+  },
+  PACK_DOCUMENT_INVALID: {
+    severity: 'error',
+    title: 'A behaviour pack file is not a mapping with a profile and a semantic-version skill_pack_version.',
+    exit: 'findings',
+  },
+  PROVENACT_BUNDLE_INVALID: {
+    severity: 'error',
+    title: 'A provenact bundle\'s manifest.json or bundle-meta.json is malformed or disagrees with signatures.json.',
+    exit: 'findings',
+  },
+} as const satisfies CodeCatalogue;

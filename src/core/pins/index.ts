@@ -1,0 +1,27 @@
+/**
+ * Lock files and pins. What other parts of skillctl use:
+ *
+ * - `openLock(path)` reads a lock (skillctl or provenact format) and its trust anchors into a
+ *   `LockContext`, with the findings about the lock itself;
+ * - `findPin(lock, skillId, skillVersion?)` resolves a skill id through a skillctl lock;
+ * - `verifySkillPin(ctx, pin)` checks one pinned bundle or archive (read-only) and returns the
+ *   verified source to run from; `verifySourceAgainstPin` does the same for a source the caller
+ *   opened; `verifyPackPin` and `verifyProvenactPin` check the other kinds of pin;
+ * - `verifyLock(ctx)` is `verify-pins`; `pin(request)` is `pin`.
+ */
+export { PIN_CODES } from './codes.js';
+export { openLock, PROVENACT_MIN_SIGNERS, type LockContext, type OpenedLock, type OpenLockOptions, type ProvenactLockContext, type SkillctlLockContext } from './context.js';
+export { findPin } from './find.js';
+export { comparePackPins, compareSkillPins, emptyLock, loadLock, LOCK_MAX_BYTES, readLockBytes, readLockFile, renderLock, type LockLoad } from './lock.js';
+export * from './model.js';
+export { PACK_EXTENSIONS, readPackFile, SEMVER, toPackDocument, type PackDocument } from './pack-doc.js';
+export { findProjectRoot } from '../fs/index.js';
+export { escapesRoot, exists, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';
+export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
+export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
+export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, type Pinnable } from './scan.js';
+export { collectTargets, type PinTarget, type Targets } from './targets.js';
+export { verifyLock, type LockVerification, type VerifyLockOptions } from './verify-lock.js';
+export { verifyPackPin, type PackVerification } from './verify-pack.js';
+export { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
+export { pinnedDirectory, verifySkillPin, verifySourceAgainstPin, type DigestComparison, type PinVerification } from './verify-skill.js';

@@ -1,0 +1,70 @@
+/**
+ * The typed lock models. Untrusted lock files become these only through `loadLock`, which checks
+ * them against their JSON Schema first; verifiers see nothing else.
+ */
+import type { Sha256Digest } from '../digest/index.js';
+
+export const LOCK_VERSION = 'skillctl.lock.v1';
+/** Where a project keeps its lock, relative to the project root. */
+export const DEFAULT_LOCK_PATH = 'pins/skills.lock.json';
+/** The default public-keys file name, beside the lock. */
+export const DEFAULT_KEYS_FILE = 'public-keys.json';
+
+/** One pinned skill bundle, from a directory or an archive. */
+export interface SkillPin {
+  readonly skill_id: string;
+  readonly skill_version: string;
+  /** POSIX path relative to the project root: the bundle directory, or a `.tgz` archive. */
+  readonly source: string;
+  readonly manifest_digest: Sha256Digest;
+  readonly content_digest: Sha256Digest;
+  /** The content_digest recipe over every file, the manifest and signatures.json included. */
+  readonly files_digest: Sha256Digest;
+  /** sha256 of the archive bytes; present exactly when `source` is an archive. */
+  readonly archive_digest?: Sha256Digest;
+  /** Signers that must have signed `manifest_digest`, sorted. */
+  readonly signers: readonly string[];
+}
+
+/** One pinned behaviour pack document (manifests/packs/<profile>.yaml). */
+export interface PackPin {
+  readonly profile: string;
+  readonly skill_pack_version: string;
+  readonly source: string;
+  /** sha256 of the RFC 8785 JSON of the parsed document. */
+  readonly pack_digest: Sha256Digest;
+  /** sha256 of the file's raw bytes. */
+  readonly file_digest: Sha256Digest;
+}
+
+export interface SkillctlLock {
+  readonly lock_version: typeof LOCK_VERSION;
+  readonly min_signers: number;
+  readonly keys_file?: string;
+  readonly keys_digest?: Sha256Digest;
+  readonly skills: readonly SkillPin[];
+  readonly packs: readonly PackPin[];
+}
+
+/** One entry of a provenact-skills lock (schema_version 1.0.0). */
+export interface ProvenactPin {
+  readonly id: string;
+  readonly version: string;
+  readonly bundle_dir: string;
+  readonly artifact: Sha256Digest;
+  readonly manifest_hash: Sha256Digest;
+  readonly keys_file: string;
+  readonly keys_digest: Sha256Digest;
+  readonly signers: readonly string[];
+}
+
+export interface ProvenactLock {
+  readonly schema_version: '1.0.0';
+  readonly generated_at?: string;
+  readonly substrate_pin?: { readonly repo: string; readonly commit: string };
+  readonly skills: readonly ProvenactPin[];
+}
+
+export type LoadedLock =
+  | { readonly format: 'skillctl'; readonly lock: SkillctlLock }
+  | { readonly format: 'provenact'; readonly lock: ProvenactLock };

@@ -1,0 +1,254 @@
+/**
+ * `pin`: add or update pins in a skillctl lock. Every target is validated and hashed first; then,
+ * holding the lock file's write lock, the current lock is read, the trust anchors and identity
+ * rules are checked, and the signatures.json files and the lock are written atomically. If
+ * anything is refused, nothing is written, with one exception: signatures added by `--sign` are
+ * kept when the only finding is that the pin does not yet have `min_signers` signatures, so that
+ * the next signer can add theirs (the pin is written by the run that meets the threshold).
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { canonicalize, sha256 } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
+import { loadPublicKeys, type PublicKey } from '../sign/index.js';
+import { compareSkillPins, emptyLock, loadLock, renderLock } from './lock.js';
+import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
+import { exists, sourcePath } from './paths.js';
+import { preparePin, type Prepared, type Signing } from './prepare.js';
+import { MANIFESTS_DIR } from './scan.js';
+import type { PinTarget } from './targets.js';
+
+export interface PinChange {
+  readonly kind: 'skill' | 'pack';
+  /** skill_id, or the pack's profile. */
+  readonly id: string;
+  /** skill_version, or skill_pack_version. */
+  readonly version: string;
+  readonly source: string;
+  readonly action: 'added' | 'updated' | 'unchanged' | 'removed';
+}
+
+export interface PinRequest {
+  readonly root: string;
+  /** Absolute path of the lock, and how to name it in messages. */
+  readonly lockPath: string;
+  readonly lockFile: string;
+  readonly targets: readonly PinTarget[];
+  readonly signing: readonly Signing[];
+  /** Allow changing the digests of an existing (id, version). */
+  readonly replace: boolean;
+  /** Record the public-keys file's current digest even though it differs from the pinned one. */
+  readonly trustKeys: boolean;
+  /** Set the lock's min_signers. */
+  readonly minSigners?: number;
+  /** Drop pins whose source under manifests/ no longer exists (`--all`). */
+  readonly prune: boolean;
+  readonly fileLock: FileLockOptions;
+}
+
+export interface PinOutcome {
+  readonly ok: boolean;
+  readonly lockWritten: boolean;
+  /** signatures.json files written (sources). */
+  readonly signaturesWritten: readonly string[];
+  readonly changes: readonly PinChange[];
+  /** The lock as written (or as it would have been). */
+  readonly lock?: SkillctlLock;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface Decision {
+  readonly lock: SkillctlLock;
+  readonly changes: PinChange[];
+  readonly diagnostics: Diagnostic[];
+  /** An error other than too few signers: nothing may be written. */
+  readonly blocked: boolean;
+  /** No error at all: the lock may be written. */
+  readonly complete: boolean;
+}
+
+async function readOptional(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${path}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+  }
+}
+
+function sameSkillDigests(a: SkillPin, b: SkillPin): boolean {
+  return a.manifest_digest === b.manifest_digest && a.content_digest === b.content_digest;
+}
+
+/** Merges prepared pins into `lock`, enforcing immutability of (id, version). */
+export function applyPins(lock: SkillctlLock, prepared: readonly Prepared[], replace: boolean): { lock: SkillctlLock; changes: PinChange[]; diagnostics: Diagnostic[] } {
+  let skills: SkillPin[] = [...lock.skills];
+  let packs: PackPin[] = [...lock.packs];
+  const changes: PinChange[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const immutable = (what: string, source: string): void => {
+    diagnostics.push(
+      diag('PIN_IMMUTABLE', `${what} is already pinned with other digests; an identity never changes content`, {
+        file: source,
+        hint: 'give the changed bundle a new version, or pass --replace if the pinned content was never released',
+      }),
+    );
+  };
+  for (const p of prepared) {
+    if (p.kind === 'skill') {
+      const e = p.entry;
+      const old = skills.find((s) => s.skill_id === e.skill_id && s.skill_version === e.skill_version);
+      if (old !== undefined && !sameSkillDigests(old, e) && !replace) {
+        immutable(`${e.skill_id} ${e.skill_version}`, e.source);
+        continue;
+      }
+      // A source now holding another identity (a version bump in place) no longer holds the old one.
+      for (const gone of skills.filter((s) => s !== old && s.source === e.source)) {
+        changes.push({ kind: 'skill', id: gone.skill_id, version: gone.skill_version, source: gone.source, action: 'removed' });
+      }
+      skills = skills.filter((s) => s !== old && s.source !== e.source);
+      skills.push(e);
+      const same = old !== undefined && canonicalize(old) === canonicalize(e);
+      changes.push({ kind: 'skill', id: e.skill_id, version: e.skill_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
+    } else {
+      const e = p.entry;
+      const old = packs.find((s) => s.profile === e.profile && s.skill_pack_version === e.skill_pack_version);
+      if (old !== undefined && old.pack_digest !== e.pack_digest && !replace) {
+        immutable(`pack ${e.profile} ${e.skill_pack_version}`, e.source);
+        continue;
+      }
+      for (const gone of packs.filter((s) => s !== old && s.source === e.source)) {
+        changes.push({ kind: 'pack', id: gone.profile, version: gone.skill_pack_version, source: gone.source, action: 'removed' });
+      }
+      packs = packs.filter((s) => s !== old && s.source !== e.source);
+      packs.push(e);
+      const same = old !== undefined && canonicalize(old) === canonicalize(e);
+      changes.push({ kind: 'pack', id: e.profile, version: e.skill_pack_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
+    }
+  }
+  return { lock: { ...lock, skills: skills.sort(compareSkillPins), packs }, changes, diagnostics };
+}
+
+/** Removes pins whose source lies under manifests/ and no longer exists. */
+async function pruneMissing(root: string, lock: SkillctlLock): Promise<{ lock: SkillctlLock; changes: PinChange[] }> {
+  const under = (s: string): boolean => s.startsWith(`${MANIFESTS_DIR}/`);
+  const changes: PinChange[] = [];
+  const skills: SkillPin[] = [];
+  for (const s of lock.skills) {
+    if (under(s.source) && !(await exists(sourcePath(root, s.source)))) changes.push({ kind: 'skill', id: s.skill_id, version: s.skill_version, source: s.source, action: 'removed' });
+    else skills.push(s);
+  }
+  const packs: PackPin[] = [];
+  for (const p of lock.packs) {
+    if (under(p.source) && !(await exists(sourcePath(root, p.source)))) changes.push({ kind: 'pack', id: p.profile, version: p.skill_pack_version, source: p.source, action: 'removed' });
+    else packs.push(p);
+  }
+  return { lock: { ...lock, skills, packs }, changes };
+}
+
+/** Reads the lock to update; a missing lock is a new, empty one. */
+async function currentLock(req: PinRequest): Promise<{ lock?: SkillctlLock; diagnostics: Diagnostic[] }> {
+  const bytes = await readOptional(req.lockPath);
+  if (bytes === undefined) return { lock: emptyLock(), diagnostics: [] };
+  const load = loadLock(bytes, req.lockFile);
+  // Canonical form is restored by rewriting; every other finding stops the update.
+  const blocking = load.diagnostics.filter((d) => d.code !== 'LOCK_NOT_CANONICAL');
+  if (load.loaded === undefined || hasErrors(blocking)) return { diagnostics: blocking };
+  if (load.loaded.format !== 'skillctl') {
+    return { diagnostics: [diag('LOCK_INVALID', 'this is a provenact lock; skillctl pin writes skillctl locks only', { file: req.lockFile, hint: 'name a new lock with --lock' })] };
+  }
+  return { lock: load.loaded.lock, diagnostics: [] };
+}
+
+/** The trust anchors to record: first use records them, a change needs --trust-keys. */
+function trustKeys(lock: SkillctlLock, keysFile: string, keysBytes: Buffer | undefined, req: PinRequest): { lock: SkillctlLock; diagnostics: Diagnostic[] } {
+  const actual = keysBytes !== undefined ? sha256(keysBytes) : undefined;
+  if (actual === undefined) {
+    if (lock.keys_digest === undefined) return { lock, diagnostics: [] };
+    return { lock, diagnostics: [diag('KEYS_INVALID', `the lock pins ${keysFile} but it does not exist`, { file: join(dirname(req.lockFile), keysFile) })] };
+  }
+  if (lock.keys_digest === undefined || lock.keys_digest === actual || req.trustKeys) {
+    return { lock: { ...lock, keys_file: keysFile, keys_digest: actual }, diagnostics: [] };
+  }
+  return {
+    lock,
+    diagnostics: [
+      diag('KEYS_DIGEST_MISMATCH', `${keysFile} changed since the lock pinned it (${lock.keys_digest}, now ${actual})`, {
+        file: req.lockFile,
+        pointer: '/keys_digest',
+        hint: 'review the change to the public keys, then pin with --trust-keys',
+      }),
+    ],
+  };
+}
+
+export async function pin(req: PinRequest): Promise<PinOutcome> {
+  const lockDir = dirname(req.lockPath);
+  const before = await currentLock(req);
+  const keysFile = before.lock?.keys_file ?? DEFAULT_KEYS_FILE;
+  const keysBytes = await readOptional(join(lockDir, keysFile));
+  let keys: ReadonlyMap<string, PublicKey> = new Map();
+  const found: Diagnostic[] = [...before.diagnostics];
+  if (keysBytes !== undefined) {
+    const loaded = loadPublicKeys(keysBytes, join(dirname(req.lockFile), keysFile));
+    found.push(...loaded.diagnostics);
+    keys = loaded.keys;
+  }
+  const prepared: Prepared[] = [];
+  if (!hasErrors(found)) {
+    for (const t of req.targets) {
+      const r = await preparePin({ root: req.root, keys, signing: req.signing }, t);
+      found.push(...r.diagnostics);
+      if (r.prepared !== undefined) prepared.push(r.prepared);
+    }
+  }
+  if (hasErrors(found)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(found) };
+
+  const decide = async (current: SkillctlLock): Promise<Decision> => {
+    const trusted = trustKeys(current, keysFile, keysBytes, req);
+    let lock: SkillctlLock = req.minSigners !== undefined ? { ...trusted.lock, min_signers: req.minSigners } : trusted.lock;
+    // Warnings from validation stay in the report.
+    const diagnostics: Diagnostic[] = [...found, ...trusted.diagnostics];
+    for (const p of prepared) {
+      if (p.kind === 'skill' && p.distinctKeys < lock.min_signers) {
+        diagnostics.push(
+          diag('TOO_FEW_SIGNERS', `${p.entry.skill_id} ${p.entry.skill_version} has ${p.distinctKeys} valid signature(s) from distinct keys; the lock requires ${lock.min_signers}`, {
+            file: `${p.entry.source}/signatures.json`,
+            hint: 'the pin is written once enough signers have run skillctl pin --sign',
+          }),
+        );
+      }
+    }
+    const applied = applyPins(lock, prepared, req.replace);
+    diagnostics.push(...applied.diagnostics);
+    lock = applied.lock;
+    const changes = [...applied.changes];
+    if (req.prune) {
+      const pruned = await pruneMissing(req.root, lock);
+      lock = pruned.lock;
+      changes.push(...pruned.changes);
+    }
+    const errors = diagnostics.filter((d) => d.severity === 'error');
+    return { lock, changes, diagnostics: sortDiagnostics(diagnostics), blocked: errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'), complete: errors.length === 0 };
+  };
+  const writes = prepared.flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
+
+  // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
+  const early = await decide(before.lock ?? emptyLock());
+  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, lock: early.lock, diagnostics: early.diagnostics };
+  await mkdir(lockDir, { recursive: true });
+  return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
+    // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
+    const current = await currentLock(req);
+    if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(current.diagnostics) };
+    const d = await decide(current.lock);
+    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    for (const w of writes) await writeFileAtomic(w.path, w.text);
+    const signaturesWritten = writes.map((w) => w.source);
+    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    await writeFileAtomic(req.lockPath, renderLock(d.lock));
+    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+  });
+}

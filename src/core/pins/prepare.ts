@@ -1,0 +1,174 @@
+/**
+ * Computing a pin for one target, without writing anything: the bundle (or archive) is validated
+ * in full, as `validate` does, and refused when invalid; signatures are added in memory; the
+ * digests are those of the files as they will be once the new signatures.json is written.
+ */
+import { MANIFEST_NAMES, dirSource, hashFiles, openArchive, type BundleSource } from '../bundle/index.js';
+import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { formatOf, validateBundle, validateManifest, type ManifestValidation } from '../manifest/index.js';
+import {
+  checkSignatures,
+  loadSignatures,
+  renderSignatures,
+  signDigest,
+  upsertSignature,
+  type PublicKey,
+  type SecretKey,
+  type SignaturesDoc,
+} from '../sign/index.js';
+import type { PackPin, SkillPin } from './model.js';
+import { readPackFile } from './pack-doc.js';
+import { sourcePath } from './paths.js';
+import type { PinTarget } from './targets.js';
+
+export interface Signing {
+  readonly signer: string;
+  readonly key: SecretKey;
+}
+
+export interface PreparedSkill {
+  readonly kind: 'skill';
+  readonly entry: SkillPin;
+  /** Distinct public keys behind the valid signatures. */
+  readonly distinctKeys: number;
+  /** signatures.json to write (absolute path and text), when signing changed it. */
+  readonly write?: { readonly path: string; readonly text: string };
+}
+
+export interface PreparedPack {
+  readonly kind: 'pack';
+  readonly entry: PackPin;
+}
+
+export type Prepared = PreparedSkill | PreparedPack;
+
+export interface PrepareContext {
+  readonly root: string;
+  readonly keys: ReadonlyMap<string, PublicKey>;
+  readonly signing: readonly Signing[];
+}
+
+async function validateSource(target: PinTarget, abs: string): Promise<{ validation: ManifestValidation; source: BundleSource; archiveDigest?: Sha256Digest; extra: Diagnostic[] }> {
+  if (target.kind === 'bundle') return { validation: await validateBundle(abs, target.source), source: dirSource(abs), extra: [] };
+  const archive = await openArchive(abs, undefined, target.source);
+  const listing = await archive.list();
+  const extra: Diagnostic[] = listing.diagnostics.map((d) => ({ ...d, file: `${target.source}${d.file !== undefined ? `/${d.file}` : ''}` }));
+  const names = listing.files.filter((f) => (MANIFEST_NAMES as readonly string[]).includes(f.path)).map((f) => f.path);
+  const name = names.length === 1 ? (names[0] as string) : undefined;
+  if (name === undefined) {
+    extra.push(
+      names.length === 0
+        ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the archive root', { file: target.source })
+        : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: target.source }),
+    );
+  }
+  const validation = await validateManifest(name !== undefined ? await archive.read(name) : Buffer.alloc(0), formatOf(name ?? 'skill.yaml'), {
+    file: `${target.source}/${name ?? 'skill.yaml'}`,
+    bundle: archive,
+    bundleLabel: target.source,
+  });
+  return { validation, source: archive, archiveDigest: archive.archiveDigest, extra };
+}
+
+async function existingSignatures(source: BundleSource, present: boolean, file: string): Promise<{ doc?: SignaturesDoc; diagnostics: Diagnostic[] }> {
+  if (!present) return { diagnostics: [] };
+  return loadSignatures(await source.read('signatures.json'), file);
+}
+
+async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagnostic[]): Promise<PreparedSkill | undefined> {
+  const abs = sourcePath(ctx.root, target.source);
+  const { validation, source, archiveDigest, extra } = await validateSource(target, abs);
+  found.push(...extra, ...validation.diagnostics);
+  const digest = validation.digests.manifest.computed;
+  const content = validation.digests.content.computed;
+  if (!validation.valid || hasErrors(extra) || digest === undefined || content === undefined || validation.skill_id === undefined || validation.skill_version === undefined) {
+    if (!hasErrors(found)) found.push(diag('BUNDLE_UNREADABLE', 'the bundle could not be read in full', { file: target.source }));
+    return undefined;
+  }
+  const listing = await source.list();
+  const sigFile = `${target.source}/signatures.json`;
+  const present = listing.files.some((f) => f.path === 'signatures.json');
+  const loaded = await existingSignatures(source, present, sigFile);
+  found.push(...loaded.diagnostics);
+  if (loaded.diagnostics.length > 0) return undefined;
+  let doc = loaded.doc;
+  let write: PreparedSkill['write'];
+  if (ctx.signing.length > 0) {
+    if (target.kind === 'archive') {
+      found.push(diag('USAGE', 'an archive cannot be signed in place; sign the bundle directory, then pack it', { file: target.source }));
+      return undefined;
+    }
+    for (const s of ctx.signing) {
+      const known = ctx.keys.get(s.signer);
+      if (known === undefined || known.base64 !== s.key.publicKey) {
+        found.push(
+          diag('SIGNER_UNKNOWN', known === undefined ? `${s.signer} has no key in the public-keys file` : `the public key of ${s.signer} in the public-keys file does not belong to this secret key`, {
+            hint: `skillctl keygen --signer ${s.signer} adds a key pair`,
+          }),
+        );
+        return undefined;
+      }
+      doc = upsertSignature(doc, digest, { signer: s.signer, algorithm: 'ed25519', signature: signDigest(s.key, digest) });
+    }
+    write = { path: `${abs}/signatures.json`, text: renderSignatures(doc as SignaturesDoc) };
+  }
+  // Pinning records the signers whose signatures verify; any signature that does not is refused.
+  const check = await checkSignatures(doc, { digest, keys: ctx.keys, minSigners: 0, file: sigFile });
+  found.push(...check.diagnostics);
+  if (hasErrors(check.diagnostics)) return undefined;
+
+  const others = listing.files.filter((f) => f.path !== 'signatures.json');
+  const hashed = await hashFiles(source, others);
+  found.push(...hashed.diagnostics.map((d) => ({ ...d, file: `${target.source}/${d.file ?? ''}` })));
+  if (hasErrors(hashed.diagnostics)) return undefined;
+  const all: TreeFile[] = [...hashed.files];
+  if (write !== undefined) {
+    const bytes = Buffer.from(write.text, 'utf8');
+    const old = listing.files.find((f) => f.path === 'signatures.json');
+    all.push({ path: 'signatures.json', size: bytes.length, mode: old?.mode ?? '0644', digest: sha256(bytes) });
+  } else if (present) {
+    const sig = listing.files.find((f) => f.path === 'signatures.json') as TreeFile;
+    all.push({ path: sig.path, size: sig.size, mode: sig.mode, digest: await source.digest('signatures.json') });
+  }
+  const entry: SkillPin = {
+    skill_id: validation.skill_id,
+    skill_version: validation.skill_version,
+    source: target.source,
+    manifest_digest: digest,
+    content_digest: content,
+    files_digest: treeDigest(all),
+    ...(archiveDigest !== undefined ? { archive_digest: archiveDigest } : {}),
+    signers: [...check.valid],
+  };
+  return { kind: 'skill', entry, distinctKeys: check.distinctKeys, ...(write !== undefined ? { write } : {}) };
+}
+
+/** Packs are pinned by digest only; `--sign` applies to the skill bundles pinned alongside. */
+async function preparePack(ctx: PrepareContext, target: PinTarget, found: Diagnostic[]): Promise<PreparedPack | undefined> {
+  const doc = await readPackFile(sourcePath(ctx.root, target.source), target.source);
+  if (doc === undefined) {
+    found.push(diag('INPUT_NOT_FOUND', `${target.source} does not exist`, { file: target.source }));
+    return undefined;
+  }
+  found.push(...doc.diagnostics);
+  if (hasErrors(doc.diagnostics) || doc.profile === undefined || doc.skill_pack_version === undefined || doc.pack_digest === undefined) return undefined;
+  return {
+    kind: 'pack',
+    entry: { profile: doc.profile, skill_pack_version: doc.skill_pack_version, source: target.source, pack_digest: doc.pack_digest, file_digest: doc.file_digest },
+  };
+}
+
+/** Computes the pin of one target. Undefined (with findings) when it cannot be pinned. */
+export async function preparePin(ctx: PrepareContext, target: PinTarget): Promise<{ prepared?: Prepared; diagnostics: Diagnostic[] }> {
+  const found: Diagnostic[] = [];
+  try {
+    const prepared = target.kind === 'pack' ? await preparePack(ctx, target, found) : await prepareSkill(ctx, target, found);
+    return { ...(prepared !== undefined ? { prepared } : {}), diagnostics: found };
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === undefined) throw err;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${target.source}: ${code}`, { cause: err });
+  }
+}

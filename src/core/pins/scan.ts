@@ -1,0 +1,98 @@
+/**
+ * What a project has that could be pinned: skill bundles anywhere under manifests/, and behaviour
+ * pack files directly in manifests/packs/. A provenact repository keeps its bundles at
+ * skills/<id>/<version>/. Symbolic links are never followed, and .git/, node_modules/ and
+ * .skillctl/ are never entered.
+ */
+import { join } from 'node:path';
+import { comparePaths } from '../digest/index.js';
+import { asyncDirOps, EXCLUDED_DIRS, MANIFEST_NAMES, type DirOps } from '../bundle/index.js';
+import { errnoCode } from '../errors.js';
+import { PACK_EXTENSIONS } from './pack-doc.js';
+
+export const MANIFESTS_DIR = 'manifests';
+export const PACKS_DIR = 'manifests/packs';
+
+interface DirEntries {
+  readonly dirs: string[];
+  readonly files: string[];
+}
+
+async function entries(abs: string, ops: Pick<DirOps, 'readdir'>): Promise<DirEntries> {
+  const out: DirEntries = { dirs: [], files: [] };
+  let list;
+  try {
+    list = await ops.readdir(abs);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return out;
+    throw err;
+  }
+  for (const ent of list) {
+    if (ent.isDirectory() && !EXCLUDED_DIRS.has(ent.name)) out.dirs.push(ent.name);
+    else if (ent.isFile()) out.files.push(ent.name);
+  }
+  out.dirs.sort(comparePaths);
+  out.files.sort(comparePaths);
+  return out;
+}
+
+export interface Pinnable {
+  /** Bundle directories, relative to the root, sorted. */
+  readonly bundles: readonly string[];
+  /** Pack files, relative to the root, sorted. */
+  readonly packs: readonly string[];
+}
+
+/**
+ * Bundles under `<root>/<dir>` (default manifests/): every directory holding skill.yaml or
+ * skill.json. A bundle's own subdirectories are part of it and are not searched further.
+ */
+export async function findBundles(
+  root: string,
+  dir: string = MANIFESTS_DIR,
+  ops: Pick<DirOps, 'readdir'> = asyncDirOps,
+  known: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const found: string[] = [];
+  const stack = [dir];
+  while (stack.length > 0) {
+    const rel = stack.pop() as string;
+    // A directory the caller already verified as a bundle (a pinned source) is not read again.
+    if (known.has(rel)) {
+      found.push(rel);
+      continue;
+    }
+    const { dirs, files } = await entries(join(root, ...rel.split('/')), ops);
+    if (files.some((f) => (MANIFEST_NAMES as readonly string[]).includes(f))) {
+      found.push(rel);
+      continue;
+    }
+    for (const d of dirs) stack.push(`${rel}/${d}`);
+  }
+  return found.sort(comparePaths);
+}
+
+/** Pack files: `*.yaml`, `*.yml` and `*.json` directly in `<root>/manifests/packs/`. */
+export async function findPacks(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps): Promise<string[]> {
+  const { files } = await entries(join(root, ...PACKS_DIR.split('/')), ops);
+  return files.filter((f) => PACK_EXTENSIONS.some((ext) => f.endsWith(ext))).map((f) => `${PACKS_DIR}/${f}`);
+}
+
+/** `known`: directories already verified as bundles (their own listing found the manifest). */
+export async function findPinnable(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps, known: ReadonlySet<string> = new Set()): Promise<Pinnable> {
+  const [bundles, packs] = await Promise.all([findBundles(root, MANIFESTS_DIR, ops, known), findPacks(root, ops)]);
+  // A packs directory that is itself a bundle's subdirectory is part of that bundle.
+  return { bundles, packs: packs.filter((p) => !bundles.some((b) => p.startsWith(`${b}/`))) };
+}
+
+/** Provenact bundle directories: skills/<id>/<version>/ holding manifest.json. */
+export async function findProvenactBundles(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of (await entries(join(root, 'skills'), ops)).dirs) {
+    for (const version of (await entries(join(root, 'skills', id), ops)).dirs) {
+      if ((await entries(join(root, 'skills', id, version), ops)).files.includes('manifest.json')) out.push(`skills/${id}/${version}`);
+    }
+  }
+  return out.sort(comparePaths);
+}

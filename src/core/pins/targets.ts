@@ -1,0 +1,89 @@
+/**
+ * What `pin` was asked to pin: bundle directories, archives and pack files, each as a source path
+ * relative to the project root. Directories are searched for bundles (and, under manifests/packs,
+ * pack files); `--all` is every bundle and pack under manifests/.
+ */
+import { stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { MANIFEST_NAMES } from '../bundle/index.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { errnoCode } from '../errors.js';
+import { PACK_EXTENSIONS } from './pack-doc.js';
+import { toSource, unsafeSourcePath } from './paths.js';
+import { findBundles, findPacks, findPinnable } from './scan.js';
+
+export type PinTarget =
+  | { readonly kind: 'bundle'; readonly source: string }
+  | { readonly kind: 'archive'; readonly source: string }
+  | { readonly kind: 'pack'; readonly source: string };
+
+export interface Targets {
+  readonly targets: readonly PinTarget[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Expands command-line paths (relative to `cwd`) into targets inside `root`. */
+export async function collectTargets(root: string, cwd: string, args: readonly string[], all: boolean): Promise<Targets> {
+  const targets: PinTarget[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  const add = (t: PinTarget): void => {
+    if (!seen.has(t.source)) {
+      seen.add(t.source);
+      targets.push(t);
+    }
+  };
+  if (all) {
+    const found = await findPinnable(root);
+    for (const b of found.bundles) add({ kind: 'bundle', source: b });
+    for (const p of found.packs) add({ kind: 'pack', source: p });
+  }
+  for (const arg of args) {
+    const abs = isAbsolute(arg) ? arg : join(cwd, arg);
+    let st;
+    try {
+      st = await stat(abs);
+    } catch (err) {
+      const code = errnoCode(err);
+      diagnostics.push(diag(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `${arg} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`, { file: arg }));
+      continue;
+    }
+    const name = basename(abs);
+    const target = st.isFile() && (MANIFEST_NAMES as readonly string[]).includes(name) ? dirname(abs) : abs;
+    const source = toSource(root, target);
+    const unsafe = source === undefined ? 'it is outside the project root' : unsafeSourcePath(source);
+    if (source === undefined || unsafe !== undefined) {
+      diagnostics.push(diag('PIN_SOURCE_INVALID', `${arg} cannot be pinned: ${unsafe ?? ''}`, { file: arg, hint: `sources are paths inside ${root}` }));
+      continue;
+    }
+    if (st.isDirectory() || target !== abs) {
+      if (await hasManifest(target)) {
+        add({ kind: 'bundle', source });
+        continue;
+      }
+      const bundles = await findBundles(root, source);
+      const packs = (await findPacks(root)).filter((p) => p.startsWith(`${source}/`) && !bundles.some((b) => p.startsWith(`${b}/`)));
+      if (bundles.length === 0 && packs.length === 0) diagnostics.push(diag('NO_INPUT', `no bundle or pack under ${arg}`, { file: arg }));
+      for (const b of bundles) add({ kind: 'bundle', source: b });
+      for (const p of packs) add({ kind: 'pack', source: p });
+    } else if (name.endsWith('.tgz')) {
+      add({ kind: 'archive', source });
+    } else if (PACK_EXTENSIONS.some((ext) => name.endsWith(ext))) {
+      add({ kind: 'pack', source });
+    } else {
+      diagnostics.push(diag('USAGE', `${arg} is not a bundle directory, a .tgz archive or a pack file (.yaml, .yml, .json)`, { file: arg }));
+    }
+  }
+  return { targets, diagnostics };
+}
+
+async function hasManifest(dir: string): Promise<boolean> {
+  for (const n of MANIFEST_NAMES) {
+    try {
+      if ((await stat(join(dir, n))).isFile()) return true;
+    } catch {
+      // absent
+    }
+  }
+  return false;
+}

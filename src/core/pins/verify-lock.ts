@@ -1,0 +1,150 @@
+/**
+ * `verify-pins`: every pin of a lock checked, plus what no single pin shows: duplicate pins and
+ * bundles or packs in the project that the lock does not pin. Read-only by construction: this
+ * module and everything it calls only read.
+ */
+import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { comparePaths } from '../digest/index.js';
+import { mapLimited } from '../map-limited.js';
+import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './context.js';
+import { findPinnable, findProvenactBundles } from './scan.js';
+import { verifyPackPin, type PackVerification } from './verify-pack.js';
+import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
+import { verifySkillPin, type PinVerification } from './verify-skill.js';
+
+export interface LockVerification {
+  readonly format: LockContext['format'];
+  /** True only when every pin verified and nothing else was found. */
+  readonly ok: boolean;
+  readonly skills: readonly (PinVerification | ProvenactVerification)[];
+  readonly packs: readonly PackVerification[];
+  /** Bundles and pack files that the lock does not pin, relative to the project root. */
+  readonly unpinned: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface VerifyLockOptions {
+  /** Called as pins complete, for progress display. */
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Pins verified at once (default 16). */
+  readonly concurrency?: number;
+  /**
+   * Verifies every skill pin of the lock, results in lock order, calling `tick` once per pin.
+   * Default: `verifySkillPin` on each, `concurrency` at a time, in this thread. The CLI passes one
+   * that shares the pins out to worker threads.
+   */
+  readonly verifySkills?: (ctx: SkillctlLockContext, tick: () => void) => Promise<readonly PinVerification[]>;
+}
+
+function tap<T>(value: T, tick: () => void): T {
+  tick();
+  return value;
+}
+
+/** Reports the second and later pins of one identity, and of one source. */
+function duplicates<T>(entries: readonly T[], identity: (e: T) => string, source: (e: T) => string, what: (e: T) => string, base: string, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const ids = new Map<string, number>();
+  const sources = new Map<string, number>();
+  entries.forEach((e, i) => {
+    const id = identity(e);
+    const src = source(e);
+    const firstId = ids.get(id);
+    if (firstId !== undefined) out.push(diag('PIN_DUPLICATE', `${what(e)} is pinned twice (also ${base}/${firstId})`, { file, pointer: `${base}/${i}` }));
+    else ids.set(id, i);
+    const firstSrc = sources.get(src);
+    if (firstSrc !== undefined && firstId === undefined) {
+      out.push(diag('PIN_DUPLICATE', `${src} is the source of two pins (also ${base}/${firstSrc})`, { file, pointer: `${base}/${i}/source` }));
+    } else if (firstSrc === undefined) sources.set(src, i);
+  });
+  return out;
+}
+
+function unpinned(found: readonly string[], pinned: ReadonlySet<string>, kind: string): Diagnostic[] {
+  return found
+    .filter((p) => !pinned.has(p))
+    .map((p) => diag('PIN_UNPINNED', `${kind} ${p} is not pinned`, { file: p, hint: `skillctl pin ${p}` }));
+}
+
+/** Identical findings (a trust failure seen by every pin) are reported once. */
+function unique(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const key = JSON.stringify([d.code, d.file, d.pointer, d.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions): Promise<LockVerification> {
+  const { lock } = ctx;
+  const total = lock.skills.length + lock.packs.length;
+  let done = 0;
+  const tick = (): void => opts.onProgress?.(++done, total);
+  const limit = opts.concurrency ?? 16;
+  const [skills, packs] = await Promise.all([
+    opts.verifySkills !== undefined ? opts.verifySkills(ctx, tick) : mapLimited(lock.skills, limit, async (p) => tap(await verifySkillPin(ctx, p), tick)),
+    mapLimited(lock.packs, limit, async (p) => tap(await verifyPackPin(ctx, p), tick)),
+  ]);
+  const strip = (s: string): string => s.replace(/\/+$/, '');
+  // Pinned directories whose listing found their manifest are bundles: the scan need not read them.
+  const lost = new Set<string>(['PIN_MISSING', 'PIN_SOURCE_INVALID', 'BUNDLE_NO_MANIFEST', 'BUNDLE_AMBIGUOUS_MANIFEST']);
+  const known = new Set(skills.filter((r) => r.pin.archive_digest === undefined && !r.diagnostics.some((d) => lost.has(d.code))).map((r) => strip(r.pin.source)));
+  const pinnable = await findPinnable(ctx.root, ctx.ops, known);
+  const missing = [
+    ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill bundle'),
+    ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
+  ];
+  const diagnostics = sortDiagnostics(
+    unique([
+      ...ctx.diagnostics,
+      ...duplicates(lock.skills, (p) => `${p.skill_id}@${p.skill_version}`, (p) => strip(p.source), (p) => `${p.skill_id} ${p.skill_version}`, '/skills', ctx.lockFile),
+      ...duplicates(lock.packs, (p) => `${p.profile}@${p.skill_pack_version}`, (p) => p.source, (p) => `pack ${p.profile} ${p.skill_pack_version}`, '/packs', ctx.lockFile),
+      ...skills.flatMap((r) => r.diagnostics),
+      ...packs.flatMap((r) => r.diagnostics),
+      ...missing,
+    ]),
+  );
+  return {
+    format: 'skillctl',
+    ok: !hasErrors(diagnostics),
+    skills,
+    packs,
+    unpinned: missing.map((d) => d.file as string).sort(comparePaths),
+    diagnostics,
+  };
+}
+
+async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOptions): Promise<LockVerification> {
+  const { lock } = ctx;
+  let done = 0;
+  const tick = (): void => opts.onProgress?.(++done, lock.skills.length);
+  const [skills, bundles] = await Promise.all([
+    mapLimited(lock.skills, opts.concurrency ?? 16, async (p) => tap(await verifyProvenactPin(ctx, p), tick)),
+    findProvenactBundles(ctx.root, ctx.ops),
+  ]);
+  const strip = (s: string): string => s.replace(/\/+$/, '');
+  const missing = unpinned(bundles, new Set(lock.skills.map((p) => strip(p.bundle_dir))), 'bundle');
+  const diagnostics = sortDiagnostics(
+    unique([
+      ...ctx.diagnostics,
+      ...duplicates(lock.skills, (p) => `${p.id}@${p.version}`, (p) => strip(p.bundle_dir), (p) => `${p.id} ${p.version}`, '/skills', ctx.lockFile),
+      ...skills.flatMap((r) => r.diagnostics),
+      ...missing,
+    ]),
+  );
+  return {
+    format: 'provenact',
+    ok: !hasErrors(diagnostics),
+    skills,
+    packs: [],
+    unpinned: missing.map((d) => d.file as string).sort(comparePaths),
+    diagnostics,
+  };
+}
+
+/** Verifies every pin of an opened lock. */
+export function verifyLock(ctx: LockContext, opts: VerifyLockOptions = {}): Promise<LockVerification> {
+  return ctx.format === 'skillctl' ? verifySkillctl(ctx, opts) : verifyProvenact(ctx, opts);
+}

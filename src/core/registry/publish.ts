@@ -1,0 +1,167 @@
+/**
+ * Publishing capabilities: validate them against the registry they join (and each other), then
+ * make them "latest" in one atomic step. Each bundle's files are copied into a fresh,
+ * content-addressed directory (`capabilities/<id>/<digest hex>/`, created under a temporary
+ * name and renamed into place), and only then is index.json replaced by an atomic rename. That
+ * rename is the commit point: before it readers see the old registry, after it the new one. A
+ * publish with any error, or one that stops at any step, leaves the index as it was, and so
+ * every capability as it was.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import { errnoCode } from '../errors.js';
+import { bundleDir, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
+import { bundleDigest } from './load.js';
+import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
+import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
+
+export const LOCK_FILE = '.publish.lock';
+
+export interface PublishedCapability {
+  /** The bundle directory as given. */
+  readonly label: string;
+  readonly validation: CapabilityValidation;
+  /** The index entry it has (or would have) once published. */
+  readonly entry?: IndexEntry;
+  /** True when the registry already held exactly these files as latest. */
+  readonly unchanged?: boolean;
+}
+
+export interface PublishResult {
+  /** True when every bundle is now latest in the registry; false when nothing was changed. */
+  readonly published: boolean;
+  readonly capabilities: readonly PublishedCapability[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others' | 'label'> {
+  /** How each directory is named in diagnostics (default: the path given). */
+  readonly labels?: readonly string[];
+  /** Create the registry directory when it does not exist (default false). */
+  readonly create?: boolean;
+  /** Check only; write nothing (`registry validate`). */
+  readonly dryRun?: boolean;
+}
+
+function entryOf(read: ReadCapability): IndexEntry | undefined {
+  const meta = read.parsed.meta;
+  if (meta === undefined) return undefined;
+  return {
+    capability_id: meta.capability_id,
+    name: meta.name,
+    description: meta.description,
+    intent_triggers: meta.intent_triggers,
+    version: LATEST,
+    digest: bundleDigest(read.bytes),
+    tools: read.parsed.tools.map((t) => t.value.name),
+    ui_schemas: read.parsed.uiSchemas.map((u) => u.value.schema_id),
+  };
+}
+
+/** Validates every bundle against the index plus the other bundles of the same publish. */
+async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: PublishOptions): Promise<{ items: PublishedCapability[]; diagnostics: Diagnostic[] }> {
+  const labelOf = (i: number): string => opts.labels?.[i] ?? (dirs[i] as string);
+  const reads = await Promise.all(dirs.map((d, i) => readCapability(d, labelOf(i))));
+  const batch = reads.map(entryOf);
+  const items: PublishedCapability[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const firstOf = new Map<string, string>();
+  for (const [i, read] of reads.entries()) {
+    const mine = batch[i];
+    const siblings = batch.filter((e, j): e is IndexEntry => j !== i && e !== undefined && e.capability_id !== mine?.capability_id);
+    // The batch's bundles stand in for the published versions they replace.
+    const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings];
+    const v = await checkCapability(read, { ...opts, others });
+    diagnostics.push(...v.diagnostics);
+    if (mine !== undefined) {
+      const prev = firstOf.get(mine.capability_id);
+      if (prev !== undefined) {
+        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: join(read.label, 'capability.json'), pointer: '/capability_id' }));
+      } else firstOf.set(mine.capability_id, read.label);
+    }
+    const previous = mine !== undefined ? index.capabilities.find((e) => e.capability_id === mine.capability_id) : undefined;
+    items.push({ label: read.label, validation: v, ...(mine !== undefined ? { entry: mine } : {}), ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}) });
+  }
+  return { items, diagnostics };
+}
+
+/**
+ * Serialises publishers: two concurrent publishes would each rewrite the index from what they
+ * read, and one capability would be lost. The lock is a file created exclusively.
+ */
+async function withLock<T>(registry: string, fn: () => Promise<T>): Promise<T | { busy: Diagnostic }> {
+  const lock = join(registry, LOCK_FILE);
+  let fh;
+  try {
+    fh = await open(lock, 'wx');
+  } catch (err) {
+    if (errnoCode(err) !== 'EEXIST') throw err;
+    return { busy: diag('REGISTRY_BUSY', `another publish holds ${lock}`, { file: lock, hint: 'wait for it to finish; if no publish is running, delete the lock file' }) };
+  }
+  try {
+    await fh.close();
+    return await fn();
+  } finally {
+    await rm(lock, { force: true });
+  }
+}
+
+async function writeBundle(target: string, v: CapabilityValidation): Promise<void> {
+  const parent = dirname(target);
+  await mkdir(parent, { recursive: true });
+  const tmp = join(parent, `.tmp-${randomBytes(6).toString('hex')}`);
+  await mkdir(tmp);
+  try {
+    for (const name of BUNDLE_FILES) {
+      const fh = await open(join(tmp, name), 'wx', 0o644);
+      try {
+        await fh.writeFile(v.bytes[name] as Uint8Array);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    }
+    // A leftover of an interrupted publish of the same content is not referenced by the index.
+    await rm(target, { recursive: true, force: true });
+    await rename(tmp, target);
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** Validates the bundles in `dirs` and, when none has an error, publishes them all into `registry`. */
+export async function publishCapabilities(registry: string, dirs: readonly string[], opts: PublishOptions = {}): Promise<PublishResult> {
+  if (opts.create === true && opts.dryRun !== true) await mkdir(registry, { recursive: true });
+  const body = async (): Promise<PublishResult> => {
+    let read = await readIndex(registry);
+    // A dry run needs no registry: without one, tool names are checked among the bundles given.
+    if (!read.ok && opts.dryRun === true && read.diagnostics.every((d) => d.code === 'REGISTRY_NOT_FOUND')) read = { ok: true, index: EMPTY_INDEX };
+    if (!read.ok) return { published: false, capabilities: [], diagnostics: read.diagnostics };
+    const { items, diagnostics } = await validateAll(read.index, dirs, opts);
+    if (hasErrors(diagnostics) || items.some((it) => it.entry === undefined) || opts.dryRun === true) {
+      return { published: false, capabilities: items, diagnostics };
+    }
+    let index = read.index;
+    const replaced: IndexEntry[] = [];
+    for (const it of items) {
+      const entry = it.entry as IndexEntry;
+      if (it.unchanged === true) continue;
+      await writeBundle(bundleDir(registry, entry), it.validation);
+      const previous = index.capabilities.find((e) => e.capability_id === entry.capability_id);
+      if (previous !== undefined) replaced.push(previous);
+      index = withEntry(index, entry);
+    }
+    if (index !== read.index) await writeIndex(registry, index);
+    // The previous versions are unreachable now; removing them is tidying, not part of the commit.
+    for (const old of replaced) await rm(bundleDir(registry, old), { recursive: true, force: true });
+    return { published: true, capabilities: items, diagnostics };
+  };
+  if (opts.dryRun === true) return body();
+  const pre = await readIndex(registry);
+  if (!pre.ok) return { published: false, capabilities: [], diagnostics: pre.diagnostics };
+  const outcome = await withLock(registry, body);
+  return 'busy' in outcome ? { published: false, capabilities: [], diagnostics: [outcome.busy] } : outcome;
+}

@@ -1,0 +1,28 @@
+export { SIGN_CODES } from './codes.js';
+export { keygen, type KeygenRequest, type KeygenResult } from './keygen.js';
+export {
+  decodeKey32,
+  generateSigningKey,
+  isEd25519Point,
+  loadPublicKeys,
+  parseSecretKey,
+  readSecretKey,
+  publicKeyFromRaw,
+  renderPublicKeys,
+  SIGNER_ID,
+  type PublicKey,
+  type PublicKeys,
+  type SecretKey,
+} from './keys.js';
+export {
+  checkSignatures,
+  loadSignatures,
+  renderSignatures,
+  signDigest,
+  upsertSignature,
+  verifyDigestSignature,
+  type SignatureCheck,
+  type SignatureEntry,
+  type SignaturePolicy,
+  type SignaturesDoc,
+} from './signatures.js';

@@ -1,0 +1,171 @@
+/**
+ * Ed25519 keys in the reference's formats: a secret key file holds base64 of the 32-byte seed
+ * (surrounding whitespace ignored); a public-keys file is a JSON object mapping signer id to base64
+ * of the raw 32-byte public key. The public-keys file is a trust anchor, pinned by the sha256 of
+ * its raw bytes, so any edit to it (even whitespace) is a change of trust.
+ */
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { errnoCode } from '../errors.js';
+import { parseDocumentBytes } from '../manifest/index.js';
+
+/** Signer ids: what the reference's release scripts accept, bounded. */
+export const SIGNER_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Standard base64 with padding of exactly 32 bytes. */
+const B64_32 = /^[A-Za-z0-9+/]{43}=$/;
+
+const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
+const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
+
+export interface PublicKey {
+  readonly signer: string;
+  /** base64 of the raw 32 bytes, as written in the file. */
+  readonly base64: string;
+  readonly key: KeyObject;
+}
+
+export interface SecretKey {
+  readonly privateKey: KeyObject;
+  /** base64 of the raw public key that belongs to it. */
+  readonly publicKey: string;
+}
+
+// RFC 8032 §5.1.3 point decoding, to refuse a "public key" that is not a curve point: OpenSSL
+// imports any 32 bytes, and a non-point key would only fail later, at every verification.
+const P = 2n ** 255n - 19n;
+/** The curve constants d and sqrt(-1), computed on first use (not at start-up). */
+let constants: { readonly D: bigint; readonly SQRT_M1: bigint } | undefined;
+function curve(): { readonly D: bigint; readonly SQRT_M1: bigint } {
+  constants ??= { D: (-121665n * modPow(121666n, P - 2n)) % P, SQRT_M1: modPow(2n, (P - 1n) / 4n) };
+  return constants;
+}
+
+function mod(a: bigint): bigint {
+  const r = a % P;
+  return r < 0n ? r + P : r;
+}
+
+function modPow(base: bigint, exp: bigint): bigint {
+  let result = 1n;
+  let b = ((base % P) + P) % P;
+  let e = exp;
+  while (e > 0n) {
+    if (e & 1n) result = (result * b) % P;
+    b = (b * b) % P;
+    e >>= 1n;
+  }
+  return result;
+}
+
+/** True when the 32 bytes encode a point of edwards25519. */
+export function isEd25519Point(raw: Uint8Array): boolean {
+  if (raw.length !== 32) return false;
+  const { D, SQRT_M1 } = curve();
+  const bytes = Buffer.from(raw);
+  const sign = (bytes[31] as number) >> 7;
+  bytes[31] = (bytes[31] as number) & 0x7f;
+  const y = BigInt('0x' + Buffer.from(bytes).reverse().toString('hex'));
+  if (y >= P) return false;
+  const y2 = mod(y * y);
+  const u = mod(y2 - 1n);
+  const v = mod(D * y2 + 1n);
+  const v3 = mod(v * v * v);
+  let x = mod(u * v3 * modPow(u * mod(v3 * v3 * v), (P - 5n) / 8n));
+  const vx2 = mod(v * x * x);
+  if (vx2 !== u) {
+    if (vx2 !== mod(-u)) return false;
+    x = mod(x * SQRT_M1);
+  }
+  return !(x === 0n && sign === 1);
+}
+
+/** Decodes base64 of a 32-byte value strictly (canonical padding, no whitespace). */
+export function decodeKey32(text: string): Buffer | undefined {
+  if (!B64_32.test(text)) return undefined;
+  const raw = Buffer.from(text, 'base64');
+  return raw.length === 32 && raw.toString('base64') === text ? raw : undefined;
+}
+
+export function publicKeyFromRaw(raw: Uint8Array): KeyObject {
+  return createPublicKey({ key: Buffer.concat([SPKI_ED25519, raw]), format: 'der', type: 'spki' });
+}
+
+function rawPublicKey(key: KeyObject): string {
+  return (createPublicKey(key).export({ format: 'der', type: 'spki' }) as Buffer).subarray(SPKI_ED25519.length).toString('base64');
+}
+
+/** A fresh key pair: the secret key file's text (base64 seed and newline) and the public key. */
+export function generateSigningKey(): { secretKeyText: string; publicKey: string } {
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const seed = (privateKey.export({ format: 'der', type: 'pkcs8' }) as Buffer).subarray(PKCS8_ED25519.length);
+  return { secretKeyText: seed.toString('base64') + '\n', publicKey: rawPublicKey(privateKey) };
+}
+
+/**
+ * Reads a secret key file. One that other users can read is refused, as ssh refuses such keys:
+ * whoever can read it can sign as its signer.
+ */
+export async function readSecretKey(path: string, label: string = path): Promise<{ key?: SecretKey; diagnostics: Diagnostic[] }> {
+  let text: string;
+  let mode: number;
+  try {
+    mode = (await stat(path)).mode;
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    return { diagnostics: [diag('SECRET_KEY_INVALID', `cannot read the secret key: ${errnoCode(err) ?? String(err)}`, { file: label })] };
+  }
+  if ((mode & 0o077) !== 0) {
+    return {
+      diagnostics: [diag('SECRET_KEY_INVALID', `the secret key is readable by other users (mode ${(mode & 0o777).toString(8)})`, { file: label, hint: `chmod 600 ${label}` })],
+    };
+  }
+  return parseSecretKey(text, label);
+}
+
+/** Parses a secret key file's text. */
+export function parseSecretKey(text: string, file: string): { key?: SecretKey; diagnostics: Diagnostic[] } {
+  const seed = decodeKey32(text.trim());
+  if (seed === undefined) {
+    return { diagnostics: [diag('SECRET_KEY_INVALID', 'the secret key is not base64 of a 32-byte Ed25519 seed', { file })] };
+  }
+  const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' });
+  return { key: { privateKey, publicKey: rawPublicKey(privateKey) }, diagnostics: [] };
+}
+
+export interface PublicKeys {
+  readonly keys: ReadonlyMap<string, PublicKey>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parses a public-keys file (signer id → base64 raw Ed25519 public key), checking every key. */
+export function loadPublicKeys(bytes: Uint8Array, file: string): PublicKeys {
+  const doc = parseDocumentBytes(bytes, 'json');
+  const diagnostics: Diagnostic[] = doc.diagnostics.map((d) => ({ ...d, code: 'KEYS_INVALID' as const, file }));
+  const keys = new Map<string, PublicKey>();
+  if (doc.data === undefined) return { keys, diagnostics };
+  for (const [signer, value] of Object.entries(doc.data as Record<string, unknown>)) {
+    const pointer = `/${signer.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!SIGNER_ID.test(signer)) {
+      diagnostics.push(diag('KEYS_INVALID', `signer id ${JSON.stringify(signer)} is not valid`, { file, pointer }));
+      continue;
+    }
+    const raw = typeof value === 'string' ? decodeKey32(value) : undefined;
+    if (raw === undefined || !isEd25519Point(raw)) {
+      diagnostics.push(diag('KEYS_INVALID', `the key of ${signer} is not base64 of a 32-byte Ed25519 public key`, { file, pointer }));
+      continue;
+    }
+    keys.set(signer, { signer, base64: value as string, key: publicKeyFromRaw(raw) });
+  }
+  return { keys, diagnostics };
+}
+
+/** The public-keys file with `signer` set to `publicKey`: keys sorted, 2-space JSON, newline. */
+export function renderPublicKeys(existing: ReadonlyMap<string, PublicKey>, signer: string, publicKey: string): string {
+  const all: Record<string, string> = {};
+  for (const [id, k] of existing) all[id] = k.base64;
+  all[signer] = publicKey;
+  const sorted = Object.fromEntries(Object.keys(all).sort().map((k) => [k, all[k]]));
+  return JSON.stringify(sorted, null, 2) + '\n';
+}
