@@ -18,6 +18,9 @@ export type ToolRunOutcome =
 /** Runs the skill entrypoint a tool is bound to, with the tool's arguments as its input. */
 export type ToolExecutor = (call: { readonly name: string; readonly capabilityId: string; readonly tool: Tool; readonly binding: ToolBinding; readonly args: unknown }) => Promise<ToolRunOutcome>;
 
+/** A call the server refused before anything ran (the approval gate), for the audit log. */
+export type RefusalRecorder = (call: { readonly name: string; readonly capabilityId: string; readonly tool: Tool; readonly args: unknown; readonly code: 'TOOL_APPROVAL_REQUIRED'; readonly reason: string }) => Promise<void>;
+
 /** An extra tool served next to the protocol's (the behaviour-pack `skill` tool). */
 export interface ExtraTool {
   readonly definition: McpTool;
@@ -28,6 +31,7 @@ export interface McpServerOptions {
   readonly registry: string;
   readonly approval: ApprovalMode;
   readonly execute: ToolExecutor;
+  readonly recordRefusal?: RefusalRecorder;
   readonly version: string;
   readonly extraTools?: readonly ExtraTool[];
 }
@@ -138,9 +142,11 @@ export function createMcpServer(opts: McpServerOptions): { server: Server; sessi
       throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}; load its capability with capability_skill_load first (loaded: ${session.loaded.join(', ') || 'none'})`);
     }
     if (!session.approved(t)) {
+      const message = `${name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`;
+      await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: message });
       return failed({
         code: 'TOOL_APPROVAL_REQUIRED',
-        message: `${name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`,
+        message,
         tool: name,
         hint: `ask the user; the operator can start skillctl mcp with --approve ${name} (or --approve ${t.capabilityId}, --approve all)`,
       });

@@ -6,9 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { parse } from 'yaml';
+import { jcsDigest } from '../../src/core/digest/index.js';
 import { dirSkillResolver, publishCapabilities } from '../../src/core/registry/index.js';
+import type { AuditRecord } from '../../src/core/run/index.js';
 import { BIN, fixture, ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
+import { skillctl } from '../helpers/cli.js';
 import { copyBundle, editJson } from '../core/registry/helpers.js';
 
 const SKILL = fixture('registry', 'mcp', 'skills', 'demo.note_stats');
@@ -114,11 +117,24 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     assert.notEqual(e.status, 'ok');
   });
 
-  it('refuses a write tool that requires approval: nothing runs', async () => {
-    const e = errorOf((await s.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: { rows: [{ measured_at: '2026-01-08T12:00:00Z', weight_lbs: 187.6 }] } })) as CallToolResult);
+  it('refuses a write tool that requires approval: nothing runs, and the refusal is in the audit log', async () => {
+    const args = { rows: [{ measured_at: '2026-01-08T12:00:00Z', weight_lbs: 187.6 }] };
+    const e = errorOf((await s.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: args })) as CallToolResult);
     assert.equal(e.code, 'TOOL_APPROVAL_REQUIRED');
-    const lines = readFileSync(join(root, '.skillctl', 'audit.jsonl'), 'utf8').trim().split('\n');
-    assert.equal(lines.length, 2, 'only the two note_stats runs are recorded');
+    const log = join(root, '.skillctl', 'audit.jsonl');
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    assert.equal(lines.length, 3, 'the two note_stats runs and the refusal');
+    const refused = JSON.parse(lines[2] as string) as AuditRecord;
+    assert.equal(refused.request.target, 'weights__weight_entry_save_batch');
+    assert.equal(refused.request.input_digest, jcsDigest(args));
+    assert.equal(refused.policy.decision, 'deny');
+    assert.deepEqual(refused.policy.denials.map((d) => [d.scope, d.code]), [['approval:weights__weight_entry_save_batch', 'TOOL_APPROVAL_REQUIRED']]);
+    assert.equal(refused.result.status, 'denied');
+    assert.equal(refused.result.exit_code, 3);
+    assert.equal(refused.result.attempts, 0);
+    assert.deepEqual(refused.result.codes, ['TOOL_APPROVAL_REQUIRED']);
+    // The record is sealed like a run's: the log still verifies.
+    assert.equal(skillctl(['audit', 'verify', log]).code, 0);
   });
 
   it('a tool with no skill binding answers TOOL_UNBOUND', async () => {
@@ -163,6 +179,27 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     } finally {
       await other.client.close();
     }
+  });
+
+  it('--packs: the skill tool also offers the operator packs', async () => {
+    const withPacks = await connect(root, ['--packs', fixture('packs', 'operator', 'valid'), '--no-audit']);
+    try {
+      const tool = (await withPacks.client.listTools()).tools.find((t) => t.name === 'skill');
+      const profiles = (tool?.inputSchema.properties?.profile as { enum?: string[] } | undefined)?.enum ?? [];
+      assert.deepEqual([...profiles].sort(), ['acme-oncall', 'daily', 'release-captain', 'research', 'strict', 'teamlead']);
+      const r = (await withPacks.client.callTool({ name: 'skill', arguments: { profile: 'release-captain' } })) as CallToolResult;
+      const first = r.content[0];
+      assert.ok(first?.type === 'text' && first.text.startsWith('skill profile=release-captain '), JSON.stringify(first));
+    } finally {
+      await withPacks.client.close();
+    }
+  });
+
+  it('--packs with a malformed pack: the server does not start, and says why', () => {
+    const r = skillctl(['mcp', '--packs', fixture('packs', 'operator', 'invalid', 'reserved'), '--no-audit'], { cwd: root, input: '' });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /PACK_PROFILE_RESERVED/);
+    assert.equal(r.stdout, '');
   });
 
   it('the shipped registry: a built-in read tool runs under the default policy, outside reads are denied', async () => {

@@ -2,13 +2,17 @@ import { sortDiagnostics } from '../../core/diagnostics.js';
 import { SkillctlError } from '../../core/errors.js';
 import { findProjectRoot } from '../../core/fs/index.js';
 import { readIndex } from '../../core/registry/index.js';
-import { openAuditLog, runSkill, type RunResult } from '../../core/run/index.js';
+import { jcsDigest } from '../../core/digest/index.js';
+import { openAuditLog, refusalRecord, runSkill, type RunResult } from '../../core/run/index.js';
 import { VERSION } from '../../generated/version.js';
+import type { Pack } from '../../core/packs/model.js';
 import { packTool } from '../../mcp/pack-tool.js';
-import { createMcpServer, type ToolExecutor } from '../../mcp/server.js';
+import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../mcp/server.js';
 import { parseApproval } from '../../mcp/session.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
+import { loadOperatorPacks } from '../operator-packs.js';
+import { fail } from '../render/failure.js';
 import { auditFileFor, policyInForce, runOptions } from '../run-env.js';
 import { registryFor } from '../registry-location.js';
 import type { McpOptions } from './mcp.js';
@@ -56,7 +60,40 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     }
   };
 
-  const { server } = createMcpServer({ registry: where.dir, approval: parseApproval(opts.approve ?? []), execute, version: VERSION, extraTools: [packTool()] });
+  // A refused call is recorded as a denial: the log shows what the agent tried, not only what ran.
+  const recordRefusal: RefusalRecorder = async (call) => {
+    if (auditFile === undefined) return;
+    const log = await openAuditLog(auditFile);
+    try {
+      const b = call.tool.binding;
+      await log.append(
+        refusalRecord(
+          {
+            target: b?.skill_id ?? call.name,
+            ...(b !== undefined ? { skillId: b.skill_id, entrypointId: b.entrypoint_id } : {}),
+            inputDigest: jcsDigest(call.args),
+            policySource: policy.source,
+            ...('digest' in policy ? { policyDigest: policy.digest } : {}),
+            scope: `approval:${call.name}`,
+            code: call.code,
+            reason: call.reason,
+            at: Date.now(),
+          },
+          VERSION,
+        ),
+      );
+    } finally {
+      await log.close();
+    }
+  };
+
+  let extraPacks: readonly Pack[] = [];
+  if (opts.packs !== undefined) {
+    const loaded = await loadOperatorPacks(ctx, opts.packs);
+    if (!('extra' in loaded)) return fail(ctx, loaded.diagnostics);
+    extraPacks = loaded.extra;
+  }
+  const { server } = createMcpServer({ registry: where.dir, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((resolve) => {

@@ -8,6 +8,8 @@ export interface McpOptions {
   readonly policy?: string;
   /** A file with --audit, false with --no-audit. */
   readonly audit?: string | false;
+  /** Operator behaviour packs offered by the `skill` tool besides the built-in ones. */
+  readonly packs?: string;
 }
 
 function collect(value: string, previous: string[] = []): string[] {
@@ -22,13 +24,15 @@ export function registerMcp(program: Command, run: Runner): void {
     .option('--approve <list>', 'write tools needing approval that may run: all, capability ids or <capability>__<tool> names; repeatable', collect)
     .option('--policy <file>', 'the host policy tool calls run under (default: skillctl.policy.yaml in the project root)')
     .option('--audit <file>', 'append each tool call\'s audit record here (default: .skillctl/audit.jsonl in the project root)')
-    .option('--no-audit', 'do not write audit records')
+    .option('--no-audit', 'do not write audit records (refused calls included)')
+    .option('--packs <dir>', 'also offer the operator behaviour packs in DIR through the skill tool (<profile>.yaml files, validated)')
     .addHelpText(
       'after',
       `
 Examples:
   $ skillctl mcp                                   the shipped registry: the built-in skills
   $ skillctl mcp --registry .skillctl/registry --approve weights
+  $ skillctl mcp --packs ./packs                   the skill tool also offers ./packs/<profile>.yaml
   client configuration: {"command": "npx", "args": ["skillctl", "mcp"]}
 
 stdout carries the protocol; diagnostics go to stderr. Stops when the client disconnects.`,

@@ -3,32 +3,19 @@
  * the renderer and the embedded packs. The YAML parser (for --packs DIR and the guarded JSON
  * request parser of --stdin) is loaded only when those options are used.
  */
-import { isAbsolute, join } from 'node:path';
 import { diag, type Diagnostic } from '../../core/diagnostics.js';
 import { InternalError, SkillctlError } from '../../core/errors.js';
 import { BUILTIN_PACKS } from '../../core/packs/builtin.js';
 import type { Pack } from '../../core/packs/model.js';
 import { renderRequest } from '../../core/packs/request.js';
 import type { Context } from '../context.js';
-import { EXIT, exitCodeFor } from '../exit.js';
+import { EXIT } from '../exit.js';
+import { loadOperatorPacks } from '../operator-packs.js';
+import { fail } from '../render/failure.js';
 import { readStdin } from '../io.js';
-import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import { renderPackOutput } from '../render/pack.js';
 import type { SkillOptions } from './skill.js';
-
-/** Diagnostics as the one JSON error document, or grouped on stderr; returns the exit status. */
-function fail(ctx: Context, diagnostics: readonly Diagnostic[]): number {
-  const first = diagnostics.find((d) => d.severity === 'error') ?? diagnostics[0];
-  if (first === undefined) throw new InternalError('a failure with no diagnostic');
-  if (ctx.opts.json) {
-    const error = { code: first.code, message: first.message, ...(first.hint !== undefined ? { hint: first.hint } : {}) };
-    ctx.out(renderJson({ error, diagnostics }).trimEnd());
-  } else {
-    ctx.error(renderGrouped(diagnostics, { style: ctx.style }));
-  }
-  return exitCodeFor(diagnostics);
-}
 
 /** The request from --profile and --max-chars, in the same shape as a --stdin request. */
 function requestFromFlags(opts: SkillOptions): Record<string, unknown> {
@@ -49,11 +36,9 @@ export async function run(ctx: Context, opts: SkillOptions): Promise<number> {
   const label = opts.stdin === true ? '-' : '(command line)';
   let packs: readonly Pack[] = BUILTIN_PACKS;
   if (opts.packs !== undefined) {
-    const { loadPackDir, packCatalogue } = await import('../../core/packs/index.js');
-    const loaded = await loadPackDir(isAbsolute(opts.packs) ? opts.packs : join(ctx.io.cwd, opts.packs), { label: opts.packs });
-    const catalogue = packCatalogue(loaded.value?.map((l) => l.pack));
-    if (loaded.value === undefined || catalogue.value === undefined) return fail(ctx, [...loaded.diagnostics, ...catalogue.diagnostics]);
-    packs = catalogue.value;
+    const loaded = await loadOperatorPacks(ctx, opts.packs);
+    if (!('catalogue' in loaded)) return fail(ctx, loaded.diagnostics);
+    packs = loaded.catalogue;
   }
 
   let input: unknown = requestFromFlags(opts);

@@ -14,6 +14,7 @@ export {
 } from './audit.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
+export { refusalRecord, type Refusal } from './record.js';
 export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
 export { loadFull } from './full-load.js';
 export {

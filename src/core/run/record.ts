@@ -3,9 +3,10 @@
  * is identity, digest, decision or metadata: the input and output appear only as digests, and a
  * value refused at run time (which may come from the input) only as its scope and reason.
  */
-import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
+import { exitCodeFor } from '../exit.js';
 import { AUDIT_VERSION, sealRecord, type AuditDenial, type AuditRecord, type SealedAuditRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
@@ -30,6 +31,8 @@ export interface RunFacts {
   runtimeVersion?: string;
   outputDigest?: string;
   truncated: { stdout: boolean; stderr: boolean };
+  /** Refusals decided outside the policy gate (a tool call the approval gate stopped). */
+  refusals?: readonly AuditDenial[];
 }
 
 export interface RecordTimes {
@@ -53,6 +56,7 @@ export function buildRecord(
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
     ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+    ...(facts.refusals ?? []),
   ];
   const policyRefused = diagnostics.some((d) => d.code === 'POLICY_INVALID');
   const decision: AuditRecord['policy']['decision'] = denials.length > 0 || policyRefused ? 'deny' : facts.grant === undefined ? 'not_evaluated' : 'allow';
@@ -107,4 +111,42 @@ export function buildRecord(
     },
   };
   return sealRecord(record);
+}
+
+/** A call refused before any run began: who asked for what, and why nothing ran. */
+export interface Refusal {
+  readonly target: string;
+  readonly skillId?: string;
+  readonly entrypointId?: string;
+  readonly inputDigest?: string;
+  readonly policySource: string;
+  readonly policyDigest?: string;
+  /** What was refused, e.g. `approval:<tool>`. */
+  readonly scope: string;
+  readonly code: Code;
+  readonly reason: string;
+  /** When it was refused (milliseconds since the epoch). */
+  readonly at: number;
+}
+
+/**
+ * The audit record of a refused call: decision `deny`, status `denied`, no attempt. A denial is
+ * recorded like a run, so the log answers "what did the agent try" as well as "what ran".
+ */
+export function refusalRecord(r: Refusal, skillctlVersion: string): SealedAuditRecord {
+  const facts: RunFacts = {
+    target: r.target,
+    ...(r.skillId !== undefined ? { skillId: r.skillId } : {}),
+    ...(r.entrypointId !== undefined ? { entrypointId: r.entrypointId } : {}),
+    ...(r.inputDigest !== undefined ? { inputDigest: r.inputDigest } : {}),
+    policySource: r.policySource,
+    ...(r.policyDigest !== undefined ? { policyDigest: r.policyDigest } : {}),
+    uses: [],
+    observable: false,
+    attempts: 0,
+    truncated: { stdout: false, stderr: false },
+    refusals: [{ scope: r.scope, code: r.code, reason: r.reason }],
+  };
+  const diagnostics = [diag(r.code, r.reason)];
+  return buildRecord(facts, 'denied', exitCodeFor(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
 }
