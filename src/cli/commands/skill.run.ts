@@ -3,17 +3,16 @@
  * the renderer and the embedded packs. The YAML parser (for --packs DIR and the guarded JSON
  * request parser of --stdin) is loaded only when those options are used.
  */
-import { diag, type Diagnostic } from '../../core/diagnostics.js';
-import { InternalError, SkillctlError } from '../../core/errors.js';
+import { diag } from '../../core/diagnostics.js';
+import { SkillctlError } from '../../core/errors.js';
 import { BUILTIN_PACKS } from '../../core/packs/builtin.js';
 import type { Pack } from '../../core/packs/model.js';
 import { renderRequest } from '../../core/packs/request.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { loadOperatorPacks } from '../operator-packs.js';
-import { fail } from '../render/failure.js';
 import { readStdin } from '../io.js';
-import { renderJson } from '../render/json.js';
+import { fail } from '../render/failure.js';
 import { renderPackOutput } from '../render/pack.js';
 import type { SkillOptions } from './skill.js';
 
