@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ContractSet } from '../core/contracts/index.js';
 import { errnoCode, SkillctlError } from '../core/errors.js';
@@ -64,7 +65,7 @@ function defaultSnapshots(pkg: string): BundleSnapshots | undefined {
 export function runResolveOptions(root: string | undefined): NonNullable<RunOptions['resolve']> {
   const pkg = packageRoot();
   const snapshots = defaultSnapshots(pkg);
-  return { ...(root !== undefined ? { projectRoot: root } : {}), packageRoot: pkg, ...(snapshots !== undefined ? { defaultSnapshots: snapshots } : {}) };
+  return { ...(root !== undefined ? { projectRoot: root } : {}), packageRoot: pkg, scratchDir: tmpdir(), ...(snapshots !== undefined ? { defaultSnapshots: snapshots } : {}) };
 }
 
 /** True when the schema `$ref`s another document (a payload contract), not only its own parts. */

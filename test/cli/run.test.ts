@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { verifyAuditLog } from '../../src/core/run/index.js';
@@ -62,6 +62,26 @@ describe('skillctl run', () => {
     assert.equal(doc.policy.source, join(project, 'skillctl.policy.yaml'));
     assert.equal(doc.audit?.file, audit());
     assert.match(doc.audit?.receipt_hash ?? '', /^sha256:/);
+  });
+
+  it('runs a packed archive, named on the command line or pinned in the lock, and leaves no unpacked copy', async () => {
+    const scratch = join(project, 'scratch');
+    await mkdir(scratch);
+    const env = { TMPDIR: scratch };
+    const packed = skillctl(['pack', './echo', '--out', 'dist'], { cwd: project });
+    assert.equal(packed.code, 0, packed.stderr);
+    const byPath = skillctl(['run', 'dist/test.skill-0.1.0.tgz', '--json', '--no-audit'], { cwd: project, env });
+    assert.equal(byPath.code, 0, byPath.stderr);
+    assert.deepEqual(json<RunDoc>(byPath).output, { ok: '|HOME,PATH' });
+    assert.ok(json<RunDoc>(byPath).diagnostics.some((d) => d.code === 'RUN_UNPINNED'));
+    const pinned = skillctl(['pin', 'dist/test.skill-0.1.0.tgz'], { cwd: project });
+    assert.equal(pinned.code, 0, pinned.stderr);
+    const byId = skillctl(['run', 'test.skill', '--json', '--no-audit'], { cwd: project, env });
+    assert.equal(byId.code, 0, byId.stderr);
+    const doc = json<RunDoc & { skill: { origin: string } }>(byId);
+    assert.equal(doc.skill.origin, 'lock');
+    assert.deepEqual(doc.diagnostics.filter((d) => d.code === 'RUN_UNPINNED'), []);
+    assert.deepEqual(await readdir(scratch), []);
   });
 
   it('ambient credentials never reach the skill', () => {

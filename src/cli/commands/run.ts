@@ -21,7 +21,7 @@ export function registerRun(program: Command, run: Runner): void {
   program
     .command('run')
     .description('Run a skill entrypoint under the host policy, with limits, contract checks and an audit record.')
-    .argument('<target>', 'a skill id (fs.read_text, fs.read_text@0.1.0) or a bundle directory (./my-skill)')
+    .argument('<target>', 'a skill id (fs.read_text, fs.read_text@0.1.0), a bundle directory (./my-skill) or a packed archive (my-skill-1.0.0.tgz)')
     .option('--entrypoint <id>', 'the entrypoint to run (default: the only one, else main)')
     .option('--input <file>', 'the input JSON document, or - for stdin (default: {})')
     .option('--policy <file>', 'the host policy (default: skillctl.policy.yaml in the project root, else read-only access to the working directory)')
@@ -37,6 +37,7 @@ Examples:
   $ skillctl run fs.read_text --input request.json         a built-in skill
   $ echo '{"path":"README.md"}' | skillctl run fs.read_text --input -
   $ skillctl run ./my-skill --entrypoint main --json       a bundle directory
+  $ skillctl run dist/my-skill-1.0.0.tgz                    an archive skillctl pack wrote
   $ skillctl run ./my-skill --policy ci.policy.yaml --retries 2
   $ skillctl audit verify                                   check the audit log
 

@@ -2,7 +2,7 @@ import type { CodeCatalogue } from '../diagnostics.js';
 
 /** `skillctl run` (resolving, executing, checking contracts) and the audit log. */
 export const RUN_CODES = {
-  RUN_TARGET_INVALID: { severity: 'error', title: 'The run target is neither a skill id nor a bundle directory.', exit: 'usage' },
+  RUN_TARGET_INVALID: { severity: 'error', title: 'The run target is neither a skill id nor a bundle directory nor a readable archive.', exit: 'usage' },
   RUN_SKILL_NOT_FOUND: {
     severity: 'error',
     title: "The skill id is neither in the project's lock file nor in the built-in default bundle.",

@@ -123,6 +123,16 @@ function scrubbedEnv(m: Manifest, ep: Entrypoint, grant: Grant, host: RunOptions
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    return await runOnce(req, opts, cleanups);
+  } finally {
+    // An unpacked archive goes whatever happened; failing to remove it does not change the run's result.
+    for (const c of cleanups) await c().catch(() => undefined);
+  }
+}
+
+async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promise<void>)[]): Promise<RunResult> {
   const startedAt = opts.clock.now();
   const t0 = opts.clock.monotonic();
   const diagnostics: Diagnostic[] = [];
@@ -151,6 +161,7 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
   };
 
   const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve });
+  if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   diagnostics.push(...resolution.diagnostics);
   Object.assign(facts, {
     skillId: resolution.identity?.skill_id,

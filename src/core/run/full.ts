@@ -6,6 +6,7 @@
  * the run path reaches it through `loadFull` (full-load.ts), on first use; the CLI build places it
  * in a chunk of its own (dist/cmd/run-full.cjs). docs/performance.md says why.
  */
+export { openArchive } from '../bundle/index.js';
 export { compilePayloadSchema, loadContractSet, type ContractSet } from '../contracts/index.js';
 export { parseJsonDocument } from '../contracts/json-document.js';
 export { compileSchema } from '../json-schema/index.js';

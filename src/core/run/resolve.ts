@@ -1,10 +1,13 @@
 /**
- * From what the user typed to a bundle on disk that may run: a bundle directory as given, or a
- * skill id looked up in the project's lock file first and in the default bundle shipped with
- * skillctl second. A pinned bundle must match its pin (skill id, version, manifest and content
- * digests) and every bundle must validate, or nothing runs.
+ * From what the user typed to a bundle on disk that may run: a bundle directory or a `.tgz`
+ * archive (as `skillctl pack` writes) as given, or a skill id looked up in the project's lock file
+ * first and in the default bundle shipped with skillctl second. A pinned bundle must match its pin
+ * (skill id, version, manifest and content digests, and an archive's own digest) and every bundle
+ * must validate, or nothing runs. An archive is read with the archive reader's guards (no links,
+ * no path leaving the bundle, bounded size) and unpacked into a fresh scratch directory, which the
+ * engine removes when the run ends (`cleanup`).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
@@ -94,12 +97,16 @@ export interface ResolveOptions {
   /** The skillctl package root: default bundles are in manifests/default/, pinned by its own lock. */
   readonly packageRoot?: string;
   readonly lookupPin?: PinLookup;
+  /** Where an archive is unpacked for its run (a fresh directory inside it, removed afterwards). */
+  readonly scratchDir?: string;
   /** Build-time validation results of the default bundle (see snapshot.ts). */
   readonly defaultSnapshots?: BundleSnapshots;
 }
 
 export interface Resolution {
   readonly skill?: ResolvedSkill;
+  /** Removes what resolving created (an unpacked archive); the engine calls it when the run ends. */
+  readonly cleanup?: () => Promise<void>;
   /** What the run would have been about, when the bundle was found but refused. */
   readonly identity?: { readonly skill_id?: string; readonly skill_version?: string; readonly manifest_digest?: string; readonly content_digest?: string };
   readonly diagnostics: readonly Diagnostic[];
@@ -107,9 +114,12 @@ export interface Resolution {
 
 const SKILL_REF = /^([a-z0-9]+(?:[._-][a-z0-9]+)*)(?:@([0-9A-Za-z.+-]+))?$/;
 
-/** A target names a directory when it has a slash or starts with a dot; otherwise it is a skill id. */
+/**
+ * A target names a directory or an archive when it has a slash, starts with a dot or ends with
+ * `.tgz` (what `skillctl pack` writes); otherwise it is a skill id.
+ */
 export function isPathTarget(target: string): boolean {
-  return target.includes('/') || target.startsWith('.');
+  return target.includes('/') || target.startsWith('.') || target.endsWith('.tgz');
 }
 
 function identityOf(v: ManifestValidation): NonNullable<Resolution['identity']> {
@@ -168,12 +178,55 @@ async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillP
   return { skill: { origin, dir: real, manifest, file, ...(pin !== undefined ? { pin } : {}) }, identity, diagnostics };
 }
 
-/** Resolves a run target (a bundle directory, or `skill_id[@version]`) to a bundle that may run. */
+const isArchivePath = (p: string): boolean => p.endsWith('.tgz');
+
+/** Unpacks the archive at `path` into a fresh scratch directory and loads the bundle there. */
+async function loadArchive(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, scratchDir: string | undefined): Promise<Resolution> {
+  const full = await loadFull();
+  let archive: Awaited<ReturnType<typeof full.openArchive>>;
+  try {
+    archive = await full.openArchive(path, undefined, label);
+  } catch (err) {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a readable archive (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
+  }
+  if (pin?.archive_digest !== undefined && archive.archiveDigest !== pin.archive_digest) {
+    return {
+      diagnostics: [
+        diag('RUN_PIN_MISMATCH', `${label} does not match its pin: the archive hashes to ${archive.archiveDigest}, pinned ${pin.archive_digest}`, {
+          file: label,
+          hint: 'restore the pinned archive, or re-pin it if the change is intended',
+        }),
+      ],
+    };
+  }
+  if (scratchDir === undefined) {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is an archive, and this run has no scratch directory to unpack it into`, { file: label })] };
+  }
+  const scratch = await mkdtemp(join(scratchDir, 'skillctl-run-'));
+  const cleanup = (): Promise<void> => rm(scratch, { recursive: true, force: true });
+  const dir = join(scratch, 'bundle');
+  const unpacked = await archive.extractTo(dir);
+  if (hasErrors(unpacked)) {
+    await cleanup();
+    const named = unpacked.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label }));
+    return { diagnostics: [...named, diag('RUN_BUNDLE_INVALID', `${label} is not a safe, readable archive; it is not run`, { file: label })] };
+  }
+  const r = await load(dir, label, origin, pin);
+  if (r.skill === undefined) await cleanup();
+  return r.skill === undefined ? r : { ...r, cleanup };
+}
+
+/** A bundle directory or an archive, by its name. */
+function loadTarget(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
+  return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts.scratchDir) : load(path, label, origin, pin);
+}
+
+/** Resolves a run target (a bundle directory, a `.tgz` archive, or `skill_id[@version]`) to a bundle that may run. */
 export async function resolveSkill(target: string, opts: ResolveOptions): Promise<Resolution> {
   if (isPathTarget(target)) {
     const dir = isAbsolute(target) ? target : join(opts.cwd, target);
-    const r = await load(dir, target, 'path', undefined);
-    return r.skill === undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its directory, not from a pin`, { file: target })] };
+    const r = await loadTarget(dir, target, 'path', undefined, opts);
+    return r.skill === undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its ${isArchivePath(dir) ? 'archive' : 'directory'}, not from a pin`, { file: target })] };
   }
   const m = SKILL_REF.exec(target);
   if (m === null) {
@@ -184,7 +237,7 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
   if (opts.projectRoot !== undefined) {
     const found = await lookupPin(opts.projectRoot, skillId, version);
     if (hasErrors(found.diagnostics)) return { diagnostics: found.diagnostics };
-    if (found.pin !== undefined) return load(join(opts.projectRoot, found.pin.source), found.pin.source, 'lock', found.pin);
+    if (found.pin !== undefined) return loadTarget(join(opts.projectRoot, found.pin.source), found.pin.source, 'lock', found.pin, opts);
   }
   if (opts.packageRoot !== undefined) {
     const dir = join(opts.packageRoot, 'manifests', 'default', skillId);

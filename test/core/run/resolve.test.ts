@@ -1,10 +1,12 @@
 import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { compareVersions, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
+import { packBundle } from '../../../src/core/pack/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { tgz } from '../../helpers/tar.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
 
 async function pinOf(dir: string, source: string): Promise<SkillPin> {
@@ -109,6 +111,80 @@ describe('resolveSkill', () => {
     const r = await resolveSkill(bad, opts());
     assert.equal(r.skill, undefined);
     assert.ok(codes(r).includes('RUN_BUNDLE_INVALID'));
+  });
+});
+
+describe('resolveSkill: .tgz archives', () => {
+  const tmp = tempDir('skillctl-resolve-tgz-');
+  let root: string;
+  let scratch: string;
+  let archive: string;
+  let archiveDigest: string;
+  let pin: SkillPin;
+  before(async () => {
+    root = realpathSync(tmp);
+    scratch = join(root, 'scratch');
+    await mkdir(scratch);
+    const dir = await writeBundle(join(root, 'src', 'b'), { skill_id: 'test.b', skill_version: '1.2.0', entrypoints: [entry()], files: { 'x.txt': 'b' } });
+    await mkdir(join(root, 'dist'));
+    const packed = await packBundle(dir, join(root, 'dist'));
+    assert.ok(packed.ok && packed.archive !== undefined && packed.digest !== undefined);
+    archive = packed.archive;
+    archiveDigest = packed.digest;
+    pin = { ...(await pinOf(dir, 'dist/test.b-1.2.0.tgz')), archive_digest: archiveDigest };
+    await mkdir(join(root, 'pins'));
+    await writeFile(join(root, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [pin] }));
+  });
+
+  const opts = () => ({ cwd: root, projectRoot: root, scratchDir: scratch });
+
+  it('unpacks an archive named on the command line into a fresh scratch directory, removed by cleanup', async () => {
+    const r = await resolveSkill('dist/test.b-1.2.0.tgz', opts());
+    assert.equal(r.skill?.origin, 'path');
+    assert.equal(r.skill?.manifest.skill_id, 'test.b');
+    assert.deepEqual(codes(r), ['RUN_UNPINNED']);
+    const dir = r.skill?.dir as string;
+    assert.ok(dir.startsWith(`${scratch}/skillctl-run-`), dir);
+    assert.equal(await readFile(join(dir, 'x.txt'), 'utf8'), 'b');
+    await r.cleanup?.();
+    assert.deepEqual(await readdir(scratch), []);
+  });
+
+  it('takes a pinned archive from the lock, and checks the archive digest against the pin', async () => {
+    const r = await resolveSkill('test.b', opts());
+    assert.equal(r.skill?.origin, 'lock');
+    assert.equal(r.skill?.pin?.archive_digest, archiveDigest);
+    await r.cleanup?.();
+    const original = await readFile(archive);
+    try {
+      // Same bundle, different bytes (a comment in the gzip header): not the archive that was pinned.
+      const other = Buffer.from(original);
+      other[9] = (other[9] as number) ^ 1;
+      await writeFile(archive, other);
+      const mismatch = await resolveSkill('test.b', opts());
+      assert.equal(mismatch.skill, undefined);
+      assert.deepEqual(codes(mismatch), ['RUN_PIN_MISMATCH']);
+      assert.deepEqual(await readdir(scratch), [], 'nothing is unpacked for a refused archive');
+    } finally {
+      await writeFile(archive, original);
+    }
+  });
+
+  it('refuses a hostile archive: nothing is written outside the scratch directory, which is removed', async () => {
+    const hostile = join(root, 'hostile.tgz');
+    await writeFile(hostile, tgz([{ name: 'skill.json', data: '{}' }, { name: '../escaped.txt', data: 'x' }]));
+    const r = await resolveSkill('./hostile.tgz', opts());
+    assert.equal(r.skill, undefined);
+    assert.deepEqual(codes(r), ['ARCHIVE_PATH_UNSAFE', 'RUN_BUNDLE_INVALID']);
+    assert.deepEqual(await readdir(scratch), []);
+    await assert.rejects(readFile(join(scratch, '..', 'escaped.txt')));
+  });
+
+  it('refuses an archive that is not gzip, and one with no scratch directory to unpack into', async () => {
+    await writeFile(join(root, 'junk.tgz'), 'not an archive');
+    assert.ok(codes(await resolveSkill('junk.tgz', opts())).includes('RUN_BUNDLE_INVALID'));
+    assert.deepEqual(codes(await resolveSkill('./missing.tgz', opts())), ['RUN_TARGET_INVALID']);
+    assert.deepEqual(codes(await resolveSkill('dist/test.b-1.2.0.tgz', { cwd: root })), ['RUN_TARGET_INVALID']);
   });
 });
 
