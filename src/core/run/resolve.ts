@@ -14,6 +14,8 @@ import { parseDocumentBytes } from '../manifest/parse.js';
 
 /** One entry of pins/skills.lock.json, in the fields the run engine needs. */
 export interface SkillPin {
+  /** `agent-skill` for a SKILL.md folder: instructions for an agent, nothing run can execute. */
+  readonly kind?: string;
   readonly skill_id: string;
   readonly skill_version: string;
   /** The bundle directory, relative to the project root (the directory holding pins/). */
@@ -71,6 +73,16 @@ export const lockPinLookup: PinLookup = async (root, skillId, version) => {
   }
   const matches = skills.filter((p) => p.skill_id === skillId && (version === undefined || p.skill_version === version));
   const pin = matches.sort((a, b) => compareVersions(b.skill_version, a.skill_version))[0];
+  if (pin?.kind !== undefined) {
+    return {
+      diagnostics: [
+        diag('RUN_BUNDLE_INVALID', `${skillId} is pinned as an Agent Skills folder (${pin.source}), which has no manifest or entrypoints to run`, {
+          file,
+          hint: `skillctl convert ${pin.source} writes a skill.yaml for its scripts; pin it again, then run it`,
+        }),
+      ],
+    };
+  }
   return { ...(pin !== undefined ? { pin } : {}), diagnostics: [] };
 };
 
