@@ -66,8 +66,13 @@ export {
  * 20,000 entries and 512 MiB unpacked); `extractTo` unpacks only into an empty directory.
  */
 export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
-/** `packBundle(dir, outDir)`: validates, then writes the reproducible `<skill_id>-<skill_version>.tgz`. */
-export { packBundle, type PackResult } from './core/pack/index.js';
+/**
+ * `packBundle(dir, outDir, { formats, profile })`: validates a bundle or SKILL.md folder, then writes
+ * the reproducible `<skill_id>-<skill_version>.tgz` and/or `<name>.skill` (formats `tgz`, `skill`).
+ * `checkSkillDir(dir, label)` is the gate pack and pin share: the folder's kind, validation and identity.
+ */
+export { packBundle, type PackFormat, type PackResult } from './core/pack/index.js';
+export { checkSkillDir, checkSkillSource, type SkillCheck, type SkillIdentity, type SkillKind } from './core/skill-source/index.js';
 /**
  * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
  * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
@@ -96,9 +101,12 @@ export {
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
  * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block; `packSkillZip(source,
- * name)` writes the reproducible `.skill` archive.
+ * name)` writes the reproducible `.skill` archive; `agentSkillIdentity(validation)` gives the identity
+ * (`name`, `metadata.version`) and derived manifest digest that pins record.
  */
 export {
+  agentSkillIdentity,
+  agentSkillManifestDigest,
   checkSkillMd,
   packSkillZip,
   readAgentSkill,

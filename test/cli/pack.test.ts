@@ -1,6 +1,6 @@
 // skillctl pack through the binary.
 import assert from 'node:assert/strict';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sha256 } from '../../src/core/digest/index.js';
@@ -10,6 +10,8 @@ import { fixture } from '../helpers/paths.js';
 import { editManifest } from '../helpers/project.js';
 import { packBundle } from '../../src/core/pack/index.js';
 import { removeDir, tempDir } from '../helpers/project.js';
+import { PDF_NOTES, PDF_NOTES_DIR, UNVERSIONED_DIR } from '../helpers/skill-md.js';
+import { unzipSync } from 'fflate';
 
 interface PackDoc {
   ok: boolean;
@@ -17,7 +19,9 @@ interface PackDoc {
   digest: string | null;
   size: number | null;
   files: { path: string; size: number; mode: string; digest: string }[];
-  diagnostics: { code: string }[];
+  kind?: string | null;
+  skill_file?: { path: string; digest: string; size: number; entries: { path: string }[]; excluded: string[] } | null;
+  diagnostics: { code: string; severity?: string; pointer?: string }[];
 }
 
 describe('skillctl pack', () => {
@@ -71,5 +75,80 @@ describe('skillctl pack', () => {
     assert.equal(r.code, 1);
     assert.deepEqual(json<PackDoc>(r).diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
     assert.equal(skillctl(['pack', join(dir, 'absent')], { cwd: dir }).code, 2);
+  });
+});
+
+describe('skillctl pack of a SKILL.md folder', () => {
+  let dir: string;
+  before(async () => {
+    dir = await tempDir();
+  });
+  after(async () => removeDir(dir));
+
+  it('writes <name>-<metadata.version>.tgz, byte-identical across runs', async () => {
+    const a = skillctl(['pack', '--json', PDF_NOTES_DIR, '--out', 'a'], { cwd: dir });
+    const b = skillctl(['pack', PDF_NOTES_DIR, '--out', 'b'], { cwd: dir });
+    assert.equal(a.code, 0, a.stdout + a.stderr);
+    assert.equal(b.code, 0, b.stdout + b.stderr);
+    const doc = json<PackDoc>(a);
+    assert.equal(doc.kind, 'agent-skill');
+    assert.equal(doc.archive, 'a/pdf-notes-1.2.0.tgz');
+    assert.equal(doc.digest, PDF_NOTES.tgz_digest);
+    assert.equal(doc.skill_file, null);
+    assert.ok(b.stdout.includes(PDF_NOTES.tgz_digest));
+    assert.ok((await readFile(join(dir, 'a', 'pdf-notes-1.2.0.tgz'))).equals(await readFile(join(dir, 'b', 'pdf-notes-1.2.0.tgz'))));
+  });
+
+  it('--format skill writes <name>.skill, byte-identical across runs: one top-level folder, the exclusions left out', async () => {
+    const a = skillctl(['pack', '--json', '--format', 'skill', PDF_NOTES_DIR, '--out', 'sa'], { cwd: dir });
+    const b = skillctl(['pack', '--format', 'skill', PDF_NOTES_DIR, '--out', 'sb'], { cwd: dir });
+    assert.equal(a.code, 0, a.stdout + a.stderr);
+    assert.equal(b.code, 0, b.stdout + b.stderr);
+    const doc = json<PackDoc>(a);
+    assert.equal(doc.archive, null);
+    assert.equal(doc.skill_file?.path, 'sa/pdf-notes.skill');
+    assert.equal(doc.skill_file?.digest, PDF_NOTES.skill_digest);
+    assert.deepEqual(doc.skill_file?.excluded, ['evals/cases.json']);
+    assert.deepEqual(await readdir(join(dir, 'sa')), ['pdf-notes.skill']);
+    const bytes = await readFile(join(dir, 'sa', 'pdf-notes.skill'));
+    assert.ok(bytes.equals(await readFile(join(dir, 'sb', 'pdf-notes.skill'))));
+    const names = Object.keys(unzipSync(new Uint8Array(bytes)));
+    assert.deepEqual([...new Set(names.map((n) => n.split('/')[0]))], ['pdf-notes']);
+    assert.deepEqual(names, ['pdf-notes/SKILL.md', 'pdf-notes/references/GUIDE.md', 'pdf-notes/scripts/extract.py']);
+    assert.match(b.stdout, /sb\/pdf-notes\.skill .*1 left out/);
+  });
+
+  it('--format both writes both archives, with the bytes of each alone', () => {
+    const r = skillctl(['pack', '--json', '--format', 'both', PDF_NOTES_DIR, '--out', 'both'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const doc = json<PackDoc>(r);
+    assert.equal(doc.digest, PDF_NOTES.tgz_digest);
+    assert.equal(doc.skill_file?.digest, PDF_NOTES.skill_digest);
+  });
+
+  it('without metadata.version: exit 1, AGENT_SKILL_VERSION_REQUIRED, nothing written', async () => {
+    for (const format of ['tgz', 'both']) {
+      const r = skillctl(['pack', '--json', '--format', format, UNVERSIONED_DIR, '--out', `u-${format}`], { cwd: dir });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      const doc = json<PackDoc>(r);
+      assert.equal(doc.ok, false);
+      assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.pointer]), [['AGENT_SKILL_VERSION_REQUIRED', '/metadata']]);
+      assert.deepEqual(await readdir(join(dir, `u-${format}`)), []);
+    }
+    const human = skillctl(['pack', UNVERSIONED_DIR, '--out', 'u-human'], { cwd: dir });
+    assert.equal(human.code, 1);
+    assert.match(human.stdout, /AGENT_SKILL_VERSION_REQUIRED/);
+  });
+
+  it('--strict refuses a client extension field (exit 1); a bad --format is a usage error (exit 2)', async () => {
+    const copy = join(dir, 'ext', 'pdf-notes');
+    await cp(PDF_NOTES_DIR, copy, { recursive: true });
+    const md = join(copy, 'SKILL.md');
+    await writeFile(md, (await readFile(md, 'utf8')).replace('metadata:', 'model: sonnet\nmetadata:'));
+    assert.equal(skillctl(['pack', '--format', 'skill', copy, '--out', 'ext-ok'], { cwd: dir }).code, 0);
+    const strict = skillctl(['pack', '--json', '--format', 'skill', '--strict', copy, '--out', 'ext-strict'], { cwd: dir });
+    assert.equal(strict.code, 1);
+    assert.deepEqual(json<PackDoc>(strict).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['AGENT_SKILL_EXTENSION_FIELD']);
+    assert.equal(skillctl(['pack', '--format', 'zip', PDF_NOTES_DIR], { cwd: dir }).code, 2);
   });
 });

@@ -2,13 +2,14 @@
 // concurrent pin commands all land, and a pin killed mid-write leaves a valid lock behind.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadLock, type SkillctlLock } from '../../src/core/pins/index.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { editManifest, projects } from '../helpers/project.js';
+import { addPdfNotes, PDF_NOTES, UNVERSIONED_DIR } from '../helpers/skill-md.js';
 
 /** Copies manifests/hello to manifests/<id> with that skill_id and correct digests. */
 async function addBundle(root: string, id: string): Promise<void> {
@@ -126,5 +127,82 @@ describe('skillctl pin', () => {
     const r = skillctl(['pin', 'manifests/more'], { cwd: root, timeoutMs: 20_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.equal((await lockOf(root)).skills.length, 2);
+  });
+});
+
+describe('skillctl pin of a SKILL.md folder', () => {
+  const { project, cleanup } = projects();
+  after(cleanup);
+
+  it('pins it as kind "agent-skill" (by folder or by its SKILL.md); verify-pins passes', async () => {
+    const root = await project();
+    await addPdfNotes(root);
+    const r = skillctl(['pin', '--json', 'manifests/pdf-notes/SKILL.md'], { cwd: root });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(json<{ changes: { id: string; action: string }[] }>(r).changes.map((c) => [c.id, c.action]), [['pdf-notes', 'added']]);
+    const entry = (await lockOf(root)).skills.find((p) => p.skill_id === 'pdf-notes');
+    assert.equal(entry?.kind, 'agent-skill');
+    assert.equal(entry?.source, 'manifests/pdf-notes');
+    assert.equal(entry?.manifest_digest, PDF_NOTES.manifest_digest);
+    assert.equal(skillctl(['pin', 'manifests/hello', 'manifests/packs/daily.yaml'], { cwd: root }).code, 0);
+    const v = skillctl(['verify-pins'], { cwd: root });
+    assert.equal(v.code, 0, v.stdout + v.stderr);
+  });
+
+  it('pin --all finds SKILL.md folders under manifests/ as well as bundles', async () => {
+    const root = await project();
+    await addPdfNotes(root);
+    assert.equal(skillctl(['pin', '--all'], { cwd: root }).code, 0);
+    assert.deepEqual((await lockOf(root)).skills.map((p) => [p.skill_id, p.kind ?? 'bundle']), [
+      ['demo.hello', 'bundle'],
+      ['pdf-notes', 'agent-skill'],
+    ]);
+  });
+
+  it('without metadata.version: exit 1, AGENT_SKILL_VERSION_REQUIRED, no lock written', async () => {
+    const root = await project();
+    await cp(UNVERSIONED_DIR, join(root, 'manifests', 'pdf-notes'), { recursive: true });
+    const r = skillctl(['pin', '--json', 'manifests/pdf-notes'], { cwd: root });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(json<{ diagnostics: { code: string }[] }>(r).diagnostics.map((d) => d.code), ['AGENT_SKILL_VERSION_REQUIRED']);
+    await assert.rejects(readFile(join(root, 'pins', 'skills.lock.json')), { code: 'ENOENT' });
+  });
+
+  it('pin --sign signs the derived digest; verify-pins checks it, and a tampered signature fails with SIGNATURE_BAD', async () => {
+    const root = await project();
+    const dir = await addPdfNotes(root);
+    const k = json<{ secret_key_file: string }>(skillctl(['keygen', '--signer', 'alice', '--json'], { cwd: root }));
+    const r = skillctl(['pin', 'manifests/pdf-notes', '--sign', k.secret_key_file, '--signer', 'alice', '--min-signers', '1'], { cwd: root });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual((await lockOf(root)).skills[0]?.signers, ['alice']);
+    const sigPath = join(dir, 'signatures.json');
+    const sigs = JSON.parse(await readFile(sigPath, 'utf8')) as { manifest_hash: string; signatures: { signature: string }[] };
+    assert.equal(sigs.manifest_hash, PDF_NOTES.manifest_digest);
+    const only = ['verify-pins', '--json'];
+    const ok = skillctl(only, { cwd: root });
+    assert.deepEqual(json<{ skills: { skill_id: string; ok: boolean; signers: string[] }[] }>(ok).skills.map((x) => [x.skill_id, x.ok, x.signers]), [['pdf-notes', true, ['alice']]]);
+    const sig = sigs.signatures[0] as { signature: string };
+    sig.signature = (sig.signature.startsWith('A') ? 'B' : 'A') + sig.signature.slice(1);
+    await writeFile(sigPath, JSON.stringify(sigs, null, 2) + '\n');
+    const bad = skillctl(only, { cwd: root });
+    assert.equal(bad.code, 1);
+    assert.ok(json<{ diagnostics: { code: string }[] }>(bad).diagnostics.some((d) => d.code === 'SIGNATURE_BAD'));
+  });
+
+  it('a .tgz from pack of a SKILL.md folder pins (with archive_digest) and verifies', async () => {
+    const root = await project();
+    await addPdfNotes(root);
+    assert.equal(skillctl(['pack', 'manifests/pdf-notes', '--out', 'vendor'], { cwd: root }).code, 0);
+    const r = skillctl(['pin', 'vendor/pdf-notes-1.2.0.tgz', 'manifests/hello', 'manifests/packs/daily.yaml'], { cwd: root });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const entry = (await lockOf(root)).skills.find((p) => p.skill_id === 'pdf-notes');
+    assert.equal(entry?.kind, 'agent-skill');
+    assert.equal(entry?.archive_digest, PDF_NOTES.tgz_digest);
+    assert.equal(entry?.manifest_digest, PDF_NOTES.manifest_digest);
+    const v = skillctl(['verify-pins', '--json'], { cwd: root });
+    // The folder the archive came from is still under manifests/ and not pinned itself.
+    assert.deepEqual(json<{ unpinned: string[] }>(v).unpinned, ['manifests/pdf-notes']);
+    await rm(join(root, 'manifests', 'pdf-notes'), { recursive: true });
+    assert.equal(skillctl(['verify-pins'], { cwd: root }).code, 0);
   });
 });

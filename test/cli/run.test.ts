@@ -3,12 +3,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { verifyAuditLog } from '../../src/core/run/index.js';
 import { tempDir } from '../helpers/tmp.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
+import { makeProject, removeDir } from '../helpers/project.js';
+import { addPdfNotes } from '../helpers/skill-md.js';
 
 interface RunDoc {
   ok: boolean;
@@ -245,5 +247,24 @@ describe('skillctl audit verify', () => {
 
   it('a missing log is a usage error', () => {
     assert.equal(skillctl(['audit', 'verify', 'missing.jsonl'], { cwd: dir }).code, 2);
+  });
+});
+
+describe('skillctl run of an Agent Skills pin', () => {
+  let root: string;
+  before(async () => {
+    root = await makeProject();
+    await addPdfNotes(root);
+  });
+  after(async () => removeDir(root));
+
+  it('exit 1, RUN_BUNDLE_INVALID with the hint to convert it, nothing run', () => {
+    assert.equal(skillctl(['pin', 'manifests/pdf-notes'], { cwd: root }).code, 0);
+    const r = skillctl(['run', 'pdf-notes', '--json', '--no-audit'], { cwd: root });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const doc = json<RunDoc & { diagnostics: { code: string; hint?: string }[] }>(r);
+    assert.equal(doc.status, 'bundle_invalid');
+    assert.deepEqual(doc.diagnostics.map((d) => d.code), ['RUN_BUNDLE_INVALID']);
+    assert.match(doc.diagnostics[0]?.hint ?? '', /skillctl convert manifests\/pdf-notes/);
   });
 });

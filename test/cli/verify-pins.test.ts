@@ -1,7 +1,7 @@
 // skillctl verify-pins through the binary: exit codes 0/1/2, one JSON document, read-only, and
 // a few of the tamper cases (test/core/pins/tamper.test.ts tries every byte in-process).
 import assert from 'node:assert/strict';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { progressLine } from '../../src/cli/progress.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { pinnedProject, type PinnedProject } from '../helpers/pins.js';
 import { editManifest, projects, removeDir, snapshot } from '../helpers/project.js';
+import { addPdfNotes } from '../helpers/skill-md.js';
 
 interface Report {
   ok: boolean;
@@ -165,5 +166,70 @@ describe('skillctl verify-pins on worker threads', () => {
     const pointers = json<Report>(r).diagnostics.filter((d) => d.code === 'PIN_MODIFIED').map((d) => d.pointer);
     assert.deepEqual(pointers, ['/skills/0/content_digest', '/skills/0/files_digest', '/skills/1/content_digest', '/skills/1/files_digest']);
     assert.deepEqual(json(r), json(skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '1' } })));
+  });
+});
+
+describe('skillctl verify-pins of a SKILL.md folder', () => {
+  const { project, cleanup } = projects();
+  after(cleanup);
+  let root: string;
+  let dir: string;
+  before(async () => {
+    root = await project();
+    dir = await addPdfNotes(root);
+    assert.equal(skillctl(['pin', '--all'], { cwd: root }).code, 0);
+  });
+  const report = (): { code: number | null; doc: Report } => {
+    const r = skillctl(['verify-pins', '--json'], { cwd: root });
+    return { code: r.code, doc: json<Report>(r) };
+  };
+  /** The pdf-notes pin's index in the lock (demo.hello sorts first). */
+  const at = (field: string): string => `/skills/1/${field}`;
+
+  it('exit 0 when the folder is as pinned', () => {
+    const { code, doc } = report();
+    assert.equal(code, 0, JSON.stringify(doc));
+    assert.deepEqual(doc.skills.map((x) => [x.skill_id, x.ok]), [
+      ['demo.hello', true],
+      ['pdf-notes', true],
+    ]);
+  });
+
+  it('exit 1 with the code and pointer: an edited file, a changed name or metadata.version, SKILL.md deleted', async () => {
+    const md = join(dir, 'SKILL.md');
+    const guide = join(dir, 'references', 'GUIDE.md');
+    const original = { md: await readFile(md, 'utf8'), guide: await readFile(guide, 'utf8') };
+    const cases: [string, () => Promise<void>, [string, string | undefined][]][] = [
+      ['edited file', () => writeFile(guide, original.guide + 'more\n'), [['PIN_MODIFIED', at('content_digest')], ['PIN_MODIFIED', at('files_digest')], ['PIN_MODIFIED', at('manifest_digest')]]],
+      ['name', () => writeFile(md, original.md.replace('name: pdf-notes', 'name: pdf-notez')), [['PIN_IDENTITY_MISMATCH', at('skill_id')]]],
+      ['version', () => writeFile(md, original.md.replace('"1.2.0"', '"2.0.0"')), [['PIN_IDENTITY_MISMATCH', at('skill_version')]]],
+      ['SKILL.md deleted', () => rename(md, `${md}.away`), [['AGENT_SKILL_MD_MISSING', undefined], ['PIN_MODIFIED', at('content_digest')]]],
+    ];
+    for (const [name, edit, want] of cases) {
+      await edit();
+      try {
+        const { code, doc } = report();
+        assert.equal(code, 1, name);
+        for (const [c, pointer] of want) assert.ok(doc.diagnostics.some((d) => d.code === c && d.pointer === pointer), `${name}: ${c} ${pointer}: ${JSON.stringify(doc.diagnostics)}`);
+      } finally {
+        await writeFile(md, original.md);
+        await writeFile(guide, original.guide);
+        await rm(`${md}.away`, { force: true });
+      }
+    }
+    assert.equal(report().code, 0);
+  });
+
+  it('an unpinned SKILL.md folder under manifests/ is PIN_UNPINNED (exit 1)', async () => {
+    const copy = join(root, 'manifests', 'vendor', 'pdf-notes');
+    await cp(dir, copy, { recursive: true });
+    try {
+      const { code, doc } = report();
+      assert.equal(code, 1);
+      assert.deepEqual(doc.unpinned, ['manifests/vendor/pdf-notes']);
+      assert.deepEqual(doc.diagnostics.map((d) => d.code), ['PIN_UNPINNED']);
+    } finally {
+      await rm(join(root, 'manifests', 'vendor'), { recursive: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { errnoCode, SkillctlError } from '../../core/errors.js';
-import { packBundle } from '../../core/pack/index.js';
+import { packBundle, type PackFormat } from '../../core/pack/index.js';
 import type { Context } from '../context.js';
 import { EXIT, exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
@@ -27,24 +27,38 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
     throw new SkillctlError('INPUT_UNREADABLE', `cannot create ${opts.out ?? '.'}: ${errnoCode(err) ?? String(err)}`);
   }
   const deflate = workerDeflate();
-  const result = await packBundle(abs, out, { label: dir, ...(deflate !== undefined ? { deflate } : {}) });
-  const shown = result.archive !== undefined ? (relative(ctx.io.cwd, result.archive).startsWith('..') ? result.archive : relative(ctx.io.cwd, result.archive)) : undefined;
+  const formats: PackFormat[] = opts.format === 'both' ? ['tgz', 'skill'] : [opts.format ?? 'tgz'];
+  const result = await packBundle(abs, out, {
+    label: dir,
+    formats,
+    ...(opts.strict === true ? { profile: 'strict' as const } : {}),
+    ...(deflate !== undefined ? { deflate } : {}),
+  });
+  const show = (p: string): string => (relative(ctx.io.cwd, p).startsWith('..') ? p : relative(ctx.io.cwd, p));
+  const shown = result.archive !== undefined ? show(result.archive) : undefined;
+  const skill = result.skillFile;
   if (ctx.opts.json) {
     ctx.out(
       renderJson({
         ok: result.ok,
+        kind: result.kind ?? null,
         archive: shown ?? null,
         digest: result.digest ?? null,
         size: result.size ?? null,
         files: result.files,
+        skill_file: skill !== undefined ? { path: show(skill.path), digest: skill.digest, size: skill.size, entries: skill.entries, excluded: skill.excluded } : null,
         diagnostics: result.diagnostics,
       }).trimEnd(),
     );
   } else {
     const visible = ctx.opts.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
     if (visible.length > 0) ctx.out(renderGrouped(visible, { style: ctx.style }));
-    if (result.ok) ctx.out(`${ctx.style.green('✔')} ${shown} ${result.digest} (${result.size} bytes, ${result.files.length} files)`);
-    else ctx.out(`${ctx.style.red('✖')} ${dir} was not packed`);
+    if (shown !== undefined) ctx.out(`${ctx.style.green('✔')} ${shown} ${result.digest} (${result.size} bytes, ${result.files.length} files)`);
+    if (skill !== undefined) {
+      const left = skill.excluded.length > 0 ? `, ${skill.excluded.length} left out` : '';
+      ctx.out(`${ctx.style.green('✔')} ${show(skill.path)} ${skill.digest} (${skill.size} bytes, ${skill.entries.length} files${left})`);
+    }
+    if (!result.ok) ctx.out(`${ctx.style.red('✖')} ${dir} was not packed`);
   }
   return result.ok ? EXIT.ok : exitCodeFor(result.diagnostics) || EXIT.findings;
 }

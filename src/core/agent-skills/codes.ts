@@ -105,6 +105,13 @@ export const AGENT_SKILL_CODES = {
     title: 'A shell script made an entrypoint has no execute bit, so it cannot be run directly.',
     exit: 'findings',
   },
+
+  // pack and pin.
+  AGENT_SKILL_VERSION_REQUIRED: {
+    severity: 'error',
+    title: 'Packing a .tgz or pinning needs metadata.version in the frontmatter, as a semantic version.',
+    exit: 'findings',
+  },
 } as const satisfies CodeCatalogue;
 
 export type AgentSkillCode = keyof typeof AGENT_SKILL_CODES;

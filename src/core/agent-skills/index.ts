@@ -1,6 +1,7 @@
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
 export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
 export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
+export { AGENT_SKILL_KIND, agentSkillIdentity, agentSkillManifestDigest, agentSkillVersion, type AgentSkillIdentity } from './identity.js';
 export {
   AGENT_SKILL_PROFILES,
   charLength,
@@ -32,7 +33,9 @@ export {
   readAgentSkill,
   toProperties,
   validateAgentSkill,
+  validateAgentSkillSource,
   type AgentSkillOptions,
+  type AgentSkillSourceOptions,
   type AgentSkillRead,
   type AgentSkillValidation,
   type CheckSkillMdOptions,

@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { computeContent, dirSource, type BundleFile } from '../bundle/index.js';
+import { computeContent, dirSource, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
@@ -141,11 +141,13 @@ export async function findSkillMd(dir: string): Promise<{ name: SkillMdName; pat
       }
     }
   }
-  return {
-    diagnostic: diag('AGENT_SKILL_MD_MISSING', 'missing required file: SKILL.md', {
-      hint: 'create SKILL.md with --- frontmatter (name, description) and instructions, or run skillctl init --format skill-md',
-    }),
-  };
+  return { diagnostic: skillMdMissing() };
+}
+
+function skillMdMissing(): Diagnostic {
+  return diag('AGENT_SKILL_MD_MISSING', 'missing required file: SKILL.md', {
+    hint: 'create SKILL.md with --- frontmatter (name, description) and instructions, or run skillctl init --format skill-md',
+  });
 }
 
 async function caseOnDisk(dir: string): Promise<SkillMdName> {
@@ -166,6 +168,48 @@ function failed(file: string, dir: string, d: Diagnostic, opts: AgentSkillOption
   };
 }
 
+/** Where `validateAgentSkillSource` reads a folder from, and how it names it. */
+export interface AgentSkillSourceOptions extends AgentSkillOptions {
+  /** How the folder is named in results. */
+  readonly label: string;
+  /**
+   * The folder's own name, for the name-must-match-folder rule. An archive has none (its file
+   * name is `<name>-<version>.tgz`): omitted, the rule is skipped.
+   */
+  readonly dirName?: string;
+  /** The source's listing, when the caller already walked it. */
+  readonly listing?: BundleListing;
+}
+
+/** The checks after SKILL.md was found and read: shared by folders on disk and archives. */
+async function checkFolder(bytes: Uint8Array, name: SkillMdName, source: BundleSource, opts: AgentSkillSourceOptions): Promise<AgentSkillValidation> {
+  const label = opts.label;
+  const file = join(label, name);
+  const listing = opts.listing ?? (await source.list());
+  const content = await computeContent(source, listing);
+  const checked = checkSkillMd(bytes, {
+    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+    ...(opts.nameCharset !== undefined ? { nameCharset: opts.nameCharset } : {}),
+    file,
+    dirLabel: label,
+    ...(opts.dirName !== undefined ? { dirName: opts.dirName } : {}),
+    files: listing.files,
+  });
+  const result = content.complete ? { ...checked, contentDigest: content.digest } : checked;
+  const extra: Diagnostic[] = content.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label }));
+  if (name === 'skill.md') {
+    extra.push(
+      diag('AGENT_SKILL_MD_LOWERCASE', 'the skill file is named skill.md', {
+        file,
+        hint: 'rename it to SKILL.md: Claude upload and most clients look for that exact name',
+      }),
+    );
+  }
+  if (extra.length === 0) return result;
+  const diagnostics = sortDiagnostics([...result.diagnostics, ...applyProfile(extra, result.profile)]);
+  return { ...result, valid: !hasErrors(diagnostics), diagnostics };
+}
+
 /**
  * Reads and validates the Agent Skills folder `dir`: SKILL.md, the name-folder match, and the
  * folder's files (links, size limits, and the symlink and special-file refusals of bundles).
@@ -182,36 +226,31 @@ export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & 
   }
   const found = await findSkillMd(dir);
   if ('diagnostic' in found) return failed(label, label, found.diagnostic, opts);
-  const file = join(label, found.name);
   let bytes: Buffer;
   try {
     bytes = await readFile(found.path);
   } catch (err) {
-    return failed(file, label, diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`), opts);
+    return failed(join(label, found.name), label, diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`), opts);
   }
-  const source = dirSource(dir);
-  const listing = await source.list();
-  const content = await computeContent(source, listing);
-  const checked = checkSkillMd(bytes, {
-    ...opts,
-    file,
-    dirLabel: label,
-    dirName: basename(resolve(dir)),
-    files: listing.files,
-  });
-  const result = content.complete ? { ...checked, contentDigest: content.digest } : checked;
-  const extra: Diagnostic[] = content.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label }));
-  if (found.name === 'skill.md') {
-    extra.push(
-      diag('AGENT_SKILL_MD_LOWERCASE', 'the skill file is named skill.md', {
-        file,
-        hint: 'rename it to SKILL.md: Claude upload and most clients look for that exact name',
-      }),
-    );
+  return checkFolder(bytes, found.name, dirSource(dir), { ...opts, label, dirName: basename(resolve(dir)) });
+}
+
+/**
+ * Validates an Agent Skills folder read through `source` (an archive held in memory, say): as
+ * `validateAgentSkill`, with SKILL.md (else skill.md) found in the listing. Never throws for a
+ * file that cannot be read: that is a finding.
+ */
+export async function validateAgentSkillSource(source: BundleSource, opts: AgentSkillSourceOptions): Promise<AgentSkillValidation> {
+  const listing = opts.listing ?? (await source.list());
+  const name = SKILL_MD_NAMES.find((n) => listing.files.some((f) => f.path === n));
+  if (name === undefined) return failed(opts.label, opts.label, skillMdMissing(), opts);
+  let bytes: Buffer;
+  try {
+    bytes = await source.read(name);
+  } catch (err) {
+    return failed(join(opts.label, name), opts.label, diag('BUNDLE_UNREADABLE', `cannot read ${name}: ${errnoCode(err) ?? String(err)}`), opts);
   }
-  if (extra.length === 0) return result;
-  const diagnostics = sortDiagnostics([...result.diagnostics, ...applyProfile(extra, result.profile)]);
-  return { ...result, valid: !hasErrors(diagnostics), diagnostics };
+  return checkFolder(bytes, name, source, { ...opts, listing });
 }
 
 export interface AgentSkillRead {

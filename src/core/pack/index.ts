@@ -1,2 +1,2 @@
 export { DeterministicGzip, inThreadDeflate, type DeflateSink } from './gzip.js';
-export { buildArchive, packBundle, type PackOptions, type PackResult } from './pack.js';
+export { buildArchive, PACK_FORMATS, packBundle, type PackedSkillFile, type PackFormat, type PackOptions, type PackResult } from './pack.js';

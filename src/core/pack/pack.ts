@@ -1,29 +1,70 @@
 /**
- * `pack`: a bundle directory to a reproducible `<skill_id>-<skill_version>.tgz`. The manifest is
- * validated first and an invalid bundle is refused; the archive holds exactly the files the
- * content digest covers plus the manifest and signatures.json, in UTF-8 path order, with
- * normalised headers (src/core/bundle/tar.ts) and fixed gzip framing (./gzip.ts).
+ * `pack`: a skill folder to a reproducible archive. The folder is validated first, as its kind
+ * (a manifest bundle, or an Agent Skills SKILL.md folder), and an invalid one is refused. Two
+ * formats, one or both per run:
+ *
+ * - `tgz`: `<skill_id>-<skill_version>.tgz` (for a SKILL.md folder `<name>-<metadata.version>.tgz`),
+ *   holding exactly the files the content digest covers plus the manifest and signatures.json, in
+ *   UTF-8 path order, with normalised headers (src/core/bundle/tar.ts) and fixed gzip framing
+ *   (./gzip.ts);
+ * - `skill`: `<name>.skill`, the ZIP that Claude's upload expects (one top-level folder, the
+ *   exclusions of package_skill.py; src/core/agent-skills/package.ts), for a folder holding SKILL.md.
+ *
+ * Both are built in memory before either is written, each atomically: a refusal writes nothing.
  */
 import { join } from 'node:path';
-import { archiveTrailer, contentPadding, DEFAULT_ARCHIVE_BOUNDS, DIGEST_EXCLUDED_ROOT_FILES, dirSource, fileHeader } from '../bundle/index.js';
-import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import { packSkillZip, validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
+import {
+  archiveTrailer,
+  contentPadding,
+  DEFAULT_ARCHIVE_BOUNDS,
+  DIGEST_EXCLUDED_ROOT_FILES,
+  dirSource,
+  fileHeader,
+  memorySource,
+  type BundleFile,
+  type BundleSource,
+  type MemoryFile,
+} from '../bundle/index.js';
+import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { writeFileAtomic } from '../fs/index.js';
-import { validateBundle, type ManifestValidation } from '../manifest/index.js';
+import type { ManifestValidation } from '../manifest/index.js';
+import { checkSkillDir, type SkillKind } from '../skill-source/index.js';
+import type { ZipEntryInfo } from '../zip/index.js';
 import { DeterministicGzip, type DeflateSink } from './gzip.js';
 
+/** `tgz`: the reproducible tar.gz that pin and run read. `skill`: the `.skill` ZIP of Claude's upload. */
+export type PackFormat = 'tgz' | 'skill';
+export const PACK_FORMATS: readonly PackFormat[] = ['tgz', 'skill'];
+
+export interface PackedSkillFile {
+  /** `outDir/<name>.skill`. */
+  readonly path: string;
+  readonly digest: Sha256Digest;
+  readonly size: number;
+  /** What went in, in archive order (paths under the top-level folder). */
+  readonly entries: readonly ZipEntryInfo[];
+  /** Files of the folder left out by package_skill.py's exclusions. */
+  readonly excluded: readonly string[];
+}
+
 export interface PackResult {
-  /** True when the archive was written. */
+  /** True when every requested archive was written. */
   readonly ok: boolean;
+  /** What the folder is, when it is a skill folder at all. */
+  readonly kind?: SkillKind;
   /** The archive's path (`outDir/<skill_id>-<skill_version>.tgz`), when written. */
   readonly archive?: string;
   /** sha256 of the archive bytes. */
   readonly digest?: Sha256Digest;
   readonly size?: number;
-  /** Every file in the archive, in archive order, with its digest. */
+  /** Every file in the .tgz, in archive order, with its digest (empty when none was asked for). */
   readonly files: readonly TreeFile[];
-  /** The manifest validation that gated the pack. */
-  readonly validation: ManifestValidation;
+  /** The `.skill` file, when asked for and written. */
+  readonly skillFile?: PackedSkillFile;
+  /** The validation that gated the pack (of the manifest, or of SKILL.md). */
+  readonly validation: ManifestValidation | AgentSkillValidation;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -60,42 +101,103 @@ export async function buildArchive(
 }
 
 export interface PackOptions {
-  /** How to name the bundle in diagnostics (default: `dir`). */
+  /** How to name the folder in diagnostics (default: `dir`). */
   readonly label?: string;
   /** Where DEFLATE runs (default: this thread); the bytes are the same either way. */
   readonly deflate?: () => DeflateSink;
+  /** Archives to write (default: `tgz` only). */
+  readonly formats?: readonly PackFormat[];
+  /** How strictly SKILL.md is checked (default: `default`; `strict` as uploads check it). */
+  readonly profile?: AgentSkillProfile;
 }
 
-/** Validates the bundle in `dir` and writes its archive into `outDir` atomically. */
-export async function packBundle(dir: string, outDir: string, opts: PackOptions = {}): Promise<PackResult> {
-  const validation = await validateBundle(dir, opts.label ?? dir);
-  if (!validation.valid || validation.skill_id === undefined || validation.skill_version === undefined) {
-    return { ok: false, files: [], validation, diagnostics: validation.diagnostics };
+interface Built {
+  readonly tgz?: { readonly path: string; readonly bytes: Buffer; readonly files: TreeFile[] };
+  readonly skill?: { readonly path: string; readonly bytes: Buffer; readonly digest: Sha256Digest; readonly entries: readonly ZipEntryInfo[]; readonly excluded: readonly string[] };
+}
+
+/** The content digest of archived files: every one but a root manifest and signatures.json. */
+function contentOf(files: readonly TreeFile[]): Sha256Digest {
+  return treeDigest(files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)));
+}
+
+/** The folder's files read once into memory, so the .skill holds exactly what was hashed. */
+async function snapshot(source: BundleSource, files: readonly BundleFile[]): Promise<{ source: BundleSource; files: TreeFile[] }> {
+  const held: MemoryFile[] = [];
+  const hashed: TreeFile[] = [];
+  for (const f of files) {
+    const data = await source.read(f.path);
+    held.push({ path: f.path, data, mode: f.mode });
+    hashed.push({ path: f.path, size: data.length, mode: f.mode, digest: sha256(data) });
   }
+  return { source: memorySource(held, source.location), files: hashed };
+}
+
+/**
+ * Validates the skill folder in `dir` and writes the requested archives into `outDir`, each
+ * atomically. A `.tgz` needs the folder's identity (for a SKILL.md folder, a semantic
+ * `metadata.version`); a `.skill` needs a valid SKILL.md, whose `name` names the file and its
+ * top-level folder.
+ */
+export async function packBundle(dir: string, outDir: string, opts: PackOptions = {}): Promise<PackResult> {
+  const label = opts.label ?? dir;
+  const formats = new Set(opts.formats ?? ['tgz']);
+  const profile = opts.profile !== undefined ? { profile: opts.profile } : {};
+  const check = await checkSkillDir(dir, label, profile);
+  const kind = check.kind !== undefined ? { kind: check.kind } : {};
+  // The identity (and so metadata.version) matters only for the .tgz, which is named after it.
+  const diagnostics: Diagnostic[] = [...(formats.has('tgz') ? check.diagnostics : check.validation.diagnostics)];
+  let skillMd: AgentSkillValidation | undefined;
+  if (formats.has('skill')) {
+    // A manifest bundle can carry a SKILL.md too (skillctl convert writes one): checked as well.
+    const own = 'kind' in check.validation ? check.validation : undefined;
+    skillMd = own ?? (await validateAgentSkill(dir, { ...profile, label }));
+    if (own === undefined) diagnostics.push(...skillMd.diagnostics);
+  }
+  const refused = (more: Diagnostic[] = []): PackResult => ({ ok: false, ...kind, files: [], validation: check.validation, diagnostics: sortDiagnostics([...diagnostics, ...more]) });
+  const gated = formats.has('tgz') ? check.ok : check.validation.valid;
+  if (!gated || hasErrors(diagnostics) || check.kind === undefined) return refused();
+
   const source = dirSource(dir);
   const listing = await source.list();
-  const diagnostics: Diagnostic[] = [...validation.diagnostics];
-  if (hasErrors(listing.diagnostics)) return { ok: false, files: [], validation, diagnostics: [...diagnostics, ...listing.diagnostics] };
+  if (hasErrors(listing.diagnostics)) return refused([...listing.diagnostics]);
   const total = listing.files.reduce((n, f) => n + f.size, 0);
   const bounds = DEFAULT_ARCHIVE_BOUNDS;
   if (listing.files.length > bounds.maxFiles || total > bounds.maxTotalBytes) {
-    diagnostics.push(
-      diag('ARCHIVE_TOO_LARGE', `the bundle has ${listing.files.length} files and ${total} bytes; archives are bounded to ${bounds.maxFiles} files and ${bounds.maxTotalBytes} bytes`, {
-        file: opts.label ?? dir,
-        hint: 'pin the bundle as a directory instead, or exclude files with .skillignore',
+    return refused([
+      diag('ARCHIVE_TOO_LARGE', `the folder has ${listing.files.length} files and ${total} bytes; archives are bounded to ${bounds.maxFiles} files and ${bounds.maxTotalBytes} bytes`, {
+        file: label,
+        hint: 'pin the folder as a directory instead, or exclude files with .skillignore',
       }),
-    );
-    return { ok: false, files: [], validation, diagnostics };
+    ]);
   }
-  const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.deflate?.());
-  // The files were read twice (validation, then packing): if they changed in between, the
-  // archive would not be the bundle that was validated.
-  const content = treeDigest(files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)));
-  if (content !== validation.digests.content.computed) {
-    diagnostics.push(diag('CONTENT_DIGEST_MISMATCH', 'the bundle changed while it was being packed', { file: opts.label ?? dir, hint: 'pack it again' }));
-    return { ok: false, files: [], validation, diagnostics };
+  // The files are read again after validation: if they changed in between, an archive would not
+  // hold the folder that was validated.
+  const changed = diag('CONTENT_DIGEST_MISMATCH', 'the folder changed while it was being packed', { file: label, hint: 'pack it again' });
+  const built: { -readonly [K in keyof Built]: Built[K] } = {};
+  if (formats.has('tgz') && check.identity !== undefined) {
+    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.deflate?.());
+    if (contentOf(files) !== check.identity.content_digest) return refused([changed]);
+    built.tgz = { path: join(outDir, `${check.identity.skill_id}-${check.identity.skill_version}.tgz`), bytes, files };
   }
-  const archive = join(outDir, `${validation.skill_id}-${validation.skill_version}.tgz`);
-  await writeFileAtomic(archive, bytes);
-  return { ok: true, archive, digest: sha256(bytes), size: bytes.length, files, validation, diagnostics };
+  const name = skillMd?.properties?.name;
+  if (formats.has('skill') && name !== undefined) {
+    const held = await snapshot(source, listing.files);
+    if (contentOf(held.files) !== skillMd?.contentDigest) return refused([changed]);
+    const zip = await packSkillZip(held.source, name);
+    if (zip.bytes === undefined || zip.digest === undefined) return refused([...zip.diagnostics]);
+    built.skill = { path: join(outDir, `${name}.skill`), bytes: zip.bytes, digest: zip.digest, entries: zip.entries, excluded: zip.excluded };
+  }
+  if (built.tgz !== undefined) await writeFileAtomic(built.tgz.path, built.tgz.bytes);
+  if (built.skill !== undefined) await writeFileAtomic(built.skill.path, built.skill.bytes);
+  const { tgz, skill } = built;
+  return {
+    ok: true,
+    ...kind,
+    ...(tgz !== undefined ? { archive: tgz.path, digest: sha256(tgz.bytes), size: tgz.bytes.length } : {}),
+    files: tgz?.files ?? [],
+    ...(skill !== undefined ? { skillFile: { path: skill.path, digest: skill.digest, size: skill.bytes.length, entries: skill.entries, excluded: skill.excluded } } : {}),
+    validation: check.validation,
+    diagnostics: sortDiagnostics(diagnostics),
+  };
 }

@@ -19,7 +19,7 @@ export { findProjectRoot } from '../fs/index.js';
 export { escapesRoot, exists, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';
 export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
 export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
-export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, type Pinnable } from './scan.js';
+export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, SKILL_FOLDER_MARKERS, type Pinnable } from './scan.js';
 export { collectTargets, type PinTarget, type Targets } from './targets.js';
 export { verifyLock, type LockVerification, type VerifyLockOptions } from './verify-lock.js';
 export { verifyPackPin, type PackVerification } from './verify-pack.js';

@@ -10,11 +10,17 @@ export const DEFAULT_LOCK_PATH = 'pins/skills.lock.json';
 /** The default public-keys file name, beside the lock. */
 export const DEFAULT_KEYS_FILE = 'public-keys.json';
 
-/** One pinned skill bundle, from a directory or an archive. */
+/**
+ * One pinned skill, from a directory or an archive: a manifest bundle, or (`kind: "agent-skill"`)
+ * an Agent Skills folder, whose identity is its SKILL.md `name` and `metadata.version` and whose
+ * `manifest_digest` is that of the manifest skillctl derives for it (src/core/agent-skills/identity.ts).
+ */
 export interface SkillPin {
+  /** Absent for a manifest bundle, so locks written before Agent Skills pins read unchanged. */
+  readonly kind?: 'agent-skill';
   readonly skill_id: string;
   readonly skill_version: string;
-  /** POSIX path relative to the project root: the bundle directory, or a `.tgz` archive. */
+  /** POSIX path relative to the project root: the skill folder, or a `.tgz` archive. */
   readonly source: string;
   readonly manifest_digest: Sha256Digest;
   readonly content_digest: Sha256Digest;

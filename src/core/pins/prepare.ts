@@ -1,13 +1,13 @@
 /**
- * Computing a pin for one target, without writing anything: the bundle (or archive) is validated
- * in full, as `validate` does, and refused when invalid; signatures are added in memory; the
+ * Computing a pin for one target, without writing anything: the skill folder (or archive) is
+ * validated in full as its kind (manifest bundle or SKILL.md folder), as `validate` does, and
+ * refused when invalid; signatures are added in memory; the
  * digests are those of the files as they will be once the new signatures.json is written.
  */
-import { MANIFEST_NAMES, dirSource, hashFiles, openArchive, type BundleSource } from '../bundle/index.js';
+import { dirSource, hashFiles, openArchive, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { formatOf, validateBundle, validateManifest, type ManifestValidation } from '../manifest/index.js';
 import {
   checkSignatures,
   loadSignatures,
@@ -18,6 +18,7 @@ import {
   type SecretKey,
   type SignaturesDoc,
 } from '../sign/index.js';
+import { checkSkillDir, checkSkillSource, type SkillCheck } from '../skill-source/index.js';
 import type { PackPin, SkillPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
 import { sourcePath } from './paths.js';
@@ -50,26 +51,12 @@ export interface PrepareContext {
   readonly signing: readonly Signing[];
 }
 
-async function validateSource(target: PinTarget, abs: string): Promise<{ validation: ManifestValidation; source: BundleSource; archiveDigest?: Sha256Digest; extra: Diagnostic[] }> {
-  if (target.kind === 'bundle') return { validation: await validateBundle(abs, target.source), source: dirSource(abs), extra: [] };
+/** Validates the target as its kind: a folder on disk, or an archive read into memory. */
+async function validateSource(target: PinTarget, abs: string): Promise<{ check: SkillCheck; source: BundleSource; archiveDigest?: Sha256Digest }> {
+  if (target.kind === 'bundle') return { check: await checkSkillDir(abs, target.source), source: dirSource(abs) };
   const archive = await openArchive(abs, undefined, target.source);
   const listing = await archive.list();
-  const extra: Diagnostic[] = listing.diagnostics.map((d) => ({ ...d, file: `${target.source}${d.file !== undefined ? `/${d.file}` : ''}` }));
-  const names = listing.files.filter((f) => (MANIFEST_NAMES as readonly string[]).includes(f.path)).map((f) => f.path);
-  const name = names.length === 1 ? (names[0] as string) : undefined;
-  if (name === undefined) {
-    extra.push(
-      names.length === 0
-        ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the archive root', { file: target.source })
-        : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: target.source }),
-    );
-  }
-  const validation = await validateManifest(name !== undefined ? await archive.read(name) : Buffer.alloc(0), formatOf(name ?? 'skill.yaml'), {
-    file: `${target.source}/${name ?? 'skill.yaml'}`,
-    bundle: archive,
-    bundleLabel: target.source,
-  });
-  return { validation, source: archive, archiveDigest: archive.archiveDigest, extra };
+  return { check: await checkSkillSource(archive, target.source, { listing }), source: archive, archiveDigest: archive.archiveDigest };
 }
 
 async function existingSignatures(source: BundleSource, present: boolean, file: string): Promise<{ doc?: SignaturesDoc; diagnostics: Diagnostic[] }> {
@@ -79,14 +66,15 @@ async function existingSignatures(source: BundleSource, present: boolean, file: 
 
 async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagnostic[]): Promise<PreparedSkill | undefined> {
   const abs = sourcePath(ctx.root, target.source);
-  const { validation, source, archiveDigest, extra } = await validateSource(target, abs);
-  found.push(...extra, ...validation.diagnostics);
-  const digest = validation.digests.manifest.computed;
-  const content = validation.digests.content.computed;
-  if (!validation.valid || hasErrors(extra) || digest === undefined || content === undefined || validation.skill_id === undefined || validation.skill_version === undefined) {
+  const { check: validated, source, archiveDigest } = await validateSource(target, abs);
+  found.push(...validated.diagnostics);
+  const id = validated.identity;
+  if (!validated.ok || id === undefined) {
     if (!hasErrors(found)) found.push(diag('BUNDLE_UNREADABLE', 'the bundle could not be read in full', { file: target.source }));
     return undefined;
   }
+  // Signatures cover the manifest digest (for a SKILL.md folder, that of its derived manifest).
+  const digest = id.manifest_digest;
   const listing = await source.list();
   const sigFile = `${target.source}/signatures.json`;
   const present = listing.files.some((f) => f.path === 'signatures.json');
@@ -133,11 +121,12 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
     all.push({ path: sig.path, size: sig.size, mode: sig.mode, digest: await source.digest('signatures.json') });
   }
   const entry: SkillPin = {
-    skill_id: validation.skill_id,
-    skill_version: validation.skill_version,
+    ...(validated.kind === 'agent-skill' ? { kind: 'agent-skill' as const } : {}),
+    skill_id: id.skill_id,
+    skill_version: id.skill_version,
     source: target.source,
     manifest_digest: digest,
-    content_digest: content,
+    content_digest: id.content_digest,
     files_digest: treeDigest(all),
     ...(archiveDigest !== undefined ? { archive_digest: archiveDigest } : {}),
     signers: [...check.valid],

@@ -1,8 +1,8 @@
 /**
- * What a project has that could be pinned: skill bundles anywhere under manifests/, and behaviour
- * pack files directly in manifests/packs/. A provenact repository keeps its bundles at
- * skills/<id>/<version>/. Symbolic links are never followed, and .git/, node_modules/ and
- * .skillctl/ are never entered.
+ * What a project has that could be pinned: skill folders anywhere under manifests/ (manifest
+ * bundles and Agent Skills folders), and behaviour pack files directly in manifests/packs/. A
+ * provenact repository keeps its bundles at skills/<id>/<version>/. Symbolic links are never
+ * followed, and .git/, node_modules/ and .skillctl/ are never entered.
  */
 import { join } from 'node:path';
 import { comparePaths } from '../digest/index.js';
@@ -12,6 +12,14 @@ import { PACK_EXTENSIONS } from './pack-doc.js';
 
 export const MANIFESTS_DIR = 'manifests';
 export const PACKS_DIR = 'manifests/packs';
+
+/**
+ * Root files that make a directory a skill folder when searching: a manifest, or `SKILL.md`
+ * spelt exactly so. A lowercase `skill.md` (which `validate` accepts with a warning) is not
+ * searched for: other documents use that name (the registry's capability folders do), and a
+ * folder named on the command line is still read with it.
+ */
+export const SKILL_FOLDER_MARKERS: readonly string[] = [...MANIFEST_NAMES, 'SKILL.md'];
 
 interface DirEntries {
   readonly dirs: string[];
@@ -45,8 +53,8 @@ export interface Pinnable {
 }
 
 /**
- * Bundles under `<root>/<dir>` (default manifests/): every directory holding skill.yaml or
- * skill.json. A bundle's own subdirectories are part of it and are not searched further.
+ * Skill folders under `<root>/<dir>` (default manifests/): every directory holding skill.yaml,
+ * skill.json or SKILL.md. A folder's own subdirectories are part of it and are not searched further.
  */
 export async function findBundles(
   root: string,
@@ -64,7 +72,7 @@ export async function findBundles(
       continue;
     }
     const { dirs, files } = await entries(join(root, ...rel.split('/')), ops);
-    if (files.some((f) => (MANIFEST_NAMES as readonly string[]).includes(f))) {
+    if (files.some((f) => SKILL_FOLDER_MARKERS.includes(f))) {
       found.push(rel);
       continue;
     }

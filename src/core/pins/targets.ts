@@ -1,18 +1,25 @@
 /**
- * What `pin` was asked to pin: bundle directories, archives and pack files, each as a source path
- * relative to the project root. Directories are searched for bundles (and, under manifests/packs,
- * pack files); `--all` is every bundle and pack under manifests/.
+ * What `pin` was asked to pin: skill folders (manifest bundles and Agent Skills folders), archives
+ * and pack files, each as a source path relative to the project root. Directories are searched
+ * for skill folders (and, under manifests/packs, pack files); `--all` is every skill folder and
+ * pack under manifests/.
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { SKILL_MD_NAMES } from '../agent-skills/index.js';
 import { MANIFEST_NAMES } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { PACK_EXTENSIONS } from './pack-doc.js';
 import { toSource, unsafeSourcePath } from './paths.js';
+import { kindOfDir } from '../skill-source/index.js';
 import { findBundles, findPacks, findPinnable } from './scan.js';
 
+/** File names that stand for their folder on the command line. */
+const FOLDER_FILES: readonly string[] = [...MANIFEST_NAMES, ...SKILL_MD_NAMES];
+
 export type PinTarget =
+  /** A skill folder on disk: a manifest bundle or an Agent Skills folder (told apart when pinned). */
   | { readonly kind: 'bundle'; readonly source: string }
   | { readonly kind: 'archive'; readonly source: string }
   | { readonly kind: 'pack'; readonly source: string };
@@ -49,7 +56,7 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
       continue;
     }
     const name = basename(abs);
-    const target = st.isFile() && (MANIFEST_NAMES as readonly string[]).includes(name) ? dirname(abs) : abs;
+    const target = st.isFile() && FOLDER_FILES.includes(name) ? dirname(abs) : abs;
     const source = toSource(root, target);
     const unsafe = source === undefined ? 'it is outside the project root' : unsafeSourcePath(source);
     if (source === undefined || unsafe !== undefined) {
@@ -57,13 +64,14 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
       continue;
     }
     if (st.isDirectory() || target !== abs) {
-      if (await hasManifest(target)) {
+      // A folder named on the command line is read as validate reads it (skill.md included).
+      if ((await kindOfDir(target).catch(() => undefined)) !== undefined) {
         add({ kind: 'bundle', source });
         continue;
       }
       const bundles = await findBundles(root, source);
       const packs = (await findPacks(root)).filter((p) => p.startsWith(`${source}/`) && !bundles.some((b) => p.startsWith(`${b}/`)));
-      if (bundles.length === 0 && packs.length === 0) diagnostics.push(diag('NO_INPUT', `no bundle or pack under ${arg}`, { file: arg }));
+      if (bundles.length === 0 && packs.length === 0) diagnostics.push(diag('NO_INPUT', `no skill folder (skill.yaml, skill.json, SKILL.md) or pack under ${arg}`, { file: arg }));
       for (const b of bundles) add({ kind: 'bundle', source: b });
       for (const p of packs) add({ kind: 'pack', source: p });
     } else if (name.endsWith('.tgz')) {
@@ -71,19 +79,8 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
     } else if (PACK_EXTENSIONS.some((ext) => name.endsWith(ext))) {
       add({ kind: 'pack', source });
     } else {
-      diagnostics.push(diag('USAGE', `${arg} is not a bundle directory, a .tgz archive or a pack file (.yaml, .yml, .json)`, { file: arg }));
+      diagnostics.push(diag('USAGE', `${arg} is not a skill folder, a .tgz archive or a pack file (.yaml, .yml, .json)`, { file: arg }));
     }
   }
   return { targets, diagnostics };
-}
-
-async function hasManifest(dir: string): Promise<boolean> {
-  for (const n of MANIFEST_NAMES) {
-    try {
-      if ((await stat(join(dir, n))).isFile()) return true;
-    } catch {
-      // absent
-    }
-  }
-  return false;
 }

@@ -18,7 +18,7 @@ export interface LockVerification {
   readonly ok: boolean;
   readonly skills: readonly (PinVerification | ProvenactVerification)[];
   readonly packs: readonly PackVerification[];
-  /** Bundles and pack files that the lock does not pin, relative to the project root. */
+  /** Skill folders (bundles, SKILL.md folders) and pack files the lock does not pin, relative to the project root. */
   readonly unpinned: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -88,12 +88,13 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
     mapLimited(lock.packs, limit, async (p) => tap(await verifyPackPin(ctx, p), tick)),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
-  // Pinned directories whose listing found their manifest are bundles: the scan need not read them.
-  const lost = new Set<string>(['PIN_MISSING', 'PIN_SOURCE_INVALID', 'BUNDLE_NO_MANIFEST', 'BUNDLE_AMBIGUOUS_MANIFEST']);
+  // Pinned directories whose listing found their manifest (or SKILL.md) are skill folders: the
+  // scan need not read them.
+  const lost = new Set<string>(['PIN_MISSING', 'PIN_SOURCE_INVALID', 'BUNDLE_NO_MANIFEST', 'BUNDLE_AMBIGUOUS_MANIFEST', 'AGENT_SKILL_MD_MISSING']);
   const known = new Set(skills.filter((r) => r.pin.archive_digest === undefined && !r.diagnostics.some((d) => lost.has(d.code))).map((r) => strip(r.pin.source)));
   const pinnable = await findPinnable(ctx.root, ctx.ops, known);
   const missing = [
-    ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill bundle'),
+    ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder'),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
   ];
   const diagnostics = sortDiagnostics(

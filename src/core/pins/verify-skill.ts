@@ -1,13 +1,14 @@
 /**
- * Verifies one skill pin of a skillctl lock against the bundle or archive it names, in fixed
+ * Verifies one skill pin of a skillctl lock against the folder or archive it names, in fixed
  * steps, collecting every finding: the source exists inside the project; the archive's bytes
- * (when an archive); the bundle's listing (no links, devices or unportable names); the manifest
- * parses; its identity is the pin's; every digest recomputed equals the lock's and the manifest's
+ * (when an archive); the listing (no links, devices or unportable names); the manifest parses
+ * (for an Agent Skills pin, SKILL.md's frontmatter); its identity is the pin's; every digest recomputed equals the lock's and the manifest's
  * own; the signatures in signatures.json verify and satisfy the lock's signer policy.
  * `ok` is true only when all of that ran and passed.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { agentSkillManifestDigest, agentSkillVersion, parseSkillMd, SKILL_MD_NAMES, toProperties } from '../agent-skills/index.js';
 import {
   archiveSourceFromBytes,
   DIGEST_EXCLUDED_ROOT_FILES,
@@ -15,6 +16,7 @@ import {
   hashFiles,
   MANIFEST_NAMES,
   type ArchiveSource,
+  type BundleFile,
   type BundleSource,
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -57,7 +59,77 @@ async function readOr(source: BundleSource, path: string, file: string, found: D
   }
 }
 
-/** Lists, hashes and parses a bundle source, and compares it with the pin. */
+/** What a pinned folder declares itself to be, read from its manifest or its SKILL.md. */
+interface Declared {
+  /** The declared skill_id and skill_version (null when absent or not a string). */
+  readonly identity?: { readonly skill_id: unknown; readonly skill_version: unknown };
+  /** The file the identity was read from, for messages. */
+  readonly file?: string;
+  /** The manifest digest recomputed from the files (for a SKILL.md folder, of its derived manifest). */
+  readonly manifestDigest?: Sha256Digest;
+  /** The manifest's data, for a manifest bundle whose manifest parsed. */
+  readonly manifest?: Record<string, unknown>;
+}
+
+/** A manifest bundle: the manifest parses, and its own digests agree with the files. */
+async function declaredByManifest(source: BundleSource, files: readonly BundleFile[], content: Sha256Digest | undefined, label: string, found: Diagnostic[]): Promise<Declared> {
+  const manifests = files.filter((f) => (MANIFEST_NAMES as readonly string[]).includes(f.path));
+  if (manifests.length !== 1) {
+    found.push(
+      manifests.length === 0
+        ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the bundle root', { file: label })
+        : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: label }),
+    );
+    return {};
+  }
+  const name = (manifests[0] as BundleFile).path;
+  const file = `${label}/${name}`;
+  const bytes = await readOr(source, name, file, found);
+  if (bytes === undefined) return {};
+  const doc = parseDocumentBytes(bytes, formatOf(name));
+  found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
+  if (doc.data === undefined) return {};
+  const data = doc.data as Record<string, unknown>;
+  let manifestDigest: Sha256Digest | undefined;
+  try {
+    manifestDigest = manifestDigestOf(data);
+  } catch (err) {
+    if (!(err instanceof SkillctlError)) throw err;
+    found.push(diag(err.code, err.message, { file }));
+  }
+  if (manifestDigest !== undefined && data.manifest_digest !== manifestDigest) {
+    found.push(diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${String(data.manifest_digest)} but the manifest hashes to ${manifestDigest}`, { file, pointer: '/manifest_digest', ...doc.locate('/manifest_digest') }));
+  }
+  if (content !== undefined && data.content_digest !== undefined && data.content_digest !== content) {
+    found.push(diag('CONTENT_DIGEST_MISMATCH', `content_digest is ${String(data.content_digest)} but the bundle's files hash to ${content}`, { file, pointer: '/content_digest', ...doc.locate('/content_digest') }));
+  }
+  return { identity: { skill_id: data.skill_id, skill_version: data.skill_version }, file, ...(manifestDigest !== undefined ? { manifestDigest } : {}), manifest: data };
+}
+
+/**
+ * An Agent Skills folder: SKILL.md parses, and its name and metadata.version are the identity.
+ * Only what the identity needs is read; the folder was validated in full when it was pinned, and
+ * every byte of it is pinned by files_digest.
+ */
+async function declaredBySkillMd(source: BundleSource, files: readonly BundleFile[], content: Sha256Digest | undefined, label: string, found: Diagnostic[]): Promise<Declared> {
+  const name = SKILL_MD_NAMES.find((n) => files.some((f) => f.path === n));
+  if (name === undefined) {
+    found.push(diag('AGENT_SKILL_MD_MISSING', 'the pinned Agent Skills folder has no SKILL.md', { file: label }));
+    return {};
+  }
+  const file = `${label}/${name}`;
+  const bytes = await readOr(source, name, file, found);
+  if (bytes === undefined) return {};
+  const doc = parseSkillMd(bytes);
+  found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
+  const props = toProperties(doc);
+  const version = agentSkillVersion(props);
+  const identity = { skill_id: props?.name, skill_version: version };
+  if (props === undefined || version === undefined || content === undefined) return { identity, file };
+  return { identity, file, manifestDigest: agentSkillManifestDigest(props.name, version, content) };
+}
+
+/** Lists, hashes and reads a skill source (a bundle or a SKILL.md folder), and compares it with the pin. */
 async function checkBundle(
   ctx: SkillctlLockContext,
   pin: SkillPin,
@@ -81,7 +153,6 @@ async function checkBundle(
 
   const listing = await source.list();
   found.push(...listing.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label })));
-  const manifests = listing.files.filter((f) => (MANIFEST_NAMES as readonly string[]).includes(f.path));
   const hashed = await hashFiles(source, listing.files);
   found.push(...hashed.diagnostics.map((d) => ({ ...d, file: `${label}/${d.file ?? ''}` })));
   const complete = !hasErrors(listing.diagnostics) && !hasErrors(hashed.diagnostics);
@@ -89,52 +160,22 @@ async function checkBundle(
   const content = complete ? treeDigest(hashed.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path))) : undefined;
   compare('content_digest', content);
 
-  if (manifests.length !== 1) {
-    found.push(
-      manifests.length === 0
-        ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml or skill.json at the bundle root', { file: label })
-        : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: label }),
-    );
-    compare('manifest_digest', undefined);
-    return { signers: [] };
-  }
-  const name = (manifests[0] as { path: string }).path;
-  const file = `${label}/${name}`;
-  const bytes = await readOr(source, name, file, found);
-  if (bytes === undefined) {
-    compare('manifest_digest', undefined);
-    return { signers: [] };
-  }
-  const doc = parseDocumentBytes(bytes, formatOf(name));
-  found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
-  if (doc.data === undefined) {
-    compare('manifest_digest', undefined);
-    return { signers: [] };
-  }
-  const data = doc.data as Record<string, unknown>;
-  for (const [field, want] of [
-    ['skill_id', pin.skill_id],
-    ['skill_version', pin.skill_version],
-  ] as const) {
-    if (data[field] !== want) {
-      found.push(diag('PIN_IDENTITY_MISMATCH', `the lock pins ${field} ${JSON.stringify(want)} but ${file} declares ${JSON.stringify(data[field] ?? null)}`, inLock(field)));
+  const declared = await (pin.kind === 'agent-skill' ? declaredBySkillMd : declaredByManifest)(source, listing.files, content, label, found);
+  if (declared.identity !== undefined) {
+    for (const [field, want] of [
+      ['skill_id', pin.skill_id],
+      ['skill_version', pin.skill_version],
+    ] as const) {
+      const have = declared.identity[field];
+      if (have !== want) {
+        found.push(diag('PIN_IDENTITY_MISMATCH', `the lock pins ${field} ${JSON.stringify(want)} but ${declared.file ?? label} declares ${JSON.stringify(have ?? null)}`, inLock(field)));
+      }
     }
   }
-  let manifestDigest: Sha256Digest | undefined;
-  try {
-    manifestDigest = manifestDigestOf(data);
-  } catch (err) {
-    if (!(err instanceof SkillctlError)) throw err;
-    found.push(diag(err.code, err.message, { file }));
-  }
+  const manifestDigest = declared.manifestDigest;
   compare('manifest_digest', manifestDigest);
-  if (manifestDigest !== undefined && data.manifest_digest !== manifestDigest) {
-    found.push(diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${String(data.manifest_digest)} but the manifest hashes to ${manifestDigest}`, { file, pointer: '/manifest_digest', ...doc.locate('/manifest_digest') }));
-  }
-  if (content !== undefined && data.content_digest !== undefined && data.content_digest !== content) {
-    found.push(diag('CONTENT_DIGEST_MISMATCH', `content_digest is ${String(data.content_digest)} but the bundle's files hash to ${content}`, { file, pointer: '/content_digest', ...doc.locate('/content_digest') }));
-  }
-  return { signers: manifestDigest === undefined ? [] : await checkPinSignatures(ctx, pin, source, listing.files.some((f) => f.path === 'signatures.json'), manifestDigest, inLock('signers'), found), manifest: data };
+  const signers = manifestDigest === undefined ? [] : await checkPinSignatures(ctx, pin, source, listing.files.some((f) => f.path === 'signatures.json'), manifestDigest, inLock('signers'), found);
+  return { signers, ...(declared.manifest !== undefined ? { manifest: declared.manifest } : {}) };
 }
 
 async function checkPinSignatures(

@@ -18,6 +18,8 @@ import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snap
 
 /** One entry of pins/skills.lock.json, in the fields the run engine needs. */
 export interface SkillPin {
+  /** `agent-skill` for a SKILL.md folder: instructions for an agent, nothing run can execute. */
+  readonly kind?: string;
   readonly skill_id: string;
   readonly skill_version: string;
   /** The bundle directory, relative to the project root (the directory holding pins/). */
@@ -74,7 +76,20 @@ export const lockPinLookup: PinLookup = async (root, skillId, version) => {
     return { diagnostics: [diag('RUN_LOCK_INVALID', 'the lock file is not JSON with a `skills` array of pins', { file }), ...doc.diagnostics.map((d) => ({ ...d, file }))] };
   }
   const matches = skills.filter((p) => p.skill_id === skillId && (version === undefined || p.skill_version === version));
-  const pin = matches.sort((a, b) => compareVersions(b.skill_version, a.skill_version))[0];
+  // An Agent Skills pin (any `kind`) has nothing to run; a manifest bundle pinned under the same id is still run.
+  const byVersion = (a: SkillPin, b: SkillPin): number => compareVersions(b.skill_version, a.skill_version);
+  const pin = matches.filter((p) => p.kind === undefined).sort(byVersion)[0];
+  const agentSkill = pin === undefined ? matches.sort(byVersion)[0] : undefined;
+  if (agentSkill !== undefined) {
+    return {
+      diagnostics: [
+        diag('RUN_BUNDLE_INVALID', `${skillId} is pinned as an Agent Skills folder (${agentSkill.source}), which has no manifest or entrypoints to run`, {
+          file,
+          hint: `skillctl convert ${agentSkill.source} writes a skill.yaml for its scripts; pin it again, then run it`,
+        }),
+      ],
+    };
+  }
   return { ...(pin !== undefined ? { pin } : {}), diagnostics: [] };
 };
 

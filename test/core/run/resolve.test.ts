@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { compareVersions, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
 import { packBundle } from '../../../src/core/pack/index.js';
+import { compareVersions, lockPinLookup, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { tgz } from '../../helpers/tar.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
@@ -185,6 +185,33 @@ describe('resolveSkill: .tgz archives', () => {
     assert.ok(codes(await resolveSkill('junk.tgz', opts())).includes('RUN_BUNDLE_INVALID'));
     assert.deepEqual(codes(await resolveSkill('./missing.tgz', opts())), ['RUN_TARGET_INVALID']);
     assert.deepEqual(codes(await resolveSkill('dist/test.b-1.2.0.tgz', { cwd: root })), ['RUN_TARGET_INVALID']);
+  });
+});
+
+describe('lockPinLookup and Agent Skills pins', () => {
+  const tmp = tempDir('skillctl-lookup-');
+  const digest = `sha256:${'0'.repeat(64)}`;
+  const pin = (over: Record<string, unknown>): Record<string, unknown> => ({ skill_version: '1.0.0', manifest_digest: digest, content_digest: digest, files_digest: digest, signers: [], ...over });
+  const withLock = async (skills: Record<string, unknown>[]): Promise<string> => {
+    const root = join(tmp, String(skills.length));
+    await mkdir(join(root, 'pins'), { recursive: true });
+    await writeFile(join(root, 'pins', 'skills.lock.json'), JSON.stringify({ lock_version: 'skillctl.lock.v1', min_signers: 0, skills, packs: [] }));
+    return root;
+  };
+  it('an agent-skill pin has nothing to run: RUN_BUNDLE_INVALID with the convert hint', async () => {
+    const root = await withLock([pin({ kind: 'agent-skill', skill_id: 'pdf-notes', source: 'manifests/pdf-notes' })]);
+    const r = await lockPinLookup(root, 'pdf-notes', undefined);
+    assert.equal(r.pin, undefined);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['RUN_BUNDLE_INVALID']);
+    assert.match(r.diagnostics[0]?.hint ?? '', /skillctl convert manifests\/pdf-notes/);
+  });
+
+  it('a manifest bundle pinned under the same id is run instead, even at a lower version', async () => {
+    const root = await withLock([pin({ kind: 'agent-skill', skill_id: 'pdf-notes', skill_version: '2.0.0', source: 'a' }), pin({ skill_id: 'pdf-notes', source: 'b' })]);
+    const r = await lockPinLookup(root, 'pdf-notes', undefined);
+    assert.deepEqual(r.diagnostics, []);
+    assert.equal(r.pin?.source, 'b');
+    assert.deepEqual((await lockPinLookup(root, 'pdf-notes', '2.0.0')).diagnostics.map((d) => d.code), ['RUN_BUNDLE_INVALID']);
   });
 });
 
