@@ -112,4 +112,5 @@ export const REGISTRY_CODES = {
     exit: 'usage',
   },
   REGISTRY_BUSY: { severity: 'error', title: 'Another publish holds the registry lock.', exit: 'usage' },
+  REGISTRY_PATH_UNSAFE: { severity: 'error', title: 'A directory inside the registry is a symbolic link (or not a directory); publish does not write through it.', exit: 'usage' },
 } as const satisfies CodeCatalogue;

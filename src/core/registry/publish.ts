@@ -8,11 +8,11 @@
  * every capability as it was.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { bundleDir, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
+import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import { bundleDigest } from './load.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
@@ -108,6 +108,32 @@ async function withLock<T>(registry: string, fn: () => Promise<T>): Promise<T | 
   }
 }
 
+/**
+ * Makes `capabilities/<id>/` inside the registry, refusing to go through anything but a real
+ * directory: a symbolic link planted there would send the bundle's files outside the registry.
+ */
+async function realDirs(registry: string, id: string): Promise<Diagnostic | undefined> {
+  let dir = registry;
+  for (const part of [CAPABILITIES_DIR, id]) {
+    dir = join(dir, part);
+    let st;
+    try {
+      st = await lstat(dir);
+    } catch (err) {
+      if (errnoCode(err) !== 'ENOENT') throw err;
+      await mkdir(dir);
+      continue;
+    }
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      return diag('REGISTRY_PATH_UNSAFE', `${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; nothing is published through it`, {
+        file: dir,
+        hint: 'remove it: a registry holds only the directories skillctl creates',
+      });
+    }
+  }
+  return undefined;
+}
+
 async function writeBundle(target: string, v: CapabilityValidation): Promise<void> {
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
@@ -144,6 +170,14 @@ export async function publishCapabilities(registry: string, dirs: readonly strin
     if (hasErrors(diagnostics) || items.some((it) => it.entry === undefined) || opts.dryRun === true) {
       return { published: false, capabilities: items, diagnostics };
     }
+    // Every destination is checked before anything is written, so a refusal writes nothing.
+    const changed = items.filter((it) => it.unchanged !== true);
+    const unsafe: Diagnostic[] = [];
+    for (const it of changed) {
+      const d = await realDirs(registry, (it.entry as IndexEntry).capability_id);
+      if (d !== undefined) unsafe.push(d);
+    }
+    if (unsafe.length > 0) return { published: false, capabilities: items, diagnostics: [...diagnostics, ...unsafe] };
     let index = read.index;
     const replaced: IndexEntry[] = [];
     for (const it of items) {

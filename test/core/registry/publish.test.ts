@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import {
@@ -138,6 +138,25 @@ describe('publish and load', () => {
     const r = await publishCapabilities(reg, [VALID('meals')], opts);
     assert.deepEqual(codes(r.diagnostics), ['REGISTRY_BUSY']);
     assert.deepEqual(snapshot(reg), before);
+  });
+
+  it('REGISTRY_PATH_UNSAFE: a symbolic link planted in the registry is never written through', async () => {
+    for (const planted of ['capabilities', 'capabilities/meals']) {
+      const reg = newRegistry();
+      await publishCapabilities(reg, [VALID('weights')], { ...opts, create: true });
+      const outside = tempDir('skillctl-reg-outside-');
+      if (planted === 'capabilities/meals') symlinkSync(outside, join(reg, planted));
+      else {
+        rmSync(join(reg, planted), { recursive: true });
+        symlinkSync(outside, join(reg, planted));
+      }
+      const before = readFileSync(join(reg, INDEX_FILE), 'utf8');
+      const r = await publishCapabilities(reg, [VALID('meals')], opts);
+      assert.equal(r.published, false, planted);
+      assert.deepEqual(codes(r.diagnostics), ['REGISTRY_PATH_UNSAFE'], planted);
+      assert.deepEqual(readdirSync(outside), [], `nothing written outside through ${planted}`);
+      assert.equal(readFileSync(join(reg, INDEX_FILE), 'utf8'), before);
+    }
   });
 
   it('a registry that does not exist: REGISTRY_NOT_FOUND unless asked to create it', async () => {
