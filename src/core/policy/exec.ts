@@ -20,6 +20,7 @@ async function isExecutableFile(path: string): Promise<boolean> {
   }
 }
 
+/** `reason` completes "the command …". */
 export type CommandLookup = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
 
 /**
@@ -28,17 +29,17 @@ export type CommandLookup = { readonly ok: true; readonly path: string } | { rea
  * working directory can never supply a command). A relative path with a slash is refused.
  */
 export async function lookupCommand(command: string, pathEnv: string): Promise<CommandLookup> {
-  if (command === '' || CONTROL.test(command)) return { ok: false, reason: 'empty, or contains a control character' };
+  if (command === '' || CONTROL.test(command)) return { ok: false, reason: 'is empty or contains a control character' };
   if (command.includes('/')) {
-    if (!isAbsolute(command)) return { ok: false, reason: 'a command is a bare name or an absolute path' };
-    if (command.split('/').some((s) => s === '..' || s === '.')) return { ok: false, reason: 'dot segments are not allowed' };
+    if (!isAbsolute(command)) return { ok: false, reason: 'is a relative path (give a bare name or an absolute path)' };
+    if (command.split('/').some((s) => s === '..' || s === '.')) return { ok: false, reason: 'has dot segments' };
     const normal = posix.normalize(command);
-    return (await isExecutableFile(normal)) ? { ok: true, path: normal } : { ok: false, reason: 'not an executable file' };
+    return (await isExecutableFile(normal)) ? { ok: true, path: normal } : { ok: false, reason: 'is not an executable file' };
   }
   for (const dir of pathEnv.split(':')) {
     if (!isAbsolute(dir)) continue;
     const candidate = posix.normalize(join(dir, command));
     if (await isExecutableFile(candidate)) return { ok: true, path: candidate };
   }
-  return { ok: false, reason: 'not found on PATH' };
+  return { ok: false, reason: 'is not found on PATH' };
 }

@@ -127,7 +127,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     const [command, ...args] = argv as [string, ...string[]];
     if (CONTROL.test(command)) return deny('exec', 'POLICY_EXEC_DENIED', 'exec: the command contains a control character');
     const found = await lookupCommand(command, opts.pathEnv);
-    if (!found.ok) return deny('exec', 'POLICY_EXEC_DENIED', `exec: the command is ${found.reason}`);
+    if (!found.ok) return deny('exec', 'POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
     const grant = granted.exec.find((g) => g.path === found.path);
     if (grant === undefined) return deny('exec', 'POLICY_EXEC_DENIED', 'exec: the command is not on the granted allowlist');
     for (const [i, arg] of args.entries()) {

@@ -156,7 +156,7 @@ async function checkRequired(scope: PermissionScope, values: readonly string[], 
       case 'exec': {
         const found = await lookupCommand(value, opts.pathEnv);
         ok = found.ok && granted.exec.some((g) => g.path === found.path);
-        if (!found.ok) reason = `the command is ${found.reason}`;
+        if (!found.ok) reason = `the command ${found.reason}`;
         break;
       }
       case 'env':

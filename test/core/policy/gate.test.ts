@@ -190,7 +190,10 @@ describe('policy gate', () => {
     it('refuses a command not on the allowlist', async () => {
       assert.equal(denied(await gate.checkExec(['other'])), 'POLICY_EXEC_DENIED');
       assert.equal(denied(await gate.checkExec(['sh', '-c', 'id'])), 'POLICY_EXEC_DENIED');
-      assert.equal(denied(await gate.checkExec(['./tool', 'status'])), 'POLICY_EXEC_DENIED');
+      const relative = await gate.checkExec(['./tool', 'status']);
+      assert.equal(denied(relative), 'POLICY_EXEC_DENIED');
+      assert.equal((relative as { reason?: string }).reason, 'exec: the command is a relative path (give a bare name or an absolute path)');
+      assert.equal(((await gate.checkExec(['no-such-tool'])) as { reason?: string }).reason, 'exec: the command is not found on PATH');
       assert.equal(denied(await gate.checkExec([])), 'POLICY_EXEC_DENIED');
       assert.equal(denied(await gate.checkExec(['tool\n', 'status'])), 'POLICY_EXEC_DENIED');
     });
