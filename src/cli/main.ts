@@ -81,6 +81,15 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       exitCode = report(ctx, err);
     }
   };
+  // An option given an empty value (`--registry ""`, an unset shell variable) would otherwise mean
+  // "the working directory" to a path resolver, or fall back to a default: a usage error instead.
+  program.hook('preAction', (_program, action) => {
+    for (const option of action.options) {
+      const value: unknown = action.getOptionValue(option.attributeName());
+      const values = Array.isArray(value) ? (value as unknown[]) : [value];
+      if (values.some((v) => typeof v === 'string' && v.trim() === '')) action.error(`error: option '${option.flags}' needs a non-empty value`, { code: 'skillctl.emptyOption' });
+    }
+  });
   for (const register of COMMANDS) register(program, run);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError();

@@ -40,4 +40,20 @@ describe('global options', () => {
     assert.equal(doc.error.code, 'USAGE');
     assert.match(doc.error.message, /xml/);
   });
+
+  it('an option given an empty value is a usage error, never "the working directory" or a silent default', () => {
+    for (const args of [
+      ['registry', 'list', '--registry', ''],
+      ['skill', '--packs', ''],
+      ['run', 'fs.read_text', '--policy', ' '],
+      ['mcp', '--approve', 'all', '--approve', ''],
+    ]) {
+      const r = skillctl([...args, '--json'], { input: '' });
+      assert.equal(r.code, 2, args.join(' '));
+      const doc = json<{ error: { code: string; message: string } }>(r);
+      assert.equal(doc.error.code, 'USAGE');
+      assert.match(doc.error.message, /needs a non-empty value/);
+    }
+    assert.match(skillctl(['registry', 'list', '--registry', '']).stderr, /--registry <dir>' needs a non-empty value/);
+  });
 });
