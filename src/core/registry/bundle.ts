@@ -33,6 +33,8 @@ export interface ParsedCapability {
   readonly label: string;
   /** capability.json, when it passed its schema. */
   readonly meta?: CapabilityMeta;
+  /** The `capability_id` capability.json declares, when it is a string, schema or not. */
+  readonly declaredId?: string;
   readonly doc?: SkillDoc;
   /** Tools that passed the schema; a broken tool is reported and left out. */
   readonly tools: readonly Indexed<Tool>[];
@@ -131,6 +133,7 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
   }
   const capability = parsed['capability.json'];
   const meta = capability !== undefined && capability.data !== undefined && capability.findings.length === 0 ? (capability.data as CapabilityMeta) : undefined;
+  const rawId = (capability?.data as { capability_id?: unknown } | undefined)?.capability_id;
   const tools = parsed['tools.json'];
   const ui = parsed['ui_schemas.json'];
 
@@ -152,6 +155,7 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
   return {
     label,
     ...(meta !== undefined ? { meta } : {}),
+    ...(typeof rawId === 'string' ? { declaredId: rawId } : {}),
     ...(doc !== undefined ? { doc } : {}),
     tools: tools?.data !== undefined ? cleanItems<Tool>(tools.data, 'tools', tools.findings) : [],
     uiSchemas: ui?.data !== undefined ? cleanItems<UiSchema>(ui.data, 'ui_schemas', ui.findings) : [],

@@ -121,6 +121,10 @@ describe('publish and load', () => {
     const dir = copyBundle(VALID('weights'));
     editJson(dir, 'capability.json', (d) => (d.description = 'Body weight over time'));
     assert.deepEqual(found((await publishCapabilities(reg, [dir], opts)).diagnostics), []);
+    // A capability.json off its schema is reported for that alone, not as colliding with itself.
+    editJson(dir, 'capability.json', (d) => (d.version = 7));
+    const broken = codes((await publishCapabilities(reg, [dir], opts)).diagnostics);
+    assert.ok(broken.length > 0 && !broken.includes('TOOL_NAME_COLLISION'), broken.join(' '));
   });
 
   it('CAPABILITY_ID_DUPLICATE: one publish names the same capability twice', async () => {

@@ -15,8 +15,10 @@ export const toolNames: Check = {
     const out: Diagnostic[] = [];
     const first = new Map<string, number>();
     const owner = new Map<string, string>();
-    // A republish replaces the capability's own previous version, whose names do not collide.
-    for (const o of others ?? []) if (o.capability_id !== bundle.meta?.capability_id) for (const t of o.tools) owner.set(t, o.capability_id);
+    // A republish replaces the capability's own previous version, whose names do not collide
+    // (also when capability.json has other faults: the id it declares is still its own).
+    const self = bundle.meta?.capability_id ?? bundle.declaredId;
+    for (const o of others ?? []) if (o.capability_id !== self) for (const t of o.tools) owner.set(t, o.capability_id);
     for (const { value: tool, pointer, index } of bundle.tools) {
       const at = `${pointer}/name`;
       const seen = first.get(tool.name);
