@@ -129,7 +129,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     const found = await lookupCommand(command, opts.pathEnv);
     if (!found.ok) return deny('exec', 'POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
     const grant = granted.exec.find((g) => g.path === found.path);
-    if (grant === undefined) return deny('exec', 'POLICY_EXEC_DENIED', 'exec: the command is not on the granted allowlist');
+    if (grant === undefined) return deny('exec', 'POLICY_EXEC_DENIED', "exec: the command is not on the granted allowlist (the commands the skill's manifest requests that the host policy also allows)");
     for (const [i, arg] of args.entries()) {
       const n = i + 1;
       if (arg.includes('\u0000')) return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} contains NUL`);
