@@ -140,6 +140,9 @@ describe('skillctl validate --contract', () => {
     const r = skillctl(['validate', '--json', '--contract', 'ctr.output', 'no-such.json', `${INVALID}/ctr.output.four-hooks.json`]);
     assert.equal(r.code, 2);
     assert.deepEqual(found(json<PayloadResult[]>(r)), ['INPUT_NOT_FOUND@', 'PAYLOAD_TOO_FEW_ITEMS@/hooks']);
+    assert.deepEqual(json<{ valid: boolean | null }[]>(r).map((d) => d.valid), [null, false]);
+    const human = skillctl(['validate', '--contract', 'ctr.output', 'no-such.json', `${INVALID}/ctr.output.four-hooks.json`]);
+    assert.match(human.stdout, /1 payload checked against ctr\.output\.v1: 1 violates it; 1 could not be read;/);
   });
 });
 

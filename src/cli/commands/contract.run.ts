@@ -175,7 +175,8 @@ export async function validatePayloads(ctx: Context, args: readonly string[], op
       checked = true;
       for (const file of files) {
         const bytes = await readPayload(ctx, file);
-        const r = bytes instanceof Uint8Array ? checkPayloadBytes(bytes, validator, { file, ...input }) : { file, valid: false, diagnostics: [bytes] };
+        // An unreadable payload file was not checked: `valid` is null, and it is not counted as a violation.
+        const r = bytes instanceof Uint8Array ? checkPayloadBytes(bytes, validator, { file, ...input }) : { file, valid: null, diagnostics: [bytes] };
         docs.push({ file, contract: label, valid: r.valid, diagnostics: r.diagnostics });
         all.push(...r.diagnostics);
       }
@@ -189,10 +190,12 @@ export async function validatePayloads(ctx: Context, args: readonly string[], op
   else {
     const shown = ctx.opts.quiet ? all.filter((d) => d.severity === 'error') : all;
     if (shown.length > 0) ctx.out(renderGrouped(shown, { style: ctx.style }));
-    const bad = docs.filter((d) => d.valid !== true).length;
+    const bad = docs.filter((d) => d.valid === false).length;
+    const unread = docs.filter((d) => d.valid === null).length;
     const c = count(all);
+    const verdict = bad === 0 ? (unread === 0 ? 'all conform' : 'none violates it') : `${bad} violate${bad === 1 ? 's' : ''} it`;
     const line = checked
-      ? `${plural(docs.length, 'payload')} checked against ${label}: ${bad === 0 ? 'all conform' : `${bad} violate${bad === 1 ? 's' : ''} it`}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`
+      ? `${plural(docs.length - unread, 'payload')} checked against ${label}: ${verdict}${unread > 0 ? `; ${unread} could not be read` : ''}; ${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`
       : `contract ${label} is not usable (${plural(c.errors, 'error')}); no payload checked`;
     if (!ctx.opts.quiet || code !== 0) ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + line);
   }
