@@ -45,6 +45,7 @@ describe('global options', () => {
     for (const args of [
       ['registry', 'list', '--registry', ''],
       ['skill', '--packs', ''],
+      ['skill', '--max-chars='],
       ['run', 'fs.read_text', '--policy', ' '],
       ['mcp', '--approve', 'all', '--approve', ''],
     ]) {
