@@ -54,6 +54,7 @@ export {
   type BuiltinOutcome,
   type BuiltinSkill,
   type Clock,
+  type Confinement,
   type PolicyDecision,
   type PolicyGate,
   type RunOptions,

@@ -1,11 +1,12 @@
 /**
  * shell.exec_safe: runs one command the host policy allows, as argv (never through a shell), in
- * a working directory the policy lets the skill read, with the scrubbed environment, a time
- * budget that kills the whole process group, and bounded stdout and stderr.
- * docs/skills/shell.exec_safe.md.
+ * a working directory the policy lets the skill read, inside the run's sandbox (bubblewrap: only
+ * the granted paths exist for the command), with the scrubbed environment, a time budget that
+ * kills the whole process group, and bounded stdout and stderr. docs/skills/shell.exec_safe.md.
  */
 import { stat } from 'node:fs/promises';
 import type { BuiltinSkill } from '../core/run/index.js';
+import { bwrapComplaint, bwrapSetupFailed } from '../core/run/sandbox.js';
 import { childEnv } from './lib/env.js';
 import { bound, denied, fail, fitOutput, ok, runSkill, str, strList, RequestError } from './lib/outcome.js';
 import { spawnBounded } from './lib/proc.js';
@@ -35,7 +36,10 @@ export const shellExecSafe: BuiltinSkill = {
         return fail('SKILL_FILE_NOT_FOUND', `cwd ${cwd} does not exist`);
       }
 
-      const r = await spawnBounded(exec.resolved, argv.slice(1), {
+      // The policy's paths hold for the command too: it runs where only they exist.
+      const confined = await ctx.confine(exec.resolved, argv.slice(1), dir.resolved);
+      if (!confined.ok) return confined.outcome;
+      const r = await spawnBounded(confined.file, confined.args, {
         cwd: dir.resolved,
         env: childEnv(ctx),
         timeoutMs,
@@ -45,6 +49,9 @@ export const shellExecSafe: BuiltinSkill = {
         now: () => ctx.now(),
       });
       if (r.spawnError !== undefined) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${r.spawnError})`);
+      const bwrap = confined.sandbox === 'bwrap' ? bwrapComplaint(r.exitCode, r.stdout, r.stderr.toString('utf8')) : undefined;
+      if (bwrap?.exec === true) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started in the sandbox (${bwrap.message})`);
+      if (bwrap !== undefined) return { status: 'unavailable', diagnostics: [bwrapSetupFailed(bwrap.message)] };
       const stdout = r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout;
       const stderr = r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr;
       const response = (n: number): Record<string, unknown> => ({

@@ -4,7 +4,8 @@
  * the skill's manifest requested_permissions intersected with it (grantPermissions), and every
  * check goes through createPolicyGate, so denials carry the real POLICY_* codes and `gate.uses`
  * records each question as the audit record will. The limits are the manifest's runtime_limits
- * under the policy's caps, as the engine computes them, unless a test overrides them.
+ * under the policy's caps, as the engine computes them, unless a test overrides them. Programs the
+ * skill starts run in the engine's sandbox (`ctx.confine`, built by `confiner`), `auto` by default.
  */
 import { resolveLimits } from '../../src/core/manifest/index.js';
 import {
@@ -17,7 +18,8 @@ import {
   type HostPolicy,
   type RecordingGate,
 } from '../../src/core/policy/index.js';
-import type { BuiltinContext, BuiltinLimits } from '../../src/core/run/index.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { confiner, type BuiltinContext, type BuiltinLimits, type SandboxMode } from '../../src/core/run/index.js';
 import { policyFrom } from './run.js';
 import { contractOf } from './skill-contract.js';
 
@@ -42,6 +44,10 @@ export interface SkillContextOptions {
   readonly signal?: AbortSignal;
   /** DNS for the gate's URL checks; default the system resolver. */
   readonly lookupHost?: HostLookup;
+  /** The run's `--sandbox`; default `auto`. */
+  readonly sandbox?: SandboxMode;
+  /** Paths no program may write (the engine's protectedPaths), real paths. */
+  readonly protectedPaths?: readonly string[];
 }
 
 export interface SkillContext {
@@ -49,6 +55,8 @@ export interface SkillContext {
   readonly gate: RecordingGate;
   readonly grant: Grant;
   readonly policy: HostPolicy;
+  /** Each program `ctx.confine` set up: the sandbox it runs in and the findings about it. */
+  readonly confined: { sandbox: 'bwrap' | 'none'; diagnostics: readonly Diagnostic[] }[];
 }
 
 export function hostPolicy(cwd: string, p: SkillPolicy | undefined): HostPolicy {
@@ -71,6 +79,14 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
   });
   const capped = capLimits(resolveLimits(ep.runtime_limits), policy.limits).limits;
+  const confined: SkillContext['confined'] = [];
+  const confine = confiner({
+    mode: opts.sandbox ?? 'auto',
+    pathEnv: env.PATH ?? '',
+    granted: grant.granted,
+    protectedPaths: opts.protectedPaths ?? [],
+    report: (sandbox, diagnostics) => confined.push({ sandbox, diagnostics }),
+  });
   const ctx: BuiltinContext = {
     cwd: opts.cwd,
     policy: gate,
@@ -78,6 +94,7 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
     env,
     signal: opts.signal ?? new AbortController().signal,
     now: () => performance.now(),
+    confine,
   };
-  return { ctx, gate, grant, policy };
+  return { ctx, gate, grant, policy, confined };
 }

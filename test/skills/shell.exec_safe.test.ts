@@ -1,12 +1,20 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { readFile, writeFile, mkdir, symlink } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import { lookupCommand } from '../../src/core/policy/exec.js';
+import type { RunResult } from '../../src/core/run/index.js';
+import { shellExecSafe } from '../../src/skills/shell.exec_safe.js';
+import { ROOT } from '../helpers/paths.js';
+import { processesWith } from '../helpers/procs.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
+import { engine, errorCodes, policyFrom } from '../helpers/run.js';
 import type { Exec } from '../helpers/skill-responses.js';
 
 const ID = 'shell.exec_safe';
@@ -24,9 +32,19 @@ function alive(pid: number): boolean {
   }
 }
 
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50 && alive(pid); i++) await sleep(20);
-  return !alive(pid);
+async function until(done: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 100 && !done(); i++) await sleep(20);
+  return done();
+}
+
+async function which(command: string): Promise<string> {
+  const found = await lookupCommand(command, PATH);
+  if (!found.ok) throw new Error(`${command} is ${found.reason}`);
+  return found.path;
+}
+
+function gone(pid: number): Promise<boolean> {
+  return until(() => !alive(pid));
 }
 
 describe('shell.exec_safe', () => {
@@ -72,16 +90,27 @@ describe('shell.exec_safe', () => {
       assert.equal(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', 'process.kill(process.pid, "SIGTERM")'] }, ctx)).exit_code, 143);
     });
 
-  it('kills the whole process group at timeout_ms, grandchildren included', async () => {
+  it('kills the whole process group at timeout_ms, grandchildren included (--sandbox none)', async () => {
       const dir = tempDir();
       const pidFile = join(dir, 'grandchild.pid');
       const script = `const c = require('child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid)); setInterval(() => {}, 1000);`;
-      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'], exec: [NODE] }, sandbox: 'none' });
       const outcome = await runSkill(ID, { argv: [NODE, '-e', script], timeout_ms: 500 }, ctx);
       assert.equal(errorCode(outcome), 'SKILL_TIMED_OUT');
       const err = (outcome as unknown as { error: { duration_ms: number } }).error;
       assert.ok(err.duration_ms < 5000);
       assert.ok(await gone(Number(await readFile(pidFile, 'utf8'))), 'the grandchild was killed');
+    });
+
+  it('kills everything the command started at timeout_ms inside bubblewrap too', async () => {
+      const dir = tempDir();
+      // Pids inside the sandbox are its own: the grandchild is found by its command line.
+      const script = "require('child_process').spawn('sleep', ['313.381'], { stdio: 'ignore' }); setInterval(() => {}, 1000);";
+      const { ctx, confined } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] }, sandbox: 'bwrap' });
+      const outcome = await runSkill(ID, { argv: [NODE, '-e', script], timeout_ms: 800 }, ctx);
+      assert.equal(errorCode(outcome), 'SKILL_TIMED_OUT');
+      assert.deepEqual(confined.map((c) => c.sandbox), ['bwrap']);
+      assert.ok(await until(() => processesWith('sleep 313.381').length === 0), 'the grandchild was killed');
     });
 
   it("clamps timeout_ms to the host's time cap", async () => {
@@ -90,29 +119,41 @@ describe('shell.exec_safe', () => {
       assert.equal(errorCode(await runSkill(ID, { argv: ['sleep', '20'], timeout_ms: 100000 }, ctx)), 'SKILL_TIMED_OUT');
     });
 
-  it('leaves nothing running in the background after the command exits', async () => {
+  it('leaves nothing running in the background after the command exits (--sandbox none)', async () => {
       const dir = tempDir();
       const pidFile = join(dir, 'bg.pid');
       const script = `const c = require('child_process').spawn('sleep', ['30'], { stdio: 'ignore' }); c.unref(); require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(c.pid));`;
-      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] } });
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], write: ['.'], exec: [NODE] }, sandbox: 'none' });
       assert.equal(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, ctx)).exit_code, 0);
       assert.ok(await gone(Number(await readFile(pidFile, 'utf8'))));
     });
 
-  it('hands the command only PATH and the variables the policy allows', async () => {
+  it('leaves nothing running in the background after the command exits inside bubblewrap', async () => {
+      const dir = tempDir();
+      const script = "require('child_process').spawn('setsid', ['sleep', '313.382'], { stdio: 'ignore', detached: true }).unref();";
+      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] }, sandbox: 'bwrap' });
+      assert.equal(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, ctx)).exit_code, 0);
+      assert.ok(await until(() => processesWith('sleep 313.382').length === 0));
+    });
+
+  for (const sandbox of ['bwrap', 'none'] as const) {
+    it(`--sandbox ${sandbox}: hands the command only PATH and the variables the policy allows`, async () => {
       const dir = tempDir();
       process.env.SKILLCTL_CANARY = 'ambient';
+      // bubblewrap sets PWD, the working directory, as it does for process runtimes.
+      const own = sandbox === 'bwrap' ? ['PWD'] : [];
       try {
         const env = { PATH, GITHUB_TOKEN: 'ghp_secret', LANG: 'C.UTF-8' };
         const script = 'console.log(JSON.stringify(Object.keys(process.env).filter((k) => !k.startsWith("NODE_")).sort()))';
-        const strict = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] }, env });
-        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, strict.ctx)).stdout), ['PATH']);
-        const lang = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE], env: ['LANG'] }, env });
-        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, lang.ctx)).stdout), ['LANG', 'PATH']);
+        const strict = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] }, env, sandbox });
+        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, strict.ctx)).stdout), ['PATH', ...own]);
+        const lang = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE], env: ['LANG'] }, env, sandbox });
+        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, lang.ctx)).stdout), ['LANG', 'PATH', ...own]);
       } finally {
         delete process.env.SKILLCTL_CANARY;
       }
     });
+  }
 
   it('is denied a command or a working directory the policy does not allow', async () => {
       const dir = tempDir();
@@ -145,5 +186,136 @@ describe('shell.exec_safe', () => {
     assert.deepEqual(await inputFindings(ID, { argv: [''] }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/argv/0' }]);
     assert.deepEqual(await inputFindings(ID, { argv: 'npm test' }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/argv' }]);
     assert.deepEqual(await inputFindings(ID, { argv: ['x'], timeout_ms: -1 }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/timeout_ms' }]);
+  });
+});
+
+describe('shell.exec_safe through the engine: the command sees only what the policy grants', () => {
+  const tmp = tempDir('skillctl-exec-sandbox-');
+  let root: string;
+  let proj: string;
+  let policyFile: string;
+  let audit: string;
+  let port: number;
+  let server: Server;
+  const EXEC = ['sort', 'cat', 'ls', 'echo', NODE];
+
+  before(async () => {
+    root = realpathSync(tmp);
+    proj = join(root, 'proj');
+    await mkdir(join(proj, 'out', 'log'), { recursive: true });
+    await mkdir(join(proj, 'ro'));
+    await mkdir(join(root, 'outside'));
+    await writeFile(join(root, 'outside', 'secret.txt'), 'the secret\n');
+    await writeFile(join(proj, 'a.txt'), 'b\na\n');
+    await writeFile(join(proj, 'ro', 'keep.txt'), 'kept\n');
+    policyFile = join(proj, 'out', 'skillctl.policy.json');
+    await writeFile(policyFile, '{"version":1}\n');
+    audit = join(proj, 'out', 'log', 'runs.jsonl');
+    await writeFile(audit, '');
+    server = createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** shell.exec_safe run by the engine from the default bundle, the policy and audit log protected. */
+  function exec(request: Record<string, unknown>, permissions: Record<string, unknown>, sandbox?: 'auto' | 'bwrap' | 'none', env: Record<string, string> = { PATH }): Promise<RunResult> {
+    return engine({
+      cwd: proj,
+      target: ID,
+      input: request,
+      builtins: [shellExecSafe],
+      env,
+      policy: policyFrom({ permissions: { exec: EXEC, ...permissions } }, proj),
+      ...(sandbox !== undefined ? { request: { sandbox } } : {}),
+      options: { resolve: { packageRoot: ROOT }, protectedPaths: [policyFile, audit] },
+    });
+  }
+  const out = (r: RunResult): Exec => {
+    assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+    return r.output as Exec;
+  };
+
+  it('an allowlisted command cannot write outside the fs.write grants (sort -o)', async () => {
+    const r = await exec({ argv: ['sort', '-o', join(root, 'outside', 'sortpwn.txt'), 'a.txt'] }, { 'fs.read': ['.'] });
+    assert.notEqual(out(r).exit_code, 0);
+    assert.equal(existsSync(join(root, 'outside', 'sortpwn.txt')), false, 'the file outside was not created');
+    assert.equal(r.record.result.sandbox, 'bwrap');
+  });
+
+  it('an allowlisted command cannot read outside the fs.read grants: the file does not exist for it', async () => {
+    const o = out(await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }));
+    assert.notEqual(o.exit_code, 0);
+    assert.match(o.stderr, /No such file or directory/);
+    assert.doesNotMatch(o.stdout + o.stderr, /the secret/);
+    assert.equal(out(await exec({ argv: ['ls', root] }, { 'fs.read': ['.'] })).stdout, 'proj\n', 'a sibling of the grant is not there');
+  });
+
+  it('reads inside fs.read, writes inside fs.write, and cannot write inside a read-only grant', async () => {
+    const perms = { 'fs.read': ['.'], 'fs.write': ['out'] };
+    assert.equal(out(await exec({ argv: ['cat', 'ro/keep.txt'] }, perms)).stdout, 'kept\n');
+    assert.equal(out(await exec({ argv: ['sort', '-o', 'out/sorted.txt', 'a.txt'] }, perms)).exit_code, 0);
+    assert.equal(await readFile(join(proj, 'out', 'sorted.txt'), 'utf8'), 'a\nb\n');
+    // The working directory is the requested one, writable when a write grant covers it.
+    assert.equal(out(await exec({ argv: ['sort', '-o', 'here.txt', '../a.txt'], cwd: 'out' }, perms)).exit_code, 0);
+    assert.equal(await readFile(join(proj, 'out', 'here.txt'), 'utf8'), 'a\nb\n');
+    const ro = out(await exec({ argv: ['sort', '-o', 'ro/keep.txt', 'a.txt'] }, perms));
+    assert.notEqual(ro.exit_code, 0);
+    assert.match(ro.stderr, /Read-only file system/);
+    assert.equal(await readFile(join(proj, 'ro', 'keep.txt'), 'utf8'), 'kept\n');
+  });
+
+  it('cannot write the policy file or the audit log even under a broad fs.write grant', async () => {
+    const perms = { 'fs.read': ['.'], 'fs.write': ['.'] };
+    for (const target of [policyFile, audit]) {
+      const before = await readFile(target, 'utf8');
+      const o = out(await exec({ argv: ['sort', '-o', target, 'a.txt'] }, perms));
+      assert.notEqual(o.exit_code, 0, target);
+      assert.equal(await readFile(target, 'utf8'), before, `${target} is unchanged`);
+    }
+    // Its neighbours under the same grant are writable.
+    assert.equal(out(await exec({ argv: ['sort', '-o', join(proj, 'out', 'log', 'other.txt'), 'a.txt'] }, perms)).exit_code, 0);
+  });
+
+  it('has no network unless net.http is granted', async () => {
+    const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+    assert.notEqual(out(await exec({ argv: [NODE, '-e', probe] }, { 'fs.read': ['.'] })).stdout, 'connected\n');
+    assert.equal(out(await exec({ argv: [NODE, '-e', probe] }, { 'fs.read': ['.'], 'net.http': [`http://127.0.0.1:${port}`] })).stdout, 'connected\n');
+  });
+
+  it('--sandbox none runs the command unconfined, as process runtimes do; the record says so', async () => {
+    const r = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'none');
+    assert.equal(out(r).stdout, 'the secret\n');
+    assert.equal(r.record.result.sandbox, 'none');
+    assert.deepEqual(r.diagnostics.filter((d) => d.code === 'RUN_UNSANDBOXED'), []);
+  });
+
+  it('without bubblewrap: auto runs unconfined with RUN_UNSANDBOXED, bwrap refuses before the command starts', async () => {
+    // A PATH holding the commands but no bwrap.
+    const bin = join(root, 'nobwrap');
+    await mkdir(bin, { recursive: true });
+    for (const c of ['sort', 'cat']) await symlink(await which(c), join(bin, c)).catch(() => undefined);
+    const env = { PATH: bin };
+    const auto = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env);
+    assert.equal(out(auto).stdout, 'the secret\n');
+    assert.equal(auto.record.result.sandbox, 'none');
+    assert.deepEqual(auto.diagnostics.filter((d) => d.code === 'RUN_UNSANDBOXED').map((d) => d.severity), ['warning']);
+    const strict = await exec({ argv: ['sort', '-o', join(root, 'outside', 'strict.txt'), 'a.txt'] }, { 'fs.read': ['.'] }, 'bwrap', env);
+    assert.deepEqual([strict.status, strict.exitCode, errorCodes(strict)], ['unavailable', 2, ['RUN_SANDBOX_UNAVAILABLE']]);
+    assert.equal(existsSync(join(root, 'outside', 'strict.txt')), false);
+  });
+
+  it('reports the command\'s own exit code and signal, not bubblewrap\'s', async () => {
+    const perms = { 'fs.read': ['.'] };
+    assert.equal(out(await exec({ argv: [NODE, '-e', 'process.exit(3)'] }, perms)).exit_code, 3);
+    assert.equal(out(await exec({ argv: [NODE, '-e', 'process.kill(process.pid, "SIGTERM")'] }, perms)).exit_code, 143);
+  });
+
+  it('times out and kills what the command started, inside bubblewrap', async () => {
+    const script = "require('child_process').spawn('sleep', ['313.383'], { stdio: 'ignore' }); setInterval(() => {}, 1000);";
+    const r = await exec({ argv: [NODE, '-e', script], timeout_ms: 800 }, { 'fs.read': ['.'] });
+    assert.deepEqual([r.status, r.exitCode, (r.error as { code: string }).code], ['skill_error', 124, 'SKILL_TIMED_OUT']);
+    assert.equal(r.record.result.sandbox, 'bwrap');
+    assert.ok(await until(() => processesWith('sleep 313.383').length === 0));
   });
 });

@@ -4,6 +4,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { readJsonValue } from './json.js';
+import { bwrapComplaint, bwrapSetupFailed } from './sandbox.js';
 import type { SpawnOutcome } from './spawn.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */
@@ -72,8 +73,9 @@ export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: num
     const parsed = await parseJsonOutput(r.stdout, 'output');
     return end('value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics));
   }
-  if (r.exitCode === 1 && /^bwrap: /m.test(r.stderrTail) && r.stdout.length === 0) {
-    return end(failed('unavailable', [diag('RUN_SANDBOX_UNAVAILABLE', `bubblewrap could not set up the sandbox: ${r.stderrTail.trim().split('\n')[0] ?? ''}`, { hint: 'use --sandbox none to run without OS isolation' })]));
+  const bwrap = bwrapComplaint(r.exitCode, r.stdout, r.stderrTail);
+  if (bwrap !== undefined) {
+    return end(failed('unavailable', [bwrapSetupFailed(bwrap.message)]));
   }
   if (OOM.test(r.stderrTail)) {
     return end(failed('memory_limit', [diag('RUN_MEMORY_LIMIT', `the skill ran out of its ${limits.memoryMiB} MiB memory allowance`)]));

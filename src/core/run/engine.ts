@@ -26,7 +26,7 @@ import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
 import { readJsonValue } from './json.js';
 import { buildRecord, type RunFacts } from './record.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
-import { runBuiltin, type BuiltinLookup } from './runtimes/builtin.js';
+import { confiner, runBuiltin, type BuiltinLookup } from './runtimes/builtin.js';
 import { runContainer } from './runtimes/container.js';
 import type { HostNode } from './runtimes/interpreter.js';
 import { prepareProcess, runProcess } from './runtimes/process.js';
@@ -256,7 +256,19 @@ async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promi
       facts.observable = true;
       facts.sandbox = 'in-process';
       const bl = { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB };
-      execute = () => runBuiltin({ skill: impl, cwd: opts.cwd, gate, limits: bl, env, monotonic: () => opts.clock.monotonic() }, structuredClone(input), opts.signal);
+      // A program the skill starts (shell.exec_safe) runs in the sandbox of process runtimes; the
+      // record then names that sandbox.
+      const confine = confiner({
+        mode: req.sandbox ?? 'auto',
+        pathEnv: env.PATH ?? '',
+        granted: grant.granted,
+        protectedPaths,
+        report: (sandbox, found) => {
+          facts.sandbox = sandbox;
+          for (const d of found) if (!diagnostics.some((x) => x.code === d.code)) diagnostics.push(d);
+        },
+      });
+      execute = () => runBuiltin({ skill: impl, cwd: opts.cwd, gate, limits: bl, env, monotonic: () => opts.clock.monotonic(), confine }, structuredClone(input), opts.signal);
       break;
     }
     case 'container': {

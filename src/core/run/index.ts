@@ -12,7 +12,7 @@ export {
   type AuditVerification,
   type SealedAuditRecord,
 } from './audit.js';
-export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, PolicyDecision, PolicyGate } from './builtin.js';
+export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { refusalRecord, type Refusal } from './record.js';
 export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
@@ -30,9 +30,9 @@ export {
   type SkillOrigin,
   type SkillPin,
 } from './resolve.js';
-export type { BuiltinLookup } from './runtimes/builtin.js';
+export { confiner, type BuiltinLookup, type ConfineOptions } from './runtimes/builtin.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
-export { bwrapArgs, type SandboxMode, type SandboxSpec } from './sandbox.js';
+export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, type SandboxMode, type SandboxSpec } from './sandbox.js';
 export { spawnBounded, type SpawnOutcome, type SpawnSpec } from './spawn.js';

@@ -1,12 +1,16 @@
 /**
- * OS-level isolation for process runtimes with bubblewrap: a fresh mount namespace holding only
- * the system runtime directories and a few /etc files (read-only), the bundle (read-only) and the
- * granted paths (fs.read read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and
- * user namespaces; and a new network namespace with no interfaces unless net.http is granted.
- * A file outside those binds does not exist inside: it is not merely refused.
+ * OS-level isolation with bubblewrap, for process runtimes and for the programs built-in skills
+ * start (shell.exec_safe): a fresh mount namespace holding only the system runtime directories and
+ * a few /etc files (read-only), the bundle if any (read-only) and the granted paths (fs.read
+ * read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and user namespaces; and a
+ * new network namespace with no interfaces unless net.http is granted. A file outside those binds
+ * does not exist inside: it is not merely refused.
  */
-import { lstat, readlink } from 'node:fs/promises';
+import { lstat, readlink, realpath } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
+import { lookupCommand } from '../policy/exec.js';
 import { within } from '../policy/paths.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
@@ -49,9 +53,12 @@ export async function systemLayout(): Promise<SystemEntry[]> {
 
 export interface SandboxSpec {
   readonly system: readonly SystemEntry[];
-  /** Real path of the bundle; mounted read-only, last, so nothing granted can make it writable. */
-  readonly bundle: string;
-  /** Where the process starts (inside the bundle). */
+  /**
+   * Real path of the bundle, if the process runs one; mounted read-only, last, so nothing granted
+   * can make it writable.
+   */
+  readonly bundle?: string;
+  /** Where the process starts: inside the bundle, or inside a granted path. */
   readonly cwd: string;
   /** Extra read-only directories the runtime needs (an interpreter installed outside /usr). */
   readonly runtimeDirs: readonly string[];
@@ -89,6 +96,57 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
     else args.push(m.kind, m.path, m.path);
   }
-  args.push('--ro-bind', spec.bundle, spec.bundle, '--chdir', spec.cwd);
+  if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, spec.bundle);
+  args.push('--chdir', spec.cwd);
   return args;
+}
+
+/** Is this real path inside a system directory (always mounted read-only)? */
+export function inSystemDir(real: string): boolean {
+  return SYSTEM_DIRS.some((d) => within(real, d));
+}
+
+/**
+ * The directory to mount read-only for a program that bubblewrap would not otherwise show: its own
+ * directory when the file it resolves to lies outside the system directories.
+ */
+export async function programDirs(file: string): Promise<string[]> {
+  const real = await realpath(file).catch(() => file);
+  return inSystemDir(real) ? [] : [dirname(real)];
+}
+
+export interface SandboxRequest extends Omit<SandboxSpec, 'system'> {
+  readonly mode: SandboxMode;
+  /** Where bwrap is looked up (the scrubbed environment's PATH). */
+  readonly pathEnv: string;
+}
+
+/**
+ * What goes before a command so that it runs in the sandbox `mode` asks for: `bwrap <args> --`
+ * (sandbox `bwrap`), nothing (`none`, or `auto` without bubblewrap, with the RUN_UNSANDBOXED
+ * warning), or a refusal (`bwrap` asked for and not installed: RUN_SANDBOX_UNAVAILABLE).
+ */
+export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic }> {
+  if (r.mode === 'none') return { sandbox: 'none', prefix: [], diagnostics: [] };
+  const bwrap = await lookupCommand('bwrap', r.pathEnv);
+  if (bwrap.ok) {
+    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout() }), '--'], diagnostics: [] };
+  }
+  if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };
+  return { sandbox: 'none', prefix: [], diagnostics: [diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation', { hint: 'install the bubblewrap package' })] };
+}
+
+/**
+ * bubblewrap's own complaint, when it exited 1 having printed nothing on stdout and `bwrap: ...`
+ * on stderr: it could not set the sandbox up, or (`execvp`) could not start the command in it.
+ */
+export function bwrapComplaint(exitCode: number | null, stdout: Uint8Array, stderr: string): { readonly message: string; readonly exec: boolean } | undefined {
+  if (exitCode !== 1 || stdout.length > 0) return undefined;
+  const line = /^bwrap: .*$/m.exec(stderr)?.[0];
+  return line === undefined ? undefined : { message: line, exec: line.startsWith('bwrap: execvp ') };
+}
+
+/** The finding for a sandbox bubblewrap could not set up (its complaint, from bwrapComplaint). */
+export function bwrapSetupFailed(complaint: string): Diagnostic {
+  return diag('RUN_SANDBOX_UNAVAILABLE', `bubblewrap could not set up the sandbox: ${complaint}`, { hint: 'use --sandbox none to run without OS isolation' });
 }

@@ -3,11 +3,13 @@
  * processes and environment only through the policy gate. Its time budget is enforced by
  * aborting its signal and no longer waiting for it.
  */
-import { diag } from '../../diagnostics.js';
+import { diag, type Diagnostic } from '../../diagnostics.js';
 import { canonicalize } from '../../digest/index.js';
+import type { GrantedPermissions } from '../../policy/grant.js';
 import type { RecordingGate } from '../../policy/index.js';
 import { failed, type Attempt } from '../attempt.js';
 import type { BuiltinContext, BuiltinLimits, BuiltinSkill } from '../builtin.js';
+import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 
 /** Finds the implementation of `builtin:<skill_id>`; undefined when this skillctl has none. */
 export type BuiltinLookup = (skillId: string) => Promise<BuiltinSkill | undefined>;
@@ -19,6 +21,38 @@ export interface BuiltinRunOptions {
   readonly limits: BuiltinLimits;
   readonly env: Readonly<Record<string, string>>;
   readonly monotonic: () => number;
+  readonly confine: BuiltinContext['confine'];
+}
+
+export interface ConfineOptions {
+  readonly mode: SandboxMode;
+  /** The scrubbed environment's PATH, where bwrap is looked up. */
+  readonly pathEnv: string;
+  readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
+  /** Real paths no program may write even inside a write grant (policy, lock, audit log). */
+  readonly protectedPaths: readonly string[];
+  /** Told the sandbox each program runs in, with the findings about it (RUN_UNSANDBOXED). */
+  readonly report: (sandbox: 'bwrap' | 'none', diagnostics: readonly Diagnostic[]) => void;
+}
+
+/** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
+export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
+  return async (file, args, cwd) => {
+    const c = await sandboxPrefix({
+      mode: o.mode,
+      pathEnv: o.pathEnv,
+      cwd,
+      runtimeDirs: await programDirs(file),
+      read: o.granted.fsRead,
+      write: o.granted.fsWrite,
+      network: o.granted.netHttp.length > 0,
+      protect: o.protectedPaths,
+    });
+    if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
+    o.report(c.sandbox, c.diagnostics);
+    const [head, ...rest] = [...c.prefix, file, ...args] as [string, ...string[]];
+    return { ok: true, file: head, args: rest, sandbox: c.sandbox };
+  };
 }
 
 const none = { stdoutTruncated: false, stderrTruncated: false };
@@ -27,7 +61,7 @@ export async function runBuiltin(o: BuiltinRunOptions, input: unknown, outer?: A
   const controller = new AbortController();
   const onOuter = (): void => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onOuter, { once: true });
-  const ctx: BuiltinContext = { cwd: o.cwd, policy: o.gate, limits: o.limits, env: o.env, signal: controller.signal, now: o.monotonic };
+  const ctx: BuiltinContext = { cwd: o.cwd, policy: o.gate, limits: o.limits, env: o.env, signal: controller.signal, now: o.monotonic, confine: o.confine };
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
@@ -62,6 +96,8 @@ export async function runBuiltin(o: BuiltinRunOptions, input: unknown, outer?: A
         if (!recorded && scope !== undefined) o.gate.recordRefusal(scope, code, reason);
         return { outcome: failed('denied', [diag(code, `${result.operation}: ${reason}`)]), ...none };
       }
+      case 'unavailable':
+        return { outcome: failed('unavailable', result.diagnostics), ...none };
       default: {
         const never: never = result;
         return never;

@@ -13,7 +13,7 @@ import type { Grant } from '../../policy/grant.js';
 import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
-import { bwrapArgs, systemLayout, type SandboxMode } from '../sandbox.js';
+import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../spawn.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 
@@ -41,7 +41,6 @@ export interface PreparedProcess {
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
 
-const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib64', '/lib32', '/libx32'];
 const MIB = 1024 * 1024;
 
 /**
@@ -98,7 +97,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     if ('diagnostics' in interp) return interp;
     const file = script === undefined ? undefined : await bundleFile(o.bundleDir, cwd, script);
     if (file === undefined) return unavailable(`the script ${JSON.stringify(script ?? '')} is not a file in the bundle`, diagnostics);
-    if (!SYSTEM.some((d) => within(interp.real, d))) runtimeDirs.push(dirname(dirname(interp.real)));
+    if (!inSystemDir(interp.real)) runtimeDirs.push(dirname(dirname(interp.real)));
     runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
     if (o.ep.runtime === 'node') {
       nodeBaseline = interp.baselineDataKiB;
@@ -130,35 +129,27 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       if (!decision.allowed) {
         return { failure: failed('denied', [diag(decision.code, decision.reason, { pointer: '/command' })]), diagnostics };
       }
-      const real = await realpath(decision.resolved);
-      if (!SYSTEM.some((d) => within(real, d))) runtimeDirs.push(dirname(real));
+      runtimeDirs.push(...(await programDirs(decision.resolved)));
       command = [decision.resolved, ...rest];
       runtime = { name: 'shell', path: decision.resolved };
     }
   }
 
-  let sandbox: 'bwrap' | 'none' = 'none';
-  if (o.sandbox !== 'none') {
-    const bwrap = await lookupCommand('bwrap', o.env.PATH ?? '');
-    if (bwrap.ok) {
-      sandbox = 'bwrap';
-      const args = bwrapArgs({
-        system: await systemLayout(),
-        bundle: o.bundleDir,
-        cwd,
-        runtimeDirs,
-        read: fsRead,
-        write: fsWrite,
-        network: o.grant.granted.netHttp.length > 0,
-        protect: o.protectedPaths ?? [],
-      });
-      command = [bwrap.path, ...args, '--', ...command];
-    } else if (o.sandbox === 'bwrap') {
-      return { failure: failed('unavailable', [diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' })]), diagnostics };
-    } else {
-      diagnostics.push(diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation', { hint: 'install the bubblewrap package' }));
-    }
-  }
+  const confined = await sandboxPrefix({
+    mode: o.sandbox,
+    pathEnv: o.env.PATH ?? '',
+    bundle: o.bundleDir,
+    cwd,
+    runtimeDirs,
+    read: fsRead,
+    write: fsWrite,
+    network: o.grant.granted.netHttp.length > 0,
+    protect: o.protectedPaths ?? [],
+  });
+  if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
+  diagnostics.push(...confined.diagnostics);
+  const sandbox = confined.sandbox;
+  command = [...confined.prefix, ...command];
 
   const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
   if (prlimit.ok) {
