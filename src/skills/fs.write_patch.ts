@@ -5,7 +5,7 @@
  * each atomically, and a failure while writing restores the files already written.
  * docs/skills/fs.write_patch.md.
  */
-import { mkdir, realpath, rm, rmdir, stat } from 'node:fs/promises';
+import { realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
 import { errnoCode } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs/index.js';
@@ -15,6 +15,7 @@ import type { BuiltinContext, BuiltinOutcome, BuiltinSkill } from '../core/run/i
 import { openRegular, readUpTo } from './lib/files.js';
 import { denied, fail, ok, optStr, runSkill, selfDenied, str } from './lib/outcome.js';
 import { applyHunks, parseUnifiedDiff, type FileOp, type Reject } from './lib/patch.js';
+import { makeDirs } from '../core/fs/make-dirs.js';
 
 /** Files larger than this are not patched. */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -127,7 +128,7 @@ async function commit(files: readonly FileState[]): Promise<BuiltinOutcome | und
       if (f.current === null) {
         await rm(f.resolved, { force: true });
       } else {
-        const made = await mkdir(dirname(f.resolved), { recursive: true });
+        const made = await makeDirs(dirname(f.resolved));
         if (made !== undefined) madeDirs.push(made);
         await writeFileAtomic(f.resolved, f.current as string, f.newMode ?? f.mode);
       }

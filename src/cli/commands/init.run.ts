@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { validateAgentSkill, type ScriptRuntime } from '../../core/agent-skills/index.js';
 import type { MemoryFile } from '../../core/bundle/index.js';
@@ -15,6 +15,7 @@ import { detectRuntimeVersion } from '../runtime-versions.js';
 import { descriptionProblem, idProblem, parsePermission, type Answers, type Permissions } from './init.answers.js';
 import { askAnswers } from './init.ask.js';
 import type { InitOptions } from './init.js';
+import { makeDirs } from '../../core/fs/make-dirs.js';
 
 function usage(message: string, hint: string): SkillctlError {
   return new SkillctlError('USAGE', message, { hint });
@@ -72,7 +73,7 @@ async function isEmptyDir(path: string): Promise<boolean | undefined> {
 async function writeInto(root: string, files: readonly MemoryFile[], replace: boolean): Promise<void> {
   for (const f of files) {
     const path = join(root, ...f.path.split('/'));
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirs(dirname(path));
     const mode = f.mode === '0755' ? 0o755 : 0o644;
     if (replace) {
       await writeFileAtomic(path, f.data, mode);
@@ -89,7 +90,7 @@ async function writeInto(root: string, files: readonly MemoryFile[], replace: bo
 async function place(target: string, files: readonly MemoryFile[], force: boolean, label: string): Promise<void> {
   const empty = await isEmptyDir(target);
   if (empty === undefined) {
-    await mkdir(dirname(target), { recursive: true });
+    await makeDirs(dirname(target));
     const tmp = await mkdtemp(join(dirname(target), `.${basename(target)}.init-`));
     try {
       await writeInto(tmp, files, false);

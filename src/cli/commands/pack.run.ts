@@ -1,4 +1,4 @@
-import { mkdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { packBundle, type PackFormat } from '../../core/pack/index.js';
@@ -8,6 +8,7 @@ import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PackOptions } from './pack.js';
 import { workerDeflate } from '../pack-deflate.js';
+import { makeDirs } from '../../core/fs/make-dirs.js';
 
 /** The entry the DEFLATE worker thread calls (see ../pack-deflate.ts). */
 export { deflateWorker } from '../pack-deflate.js';
@@ -22,7 +23,7 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
   }
   const out = opts.out === undefined ? ctx.io.cwd : isAbsolute(opts.out) ? opts.out : join(ctx.io.cwd, opts.out);
   try {
-    await mkdir(out, { recursive: true });
+    await makeDirs(out);
   } catch (err) {
     throw new SkillctlError('INPUT_UNREADABLE', `cannot create ${opts.out ?? '.'}: ${errnoCode(err) ?? String(err)}`);
   }

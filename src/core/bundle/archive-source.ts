@@ -23,6 +23,7 @@ import { hashStream } from './hash-stream.js';
 import { excludedWithAncestors, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
 import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './source.js';
 import { BLOCK, parseHeader, parsePax, RECORD } from './tar.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -283,7 +284,7 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
     // Paths were checked when read; this guards the invariant, not the input.
     if (!dest.startsWith(root + sep)) throw new SkillctlError('ARCHIVE_PATH_UNSAFE', `${f.path} would leave ${target}`);
     const parent = dest.slice(0, dest.lastIndexOf(sep));
-    if (parent !== root) await mkdir(parent, { recursive: true, mode: 0o755 });
+    if (parent !== root) await makeDirs(parent, 0o755);
     // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.
     const fh = await open(dest, 'wx', f.mode === '0755' ? 0o755 : 0o644);
     try {

@@ -2,3 +2,4 @@ export { writeFileAtomic } from './atomic-write.js';
 export { findProjectRoot, PROJECT_MARKERS } from './project.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { createFileAtomic } from './create-atomic.js';
+export { makeDirs } from './make-dirs.js';

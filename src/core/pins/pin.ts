@@ -6,7 +6,7 @@
  * kept when the only finding is that the pin does not yet have `min_signers` signatures, so that
  * the next signer can add theirs (the pin is written by the run that meets the threshold).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, sha256 } from '../digest/index.js';
@@ -19,6 +19,7 @@ import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
 import { MANIFESTS_DIR } from './scan.js';
 import type { PinTarget } from './targets.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export interface PinChange {
   readonly kind: 'skill' | 'pack';
@@ -238,7 +239,7 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
   const early = await decide(before.lock ?? emptyLock());
   if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, lock: early.lock, diagnostics: early.diagnostics };
-  await mkdir(lockDir, { recursive: true });
+  await makeDirs(lockDir);
   return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
     // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
     const current = await currentLock(req);

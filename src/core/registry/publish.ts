@@ -16,6 +16,7 @@ import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIn
 import { bundleDigest } from './load.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export const LOCK_FILE = '.publish.lock';
 
@@ -136,7 +137,7 @@ async function realDirs(registry: string, id: string): Promise<Diagnostic | unde
 
 async function writeBundle(target: string, v: CapabilityValidation): Promise<void> {
   const parent = dirname(target);
-  await mkdir(parent, { recursive: true });
+  await makeDirs(parent);
   const tmp = join(parent, `.tmp-${randomBytes(6).toString('hex')}`);
   await mkdir(tmp);
   try {
@@ -160,7 +161,7 @@ async function writeBundle(target: string, v: CapabilityValidation): Promise<voi
 
 /** Validates the bundles in `dirs` and, when none has an error, publishes them all into `registry`. */
 export async function publishCapabilities(registry: string, dirs: readonly string[], opts: PublishOptions = {}): Promise<PublishResult> {
-  if (opts.create === true && opts.dryRun !== true) await mkdir(registry, { recursive: true });
+  if (opts.create === true && opts.dryRun !== true) await makeDirs(registry);
   const body = async (): Promise<PublishResult> => {
     let read = await readIndex(registry);
     // A dry run needs no registry: without one, tool names are checked among the bundles given.

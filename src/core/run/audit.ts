@@ -5,12 +5,13 @@
  * so any later edit to a line shows. Each record is one write(2) of one line to a file opened
  * with O_APPEND, so concurrent runs never interleave their lines.
  */
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import type { RunStatus } from './attempt.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export const AUDIT_VERSION = 'skillctl.audit.v1';
 /** Where the log goes unless --audit says otherwise, relative to the project root. */
@@ -98,7 +99,7 @@ export interface AuditLog {
 export async function openAuditLog(path: string): Promise<AuditLog> {
   let fh: FileHandle;
   try {
-    await mkdir(dirname(path), { recursive: true });
+    await makeDirs(dirname(path));
     fh = await open(path, 'a', 0o600);
   } catch (err) {
     throw new SkillctlError('AUDIT_UNWRITABLE', `cannot open the audit log ${path}: ${errnoCode(err) ?? String(err)}`, {

@@ -3,13 +3,14 @@
  * and never overwritten unless asked; the public key is added to the public-keys file, and a
  * signer's existing public key is never replaced unless asked (that would be a change of trust).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
 import { createFileAtomic, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
+import { makeDirs } from '../fs/make-dirs.js';
 
 export interface KeygenRequest {
   readonly signer: string;
@@ -52,7 +53,7 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
     };
   }
   const pair = generateSigningKey();
-  await mkdir(dirname(req.secretPath), { recursive: true, mode: 0o700 });
+  await makeDirs(dirname(req.secretPath), 0o700);
   if (req.force) {
     await writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
   } else {
@@ -64,7 +65,7 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
     }
   }
   const text = renderPublicKeys(keys.keys, req.signer, pair.publicKey);
-  await mkdir(dirname(req.keysPath), { recursive: true });
+  await makeDirs(dirname(req.keysPath));
   await writeFileAtomic(req.keysPath, text);
   return { ok: true, signer: req.signer, publicKey: pair.publicKey, keysDigest: sha256(text), diagnostics: [] };
 }
