@@ -4,7 +4,9 @@
  * rules are checked, and the signatures.json files and the lock are written atomically. If
  * anything is refused, nothing is written, with one exception: signatures added by `--sign` are
  * kept when the only finding is that the pin does not yet have `min_signers` signatures, so that
- * the next signer can add theirs (the pin is written by the run that meets the threshold).
+ * the next signer can add theirs (the pin is written by the run that meets the threshold). Not for
+ * a folder the lock already pins: a new signatures.json there would change the files its pin
+ * covers and break a pin that verifies, so such a run writes nothing.
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -212,12 +214,17 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     let lock: SkillctlLock = req.minSigners !== undefined ? { ...trusted.lock, min_signers: req.minSigners } : trusted.lock;
     // Warnings from validation stay in the report.
     const diagnostics: Diagnostic[] = [...found, ...trusted.diagnostics];
+    const pinned = new Set(current.skills.map((e) => e.source));
+    let breaksPin = false;
     for (const p of prepared) {
       if (p.kind === 'skill' && p.distinctKeys < lock.min_signers) {
+        if (p.write !== undefined && pinned.has(p.entry.source)) breaksPin = true;
         diagnostics.push(
           diag('TOO_FEW_SIGNERS', `${p.entry.skill_id} ${p.entry.skill_version} has ${p.distinctKeys} valid signature(s) from distinct keys; the lock requires ${lock.min_signers}`, {
             file: `${p.entry.source}/signatures.json`,
-            hint: 'the pin is written once enough signers have run skillctl pin --sign',
+            hint: pinned.has(p.entry.source)
+              ? 'it is pinned already: nothing was written (its signatures.json would no longer match the pin); sign with enough keys in one run'
+              : 'the pin is written once enough signers have run skillctl pin --sign',
           }),
         );
       }
@@ -225,6 +232,22 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     const applied = applyPins(lock, prepared, req.replace);
     diagnostics.push(...applied.diagnostics);
     lock = applied.lock;
+    if (req.minSigners !== undefined) {
+      // A raised threshold must hold for the pins this run does not touch too, or the lock written
+      // would fail verify-pins at once.
+      const touched = new Set(prepared.map((p) => p.entry.source));
+      for (const [i, e] of lock.skills.entries()) {
+        if (touched.has(e.source) || e.signers.length >= lock.min_signers) continue;
+        breaksPin = true;
+        diagnostics.push(
+          diag('TOO_FEW_SIGNERS', `min_signers ${lock.min_signers} would fail the pin of ${e.skill_id} ${e.skill_version}, which names ${e.signers.length} signer(s)`, {
+            file: req.lockFile,
+            pointer: `/skills/${i}/signers`,
+            hint: `sign ${e.source} with more keys (skillctl pin ${e.source} --sign …) in the same run, or keep the threshold`,
+          }),
+        );
+      }
+    }
     const changes = [...applied.changes];
     if (req.prune) {
       const pruned = await pruneMissing(req.root, lock);
@@ -232,7 +255,7 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
       changes.push(...pruned.changes);
     }
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    return { lock, changes, diagnostics: sortDiagnostics(diagnostics), blocked: errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'), complete: errors.length === 0 };
+    return { lock, changes, diagnostics: sortDiagnostics(diagnostics), blocked: breaksPin || errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'), complete: errors.length === 0 };
   };
   const writes = prepared.flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadLock, renderLock, type SkillctlLock } from '../../../src/core/pins/index.js';
 import { readSecretKey } from '../../../src/core/sign/index.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
 import { makeKeys, pinPaths } from '../../helpers/pins.js';
 import { editManifest, makeProject, projects, removeDir, snapshot } from '../../helpers/project.js';
 
@@ -107,6 +108,33 @@ describe('pin', () => {
     const two = await pinPaths(root, { paths: ['manifests/hello'], sign: { bob: keys.bob as never }, minSigners: 2 });
     assert.equal(two.ok, true, JSON.stringify(two.diagnostics));
     assert.deepEqual((await lockOf(root)).skills[0]?.signers, ['alice', 'bob']);
+  });
+
+  it('a partial signature is not written into a folder the lock already pins: its pin keeps verifying', async () => {
+    const root = await project();
+    const keys = await makeKeys(root, ['alice', 'bob', 'carol']);
+    assert.equal((await pinPaths(root, { paths: ['manifests/hello'], sign: { alice: keys.alice as never, bob: keys.bob as never }, minSigners: 2 })).ok, true);
+    const before = await snapshot(root);
+    const more = await pinPaths(root, { paths: ['manifests/hello'], sign: { carol: keys.carol as never }, minSigners: 4 });
+    assert.deepEqual(errorCodes(more.diagnostics), ['TOO_FEW_SIGNERS']);
+    assert.deepEqual(more.signaturesWritten, []);
+    assert.equal(more.lockWritten, false);
+    assert.deepEqual(await snapshot(root), before, 'signatures.json and the lock are as they were');
+  });
+
+  it('refuses to raise min_signers above what a pin it does not touch has, and writes nothing', async () => {
+    const root = await project();
+    await writeBundle(join(root, 'manifests', 'other'), { skill_id: 'test.other', entrypoints: [entry()] });
+    const keys = await makeKeys(root, ['alice', 'bob']);
+    const all = await pinPaths(root, { sign: { alice: keys.alice as never }, minSigners: 1 });
+    assert.equal(all.ok, true, JSON.stringify(all.diagnostics));
+    const before = await snapshot(root);
+    const raised = await pinPaths(root, { paths: ['manifests/hello'], sign: { bob: keys.bob as never }, minSigners: 2 });
+    assert.deepEqual(errorCodes(raised.diagnostics), ['TOO_FEW_SIGNERS']);
+    const named = raised.diagnostics.filter((d) => d.code === 'TOO_FEW_SIGNERS' && d.file === 'pins/skills.lock.json');
+    assert.ok(named.length > 0 && named.every((d) => /^\/skills\/\d+\/signers$/.test(d.pointer ?? '')), JSON.stringify(raised.diagnostics));
+    assert.equal(raised.lockWritten, false);
+    assert.deepEqual(await snapshot(root), before);
   });
 
   it('refuses a signer whose key is not in the keys file, and signing an archive', async () => {
