@@ -156,7 +156,8 @@ function parseTar(tar: Buffer, bounds: BundleBounds): Parsed {
     if (h.type === '5' && path === '') continue; // the archive root itself
     const unsafe = path === undefined ? 'invalid UTF-8 in the path' : unsafeArchivePath(path);
     if (unsafe !== undefined || path === undefined) {
-      diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${JSON.stringify(shown)}: ${unsafe ?? 'invalid path'}`, { file: shown }));
+      // Located at the archive, not at the entry's path: joined to the archive's name, `../x` would name some other file.
+      diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${JSON.stringify(shown)}: ${unsafe ?? 'invalid path'}`));
       continue;
     }
     switch (h.type) {

@@ -108,14 +108,18 @@ export async function checkSkillSource(source: BundleSource, label: string, opts
     return fromAgentSkill(await validateAgentSkillSource(source, { ...opts, label, listing }));
   }
   const present = MANIFEST_NAMES.filter((n) => names.includes(n));
+  const listed = listing.diagnostics.map((x) => ({ ...x, file: x.file !== undefined ? `${label}/${x.file}` : label }));
+  if (hasErrors(listing.diagnostics) && present.length === 0) {
+    // A damaged archive lists nothing: why is the finding, not the manifest it therefore lacks.
+    const validation = { ...unreadable(label, listed.find((d) => d.severity === 'error') as Diagnostic), diagnostics: sortDiagnostics(listed) };
+    return { ok: false, validation, diagnostics: validation.diagnostics };
+  }
   if (present.length !== 1) {
     const d =
       present.length === 0
         ? diag('BUNDLE_NO_MANIFEST', 'no skill.yaml, skill.json or SKILL.md at the root', { file: label })
         : diag('BUNDLE_AMBIGUOUS_MANIFEST', 'both skill.yaml and skill.json exist; keep exactly one', { file: label });
     const base = unreadable(label, d);
-    // Why the listing came out empty (a damaged archive, say) matters more than the missing manifest.
-    const listed = listing.diagnostics.map((x) => ({ ...x, file: x.file !== undefined ? `${label}/${x.file}` : label }));
     const validation = { ...base, diagnostics: sortDiagnostics([...base.diagnostics, ...listed]) };
     return { ok: false, ...(present.length > 0 ? { kind } : {}), validation, diagnostics: validation.diagnostics };
   }
