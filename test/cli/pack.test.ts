@@ -76,6 +76,21 @@ describe('skillctl pack', () => {
     assert.deepEqual(json<PackDoc>(r).diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
     assert.equal(skillctl(['pack', join(dir, 'absent')], { cwd: dir }).code, 2);
   });
+
+  it('refuses to write the archive into the bundle it packs, or where no directory can be: OUTPUT_UNWRITABLE, exit 2', async () => {
+    const own = join(dir, 'own');
+    await cp(fixture('pack', 'golden-bundle'), own, { recursive: true });
+    const inside = skillctl(['pack', '--json', own, '--out', join(own, 'dist')], { cwd: dir });
+    assert.equal(inside.code, 2);
+    assert.equal(json<{ error: { code: string } }>(inside).error.code, 'OUTPUT_UNWRITABLE');
+    // The default output directory is the working directory: packing "." from inside the bundle is the same mistake.
+    assert.equal(json<{ error: { code: string } }>(skillctl(['pack', '--json', '.'], { cwd: own })).error.code, 'OUTPUT_UNWRITABLE');
+    assert.deepEqual((await readdir(own)).sort(), ['.skillignore', 'build.log', 'docs', 'lib', 'run.sh', 'skill.yaml'].sort(), 'nothing written into the bundle');
+    await writeFile(join(dir, 'a-file'), 'x');
+    const file = skillctl(['pack', '--json', own, '--out', 'a-file'], { cwd: dir });
+    assert.equal(file.code, 2);
+    assert.equal(json<{ error: { code: string } }>(file).error.code, 'OUTPUT_UNWRITABLE');
+  });
 });
 
 describe('skillctl pack of a SKILL.md folder', () => {

@@ -1,5 +1,5 @@
-import { stat } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { packBundle, type PackFormat } from '../../core/pack/index.js';
 import type { Context } from '../context.js';
@@ -13,6 +13,21 @@ import { makeDirs } from '../../core/fs/make-dirs.js';
 /** The entry the DEFLATE worker thread calls (see ../pack-deflate.ts). */
 export { deflateWorker } from '../pack-deflate.js';
 
+/** The real path `path` has, or would have once made: its deepest existing ancestor resolved, the rest appended. */
+async function realPathToBe(path: string): Promise<string> {
+  const rest: string[] = [];
+  for (let p = resolve(path); ; ) {
+    try {
+      return join(await realpath(p), ...rest.reverse());
+    } catch {
+      const up = dirname(p);
+      if (up === p) return resolve(path);
+      rest.push(basename(p));
+      p = up;
+    }
+  }
+}
+
 export async function run(ctx: Context, dir: string, opts: PackOptions): Promise<number> {
   const abs = isAbsolute(dir) ? dir : join(ctx.io.cwd, dir);
   try {
@@ -22,10 +37,18 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
     throw new SkillctlError('BUNDLE_NOT_FOUND', `${dir} ${errnoCode(err) === 'ENOENT' ? 'does not exist' : `cannot be read (${errnoCode(err) ?? String(err)})`}`);
   }
   const out = opts.out === undefined ? ctx.io.cwd : isAbsolute(opts.out) ? opts.out : join(ctx.io.cwd, opts.out);
+  const outLabel = opts.out ?? 'the working directory';
+  // An archive written into the bundle becomes one of its files: the next pack or pin sees a
+  // changed bundle. Checked before any directory is made, on the real path it would have.
+  const realBundle = await realpath(abs);
+  const realOut = await realPathToBe(out);
+  if (realOut === realBundle || realOut.startsWith(realBundle + sep)) {
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `${outLabel} is inside ${dir}, the folder being packed`, { hint: `write the archive elsewhere, e.g. --out ${join(dir, '..')}` });
+  }
   try {
     await makeDirs(out);
   } catch (err) {
-    throw new SkillctlError('INPUT_UNREADABLE', `cannot create ${opts.out ?? '.'}: ${errnoCode(err) ?? String(err)}`);
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot create ${outLabel}: ${errnoCode(err) ?? String(err)}`);
   }
   const deflate = workerDeflate();
   const formats: PackFormat[] = opts.format === 'both' ? ['tgz', 'skill'] : [opts.format ?? 'tgz'];
