@@ -60,10 +60,9 @@ function duplicates<T>(entries: readonly T[], identity: (e: T) => string, source
   return out;
 }
 
-function unpinned(found: readonly string[], pinned: ReadonlySet<string>, kind: string): Diagnostic[] {
-  return found
-    .filter((p) => !pinned.has(p))
-    .map((p) => diag('PIN_UNPINNED', `${kind} ${p} is not pinned`, { file: p, hint: `skillctl pin ${p}` }));
+/** `hint` says how to pin one: skillctl pin for a skillctl lock; a provenact lock is written by its own tooling. */
+function unpinned(found: readonly string[], pinned: ReadonlySet<string>, kind: string, hint: (path: string) => string = (p) => `skillctl pin ${p}`): Diagnostic[] {
+  return found.filter((p) => !pinned.has(p)).map((p) => diag('PIN_UNPINNED', `${kind} ${p} is not pinned`, { file: p, hint: hint(p) }));
 }
 
 /** Identical findings (a trust failure seen by every pin) are reported once. */
@@ -126,7 +125,12 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
     findProvenactBundles(ctx.root, ctx.ops),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
-  const missing = unpinned(bundles, new Set(lock.skills.map((p) => strip(p.bundle_dir))), 'bundle');
+  const missing = unpinned(
+    bundles,
+    new Set(lock.skills.map((p) => strip(p.bundle_dir))),
+    'bundle',
+    (p) => `add an entry for ${p} to the provenact lock with provenact's own tooling, or remove the directory (skillctl pin writes skillctl locks only)`,
+  );
   const diagnostics = sortDiagnostics(
     unique([
       ...ctx.diagnostics,
