@@ -68,7 +68,8 @@ function matchesOf(file: string, msg: RgMessage): SearchMatch[] {
 
 /**
  * Runs the search with rg. Returns 'unavailable' when the policy does not allow rg, it cannot
- * start, or the run's sandbox cannot be set up (the caller falls back), an outcome for a denial or failure, or undefined when done.
+ * start, or the run's sandbox cannot be set up (the caller falls back), an outcome for a denial
+ * or failure, or undefined when done.
  */
 export async function searchWithRipgrep(
   ctx: BuiltinContext,
