@@ -11,7 +11,13 @@ import { lenientUtf8, utf8Prefix } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 131_072;
 const COMMIT = /^[0-9a-f]{4,64}$/;
-const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short'];
+/**
+ * `--ignore-submodules=dirty`: to tell whether a submodule's work tree is dirty git runs `git
+ * status` inside it, under the submodule's own configuration, whose filters the overrides in
+ * lib/git.ts do not know. So a submodule shows as changed only when the commit recorded for it
+ * changed, never with the `-dirty` suffix.
+ */
+const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', '--ignore-submodules=dirty'];
 
 export const gitDiff: BuiltinSkill = {
   id: 'git.diff',

@@ -64,7 +64,7 @@ export const searchRipgrep: BuiltinSkill = {
       const budget = ctx.limits.maxOutputBytes - 64;
       const args = ripgrepArgs(translated.rust, caseSensitive, globs, roots);
       let collector = new Collector(maxMatches, budget);
-      const viaRg = await searchWithRipgrep(ctx, cwd, args, collector);
+      const viaRg = await searchWithRipgrep(ctx, cwd, args, roots.some((r) => !isAbsolute(r.display)), collector);
       if (viaRg === 'unavailable') {
         collector = new Collector(maxMatches, budget);
         const viaJs = await searchWithoutRipgrep(ctx, re, roots, globOverrides(globs), collector);

@@ -6,10 +6,9 @@
  */
 import { stat } from 'node:fs/promises';
 import type { BuiltinSkill } from '../core/run/index.js';
-import { bwrapComplaint, bwrapSetupFailed } from '../core/run/sandbox.js';
 import { childEnv } from './lib/env.js';
 import { bound, denied, fail, fitOutput, ok, runSkill, str, strList, RequestError } from './lib/outcome.js';
-import { spawnBounded } from './lib/proc.js';
+import { spawnConfined } from './lib/confined.js';
 import { dropPartialUtf8, lenientUtf8, utf8Prefix } from './lib/text.js';
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -37,9 +36,7 @@ export const shellExecSafe: BuiltinSkill = {
       }
 
       // The policy's paths hold for the command too: it runs where only they exist.
-      const confined = await ctx.confine(exec.resolved, argv.slice(1), dir.resolved);
-      if (!confined.ok) return confined.outcome;
-      const r = await spawnBounded(confined.file, confined.args, {
+      const run = await spawnConfined(ctx, exec.resolved, argv.slice(1), {
         cwd: dir.resolved,
         env: childEnv(ctx),
         timeoutMs,
@@ -48,10 +45,9 @@ export const shellExecSafe: BuiltinSkill = {
         signal: ctx.signal,
         now: () => ctx.now(),
       });
-      if (r.spawnError !== undefined) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${r.spawnError})`);
-      const bwrap = confined.sandbox === 'bwrap' ? bwrapComplaint(r.exitCode, r.stdout, r.stderr.toString('utf8')) : undefined;
-      if (bwrap?.exec === true) return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started in the sandbox (${bwrap.message})`);
-      if (bwrap !== undefined) return { status: 'unavailable', diagnostics: [bwrapSetupFailed(bwrap.message)] };
+      if (run.kind === 'no-sandbox') return run.outcome;
+      if (run.kind === 'not-started') return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${run.reason})`);
+      const r = run.result;
       const stdout = r.stdoutTruncated ? dropPartialUtf8(r.stdout) : r.stdout;
       const stderr = r.stderrTruncated ? dropPartialUtf8(r.stderr) : r.stderr;
       const response = (n: number): Record<string, unknown> => ({

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -159,5 +160,41 @@ describe('search.ripgrep', () => {
     assert.deepEqual(await inputFindings(ID, { pattern: 'x', paths: [] }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/paths' }]);
     assert.deepEqual(await inputFindings(ID, { pattern: 'x', glob: '*.rs' }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/glob' }]);
     assert.deepEqual(await inputFindings(ID, { pattern: 'x', max_matches: 0 }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/max_matches' }]);
+  });
+});
+
+describe('search.ripgrep starts rg in the run\'s sandbox', { skip: RG ? false : 'ripgrep is not installed' }, () => {
+  /** fs.read questions: rg's search asks about the roots and the files that matched, the in-process one about all it walks. */
+  const reads = (c: SkillContext): number => c.gate.uses.filter((u) => u.scope === 'fs.read').length;
+  const request = (root: string): Record<string, unknown> => ({ pattern: 'kept log', paths: [root] });
+  const expected = (root: string): string[] => [join(root, 'src', 'nested', 'keep.log')];
+
+  it('under bubblewrap, also for a root outside the working directory (which the sandbox does not hold)', async () => {
+    const cwd = tempDir();
+    const data = realpathSync(tempDir());
+    await tree(data);
+    const rg = await skillContext(ID, { cwd, policy: { read: [data], exec: ['rg'] }, sandbox: 'bwrap' });
+    const out = okOutput<Found>(await runSkill(ID, request(data), rg.ctx));
+    assert.deepEqual(out.matches.map((m) => m.file), expected(data));
+    assert.deepEqual(rg.confined.map((c) => c.sandbox), ['bwrap']);
+    assert.equal(reads(rg), 2, 'rg did the walk, not the in-process search');
+  });
+
+  it('without bubblewrap: auto runs rg unconfined with RUN_UNSANDBOXED; bwrap leaves the search to the in-process one', async () => {
+    const cwd = realpathSync(tempDir());
+    await tree(cwd);
+    const bin = join(cwd, 'bin-without-bwrap');
+    await mkdir(bin);
+    const { execFileSync } = await import('node:child_process');
+    await symlink(execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim(), join(bin, 'rg'));
+    const env = { PATH: bin };
+    const auto = await skillContext(ID, { cwd, policy: { read: ['.'], exec: ['rg'] }, env, sandbox: 'auto' });
+    assert.deepEqual(okOutput<Found>(await runSkill(ID, request('.'), auto.ctx)).matches.map((m) => m.file), expected(''));
+    assert.deepEqual(auto.confined.map((c) => [c.sandbox, c.diagnostics.map((d) => d.code)]), [['none', ['RUN_UNSANDBOXED']]]);
+    assert.equal(reads(auto), 2);
+    const strict = await skillContext(ID, { cwd, policy: { read: ['.'], exec: ['rg'] }, env, sandbox: 'bwrap' });
+    assert.deepEqual(okOutput<Found>(await runSkill(ID, request('.'), strict.ctx)).matches.map((m) => m.file), expected(''));
+    assert.deepEqual(strict.confined, [], 'rg never started');
+    assert.ok(reads(strict) > 2, 'the in-process search walked the tree');
   });
 });

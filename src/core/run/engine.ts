@@ -256,8 +256,8 @@ async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promi
       facts.observable = true;
       facts.sandbox = 'in-process';
       const bl = { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB };
-      // A program the skill starts (shell.exec_safe) runs in the sandbox of process runtimes; the
-      // record then names that sandbox.
+      // A program the skill starts (shell.exec_safe, git, rg) runs in the sandbox of process
+      // runtimes; the record then names that sandbox.
       const confine = confiner({
         mode: req.sandbox ?? 'auto',
         pathEnv: env.PATH ?? '',

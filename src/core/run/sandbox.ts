@@ -1,10 +1,10 @@
 /**
  * OS-level isolation with bubblewrap, for process runtimes and for the programs built-in skills
- * start (shell.exec_safe): a fresh mount namespace holding only the system runtime directories and
- * a few /etc files (read-only), the bundle if any (read-only) and the granted paths (fs.read
- * read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and user namespaces; and a
- * new network namespace with no interfaces unless net.http is granted. A file outside those binds
- * does not exist inside: it is not merely refused.
+ * start (shell.exec_safe, git, rg): a fresh mount namespace holding only the system runtime
+ * directories and a few /etc files (read-only), the bundle if any (read-only) and the granted
+ * paths (fs.read read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and user
+ * namespaces; and a new network namespace with no interfaces unless net.http is granted. A file
+ * outside those binds does not exist inside: it is not merely refused.
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';

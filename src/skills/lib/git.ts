@@ -1,15 +1,19 @@
 /**
  * Read-only git for git.status and git.diff. git runs code from configuration and attributes
- * (fsmonitor, hooks, pagers, clean/smudge/process filters, textconv and external diff drivers),
- * and a repository's own .git/config is as untrusted as its files. So every invocation runs
+ * (fsmonitor, hooks, pagers, clean/smudge/process filters, textconv and external diff drivers,
+ * gpg for signed commits), and a repository's own .git/config is as untrusted as its files. So
+ * git runs in the run's sandbox (`ctx.confine`: with bubblewrap it sees only the system
+ * directories and the granted paths, read-only unless fs.write grants them, with a private /tmp
+ * and no network), and, so that nothing runs even with `--sandbox none`, every invocation runs
  * without system or global configuration, with optional locks off (status never refreshes the
- * index), with the code-running settings overridden, and with each filter the repository's
- * configuration defines neutralised. Only subcommands that do not write are used.
+ * index, so git writes nothing), with the code-running settings overridden, and with each filter
+ * the repository's configuration defines neutralised. Only subcommands that do not write are used.
  */
 import type { BuiltinContext, BuiltinOutcome } from '../../core/run/index.js';
 import { childEnv } from './env.js';
 import { denied, fail } from './outcome.js';
-import { spawnBounded, type SpawnResult } from './proc.js';
+import { spawnConfined } from './confined.js';
+import type { SpawnResult } from './proc.js';
 import { lenientUtf8 } from './text.js';
 
 const HARDENING = [
@@ -20,9 +24,21 @@ const HARDENING = [
   '-c', 'core.untrackedCache=false',
   '-c', 'protocol.allow=never',
   '-c', 'diff.external=',
+  // A signed commit would have `git show` run gpg.program (or gpg.ssh.program) to verify it.
+  '-c', 'log.showSignature=false',
   '-c', 'color.ui=false',
 ];
 
+/**
+ * Set over the scrubbed environment, from which every GIT_* name (GIT_DIR, GIT_WORK_TREE,
+ * GIT_INDEX_FILE, GIT_EXTERNAL_DIFF, GIT_CONFIG_PARAMETERS...) and PAGER are dropped even when the
+ * policy lets them through. System and global configuration are the host user's, not the
+ * repository's: skipped, the answer depends on the repository alone and no user-wide setting
+ * (a pager, an fsmonitor hook) runs. The repository's own configuration is still read, since
+ * settings such as core.autocrlf, core.ignoreCase, core.worktree or extensions.objectFormat decide
+ * what its files and objects mean; whatever in it names a command is overridden (HARDENING and
+ * the per-repository overrides below).
+ */
 const FIXED_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -60,7 +76,8 @@ export async function openGit(ctx: BuiltinContext): Promise<GitOpen> {
     const decision = await ctx.policy.checkExec(argv);
     if (!decision.allowed) return { outcome: denied(decision, `exec git ${args[0] ?? ''}`) };
     let seen = 0;
-    const result = await spawnBounded(decision.resolved, argv.slice(1), {
+    // In the run's sandbox: whatever a repository still gets git to run can reach only the grants.
+    const run = await spawnConfined(ctx, decision.resolved, argv.slice(1), {
       cwd: dir.resolved,
       env,
       timeoutMs: ctx.limits.timeoutMs,
@@ -70,7 +87,9 @@ export async function openGit(ctx: BuiltinContext): Promise<GitOpen> {
       now: () => ctx.now(),
       onStdout: (chunk) => (seen += chunk.length) > maxStdout,
     });
-    if (result.spawnError !== undefined) return { outcome: fail('SKILL_EXEC_FAILED', `git could not be started (${result.spawnError})`) };
+    if (run.kind === 'no-sandbox') return { outcome: run.outcome };
+    if (run.kind === 'not-started') return { outcome: fail('SKILL_EXEC_FAILED', `git could not be started (${run.reason})`) };
+    const result = run.result;
     if (result.timedOut || result.aborted) return { outcome: fail('SKILL_TIMED_OUT', `git ${args[0] ?? ''} ran out of time`) };
     if (!result.stopped && result.exitCode !== 0) {
       const stderr = lenientUtf8(result.stderr).trim();

@@ -8,7 +8,7 @@ import { posix, resolve } from 'node:path';
 import type { BuiltinContext, BuiltinOutcome } from '../../core/run/index.js';
 import { childEnv } from './env.js';
 import { denied, fail } from './outcome.js';
-import { spawnBounded } from './proc.js';
+import { spawnConfined } from './confined.js';
 import { makeMatch, type Collector, type SearchMatch } from './search.js';
 import type { SearchRoot } from './search-js.js';
 import { lenientUtf8 } from './text.js';
@@ -67,13 +67,15 @@ function matchesOf(file: string, msg: RgMessage): SearchMatch[] {
 }
 
 /**
- * Runs the search with rg. Returns 'unavailable' when the policy does not allow rg or it cannot
- * start (the caller falls back), an outcome for a denial or failure, or undefined when done.
+ * Runs the search with rg. Returns 'unavailable' when the policy does not allow rg, it cannot
+ * start, or the run's sandbox cannot be set up (the caller falls back), an outcome for a denial
+ * or failure, or undefined when done.
  */
 export async function searchWithRipgrep(
   ctx: BuiltinContext,
   cwd: string,
   args: readonly string[],
+  relativeRoots: boolean,
   collector: Collector,
 ): Promise<BuiltinOutcome | 'unavailable' | undefined> {
   const decision = await ctx.policy.checkExec(['rg', ...args]);
@@ -107,8 +109,11 @@ export async function searchWithRipgrep(
       summary = true;
     }
   };
-  const r = await spawnBounded(decision.resolved, args, {
-    cwd,
+  // rg runs in the run's sandbox, started in `cwd` when a root is shown relative to it (the
+  // sandbox then holds `cwd`, at least as the parent of that root) and in / when every root is
+  // absolute (`cwd` may then lie outside the grants, where the sandbox has nothing).
+  const run = await spawnConfined(ctx, decision.resolved, args, {
+    cwd: relativeRoots ? cwd : '/',
     env: childEnv(ctx, (name) => name.startsWith('RIPGREP_')),
     timeoutMs: ctx.limits.timeoutMs,
     maxStdout: 0,
@@ -126,7 +131,9 @@ export async function searchWithRipgrep(
       return full;
     },
   });
-  if (r.spawnError !== undefined) return 'unavailable';
+  // Not started, or no sandbox to start it in: the in-process search, under the gate, does it.
+  if (run.kind !== 'ran') return 'unavailable';
+  const r = run.result;
   if (r.timedOut || r.aborted) return fail('SKILL_TIMED_OUT', 'the search ran out of time');
   if (!r.stopped && !summary) {
     const why = lenientUtf8(r.stderr).trim().split('\n')[0] ?? '';

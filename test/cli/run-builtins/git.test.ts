@@ -40,7 +40,9 @@ describe('skillctl run git.status and git.diff', () => {
   });
 
   it('git.diff truncates at max_bytes, and at the policy cap with the whole output under it', async () => {
-    const cut = expectOk<Diff>(await p.run('git.diff', { target: 'working', max_bytes: 301 }, { policy, cwd: repo }));
+    const ran = await p.run('git.diff', { target: 'working', max_bytes: 301 }, { policy, cwd: repo });
+    const cut = expectOk<Diff>(ran);
+    assert.equal((await p.record(ran)).result.sandbox, 'bwrap', 'git ran in bubblewrap');
     assert.ok(cut.truncated && cut.bytes <= 301 && cut.bytes > 290 && !cut.diff.includes('\uFFFD'), JSON.stringify(cut));
     const capped = await p.policy({ permissions: { 'fs.read': ['repo'], exec: ['git'] }, limits: { max_output_bytes: 800 } });
     const c = expectCapped<Diff>(await p.run('git.diff', { target: 'working' }, { policy: capped, cwd: repo }), 800);

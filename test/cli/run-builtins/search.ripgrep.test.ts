@@ -40,7 +40,12 @@ describe('skillctl run search.ripgrep', () => {
       ],
       truncated: false,
     });
-    if (hasRipgrep()) assert.deepEqual(expectOk<Found>(await p.run(ID, seedRequest, { policy: withRg })), out);
+    if (hasRipgrep()) {
+      const viaRg = await p.run(ID, seedRequest, { policy: withRg });
+      assert.deepEqual(expectOk<Found>(viaRg), out);
+      // rg ran in bubblewrap, holding only src (the working directory is outside the grant).
+      assert.equal((await p.record(viaRg)).result.sandbox, 'bwrap');
+    }
   });
 
   it('truncates at max_matches, and at the policy cap with the whole output under it', async () => {
