@@ -217,10 +217,21 @@ async function loadArchive(path: string, label: string, origin: SkillOrigin, pin
   if (scratchDir === undefined) {
     return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is an archive, and this run has no scratch directory to unpack it into`, { file: label })] };
   }
-  const scratch = await mkdtemp(join(scratchDir, 'skillctl-run-'));
+  let scratch: string;
+  try {
+    scratch = await mkdtemp(join(scratchDir, 'skillctl-run-'));
+  } catch (err) {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} cannot be unpacked: no scratch directory in ${scratchDir} (${errnoCode(err) ?? 'error'})`, { file: label, hint: 'set TMPDIR to a writable directory' })] };
+  }
   const cleanup = (): Promise<void> => rm(scratch, { recursive: true, force: true });
   const dir = join(scratch, 'bundle');
-  const unpacked = await archive.extractTo(dir);
+  let unpacked: Awaited<ReturnType<typeof archive.extractTo>>;
+  try {
+    unpacked = await archive.extractTo(dir);
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
   if (hasErrors(unpacked)) {
     await cleanup();
     const named = unpacked.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label }));

@@ -185,6 +185,7 @@ describe('resolveSkill: .tgz archives', () => {
     assert.ok(codes(await resolveSkill('junk.tgz', opts())).includes('RUN_BUNDLE_INVALID'));
     assert.deepEqual(codes(await resolveSkill('./missing.tgz', opts())), ['RUN_TARGET_INVALID']);
     assert.deepEqual(codes(await resolveSkill('dist/test.b-1.2.0.tgz', { cwd: root })), ['RUN_TARGET_INVALID']);
+    assert.deepEqual(codes(await resolveSkill('dist/test.b-1.2.0.tgz', { ...opts(), scratchDir: join(root, 'no-such-scratch') })), ['RUN_TARGET_INVALID']);
   });
 });
 
