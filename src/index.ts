@@ -46,6 +46,7 @@ export {
  */
 export {
   openAuditLog,
+  refusalRecord,
   runSkill,
   sealRecord,
   verifyAuditLog,
@@ -57,6 +58,7 @@ export {
   type Confinement,
   type PolicyDecision,
   type PolicyGate,
+  type Refusal,
   type RunOptions,
   type RunRequest,
   type RunResult,
