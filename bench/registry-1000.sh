@@ -2,13 +2,8 @@
 # `registry list` and `registry load` on a registry of 1,000 capabilities, side by side with
 # `skillctl --version` in one hyperfine run (target: both within 1.5x of --version). On a shared,
 # busy machine run it as root under real-time scheduling: `chrt -f 10 bash bench/registry-1000.sh`.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p bench/out
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)"; exit 2; }
-NODE=${NODE:-node}
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+source "$(dirname "$0")/lib.sh"
+scratch
 "$NODE" bench/gen-registry.mjs "$DIR" 1000
 R="$DIR/registry"
 hyperfine -N --warmup 10 --runs ${RUNS:-40} \

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const wanted = process.argv.slice(2);
 const scripts = readdirSync(here)
-  .filter((f) => f.endsWith('.sh'))
+  .filter((f) => f.endsWith('.sh') && f !== 'lib.sh')
   .filter((f) => wanted.length === 0 || wanted.includes(f.replace(/\.sh$/, '')))
   .sort();
 let failed = 0;

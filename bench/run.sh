@@ -11,11 +11,7 @@
 # Last measured (Node 20.20, 2 shared cores, chrt -f 10, medians of 60): --version 83.3 ms, run
 # built-in 101.6 ms (1.22x; 1.16x-1.26x over three runs of the pair alone), under a YAML policy
 # 115.8 ms (1.39x), node main.js 77.0 ms, run node 178.9 ms (1.12x of node main.js + --version).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p bench/out
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)"; exit 2; }
-NODE=${NODE:-node}
+source "$(dirname "$0")/lib.sh"
 AUDIT=bench/out/run-audit.jsonl
 POLICY=bench/out/read-only.policy.yaml
 printf 'version: 1\npermissions:\n  fs.read: ["%s"]\n' "$PWD" > "$POLICY"

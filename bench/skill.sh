@@ -5,11 +5,7 @@
 # without the V8 code cache, and the full command reading a --packs directory (YAML parser loaded).
 # On a shared, busy machine run it as root under real-time scheduling so other jobs cannot preempt
 # it: `chrt -f 10 bash bench/skill.sh` (docs/performance.md).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p bench/out
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)"; exit 2; }
-NODE=${NODE:-node}
+source "$(dirname "$0")/lib.sh"
 OUT=bench/out/skill.json
 hyperfine -N --warmup 10 --runs ${RUNS:-60} \
   "$NODE -e 0" \

@@ -4,15 +4,10 @@
 # than sha256sum, within 2x of `openssl dgst -sha256` (this CPU's hashing limit, SHA extensions).
 # FORMAT=yaml measures skill.yaml manifests instead of skill.json; SIGNERS=0 unsigned bundles
 # (hashing only, like the baselines), default 2 signatures per bundle.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-mkdir -p bench/out
-command -v hyperfine >/dev/null || { echo "hyperfine is needed (apt-get install hyperfine)"; exit 2; }
-NODE=${NODE:-node}
+source "$(dirname "$0")/lib.sh"
 FORMAT=${FORMAT:-json}
 SIGNERS=${SIGNERS:-2}
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
+scratch
 "$NODE" bench/gen-pinned.mjs "$DIR" 1000 200 "$FORMAT" "$SIGNERS"
 BIN=$PWD/bin/skillctl.js
 hyperfine --warmup 2 --runs ${RUNS:-15} \
