@@ -17,10 +17,10 @@ import {
   type Scalar,
 } from 'yaml';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './guards.js';
+import { decodeDocument, FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH } from './guards.js';
 import { parseJsonStrict } from './json-strict.js';
 import { childPointer, parsePointer } from './pointer.js';
-import { bytePosition, firstInvalidUtf8 } from './utf8.js';
+import { bytePosition } from './utf8.js';
 
 export { MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH };
 
@@ -217,36 +217,6 @@ function findNode(doc: Document, pointer: string): { node: Node | undefined; key
   return { node: node ?? undefined, key, found: true };
 }
 
-function decode(bytes: Uint8Array, format: DocumentFormat): { text: string } | { diagnostic: Diagnostic } {
-  if (bytes.length > MANIFEST_MAX_BYTES) {
-    return {
-      diagnostic: diag('MANIFEST_TOO_LARGE', `manifest is ${bytes.length} bytes; the bound is ${MANIFEST_MAX_BYTES}`, {
-        hint: 'move large data out of the manifest into bundle files',
-      }),
-    };
-  }
-  let start = 0;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-  else if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
-    return { diagnostic: diag('MANIFEST_ENCODING', 'manifest is UTF-16; it must be UTF-8', { line: 1, column: 1, hint: 're-save the file as UTF-8' }) };
-  }
-  const body = bytes.subarray(start);
-  const bad = firstInvalidUtf8(body);
-  if (bad !== -1) {
-    return {
-      diagnostic: diag('MANIFEST_ENCODING', `byte ${bad + start} is not valid UTF-8`, {
-        ...bytePosition(body, bad),
-        hint: 're-save the file as UTF-8',
-      }),
-    };
-  }
-  if (body.includes(0)) {
-    const nul = body.indexOf(0);
-    return { diagnostic: diag('MANIFEST_ENCODING', 'manifest contains a NUL byte', { ...bytePosition(body, nul) }) };
-  }
-  void format;
-  return { text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') };
-}
 
 function jsonSyntaxError(text: string, err: unknown): Diagnostic {
   const message = err instanceof Error ? err.message : String(err);
@@ -260,7 +230,7 @@ function jsonSyntaxError(text: string, err: unknown): Diagnostic {
 
 /** Parses manifest bytes as YAML or JSON. Never throws for bad input. */
 export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat): ParsedDocument {
-  const decoded = decode(bytes, format);
+  const decoded = decodeDocument(bytes);
   if ('diagnostic' in decoded) return refused(format, [decoded.diagnostic]);
   const { text } = decoded;
   if (format === 'json') {
