@@ -13,8 +13,7 @@ import { bytePosition, firstInvalidUtf8 } from './utf8.js';
 export const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
 export const MANIFEST_MAX_DEPTH = 64;
 export const MANIFEST_MAX_ALIASES = 100;
-/** Keys that can alter object prototypes in consumers. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export { FORBIDDEN_KEYS } from './json-strict.js';
 /**
  * The text of a document's bytes, or the one finding that refuses it: over the size bound,
  * UTF-16, invalid UTF-8 (with its position), a NUL byte. A UTF-8 byte order mark is dropped.

@@ -7,7 +7,8 @@
  * a large lock file does not wait on the YAML parser.
  */
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that can alter object prototypes in consumers: refused by every reader of untrusted documents. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 class Refused extends Error {}
 
@@ -89,7 +90,7 @@ export function parseJsonStrict(text: string, maxDepth: number): { data: unknown
         ws();
         if (text.charCodeAt(i) !== 0x22) refuse();
         const key = string();
-        if (FORBIDDEN.has(key) || Object.prototype.hasOwnProperty.call(obj, key)) refuse();
+        if (FORBIDDEN_KEYS.has(key) || Object.prototype.hasOwnProperty.call(obj, key)) refuse();
         ws();
         if (text.charCodeAt(i) !== 0x3a) refuse();
         i++;
