@@ -44,7 +44,7 @@ await step('bundle', async () => {
   // commands using them import, lazily, so they cost nothing on the start-up path.
   // ajv too: loading it from node_modules (dozens of files, no code cache) costs more than the whole
   // run of a process entrypoint; bundled, it loads with its chunk's code cache, and only when used.
-  const bundled = new Set(['commander', 'yaml', 'chalk', 'ignore', 'ajv', 'ajv-formats']);
+  const bundled = new Set(['commander', 'yaml', 'js-yaml', 'chalk', 'ignore', 'ajv', 'ajv-formats']);
   const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !bundled.has(d));
   const esbuild = await import('esbuild');
   // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,
@@ -56,6 +56,10 @@ await step('bundle', async () => {
   // chunk importing them stays small: the heavy half of `run` (YAML parser, validators, ajv,
   // contracts), which a run of an unchanged default bundle never loads (docs/performance.md).
   const chunks = { 'src/core/run/full.ts': 'run-full' };
+  // Modules imported statically but called synchronously and rarely, that get a chunk of their own
+  // loaded on the first call of one of the named exports: the full YAML parser, which a clean
+  // manifest never needs (src/core/manifest/parse.ts).
+  const syncChunks = { 'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] } };
   const lazyRunners = {
     name: 'lazy-runners',
     setup(b) {
@@ -67,6 +71,24 @@ await step('bundle', async () => {
         if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
         const chunk = chunks[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
         return chunk === undefined ? undefined : { path: chunk, namespace: 'lazy-runner' };
+      });
+      b.onResolve({ filter: /\.js$/ }, (args) => {
+        if (args.kind !== 'import-statement' || !args.path.startsWith('.')) return undefined;
+        const chunk = syncChunks[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
+        return chunk === undefined ? undefined : { path: chunk.name, namespace: 'sync-chunk', pluginData: chunk };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'sync-chunk' }, (args) => {
+        const rel = JSON.stringify(`cmd/${args.path}.cjs`);
+        const forwarders = args.pluginData.exports.map((name) => `exports.${name} = (...a) => chunk().${name}(...a);`);
+        return {
+          contents: `let m;
+const chunk = () => {
+  const load = globalThis[Symbol.for('skillctl.loadChunk')];
+  return (m ??= load ? load(${rel}) : require(require('node:path').join(__dirname, __dirname.endsWith('cmd') ? '..' : '.', ${rel})));
+};
+${forwarders.join('\n')}`,
+          loader: 'js',
+        };
       });
       b.onLoad({ filter: /.*/, namespace: 'lazy-runner' }, (args) => {
         const rel = JSON.stringify(`cmd/${args.path}.cjs`);
@@ -100,6 +122,7 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
       ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
+      ...Object.entries(syncChunks).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),
     ],
     outExtension: { '.js': '.cjs' },
     plugins: [lazyRunners, lazyBuiltins],

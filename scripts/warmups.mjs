@@ -2,6 +2,9 @@
 // each command; the last run that loads a bundle writes its cache, so the main bundle's cache
 // comes from the last entry.
 export const WARMUPS = [
+  // A finding to place loads the full YAML parser (cmd/yaml-document.cjs) for its positions. First,
+  // so that the valid manifests after it write validate's own cache.
+  ['validate', 'fixtures/manifests/invalid/missing-required-fields'],
   ['validate', '--json', 'fixtures/manifests/valid/python-entrypoint'],
   ['validate', 'fixtures/manifests/valid/python-entrypoint/skill.yaml'],
   ['registry', 'list', '--json'],

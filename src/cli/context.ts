@@ -30,7 +30,7 @@ export function colorEnabled(io: CliIO, flag: boolean | undefined): boolean {
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   if (io.env.TERM === 'dumb') return false;
-  return io.stdout.isTTY === true;
+  return io.stdoutIsTTY !== undefined ? io.stdoutIsTTY() : io.stdout.isTTY === true;
 }
 
 /** The few text styles the renderers use; identity functions when colour is off. */

@@ -1,4 +1,4 @@
-import { writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 
 /** Everything a command may touch of its process, passed in so commands can run in tests. */
@@ -10,6 +10,8 @@ export interface CliIO {
   readonly cwd: string;
   /** Writes results to stdout without building a stream, when the process's own fd 1 is used. */
   readonly writeOut?: (text: string) => void;
+  /** Whether stdout is a terminal, answered without building the stream when it can be. */
+  readonly stdoutIsTTY?: () => boolean;
 }
 
 let stdoutStream = false;
@@ -51,6 +53,29 @@ export function writeStdout(text: string): void {
 }
 
 /**
+ * Whether fd 1 is a terminal. Asking process.stdout builds a stream (and loads the stream
+ * modules), which costs more than validating a manifest; a file, a pipe, a socket or /dev/null
+ * (hyperfine, cron, `>/dev/null`) is told apart from its fstat. Only another character device
+ * needs the stream's own answer, and that is a terminal session, where nobody counts milliseconds.
+ */
+function stdoutIsTerminal(): boolean {
+  let rdev: number;
+  try {
+    const st = fstatSync(1);
+    if (!st.isCharacterDevice()) return false;
+    rdev = st.rdev;
+  } catch {
+    return false;
+  }
+  try {
+    if (rdev === statSync('/dev/null').rdev) return false;
+  } catch {
+    // No /dev/null to compare with: the stream answers.
+  }
+  return process.stdout.isTTY === true;
+}
+
+/**
  * The real process. The streams are getters: touching process.stdin or process.stdout builds a
  * stream (and loads tty/net), which costs start-up time for commands that never read stdin.
  */
@@ -71,6 +96,7 @@ export function processIO(): CliIO {
     env: process.env,
     cwd,
     writeOut: writeStdout,
+    stdoutIsTTY: stdoutIsTerminal,
   };
 }
 

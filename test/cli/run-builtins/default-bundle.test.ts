@@ -73,7 +73,8 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     await writeFile(dup, '{"path": "hello.txt", "path": "/etc/passwd"}');
     const r = traced(BIN, ['fs.read_text'], dup);
     assert.equal(r.code, 2);
-    assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs']);
+    // The full YAML/JSON parser is its own chunk, loaded only for a document with findings.
+    assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs', 'yaml-document.cjs']);
     assert.deepEqual(r.doc.diagnostics.filter((d) => d.code !== 'RUN_UNPINNED').map((d) => d.code).sort(), ['MANIFEST_DUPLICATE_KEY', 'RUN_INPUT_INVALID']);
   });
 
@@ -84,7 +85,7 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
       await appendFile(manifest, '# a comment changes the bytes, not the manifest\n');
       const r = traced(join(copy, 'bin', 'skillctl.js'), ['fs.read_text']);
       assert.equal(r.code, 0, JSON.stringify(r.doc));
-      assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs'], 'validated in full');
+      assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs'], 'validated in full, the clean manifest without the full YAML parser');
     } finally {
       await writeFile(manifest, original);
     }
@@ -98,7 +99,7 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
       await writeFile(manifest, original.replace('description: Read a text file', 'description: Read any file'));
       const edited = traced(join(copy, 'bin', 'skillctl.js'), ['fs.read_text']);
       assert.equal(edited.code, 1);
-      assert.deepEqual([edited.doc.status, edited.chunks], ['bundle_invalid', ['run-full.cjs', 'run.cjs']]);
+      assert.deepEqual([edited.doc.status, edited.chunks], ['bundle_invalid', ['run-full.cjs', 'run.cjs', 'yaml-document.cjs']]);
       assert.ok(edited.doc.diagnostics.some((d) => d.code === 'MANIFEST_DIGEST_MISMATCH'));
     } finally {
       await writeFile(manifest, original);

@@ -1,0 +1,60 @@
+/**
+ * What `skillctl validate` loads to check a clean manifest: its own chunk, not the full YAML
+ * parser (dist/cmd/yaml-document.cjs, loaded only to place a finding), and no stdout stream
+ * (writing to fd 1 and telling a terminal apart by fstat is cheaper than building one). These are
+ * the start-up costs docs/performance.md counts; a preload records what the process touched.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { BIN, ROOT } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const PRELOAD = `const fs = require('node:fs');
+const seen = new Set();
+const read = fs.readFileSync;
+fs.readFileSync = function (file, ...rest) {
+  if (typeof file === 'string' && /[\\\\/]cmd[\\\\/][^\\\\/]+\\.cjs$/.test(file)) seen.add(file.split(/[\\\\/]/).pop());
+  return read.call(this, file, ...rest);
+};
+for (const name of ['stdout', 'stderr']) {
+  const d = Object.getOwnPropertyDescriptor(process, name);
+  Object.defineProperty(process, name, { configurable: true, enumerable: true, get() { seen.add(name); Object.defineProperty(process, name, d); return process[name]; } });
+}
+process.on('exit', () => fs.writeFileSync(process.env.SKILLCTL_TRACE_FILE, JSON.stringify([...seen].sort())));
+`;
+
+describe('skillctl validate: what a run loads', () => {
+  const dir = tempDir('skillctl-validate-startup-');
+  const preload = join(dir, 'trace.cjs');
+  const trace = join(dir, 'trace.json');
+  writeFileSync(preload, PRELOAD);
+
+  function traced(args: string[]): { code: number; stdout: string; touched: string[] } {
+    const out = join(dir, 'stdout.txt');
+    // Through a shell, so stdout is a file as in `skillctl validate ... > out`.
+    const script = `node="$0" preload="$1" bin="$2"; shift 2; exec "$node" -r "$preload" "$bin" validate "$@" > "${out}"`;
+    const r = spawnSync('sh', ['-c', script, process.execPath, preload, BIN, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, SKILLCTL_TRACE_FILE: trace, NO_COLOR: '', FORCE_COLOR: '' },
+      encoding: 'utf8',
+    });
+    return { code: r.status ?? -1, stdout: readFileSync(out, 'utf8'), touched: JSON.parse(readFileSync(trace, 'utf8')) as string[] };
+  }
+
+  it('checks a clean manifest with its own chunk only, and writes without building a stdout stream', () => {
+    const r = traced(['manifests/examples/text.stats/skill.yaml']);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(r.stdout, '✔ 1 manifest checked: all valid; 0 errors, 0 warnings\n', 'no colour in a file');
+    assert.deepEqual(r.touched, ['validate.cjs']);
+  });
+
+  it('loads the full YAML parser to place the findings of a manifest that has some', () => {
+    const r = traced(['fixtures/manifests/invalid/missing-required-fields']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /^ {2}2:1 {5}error {3}SCHEMA_REQUIRED/m);
+    assert.deepEqual(r.touched, ['validate.cjs', 'yaml-document.cjs']);
+  });
+});
