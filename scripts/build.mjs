@@ -120,6 +120,8 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       { in: 'src/cli/main.ts', out: 'skillctl' },
       // Tried by bin/skillctl.js before the CLI loads: `skillctl skill` for a built-in pack.
       { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
+      // Asked by bin/skillctl.js whether `validate ...` takes its fast path (src/cli/validate-fast.ts).
+      { in: 'src/cli/validate-argv.ts', out: 'validate-argv' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
       ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
       ...Object.entries(syncChunks).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),

@@ -14,7 +14,19 @@ const Module = require('node:module');
 const mode = process.env.SKILLCTL_V8_CACHE;
 const produced = [];
 
+const loaded = new Map();
+
+/** Loads a bundle once (a fast path that declines leaves its chunk loaded for the full CLI). */
 function load(rel) {
+  let exports = loaded.get(rel);
+  if (exports === undefined) {
+    exports = compile(rel);
+    loaded.set(rel, exports);
+  }
+  return exports;
+}
+
+function compile(rel) {
   const filename = path.join(__dirname, rel);
   const source = fs.readFileSync(filename, 'utf8');
   let cachedData;
@@ -39,6 +51,8 @@ function load(rel) {
 // the file a worker thread starts from (see the end of this file).
 globalThis[Symbol.for('skillctl.loadChunk')] = load;
 globalThis[Symbol.for('skillctl.workerBoot')] = __filename;
+// Where the bundles are, for commands that start worker threads of their own (verify-pins, pack).
+globalThis[Symbol.for('skillctl.distDir')] = __dirname;
 
 if (mode === 'produce') {
   process.on('exit', () => {
@@ -52,5 +66,9 @@ if (process.argv.includes('--skillctl-worker')) {
   const { workerData } = require('node:worker_threads');
   load(workerData.chunk)[workerData.entry](workerData.job);
 } else {
-  module.exports = load('skillctl.cjs');
+  module.exports = {
+    cli: () => load('skillctl.cjs').cli(),
+    // A plain `skillctl validate PATH...` (see src/cli/validate-fast.ts), without the CLI framework.
+    validate: (plain) => load('cmd/validate.cjs').fastCli(plain),
+  };
 }

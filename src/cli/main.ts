@@ -4,14 +4,12 @@
  * returns an exit code.
  */
 import { Command, CommanderError } from 'commander';
-import { CODES } from '../core/diagnostics.js';
-import { InternalError, isSkillctlError } from '../core/errors.js';
 import { VERSION } from '../generated/version.js';
 import { COMMANDS } from './commands/index.js';
 import { colorEnabled, loadStyle, makeContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT } from './exit.js';
 import { processIO, type CliIO } from './io.js';
-import { renderJson } from './render/json.js';
+import { errorDoc, report } from './report.js';
 
 const EXAMPLES = `
 Examples:
@@ -21,24 +19,6 @@ Examples:
 
 Exit status: 0 ok, 1 findings, 2 usage or unreadable input, 3 denied by policy,
 4 contract violated, 124 timed out. Docs: docs/README.md`;
-
-function errorDoc(code: string, message: string, hint?: string): string {
-  return renderJson({ error: { code, message, ...(hint !== undefined ? { hint } : {}) } });
-}
-
-function report(ctx: Context, err: unknown): number {
-  if (isSkillctlError(err)) {
-    if (ctx.opts.json) ctx.out(errorDoc(err.code, err.message, err.hint).trimEnd());
-    else ctx.error(`${ctx.style.red('error')} ${err.code}: ${err.message}${err.hint !== undefined ? `\n  hint: ${err.hint}` : ''}`);
-    return EXIT[CODES[err.code].exit];
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  if (ctx.opts.json) ctx.out(errorDoc('INTERNAL', message, 'this is a bug in skillctl; run again with --debug for details').trimEnd());
-  else ctx.error(`${ctx.style.red('internal error')}: ${message} (this is a bug; run again with --debug for details)`);
-  if (ctx.opts.debug) ctx.error(err instanceof Error ? (err.stack ?? message) : message);
-  if (ctx.opts.debug && err instanceof InternalError && err.cause !== undefined) ctx.error(`cause: ${String(err.cause)}`);
-  return EXIT.findings;
-}
 
 /** Runs skillctl with `argv` (without node and script) and returns the exit status. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {

@@ -2,14 +2,16 @@ import { availableParallelism } from 'node:os';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
-import { exitCodeFor } from '../exit.js';
+import { EXIT, exitCodeFor } from '../exit.js';
 import { expandInputs, type Target } from '../inputs.js';
-import { readStdin } from '../io.js';
+import { processIO, readStdin } from '../io.js';
 import { count, plural, renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import { renderSarif } from '../render/sarif.js';
 import type { AgentSkillOptions } from '../../core/agent-skills/index.js';
 import { checkTarget, CONCURRENCY, isAgentSkill, mapLimited, toChecked, type Checked, type WorkerRequest } from '../validate-targets.js';
+import type { PlainValidate } from '../validate-argv.js';
+import { runPlainValidate } from '../validate-fast.js';
 import type { ValidateOptions } from './validate.js';
 
 /** Below this many targets a worker costs more to start than it saves. */
@@ -139,3 +141,18 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
   return code;
 }
 
+/**
+ * Entry point for bin/skillctl.js (through dist/boot.cjs): runs a plain `validate PATH...`
+ * without the CLI framework (see validate-fast.ts).
+ */
+export function fastCli(plain: PlainValidate): void {
+  runPlainValidate(plain, processIO(), (ctx, paths) => run(ctx, paths, {})).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = EXIT.findings;
+    },
+  );
+}

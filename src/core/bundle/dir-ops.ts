@@ -12,6 +12,8 @@ import { sha256, type Sha256Digest } from '../digest/index.js';
 import { digestBytes, hashStream } from './hash-stream.js';
 
 export interface DirOps {
+  /** Whether these calls block the calling thread (and so suit a thread that does nothing else). */
+  readonly blocking: boolean;
   readdir(path: string): Promise<Dirent[]>;
   lstat(path: string): Promise<{ size: number; mode: number }>;
   /** Type and size, following links (for a bundle root or an archive path). */
@@ -62,6 +64,7 @@ async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
 }
 
 export const asyncDirOps: DirOps = {
+  blocking: false,
   readdir: (path) => readdir(path, { withFileTypes: true }),
   lstat: (path) => lstat(path),
   stat: (path) => stat(path),
@@ -131,6 +134,7 @@ function now<T>(fn: () => T): Promise<T> {
 }
 
 export const syncDirOps: DirOps = {
+  blocking: true,
   readdir: (path) => now(() => readdirSync(path, { withFileTypes: true })),
   lstat: (path) => now(() => lstatSync(path)),
   stat: (path) => now(() => statSync(path)),

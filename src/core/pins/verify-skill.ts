@@ -214,6 +214,8 @@ async function checkPinSignatures(
     file,
     lockFile: at.file,
     ...(at.pointer !== undefined ? { lockPointer: at.pointer } : {}),
+    // A thread of verify-pins' pool reads with blocking calls; it verifies the same way.
+    blocking: ctx.ops.blocking,
   });
   found.push(...check.diagnostics);
   return [...check.valid];

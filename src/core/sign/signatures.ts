@@ -69,13 +69,17 @@ export function signDigest(key: SecretKey, digest: string): string {
   return signRaw(null, Buffer.from(digest, 'utf8'), key.privateKey).toString('base64');
 }
 
-/** Verifies one signature of `digest`; false for malformed base64 or a wrong length. */
-export async function verifyDigestSignature(key: KeyObject, digest: string, signature: string): Promise<boolean> {
+/**
+ * Verifies one signature of `digest`; false for malformed base64 or a wrong length. By default on
+ * the thread pool (the callback form), so many bundles verify in parallel; `blocking` verifies on
+ * the calling thread.
+ */
+export async function verifyDigestSignature(key: KeyObject, digest: string, signature: string, blocking = false): Promise<boolean> {
   if (!B64_64.test(signature)) return false;
   const raw = Buffer.from(signature, 'base64');
   if (raw.length !== 64 || raw.toString('base64') !== signature) return false;
-  // The callback form runs on the thread pool, so many bundles verify in parallel.
-  return verifyAsync(null, Buffer.from(digest, 'utf8'), key, raw);
+  const data = Buffer.from(digest, 'utf8');
+  return blocking ? verifyRaw(null, data, key, raw) : verifyAsync(null, data, key, raw);
 }
 
 /** signatures.json with `entry` added or replacing the same signer; entries sorted by signer, then algorithm. */
@@ -108,6 +112,12 @@ export interface SignaturePolicy {
   readonly file: string;
   readonly lockFile?: string;
   readonly lockPointer?: string;
+  /**
+   * Verify on the calling thread. For a caller that is one of several threads doing nothing else
+   * (verify-pins' pool): handing each check to the thread pool only adds threads competing for
+   * the same cores.
+   */
+  readonly blocking?: boolean;
 }
 
 export interface SignatureCheck {
@@ -150,7 +160,7 @@ export async function checkSignatures(doc: SignaturesDoc | undefined, policy: Si
         const key = policy.keys.get(s.signer);
         if (key === undefined) {
           diagnostics.push(diag('SIGNER_UNKNOWN', `${s.signer} has no key in the public-keys file`, { file, pointer: `${pointer}/signer` }));
-        } else if (await verifyDigestSignature(key.key, policy.digest, s.signature)) {
+        } else if (await verifyDigestSignature(key.key, policy.digest, s.signature, policy.blocking === true)) {
           valid.push(s.signer);
         } else {
           diagnostics.push(diag('SIGNATURE_BAD', `the signature of ${s.signer} does not verify`, { file, pointer: `${pointer}/signature` }));

@@ -51,6 +51,10 @@ describe('keys', () => {
     assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST, sig), true);
     assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST.replace('ab', 'ac'), sig), false);
     assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST, 'not base64'), false);
+    // On the calling thread (verify-pins' worker pool), the same answers.
+    assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST, sig, true), true);
+    assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST.replace('ab', 'ac'), sig, true), false);
+    assert.equal(await verifyDigestSignature(pub?.key as never, DIGEST, sig.replace(/^./, sig[0] === 'A' ? 'B' : 'A'), true), false);
   });
 
   it('upserting a signature drops signatures of another manifest and keeps signers sorted', () => {
