@@ -4,6 +4,7 @@ import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sha256 } from '../../src/core/digest/index.js';
+import { workerTrace } from '../helpers/worker-trace.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { GOLDEN_ARCHIVE_DIGEST } from '../helpers/golden.js';
 import { fixture } from '../helpers/paths.js';
@@ -61,7 +62,9 @@ describe('skillctl pack', () => {
     await writeFile(join(big, 'lib', 'noise.bin'), noise);
     await writeFile(join(big, 'docs', 'long.md'), 'All work and no play makes a dull skill.\n'.repeat(20_000));
     await editManifest(big, (t) => t);
-    const cli = json<PackDoc>(skillctl(['pack', '--json', big, '--out', 'big-cli'], { cwd: dir }));
+    const threads = workerTrace(dir);
+    const cli = json<PackDoc>(skillctl(['pack', '--json', big, '--out', 'big-cli'], { cwd: dir, env: threads.env }));
+    assert.equal(threads.started(), 1, 'the binary deflates in a worker thread');
     const lib = await packBundle(big, dir);
     assert.equal(cli.ok, true);
     assert.equal(cli.digest, lib.digest);

@@ -9,6 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { plainValidate } from '../../src/cli/validate-argv.js';
+import { skillctl } from '../helpers/cli.js';
 import { BIN, ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -56,5 +58,47 @@ describe('skillctl validate: what a run loads', () => {
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^ {2}2:1 {5}error {3}SCHEMA_REQUIRED/m);
     assert.deepEqual(r.touched, ['validate.cjs', 'yaml-document.cjs']);
+  });
+});
+
+describe('skillctl validate: the fast path prints what the full CLI prints', () => {
+  // `--no-color` before the command name is a global option only the full CLI parses, so the
+  // second run of each pair goes through commander; both must print the same bytes and exit alike.
+  const cases: string[][] = [
+    ['manifests/examples/text.stats/skill.yaml'],
+    ['manifests'],
+    ['--json', 'fixtures/manifests/valid/node-entrypoint', 'fixtures/manifests/invalid/runtime-unpinned-python'],
+    ['fixtures/manifests/invalid/missing-required-fields', '--quiet'],
+    ['-q', 'fixtures/manifests/valid/python-entrypoint'],
+    ['fixtures/manifests/invalid/duplicate-ids', 'fixtures/manifests/invalid/nesting-10000-deep-flow'],
+    ['fixtures/manifests/invalid/invalid-utf8', '--no-color'],
+    ['does-not-exist', '--json'],
+    ['does-not-exist'],
+    ['fixtures/agent-skills/valid/minimal-skill'],
+  ];
+  for (const args of cases) {
+    it(`validate ${args.join(' ')}`, () => {
+      const fast = skillctl(['validate', ...args], { cwd: ROOT });
+      const full = skillctl(['--no-color', 'validate', ...args], { cwd: ROOT });
+      assert.deepEqual([fast.code, fast.stdout, fast.stderr], [full.code, full.stdout, full.stderr]);
+    });
+  }
+
+  it('takes only `validate` followed by paths and --json, --quiet/-q, --no-color', () => {
+    assert.deepEqual(plainValidate(['validate', 'a', '--json', '-q', 'b', '--no-color']), { paths: ['a', 'b'], json: true, quiet: true, noColor: true });
+    assert.deepEqual(plainValidate(['validate']), { paths: [], json: false, quiet: false, noColor: false });
+    for (const argv of [
+      ['--json', 'validate', 'a'],
+      ['validate', '--fix', 'a'],
+      ['validate', '-'],
+      ['validate', '--', 'a'],
+      ['validate', ''],
+      ['validate', '--help'],
+      ['validate', '--contract', 'x', 'a'],
+      ['validate', '--debug', 'a'],
+      ['skill'],
+    ]) {
+      assert.equal(plainValidate(argv), undefined, argv.join(' '));
+    }
   });
 });

@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { makeContext } from '../../src/cli/context.js';
 import { progressLine } from '../../src/cli/progress.js';
+import { workerTrace } from '../helpers/worker-trace.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { pinnedProject, type PinnedProject } from '../helpers/pins.js';
 import { editManifest, projects, removeDir, snapshot } from '../helpers/project.js';
@@ -154,9 +155,12 @@ describe('skillctl verify-pins on worker threads', () => {
       await editManifest(dir, (t) => t.replace('skill_id: demo.hello', `skill_id: demo.b${i}`));
     }
     assert.equal(skillctl(['pin', '--all'], { cwd: root }).code, 0);
-    const one = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '1' } });
-    const two = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '2' } });
+    const threads = workerTrace(root);
+    const one = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '1', ...threads.env } });
+    assert.equal(threads.started(), 0, 'SKILLCTL_THREADS=1: this thread only');
+    const two = skillctl(['verify-pins', '--json'], { cwd: root, env: { SKILLCTL_THREADS: '2', ...threads.env } });
     assert.equal(two.code, 0, two.stdout);
+    assert.equal(threads.started(), 1, 'one worker thread beside this one');
     assert.deepEqual(json(two), json(one));
     // Pins 1 and 2 of the lock go to different threads (they are dealt round-robin).
     await writeFile(join(root, 'manifests', 'b00', 'run.js'), 'changed\n');
