@@ -3,7 +3,7 @@
  * directory searched for bundles (skill.yaml / skill.json) and Agent Skills folders (SKILL.md),
  * a glob (fast-glob), or stdin.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../core/fs/callback-fs.js';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';

@@ -2,7 +2,7 @@
  * Validating (and fixing) the targets of `skillctl validate`, shared by the command and its worker
  * threads. Results crossing a thread boundary are plain data: `Checked`.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileBytes as readFile } from '../core/fs/callback-fs.js';
 import { resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';

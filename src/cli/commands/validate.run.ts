@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
@@ -58,12 +57,13 @@ async function inWorker(boot: string, job: WorkerRequest): Promise<Checked[]> {
  */
 async function checkFiles(ctx: Context, targets: readonly Exclude<Target, { kind: 'stdin' }>[], fix: boolean, skill: AgentSkillOptions): Promise<Checked[]> {
   const boot = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.workerBoot')];
+  const inThisThread = (): Promise<Checked[]> => mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill));
+  if (targets.length < PARALLEL_THRESHOLD || typeof boot !== 'string') return inThisThread();
   // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
   const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
+  const { availableParallelism } = await import('node:os');
   const threads = Math.max(1, Math.min(availableParallelism(), Number.isInteger(cap) && cap > 0 ? cap : 4));
-  if (targets.length < PARALLEL_THRESHOLD || threads < 2 || typeof boot !== 'string') {
-    return mapLimited(targets, CONCURRENCY, (t) => checkTarget(ctx.io.cwd, t, fix, skill));
-  }
+  if (threads < 2) return inThisThread();
   const shares = Array.from({ length: threads }, (_, k) => targets.filter((_, i) => i % threads === k));
   const parts = await Promise.all(
     shares.map((share, k) =>

@@ -3,7 +3,7 @@
  * Every finding is collected (the reference validator lists errors as plain text; Anthropic's
  * quick_validate stops at the first); the profile sets severities once, at the end.
  */
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { readdirNames as readdir, readFileBytes as readFile, realpath, stat } from '../fs/callback-fs.js';
 import { basename, join, resolve } from 'node:path';
 import { computeContent, dirSource, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';

@@ -5,10 +5,10 @@
  * flavour: it has nothing else to do meanwhile, and a blocking call costs a few microseconds where
  * a thread-pool round trip costs tens, which dominates when a run makes tens of thousands of them.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
-import { lstat, open, readdir, readFile, realpath, stat, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { sha256, type Sha256Digest } from '../digest/index.js';
+import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, readFileText, realpath, stat } from '../fs/callback-fs.js';
 import { digestBytes, hashStream } from './hash-stream.js';
 
 export interface DirOps {
@@ -41,22 +41,28 @@ function notRegular(file: string): Error {
  * Opens a listed file without following a symlink in its last component: a file swapped for a
  * link after listing must not make us read outside the bundle.
  */
-async function openRegular(file: string): Promise<{ fh: FileHandle; size: number }> {
-  const fh = await open(file, NOFOLLOW);
-  const st = await fh.stat();
+async function openRegular(file: string): Promise<{ fd: number; size: number }> {
+  const fd = await openFd(file, NOFOLLOW);
+  let st;
+  try {
+    st = await fstat(fd);
+  } catch (err) {
+    await closeFd(fd);
+    throw err;
+  }
   if (!st.isFile()) {
-    await fh.close();
+    await closeFd(fd);
     throw notRegular(file);
   }
-  return { fh, size: st.size };
+  return { fd, size: st.size };
 }
 
 /** Reads exactly `size` bytes from an open file (one fstat was already paid by the caller). */
-async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
+async function readAll(fd: number, size: number): Promise<Buffer> {
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
   while (off < size) {
-    const { bytesRead } = await fh.read(buf, off, size - off, off);
+    const bytesRead = await readAt(fd, buf, off, size - off, off);
     if (bytesRead === 0) break;
     off += bytesRead;
   }
@@ -65,28 +71,28 @@ async function readAll(fh: FileHandle, size: number): Promise<Buffer> {
 
 export const asyncDirOps: DirOps = {
   blocking: false,
-  readdir: (path) => readdir(path, { withFileTypes: true }),
-  lstat: (path) => lstat(path),
-  stat: (path) => stat(path),
-  realpath: (path) => realpath(path),
-  readText: (path) => readFile(path, 'utf8'),
+  readdir: readdirEntries,
+  lstat,
+  stat,
+  realpath,
+  readText: readFileText,
   async readRegular(path) {
-    const { fh, size } = await openRegular(path);
+    const { fd, size } = await openRegular(path);
     try {
-      return await readAll(fh, size);
+      return await readAll(fd, size);
     } finally {
-      await fh.close();
+      await closeFd(fd);
     }
   },
   async digestRegular(path) {
-    const { fh, size } = await openRegular(path);
+    const { fd, size } = await openRegular(path);
     try {
       // Whole files hashed on the thread pool when large enough to be worth it; very large
       // ones streamed so memory stays bounded.
-      if (size <= WHOLE_FILE) return await digestBytes(await readAll(fh, size));
-      return await hashStream(fh.createReadStream({ autoClose: false }));
+      if (size <= WHOLE_FILE) return await digestBytes(await readAll(fd, size));
+      return await hashStream(createReadStream('', { fd, autoClose: false, start: 0 }));
     } finally {
-      await fh.close();
+      await closeFd(fd);
     }
   },
 };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeFd, fsync, openFd, rename, rmForce, writeAll } from './callback-fs.js';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -8,16 +8,16 @@ import { basename, dirname, join } from 'node:path';
  */
 export async function writeTempBeside(path: string, data: string | Uint8Array, mode: number): Promise<string> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  const fh = await open(tmp, 'wx', mode);
+  const fd = await openFd(tmp, 'wx', mode);
   try {
-    await fh.writeFile(data);
-    await fh.sync();
+    await writeAll(fd, data);
+    await fsync(fd);
   } catch (err) {
-    await fh.close();
-    await rm(tmp, { force: true });
+    await closeFd(fd);
+    await rmForce(tmp);
     throw err;
   }
-  await fh.close();
+  await closeFd(fd);
   return tmp;
 }
 
@@ -31,7 +31,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
   try {
     await rename(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
+    await rmForce(tmp);
     throw err;
   }
 }

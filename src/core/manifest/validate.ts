@@ -2,7 +2,7 @@
  * Validates one manifest: parse, schema, semantic rules, digest correctness, metadata and the
  * loader error. Every finding is collected; nothing stops at the first.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../fs/callback-fs.js';
 import { join } from 'node:path';
 import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
