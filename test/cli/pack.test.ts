@@ -46,14 +46,13 @@ describe('skillctl pack', () => {
     assert.equal(a.ok, true);
     assert.equal(a.archive, 'a/golden.demo-0.1.0.tgz');
     assert.equal(a.digest, b.digest);
-    // The binary compresses in a worker thread; the bytes are the in-thread compressor's.
     assert.equal(a.digest, GOLDEN_ARCHIVE_DIGEST);
     assert.equal(a.size, (await readFile(join(dir, 'a', 'golden.demo-0.1.0.tgz'))).length);
     assert.deepEqual(a.files.map((f) => f.path), ['.skillignore', 'docs/README.md', a.files[2]?.path, 'lib/util.py', 'run.sh', 'skill.yaml']);
     assert.ok((await readFile(join(dir, 'b', 'golden.demo-0.1.0.tgz'))).equals(await readFile(join(dir, 'a', 'golden.demo-0.1.0.tgz'))));
   });
 
-  it('compressing in a worker thread gives the bytes of compressing in-process, over many pieces', async () => {
+  it('the binary gives the bytes of the library over many pieces, compressing in its own thread', async () => {
     const big = join(dir, 'big');
     await cp(fixture('pack', 'golden-bundle'), big, { recursive: true });
     // Over a megabyte of mixed text and noise: many 64 KiB pieces, several DEFLATE blocks.
@@ -64,7 +63,7 @@ describe('skillctl pack', () => {
     await editManifest(big, (t) => t);
     const threads = workerTrace(dir);
     const cli = json<PackDoc>(skillctl(['pack', '--json', big, '--out', 'big-cli'], { cwd: dir, env: threads.env }));
-    assert.equal(threads.started(), 1, 'the binary deflates in a worker thread');
+    assert.equal(threads.started(), 0, 'no worker thread: DEFLATE is nearly all the work');
     const lib = await packBundle(big, dir);
     assert.equal(cli.ok, true);
     assert.equal(cli.digest, lib.digest);

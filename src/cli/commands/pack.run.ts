@@ -7,11 +7,8 @@ import { EXIT, exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PackOptions } from './pack.js';
-import { workerDeflate } from '../pack-deflate.js';
 import { makeDirs } from '../../core/fs/make-dirs.js';
 
-/** The entry the DEFLATE worker thread calls (see ../pack-deflate.ts). */
-export { deflateWorker } from '../pack-deflate.js';
 
 /** The real path `path` has, or would have once made: its deepest existing ancestor resolved, the rest appended. */
 async function realPathToBe(path: string): Promise<string> {
@@ -50,13 +47,11 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
   } catch (err) {
     throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot create ${outLabel}: ${errnoCode(err) ?? String(err)}`);
   }
-  const deflate = workerDeflate();
   const formats: PackFormat[] = opts.format === 'both' ? ['tgz', 'skill'] : [opts.format ?? 'tgz'];
   const result = await packBundle(abs, out, {
     label: dir,
     formats,
     ...(opts.strict === true ? { profile: 'strict' as const } : {}),
-    ...(deflate !== undefined ? { deflate } : {}),
   });
   const show = (p: string): string => (relative(ctx.io.cwd, p).startsWith('..') ? p : relative(ctx.io.cwd, p));
   const shown = result.archive !== undefined ? show(result.archive) : undefined;

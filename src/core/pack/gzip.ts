@@ -17,10 +17,11 @@ const HEADER = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00
 
 /**
  * Where the raw DEFLATE work happens: fed the same pieces, in the same order, it gives the same
- * bytes wherever it runs (this thread, or a worker thread the CLI starts so that compressing
- * overlaps reading and hashing, as `tar -czf` overlaps tar and gzip).
+ * bytes. It runs in this thread: a worker thread that overlapped compressing with reading and
+ * hashing (as `tar -czf` overlaps tar and gzip) saved nothing measurable, since DEFLATE is over
+ * 95% of the work, and held every piece in flight in memory (docs/performance.md).
  */
-export interface DeflateSink {
+interface DeflateSink {
   /** Takes a piece; the sink must copy it before returning if it keeps it (the caller reuses it). */
   push(piece: Uint8Array, final: boolean): void;
   /** The compressed stream, once the final piece was pushed. */
@@ -30,7 +31,7 @@ export interface DeflateSink {
 }
 
 /** DEFLATE level 6 in this thread (fflate). */
-export function inThreadDeflate(): DeflateSink {
+function inThreadDeflate(): DeflateSink {
   const out: Buffer[] = [];
   // fflate copies each pushed piece into its window and hands out fresh output arrays.
   const deflate = new Deflate({ level: 6, mem: 8 }, (chunk) => {
@@ -49,7 +50,7 @@ export class DeterministicGzip {
   private crc = 0;
   private size = 0;
 
-  constructor(private readonly deflate: DeflateSink = inThreadDeflate()) {}
+  private readonly deflate: DeflateSink = inThreadDeflate();
 
   /** Abandons the stream (an input could not be read). */
   abort(): void {

@@ -1,2 +1,2 @@
-export { DeterministicGzip, inThreadDeflate, type DeflateSink } from './gzip.js';
+export { DeterministicGzip } from './gzip.js';
 export { buildArchive, PACK_FORMATS, packBundle, type PackedSkillFile, type PackFormat, type PackOptions, type PackResult } from './pack.js';

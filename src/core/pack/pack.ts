@@ -32,7 +32,7 @@ import { writeFileAtomic } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-source/index.js';
 import type { ZipEntryInfo } from '../zip/index.js';
-import { DeterministicGzip, type DeflateSink } from './gzip.js';
+import { DeterministicGzip } from './gzip.js';
 
 /** `tgz`: the reproducible tar.gz that pin and run read. `skill`: the `.skill` ZIP of Claude's upload. */
 export type PackFormat = 'tgz' | 'skill';
@@ -72,9 +72,8 @@ export interface PackResult {
 export async function buildArchive(
   files: readonly { path: string; size: number; mode: TreeFile['mode'] }[],
   read: (path: string) => Promise<Buffer>,
-  deflate?: DeflateSink,
 ): Promise<{ bytes: Buffer; files: TreeFile[] }> {
-  const gz = new DeterministicGzip(deflate);
+  const gz = new DeterministicGzip();
   try {
     const out: TreeFile[] = [];
     let written = 0;
@@ -103,8 +102,6 @@ export async function buildArchive(
 export interface PackOptions {
   /** How to name the folder in diagnostics (default: `dir`). */
   readonly label?: string;
-  /** Where DEFLATE runs (default: this thread); the bytes are the same either way. */
-  readonly deflate?: () => DeflateSink;
   /** Archives to write (default: `tgz` only). */
   readonly formats?: readonly PackFormat[];
   /** How strictly SKILL.md is checked (default: `default`; `strict` as uploads check it). */
@@ -176,7 +173,7 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
   const changed = diag('CONTENT_DIGEST_MISMATCH', 'the folder changed while it was being packed', { file: label, hint: 'pack it again' });
   const built: { -readonly [K in keyof Built]: Built[K] } = {};
   if (formats.has('tgz') && check.identity !== undefined) {
-    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.deflate?.());
+    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p));
     if (contentOf(files) !== check.identity.content_digest) return refused([changed]);
     built.tgz = { path: join(outDir, `${check.identity.skill_id}-${check.identity.skill_version}.tgz`), bytes, files };
   }
