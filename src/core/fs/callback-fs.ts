@@ -28,6 +28,11 @@ function promised<T>(start: (done: Callback<T>) => void): Promise<T> {
   return new Promise((resolve, reject) => start((err, value) => (err ? reject(err) : resolve(value))));
 }
 
+/** For calls whose callback carries only an error. */
+function completed(start: (done: (err: NodeJS.ErrnoException | null) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) => start((err) => (err ? reject(err) : resolve())));
+}
+
 export const stat = (path: string): Promise<Stats> => promised((cb) => statCb(path, cb));
 export const lstat = (path: string): Promise<Stats> => promised((cb) => lstatCb(path, cb));
 /** realpath(3), as node:fs/promises' realpath resolves it. */
@@ -36,16 +41,16 @@ export const readdirEntries = (path: string): Promise<Dirent[]> => promised((cb)
 export const readdirNames = (path: string): Promise<string[]> => promised((cb) => readdirCb(path, cb));
 export const readFileBytes = (path: string): Promise<Buffer> => promised((cb) => readFileCb(path, cb));
 export const readFileText = (path: string): Promise<string> => promised((cb) => readFileCb(path, 'utf8', cb));
-export const rename = (from: string, to: string): Promise<void> => promised<void>((cb) => renameCb(from, to, (err) => cb(err, undefined)));
-export const rmForce = (path: string): Promise<void> => promised<void>((cb) => rmCb(path, { force: true }, (err) => cb(err, undefined)));
+export const rename = (from: string, to: string): Promise<void> => completed((cb) => renameCb(from, to, cb));
+export const rmForce = (path: string): Promise<void> => completed((cb) => rmCb(path, { force: true }, cb));
 
 /** A file descriptor and the calls the callers make on it. */
 export const openFd = (path: string, flags: number | string, mode?: number): Promise<number> =>
   promised((cb) => (mode === undefined ? openCb(path, flags, cb) : openCb(path, flags, mode, cb)));
 export const fstat = (fd: number): Promise<Stats> => promised((cb) => fstatCb(fd, cb));
-export const closeFd = (fd: number): Promise<void> => promised<void>((cb) => closeCb(fd, (err) => cb(err, undefined)));
-export const fsync = (fd: number): Promise<void> => promised<void>((cb) => fsyncCb(fd, (err) => cb(err, undefined)));
-export const writeAll = (fd: number, data: string | Uint8Array): Promise<void> => promised<void>((cb) => writeFileCb(fd, data, (err) => cb(err, undefined)));
+export const closeFd = (fd: number): Promise<void> => completed((cb) => closeCb(fd, cb));
+export const fsync = (fd: number): Promise<void> => completed((cb) => fsyncCb(fd, cb));
+export const writeAll = (fd: number, data: string | Uint8Array): Promise<void> => completed((cb) => writeFileCb(fd, data, cb));
 /** Reads up to `length` bytes at `position` into `buffer` at `offset`; resolves with the count. */
 export const readAt = (fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number> =>
   promised((cb) => readCb(fd, buffer, offset, length, position, (err, n) => cb(err, n)));
