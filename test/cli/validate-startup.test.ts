@@ -11,22 +11,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { plainValidate } from '../../src/cli/validate-argv.js';
 import { skillctl } from '../helpers/cli.js';
+import { chunkTracePreload } from '../helpers/chunk-trace.js';
 import { BIN, ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const PRELOAD = `const fs = require('node:fs');
-const seen = new Set();
-const read = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && /[\\\\/]cmd[\\\\/][^\\\\/]+\\.cjs$/.test(file)) seen.add(file.split(/[\\\\/]/).pop());
-  return read.call(this, file, ...rest);
-};
-for (const name of ['stdout', 'stderr']) {
-  const d = Object.getOwnPropertyDescriptor(process, name);
-  Object.defineProperty(process, name, { configurable: true, enumerable: true, get() { seen.add(name); Object.defineProperty(process, name, d); return process[name]; } });
-}
-process.on('exit', () => fs.writeFileSync(process.env.SKILLCTL_TRACE_FILE, JSON.stringify([...seen].sort())));
-`;
+const PRELOAD = chunkTracePreload({ streams: true });
 
 describe('skillctl validate: what a run loads', () => {
   const dir = tempDir('skillctl-validate-startup-');

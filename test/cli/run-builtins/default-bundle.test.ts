@@ -11,6 +11,7 @@ import { appendFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BIN, ROOT } from '../../helpers/paths.js';
+import { chunkTracePreload } from '../../helpers/chunk-trace.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 interface Traced {
@@ -20,15 +21,7 @@ interface Traced {
   readonly chunks: string[];
 }
 
-const PRELOAD = `const fs = require('node:fs');
-const seen = new Set();
-const read = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && /[\\\\/]cmd[\\\\/][^\\\\/]+\\.cjs$/.test(file)) seen.add(file.split(/[\\\\/]/).pop());
-  return read.call(this, file, ...rest);
-};
-process.on('exit', () => fs.writeFileSync(process.env.SKILLCTL_TRACE_FILE, JSON.stringify([...seen].sort())));
-`;
+const PRELOAD = chunkTracePreload();
 
 describe('skillctl run: the default bundle from the build snapshot, or validated in full', () => {
   const dir = tempDir('skillctl-e2e-default-');
