@@ -242,6 +242,10 @@ async function loadArchive(path: string, label: string, origin: SkillOrigin, pin
   return r.skill === undefined ? r : { ...r, cleanup };
 }
 
+function defaultSnapshot(opts: ResolveOptions, skillId: string): BundleSnapshot | undefined {
+  return opts.defaultSnapshots !== undefined && Object.hasOwn(opts.defaultSnapshots, skillId) ? opts.defaultSnapshots[skillId] : undefined;
+}
+
 /** A bundle directory or an archive, by its name. */
 function loadTarget(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
   return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts.scratchDir) : load(path, label, origin, pin);
@@ -263,7 +267,15 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
   if (opts.projectRoot !== undefined) {
     const found = await lookupPin(opts.projectRoot, skillId, version);
     if (hasErrors(found.diagnostics)) return { diagnostics: found.diagnostics };
-    if (found.pin !== undefined) return loadTarget(join(opts.projectRoot, found.pin.source), found.pin.source, 'lock', found.pin, opts);
+    if (found.pin !== undefined) {
+      const path = join(opts.projectRoot, found.pin.source);
+      // A pin of the default bundle itself (as in skillctl's own repository) is checked against
+      // the build's snapshot too: the snapshot stands for exactly those bytes wherever they are,
+      // and, having no findings, names no file. Any other bytes are validated in full.
+      const snap = defaultSnapshot(opts, skillId);
+      if (snap !== undefined && snap.diagnostics.length === 0 && !isArchivePath(path)) return load(path, found.pin.source, 'lock', found.pin, snap);
+      return loadTarget(path, found.pin.source, 'lock', found.pin, opts);
+    }
   }
   if (opts.packageRoot !== undefined) {
     const dir = join(opts.packageRoot, 'manifests', 'default', skillId);
@@ -271,8 +283,7 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
     if (exists) {
       const own = await lookupPin(opts.packageRoot, skillId, version);
       if (hasErrors(own.diagnostics)) return { diagnostics: own.diagnostics };
-      const snap = opts.defaultSnapshots !== undefined && Object.hasOwn(opts.defaultSnapshots, skillId) ? opts.defaultSnapshots[skillId] : undefined;
-      const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, snap);
+      const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, defaultSnapshot(opts, skillId));
       if (r.skill !== undefined && version !== undefined && r.skill.manifest.skill_version !== version) {
         return { identity: r.identity ?? {}, diagnostics: [diag('RUN_SKILL_NOT_FOUND', `the default bundle has ${skillId} ${r.skill.manifest.skill_version}, not ${version}`)] };
       }

@@ -29,10 +29,10 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
   const input = join(dir, 'request.json');
   const copy = join(dir, 'pkg');
 
-  function traced(bin: string, args: readonly string[], request = input): Traced {
+  function traced(bin: string, args: readonly string[], request = input, cwd = dir): Traced {
     const trace = join(dir, 'trace.json');
     const r = spawnSync(process.execPath, ['-r', preload, bin, 'run', ...args, '--input', request, '--json', '--no-audit'], {
-      cwd: dir,
+      cwd,
       env: { ...process.env, NO_COLOR: '1', SKILLCTL_TRACE_FILE: trace },
       encoding: 'utf8',
     });
@@ -45,7 +45,7 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     await writeFile(input, JSON.stringify({ path: 'hello.txt' }));
     // A copy of the installed package whose default bundle the tests may change.
     await mkdir(join(copy, 'dist'), { recursive: true });
-    for (const f of ['boot.cjs', 'skillctl.cjs', 'skillctl.cjs.v8cache', 'skill-fast.cjs', 'default-bundles.json']) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
+    for (const f of ['boot.cjs', 'skillctl.cjs', 'skillctl.cjs.v8cache', 'skill-fast.cjs', 'validate-argv.cjs', 'default-bundles.json']) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
     await cp(join(ROOT, 'dist', 'cmd'), join(copy, 'dist', 'cmd'), { recursive: true });
     await cp(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
     await cp(join(ROOT, 'package.json'), join(copy, 'package.json'));
@@ -59,6 +59,13 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     assert.deepEqual(r.chunks, ['run.cjs']);
     const copyOk = traced(join(copy, 'bin', 'skillctl.js'), ['fs.read_text']);
     assert.deepEqual([copyOk.code, copyOk.chunks], [0, ['run.cjs']], 'the copy is the same package');
+  });
+
+  it('a lock that pins the default bundle itself (as in the skillctl repository) also runs it from the snapshot', () => {
+    const r = traced(BIN, ['fs.read_text'], join(ROOT, 'bench', 'inputs', 'fs-read-text.json'), ROOT);
+    assert.equal(r.code, 0, JSON.stringify(r.doc));
+    assert.equal((r.doc as unknown as { skill: { origin: string } }).skill.origin, 'lock');
+    assert.deepEqual(r.chunks, ['run.cjs']);
   });
 
   it('an input the fast JSON reader does not accept goes to the full parser, for its diagnostics', async () => {
