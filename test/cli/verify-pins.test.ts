@@ -91,6 +91,11 @@ describe('skillctl verify-pins', () => {
       const broken = skillctl(['verify-pins'], { cwd: p.root });
       assert.equal(broken.code, 2);
       assert.match(broken.stdout, /LOCK_UNREADABLE/);
+      // A JSON value that is not an object is named for what it is: a lock file, not a manifest.
+      await writeFile(path, '[1, 2]\n');
+      const list = skillctl(['verify-pins'], { cwd: p.root });
+      assert.equal(list.code, 2);
+      assert.match(list.stdout, /LOCK_UNREADABLE {2}the lock file is a list; it must be a mapping of fields/);
     } finally {
       await writeFile(path, original);
     }

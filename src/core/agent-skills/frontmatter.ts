@@ -93,7 +93,7 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
     .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
     .join('\n');
   const body = lines.slice(close + 1).join('\n');
-  const doc: ParsedDocument = parseDocumentBytes(Buffer.from(yamlText, 'utf8'), 'yaml');
+  const doc: ParsedDocument = parseDocumentBytes(Buffer.from(yamlText, 'utf8'), 'yaml', 'front matter');
   const lineOffset = 1;
   const shift = (p: Position | undefined): Position | undefined => (p === undefined ? undefined : { line: p.line + lineOffset, column: p.column });
   const data = doc.data as Record<string, unknown> | undefined;

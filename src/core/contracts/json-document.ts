@@ -12,7 +12,7 @@ export interface JsonProblem {
  * JSON value (a click thesis is a string). `problems` is empty when `data` holds the value.
  */
 export function parseJsonDocument(bytes: Uint8Array): { doc: ParsedDocument; data?: unknown; problems: JsonProblem[] } {
-  const doc = parseDocumentBytes(bytes, 'json');
+  const doc = parseDocumentBytes(bytes, 'json', 'document');
   const errors = doc.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length === 0) return { doc, data: doc.data, problems: [] };
   // Every guard ran before the top-level mapping check; the text is JSON that JSON.parse accepted.

@@ -17,11 +17,12 @@ export { FORBIDDEN_KEYS } from './json-strict.js';
 /**
  * The text of a document's bytes, or the one finding that refuses it: over the size bound,
  * UTF-16, invalid UTF-8 (with its position), a NUL byte. A UTF-8 byte order mark is dropped.
+ * `subject` names the document in messages (`manifest`, `lock file`...).
  */
-export function decodeDocument(bytes: Uint8Array): { text: string } | { diagnostic: Diagnostic } {
+export function decodeDocument(bytes: Uint8Array, subject = 'manifest'): { text: string } | { diagnostic: Diagnostic } {
   if (bytes.length > MANIFEST_MAX_BYTES) {
     return {
-      diagnostic: diag('MANIFEST_TOO_LARGE', `manifest is ${bytes.length} bytes; the bound is ${MANIFEST_MAX_BYTES}`, {
+      diagnostic: diag('MANIFEST_TOO_LARGE', `${subject} is ${bytes.length} bytes; the bound is ${MANIFEST_MAX_BYTES}`, {
         hint: 'move large data out of the manifest into bundle files',
       }),
     };
@@ -29,7 +30,7 @@ export function decodeDocument(bytes: Uint8Array): { text: string } | { diagnost
   let start = 0;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
   else if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) {
-    return { diagnostic: diag('MANIFEST_ENCODING', 'manifest is UTF-16; it must be UTF-8', { line: 1, column: 1, hint: 're-save the file as UTF-8' }) };
+    return { diagnostic: diag('MANIFEST_ENCODING', `${subject} is UTF-16; it must be UTF-8`, { line: 1, column: 1, hint: 're-save the file as UTF-8' }) };
   }
   const body = bytes.subarray(start);
   const bad = firstInvalidUtf8(body);
@@ -43,7 +44,7 @@ export function decodeDocument(bytes: Uint8Array): { text: string } | { diagnost
   }
   if (body.includes(0)) {
     const nul = body.indexOf(0);
-    return { diagnostic: diag('MANIFEST_ENCODING', 'manifest contains a NUL byte', { ...bytePosition(body, nul) }) };
+    return { diagnostic: diag('MANIFEST_ENCODING', `${subject} contains a NUL byte`, { ...bytePosition(body, nul) }) };
   }
   return { text: Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8') };
 }

@@ -17,16 +17,19 @@ import { readPlainYaml } from './yaml-fast.js';
 export { MANIFEST_MAX_ALIASES, MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH };
 export type { DocumentFormat, ParsedDocument, Position } from './document.js';
 
-/** Parses manifest bytes as YAML or JSON. Never throws for bad input. */
-export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat): ParsedDocument {
-  const decoded = decodeDocument(bytes);
+/**
+ * Parses manifest bytes as YAML or JSON. Never throws for bad input. `subject` names the document
+ * in messages, for the other documents read with the same guards (`lock file`, `policy`...).
+ */
+export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat, subject = 'manifest'): ParsedDocument {
+  const decoded = decodeDocument(bytes, subject);
   if ('diagnostic' in decoded) return refused(format, [decoded.diagnostic]);
   const { text } = decoded;
   const data = format === 'json' ? jsonMapping(text) : readPlainYaml(text, MANIFEST_MAX_DEPTH);
-  if (data === undefined) return parseText(text, format);
+  if (data === undefined) return parseText(text, format, subject);
   // Positions are only needed to place a finding; build them on first use.
   let full: ParsedDocument | undefined;
-  const slow = (): ParsedDocument => (full ??= parseText(text, format));
+  const slow = (): ParsedDocument => (full ??= parseText(text, format, subject));
   return {
     format,
     text,

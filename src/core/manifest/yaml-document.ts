@@ -203,7 +203,7 @@ function jsonSyntaxError(text: string, err: unknown): Diagnostic {
 }
 
 /** Parses decoded text with the full parser. Never throws for bad input. */
-export function parseText(text: string, format: DocumentFormat): ParsedDocument {
+export function parseText(text: string, format: DocumentFormat, subject = 'manifest'): ParsedDocument {
   if (flowDepth(text, format) > MANIFEST_MAX_DEPTH) {
     return refused(format, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`, { line: 1, column: 1 })], text);
   }
@@ -309,7 +309,7 @@ export function parseText(text: string, format: DocumentFormat): ParsedDocument 
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const kind = data === null || data === undefined ? 'empty' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
     return parsed(undefined, [
-      diag('MANIFEST_NOT_MAPPING', `the manifest is ${kind}; it must be a mapping of fields`, { line: 1, column: 1 }),
+      diag('MANIFEST_NOT_MAPPING', `the ${subject} is ${kind}; it must be a mapping of fields`, { line: 1, column: 1 }),
     ]);
   }
   return parsed(data);

@@ -33,7 +33,7 @@ export function loadPack(bytes: Uint8Array, format: DocumentFormat, opts: LoadPa
       diagnostics: [diag('PACK_TOO_LARGE', `the file is ${bytes.length} bytes; the bound is ${PACK_MAX_FILE_BYTES}`, { file: opts.file })],
     };
   }
-  const doc = parseDocumentBytes(bytes, format);
+  const doc = parseDocumentBytes(bytes, format, 'pack');
   const checked = doc.data === undefined ? undefined : checkPack(doc.data, opts.stem !== undefined ? { stem: opts.stem } : {});
   const diagnostics = [...doc.diagnostics, ...(checked?.diagnostics ?? [])].map((d) => {
     const keyed = d.code === 'SCHEMA_UNKNOWN_FIELD' || d.code === 'MANIFEST_FORBIDDEN_KEY';

@@ -27,7 +27,7 @@ export function parsePackRequest(bytes: Uint8Array): Result<unknown> {
   // Not an object: checkPackRequest says so in terms of the request. An object goes through the
   // guarded parser, which sees what JSON.parse hides (duplicate keys) or must not accept.
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value, diagnostics: [] };
-  const doc = parseDocumentBytes(bytes, 'json');
+  const doc = parseDocumentBytes(bytes, 'json', 'request');
   const bad = doc.diagnostics.find((d) => d.severity === 'error');
   if (bad !== undefined) {
     return fail(`the request is refused: ${bad.message}`, { ...(bad.line !== undefined ? { line: bad.line } : {}), ...(bad.column !== undefined ? { column: bad.column } : {}) });

@@ -85,7 +85,7 @@ export function loadLock(bytes: Uint8Array, file: string): LockLoad {
     return { diagnostics: [diag('LOCK_UNREADABLE', `the lock is ${bytes.length} bytes; the bound is ${LOCK_MAX_BYTES}`, { file })] };
   }
   // The manifest parser's guards (duplicate keys, prototype keys, depth) apply to locks too.
-  const parsed = bytes.length > MANIFEST_MAX_BYTES ? parseLarge(bytes) : parseDocumentBytes(bytes, 'json');
+  const parsed = bytes.length > MANIFEST_MAX_BYTES ? parseLarge(bytes) : parseDocumentBytes(bytes, 'json', 'lock file');
   if (parsed.data === undefined) {
     return {
       diagnostics: parsed.diagnostics.map((d) => ({ ...d, code: 'LOCK_UNREADABLE' as const, file, hint: 'the lock file must be JSON as skillctl pin writes it' })),

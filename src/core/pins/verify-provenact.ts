@@ -189,7 +189,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
   }
   if (listing.files.some((f) => f.path === 'bundle-meta.json')) {
     const bfile = `${dir}/bundle-meta.json`;
-    const meta = parseDocumentBytes(await readFile(join(abs, 'bundle-meta.json')), 'json');
+    const meta = parseDocumentBytes(await readFile(join(abs, 'bundle-meta.json')), 'json', 'bundle-meta.json');
     found.push(...meta.diagnostics.map((d) => ({ ...d, file: bfile })));
     const m = meta.data as Record<string, unknown> | undefined;
     if (m !== undefined) {

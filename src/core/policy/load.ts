@@ -138,7 +138,7 @@ function build(doc: PolicyDocument, source: string, digest: HostPolicy['digest']
 /** Parses and checks a policy document. `policy` is set only when there is no error. */
 export function loadPolicy(bytes: Uint8Array, opts: LoadPolicyOptions): PolicyLoad {
   const format = opts.format ?? (opts.file.toLowerCase().endsWith('.json') ? 'json' : 'yaml');
-  const doc = parseDocumentBytes(bytes, format);
+  const doc = parseDocumentBytes(bytes, format, 'policy');
   const found: Diagnostic[] = [...doc.diagnostics];
   let policy: HostPolicy | undefined;
   if (doc.data !== undefined) {

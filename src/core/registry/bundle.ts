@@ -120,7 +120,7 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
       continue;
     }
     const file = bundlePath(label, name);
-    const doc = parseDocumentBytes(b, 'json');
+    const doc = parseDocumentBytes(b, 'json', name);
     documents[name] = doc;
     const found: Diagnostic[] = [...doc.diagnostics];
     if (doc.data !== undefined) {

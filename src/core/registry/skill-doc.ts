@@ -86,7 +86,7 @@ function readFrontMatter(lines: readonly string[], file: string): { end: number;
     };
   }
   const yaml = lines.slice(1, close).join('\n');
-  const document = parseDocumentBytes(Buffer.from(yaml, 'utf8'), 'yaml');
+  const document = parseDocumentBytes(Buffer.from(yaml, 'utf8'), 'yaml', 'front matter');
   // Positions inside the front matter are offset by the opening --- line.
   const diagnostics = document.diagnostics.map((d) =>
     diag('SKILL_DOC_FRONT_MATTER', `front matter: ${d.message}`, {

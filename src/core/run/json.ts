@@ -24,6 +24,6 @@ export async function readJsonValue(bytes: Uint8Array): Promise<JsonValueRead> {
 export async function readJsonObject(bytes: Uint8Array): Promise<{ readonly data?: unknown; readonly diagnostics: readonly Diagnostic[] }> {
   const clean = readCleanJson(bytes);
   if (clean !== undefined && clean.value !== null && typeof clean.value === 'object' && !Array.isArray(clean.value)) return { data: clean.value, diagnostics: [] };
-  const doc = (await loadFull()).parseDocumentBytes(bytes, 'json');
+  const doc = (await loadFull()).parseDocumentBytes(bytes, 'json', 'lock file');
   return { data: doc.data, diagnostics: doc.diagnostics };
 }

@@ -141,7 +141,7 @@ export interface PublicKeys {
 
 /** Parses a public-keys file (signer id → base64 raw Ed25519 public key), checking every key. */
 export function loadPublicKeys(bytes: Uint8Array, file: string): PublicKeys {
-  const doc = parseDocumentBytes(bytes, 'json');
+  const doc = parseDocumentBytes(bytes, 'json', 'keys file');
   const diagnostics: Diagnostic[] = doc.diagnostics.map((d) => ({ ...d, code: 'KEYS_INVALID' as const, file }));
   const keys = new Map<string, PublicKey>();
   if (doc.data === undefined) return { keys, diagnostics };

@@ -43,7 +43,7 @@ function isEntry(v: unknown): v is SignatureEntry {
  * `withArtifact`), each signature entry exactly `{signer, algorithm, signature}`.
  */
 export function loadSignatures(bytes: Uint8Array, file: string, withArtifact = false): { doc?: SignaturesDoc; diagnostics: Diagnostic[] } {
-  const parsed = parseDocumentBytes(bytes, 'json');
+  const parsed = parseDocumentBytes(bytes, 'json', 'signatures file');
   if (parsed.data === undefined) {
     return { diagnostics: parsed.diagnostics.map((d) => ({ ...d, code: 'SIGNATURES_INVALID' as const, file })) };
   }
