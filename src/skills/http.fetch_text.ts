@@ -39,6 +39,14 @@ function header(res: GetResponse, name: string): string {
   return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
 }
 
+/**
+ * The URL a denial names: as the request gave it (parsing would show `/a/%2e%2e/b` as `/b`,
+ * hiding why it was refused), unless it holds control characters or is too long to print.
+ */
+function shownUrl(raw: string, parsed: URL): string {
+  return raw.length <= 2048 && !/[\u0000-\u001f\u007f-\u009f]/.test(raw) ? raw : parsed.href;
+}
+
 async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Promise<BuiltinOutcome> {
   let url: URL;
   try {
@@ -54,7 +62,7 @@ async function fetchText(ctx: BuiltinContext, raw: string, maxBytes: number): Pr
     // The first hop is checked as given: the policy's form checks (encoded traversal, dot
     // segments) run on the raw string, before URL parsing normalises them away.
     const decision = await ctx.policy.checkUrl(hop === 0 ? raw : url.href);
-    if (!decision.allowed) return denied(decision, `fetch ${url.href}`);
+    if (!decision.allowed) return denied(decision, `fetch ${hop === 0 ? shownUrl(raw, url) : url.href}`);
     const current = url;
     // A special address is reached only when the policy allows a URL naming that address itself
     // (for a URL that already names it, the check above was that question).

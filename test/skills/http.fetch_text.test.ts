@@ -141,6 +141,11 @@ describe('http.fetch_text', () => {
     for (const url of [`http://user:pw@127.0.0.1:${port}/public/x`, `${base}/public/%2e%2e/private`, `${base}/public/../private`]) {
       assert.equal(denialCode(await runSkill(ID, { url }, ctx)), 'POLICY_URL_INVALID', url);
     }
+    // The denial names the URL as requested, not as parsing normalises it (which hides the dots).
+    for (const url of [`${base}/public/%2e%2e/private`, `${base}/public/../private`]) {
+      const out = await runSkill(ID, { url }, ctx);
+      assert.equal(out.status === 'denied' ? out.operation : undefined, `fetch ${url}`);
+    }
     assert.deepEqual(seen, ['/public/jump']);
   });
 

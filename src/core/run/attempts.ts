@@ -18,6 +18,11 @@ export function schemaFindings(found: readonly Diagnostic[], file: string, sever
   return found.map((d) => ({ ...d, file, ...(severity !== undefined ? { severity } : {}) }));
 }
 
+/** Findings about an output a retry discarded: warnings that say which attempt they are about. */
+function discarded(attempt: number, found: readonly Diagnostic[]): Diagnostic[] {
+  return schemaFindings(found, 'output', 'warning').map((d) => ({ ...d, message: `attempt ${attempt}: ${d.message}` }));
+}
+
 type Compiled = SchemaChecker | { error: Diagnostic };
 
 export async function attemptLoop(
@@ -40,7 +45,7 @@ export async function attemptLoop(
     const retry = attempt <= retries;
     if (a.outcome.kind === 'failed') {
       if (a.outcome.status === 'output_invalid' && retry) {
-        diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output was not JSON; it was discarded`), ...schemaFindings(a.outcome.diagnostics.filter((d) => d.code !== 'RUN_OUTPUT_INVALID'), 'output', 'warning'));
+        diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output was not JSON; it was discarded`), ...discarded(attempt, a.outcome.diagnostics.filter((d) => d.code !== 'RUN_OUTPUT_INVALID')));
         continue;
       }
       diagnostics.push(...a.outcome.diagnostics);
@@ -79,7 +84,7 @@ export async function attemptLoop(
       return end('ok', { output: JSON.parse(text) as unknown });
     }
     if (retry) {
-      diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output violated output_schema; it was discarded`), ...schemaFindings(findings, 'output', 'warning'));
+      diagnostics.push(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output violated output_schema; it was discarded`), ...discarded(attempt, findings));
       continue;
     }
     diagnostics.push(diag('RUN_OUTPUT_INVALID', "the output does not conform to the entrypoint's output_schema; it was discarded"), ...schemaFindings(findings, 'output'));

@@ -177,6 +177,10 @@ describe('run engine with built-in skills', () => {
     assert.deepEqual(r.output, { ok: 'second time' });
     assert.equal(r.record.result.attempts, 2);
     assert.ok(r.diagnostics.some((d) => d.code === 'RUN_OUTPUT_DISCARDED' && d.severity === 'warning'));
+    // The discarded output's findings say which attempt they are about.
+    const about = r.diagnostics.filter((d) => d.file === 'output' && d.severity === 'warning');
+    assert.ok(about.length > 0);
+    for (const d of about) assert.match(d.message, /^attempt 1: /);
     calls = 0;
     const none = await engine({ cwd: root, target: bundle('test.flaky'), builtins: ALL });
     assert.equal(none.exitCode, 4);
