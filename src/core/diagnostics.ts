@@ -17,7 +17,7 @@ import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
 import { PACK_CODES } from './packs/codes.js';
 import { REGISTRY_CODES } from './registry/codes.js';
-import { SKILL_CODES } from './skills/codes.js';
+import { SKILL_CODES } from './run/skill-codes.js';
 import { PIN_CODES } from './pins/codes.js';
 import { SIGN_CODES } from './sign/codes.js';
 

@@ -6,7 +6,7 @@
  */
 import type { BuiltinOutcome, PolicyDecision } from '../../core/run/index.js';
 import type { Code } from '../../core/diagnostics.js';
-import type { SkillCode } from '../../core/skills/codes.js';
+import type { SkillCode } from '../../core/run/skill-codes.js';
 
 export type Denial = Extract<PolicyDecision, { allowed: false }>;
 
