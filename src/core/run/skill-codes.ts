@@ -1,9 +1,8 @@
 import type { CodeCatalogue } from '../diagnostics.js';
 
 /**
-/**
- * Errors and refusals of the built-in skills (src/skills), part of the builtin runtime contract (builtin.ts). A skill reports one of these as the
- * `code` of its error object (shaped by the manifest's error_schema) or of a denial it makes
+ * Errors and refusals of the built-in skills (src/skills), part of the builtin runtime contract
+ * (builtin.ts). A skill reports one of these as the `code` of its error object (shaped by the manifest's error_schema) or of a denial it makes
  * itself beyond the host policy's checks; the exit class says how `skillctl run` ends.
  */
 export const SKILL_CODES = {
