@@ -55,7 +55,9 @@ await step('bundle', async () => {
   // Modules imported dynamically, on first use, that get a chunk of their own the same way, so the
   // chunk importing them stays small: the heavy half of `run` (YAML parser, validators, ajv,
   // contracts), which a run of an unchanged default bundle never loads (docs/performance.md).
-  const chunks = { 'src/core/run/full.ts': 'run-full' };
+  // The built-in skills, too: a run starts them in a worker thread (cmd/builtin-worker.cjs below) and
+  // loads them in its own thread only where there are no worker bundles.
+  const chunks = { 'src/core/run/full.ts': 'run-full', 'src/skills/index.ts': 'builtin-skills' };
   // Modules imported statically but called synchronously and rarely, that get a chunk of their own
   // loaded on the first call of one of the named exports: the full YAML parser, which a clean
   // manifest never needs (src/core/manifest/parse.ts).
@@ -123,6 +125,8 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       // Asked by bin/skillctl.js whether `validate ...` takes its fast path (src/cli/validate-fast.ts).
       { in: 'src/cli/validate-argv.ts', out: 'validate-argv' },
       ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
+      // The program of a built-in skill's worker thread (src/cli/run-env.ts starts it).
+      { in: 'src/skills/worker.ts', out: 'cmd/builtin-worker' },
       ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
       ...Object.entries(syncChunks).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),
     ],
