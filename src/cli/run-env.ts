@@ -15,6 +15,7 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
+import { runProtectedPaths } from '../core/policy/protected.js';
 import {
   DEFAULT_AUDIT_PATH,
   defaultSchemaCompiler,
@@ -50,6 +51,11 @@ export async function readBytes(ctx: Context, file: string, what: string): Promi
 /** `--policy FILE`, else skillctl.policy.yaml in the project root, else the default policy. */
 export async function policyInForce(ctx: Context, root: string | undefined, file: string | undefined): Promise<PolicyInForce> {
   const path = file !== undefined ? resolve(ctx.io.cwd, file) : root !== undefined ? join(root, POLICY_FILE_NAME) : undefined;
+  if (path === undefined && existsSync(join(ctx.io.cwd, POLICY_FILE_NAME))) {
+    ctx.note(
+      `note: ${POLICY_FILE_NAME} here is not in force: a policy is read only at the project root (the nearest directory with pins/skills.lock.json, else the top of the git work tree), and there is none; the default policy applies (read inside this directory, nothing else). Make this directory a project root (git init, or skillctl pin), or pass --policy ${POLICY_FILE_NAME}.`,
+    );
+  }
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   const bytes = await readBytes(ctx, path, 'the policy');
   const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: dirname(path) });
@@ -163,10 +169,11 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
     skillctlVersion: VERSION,
     // The audit log, the policy file and the project's pins: never writable by a skill.
-    protectedPaths: [
-      ...(auditFile !== undefined ? [auditFile] : []),
-      ...('invalid' in policy || policy.source === 'default' ? [] : [policy.source]),
-      ...(root !== undefined ? [join(root, POLICY_FILE_NAME), join(root, 'pins')] : []),
-    ],
+    protectedPaths: runProtectedPaths({
+      cwd: ctx.io.cwd,
+      ...(root !== undefined ? { root } : {}),
+      ...(auditFile !== undefined ? { auditFile } : {}),
+      ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
+    }),
   };
 }

@@ -227,6 +227,12 @@ async function apply(ctx: BuiltinContext, base: CheckedDir, diffText: string): P
     if (rejects.length > 0) return ok({ applied: false, files_changed: 0, hunks_applied: 0, rejects });
 
     const targets = [...states.values()].filter(changed).sort((a, b) => Buffer.compare(Buffer.from(a.rel), Buffer.from(b.rel)));
+    // Every target is asked about before anything is made: a refused write must not even leave
+    // a new directory behind.
+    for (const t of targets) {
+      const d = await ctx.policy.checkWrite([t.place.dir.real === '/' ? '' : t.place.dir.real, ...t.place.missing, t.place.name].join('/'));
+      if (!d.allowed) return denied(d, `write ${t.rel}`);
+    }
     const work: Work = { staged: [], made: [] };
     try {
       const refused = await stage(ctx, targets, work);

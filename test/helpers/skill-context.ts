@@ -47,6 +47,8 @@ export interface SkillContextOptions {
   readonly lookupHost?: HostLookup;
   /** The run's `--sandbox`; default `auto`. */
   readonly sandbox?: SandboxMode;
+  /** The policy's allow_unsandboxed; default the policy's own. */
+  readonly allowUnsandboxed?: boolean;
   /** Paths no program may write (the engine's protectedPaths), real paths. */
   readonly protectedPaths?: readonly string[];
 }
@@ -84,6 +86,7 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
   const confined: SkillContext['confined'] = [];
   const confine = confiner({
     mode: opts.sandbox ?? 'auto',
+    allowUnsandboxed: opts.allowUnsandboxed ?? policy.allowUnsandboxed,
     pathEnv: env.PATH ?? '',
     granted: grant.granted,
     protectedPaths: opts.protectedPaths ?? [],

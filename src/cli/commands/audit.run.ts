@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isSha256Digest } from '../../core/digest/index.js';
 import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { findProjectRoot } from '../../core/fs/index.js';
 import { DEFAULT_AUDIT_PATH, verifyAuditLog } from '../../core/run/index.js';
@@ -12,7 +13,8 @@ import { renderJson } from '../render/json.js';
 /** Audit logs grow; this bounds what one verification reads into memory. */
 const MAX_LOG_BYTES = 256 * 1024 ** 2;
 
-export async function run(ctx: Context, file: string | undefined): Promise<number> {
+export async function run(ctx: Context, file: string | undefined, head?: string): Promise<number> {
+  if (head !== undefined && !isSha256Digest(head)) throw new SkillctlError('USAGE', `--head ${head}: a receipt_hash such as sha256:9f2c… (64 hex digits)`);
   let path: string;
   let text: string;
   if (file === '-') {
@@ -29,13 +31,14 @@ export async function run(ctx: Context, file: string | undefined): Promise<numbe
       throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read the audit log ${path}: ${code ?? String(err)}`, { cause: err });
     }
   }
-  const v = verifyAuditLog(text, file ?? path);
+  const v = verifyAuditLog(text, file ?? path, head !== undefined ? { head } : {});
   const code = exitCodeFor(v.diagnostics);
   if (ctx.opts.json) {
-    ctx.out(renderJson({ file: path, records: v.records, valid: v.bad_lines.length === 0, bad_lines: v.bad_lines, diagnostics: v.diagnostics }).trimEnd());
+    ctx.out(renderJson({ file: path, records: v.records, valid: code === 0, bad_lines: v.bad_lines, head: v.head ?? null, diagnostics: v.diagnostics }).trimEnd());
   } else {
     if (v.diagnostics.length > 0) ctx.out(renderGrouped(v.diagnostics, { style: ctx.style }));
-    const summary = `${plural(v.records, 'record')} checked: ${v.bad_lines.length === 0 ? 'all intact' : `${plural(v.bad_lines.length, 'bad line')}`}`;
+    const problems = v.bad_lines.length > 0 ? plural(v.bad_lines.length, 'bad line') : code !== 0 ? 'the log does not end at --head' : 'all intact';
+    const summary = `${plural(v.records, 'record')} checked: ${problems}`;
     ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
   }
   return code;

@@ -13,6 +13,7 @@ import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { loadOperatorPacks } from '../operator-packs.js';
 import { fail } from '../render/failure.js';
+import { processFileLock } from '../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../run-env.js';
 import { registryFor } from '../registry-location.js';
 import type { McpOptions } from './mcp.js';
@@ -47,13 +48,12 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
   const execute: ToolExecutor = async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
-    const log = auditFile !== undefined ? await openAuditLog(auditFile) : undefined;
+    const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
     try {
       const result = await runSkill(
         { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto' },
-        options,
+        { ...options, ...(log !== undefined ? { audit: log } : {}) },
       );
-      await log?.append(result.record);
       return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: runError(result) };
     } finally {
       await log?.close();
@@ -63,7 +63,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // A refused call is recorded as a denial: the log shows what the agent tried, not only what ran.
   const recordRefusal: RefusalRecorder = async (call) => {
     if (auditFile === undefined) return;
-    const log = await openAuditLog(auditFile);
+    const log = await openAuditLog(auditFile, processFileLock(true));
     try {
       const b = call.tool.binding;
       await log.append(

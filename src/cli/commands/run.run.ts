@@ -6,6 +6,7 @@ import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
+import { processFileLock } from '../project.js';
 import { auditFileFor, policyInForce, readBytes, runOptions } from '../run-env.js';
 import type { RunCommandOptions } from './run.js';
 
@@ -28,7 +29,8 @@ function resultJson(r: RunResult, auditFile: string | undefined): Record<string,
     truncated: result.truncated,
     sandbox: result.sandbox,
     policy: { source: policy.source, decision: policy.decision, reason: policy.reason },
-    audit: auditFile !== undefined ? { file: auditFile, receipt_hash: r.record.receipt_hash } : null,
+    // `head`: the receipt of the log's last record now, to keep for `audit verify --head`.
+    audit: auditFile !== undefined ? { file: auditFile, receipt_hash: r.record.receipt_hash, head: r.record.receipt_hash } : null,
     diagnostics: r.diagnostics,
   };
 }
@@ -41,15 +43,19 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
   const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
   const auditFile = auditFileFor(cwd, root, opts.audit);
   // Opened before anything runs: a run that cannot be recorded does not happen.
-  const log = auditFile !== undefined ? await openAuditLog(auditFile) : undefined;
+  const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+  // SIGINT or SIGTERM stops the skill, and the run is still recorded (as interrupted) and cleaned up.
+  const interrupt = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => interrupt.abort(signal);
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
   let result: RunResult;
   try {
     result = await runSkill(
       { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' },
-      runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [] }),
+      { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [] }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal },
     );
-    await log?.append(result.record);
   } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await log?.close();
   }
   const diagnostics: Diagnostic[] = sortDiagnostics(result.diagnostics);
@@ -62,5 +68,5 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
     if (result.error !== undefined) ctx.error(renderJson({ error: result.error }).trimEnd());
     if (result.output !== undefined) ctx.out(renderJson(result.output).trimEnd());
   }
-  return exitCodeFor(diagnostics);
+  return result.status === 'interrupted' ? result.exitCode : exitCodeFor(diagnostics);
 }

@@ -8,6 +8,7 @@
  * (sandbox-runtime keeps one of the same kind), matched on path segments, anywhere: a policy or
  * lock created in a subdirectory would make that subdirectory look like a project root.
  */
+import { dirname, join } from 'node:path';
 import { within } from '../fs/within.js';
 
 /** File names protected in every directory. */
@@ -55,4 +56,37 @@ export function protectedReason(real: string, extra: readonly string[] = []): st
     }
   }
   return undefined;
+}
+
+export interface RunPlaces {
+  /** The project root, if there is one. */
+  readonly root?: string;
+  /** The run's working directory. */
+  readonly cwd: string;
+  /** The policy file in force (absent for the default policy). */
+  readonly policyFile?: string;
+  /** The audit log, if the run writes one. */
+  readonly auditFile?: string;
+}
+
+/**
+ * The paths one run protects besides the names protected everywhere: the policy in force and
+ * the audit log, each with its directory (renaming a directory and refilling it would replace
+ * them for the next run), and the project's policy, lock, keys, `.skillctl/` and git hooks and
+ * configuration. A directory that holds the working directory (the project root, say) is not
+ * protected whole: that would take away every write grant; its protected files are.
+ */
+export function runProtectedPaths(p: RunPlaces): string[] {
+  const out = new Set<string>();
+  const withDir = (file: string): void => {
+    out.add(file);
+    const dir = dirname(file);
+    if (!within(p.cwd, dir) && (p.root === undefined || !within(p.root, dir))) out.add(dir);
+  };
+  if (p.policyFile !== undefined) withDir(p.policyFile);
+  if (p.auditFile !== undefined) withDir(p.auditFile);
+  if (p.root !== undefined) {
+    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.git/hooks', '.git/config']) out.add(join(p.root, rel));
+  }
+  return [...out].sort();
 }

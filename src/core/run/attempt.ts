@@ -47,6 +47,11 @@ export function failed(status: RunStatus, diagnostics: readonly Diagnostic[]): A
   return { kind: 'failed', status, diagnostics };
 }
 
+/** The run's signal was aborted (SIGINT or SIGTERM reached skillctl): the skill was stopped. */
+export function interrupted(): Attempt {
+  return { outcome: failed('interrupted', [diag('RUN_INTERRUPTED', 'the run was interrupted; the skill and its processes were stopped')]), stdoutTruncated: false, stderrTruncated: false };
+}
+
 /** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
 export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<{ value: unknown } | { diagnostics: Diagnostic[] }> {
   if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
@@ -62,6 +67,7 @@ export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<
 export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Promise<Attempt> {
   const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };
   const end = (outcome: AttemptOutcome): Attempt => ({ outcome, ...flags });
+  if (r.aborted) return { ...interrupted(), ...flags };
   if (r.spawnError !== undefined) {
     return end(failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', `the process could not be started (${r.spawnError})`)]));
   }

@@ -60,6 +60,10 @@ export interface RunOptions {
   /** DNS for URL checks of built-ins run in this thread; default: the system resolver. */
   readonly lookupHost?: HostLookup;
   readonly skillctlVersion: string;
+  /**
+   * Aborted when the run must stop (SIGINT, SIGTERM): the skill is stopped, the run recorded as
+   * interrupted. Its reason `SIGTERM` makes the exit status 143, anything else 130.
+   */
   readonly signal?: AbortSignal;
   /**
    * Paths no skill may write even inside a write grant, besides the names protected everywhere:
@@ -83,7 +87,7 @@ export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunRe
 
 async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Promise<void>)[]): Promise<RunResult> {
   const policy = 'invalid' in opts.policy ? undefined : opts.policy;
-  const trail = new RunTrail(req.target, { source: opts.policy.source, ...(policy !== undefined ? { digest: policy.digest } : {}) }, opts.clock, opts.skillctlVersion, opts.audit);
+  const trail = new RunTrail(req.target, { source: opts.policy.source, ...(policy !== undefined ? { digest: policy.digest } : {}) }, opts.clock, opts.skillctlVersion, opts.audit, opts.signal);
 
   // 1. Resolve: the bundle the target names, and the entrypoint.
   const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve });
@@ -157,6 +161,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     cwd: opts.cwd,
     hostEnv: opts.env,
     sandbox: req.sandbox ?? 'auto',
+    allowUnsandboxed: policy.allowUnsandboxed,
     builtins: opts.builtins,
     protectedPaths: opts.protectedPaths ?? [],
     monotonic: () => opts.clock.monotonic(),
@@ -166,6 +171,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   });
   if ('status' in prepared) return trail.end(prepared.status);
 
-  // 5. Execute and check the contract, 6. record.
+  // 5. Execute and check the contract, 6. record: the start first, so a run killed outright is seen.
+  await trail.started();
   return executeAttempts(trail, prepared.execute, req.retries ?? 0, input.value, laterSchemas);
 }

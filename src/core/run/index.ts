@@ -1,17 +1,21 @@
 export type { Attempt, AttemptOutcome, RunStatus } from './attempt.js';
 export {
+  AUDIT_GENESIS,
   AUDIT_VERSION,
   auditLine,
   DEFAULT_AUDIT_PATH,
-  openAuditLog,
   sealRecord,
-  verifyAuditLog,
   type AuditDenial,
-  type AuditLog,
+  type AuditEndRecord,
   type AuditRecord,
-  type AuditVerification,
+  type AuditResult,
+  type AuditStartRecord,
+  type CapScope,
+  type Sealed,
   type SealedAuditRecord,
 } from './audit.js';
+export { openAuditLog, type AuditLog } from './audit-log.js';
+export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { refusalRecord, type Refusal } from './record.js';
@@ -24,6 +28,7 @@ export {
   LOCK_PATH,
   lockPinLookup,
   resolveSkill,
+  verifiedPinLookup,
   type PinLookup,
   type Resolution,
   type ResolvedSkill,

@@ -32,6 +32,8 @@ export interface PrepareInput {
   readonly cwd: string;
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
   readonly sandbox: SandboxMode;
+  /** The policy's allow_unsandboxed. */
+  readonly allowUnsandboxed: boolean;
   readonly builtins: Builtins;
   readonly protectedPaths: readonly string[];
   readonly hostNode?: HostNode;
@@ -70,6 +72,8 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
   }
   trail.facts.observable = true;
   trail.facts.sandbox = 'in-process';
+  // In a worker thread, the heap of that thread is capped; in this thread, nothing is.
+  trail.facts.caps = { memory: typeof p.builtins === 'function' ? 'none' : 'thread', processes: 'none' };
   const { limits } = p.auth;
   const job: BuiltinJob = {
     skillId,
@@ -81,6 +85,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB },
     env,
     sandbox: p.sandbox,
+    allowUnsandboxed: p.allowUnsandboxed,
   };
   const uses: GateUse[] = [];
   trail.facts.uses = uses;
@@ -129,13 +134,14 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       return prepareBuiltin(p, env, protectedPaths);
     case 'container': {
       trail.facts.sandbox = 'container';
+      trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       return { execute: () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal) };
     }
     default: {
       const uses: GateUse[] = [];
       const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', protectedPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}) };
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.
@@ -146,6 +152,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
         return { status: failure.status };
       }
       trail.facts.sandbox = prep.prepared.sandbox;
+      trail.facts.caps = prep.prepared.caps;
       if (prep.prepared.runtime.version !== undefined) trail.facts.runtimeVersion = prep.prepared.runtime.version;
       return { execute: () => runProcess(prep.prepared, options, stdin, p.signal) };
     }

@@ -7,13 +7,13 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { exitCodeFor } from '../exit.js';
 import type { RunStatus } from './attempt.js';
-import { sealRecord, type AuditRecord, type SealedAuditRecord } from './audit.js';
-import { buildRecord, type RunFacts } from './record.js';
+import { sealRecord, type AuditRecord, type Sealed, type SealedAuditRecord } from './audit.js';
+import { buildRecord, newRunId, startRecord, type RunFacts } from './record.js';
 
 /** Where records go as the run makes them: a `started` record, then the outcome. */
 export interface AuditSink {
   /** Appends the record (sealed and chained to the log's last record) and returns it as written. */
-  append(record: AuditRecord): Promise<SealedAuditRecord>;
+  append<R extends AuditRecord>(record: R): Promise<Sealed<R>>;
 }
 
 /** Time, passed in: `now` for the record's timestamps, `monotonic` for durations. */
@@ -51,10 +51,13 @@ export class RunTrail {
     private readonly clock: Clock,
     private readonly skillctlVersion: string,
     private readonly sink?: AuditSink,
+    /** The run's signal: its reason (`SIGINT`, `SIGTERM`) decides an interrupted run's exit status. */
+    private readonly signal?: AbortSignal,
   ) {
     this.#startedAt = clock.now();
     this.#t0 = clock.monotonic();
     this.facts = {
+      runId: newRunId(),
       target,
       policySource: policy.source,
       ...(policy.digest !== undefined ? { policyDigest: policy.digest } : {}),
@@ -75,6 +78,11 @@ export class RunTrail {
     this.#pointer = pointer;
   }
 
+  /** The `start` record: written before anything of the skill runs, so a run that never ends is seen. */
+  async started(): Promise<void> {
+    await this.sink?.append(startRecord(this.facts, this.#startedAt, this.skillctlVersion));
+  }
+
   #times(): { startedAt: number; finishedAt: number; durationMs: number } {
     return { startedAt: this.#startedAt, finishedAt: this.clock.now(), durationMs: this.clock.monotonic() - this.#t0 };
   }
@@ -83,7 +91,7 @@ export class RunTrail {
     const diagnostics = this.diagnostics.map((d) =>
       d.file === undefined && d.pointer !== undefined && this.#file !== undefined ? { ...d, file: this.#file, pointer: `${this.#pointer}${d.pointer}` } : d,
     );
-    const exitCode = exitCodeFor(diagnostics);
+    const exitCode = status === 'interrupted' ? (this.signal?.reason === 'SIGTERM' ? 143 : 130) : exitCodeFor(diagnostics);
     const record = buildRecord(this.facts, status, exitCode, diagnostics, this.#times(), this.skillctlVersion);
     const sealed = this.sink !== undefined ? await this.sink.append(record) : sealRecord(record);
     return {

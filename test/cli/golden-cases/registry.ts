@@ -1,6 +1,6 @@
 // Golden cases for the capability registry and its MCP server (docs/commands/registry.md, mcp.md).
 // Read-only cases use the shipped registry or fixtures; publish writes into a temp registry.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GoldenCase, GoldenContext } from '../../helpers/golden-cli.js';
 
@@ -43,7 +43,11 @@ export const REGISTRY: readonly GoldenCase[] = [
   { args: ['registry', 'publish', '--json', '--registry', 'reg', 'bad', 'caps/meals'], temp: { ...COPY, bad: `${CAPS}/invalid/workouts-fence-unclosed` }, list: ['reg'] },
   { args: ['registry', 'publish', '--registry', 'reg', ...COPIED], label: 'again', temp: COPY, setup: published, list: ['reg/index.json'] },
   { args: ['registry', 'publish', 'caps/meals'], label: 'no-project', temp: COPY, list: ['.skillctl'] },
-  { args: ['registry', 'publish', 'caps/meals'], label: 'in-project', temp: COPY, setup: async ({ dir }) => writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n'), list: ['.skillctl'] },
+  { args: ['registry', 'publish', 'caps/meals'], label: 'in-project', temp: COPY, setup: async ({ dir }) => {
+      // A project root is the top of a git work tree (or holds a lock); a policy file alone is not one.
+      await mkdir(join(dir, '.git'));
+      await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n');
+    }, list: ['.skillctl'] },
   { args: ['registry', 'match', '--registry', 'reg', 'I just weighed 187.6 lbs'], label: 'published', temp: COPY, setup: published },
   { args: ['registry', 'list', '--json'], label: 'env', temp: COPY, setup: published, env: { SKILLCTL_REGISTRY: '<TMP>/reg' } },
   // mcp over stdio: a fixed session on stdin; the server stops at its end. Only a tool answered

@@ -19,6 +19,8 @@ async function pinThisNode({ dir }: GoldenContext): Promise<void> {
 
 /** receipt_hash covers the record's timestamps and duration, so it differs on every run. */
 const RECEIPT: Redaction = { pattern: /"receipt_hash": "sha256:[0-9a-f]{64}"/g, replacement: '"receipt_hash": "<RECEIPT_HASH: covers timestamps>"' };
+/** The log's head is the last record's receipt_hash: it covers timestamps too. */
+const HEAD: Redaction = { pattern: /"head": "sha256:[0-9a-f]{64}"/g, replacement: '"head": "<HEAD: a receipt_hash, covers timestamps>"' };
 
 const READ = '{"path": "manifests/hello/run.js"}';
 
@@ -59,7 +61,7 @@ export const RUN: readonly GoldenCase[] = [
     },
   },
   // with an audit record: the log's path, and a receipt hash that differs on every run
-  { args: ['run', 'fs.read_text', '--input', '-', '--json'], label: 'audited', temp: PROJECT, stdin: READ, redact: [RECEIPT], list: ['.skillctl'], listHashes: false },
+  { args: ['run', 'fs.read_text', '--input', '-', '--json'], label: 'audited', temp: PROJECT, stdin: READ, redact: [RECEIPT, HEAD], list: ['.skillctl'], listHashes: false },
 ];
 
 export const AUDIT: readonly GoldenCase[] = [
@@ -71,6 +73,7 @@ export const AUDIT: readonly GoldenCase[] = [
     args: ['audit', 'verify', '--json'],
     label: 'after-runs',
     temp: PROJECT,
+    redact: [HEAD],
     setup: async ({ cli }) => {
       await cli(['run', 'fs.read_text', '--input', '-'], { input: READ });
       await cli(['run', 'fs.read_text', '--input', '-'], { input: '{"path": "/etc/passwd"}', expect: 3 });

@@ -9,6 +9,8 @@ import type { WorkerMessage } from './builtin-worker.js';
 
 export interface JobPort {
   postMessage(m: WorkerMessage): void;
+  /** The run's `{ t: 'abort' }` at the deadline. */
+  on(event: 'message', listener: (m: unknown) => void): unknown;
 }
 
 export async function serveBuiltinJob(job: BuiltinJob, lookup: BuiltinLookup, port: JobPort): Promise<void> {
@@ -22,8 +24,13 @@ export async function serveBuiltinJob(job: BuiltinJob, lookup: BuiltinLookup, po
       committing: (open) => port.postMessage({ t: 'commit', open }),
       scratch: (path, kind) => port.postMessage({ t: 'scratch', path, kind }),
     };
-    // Nothing aborts it here: the run stops this thread at its deadline.
-    const ctx = builtinContext(job, gate, observer, new AbortController().signal, () => Number(process.hrtime.bigint()) / 1e6);
+    // At the deadline the run aborts the signal, then, a moment later, terminates this thread.
+    const controller = new AbortController();
+    port.on('message', (m) => {
+      if ((m as { t?: unknown }).t === 'abort') controller.abort(new Error('timeout'));
+    });
+    const ctx = builtinContext(job, gate, observer, controller.signal, () => Number(process.hrtime.bigint()) / 1e6);
+    port.postMessage({ t: 'started' });
     const outcome = await skill.run(job.input, ctx);
     recordSelfRefusal(gate, outcome);
     port.postMessage({ t: 'outcome', outcome });

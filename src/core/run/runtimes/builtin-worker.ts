@@ -10,16 +10,24 @@ import { rm, rmdir } from 'node:fs/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import type { GateUse } from '../../policy/index.js';
-import { failed, type Attempt } from '../attempt.js';
+import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinOutcome } from '../builtin.js';
 import { killGroup } from '../process-runner.js';
 import { builtinAttempt, threw, timedOut, type BuiltinJob, type BuiltinObserver } from './builtin.js';
 
 /** How long the deadline waits for a commit that has begun. */
 export const COMMIT_GRACE_MS = 10_000;
+/**
+ * At the deadline the skill's signal is aborted, so a skill that watches it (shell.exec_safe
+ * killing its command) ends with its own report; this long after, the thread is terminated
+ * whatever it is doing.
+ */
+export const STOP_GRACE_MS = 500;
 
 /** The messages a worker thread sends while it serves a job. */
 export type WorkerMessage =
+  /** The skill starts now: its time runs from here, not from the thread's start. */
+  | { readonly t: 'started' }
   | { readonly t: 'use'; readonly use: GateUse }
   | { readonly t: 'confined'; readonly sandbox: 'bwrap' | 'none'; readonly diagnostics: readonly Diagnostic[] }
   | { readonly t: 'proc'; readonly pid: number; readonly exited: boolean }
@@ -67,11 +75,12 @@ export function runBuiltinInWorker(workers: BuiltinWorkers, job: BuiltinJob, use
   let committing = false;
   let settled = false;
   return new Promise<Attempt>((resolve) => {
-    const timers: { deadline?: NodeJS.Timeout; grace?: NodeJS.Timeout } = {};
+    const timers: { deadline?: NodeJS.Timeout; hard?: NodeJS.Timeout; grace?: NodeJS.Timeout } = {};
     const end = (attempt: Attempt): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timers.deadline);
+      clearTimeout(timers.hard);
       clearTimeout(timers.grace);
       outer?.removeEventListener('abort', onOuter);
       for (const pid of groups) killGroup(pid);
@@ -85,12 +94,20 @@ export function runBuiltinInWorker(workers: BuiltinWorkers, job: BuiltinJob, use
       pendingStop = attempt;
     };
     let pendingStop: Attempt | undefined;
-    const onOuter = (): void => stop({ outcome: failed('interrupted', [diag('RUN_INTERRUPTED', 'the run was interrupted; the skill was stopped')]), stdoutTruncated: false, stderrTruncated: false });
+    const onOuter = (): void => stop(interrupted());
     outer?.addEventListener('abort', onOuter, { once: true });
-    timers.deadline = setTimeout(() => stop(timedOut(job.limits)), job.limits.timeoutMs);
+    const startClock = (): void => {
+      timers.deadline = setTimeout(() => {
+        worker.postMessage({ t: 'abort' });
+        timers.hard = setTimeout(() => stop(timedOut(job.limits)), STOP_GRACE_MS);
+      }, job.limits.timeoutMs);
+    };
 
     worker.on('message', (m: WorkerMessage) => {
       switch (m.t) {
+        case 'started':
+          startClock();
+          return;
         case 'use':
           uses.push(m.use);
           return;

@@ -8,7 +8,7 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { canonicalize } from '../../digest/index.js';
 import { checkedFs, createPolicyGate, type GrantedPermissions, type HostLookup, type PolicyDenial, type RecordingGate } from '../../policy/index.js';
-import { failed, type Attempt } from '../attempt.js';
+import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill } from '../builtin.js';
 import { spawnBounded } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
@@ -29,6 +29,8 @@ export interface BuiltinJob {
   readonly limits: BuiltinLimits;
   readonly env: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
+  /** The policy's allow_unsandboxed: `auto` without bubblewrap runs programs unconfined instead of refusing. */
+  readonly allowUnsandboxed: boolean;
 }
 
 /** What the run learns while a built-in works, wherever it runs. */
@@ -45,6 +47,7 @@ export interface BuiltinObserver {
 
 export interface ConfineOptions {
   readonly mode: SandboxMode;
+  readonly allowUnsandboxed: boolean;
   /** The scrubbed environment's PATH, where bwrap is looked up. */
   readonly pathEnv: string;
   readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
@@ -61,6 +64,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
   return async (file, args, cwd) => {
     const c = await sandboxPrefix({
       mode: o.mode,
+      allowUnsandboxed: o.allowUnsandboxed,
       pathEnv: o.pathEnv,
       cwd,
       runtimeDirs: await programDirs(file),
@@ -92,6 +96,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
     now,
     confine: confiner({
       mode: job.sandbox,
+      allowUnsandboxed: job.allowUnsandboxed,
       pathEnv: job.pathEnv,
       granted: job.granted,
       protectedPaths: job.protectedPaths,
@@ -187,6 +192,7 @@ export async function runBuiltinInProcess(skill: BuiltinSkill, job: BuiltinJob, 
   });
   try {
     const result = await Promise.race([skill.run(structuredClone(job.input), ctx), timeout]);
+    if (outer?.aborted === true) return interrupted();
     if (result === 'timeout' || controller.signal.aborted) return timedOut(job.limits);
     recordSelfRefusal(gate, result);
     return builtinAttempt(result, job.limits);
