@@ -189,16 +189,16 @@ export {
   type PackSection,
   type RenderedPack,
   type RenderPackOptions,
-} from './core/packs/index.js';
+} from './core/behaviour-packs/index.js';
 /**
  * Operator packs: `loadPackDir(dir, { label?, reserved? })` reads every `<profile>.yaml|.yml|.json`
  * in `dir` (symbolic links refused; `reserved` defaults to the built-in profiles) and is `ok` only
  * when all are valid; `checkPack(data, { stem? })` validates pack data already in memory.
  */
-export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/packs/index.js';
+export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/behaviour-packs/index.js';
 /**
  * The seed's JSON request `{"profile"?, "max_chars"?}` for runners and servers that accept it as
  * text: `parsePackRequest(bytes)` (guarded JSON parse, at most 64 KiB) then
  * `checkPackRequest(value, profiles)` (null counts as absent; profile defaults to `daily`).
  */
-export { checkPackRequest, parsePackRequest, type PackRequest } from './core/packs/index.js';
+export { checkPackRequest, parsePackRequest, type PackRequest } from './core/behaviour-packs/index.js';

@@ -15,7 +15,7 @@ import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
-import { PACK_CODES } from './packs/codes.js';
+import { PACK_CODES } from './behaviour-packs/codes.js';
 import { REGISTRY_CODES } from './registry/codes.js';
 import { SKILL_CODES } from './run/skill-codes.js';
 import { PIN_CODES } from './pins/codes.js';

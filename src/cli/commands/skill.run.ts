@@ -5,9 +5,9 @@
  */
 import { diag } from '../../core/diagnostics.js';
 import { SkillctlError } from '../../core/errors.js';
-import { BUILTIN_PACKS } from '../../core/packs/builtin.js';
-import type { Pack } from '../../core/packs/model.js';
-import { renderRequest } from '../../core/packs/request.js';
+import { BUILTIN_PACKS } from '../../core/behaviour-packs/builtin.js';
+import type { Pack } from '../../core/behaviour-packs/model.js';
+import { renderRequest } from '../../core/behaviour-packs/request.js';
 import type { Context } from '../context.js';
 import { EXIT } from '../exit.js';
 import { loadOperatorPacks } from '../operator-packs.js';
@@ -42,7 +42,7 @@ export async function run(ctx: Context, opts: SkillOptions): Promise<number> {
 
   let input: unknown = requestFromFlags(opts);
   if (opts.stdin === true) {
-    const { parsePackRequest, PACK_REQUEST_MAX_BYTES } = await import('../../core/packs/request-json.js');
+    const { parsePackRequest, PACK_REQUEST_MAX_BYTES } = await import('../../core/behaviour-packs/request-json.js');
     const bytes = await readStdin(ctx.io, PACK_REQUEST_MAX_BYTES);
     if (bytes === undefined) {
       return fail(ctx, [diag('INVALID_INPUT', `the request on stdin exceeds ${PACK_REQUEST_MAX_BYTES} bytes`, { file: label, pointer: '' })]);

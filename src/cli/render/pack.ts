@@ -1,4 +1,4 @@
-import type { RenderedPack } from '../../core/packs/render.js';
+import type { RenderedPack } from '../../core/behaviour-packs/render.js';
 import { renderJson } from './json.js';
 
 /**

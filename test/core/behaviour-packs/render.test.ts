@@ -13,7 +13,7 @@ import {
   PACK_MIN_CHARS,
   renderPackText,
   type Pack,
-} from '../../../src/core/packs/index.js';
+} from '../../../src/core/behaviour-packs/index.js';
 import { operatorPacks } from '../../helpers/packs.js';
 
 function checkInvariants(pack: Pack, budget: number): void {

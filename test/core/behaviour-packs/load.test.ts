@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
-import { checkPack, loadPack, loadPackDir, PACK_MAX_FILE_BYTES } from '../../../src/core/packs/index.js';
+import { checkPack, loadPack, loadPackDir, PACK_MAX_FILE_BYTES } from '../../../src/core/behaviour-packs/index.js';
 import { fixture } from '../../helpers/paths.js';
 import { packData } from '../../helpers/packs.js';
 

@@ -2,7 +2,7 @@
  * BM-L1 rendering of a pack and budget truncation. Budgets count Unicode code points (what a
  * reader sees as characters), never UTF-16 units or bytes.
  *
- * Invariants, for every pack and every budget (test/core/packs/render.test.ts checks them for every
+ * Invariants, for every pack and every budget (test/core/behaviour-packs/render.test.ts checks them for every
  * budget from 0 to the full length + 10):
  * - the output never has more code points than the effective budget;
  * - it always starts with the complete identity line;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BUILTIN_PROFILES, checkPackRequest, parsePackRequest, PACK_REQUEST_MAX_BYTES } from '../../../src/core/packs/index.js';
+import { BUILTIN_PROFILES, checkPackRequest, parsePackRequest, PACK_REQUEST_MAX_BYTES } from '../../../src/core/behaviour-packs/index.js';
 
 const PROFILES = BUILTIN_PROFILES;
 

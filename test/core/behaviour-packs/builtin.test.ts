@@ -11,7 +11,7 @@ import {
   renderPack,
   renderPackText,
   type Pack,
-} from '../../../src/core/packs/index.js';
+} from '../../../src/core/behaviour-packs/index.js';
 import { ROOT } from '../../helpers/paths.js';
 import { operatorPacks, packData } from '../../helpers/packs.js';
 
