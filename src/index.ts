@@ -75,7 +75,7 @@ export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/
  * `checkSkillDir(dir, label)` is the gate pack and pin share: the folder's kind, validation and identity.
  */
 export { packBundle, type PackFormat, type PackResult } from './core/pack/index.js';
-export { checkSkillDir, checkSkillSource, type SkillCheck, type SkillIdentity, type SkillKind } from './core/skill-source/index.js';
+export { checkSkillDir, checkSkillSource, type SkillCheck, type SkillIdentity, type SkillKind } from './core/skill-gate/index.js';
 /**
  * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
  * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns

@@ -30,7 +30,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostic
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { writeFileAtomic } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
-import { checkSkillDir, type SkillKind } from '../skill-source/index.js';
+import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
 import type { ZipEntryInfo } from '../zip/index.js';
 import { DeterministicGzip } from './gzip.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openArchive } from '../../../src/core/bundle/index.js';
 import { packBundle } from '../../../src/core/pack/index.js';
-import { checkSkillDir, checkSkillSource, kindOfDir, kindOfNames } from '../../../src/core/skill-source/index.js';
+import { checkSkillDir, checkSkillSource, kindOfDir, kindOfNames } from '../../../src/core/skill-gate/index.js';
 import { fixture } from '../../helpers/paths.js';
 import { tgz } from '../../helpers/tar.js';
 import { PDF_NOTES, PDF_NOTES_DIR, UNVERSIONED_DIR } from '../../helpers/skill-md.js';
