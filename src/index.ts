@@ -111,7 +111,6 @@ export {
   agentSkillIdentity,
   agentSkillManifestDigest,
   checkSkillMd,
-  packSkillZip,
   readAgentSkill,
   renderAvailableSkills,
   validateAgentSkill,
@@ -119,8 +118,8 @@ export {
   type AgentSkillProperties,
   type AgentSkillValidation,
   type NameCharset,
-  type SkillZip,
 } from './core/agent-skills/index.js';
+export { packSkillZip, type SkillZip } from './core/archive/index.js';
 /**
  * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
  * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and

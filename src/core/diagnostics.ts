@@ -5,7 +5,7 @@
  * module merges them, so a code is declared exactly once and the `Code` type is derived from
  * the declarations. Every code has an entry in docs/codes.md (a test checks it).
  */
-import { ARCHIVE_CODES } from './bundle/archive-codes.js';
+import { ARCHIVE_CODES } from './archive/codes.js';
 import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
 import { CLI_CODES } from './cli-codes.js';

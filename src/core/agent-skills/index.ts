@@ -13,15 +13,6 @@ export {
   type NameCharset,
   type SkillMdName,
 } from './model.js';
-export {
-  excludedFromSkillZip,
-  packSkillZip,
-  SKILL_ZIP_EXCLUDED_DIRS,
-  SKILL_ZIP_EXCLUDED_FILES,
-  SKILL_ZIP_EXCLUDED_ROOT_DIRS,
-  SKILL_ZIP_EXCLUDED_SUFFIXES,
-  type SkillZip,
-} from './package.js';
 export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';

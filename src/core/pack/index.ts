@@ -1,2 +1,1 @@
-export { DeterministicGzip } from './gzip.js';
 export { buildArchive, PACK_FORMATS, packBundle, type PackedSkillFile, type PackFormat, type PackOptions, type PackResult } from './pack.js';

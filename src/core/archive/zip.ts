@@ -10,8 +10,9 @@
  * cannot promise the same bytes everywhere.
  */
 import { crc32 } from 'node:zlib';
+import { diag, type Result } from '../diagnostics.js';
 import type { FileMode } from '../digest/index.js';
-import { InternalError, SkillctlError } from '../errors.js';
+import { InternalError } from '../errors.js';
 
 export interface ZipEntry {
   /** POSIX path inside the archive, relative, without `.` or `..` segments. */
@@ -67,12 +68,18 @@ function writeCommonFields(buf: Buffer, at: number, f: CommonFields): void {
   buf.writeUInt16LE(f.nameLength, at + 22);
 }
 
-/** Writes a ZIP archive of `entries`, in their order. fflate is loaded on first use only. */
-export async function writeZip(entries: readonly ZipEntry[]): Promise<WrittenZip> {
+/** What does not fit a ZIP archive without ZIP64 is a finding about the folder, not a failure to read it. */
+function tooLarge(message: string): Result<WrittenZip> {
+  return { ok: false, diagnostics: [diag('BUNDLE_TOO_LARGE', message)] };
+}
+
+/**
+ * Writes a ZIP archive of `entries`, in their order; `ok` with the archive, or BUNDLE_TOO_LARGE
+ * when it would need ZIP64. fflate is loaded on first use only.
+ */
+export async function writeZip(entries: readonly ZipEntry[]): Promise<Result<WrittenZip>> {
   const { deflateSync } = await import('fflate');
-  if (entries.length > MAX_U16) {
-    throw new SkillctlError('BUNDLE_TOO_LARGE', `${entries.length} files do not fit a ZIP archive without ZIP64 (at most ${MAX_U16})`);
-  }
+  if (entries.length > MAX_U16) return tooLarge(`${entries.length} files do not fit a ZIP archive without ZIP64 (at most ${MAX_U16})`);
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   const infos: ZipEntryInfo[] = [];
@@ -85,9 +92,7 @@ export async function writeZip(entries: readonly ZipEntry[]): Promise<WrittenZip
     const body = store ? e.data : deflated;
     const method = store ? 0 : 8;
     const crc = crc32(e.data) >>> 0;
-    if (e.data.length > MAX_U32 || offset > MAX_U32) {
-      throw new SkillctlError('BUNDLE_TOO_LARGE', `${e.path} does not fit a ZIP archive without ZIP64 (4 GiB bound)`);
-    }
+    if (e.data.length > MAX_U32 || offset > MAX_U32) return tooLarge(`${e.path} does not fit a ZIP archive without ZIP64 (4 GiB bound)`);
     const fields = { method, crc, compressed: body.length, size: e.data.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -106,12 +111,12 @@ export async function writeZip(entries: readonly ZipEntry[]): Promise<WrittenZip
     offset += local.length + name.length + body.length;
   }
   const cdSize = central.reduce((n, b) => n + b.length, 0);
-  if (offset > MAX_U32 || offset + cdSize > MAX_U32) throw new SkillctlError('BUNDLE_TOO_LARGE', 'the archive exceeds 4 GiB, which ZIP without ZIP64 cannot hold');
+  if (offset > MAX_U32 || offset + cdSize > MAX_U32) return tooLarge('the archive exceeds 4 GiB, which ZIP without ZIP64 cannot hold');
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
   end.writeUInt16LE(entries.length, 8);
   end.writeUInt16LE(entries.length, 10);
   end.writeUInt32LE(cdSize, 12);
   end.writeUInt32LE(offset, 16);
-  return { bytes: Buffer.concat([...parts, ...central, end]), entries: infos };
+  return { ok: true, value: { bytes: Buffer.concat([...parts, ...central, end]), entries: infos }, diagnostics: [] };
 }

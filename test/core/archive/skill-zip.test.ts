@@ -3,7 +3,7 @@ import { chmodSync, cpSync, mkdirSync, symlinkSync, utimesSync, writeFileSync } 
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
-import { excludedFromSkillZip, packSkillZip } from '../../../src/core/agent-skills/index.js';
+import { excludedFromSkillZip, packSkillZip } from '../../../src/core/archive/index.js';
 import { dirSource } from '../../../src/core/bundle/index.js';
 import { fixture } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';

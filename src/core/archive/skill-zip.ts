@@ -2,12 +2,25 @@
  * The `.skill` file that Claude's upload and Anthropic's package_skill.py use: a ZIP archive
  * holding one top-level folder named after the skill. Unlike package_skill.py (file-system order,
  * real timestamps) the archive is reproducible byte for byte: entries sorted by UTF-8 path, fixed
- * timestamps and attributes, pinned pure-JS deflate (src/core/zip).
+ * timestamps and attributes, pinned pure-JS deflate (./zip.ts).
  */
-import type { BundleFile, BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { sha256, type Sha256Digest } from '../digest/index.js';
-import { writeZip, type ZipEntry, type ZipEntryInfo } from '../zip/index.js';
+import { sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
+import { writeZip, type ZipEntry, type ZipEntryInfo } from './zip.js';
+
+/**
+ * What the packer reads the folder through. A bundle source (src/core/bundle) is one; the shape is
+ * declared here so that archive/, which bundle/ reads archives with, does not depend on bundle/.
+ */
+export interface SkillZipSource {
+  list(): Promise<{ readonly files: readonly SkillZipFile[]; readonly diagnostics: readonly Diagnostic[] }>;
+  read(path: string): Promise<Buffer>;
+}
+
+interface SkillZipFile {
+  readonly path: string;
+  readonly mode: FileMode;
+}
 
 /** Directory names package_skill.py leaves out at any depth. */
 export const SKILL_ZIP_EXCLUDED_DIRS: readonly string[] = ['__pycache__', 'node_modules'];
@@ -41,13 +54,13 @@ export interface SkillZip {
  * Packs the skill folder read through `source` as `<folder>/...` entries. Fails closed: a
  * symlink, special file or unreadable file gives findings and no archive.
  */
-export async function packSkillZip(source: BundleSource, folder: string): Promise<SkillZip> {
+export async function packSkillZip(source: SkillZipSource, folder: string): Promise<SkillZip> {
   if (folder === '' || folder === '.' || folder === '..' || /[/\\\u0000-\u001f]/.test(folder)) {
     return { entries: [], excluded: [], diagnostics: [diag('BUNDLE_PATH_INVALID', `${JSON.stringify(folder)} cannot name the archive's top-level folder`)] };
   }
   const listing = await source.list();
   const diagnostics: Diagnostic[] = [...listing.diagnostics];
-  const included: BundleFile[] = [];
+  const included: SkillZipFile[] = [];
   const excluded: string[] = [];
   for (const f of listing.files) {
     if (excludedFromSkillZip(f.path)) excluded.push(f.path);
@@ -65,5 +78,7 @@ export async function packSkillZip(source: BundleSource, folder: string): Promis
   if (hasErrors(diagnostics)) return { entries: [], excluded, diagnostics };
   // listing.files is already in UTF-8 byte order of path; the common prefix keeps that order.
   const zip = await writeZip(entries);
-  return { bytes: zip.bytes, digest: sha256(zip.bytes), entries: zip.entries, excluded, diagnostics };
+  if (zip.value === undefined) return { entries: [], excluded, diagnostics: [...diagnostics, ...zip.diagnostics] };
+  const { bytes } = zip.value;
+  return { bytes, digest: sha256(bytes), entries: zip.value.entries, excluded, diagnostics };
 }

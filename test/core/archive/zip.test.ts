@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { unzipSync } from 'fflate';
 import { sha256 } from '../../../src/core/digest/index.js';
-import { writeZip, type ZipEntry } from '../../../src/core/zip/index.js';
+import { writeZip, type WrittenZip, type ZipEntry } from '../../../src/core/archive/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const ENTRIES: ZipEntry[] = [
@@ -27,17 +27,24 @@ for i in z.infolist():
 print(json.dumps({"bad": bad, "entries": out}))
 `;
 
+/** The archive of `entries`; these tests write only archives that fit. */
+async function zipOf(entries: readonly ZipEntry[]): Promise<WrittenZip> {
+  const r = await writeZip(entries);
+  assert.ok(r.ok && r.value !== undefined, JSON.stringify(r.diagnostics));
+  return r.value;
+}
+
 describe('deterministic ZIP writer', () => {
   it('writes the same bytes every time, and the bytes this test pins (any Node version, any CPU)', async () => {
-    const a = await writeZip(ENTRIES);
-    const b = await writeZip(ENTRIES);
+    const a = await zipOf(ENTRIES);
+    const b = await zipOf(ENTRIES);
     assert.ok(a.bytes.equals(b.bytes));
     // Pinned: a change here means archives are no longer reproducible across skillctl versions.
     assert.equal(sha256(a.bytes), 'sha256:2eb924edd6d60d42a755ed61a229004cbfe8e52b474c391213ceb69f0c524091');
   });
 
   it('round-trips through fflate and through Python zipfile, with fixed time, Unix modes and UTF-8 names', async () => {
-    const { bytes, entries } = await writeZip(ENTRIES);
+    const { bytes, entries } = await zipOf(ENTRIES);
     const back = unzipSync(new Uint8Array(bytes));
     assert.deepEqual(Object.keys(back), ENTRIES.map((e) => e.path));
     for (const e of ENTRIES) assert.ok(Buffer.from(back[e.path] as Uint8Array).equals(e.data), e.path);
@@ -62,8 +69,15 @@ describe('deterministic ZIP writer', () => {
   });
 
   it('writes an empty archive as just the end record', async () => {
-    const { bytes } = await writeZip([]);
+    const { bytes } = await zipOf([]);
     assert.equal(bytes.length, 22);
     assert.equal(bytes.readUInt32LE(0), 0x06054b50);
+  });
+
+  it('returns BUNDLE_TOO_LARGE, not an exception, for more entries than ZIP without ZIP64 can count', async () => {
+    const many = Array.from({ length: 0x10000 }, (_, i): ZipEntry => ({ path: `f${i}`, data: Buffer.alloc(0), mode: '0644' }));
+    const r = await writeZip(many);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['BUNDLE_TOO_LARGE']);
   });
 });
