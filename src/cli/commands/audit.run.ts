@@ -30,7 +30,7 @@ export async function run(ctx: Context, file: string | undefined): Promise<numbe
     }
   }
   const v = verifyAuditLog(text, file ?? path);
-  const code = exitCodeFor(v.diagnostics);
+  const code = exitCodeFor(v);
   if (ctx.opts.json) {
     ctx.out(renderJson({ file: path, records: v.records, valid: v.bad_lines.length === 0, bad_lines: v.bad_lines, diagnostics: v.diagnostics }).trimEnd());
   } else {

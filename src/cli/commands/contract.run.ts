@@ -59,7 +59,7 @@ function resolve(set: ContractSet, query: string): { contract: Contract } | { di
 
 async function list(ctx: Context, opts: ContractOptions): Promise<number> {
   const set = await verifyContractSet(await loadContractSet({ dirs: opts.contracts ?? [], cwd: ctx.io.cwd }));
-  const code = exitCodeFor(set.diagnostics);
+  const code = exitCodeFor(set);
   if (ctx.opts.json) {
     ctx.out(renderJson({ contracts: set.contracts.map(summary), rejected: set.rejected, diagnostics: set.diagnostics }).trimEnd());
     return code;
@@ -79,7 +79,7 @@ async function show(ctx: Context, name: string, opts: ContractOptions): Promise<
   if ('diagnostics' in found) {
     if (ctx.opts.json) ctx.out(renderJson({ contract: null, diagnostics: found.diagnostics }).trimEnd());
     else ctx.out(renderGrouped(found.diagnostics, { style: ctx.style }));
-    return exitCodeFor(found.diagnostics);
+    return exitCodeFor(found);
   }
   const c = found.contract;
   const rules = contractRules(set, c);
@@ -183,7 +183,7 @@ export async function validatePayloads(ctx: Context, args: readonly string[], op
     }
   }
   all = sortDiagnostics(all);
-  const code = exitCodeFor(all);
+  const code = exitCodeFor({ diagnostics: all });
   const format = ctx.opts.json ? 'json' : (opts.format ?? 'human');
   if (format === 'json') ctx.out(renderJson(docs).trimEnd());
   else if (format === 'sarif') ctx.out(renderSarif(all, ctx.io.cwd).trimEnd());

@@ -39,7 +39,7 @@ async function write(path: string, text: string, force: boolean): Promise<void> 
 
 function report(ctx: Context, diagnostics: readonly Diagnostic[], result: Record<string, unknown> | undefined, summary: string | undefined): number {
   const all = sortDiagnostics(diagnostics);
-  const code = exitCodeFor(all);
+  const code = exitCodeFor({ diagnostics: all });
   if (ctx.opts.json) {
     ctx.out(renderJson({ ...(result ?? { written: null }), diagnostics: all }).trimEnd());
     return code;

@@ -140,7 +140,7 @@ export async function run(ctx: Context, dirArg: string | undefined, opts: InitOp
     const all = sortDiagnostics(scaffold.diagnostics);
     if (ctx.opts.json) ctx.out(renderJson({ created: null, diagnostics: all }).trimEnd());
     else ctx.error(renderGrouped(all, { style: ctx.style }));
-    return exitCodeFor(all) || 1;
+    return exitCodeFor({ ok: false, diagnostics: all });
   }
   await place(target, scaffold.files, opts.force === true, label);
 

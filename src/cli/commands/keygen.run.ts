@@ -2,7 +2,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { DEFAULT_KEYS_FILE, findProjectRoot } from '../../core/pins/index.js';
 import { keygen } from '../../core/sign/index.js';
 import type { Context } from '../context.js';
-import { EXIT, exitCodeFor } from '../exit.js';
+import { exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { KeygenOptions } from './keygen.js';
@@ -40,5 +40,5 @@ export async function run(ctx: Context, opts: KeygenOptions): Promise<number> {
   } else {
     ctx.out(renderGrouped(result.diagnostics, { style: ctx.style }));
   }
-  return result.ok ? EXIT.ok : exitCodeFor(result.diagnostics);
+  return exitCodeFor(result);
 }

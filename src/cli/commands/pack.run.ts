@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { errnoCode, SkillctlError } from '../../core/errors.js';
 import { packBundle, type PackFormat } from '../../core/pack/index.js';
 import type { Context } from '../context.js';
-import { EXIT, exitCodeFor } from '../exit.js';
+import { exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PackOptions } from './pack.js';
@@ -79,5 +79,5 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
     }
     if (!result.ok) ctx.out(`${ctx.style.red('✖')} ${dir} was not packed`);
   }
-  return result.ok ? EXIT.ok : exitCodeFor(result.diagnostics) || EXIT.findings;
+  return exitCodeFor(result);
 }

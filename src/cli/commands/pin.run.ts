@@ -4,7 +4,7 @@ import { SkillctlError } from '../../core/errors.js';
 import { collectTargets, pin, type PinChange, type Signing } from '../../core/pins/index.js';
 import { readSecretKey } from '../../core/sign/index.js';
 import type { Context } from '../context.js';
-import { EXIT, exitCodeFor } from '../exit.js';
+import { exitCodeFor } from '../exit.js';
 import { processFileLock, projectPaths } from '../project.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
@@ -73,5 +73,5 @@ export async function run(ctx: Context, paths: readonly string[], opts: PinOptio
       ctx.out(`${ctx.style.red('✖')} ${project.lockFile} was not changed`);
     }
   }
-  return outcome.ok ? EXIT.ok : exitCodeFor(diagnostics) || EXIT.findings;
+  return exitCodeFor(outcome);
 }

@@ -32,7 +32,7 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
     skills.push({ name: r.properties.name, description: r.properties.description, location: r.location });
   }
   const all = sortDiagnostics(diagnostics);
-  const code = exitCodeFor(all);
+  const code = exitCodeFor({ diagnostics: all });
   if (ctx.opts.json) {
     ctx.out(renderJson(code === 0 ? { skills, diagnostics: all } : { skills: [], diagnostics: all }).trimEnd());
     return code;

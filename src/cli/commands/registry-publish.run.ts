@@ -40,7 +40,7 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
     dryRun,
   });
   const all = sortDiagnostics(result.diagnostics);
-  const code = exitCodeFor(all);
+  const code = exitCodeFor({ diagnostics: all });
   if (ctx.opts.json) {
     ctx.out(
       renderJson({

@@ -62,5 +62,5 @@ export async function run(ctx: Context, target: string, opts: RunCommandOptions)
     if (result.error !== undefined) ctx.error(renderJson({ error: result.error }).trimEnd());
     if (result.output !== undefined) ctx.out(renderJson(result.output).trimEnd());
   }
-  return exitCodeFor(diagnostics);
+  return exitCodeFor({ diagnostics });
 }

@@ -118,7 +118,7 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
   const extra: Diagnostic[] = results.flatMap((r) => (r.notFixed !== undefined ? [r.notFixed] : []));
   const inputErrors = [...expanded.diagnostics, ...extra];
   const all = sortDiagnostics([...inputErrors, ...results.flatMap((r) => r.diagnostics)]);
-  const code = exitCodeFor(all);
+  const code = exitCodeFor({ diagnostics: all });
   const format = ctx.opts.json ? 'json' : (opts.format ?? 'human');
   if (format === 'json') {
     const doc = results.map(resultJson);

@@ -71,7 +71,7 @@ async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lock
     ops: syncDirOps,
   });
   if (opened.context === undefined) {
-    const code = exitCodeFor(opened.diagnostics);
+    const code = exitCodeFor(opened);
     if (ctx.opts.json) ctx.out(renderJson({ ok: false, lock: lockFile, format: null, skills: [], packs: [], unpinned: [], diagnostics: opened.diagnostics }).trimEnd());
     else ctx.out(`${renderGrouped(opened.diagnostics, { style: ctx.style })}\n${ctx.style.red('✖')} ${lockFile} cannot be verified`);
     return code;
@@ -99,5 +99,5 @@ async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lock
       ctx.out(`${ctx.style.red('✖')} ${lockFile}: ${parts.join(', ')}; ${plural(c.errors, 'error')}`);
     }
   }
-  return exitCodeFor(result.diagnostics);
+  return exitCodeFor(result);
 }

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Findings about a bundle archive (.tgz): what `pack` refuses to write and readers refuse to read. */
 export const ARCHIVE_CODES = {

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Codes of behaviour packs (`skillctl skill`). INVALID_INPUT is the seed's name for a bad request. */
 export const PACK_CODES = {

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, jcsDigest } from '../digest/index.js';
-import { exitCodeFor } from '../exit.js';
+import { exitStatusOf } from '../exit-status.js';
 // Not through manifest/index.js or policy/index.js: those hold the YAML parser, the manifest
 // validators and the policy file loader, which a run reaches through loadFull (full.ts) only
 // when it needs them (docs/performance.md).
@@ -154,7 +154,7 @@ async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promi
     for (const [i, d] of diagnostics.entries()) {
       if (d.file === undefined && d.pointer !== undefined && at.file !== undefined) diagnostics[i] = { ...d, file: at.file, pointer: `${at.pointer}${d.pointer}` };
     }
-    const exitCode = exitCodeFor(diagnostics);
+    const exitCode = exitStatusOf(diagnostics);
     const finishedAt = opts.clock.now();
     const record = buildRecord(facts, status, exitCode, diagnostics, { startedAt, finishedAt, durationMs: opts.clock.monotonic() - t0 }, opts.skillctlVersion);
     return { status, exitCode, ...extra, ...(stderr !== undefined && stderr !== '' ? { stderr } : {}), diagnostics, record };

@@ -6,7 +6,7 @@
 import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
-import { exitCodeFor } from '../exit.js';
+import { exitStatusOf } from '../exit-status.js';
 import { AUDIT_VERSION, sealRecord, type AuditDenial, type AuditRecord, type SealedAuditRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
@@ -148,5 +148,5 @@ export function refusalRecord(r: Refusal, skillctlVersion: string): SealedAuditR
     refusals: [{ scope: r.scope, code: r.code, reason: r.reason }],
   };
   const diagnostics = [diag(r.code, r.reason)];
-  return buildRecord(facts, 'denied', exitCodeFor(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
+  return buildRecord(facts, 'denied', exitStatusOf(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
 }
