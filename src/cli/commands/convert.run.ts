@@ -12,7 +12,7 @@ import {
 import { dirSource } from '../../core/bundle/index.js';
 import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode, InternalError, SkillctlError } from '../../core/errors.js';
-import { createFileAtomic, writeFileAtomic } from '../../core/fs/index.js';
+import { createFileOrRefuse, writeFileAtomic } from '../../core/fs/index.js';
 import { findManifest, fixDigests, validateBundle } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
@@ -34,7 +34,7 @@ async function exists(path: string): Promise<boolean> {
 /** Writes `path`: a new file atomically and exclusively, or with --force over the old one. */
 async function write(path: string, text: string, force: boolean): Promise<void> {
   if (force) await writeFileAtomic(path, text);
-  else await createFileAtomic(path, text);
+  else await createFileOrRefuse(path, text);
 }
 
 function report(ctx: Context, diagnostics: readonly Diagnostic[], result: Record<string, unknown> | undefined, summary: string | undefined): number {

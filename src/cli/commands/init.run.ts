@@ -4,7 +4,7 @@ import { validateAgentSkill, type ScriptRuntime } from '../../core/agent-skills/
 import type { MemoryFile } from '../../core/bundle/index.js';
 import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode, InternalError, SkillctlError } from '../../core/errors.js';
-import { createFileAtomic, writeFileAtomic } from '../../core/fs/index.js';
+import { createFileOrRefuse, writeFileAtomic } from '../../core/fs/index.js';
 import { fixDigests, SKILL_VERSION_PATTERN, validateBundle } from '../../core/manifest/index.js';
 import { scaffoldSkill, type ScaffoldSpec, type SkillFormat } from '../../core/scaffold/index.js';
 import type { Context } from '../context.js';
@@ -78,7 +78,7 @@ async function writeInto(root: string, files: readonly MemoryFile[], replace: bo
     if (replace) {
       await writeFileAtomic(path, f.data, mode);
       await chmod(path, mode);
-    } else await createFileAtomic(path, f.data, mode);
+    } else await createFileOrRefuse(path, f.data, mode);
   }
 }
 

@@ -11,7 +11,7 @@ import type { Ignore } from 'ignore';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { decodeUtf8, DEFAULT_ARCHIVE_BOUNDS, inflateLimit, readTgz, tooLarge, type TarEntry } from '../archive/index.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { hashStream } from './hash-stream.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './source.js';
@@ -104,27 +104,25 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
  * everything wrong with its content is a diagnostic of `list()`.
  */
 export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS, label: string = path): Promise<ArchiveSource> {
-  try {
-    const { size } = await stat(path);
-    // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
-    // bound cannot be within it: refuse without reading it into memory.
-    if (size > inflateLimit(bounds)) {
-      const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${size} bytes`)] };
-      const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
-      return {
-        location: label,
-        archiveDigest: await hashStream(createReadStream(path)),
-        archiveSize: size,
-        list: () => Promise.resolve(listing),
-        read: none,
-        digest: none,
-        extractTo: () => Promise.resolve(listing.diagnostics),
-      };
-    }
-    return await archiveSourceFromBytes(await readFile(path), label, bounds);
-  } catch (err) {
-    if (isSkillctlError(err)) throw err;
+  const unreadable = (err: unknown): Promise<never> => {
     const code = errnoCode(err);
-    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
+    return Promise.reject(new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err }));
+  };
+  const { size } = await stat(path).catch(unreadable);
+  // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
+  // bound cannot be within it: refuse without reading it into memory.
+  if (size > inflateLimit(bounds)) {
+    const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${size} bytes`)] };
+    const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
+    return {
+      location: label,
+      archiveDigest: await hashStream(createReadStream(path)).catch(unreadable),
+      archiveSize: size,
+      list: () => Promise.resolve(listing),
+      read: none,
+      digest: none,
+      extractTo: () => Promise.resolve(listing.diagnostics),
+    };
   }
+  return archiveSourceFromBytes(await readFile(path).catch(unreadable), label, bounds);
 }

@@ -1,5 +1,5 @@
 export { writeFileAtomic } from './atomic-write.js';
 export { findProjectRoot, PROJECT_MARKERS } from './project.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
-export { createFileAtomic } from './create-atomic.js';
+export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';

@@ -11,6 +11,7 @@ export { childPointer, parsePointer, toPointer } from './pointer.js';
 export { findManifest } from './find.js';
 export {
   formatOf,
+  computeManifestDigest,
   manifestDigestOf,
   unreadable,
   validateBundle,
