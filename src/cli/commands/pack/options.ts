@@ -1,0 +1,7 @@
+export interface PackOptions {
+  readonly out?: string;
+  /** Which archives to write: the .tgz, the .skill ZIP, or both. */
+  readonly format?: 'tgz' | 'skill' | 'both';
+  /** SKILL.md checked as strictly as an upload checks it. */
+  readonly strict?: boolean;
+}

@@ -1,0 +1,6 @@
+export interface SkillOptions {
+  readonly profile?: string;
+  readonly maxChars?: string;
+  readonly stdin?: boolean;
+  readonly packs?: string;
+}
