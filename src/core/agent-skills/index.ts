@@ -1,4 +1,5 @@
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
+export { convertSkillDir, type Converted, type ConvertedEntrypoint, type ConvertRequest, type ConvertTarget } from './convert.js';
 export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
 export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 export { AGENT_SKILL_KIND, agentSkillIdentity, agentSkillManifestDigest, agentSkillVersion, type AgentSkillIdentity } from './identity.js';

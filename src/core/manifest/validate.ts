@@ -216,6 +216,11 @@ export function formatOf(path: string): DocumentFormat {
   return path.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
 }
 
+/** The format of a manifest with no name (stdin): JSON when it opens with `{`. */
+export function formatOfBytes(bytes: Uint8Array): DocumentFormat {
+  return /^\s*\{/.test(Buffer.from(bytes.subarray(0, 64)).toString('utf8')) ? 'json' : 'yaml';
+}
+
 /** The result for a manifest that could not even be read. */
 export function unreadable(file: string, diagnostic: Diagnostic, format: DocumentFormat = formatOf(file)): ManifestValidation {
   const diagnostics = [diagnostic.file === undefined ? { ...diagnostic, file } : diagnostic];

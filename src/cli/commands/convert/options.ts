@@ -9,3 +9,19 @@ export interface ConvertOptions {
   readonly shellVersion?: string;
   readonly nameCharset?: 'ascii' | 'unicode';
 }
+
+/** The --<runtime>-version flag given for scripts of `runtime`, if any. */
+export function versionFlag(opts: ConvertOptions, runtime: 'python' | 'node' | 'shell'): string | undefined {
+  switch (runtime) {
+    case 'python':
+      return opts.pythonVersion;
+    case 'node':
+      return opts.nodeVersion;
+    case 'shell':
+      return opts.shellVersion;
+    default: {
+      const never: never = runtime;
+      return never;
+    }
+  }
+}

@@ -9,11 +9,10 @@ import { PERMISSION_SCOPES, type PermissionScope } from '../../../core/manifest/
 import { parseScopeValue } from '../../../core/policy/index.js';
 import type { SkillFormat } from '../../../core/scaffold/index.js';
 import type { Context } from '../../context.js';
-import type { InitOptions } from './options.js';
-import { descriptionProblem, idProblem, parsePermission, type Answers, type Permissions } from './options.js';
+import { descriptionProblem, idProblem, parsePermission, type Answers, type InitOptions, type Permissions, type VersionFor } from './options.js';
 
 export interface AskHelpers {
-  versionFor(format: SkillFormat, runtime: ScriptRuntime | 'none'): string | undefined;
+  readonly versionFor: VersionFor;
 }
 
 function cancelled(err: unknown): boolean {

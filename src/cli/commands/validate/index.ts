@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
-import type { ValidateOptions } from './options.js';
+import { checksPayloads, type ValidateOptions } from './options.js';
 import { collect } from '../../options.js';
 
 export function registerValidate(program: Command, run: Runner): void {
@@ -40,7 +40,7 @@ Examples:
     )
     .action(async (paths: string[], opts: ValidateOptions) =>
       run(async (ctx) =>
-        opts.contract !== undefined || opts.contracts !== undefined || opts.input !== undefined
+        checksPayloads(opts)
           ? (await import('../contract/run.js')).validatePayloads(ctx, paths, opts)
           : (await import('./run.js')).run(ctx, paths, opts),
       ),
