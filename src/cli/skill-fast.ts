@@ -11,7 +11,7 @@
  */
 import { BUILTIN_PACKS } from '../core/behaviour-packs/builtin.js';
 import { renderRequest } from '../core/behaviour-packs/request.js';
-import { renderPackOutput } from './render/pack.js';
+import { renderPackOutput } from './render/skill.js';
 import { writeStdout } from './io.js';
 
 interface Parsed {

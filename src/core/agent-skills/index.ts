@@ -1,3 +1,4 @@
+export { readPromptSkills, type PromptCatalogue } from './catalogue.js';
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
 export { convertSkillDir, type Converted, type ConvertedEntrypoint, type ConvertRequest, type ConvertTarget } from './convert.js';
 export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';

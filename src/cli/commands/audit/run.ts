@@ -1,3 +1,4 @@
+/** `skillctl audit verify [FILE|-]`: the log read (bounded), its receipts checked by the core. */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { errnoCode, SkillctlError } from '../../../core/errors.js';
@@ -6,8 +7,7 @@ import { DEFAULT_AUDIT_PATH, verifyAuditLog } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
-import { plural, renderGrouped } from '../../render/diagnostics.js';
-import { renderJson } from '../../render/json.js';
+import { auditJson, renderAudit } from '../../render/audit.js';
 
 /** Audit logs grow; this bounds what one verification reads into memory. */
 const MAX_LOG_BYTES = 256 * 1024 ** 2;
@@ -31,12 +31,6 @@ export async function run(ctx: Context, file: string | undefined): Promise<numbe
   }
   const v = verifyAuditLog(text, file ?? path);
   const code = exitCodeFor(v);
-  if (ctx.opts.json) {
-    ctx.out(renderJson({ file: path, records: v.records, valid: v.bad_lines.length === 0, bad_lines: v.bad_lines, diagnostics: v.diagnostics }).trimEnd());
-  } else {
-    if (v.diagnostics.length > 0) ctx.out(renderGrouped(v.diagnostics, { style: ctx.style }));
-    const summary = `${plural(v.records, 'record')} checked: ${v.bad_lines.length === 0 ? 'all intact' : `${plural(v.bad_lines.length, 'bad line')}`}`;
-    ctx.out((code === 0 ? ctx.style.green('✔ ') : ctx.style.red('✖ ')) + summary);
-  }
+  ctx.out(ctx.opts.json ? auditJson(v, path) : renderAudit(v, { style: ctx.style, exitCode: code }));
   return code;
 }

@@ -1,9 +1,12 @@
-import { sortDiagnostics } from '../../../core/diagnostics.js';
+/**
+ * `skillctl mcp`: the registry served over MCP (stdio); each tool call is one `skillctl run` of the
+ * entrypoint it is bound to, under the policy in force, with an audit record.
+ */
 import { SkillctlError } from '../../../core/errors.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
 import { readIndex } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
-import { openAuditLog, refusalRecord, runSkill, type RunResult } from '../../../core/run/index.js';
+import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
 import type { Pack } from '../../../core/behaviour-packs/model.js';
 import { packTool } from '../../../mcp/pack-tool.js';
@@ -13,23 +16,10 @@ import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
 import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
+import { mcpToolError } from '../../render/mcp.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
 import { registryFor } from '../../registry-location.js';
 import type { McpOptions } from './options.js';
-
-/** The run's failure as the tool's error: its status, the first error's code, every finding. */
-function runError(r: RunResult): { code: string; message: string; [k: string]: unknown } {
-  const diagnostics = sortDiagnostics(r.diagnostics);
-  const first = diagnostics.find((d) => d.severity === 'error');
-  return {
-    code: first?.code ?? `RUN_${r.status.toUpperCase()}`,
-    message: first?.message ?? `the skill ended with status ${r.status}`,
-    status: r.status,
-    exit_code: r.exitCode,
-    ...(r.error !== undefined ? { skill_error: r.error } : {}),
-    diagnostics,
-  };
-}
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const where = await registryFor(ctx, opts.registry);
@@ -54,7 +44,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
         options,
       );
       await log?.append(result.record);
-      return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: runError(result) };
+      return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: mcpToolError(result) };
     } finally {
       await log?.close();
     }

@@ -1,5 +1,8 @@
+/**
+ * `skillctl verify-pins`: the lock (a file, or stdin) opened by the core and every pin verified,
+ * on every core for a large lock (../../verify-pins-threads.ts), read-only.
+ */
 import { join } from 'node:path';
-import { hasErrors } from '../../../core/diagnostics.js';
 import { syncDirOps } from '../../../core/bundle/index.js';
 import { SkillctlError } from '../../../core/errors.js';
 import { DEFAULT_LOCK_PATH, findProjectRoot, LOCK_MAX_BYTES, openLock, readLockBytes, verifyLock, type LockVerification } from '../../../core/pins/index.js';
@@ -10,28 +13,11 @@ import { progressLine } from '../../progress.js';
 import { projectPaths } from '../../project.js';
 import { startPool, threadsFor, type VerifyPool } from '../../verify-pins-threads.js';
 
-/** The entry worker threads call (see ../verify-pins-threads.ts). */
-export { workerMain } from '../../verify-pins-threads.js';
-import { count, plural, renderGrouped } from '../../render/diagnostics.js';
-import { renderJson } from '../../render/json.js';
+import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
 
-function json(lockFile: string, r: LockVerification): unknown {
-  return {
-    ok: r.ok,
-    lock: lockFile,
-    format: r.format,
-    skills: r.skills.map((s) => ({
-      ...('skill_id' in s.pin ? { skill_id: s.pin.skill_id, skill_version: s.pin.skill_version, source: s.pin.source } : { id: s.pin.id, version: s.pin.version, bundle_dir: s.pin.bundle_dir }),
-      ok: s.ok,
-      digests: s.digests,
-      signers: s.signers,
-    })),
-    packs: r.packs.map((p) => ({ profile: p.pin.profile, skill_pack_version: p.pin.skill_pack_version, source: p.pin.source, ok: p.ok, digests: p.digests })),
-    unpinned: r.unpinned,
-    diagnostics: r.diagnostics,
-  };
-}
+/** The entry worker threads call (see ../../verify-pins-threads.ts). */
+export { workerMain } from '../../verify-pins-threads.js';
 
 export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number> {
   const project = await projectPaths(ctx.io.cwd, opts.lock);
@@ -70,11 +56,10 @@ async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lock
     // thread-pool round trips cost tens (see src/core/bundle/dir-ops.ts).
     ops: syncDirOps,
   });
+  const view: VerifyPinsRenderOptions = { json: ctx.opts.json, style: ctx.style, quiet: ctx.opts.quiet, lockFile };
   if (opened.context === undefined) {
-    const code = exitCodeFor(opened);
-    if (ctx.opts.json) ctx.out(renderJson({ ok: false, lock: lockFile, format: null, skills: [], packs: [], unpinned: [], diagnostics: opened.diagnostics }).trimEnd());
-    else ctx.out(`${renderGrouped(opened.diagnostics, { style: ctx.style })}\n${ctx.style.red('✖')} ${lockFile} cannot be verified`);
-    return code;
+    ctx.out(renderUnverifiable(opened.diagnostics, view));
+    return exitCodeFor(opened);
   }
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
@@ -83,21 +68,7 @@ async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lock
   } finally {
     p.end();
   }
-  if (ctx.opts.json) {
-    ctx.out(renderJson(json(lockFile, result)).trimEnd());
-  } else {
-    const shown = ctx.opts.quiet ? result.diagnostics.filter((d) => d.severity === 'error') : result.diagnostics;
-    if (shown.length > 0) ctx.out(renderGrouped(shown, { style: ctx.style }));
-    const pins = result.skills.length + result.packs.length;
-    const failed = result.skills.filter((s) => !s.ok).length + result.packs.filter((s) => !s.ok).length;
-    const c = count(result.diagnostics);
-    if (!hasErrors(result.diagnostics)) {
-      if (!ctx.opts.quiet) ctx.out(`${ctx.style.green('✔')} ${plural(pins, 'pin')} verified (${plural(result.skills.length, 'skill')}, ${plural(result.packs.length, 'pack')}) in ${lockFile}`);
-    } else {
-      const parts = [`${failed} of ${plural(pins, 'pin')} failed`];
-      if (result.unpinned.length > 0) parts.push(`${result.unpinned.length} unpinned`);
-      ctx.out(`${ctx.style.red('✖')} ${lockFile}: ${parts.join(', ')}; ${plural(c.errors, 'error')}`);
-    }
-  }
+  const text = renderVerification(result, view);
+  if (text !== '') ctx.out(text);
   return exitCodeFor(result);
 }
