@@ -5,7 +5,7 @@
  */
 import { isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { Pack } from '../core/behaviour-packs/model.js';
+import type { Pack } from '../core/behaviour-packs/index.js';
 import type { Context } from './context.js';
 
 export type OperatorPacks =

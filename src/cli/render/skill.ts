@@ -1,4 +1,4 @@
-import type { RenderedPack } from '../../core/behaviour-packs/render.js';
+import type { RenderedPack } from '../../core/behaviour-packs/index.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { renderJson } from './json.js';

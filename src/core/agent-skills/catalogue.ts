@@ -1,8 +1,8 @@
 /**
  * The skills of an `<available_skills>` block (`skillctl prompt`): each folder read as
- * skills-ref's read-properties reads it. Agents tell skills apart by name, so a name used twice
- * is an error; the caller prints no block when there is any (a catalogue missing a skill the
- * user named is worse than none).
+ * skills-ref's read-properties reads it. Agents tell skills apart by name and see only one of
+ * two with the same name, so a name used twice is reported (AGENT_SKILL_NAME_DUPLICATE). The caller
+ * prints no block when there is an error (a catalogue missing a skill the user named is worse than none).
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { PromptSkill } from './prompt.js';

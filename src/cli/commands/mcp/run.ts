@@ -8,7 +8,7 @@ import { readIndex } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
-import type { Pack } from '../../../core/behaviour-packs/model.js';
+import type { Pack } from '../../../core/behaviour-packs/index.js';
 import { packTool } from '../../../mcp/pack-tool.js';
 import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
 import { parseApproval } from '../../../mcp/session.js';

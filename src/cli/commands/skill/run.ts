@@ -5,7 +5,7 @@
  */
 import { diag } from '../../../core/diagnostics.js';
 import { BUILTIN_PACKS } from '../../../core/behaviour-packs/builtin.js';
-import type { Pack } from '../../../core/behaviour-packs/model.js';
+import type { Pack } from '../../../core/behaviour-packs/index.js';
 import { renderRequest } from '../../../core/behaviour-packs/request.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
