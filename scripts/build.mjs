@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
 import { generateSkillSchemas } from './skill-schemas.mjs';
-import { DYNAMIC_CHUNKS, SYNC_CHUNKS } from './chunks.mjs';
+import { DYNAMIC_CHUNKS, ENTRY_CHUNKS, SYNC_CHUNKS } from './chunks.mjs';
 import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
@@ -111,6 +111,7 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       // Asked by bin/skillctl.js whether `validate ...` takes its fast path (src/cli/validate-fast.ts).
       { in: 'src/cli/validate-argv.ts', out: 'validate-argv' },
       ...Object.entries(DYNAMIC_CHUNKS).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
+      ...Object.entries(ENTRY_CHUNKS).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
       ...Object.entries(SYNC_CHUNKS).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),
     ],
     outExtension: { '.js': '.cjs' },

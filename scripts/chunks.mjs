@@ -30,6 +30,14 @@ export const DYNAMIC_CHUNKS = {
   'src/cli/commands/validate/run.ts': 'validate',
   'src/cli/commands/verify-pins/run.ts': 'verify-pins',
   'src/core/run/full.ts': 'run-full',
+  // The built-in skills: a run starts them in a worker thread (cmd/builtin-worker.cjs, below) and
+  // loads them in its own thread only where there are no worker bundles.
+  'src/skills/index.ts': 'builtin-skills',
+};
+
+/** Programs of their own, started by path rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
+export const ENTRY_CHUNKS = {
+  'src/skills/worker.ts': 'builtin-worker',
 };
 
 /**

@@ -15,9 +15,19 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
-import { DEFAULT_AUDIT_PATH, defaultSchemaCompiler, loadFull, type BundleSnapshots, type PolicyInForce, type RunOptions, type SchemaCompiler } from '../core/run/index.js';
+import {
+  DEFAULT_AUDIT_PATH,
+  defaultSchemaCompiler,
+  loadFull,
+  type BuiltinThread,
+  type Builtins,
+  type BundleSnapshots,
+  type PolicyInForce,
+  type RunOptions,
+  type SchemaCompiler,
+} from '../core/run/index.js';
 import { VERSION } from '../generated/version.js';
-import { BUILTINS } from '../skills/index.js';
+import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { packageRoot } from './package-root.js';
@@ -106,6 +116,30 @@ function dataSegment(): { dataKiB?: number } {
   }
 }
 
+/** The worker's program: boot (code caches), load the built-in skills' bundle, serve one job. */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+require(require('node:path').join(workerData.dist, 'boot.cjs'));
+globalThis[Symbol.for('skillctl.loadChunk')]('cmd/builtin-worker.cjs').workerMain();
+`;
+
+/**
+ * The shipped built-ins run in worker threads started from the CLI's bundles (dist/boot.cjs
+ * tells where they are), where the deadline and max_memory can stop them; without the bundles
+ * (the library run from source), in this thread.
+ */
+function builtins(): Builtins {
+  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
+  if (typeof dist !== 'string') return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
+  return {
+    has: (id) => BUILTIN_IDS.has(id),
+    start: (resourceLimits) => {
+      const { Worker } = process.getBuiltinModule('node:worker_threads');
+      return new Worker(WORKER_SOURCE, { eval: true, workerData: { dist }, resourceLimits }) as unknown as BuiltinThread;
+    },
+  };
+}
+
 export interface RunSetup {
   readonly root: string | undefined;
   readonly policy: PolicyInForce;
@@ -123,7 +157,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     policy,
     // process.hrtime, not performance.now(): the performance global loads perf_hooks (~1 ms).
     clock: { now: () => Date.now(), monotonic: () => Number(process.hrtime.bigint()) / 1e6 },
-    builtins: async (id) => BUILTINS.get(id),
+    builtins: builtins(),
     compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
     resolve: runResolveOptions(root),
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },

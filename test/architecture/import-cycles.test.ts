@@ -11,15 +11,6 @@ import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { ROOT } from '../helpers/paths.js';
 
-/**
- * Known loops outside this suite's reach, each to be removed by the work that owns it. The test
- * fails when one of them is gone, so the list only shrinks.
- */
-const KNOWN_LOOPS: readonly string[] = [
-  // Issue 14, step 1 rewrites run/ as fixed steps: attempts.ts takes RunRequest/RunResult types from engine.ts.
-  'src/core/run/attempts.ts -> src/core/run/engine.ts',
-];
-
 /** Every relative import of every .ts file under src/, as repository-relative paths. */
 function importGraph(): Map<string, string[]> {
   const src = join(ROOT, 'src');
@@ -40,16 +31,16 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
-/** The edges that close a loop (depth-first back edges): none means the graph has no cycle. */
-function loopEdges(graph: ReadonlyMap<string, readonly string[]>): { edge: string; loop: string[] }[] {
+/** The loops closed by depth-first back edges: none means the graph has no cycle. */
+function loops(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   const state = new Map<string, 'open' | 'done'>();
   const stack: string[] = [];
-  const found: { edge: string; loop: string[] }[] = [];
+  const found: string[][] = [];
   const visit = (node: string): void => {
     state.set(node, 'open');
     stack.push(node);
     for (const dep of graph.get(node) ?? []) {
-      if (state.get(dep) === 'open') found.push({ edge: `${node} -> ${dep}`, loop: [...stack.slice(stack.indexOf(dep)), dep] });
+      if (state.get(dep) === 'open') found.push([...stack.slice(stack.indexOf(dep)), dep]);
       else if (!state.has(dep)) visit(dep);
     }
     stack.pop();
@@ -57,20 +48,6 @@ function loopEdges(graph: ReadonlyMap<string, readonly string[]>): { edge: strin
   };
   for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
   return found;
-}
-
-/** Whether `to` can be reached from `from` by following imports. */
-function reaches(graph: ReadonlyMap<string, readonly string[]>, from: string, to: string): boolean {
-  const seen = new Set<string>();
-  const todo = [from];
-  while (todo.length > 0) {
-    const node = todo.pop() as string;
-    if (node === to) return true;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    todo.push(...(graph.get(node) ?? []));
-  }
-  return false;
 }
 
 describe('imports under src/', () => {
@@ -82,24 +59,7 @@ describe('imports under src/', () => {
   });
 
   it('form no loop', () => {
-    const known = new Set(KNOWN_LOOPS);
-    const pruned = new Map([...graph].map(([node, deps]) => [node, deps.filter((dep) => !known.has(`${node} -> ${dep}`))]));
-    const loops = loopEdges(pruned).map((l) => l.loop.join(' -> '));
-    assert.deepEqual(loops, [], `import loops:\n${loops.join('\n')}`);
-  });
-
-  it('still have each known loop (remove it from KNOWN_LOOPS once it is gone)', () => {
-    for (const edge of KNOWN_LOOPS) {
-      const [from, to] = edge.split(' -> ') as [string, string];
-      assert.ok(graph.get(from)?.includes(to) && reaches(graph, to, from), `${edge} no longer closes a loop`);
-    }
-  });
-
-  it('form none under src/cli, with no exception', () => {
-    const cli = loopEdges(graph).filter((l) => l.loop.some((m) => m.startsWith('src/cli/')));
-    assert.deepEqual(
-      cli.map((l) => l.loop.join(' -> ')),
-      [],
-    );
+    const found = loops(graph).map((l) => l.join(' -> '));
+    assert.deepEqual(found, [], `import loops:\n${found.join('\n')}`);
   });
 });

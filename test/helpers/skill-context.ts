@@ -19,6 +19,7 @@ import {
   type RecordingGate,
 } from '../../src/core/policy/index.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { checkedFs } from '../../src/core/policy/index.js';
 import { confiner, type BuiltinContext, type BuiltinLimits, type SandboxMode } from '../../src/core/run/index.js';
 import { policyFrom } from './run.js';
 import { contractOf } from './skill-contract.js';
@@ -76,6 +77,7 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
   const gate = createPolicyGate(grant.granted, {
     cwd: opts.cwd,
     pathEnv: env.PATH ?? '',
+    ...(opts.protectedPaths !== undefined ? { protectedPaths: opts.protectedPaths } : {}),
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
   });
   const capped = capLimits(resolveLimits(ep.runtime_limits), policy.limits).limits;
@@ -90,11 +92,14 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
   const ctx: BuiltinContext = {
     cwd: opts.cwd,
     policy: gate,
+    files: checkedFs(gate, opts.cwd),
     limits: { timeoutMs: capped.timeoutMs, maxOutputBytes: capped.maxOutputBytes, memoryMiB: capped.memoryMiB, ...opts.limits },
     env,
     signal: opts.signal ?? new AbortController().signal,
     now: () => performance.now(),
     confine,
+    commit: (work) => work(),
+    scratch: () => undefined,
   };
   return { ctx, gate, grant, policy, confined };
 }

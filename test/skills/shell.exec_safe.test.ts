@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { lookupCommand } from '../../src/core/policy/exec.js';
+import { lookupCommand } from '../../src/core/fs/find-command.js';
 import type { RunResult } from '../../src/core/run/index.js';
 import { shellExecSafe } from '../../src/skills/shell.exec_safe.js';
 import { ROOT } from '../helpers/paths.js';

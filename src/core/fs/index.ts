@@ -3,3 +3,5 @@ export { findProjectRoot, PROJECT_MARKERS } from './project.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';
+export { lookupCommand, type CommandLookup } from './find-command.js';
+export { within } from './within.js';

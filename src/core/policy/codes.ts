@@ -24,6 +24,16 @@ export const POLICY_CODES = {
     title: 'A path lies outside the granted fs.read / fs.write paths (after resolving symlinks).',
     exit: 'denied',
   },
+  POLICY_PATH_PROTECTED: {
+    severity: 'error',
+    title: 'A write was refused because the path is protected whatever the grant: a policy, lock, key or signature file, .skillctl/, .git/hooks, .git/config, a shell start-up file.',
+    exit: 'denied',
+  },
+  POLICY_PATH_CHANGED: {
+    severity: 'error',
+    title: 'A path the host policy grants has become a symlink inside a writable directory; the run is refused instead of following it.',
+    exit: 'denied',
+  },
   POLICY_URL_INVALID: {
     severity: 'error',
     title: 'A URL was refused for its form: not http(s), userinfo, encoded traversal, dot segments, fragment.',

@@ -5,7 +5,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { readJsonValue } from './json.js';
 import { bwrapComplaint, bwrapSetupFailed } from './sandbox.js';
-import type { SpawnOutcome } from './spawn.js';
+import type { SpawnOutcome } from './process-runner.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */
 export type RunStatus =
@@ -22,7 +22,9 @@ export type RunStatus =
   | 'unavailable'
   | 'bundle_invalid'
   | 'not_found'
-  | 'policy_invalid';
+  | 'policy_invalid'
+  /** SIGINT or SIGTERM stopped the run. */
+  | 'interrupted';
 
 export type AttemptOutcome =
   /** A JSON output, not yet checked against output_schema. */

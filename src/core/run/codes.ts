@@ -32,6 +32,11 @@ export const RUN_CODES = {
   },
   RUN_ERROR_INVALID: { severity: 'error', title: 'The error the skill reported violates its error_schema.', exit: 'contract' },
   RUN_SKILL_FAILED: { severity: 'error', title: 'The skill reported an error or its process exited with a non-zero status.', exit: 'findings' },
+  RUN_INTERRUPTED: {
+    severity: 'error',
+    title: 'The run was interrupted (SIGINT or SIGTERM); the skill and its processes were stopped and the run recorded.',
+    exit: 'findings',
+  },
   RUN_TIMEOUT: { severity: 'error', title: 'The skill ran past max_execution_time; it and all its processes were killed.', exit: 'timeout' },
   RUN_OUTPUT_LIMIT: { severity: 'error', title: 'The skill wrote more than max_output_bytes; it was stopped and its output discarded.', exit: 'findings' },
   RUN_MEMORY_LIMIT: { severity: 'error', title: 'The skill ran out of its max_memory allowance.', exit: 'findings' },

@@ -52,7 +52,7 @@ export function buildRecord(
   diagnostics: readonly Diagnostic[],
   times: RecordTimes,
   skillctlVersion: string,
-): SealedAuditRecord {
+): AuditRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
     ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
@@ -110,7 +110,7 @@ export function buildRecord(
       codes,
     },
   };
-  return sealRecord(record);
+  return record;
 }
 
 /** A call refused before any run began: who asked for what, and why nothing ran. */
@@ -148,5 +148,5 @@ export function refusalRecord(r: Refusal, skillctlVersion: string): SealedAuditR
     refusals: [{ scope: r.scope, code: r.code, reason: r.reason }],
   };
   const diagnostics = [diag(r.code, r.reason)];
-  return buildRecord(facts, 'denied', exitStatusOf(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
+  return sealRecord(buildRecord(facts, 'denied', exitStatusOf(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion));
 }

@@ -10,7 +10,7 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../policy/exec.js';
+import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';

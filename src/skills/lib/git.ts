@@ -13,7 +13,7 @@ import type { BuiltinContext, BuiltinOutcome } from '../../core/run/index.js';
 import { childEnv } from './env.js';
 import { denied, fail } from './outcome.js';
 import { spawnConfined } from './confined.js';
-import type { SpawnResult } from './proc.js';
+import type { SpawnOutcome } from '../../core/run/index.js';
 import { lenientUtf8 } from './text.js';
 
 const HARDENING = [
@@ -56,7 +56,7 @@ const COMMAND_KEY = /^(?:filter\.(.+)\.(?:clean|smudge|process)|diff\.(.+)\.(?:t
 
 export interface GitRunner {
   /** Runs `git <args>` in the work tree; stdout beyond `maxStdout` bytes stops git. */
-  run(args: readonly string[], maxStdout: number): Promise<{ result: SpawnResult } | { outcome: BuiltinOutcome }>;
+  run(args: readonly string[], maxStdout: number): Promise<{ result: SpawnOutcome } | { outcome: BuiltinOutcome }>;
 }
 
 export type GitOpen = { readonly git: GitRunner } | { readonly outcome: BuiltinOutcome };
@@ -71,7 +71,7 @@ export async function openGit(ctx: BuiltinContext): Promise<GitOpen> {
   const env = { ...childEnv(ctx, (name) => name.startsWith('GIT_') || name === 'PAGER'), ...FIXED_ENV };
   let overrides: string[] = [];
 
-  const exec = async (args: readonly string[], maxStdout: number): Promise<{ result: SpawnResult } | { outcome: BuiltinOutcome }> => {
+  const exec = async (args: readonly string[], maxStdout: number): Promise<{ result: SpawnOutcome } | { outcome: BuiltinOutcome }> => {
     const argv = ['git', ...HARDENING, ...overrides, ...args];
     const decision = await ctx.policy.checkExec(argv);
     if (!decision.allowed) return { outcome: denied(decision, `exec git ${args[0] ?? ''}`) };
@@ -84,7 +84,6 @@ export async function openGit(ctx: BuiltinContext): Promise<GitOpen> {
       maxStdout: maxStdout + 1,
       maxStderr: STDERR_MAX,
       signal: ctx.signal,
-      now: () => ctx.now(),
       onStdout: (chunk) => (seen += chunk.length) > maxStdout,
     });
     if (run.kind === 'no-sandbox') return { outcome: run.outcome };

@@ -8,13 +8,13 @@ import { dirname, join } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // The policy's modules, not policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../../policy/exec.js';
+import { lookupCommand } from '../../fs/find-command.js';
 import type { Grant } from '../../policy/grant.js';
 import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
-import { spawnBounded } from '../spawn.js';
+import { spawnBounded } from '../process-runner.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 
 export interface ProcessRuntimeOptions {
@@ -174,7 +174,9 @@ export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, i
     env: o.env,
     stdin: input,
     timeoutMs: o.limits.timeoutMs,
-    maxOutputBytes: o.limits.maxOutputBytes,
+    maxStdout: o.limits.maxOutputBytes,
+    maxStderr: o.limits.maxOutputBytes,
+    stopAtLimit: true,
     ...(signal !== undefined ? { signal } : {}),
   });
   return interpretProcess(r, o.limits);
