@@ -103,9 +103,9 @@ export {
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
- * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block; `packSkillZip(source,
- * name)` writes the reproducible `.skill` archive; `agentSkillIdentity(validation)` gives the identity
- * (`name`, `metadata.version`) and derived manifest digest that pins record.
+ * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block;
+ * `agentSkillIdentity(validation)` gives the identity (`name`, `metadata.version`) and derived
+ * manifest digest that pins record.
  */
 export {
   agentSkillIdentity,
@@ -119,6 +119,11 @@ export {
   type AgentSkillValidation,
   type NameCharset,
 } from './core/agent-skills/index.js';
+/**
+ * `packSkillZip(source, name)` writes the reproducible `.skill` archive of a SKILL.md folder (one
+ * top-level folder `name`, package_skill.py's exclusions, fixed timestamps); a listing error or an
+ * unreadable file gives findings and no archive.
+ */
 export { packSkillZip, type SkillZip } from './core/archive/index.js';
 /**
  * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
