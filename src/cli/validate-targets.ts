@@ -6,15 +6,7 @@ import { readFileBytes as readFile } from '../core/fs/callback-fs.js';
 import { resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';
-import { writeFileAtomic } from '../core/fs/index.js';
-import {
-  fixDigests,
-  formatOf,
-  unreadable,
-  validateBundle,
-  validateManifest,
-  type ManifestValidation,
-} from '../core/manifest/index.js';
+import { fixManifestFile, formatOf, unreadable, validateBundle, validateManifest, type ManifestValidation } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
 
@@ -58,15 +50,9 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
       return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
     }
   }
-  if (!fix || r.document.data === undefined) return toChecked(r);
-  const f = fixDigests(r);
-  if (f.text === undefined) {
-    return toChecked(r, f.reason === undefined ? {} : { notFixed: diag('INPUT_UNREADABLE', `not fixed: ${f.reason}`, { file: r.file, severity: 'warning' }) });
-  }
-  await writeFileAtomic(resolve(cwd, r.file), f.text);
-  // Re-validate what is now on disk, so the report describes the fixed file.
-  const again = r.bundle !== undefined ? await validateBundle(resolve(cwd, r.bundle), r.bundle) : r;
-  return toChecked(again, { fixed: f.changed });
+  if (!fix) return toChecked(r);
+  const { validation, ...outcome } = await fixManifestFile(cwd, r);
+  return toChecked(validation, outcome);
 }
 
 export { mapLimited } from '../core/map-limited.js';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { jcsDigest, sha256, type Sha256Digest } from '../digest/index.js';
+import { canonicalDigest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { formatOf, MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
 
@@ -32,13 +32,9 @@ export function toPackDocument(bytes: Uint8Array, file: string): PackDocument {
   const diagnostics: Diagnostic[] = doc.diagnostics.map((d) => ({ ...d, file }));
   if (doc.data === undefined) return { file_digest, diagnostics };
   const data = doc.data as Record<string, unknown>;
-  let pack_digest: Sha256Digest | undefined;
-  try {
-    pack_digest = jcsDigest(data);
-  } catch (err) {
-    if (!(err instanceof SkillctlError)) throw err;
-    diagnostics.push(diag(err.code, err.message, { file }));
-  }
+  const digest = canonicalDigest(data);
+  const pack_digest = digest.value;
+  diagnostics.push(...digest.diagnostics.map((d) => ({ ...d, file })));
   const out = { file_digest, ...(pack_digest !== undefined ? { pack_digest } : {}) };
   const profile = data.profile;
   const version = data.skill_pack_version;

@@ -22,7 +22,7 @@ import {
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { formatOf, manifestDigestOf, parseDocumentBytes } from '../manifest/index.js';
+import { computeManifestDigest, formatOf, parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
 import type { SkillPin } from './model.js';
@@ -90,13 +90,9 @@ async function declaredByManifest(source: BundleSource, files: readonly BundleFi
   found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
   if (doc.data === undefined) return {};
   const data = doc.data as Record<string, unknown>;
-  let manifestDigest: Sha256Digest | undefined;
-  try {
-    manifestDigest = manifestDigestOf(data);
-  } catch (err) {
-    if (!(err instanceof SkillctlError)) throw err;
-    found.push(diag(err.code, err.message, { file }));
-  }
+  const digest = computeManifestDigest(data);
+  const manifestDigest = digest.value;
+  found.push(...digest.diagnostics.map((d) => ({ ...d, file })));
   if (manifestDigest !== undefined && data.manifest_digest !== manifestDigest) {
     found.push(diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${String(data.manifest_digest)} but the manifest hashes to ${manifestDigest}`, { file, pointer: '/manifest_digest', ...doc.locate('/manifest_digest') }));
   }

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Host policy: reading the policy file, and every refusal the policy makes at run time. */
 export const POLICY_CODES = {

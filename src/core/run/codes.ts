@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** `skillctl run` (resolving, executing, checking contracts) and the audit log. */
 export const RUN_CODES = {

@@ -6,7 +6,7 @@
 import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
-import { exitCodeFor } from '../exit.js';
+import { exitStatusOf } from '../exit-status.js';
 import { randomBytes } from 'node:crypto';
 import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
@@ -184,5 +184,5 @@ export function refusalRecord(r: Refusal, skillctlVersion: string): AuditEndReco
     refusals: [{ scope: r.scope, code: r.code, reason: r.reason }],
   };
   const diagnostics = [diag(r.code, r.reason)];
-  return buildRecord(facts, 'denied', exitCodeFor(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
+  return buildRecord(facts, 'denied', exitStatusOf(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
 }

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /**
  * Errors and refusals of the built-in skills (src/skills), part of the builtin runtime contract

@@ -5,7 +5,7 @@
  * (chained to the log) before the result is returned.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { exitCodeFor } from '../exit.js';
+import { exitStatusOf } from '../exit-status.js';
 import type { RunStatus } from './attempt.js';
 import { sealRecord, type AuditRecord, type Sealed, type SealedAuditRecord } from './audit.js';
 import { buildRecord, newRunId, startRecord, type RunFacts } from './record.js';
@@ -91,7 +91,7 @@ export class RunTrail {
     const diagnostics = this.diagnostics.map((d) =>
       d.file === undefined && d.pointer !== undefined && this.#file !== undefined ? { ...d, file: this.#file, pointer: `${this.#pointer}${d.pointer}` } : d,
     );
-    const exitCode = status === 'interrupted' ? (this.signal?.reason === 'SIGTERM' ? 143 : 130) : exitCodeFor(diagnostics);
+    const exitCode = status === 'interrupted' ? (this.signal?.reason === 'SIGTERM' ? 143 : 130) : exitStatusOf(diagnostics);
     const record = buildRecord(this.facts, status, exitCode, diagnostics, this.#times(), this.skillctlVersion);
     const sealed = this.sink !== undefined ? await this.sink.append(record) : sealRecord(record);
     return {

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { createFileAtomic, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
@@ -57,10 +57,7 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (req.force) {
     await writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
   } else {
-    try {
-      await createFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
-    } catch (err) {
-      if (!isSkillctlError(err) || err.code !== 'OUTPUT_EXISTS') throw err;
+    if (!(await createFileAtomic(req.secretPath, pair.secretKeyText, 0o600))) {
       return { ok: false, signer: req.signer, diagnostics: [diag('KEY_EXISTS', `${req.secretLabel} exists`, { file: req.secretLabel, hint: 'pass --force to overwrite it, or choose another --out' })] };
     }
   }
