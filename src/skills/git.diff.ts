@@ -42,7 +42,8 @@ export const gitDiff: BuiltinSkill = {
             : rev.outcome;
         }
         const sha = lenientUtf8(rev.result.stdout).trim();
-        args = ['show', '--format=', '--patch', '--diff-merges=first-parent', ...DIFF_FLAGS, sha, '--'];
+        // --no-show-signature: verifying a signed commit (or a merged signed tag) runs gpg.
+        args = ['show', '--format=', '--patch', '--no-show-signature', '--diff-merges=first-parent', ...DIFF_FLAGS, sha, '--'];
       } else {
         args = ['diff', ...(target === 'staged' ? ['--cached'] : []), ...DIFF_FLAGS, '--'];
       }
