@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import type { BuiltinContext, BuiltinOutcome, SandboxMode } from '../../src/core/run/index.js';
 import { configFiles, FIXED, neutralise, olderThan231, parseListing, tookOverrides } from '../../src/skills/lib/git-config.js';
 import { parsePlace } from '../../src/skills/lib/git-place.js';
-import { seedRepo } from '../helpers/git-repo.js';
+import { git, seedRepo } from '../helpers/git-repo.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { runSkill } from '../helpers/skill-contract.js';
 import { PLACE_ATTACKS } from './git-attacks-places.js';
@@ -124,6 +124,33 @@ describe('git.status and git.diff refuse what they cannot neutralise', () => {
       t.close();
     }
   });
+});
+
+describe('submodules are other repositories', () => {
+  for (const sandbox of ['none', 'bwrap'] as const) {
+    it(`--sandbox ${sandbox}: a submodule whose .git leads outside the grant is never read`, async () => {
+      const t = await scratch();
+      try {
+        const head = await seedRepo(t.repo);
+        const other = join(t.outside, 'private');
+        await mkdir(other);
+        git(other, 'init', '-q');
+        git(other, 'commit', '-q', '--allow-empty', '-m', 'private');
+        const secret = git(other, 'rev-parse', 'HEAD').trim();
+        await mkdir(join(t.repo, 's'));
+        await writeFile(join(t.repo, 's', '.git'), `gitdir: ${join(other, '.git')}\n`);
+        git(t.repo, 'update-index', '--add', '--cacheinfo', `160000,${head},s`);
+        const { ctx } = await skillContext('git.diff', { cwd: t.repo, policy: ALLOW, sandbox });
+        for (const [skill, input] of [['git.status', {}], ['git.diff', { target: 'working' }], ['git.diff', { target: 'staged' }]] as const) {
+          const outcome = await runSkill(skill, input, ctx);
+          assert.equal(codeOf(outcome), 'ok');
+          assert.ok(!JSON.stringify(outcome).includes(secret), `${skill} ${JSON.stringify(input)} shows the outside repository's HEAD`);
+        }
+      } finally {
+        t.close();
+      }
+    });
+  }
 });
 
 describe('the configuration listing and its overrides', () => {
