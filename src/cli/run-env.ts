@@ -21,6 +21,7 @@ import {
   defaultSchemaCompiler,
   loadFull,
   type BuiltinThread,
+  type CgroupHost,
   type Builtins,
   type BundleSnapshots,
   type PolicyInForce,
@@ -112,6 +113,15 @@ function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
   };
 }
 
+/** Where this process sits in the host's cgroups (/proc/self/cgroup), for a run's own cgroup; none off Linux. */
+function cgroupHost(): { cgroups?: CgroupHost } {
+  try {
+    return { cgroups: { root: '/sys/fs/cgroup', self: readFileSync('/proc/self/cgroup', 'utf8') } };
+  } catch {
+    return {};
+  }
+}
+
 /** This process's VmData (KiB): bounds what a fresh node of the same binary reserves at start. */
 function dataSegment(): { dataKiB?: number } {
   try {
@@ -167,6 +177,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
     resolve: runResolveOptions(root),
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
+    ...cgroupHost(),
     skillctlVersion: VERSION,
     // The audit log, the policy file and the project's pins: never writable by a skill.
     protectedPaths: runProtectedPaths({
