@@ -19,6 +19,7 @@ import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
+import { absentPaths, withoutPlanting } from './planted.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
 export type Builtins = BuiltinLookup | BuiltinWorkers;
@@ -145,7 +146,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.sandbox = 'container';
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
-      return { execute: () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal) };
+      const absent = await absentPaths(protectedPaths);
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal)) };
     }
     default: {
       const uses: GateUse[] = [];
@@ -164,7 +166,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.sandbox = prep.prepared.sandbox;
       trail.facts.caps = prep.prepared.caps;
       if (prep.prepared.runtime.version !== undefined) trail.facts.runtimeVersion = prep.prepared.runtime.version;
-      return { execute: () => runProcess(prep.prepared, options, stdin, p.signal), ...(cgroup !== undefined ? { release: () => cgroup.release() } : {}) };
+      const absent = await absentPaths(protectedPaths);
+      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal)), ...(cgroup !== undefined ? { release: () => cgroup.release() } : {}) };
     }
   }
 }
