@@ -8,7 +8,7 @@
 import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, readFileText, realpath, stat } from '../fs/callback-fs.js';
+import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, readFileBytes, readFileText, realpath, stat } from '../fs/callback-fs.js';
 import { digestBytes, hashStream } from './hash-stream.js';
 
 export interface DirOps {
@@ -21,6 +21,12 @@ export interface DirOps {
   realpath(path: string): Promise<string>;
   /** A whole text file, following links (`.skillignore`, read after the listing saw a regular file). */
   readText(path: string): Promise<string>;
+  /**
+   * A whole file's bytes, following links: the files a lock names outside any bundle (its keys
+   * file, a pinned archive or pack, a provenact bundle's files). Through this call and not
+   * node:fs, so that a lock read from a git tree (verify-pins --staged) reads them from that tree.
+   */
+  readFile(path: string): Promise<Buffer>;
   /** A regular file's bytes, refusing a symbolic link in the last component (O_NOFOLLOW). */
   readRegular(path: string): Promise<Buffer>;
   /** sha256 of a regular file's bytes, as `readRegular` opens it; large files are streamed. */
@@ -76,6 +82,7 @@ export const asyncDirOps: DirOps = {
   stat,
   realpath,
   readText: readFileText,
+  readFile: readFileBytes,
   async readRegular(path) {
     const { fd, size } = await openRegular(path);
     try {
@@ -146,6 +153,7 @@ export const syncDirOps: DirOps = {
   stat: (path) => now(() => statSync(path)),
   realpath: (path) => now(() => realpathSync.native(path)),
   readText: (path) => now(() => readFileSync(path, 'utf8')),
+  readFile: (path) => now(() => readFileSync(path)),
   readRegular: (path) => now(() => withRegularSync(path, readAllSync)),
   digestRegular: (path) =>
     now(() =>

@@ -3,7 +3,7 @@
  * document whose identity is `profile` + `skill_pack_version` and whose digest is the sha256 of
  * the RFC 8785 JSON of its parsed content. What else a pack holds is the packs feature's concern.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileBytes } from '../fs/callback-fs.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalDigest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -58,11 +58,14 @@ export function toPackDocument(bytes: Uint8Array, file: string): PackDocument {
   };
 }
 
-/** Reads a pack file; a missing file is `undefined`, other read errors throw. */
-export async function readPackFile(abs: string, file: string): Promise<PackDocument | undefined> {
+/**
+ * Reads a pack file; a missing file is `undefined`, other read errors throw. `read` reads it (a
+ * lock's `ops.readFile` when the pack is one of its pins).
+ */
+export async function readPackFile(abs: string, file: string, read: (path: string) => Promise<Buffer> = readFileBytes): Promise<PackDocument | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(abs);
+    bytes = await read(abs);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;

@@ -32,7 +32,7 @@ export async function verifyPackPin(ctx: SkillctlLockContext, pin: PackPin): Pro
     found.push(diagnostic);
     return done();
   }
-  const doc = await readPackFile(abs, pin.source);
+  const doc = await readPackFile(abs, pin.source, ctx.ops.readFile);
   if (doc === undefined) {
     found.push(diag('PIN_MISSING', `${pin.source} does not exist or is not a file`, { ...at('source'), hint: 'restore it, or remove the pin' }));
     return done();

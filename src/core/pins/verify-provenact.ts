@@ -5,9 +5,8 @@
  * name and version are the lock's; every signature's signer is declared in manifest.signers;
  * bundle-meta.json agrees; no file in the bundle escapes every digest.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dirSource } from '../bundle/index.js';
+import { dirSource, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, jcsDigest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -32,12 +31,12 @@ export interface ProvenactVerification {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-async function readBounded(path: string, max: number): Promise<Buffer | 'missing' | 'too-large'> {
+async function readBounded(ops: DirOps, path: string, max: number): Promise<Buffer | 'missing' | 'too-large'> {
   try {
-    const st = await stat(path);
+    const st = await ops.stat(path);
     if (!st.isFile()) return 'missing';
     if (st.size > max) return 'too-large';
-    return await readFile(path);
+    return await ops.readFile(path);
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
@@ -83,10 +82,10 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
     found.push(diag('PIN_SOURCE_INVALID', `bundle_dir is ${pin.bundle_dir}, not skills/${pin.id}/${pin.version}`, at('bundle_dir')));
   }
   const files = {
-    wasm: await readBounded(join(abs, 'skill.wasm'), WASM_MAX),
-    manifest: await readBounded(join(abs, 'manifest.json'), JSON_MAX),
-    signatures: await readBounded(join(abs, 'signatures.json'), JSON_MAX),
-    keys: await readBounded(join(abs, pin.keys_file), JSON_MAX),
+    wasm: await readBounded(ctx.ops, join(abs, 'skill.wasm'), WASM_MAX),
+    manifest: await readBounded(ctx.ops, join(abs, 'manifest.json'), JSON_MAX),
+    signatures: await readBounded(ctx.ops, join(abs, 'signatures.json'), JSON_MAX),
+    keys: await readBounded(ctx.ops, join(abs, pin.keys_file), JSON_MAX),
   };
   if (Object.values(files).every((f) => f === 'missing')) {
     found.push(diag('PIN_MISSING', `${dir} does not exist or holds no bundle`, { ...at('bundle_dir'), hint: 'restore it, or remove the pin' }));
@@ -189,7 +188,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
   }
   if (listing.files.some((f) => f.path === 'bundle-meta.json')) {
     const bfile = `${dir}/bundle-meta.json`;
-    const meta = parseDocumentBytes(await readFile(join(abs, 'bundle-meta.json')), 'json', 'bundle-meta.json');
+    const meta = parseDocumentBytes(await ctx.ops.readFile(join(abs, 'bundle-meta.json')), 'json', 'bundle-meta.json');
     found.push(...meta.diagnostics.map((d) => ({ ...d, file: bfile })));
     const m = meta.data as Record<string, unknown> | undefined;
     if (m !== undefined) {

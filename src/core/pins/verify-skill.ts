@@ -6,7 +6,6 @@
  * own; the signatures in signatures.json verify and satisfy the lock's signer policy.
  * `ok` is true only when all of that ran and passed.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentSkillManifestDigest, agentSkillVersion, parseSkillMd, SKILL_MD_NAMES, toProperties } from '../agent-skills/index.js';
 import {
@@ -243,7 +242,7 @@ async function openSource(
   if (isArchive) {
     let bytes: Buffer;
     try {
-      bytes = await readFile(abs);
+      bytes = await ctx.ops.readFile(abs);
     } catch (err) {
       const code = errnoCode(err);
       if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return missing(code === 'EISDIR' ? 'is not a file' : 'does not exist');

@@ -15,11 +15,14 @@ import { startPool, threadsFor, type VerifyPool } from '../../verify-pins-thread
 
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
+import { runTree } from './run-tree.js';
 
 /** The entry worker threads call (see ../../verify-pins-threads.ts). */
 export { workerMain } from '../../verify-pins-threads.js';
 
 export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number> {
+  if (opts.staged === true) return runTree(ctx, opts, { staged: true });
+  if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
   let bytes: Buffer | undefined;
   let root = project.root;
