@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.tools/**', 'src/generated/**', 'fixtures/**', 'bench/out/**'] },
+  { ignores: ['dist/**', 'dist.build-*/**', 'dist.old-*/**', 'node_modules/**', '.tools/**', 'src/generated/**', 'fixtures/**', 'bench/out/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

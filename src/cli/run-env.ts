@@ -28,6 +28,7 @@ import {
   type RunOptions,
   type SchemaCompiler,
 } from '../core/run/index.js';
+import { canStartWorkers, startWorker } from '../entry/workers.js';
 import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
@@ -132,26 +133,20 @@ function dataSegment(): { dataKiB?: number } {
   }
 }
 
-/** The worker's program: boot (code caches), load the built-in skills' bundle, serve one job. */
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-require(require('node:path').join(workerData.dist, 'boot.cjs'));
-globalThis[Symbol.for('skillctl.loadChunk')]('cmd/builtin-worker.cjs').workerMain();
-`;
-
 /**
- * The shipped built-ins run in worker threads started from the CLI's bundles (dist/boot.cjs
- * tells where they are), where the deadline and max_memory can stop them; without the bundles
- * (the library run from source), in this thread.
+ * The shipped built-ins run in worker threads started from the CLI's bundles (the start-up wing
+ * finds them: src/entry/workers.ts), where the deadline and max_memory can stop them; without the
+ * bundles (the library run from source), in this thread.
  */
 function builtins(): Builtins {
-  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
-  if (typeof dist !== 'string') return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
+  if (!canStartWorkers()) return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
   return {
     has: (id) => BUILTIN_IDS.has(id),
+    // One thread per run, serving one job (src/skills/worker.ts).
     start: (resourceLimits) => {
-      const { Worker } = process.getBuiltinModule('node:worker_threads');
-      return new Worker(WORKER_SOURCE, { eval: true, workerData: { dist }, resourceLimits }) as unknown as BuiltinThread;
+      const thread = startWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits });
+      if (thread === undefined) throw new Error('the built-in skills cannot start without the CLI bundles');
+      return thread as unknown as BuiltinThread;
     },
   };
 }

@@ -1,11 +1,22 @@
-// The CLI's lazily loaded chunks, declared in one place. The build (scripts/build.mjs) bundles each
-// module listed here into dist/cmd/<name>.cjs of its own, and every other bundle that imports it
-// gets a small stand-in that loads the chunk (through dist/boot.cjs, with its V8 code cache) when
-// it is first used. A module not listed here is bundled into whatever imports it.
+// Every bundle of the CLI, declared in one place. The build (src/entry/bundle.mjs) bundles each
+// module listed here into a file of its own: the entries into dist/<name>.cjs, the chunks into
+// dist/cmd/<name>.cjs. Every other bundle that imports a chunk gets a small stand-in
+// (src/entry/chunk.cjs) that loads it through dist/boot.cjs, with its V8 code cache, when it is
+// first used. A module not listed here is bundled into whatever imports it.
 //
-// Chunk names are part of the start-up machinery: dist/boot.cjs loads cmd/validate.cjs for the
-// validate fast path, worker threads name the chunk they run (cmd/validate.cjs,
-// cmd/verify-pins.cjs), and the warm-up runs (scripts/warmups.mjs) write one code cache per chunk.
+// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs,
+// validate-argv.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
+// (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
+// chunk they load.
+
+/** Loaded by dist/boot.cjs itself: the full CLI, and the two fast paths' argument checks. */
+export const ENTRIES = {
+  'src/cli/main.ts': 'skillctl',
+  // `skillctl skill` for a built-in pack, tried before the CLI loads (src/entry/skill-fast.ts).
+  'src/entry/skill-fast.ts': 'skill-fast',
+  // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
+  'src/entry/validate-argv.ts': 'validate-argv',
+};
 
 /**
  * Imported with `await import()`: a command's action body (its folder's run.ts, required only
@@ -35,7 +46,7 @@ export const DYNAMIC_CHUNKS = {
   'src/skills/index.ts': 'builtin-skills',
 };
 
-/** Programs of their own, started by path rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
+/** Programs of their own, started by name rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
 export const ENTRY_CHUNKS = {
   'src/skills/worker.ts': 'builtin-worker',
 };
@@ -47,3 +58,10 @@ export const ENTRY_CHUNKS = {
 export const SYNC_CHUNKS = {
   'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
 };
+
+/**
+ * Node built-ins that a bundled package requires at load but rarely uses: each becomes a module
+ * that requires the built-in on first use. commander requires child_process (and with it net,
+ * dgram, tty) at load, for executable subcommands skillctl never uses.
+ */
+export const LAZY_BUILTINS = [{ package: 'commander', builtin: 'node:child_process' }];
