@@ -6,6 +6,7 @@ import { exitCodeFor } from '../exit.js';
 import { expandInputs } from '../inputs.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
+import { pushAll } from '../../core/findings.js';
 
 export async function run(ctx: Context, args: readonly string[]): Promise<number> {
   const expanded = await expandInputs(ctx.io.cwd, args);
@@ -18,7 +19,7 @@ export async function run(ctx: Context, args: readonly string[]): Promise<number
   const seen = new Map<string, string>();
   for (const dir of dirs) {
     const r = await readAgentSkill(isAbsolute(dir) ? dir : join(ctx.io.cwd, dir), dir);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.properties === undefined || r.location === undefined) continue;
     const first = seen.get(r.properties.name);
     if (first !== undefined) {
