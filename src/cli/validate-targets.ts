@@ -2,17 +2,13 @@
  * Validating (and fixing) the targets of `skillctl validate`, shared by the command and its worker
  * threads. Results crossing a thread boundary are plain data: `Checked`.
  */
-import { readFileBytes as readFile } from '../core/fs/callback-fs.js';
 import { resolve } from 'node:path';
 import { diag, type Diagnostic } from '../core/diagnostics.js';
-import { errnoCode } from '../core/errors.js';
 import { writeFileAtomic } from '../core/fs/index.js';
 import {
   fixDigests,
-  formatOf,
-  unreadable,
   validateBundle,
-  validateManifest,
+  validateManifestFile,
   type ManifestValidation,
 } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
@@ -51,13 +47,7 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
   }
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
-  else {
-    try {
-      r = await validateManifest(await readFile(resolve(cwd, t.file)), formatOf(t.file), { file: t.file });
-    } catch (err) {
-      return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
-    }
-  }
+  else r = await validateManifestFile(resolve(cwd, t.file), t.file);
   if (!fix || r.document.data === undefined) return toChecked(r);
   const f = fixDigests(r);
   if (f.text === undefined) {

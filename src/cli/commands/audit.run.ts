@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { errnoCode, SkillctlError } from '../../core/errors.js';
-import { findProjectRoot } from '../../core/fs/index.js';
+import { SkillctlError } from '../../core/errors.js';
+import { findProjectRoot, readInputFile } from '../../core/fs/index.js';
 import { DEFAULT_AUDIT_PATH, verifyAuditLog } from '../../core/run/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
@@ -22,12 +21,7 @@ export async function run(ctx: Context, file: string | undefined): Promise<numbe
     text = bytes.toString('utf8');
   } else {
     path = file !== undefined ? resolve(ctx.io.cwd, file) : join((await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      const code = errnoCode(err);
-      throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read the audit log ${path}: ${code ?? String(err)}`, { cause: err });
-    }
+    text = (await readInputFile(path, `the audit log ${path}`, { maxBytes: MAX_LOG_BYTES })).toString('utf8');
   }
   const v = verifyAuditLog(text, file ?? path);
   const code = exitCodeFor(v.diagnostics);

@@ -1,4 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import {
   checkPayloadBytes,
@@ -12,7 +11,8 @@ import {
   type ContractSet,
 } from '../../core/contracts/index.js';
 import { diag, sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
-import { errnoCode, SkillctlError } from '../../core/errors.js';
+import { SkillctlError } from '../../core/errors.js';
+import { readBounded, refusalDiagnostic } from '../../core/fs/index.js';
 import { MANIFEST_MAX_BYTES } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
@@ -22,6 +22,7 @@ import { renderJson } from '../render/json.js';
 import { renderSarif } from '../render/sarif.js';
 import type { ContractOptions } from './contract.js';
 import type { ValidateOptions } from './validate.js';
+import { pushAll } from '../../core/findings.js';
 
 /** Payloads are bounded like manifests: enough for any real exchange, refused before parsing beyond. */
 const PAYLOAD_MAX_BYTES = MANIFEST_MAX_BYTES;
@@ -42,7 +43,7 @@ function summary(c: Contract): Record<string, unknown> {
 }
 
 function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
+  const widths = rows[0]?.map((_, i) => rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), 0)) ?? [];
   return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
 }
 
@@ -124,15 +125,8 @@ async function readPayload(ctx: Context, file: string): Promise<Uint8Array | Dia
     return bytes ?? diag('PAYLOAD_NOT_JSON', `stdin exceeds the ${PAYLOAD_MAX_BYTES}-byte bound for a payload`, { file });
   }
   const abs = isAbsolute(file) ? file : join(ctx.io.cwd, file);
-  try {
-    const st = await stat(abs);
-    if (st.isDirectory()) return diag('INPUT_UNREADABLE', `${file} is a directory; give payload files`, { file });
-    if (st.size > PAYLOAD_MAX_BYTES) return diag('PAYLOAD_NOT_JSON', `${file} is ${st.size} bytes; the bound for a payload is ${PAYLOAD_MAX_BYTES}`, { file });
-    return await readFile(abs);
-  } catch (err) {
-    const code = errnoCode(err);
-    return diag(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`, { file });
-  }
+  const r = await readBounded(abs, { maxBytes: PAYLOAD_MAX_BYTES });
+  return r.ok ? r.bytes : refusalDiagnostic(r, file, 'PAYLOAD_NOT_JSON');
 }
 
 async function readInput(ctx: Context, file: string): Promise<unknown> {
@@ -178,7 +172,7 @@ export async function validatePayloads(ctx: Context, args: readonly string[], op
         // An unreadable payload file was not checked: `valid` is null, and it is not counted as a violation.
         const r = bytes instanceof Uint8Array ? checkPayloadBytes(bytes, validator, { file, ...input }) : { file, valid: null, diagnostics: [bytes] };
         docs.push({ file, contract: label, valid: r.valid, diagnostics: r.diagnostics });
-        all.push(...r.diagnostics);
+        pushAll(all, r.diagnostics);
       }
     }
   }

@@ -1,4 +1,4 @@
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
   agentSkillToManifest,
@@ -12,8 +12,8 @@ import {
 import { dirSource } from '../../core/bundle/index.js';
 import { sortDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import { errnoCode, InternalError, SkillctlError } from '../../core/errors.js';
-import { createFileAtomic, writeFileAtomic } from '../../core/fs/index.js';
-import { findManifest, fixDigests, validateBundle } from '../../core/manifest/index.js';
+import { createFileAtomic, readInputFile, writeFileAtomic } from '../../core/fs/index.js';
+import { findManifest, fixDigests, MANIFEST_MAX_BYTES, validateBundle } from '../../core/manifest/index.js';
 import type { Context } from '../context.js';
 import { exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
@@ -103,7 +103,7 @@ async function toSkillMd(ctx: Context, dir: string, label: string, opts: Convert
   const existing = await findSkillMd(dir);
   const mdPath = 'diagnostic' in existing ? join(dir, 'SKILL.md') : existing.path;
   const mdFile = join(label, basename(mdPath));
-  const oldMd = 'diagnostic' in existing ? undefined : await readFile(existing.path);
+  const oldMd = 'diagnostic' in existing ? undefined : await readInputFile(existing.path, mdFile, { maxBytes: MANIFEST_MAX_BYTES });
   if (oldMd !== undefined && opts.force !== true) throw new SkillctlError('OUTPUT_EXISTS', `${mdFile} already exists`, { hint: 'pass --force to replace it' });
   const conv = manifestToSkillMd(before.manifest, {
     dirName: basename(resolve(dir)),
@@ -115,7 +115,7 @@ async function toSkillMd(ctx: Context, dir: string, label: string, opts: Convert
 
   const found = await findManifest(dir);
   if ('diagnostic' in found) throw new SkillctlError('BUNDLE_UNREADABLE', 'the manifest disappeared during the conversion');
-  const oldManifest = await readFile(found.path, 'utf8');
+  const oldManifest = (await readInputFile(found.path, found.path, { maxBytes: MANIFEST_MAX_BYTES })).toString('utf8');
   await write(mdPath, conv.text, opts.force === true);
   // SKILL.md is now a file of the bundle: content_digest, and so manifest_digest, change.
   const restore = async (): Promise<void> => {

@@ -9,6 +9,7 @@ import { processFileLock, projectPaths } from '../project.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PinOptions } from './pin.js';
+import { pushAll } from '../../core/findings.js';
 
 async function signing(ctx: Context, opts: PinOptions): Promise<{ signing: Signing[]; diagnostics: Diagnostic[] }> {
   if (opts.sign.length !== opts.signer.length) {
@@ -18,7 +19,7 @@ async function signing(ctx: Context, opts: PinOptions): Promise<{ signing: Signi
   const diagnostics: Diagnostic[] = [];
   for (const [i, file] of opts.sign.entries()) {
     const r = await readSecretKey(isAbsolute(file) ? file : join(ctx.io.cwd, file), file);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.key !== undefined) out.push({ signer: opts.signer[i] as string, key: r.key });
   }
   return { signing: out, diagnostics };
@@ -30,6 +31,8 @@ function describe(c: PinChange): string {
 
 export async function run(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<number> {
   if (paths.length === 0 && opts.all !== true) throw new SkillctlError('USAGE', 'name what to pin, or pass --all', { hint: 'skillctl pin --all' });
+  // `-` reads a lock from stdin for verify-pins; pin writes the lock, and stdin is no place to write it.
+  if (opts.lock === '-') throw new SkillctlError('USAGE', 'pin writes the lock file: --lock - (standard input) cannot be written', { hint: 'name the lock file to update with --lock <file>' });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
   const targets = await collectTargets(project.root, ctx.io.cwd, paths, opts.all === true);
   const keys = await signing(ctx, opts);

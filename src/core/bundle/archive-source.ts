@@ -11,19 +11,21 @@
  * the end-of-archive marker that is not zero padding.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readdir } from 'node:fs/promises';
+import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js';
 import { join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import type { Ignore } from 'ignore';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { hashStream } from './hash-stream.js';
 import { excludedWithAncestors, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
 import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './source.js';
 import { BLOCK, parseHeader, parsePax, RECORD } from './tar.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { pushAll } from '../findings.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -198,8 +200,11 @@ function parseTar(tar: Buffer, bounds: BundleBounds): Parsed {
   return { entries, diagnostics };
 }
 
-/** Headers and padding cost at most a few blocks per entry on top of the file bytes. */
-function inflateLimit(bounds: BundleBounds): number {
+/**
+ * The largest archive (compressed or not) within `bounds`: headers and padding cost at most a
+ * few blocks per entry on top of the file bytes.
+ */
+export function inflateLimit(bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS): number {
   return bounds.maxTotalBytes + (bounds.maxFiles + 1) * 4 * BLOCK + RECORD;
 }
 
@@ -231,7 +236,7 @@ export async function archiveSourceFromBytes(
   if (inflated.tar !== undefined) {
     const parsed = parseTar(inflated.tar, bounds);
     entries = parsed.entries;
-    diagnostics.push(...parsed.diagnostics);
+    pushAll(diagnostics, parsed.diagnostics);
   }
   const ignoreFile = entries.get('.skillignore');
   let ig: Ignore | undefined;
@@ -302,26 +307,25 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
  * everything wrong with its content is a diagnostic of `list()`.
  */
 export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS, label: string = path): Promise<ArchiveSource> {
+  // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
+  // bound cannot be within it: refused without reading it into memory. A FIFO or a device is
+  // refused before it is opened (read-bounded.ts).
+  const r = await readBounded(path, { maxBytes: inflateLimit(bounds) });
+  if (r.ok) return archiveSourceFromBytes(r.bytes, label, bounds);
+  if (r.reason !== 'too-large') throw new SkillctlError(refusalCode(r), describeRefusal(r, label));
   try {
-    const { size } = await stat(path);
-    // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
-    // bound cannot be within it: refuse without reading it into memory.
-    if (size > inflateLimit(bounds)) {
-      const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${size} bytes`)] };
-      const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
-      return {
-        location: label,
-        archiveDigest: await hashStream(createReadStream(path)),
-        archiveSize: size,
-        list: () => Promise.resolve(listing),
-        read: none,
-        digest: none,
-        extractTo: () => Promise.resolve(listing.diagnostics),
-      };
-    }
-    return await archiveSourceFromBytes(await readFile(path), label, bounds);
+    const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${r.size} bytes`)] };
+    const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
+    return {
+      location: label,
+      archiveDigest: await hashStream(createReadStream(path)),
+      archiveSize: r.size,
+      list: () => Promise.resolve(listing),
+      read: none,
+      digest: none,
+      extractTo: () => Promise.resolve(listing.diagnostics),
+    };
   } catch (err) {
-    if (isSkillctlError(err)) throw err;
     const code = errnoCode(err);
     throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
   }

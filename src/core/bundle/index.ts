@@ -1,5 +1,5 @@
 export { ARCHIVE_CODES } from './archive-codes.js';
-export { archiveSourceFromBytes, DEFAULT_ARCHIVE_BOUNDS, openArchive, unsafeArchivePath, type ArchiveSource } from './archive-source.js';
+export { archiveSourceFromBytes, DEFAULT_ARCHIVE_BOUNDS, inflateLimit, openArchive, unsafeArchivePath, type ArchiveSource } from './archive-source.js';
 export { computeContent, hashFiles, type BundleContent, type HashedFiles } from './content.js';
 export { asyncDirOps, syncDirOps, type DirOps } from './dir-ops.js';
 export { dirSource } from './dir-source.js';

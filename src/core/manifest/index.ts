@@ -15,6 +15,7 @@ export {
   unreadable,
   validateBundle,
   validateManifest,
+  validateManifestFile,
   type DigestCheck,
   type ManifestValidation,
   type ValidateOptions,
