@@ -58,8 +58,12 @@ await step('bundle', async () => {
   const chunks = { 'src/core/run/full.ts': 'run-full' };
   // Modules imported statically but called synchronously and rarely, that get a chunk of their own
   // loaded on the first call of one of the named exports: the full YAML parser, which a clean
-  // manifest never needs (src/core/manifest/parse.ts).
-  const syncChunks = { 'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] } };
+  // manifest never needs (src/core/manifest/parse.ts), and the linear-time pattern engine.
+  const syncChunks = {
+    'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
+    // RE2 (re2js) for schema patterns: only schemas with a pattern that needs checking load it.
+    'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
+  };
   const lazyRunners = {
     name: 'lazy-runners',
     setup(b) {
