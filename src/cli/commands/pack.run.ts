@@ -7,7 +7,6 @@ import { EXIT, exitCodeFor } from '../exit.js';
 import { renderGrouped } from '../render/diagnostics.js';
 import { renderJson } from '../render/json.js';
 import type { PackOptions } from './pack.js';
-import { makeDirs } from '../../core/fs/make-dirs.js';
 
 
 /** The real path `path` has, or would have once made: its deepest existing ancestor resolved, the rest appended. */
@@ -42,14 +41,10 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
   if (realOut === realBundle || realOut.startsWith(realBundle + sep)) {
     throw new SkillctlError('OUTPUT_UNWRITABLE', `${outLabel} is inside ${dir}, the folder being packed`, { hint: `write the archive elsewhere, e.g. --out ${join(dir, '..')}` });
   }
-  try {
-    await makeDirs(out);
-  } catch (err) {
-    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot create ${outLabel}: ${errnoCode(err) ?? String(err)}`);
-  }
   const formats: PackFormat[] = opts.format === 'both' ? ['tgz', 'skill'] : [opts.format ?? 'tgz'];
   const result = await packBundle(abs, out, {
     label: dir,
+    outLabel,
     formats,
     ...(opts.strict === true ? { profile: 'strict' as const } : {}),
   });
