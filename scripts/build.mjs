@@ -3,12 +3,13 @@
 // TypeScript -> dist/ (library and tests), and one CommonJS bundle for the CLI (fast start).
 // `node scripts/build.mjs [step...]` runs only the named steps.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { snapshotDefaultBundles } from './default-bundles.mjs';
 import { generate } from './generate.mjs';
 import { generateSkillSchemas } from './skill-schemas.mjs';
+import { DYNAMIC_CHUNKS, ENTRY_CHUNKS, SYNC_CHUNKS } from './chunks.mjs';
 import { checkPacks } from './packs.mjs';
 import { WARMUPS } from './warmups.mjs';
 
@@ -47,38 +48,21 @@ await step('bundle', async () => {
   const bundled = new Set(['commander', 'yaml', 'js-yaml', 'chalk', 'ignore', 'ajv', 'ajv-formats']);
   const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !bundled.has(d));
   const esbuild = await import('esbuild');
-  // Each command's implementation (`commands/<name>.run.ts`) is its own file, dist/cmd/<name>.cjs,
-  // required only when that command runs: `--version` and `--help` never parse them.
-  const runners = readdirSync(join(root, 'src/cli/commands')).filter((f) => f.endsWith('.run.ts'));
-  // `import('./x.run.js')` becomes a module that asks dist/boot.cjs to load dist/cmd/x.cjs (with
-  // its code cache); without boot.cjs, a plain require of the chunk.
-  // Modules imported dynamically, on first use, that get a chunk of their own the same way, so the
-  // chunk importing them stays small: the heavy half of `run` (YAML parser, validators, ajv,
-  // contracts), which a run of an unchanged default bundle never loads (docs/performance.md).
-  const chunks = { 'src/core/run/full.ts': 'run-full' };
-  // Modules imported statically but called synchronously and rarely, that get a chunk of their own
-  // loaded on the first call of one of the named exports: the full YAML parser, which a clean
-  // manifest never needs (src/core/manifest/parse.ts), and the linear-time pattern engine.
-  const syncChunks = {
-    'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
-    // RE2 (re2js) for schema patterns: only schemas with a pattern that needs checking load it.
-    'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
-  };
-  const lazyRunners = {
-    name: 'lazy-runners',
+  // The chunks are listed in scripts/chunks.mjs. `import('./x.js')` of a listed module becomes a
+  // module that asks dist/boot.cjs to load dist/cmd/<name>.cjs (with its code cache); without
+  // boot.cjs, a plain require of the chunk.
+  const source = (args) => relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')));
+  const lazyChunks = {
+    name: 'lazy-chunks',
     setup(b) {
-      b.onResolve({ filter: /\.run\.js$/ }, (args) => {
-        if (args.kind !== 'dynamic-import') return undefined;
-        return { path: args.path.split('/').pop().replace(/\.run\.js$/, ''), namespace: 'lazy-runner' };
-      });
       b.onResolve({ filter: /\.js$/ }, (args) => {
         if (args.kind !== 'dynamic-import' || !args.path.startsWith('.')) return undefined;
-        const chunk = chunks[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
-        return chunk === undefined ? undefined : { path: chunk, namespace: 'lazy-runner' };
+        const chunk = DYNAMIC_CHUNKS[source(args)];
+        return chunk === undefined ? undefined : { path: chunk, namespace: 'lazy-chunk' };
       });
       b.onResolve({ filter: /\.js$/ }, (args) => {
         if (args.kind !== 'import-statement' || !args.path.startsWith('.')) return undefined;
-        const chunk = syncChunks[relative(root, resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts')))];
+        const chunk = SYNC_CHUNKS[source(args)];
         return chunk === undefined ? undefined : { path: chunk.name, namespace: 'sync-chunk', pluginData: chunk };
       });
       b.onLoad({ filter: /.*/, namespace: 'sync-chunk' }, (args) => {
@@ -94,7 +78,7 @@ ${forwarders.join('\n')}`,
           loader: 'js',
         };
       });
-      b.onLoad({ filter: /.*/, namespace: 'lazy-runner' }, (args) => {
+      b.onLoad({ filter: /.*/, namespace: 'lazy-chunk' }, (args) => {
         const rel = JSON.stringify(`cmd/${args.path}.cjs`);
         return {
           contents: `const load = globalThis[Symbol.for('skillctl.loadChunk')];
@@ -126,12 +110,12 @@ module.exports = load ? load(${rel}) : require(require('node:path').join(__dirna
       { in: 'src/cli/skill-fast.ts', out: 'skill-fast' },
       // Asked by bin/skillctl.js whether `validate ...` takes its fast path (src/cli/validate-fast.ts).
       { in: 'src/cli/validate-argv.ts', out: 'validate-argv' },
-      ...runners.map((f) => ({ in: `src/cli/commands/${f}`, out: `cmd/${f.replace(/\.run\.ts$/, '')}` })),
-      ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
-      ...Object.entries(syncChunks).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),
+      ...Object.entries(DYNAMIC_CHUNKS).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
+      ...Object.entries(ENTRY_CHUNKS).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
+      ...Object.entries(SYNC_CHUNKS).map(([src, { name }]) => ({ in: src, out: `cmd/${name}` })),
     ],
     outExtension: { '.js': '.cjs' },
-    plugins: [lazyRunners, lazyBuiltins],
+    plugins: [lazyChunks, lazyBuiltins],
     // Dynamic import() becomes require(): no ES module loader is started for a lazy command.
     supported: { 'dynamic-import': false },
     bundle: true,

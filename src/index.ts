@@ -75,7 +75,7 @@ export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/
  * `checkSkillDir(dir, label)` is the gate pack and pin share: the folder's kind, validation and identity.
  */
 export { packBundle, type PackFormat, type PackResult } from './core/pack/index.js';
-export { checkSkillDir, checkSkillSource, type SkillCheck, type SkillIdentity, type SkillKind } from './core/skill-source/index.js';
+export { checkSkillDir, checkSkillSource, type SkillCheck, type SkillIdentity, type SkillKind } from './core/skill-gate/index.js';
 /**
  * Lock files: `openLock(path)` (skillctl or provenact format; `minSigners` defaults to the lock's,
  * 2 for provenact), `findPin(lock, id, version?)`, `verifySkillPin(ctx, pin)` (read-only; returns
@@ -103,15 +103,14 @@ export {
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's
- * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block; `packSkillZip(source,
- * name)` writes the reproducible `.skill` archive; `agentSkillIdentity(validation)` gives the identity
- * (`name`, `metadata.version`) and derived manifest digest that pins record.
+ * read-properties does; `renderAvailableSkills(skills)` is its to-prompt block;
+ * `agentSkillIdentity(validation)` gives the identity (`name`, `metadata.version`) and derived
+ * manifest digest that pins record.
  */
 export {
   agentSkillIdentity,
   agentSkillManifestDigest,
   checkSkillMd,
-  packSkillZip,
   readAgentSkill,
   renderAvailableSkills,
   validateAgentSkill,
@@ -119,8 +118,13 @@ export {
   type AgentSkillProperties,
   type AgentSkillValidation,
   type NameCharset,
-  type SkillZip,
 } from './core/agent-skills/index.js';
+/**
+ * `packSkillZip(source, name)` writes the reproducible `.skill` archive of a SKILL.md folder (one
+ * top-level folder `name`, package_skill.py's exclusions, fixed timestamps); a listing error or an
+ * unreadable file gives findings and no archive.
+ */
+export { packSkillZip, type SkillZip } from './core/archive/index.js';
 /**
  * The capability registry (skill loading protocol). `validateCapability(dir, { skills })` checks a
  * bundle as publish does; `publishCapabilities(registry, dirs, { skills, create })` validates and
@@ -189,16 +193,16 @@ export {
   type PackSection,
   type RenderedPack,
   type RenderPackOptions,
-} from './core/packs/index.js';
+} from './core/behaviour-packs/index.js';
 /**
  * Operator packs: `loadPackDir(dir, { label?, reserved? })` reads every `<profile>.yaml|.yml|.json`
  * in `dir` (symbolic links refused; `reserved` defaults to the built-in profiles) and is `ok` only
  * when all are valid; `checkPack(data, { stem? })` validates pack data already in memory.
  */
-export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/packs/index.js';
+export { checkPack, loadPackDir, type LoadedPack, type LoadPackDirOptions } from './core/behaviour-packs/index.js';
 /**
  * The seed's JSON request `{"profile"?, "max_chars"?}` for runners and servers that accept it as
  * text: `parsePackRequest(bytes)` (guarded JSON parse, at most 64 KiB) then
  * `checkPackRequest(value, profiles)` (null counts as absent; profile defaults to `daily`).
  */
-export { checkPackRequest, parsePackRequest, type PackRequest } from './core/packs/index.js';
+export { checkPackRequest, parsePackRequest, type PackRequest } from './core/behaviour-packs/index.js';

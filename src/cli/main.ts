@@ -1,7 +1,8 @@
 /**
  * The skillctl command line: global options, command registration, error-to-exit-code mapping.
- * Commands live in commands/<name>.ts; each parses its options, calls the core, renders, and
- * returns an exit code.
+ * Commands live in commands/<name>/: index.ts registers the command and lazily imports run.ts
+ * (its own chunk, scripts/chunks.mjs), which maps the options (options.ts) to a core call, renders
+ * the result (render/<name>.ts) and returns an exit code.
  */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../generated/version.js';

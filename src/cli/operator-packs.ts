@@ -5,7 +5,7 @@
  */
 import { isAbsolute, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import type { Pack } from '../core/packs/model.js';
+import type { Pack } from '../core/behaviour-packs/index.js';
 import type { Context } from './context.js';
 
 export type OperatorPacks =
@@ -14,7 +14,7 @@ export type OperatorPacks =
   | { readonly diagnostics: readonly Diagnostic[] };
 
 export async function loadOperatorPacks(ctx: Context, dir: string): Promise<OperatorPacks> {
-  const { loadPackDir, packCatalogue } = await import('../core/packs/index.js');
+  const { loadPackDir, packCatalogue } = await import('../core/behaviour-packs/index.js');
   const loaded = await loadPackDir(isAbsolute(dir) ? dir : join(ctx.io.cwd, dir), { label: dir });
   const extra = loaded.value?.map((l) => l.pack);
   const catalogue = packCatalogue(extra);

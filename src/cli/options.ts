@@ -1,8 +1,13 @@
-/** Option parsers shared by command definitions (light imports only). */
+/** Option parsers shared by command definitions (light imports only: every command's index.ts is in the main bundle). */
 import { InvalidArgumentError } from 'commander';
 
 /** `--min-signers <n>`: an integer from 0 to 64. */
 export function parseMinSigners(value: string): number {
   if (!/^(0|[1-9][0-9]?)$/.test(value) || Number(value) > 64) throw new InvalidArgumentError('an integer from 0 to 64 is required.');
   return Number(value);
+}
+
+/** commander's accumulator for a repeatable option (`--contracts a --contracts b`). */
+export function collect(value: string, previous: readonly string[] = []): string[] {
+  return [...previous, value];
 }

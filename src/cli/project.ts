@@ -38,14 +38,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Waits up to 30 s for another writer; a lock file older than 10 min is stale. */
-export function processFileLock(): FileLockOptions {
+/**
+ * Waits up to 30 s for another writer; a lock file older than 10 min is stale. `brief`: the
+ * holder keeps it for a moment only (an audit append), so a waiter looks again after a few
+ * milliseconds rather than backing off.
+ */
+export function processFileLock(brief = false): FileLockOptions {
   return {
     now: () => Date.now(),
     pid: process.pid,
     hostname: hostname(),
     isAlive,
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, brief ? 1 + Math.floor(Math.random() * 4) : ms)),
     timeoutMs: 30_000,
     staleMs: 10 * 60_000,
   };

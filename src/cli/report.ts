@@ -3,13 +3,14 @@
  * code), anything else as an internal error. Shared by the full CLI and the fast paths, which must
  * print the same bytes.
  */
-import { CODES } from '../core/diagnostics.js';
+import { CODES, type Code } from '../core/diagnostics.js';
 import { InternalError, isSkillctlError } from '../core/errors.js';
+import type { CliCode } from './codes.js';
 import type { Context } from './context.js';
 import { EXIT } from './exit.js';
 import { renderJson } from './render/json.js';
 
-export function errorDoc(code: string, message: string, hint?: string): string {
+export function errorDoc(code: Code | CliCode, message: string, hint?: string): string {
   return renderJson({ error: { code, message, ...(hint !== undefined ? { hint } : {}) } });
 }
 

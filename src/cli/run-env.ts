@@ -15,9 +15,21 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
-import { DEFAULT_AUDIT_PATH, defaultSchemaCompiler, loadFull, type BundleSnapshots, type PolicyInForce, type RunOptions, type SchemaCompiler } from '../core/run/index.js';
+import { runProtectedPaths } from '../core/policy/protected.js';
+import {
+  DEFAULT_AUDIT_PATH,
+  defaultSchemaCompiler,
+  loadFull,
+  type BuiltinThread,
+  type CgroupHost,
+  type Builtins,
+  type BundleSnapshots,
+  type PolicyInForce,
+  type RunOptions,
+  type SchemaCompiler,
+} from '../core/run/index.js';
 import { VERSION } from '../generated/version.js';
-import { BUILTINS } from '../skills/index.js';
+import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { packageRoot } from './package-root.js';
@@ -40,6 +52,11 @@ export async function readBytes(ctx: Context, file: string, what: string): Promi
 /** `--policy FILE`, else skillctl.policy.yaml in the project root, else the default policy. */
 export async function policyInForce(ctx: Context, root: string | undefined, file: string | undefined): Promise<PolicyInForce> {
   const path = file !== undefined ? resolve(ctx.io.cwd, file) : root !== undefined ? join(root, POLICY_FILE_NAME) : undefined;
+  if (path === undefined && existsSync(join(ctx.io.cwd, POLICY_FILE_NAME))) {
+    ctx.note(
+      `note: ${POLICY_FILE_NAME} here is not in force: a policy is read only at the project root (the nearest directory with pins/skills.lock.json, else the top of the git work tree), and there is none; the default policy applies (read inside this directory, nothing else). Make this directory a project root (git init, or skillctl pin), or pass --policy ${POLICY_FILE_NAME}.`,
+    );
+  }
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   const bytes = await readBytes(ctx, path, 'the policy');
   const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: dirname(path) });
@@ -96,6 +113,15 @@ function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
   };
 }
 
+/** Where this process sits in the host's cgroups (/proc/self/cgroup), for a run's own cgroup; none off Linux. */
+function cgroupHost(): { cgroups?: CgroupHost } {
+  try {
+    return { cgroups: { root: '/sys/fs/cgroup', self: readFileSync('/proc/self/cgroup', 'utf8') } };
+  } catch {
+    return {};
+  }
+}
+
 /** This process's VmData (KiB): bounds what a fresh node of the same binary reserves at start. */
 function dataSegment(): { dataKiB?: number } {
   try {
@@ -104,6 +130,30 @@ function dataSegment(): { dataKiB?: number } {
   } catch {
     return {};
   }
+}
+
+/** The worker's program: boot (code caches), load the built-in skills' bundle, serve one job. */
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+require(require('node:path').join(workerData.dist, 'boot.cjs'));
+globalThis[Symbol.for('skillctl.loadChunk')]('cmd/builtin-worker.cjs').workerMain();
+`;
+
+/**
+ * The shipped built-ins run in worker threads started from the CLI's bundles (dist/boot.cjs
+ * tells where they are), where the deadline and max_memory can stop them; without the bundles
+ * (the library run from source), in this thread.
+ */
+function builtins(): Builtins {
+  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
+  if (typeof dist !== 'string') return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
+  return {
+    has: (id) => BUILTIN_IDS.has(id),
+    start: (resourceLimits) => {
+      const { Worker } = process.getBuiltinModule('node:worker_threads');
+      return new Worker(WORKER_SOURCE, { eval: true, workerData: { dist }, resourceLimits }) as unknown as BuiltinThread;
+    },
+  };
 }
 
 export interface RunSetup {
@@ -123,16 +173,18 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     policy,
     // process.hrtime, not performance.now(): the performance global loads perf_hooks (~1 ms).
     clock: { now: () => Date.now(), monotonic: () => Number(process.hrtime.bigint()) / 1e6 },
-    builtins: async (id) => BUILTINS.get(id),
+    builtins: builtins(),
     compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
     resolve: runResolveOptions(root),
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
+    ...cgroupHost(),
     skillctlVersion: VERSION,
     // The audit log, the policy file and the project's pins: never writable by a skill.
-    protectedPaths: [
-      ...(auditFile !== undefined ? [auditFile] : []),
-      ...('invalid' in policy || policy.source === 'default' ? [] : [policy.source]),
-      ...(root !== undefined ? [join(root, POLICY_FILE_NAME), join(root, 'pins')] : []),
-    ],
+    protectedPaths: runProtectedPaths({
+      cwd: ctx.io.cwd,
+      ...(root !== undefined ? { root } : {}),
+      ...(auditFile !== undefined ? { auditFile } : {}),
+      ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
+    }),
   };
 }

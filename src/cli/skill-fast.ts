@@ -9,9 +9,9 @@
  * it returns false and the full CLI runs instead: errors are only ever reported by the full command,
  * and success output comes from the same renderers, so both paths print the same bytes.
  */
-import { BUILTIN_PACKS } from '../core/packs/builtin.js';
-import { renderRequest } from '../core/packs/request.js';
-import { renderPackOutput } from './render/pack.js';
+import { BUILTIN_PACKS } from '../core/behaviour-packs/builtin.js';
+import { renderRequest } from '../core/behaviour-packs/request.js';
+import { renderPackOutput } from './render/skill.js';
 import { writeStdout } from './io.js';
 
 interface Parsed {

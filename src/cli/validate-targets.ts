@@ -3,14 +3,8 @@
  * threads. Results crossing a thread boundary are plain data: `Checked`.
  */
 import { resolve } from 'node:path';
-import { diag, type Diagnostic } from '../core/diagnostics.js';
-import { writeFileAtomic } from '../core/fs/index.js';
-import {
-  fixDigests,
-  validateBundle,
-  validateManifestFile,
-  type ManifestValidation,
-} from '../core/manifest/index.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { fixManifestFile, validateBundle, validateManifestFile, type ManifestValidation } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
 
@@ -48,15 +42,9 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
   else r = await validateManifestFile(resolve(cwd, t.file), t.file);
-  if (!fix || r.document.data === undefined) return toChecked(r);
-  const f = fixDigests(r);
-  if (f.text === undefined) {
-    return toChecked(r, f.reason === undefined ? {} : { notFixed: diag('INPUT_UNREADABLE', `not fixed: ${f.reason}`, { file: r.file, severity: 'warning' }) });
-  }
-  await writeFileAtomic(resolve(cwd, r.file), f.text);
-  // Re-validate what is now on disk, so the report describes the fixed file.
-  const again = r.bundle !== undefined ? await validateBundle(resolve(cwd, r.bundle), r.bundle) : r;
-  return toChecked(again, { fixed: f.changed });
+  if (!fix) return toChecked(r);
+  const { validation, ...outcome } = await fixManifestFile(cwd, r);
+  return toChecked(validation, outcome);
 }
 
 export { mapLimited } from '../core/map-limited.js';

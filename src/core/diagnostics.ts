@@ -1,45 +1,33 @@
 /**
  * The one diagnostic shape, and the one catalogue of codes.
  *
- * Each concept folder declares its codes in a `codes.ts` (`satisfies CodeCatalogue`); this
- * module merges them, so a code is declared exactly once and the `Code` type is derived from
- * the declarations. Every code has an entry in docs/codes.md (a test checks it).
+ * Each concept folder declares its codes in a `codes.ts` (`satisfies CodeCatalogue`, a type from
+ * ./code-spec.ts, which imports nothing, so no codes file imports this module back); this module
+ * merges them, so a code is declared exactly once and the `Code` type is derived from the
+ * declarations. The CLI's own code (INTERNAL) is in src/cli/codes.ts. Every code has an entry
+ * in docs/codes.md (a test checks it).
  */
-import { ARCHIVE_CODES } from './bundle/archive-codes.js';
+import { ARCHIVE_CODES } from './archive/codes.js';
 import { AGENT_SKILL_CODES } from './agent-skills/codes.js';
 import { BUNDLE_CODES } from './bundle/codes.js';
-import { CLI_CODES } from './cli-codes.js';
+import type { CodeCatalogue, Severity } from './code-spec.js';
 import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
+import { IO_CODES } from './io-codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
-import { PACK_CODES } from './packs/codes.js';
+import { PACK_CODES } from './behaviour-packs/codes.js';
 import { REGISTRY_CODES } from './registry/codes.js';
 import { SKILL_CODES } from './run/skill-codes.js';
 import { PIN_CODES } from './pins/codes.js';
 import { SIGN_CODES } from './sign/codes.js';
 
-export type Severity = 'error' | 'warning' | 'info';
-
-/**
- * Exit class a code maps to when it is the worst finding of a command:
- * `findings` 1, `usage` 2, `denied` 3, `contract` 4, `timeout` 124.
- */
-export type ExitClass = 'findings' | 'usage' | 'denied' | 'contract' | 'timeout';
-
-export interface CodeSpec {
-  readonly severity: Severity;
-  /** One line saying what the code means; docs/codes.md has the long form. */
-  readonly title: string;
-  readonly exit: ExitClass;
-}
-
-export type CodeCatalogue = Readonly<Record<string, CodeSpec>>;
+export type { CodeCatalogue, CodeSpec, ExitClass, Severity } from './code-spec.js';
 
 export const CODES = {
-  ...CLI_CODES,
+  ...IO_CODES,
   ...DIGEST_CODES,
   ...BUNDLE_CODES,
   ...ARCHIVE_CODES,

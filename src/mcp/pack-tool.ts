@@ -3,7 +3,7 @@
  * BM-L1 text, marked `line_protocol`. The same request check and bytes as `skillctl skill`.
  */
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { packCatalogue, renderRequest, type Pack } from '../core/packs/index.js';
+import { packCatalogue, renderRequest, type Pack } from '../core/behaviour-packs/index.js';
 import type { ExtraTool } from './server.js';
 
 /** The tool over the built-in packs plus `extra` (operator packs, already validated by loadPackDir). */

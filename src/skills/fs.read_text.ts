@@ -4,8 +4,9 @@
  * refused. docs/skills/fs.read_text.md.
  */
 import type { BuiltinSkill } from '../core/run/index.js';
-import { openRegular, readUpTo } from './lib/files.js';
-import { bound, denied, fail, fitOutput, ok, runSkill, str } from './lib/outcome.js';
+import { isFailure } from '../core/policy/index.js';
+import { notOpened } from './lib/files.js';
+import { bound, fail, fitOutput, ok, runSkill, str } from './lib/outcome.js';
 import { canonicalEncoding, decodePrefix, looksBinary } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 65_536;
@@ -20,16 +21,15 @@ export const fsReadText: BuiltinSkill = {
       const encoding = canonicalEncoding(label);
       if (encoding === undefined) return fail('SKILL_ENCODING_UNSUPPORTED', `unknown encoding ${JSON.stringify(label)}`, { pointer: '/encoding' });
 
-      const decision = await ctx.policy.checkRead(path);
-      if (!decision.allowed) return denied(decision, `read ${path}`);
-      const opened = await openRegular(decision.resolved, path);
-      if ('outcome' in opened) return opened.outcome;
+      // Opened first, then judged: what is read is the file the policy allowed, whatever the path leads to later.
+      const file = await ctx.files.openFile(path);
+      if (isFailure(file)) return notOpened(file, `read ${path}`, path);
       let raw: Buffer;
       try {
         // One byte past the bound tells whether there is more.
-        raw = await readUpTo(opened.fh, maxBytes + 1);
+        raw = await file.read(maxBytes + 1);
       } finally {
-        await opened.fh.close();
+        await file.close();
       }
       const more = raw.length > maxBytes;
       const bytes = more ? raw.subarray(0, maxBytes) : raw;

@@ -3,10 +3,10 @@
  * `max_entries` and `max_depth`, honouring .gitignore files and never following a symlink (a
  * symlink is listed as one). docs/skills/fs.read_tree.md.
  */
-import { stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { errnoCode } from '../core/errors.js';
-import type { BuiltinSkill } from '../core/run/index.js';
+import { isFailure, type CheckedDir } from '../core/policy/index.js';
+import type { BuiltinContext, BuiltinOutcome, BuiltinSkill } from '../core/run/index.js';
+import { notOpened } from './lib/files.js';
 import { bool, bound, denied, fail, jsonBytes, ok, runSkill, str } from './lib/outcome.js';
 import { walk, type EntryKind } from './lib/walk.js';
 
@@ -27,6 +27,35 @@ function entrySize(e: TreeEntry): number {
   return jsonBytes(e) + 1;
 }
 
+/** The entries below an open directory, within the bounds and the host's output cap. */
+async function list(ctx: BuiltinContext, dir: CheckedDir, shownRoot: string, maxEntries: number, maxDepth: number, includeHidden: boolean): Promise<BuiltinOutcome> {
+  const entries: TreeEntry[] = [];
+  let truncated = false;
+  let size = 0;
+  // The response's own bytes first, so that the whole response fits the host's output cap.
+  const budget = ctx.limits.maxOutputBytes - jsonBytes({ root: shownRoot, entries: [], truncated: false });
+  for await (const item of walk(dir, {
+    includeHidden,
+    maxDepth,
+    skipGitDir: true,
+    onDepthLimit: () => {
+      truncated = true;
+    },
+  })) {
+    if ('denied' in item) return denied(item.denied, `read ${item.abs}`);
+    if (ctx.signal.aborted) return fail('SKILL_TIMED_OUT', 'the walk ran out of time');
+    const { entry } = item;
+    const e: TreeEntry = { path: entry.rel, kind: entry.kind, ...(entry.size !== undefined ? { bytes: entry.size } : {}) };
+    if (entries.length >= maxEntries || size + entrySize(e) > budget) {
+      truncated = true;
+      break;
+    }
+    size += entrySize(e);
+    entries.push(e);
+  }
+  return ok({ root: shownRoot, entries, truncated });
+}
+
 export const fsReadTree: BuiltinSkill = {
   id: 'fs.read_tree',
   run: (input, ctx) =>
@@ -35,44 +64,12 @@ export const fsReadTree: BuiltinSkill = {
       const maxEntries = bound(req, 'max_entries', DEFAULT_MAX_ENTRIES, MAX_ENTRIES_CAP);
       const maxDepth = bound(req, 'max_depth', DEFAULT_MAX_DEPTH, MAX_DEPTH_CAP);
       const includeHidden = bool(req, 'include_hidden', false);
-
-      const decision = await ctx.policy.checkRead(root);
-      if (!decision.allowed) return denied(decision, `read ${root}`);
+      const dir = await ctx.files.openDir(root, 'fs.read');
+      if (isFailure(dir)) return notOpened(dir, `read ${root}`, root);
       try {
-        if (!(await stat(decision.resolved)).isDirectory()) return fail('SKILL_NOT_A_DIRECTORY', `${root} is not a directory`);
-      } catch (err) {
-        const code = errnoCode(err);
-        return code === 'ENOENT' || code === 'ENOTDIR'
-          ? fail('SKILL_FILE_NOT_FOUND', `${root} does not exist`)
-          : fail('SKILL_NOT_A_DIRECTORY', `${root} cannot be read (${code ?? 'error'})`);
+        return await list(ctx, dir, posix.normalize(root), maxEntries, maxDepth, includeHidden);
+      } finally {
+        await dir.close();
       }
-
-      const entries: TreeEntry[] = [];
-      let truncated = false;
-      let size = 0;
-      const shownRoot = posix.normalize(root);
-      // The response's own bytes first, so that the whole response fits the host's output cap.
-      const budget = ctx.limits.maxOutputBytes - jsonBytes({ root: shownRoot, entries: [], truncated: false });
-      for await (const item of walk(decision.resolved, {
-        includeHidden,
-        maxDepth,
-        skipGitDir: true,
-        checkDir: (abs) => ctx.policy.checkRead(abs),
-        onDepthLimit: () => {
-          truncated = true;
-        },
-      })) {
-        if ('denied' in item) return denied(item.denied, `read ${item.abs}`);
-        if (ctx.signal.aborted) return fail('SKILL_TIMED_OUT', 'the walk ran out of time');
-        const { entry } = item;
-        const e: TreeEntry = { path: entry.rel, kind: entry.kind, ...(entry.size !== undefined ? { bytes: entry.size } : {}) };
-        if (entries.length >= maxEntries || size + entrySize(e) > budget) {
-          truncated = true;
-          break;
-        }
-        size += entrySize(e);
-        entries.push(e);
-      }
-      return ok({ root: shownRoot, entries, truncated });
     }),
 };

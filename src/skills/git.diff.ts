@@ -11,13 +11,16 @@ import { lenientUtf8, utf8Prefix } from './lib/text.js';
 
 export const DEFAULT_MAX_BYTES = 131_072;
 const COMMIT = /^[0-9a-f]{4,64}$/;
+const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short'];
 /**
- * `--ignore-submodules=dirty`: to tell whether a submodule's work tree is dirty git runs `git
- * status` inside it, under the submodule's own configuration, whose filters the overrides in
- * lib/git.ts do not know. So a submodule shows as changed only when the commit recorded for it
- * changed, never with the `-dirty` suffix.
+ * Submodules are other repositories, each with its own configuration and its own `.git`, which
+ * may be a file leading anywhere. The work tree's diff would read each submodule's HEAD there (with
+ * `--sandbox none`, even outside the grant: its commit id appears in the diff) and, to tell whether
+ * it is dirty, run `git status` inside it under the submodule's own configuration, whose filters
+ * the overrides in lib/git.ts do not know. So `working` leaves submodules out entirely; `staged`
+ * and `commit` compare the commits the index and the trees record, which never opens a submodule.
  */
-const DIFF_FLAGS = ['--no-color', '--no-ext-diff', '--no-textconv', '--no-relative', '--src-prefix=a/', '--dst-prefix=b/', '--submodule=short', '--ignore-submodules=dirty'];
+const SUBMODULES = { working: '--ignore-submodules=all', staged: '--ignore-submodules=dirty', commit: '--ignore-submodules=dirty' } as const;
 
 export const gitDiff: BuiltinSkill = {
   id: 'git.diff',
@@ -42,9 +45,10 @@ export const gitDiff: BuiltinSkill = {
             : rev.outcome;
         }
         const sha = lenientUtf8(rev.result.stdout).trim();
-        args = ['show', '--format=', '--patch', '--diff-merges=first-parent', ...DIFF_FLAGS, sha, '--'];
+        // --no-show-signature: verifying a signed commit (or a merged signed tag) runs gpg.
+        args = ['show', '--format=', '--patch', '--no-show-signature', '--diff-merges=first-parent', ...DIFF_FLAGS, SUBMODULES.commit, sha, '--'];
       } else {
-        args = ['diff', ...(target === 'staged' ? ['--cached'] : []), ...DIFF_FLAGS, '--'];
+        args = ['diff', ...(target === 'staged' ? ['--cached'] : []), ...DIFF_FLAGS, SUBMODULES[target], '--'];
       }
       const r = await git.run(args, maxBytes);
       if ('outcome' in r) return r.outcome;

@@ -43,7 +43,6 @@ export const shellExecSafe: BuiltinSkill = {
         maxStdout: maxOutput,
         maxStderr: maxOutput,
         signal: ctx.signal,
-        now: () => ctx.now(),
       });
       if (run.kind === 'no-sandbox') return run.outcome;
       if (run.kind === 'not-started') return fail('SKILL_EXEC_FAILED', `${argv[0]} could not be started (${run.reason})`);

@@ -113,6 +113,7 @@ describe('skillctl registry', () => {
 
   it("inside a project, publish creates .skillctl/registry and list, match and load use it; SKILLCTL_REGISTRY wins over it", () => {
     const project = tempDir();
+    mkdirSync(join(project, '.git'));
     writeFileSync(join(project, 'skillctl.policy.yaml'), '{}\n');
     const cwd = join(project, 'sub');
     mkdirSync(cwd);
@@ -138,11 +139,9 @@ describe('skillctl registry: bindings resolve as skillctl run resolves skills', 
   it("through the project's lock: valid inside the project, TOOL_BINDING_UNRESOLVED outside", () => {
     const project = tempDir();
     cpSync(fixture('registry', 'mcp', 'skills', 'demo.note_stats'), join(project, 'skills', 'demo.note_stats'), { recursive: true });
-    const text = readFileSync(join(project, 'skills', 'demo.note_stats', 'skill.yaml'), 'utf8');
-    const digest = (k: string): string => (new RegExp(`^${k}: (\\S+)$`, 'm').exec(text) as RegExpExecArray)[1] as string;
-    mkdirSync(join(project, 'pins'));
-    const pin = { skill_id: 'demo.note_stats', skill_version: '0.1.0', source: 'skills/demo.note_stats', manifest_digest: digest('manifest_digest'), content_digest: digest('content_digest') };
-    writeFileSync(join(project, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [pin] }));
+    // A lock as skillctl pin writes it: run (and so the registry) trusts nothing less.
+    const pinned = skillctl(['pin', 'skills/demo.note_stats'], { cwd: project });
+    assert.equal(pinned.code, 0, pinned.stderr);
     const notes = fixture('registry', 'mcp', 'notes');
     const inside = skillctl(['registry', 'validate', '--json', notes], { cwd: project, env: { SKILLCTL_REGISTRY: undefined } });
     assert.equal(inside.code, 0, inside.stdout);

@@ -34,6 +34,8 @@ describe('skillctl run', () => {
 
   before(async () => {
     project = realpathSync(tmp);
+    // A project root: the top of a git work tree (a policy file alone never makes one).
+    await mkdir(join(project, '.git'));
     await writeFile(join(project, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  env: [HOME]\n');
     await writeBundle(join(project, 'echo'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK, requested_permissions: { env: ['HOME'] } })],
@@ -50,9 +52,12 @@ describe('skillctl run', () => {
     const r = skillctl(['run', './echo', '--input', '-'], { cwd: project, input: '{"path":"a"}', env: { HOME: '/home/t' } });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), { ok: 'a|HOME,PATH' });
-    const [rec] = await lines();
-    assert.equal((rec?.result as { exit_code: number }).exit_code, 0);
-    assert.deepEqual(verifyAuditLog(await readFile(audit(), 'utf8'), audit()).bad_lines, []);
+    // A start record before the skill ran, then its end, chained to it.
+    const [start, end] = await lines();
+    assert.deepEqual([start?.event, start?.result, end?.event, end?.run_id], ['start', null, 'end', start?.run_id]);
+    assert.equal((end?.result as { exit_code: number }).exit_code, 0);
+    assert.equal(end?.prev_hash, start?.receipt_hash);
+    assert.deepEqual(verifyAuditLog(await readFile(audit(), 'utf8'), audit()).diagnostics, []);
   });
 
   it('--json: one document with the output, the policy in force and the receipt', () => {
@@ -108,7 +113,7 @@ describe('skillctl run', () => {
   it('--no-audit writes nothing; --audit FILE writes there', async () => {
     const other = join(project, 'logs', 'mine.jsonl');
     assert.equal(skillctl(['run', './echo', '--audit', other], { cwd: project }).code, 0);
-    assert.equal((await readFile(other, 'utf8')).trim().split('\n').length, 1);
+    assert.deepEqual((await readFile(other, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { event: string }).event), ['start', 'end']);
     const fresh = tempDir('skillctl-cli-noaudit-');
     await writeBundle(join(fresh, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
     assert.equal(skillctl(['run', './echo', '--no-audit'], { cwd: fresh }).code, 0);
@@ -138,7 +143,7 @@ describe('skillctl run', () => {
     assert.equal(last.result.status, 'policy_invalid');
   });
 
-  it('concurrent runs append whole lines', async () => {
+  it('concurrent runs append whole lines, in one chain', async () => {
     const file = join(project, 'concurrent.jsonl');
     const runs = Array.from({ length: 6 }, () =>
       new Promise<number>((resolve) => {
@@ -148,8 +153,8 @@ describe('skillctl run', () => {
     );
     assert.deepEqual(await Promise.all(runs), [0, 0, 0, 0, 0, 0]);
     const v = verifyAuditLog(await readFile(file, 'utf8'), file);
-    assert.equal(v.records, 6);
-    assert.deepEqual(v.bad_lines, []);
+    assert.equal(v.records, 12);
+    assert.deepEqual(v.diagnostics, []);
   });
 });
 
@@ -192,6 +197,7 @@ describe('skillctl run: a skill cannot widen its own grant', () => {
   let dir: string;
   before(async () => {
     dir = realpathSync(tmp1);
+    await mkdir(join(dir, '.git'));
     await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
     const main = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const fs=require('fs');const r=[];for(const p of JSON.parse(s).path.split(',')){try{fs.appendFileSync(p,'x');r.push('wrote')}catch(e){r.push(e.code)}}process.stdout.write(JSON.stringify({ok:r.join(',')}))});";
     await writeBundle(join(dir, 'tamper'), {
@@ -218,6 +224,7 @@ describe('skillctl audit verify', () => {
   before(async () => {
     dir = tmp2;
     await writeBundle(join(dir, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
+    await mkdir(join(dir, '.git'));
     await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\n');
     for (let i = 0; i < 3; i++) assert.equal(skillctl(['run', './echo'], { cwd: dir }).code, 0);
   });
@@ -226,7 +233,22 @@ describe('skillctl audit verify', () => {
     const r = skillctl(['audit', 'verify', '--json'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout);
     const doc = json<{ records: number; valid: boolean; bad_lines: number[] }>(r);
-    assert.deepEqual([doc.records, doc.valid, doc.bad_lines], [3, true, []]);
+    assert.deepEqual([doc.records, doc.valid, doc.bad_lines], [6, true, []]);
+  });
+
+  it('reports a deleted record where the chain breaks, and a log cut short against its head', async () => {
+    const file = join(dir, '.skillctl', 'audit.jsonl');
+    const parts = (await readFile(file, 'utf8')).split('\n');
+    const deleted = [...parts.slice(0, 2), ...parts.slice(3)].join('\n');
+    const r = skillctl(['audit', 'verify', '-', '--json'], { cwd: dir, input: deleted });
+    assert.equal(r.code, 1);
+    assert.deepEqual(json<{ diagnostics: { code: string; line?: number }[] }>(r).diagnostics.map((d) => [d.code, d.line]), [['AUDIT_CHAIN_BROKEN', 3]]);
+    const head = json<{ head: string }>(skillctl(['audit', 'verify', '--json'], { cwd: dir })).head;
+    assert.equal(skillctl(['audit', 'verify', '--head', head], { cwd: dir }).code, 0);
+    const short = skillctl(['audit', 'verify', '-', '--head', head, '--json'], { cwd: dir, input: parts.slice(0, 4).join('\n') + '\n' });
+    assert.equal(short.code, 1);
+    assert.deepEqual(json<{ diagnostics: { code: string }[] }>(short).diagnostics.map((d) => d.code), ['AUDIT_HEAD_MISMATCH']);
+    assert.equal(skillctl(['audit', 'verify', '--head', 'sha256:nope'], { cwd: dir }).code, 2);
   });
 
   it('reports a tampered line and exits 1', async () => {
@@ -240,6 +262,7 @@ describe('skillctl audit verify', () => {
     const doc = json<{ bad_lines: number[]; diagnostics: { code: string; line: number }[] }>(r);
     assert.deepEqual(doc.bad_lines, [2]);
     assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.line]), [['AUDIT_RECORD_TAMPERED', 2]]);
+    assert.match(parts[1] as string, /"event":"end"/);
     const human = skillctl(['audit', 'verify', '-'], { cwd: dir, input: parts.join('\n') });
     assert.equal(human.code, 1);
     assert.match(human.stdout, /AUDIT_RECORD_TAMPERED/);

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../src/core/packs/index.js';
+import { BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../src/core/behaviour-packs/index.js';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
 import { BIN, fixture, ROOT } from '../helpers/paths.js';
 

@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { renderPack } from '../../src/core/packs/index.js';
+import { renderPack } from '../../src/core/behaviour-packs/index.js';
 import { BIN, ROOT } from '../helpers/paths.js';
 
 function example(): string {

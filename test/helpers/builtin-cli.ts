@@ -80,13 +80,17 @@ export class BuiltinProject {
     return found[0] as SealedAuditRecord;
   }
 
-  /** `skillctl audit verify` of the project's log: every record intact. Returns the record count. */
+  /**
+   * `skillctl audit verify` of the project's log: every record intact and chained, every run that
+   * started also ended. Returns the number of runs (their `end` records).
+   */
   async verifyAudit(): Promise<number> {
     const cli = await skillctlAsync(['audit', 'verify', this.audit, '--json'], { cwd: this.dir });
     assert.equal(cli.code, 0, cli.stdout + cli.stderr);
-    const v = json<{ valid: boolean; records: number; bad_lines: unknown[] }>(cli);
-    assert.deepEqual([v.valid, v.bad_lines], [true, []]);
-    return v.records;
+    const v = json<{ valid: boolean; records: number; bad_lines: unknown[]; diagnostics: unknown[] }>(cli);
+    assert.deepEqual([v.valid, v.bad_lines, v.diagnostics], [true, [], []]);
+    const lines = (await readFile(this.audit, 'utf8')).trim().split('\n');
+    return lines.map((l) => JSON.parse(l) as SealedAuditRecord).filter((r) => r.event === 'end').length;
   }
 }
 

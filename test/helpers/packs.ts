@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadPackDir, type Pack } from '../../src/core/packs/index.js';
+import { loadPackDir, type Pack } from '../../src/core/behaviour-packs/index.js';
 import { fixture } from './paths.js';
 
 /** The valid operator packs of fixtures/packs/operator/valid (non-ASCII and astral text included). */

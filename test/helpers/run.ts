@@ -1,3 +1,4 @@
+import { compareSkillPins, renderLock, type SkillPin as SkillctlPin } from '../../src/core/pins/index.js';
 import { defaultPolicy, loadPolicy, type HostPolicy } from '../../src/core/policy/index.js';
 import { runSkill, type BuiltinSkill, type RunOptions, type RunRequest, type RunResult } from '../../src/core/run/index.js';
 
@@ -42,4 +43,17 @@ export function engine(call: EngineCall): Promise<RunResult> {
 /** The distinct codes of error diagnostics, sorted. */
 export function errorCodes(r: RunResult): string[] {
   return [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+}
+
+/**
+ * Writes `pins/skills.lock.json` under `root` as `skillctl pin` would (canonical, schema-valid),
+ * from pins that may leave out the fields a run does not compare (files_digest, signers).
+ */
+export async function writeLock(root: string, pins: readonly Partial<SkillctlPin>[]): Promise<void> {
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const zero = `sha256:${'0'.repeat(64)}` as const;
+  const skills = pins.map((p) => ({ files_digest: zero, signers: [], ...p }) as SkillctlPin).sort(compareSkillPins);
+  await mkdir(join(root, 'pins'), { recursive: true });
+  await writeFile(join(root, 'pins', 'skills.lock.json'), renderLock({ lock_version: 'skillctl.lock.v1', min_signers: 0, skills, packs: [] }));
 }

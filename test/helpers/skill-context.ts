@@ -19,6 +19,7 @@ import {
   type RecordingGate,
 } from '../../src/core/policy/index.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { checkedFs } from '../../src/core/policy/index.js';
 import { confiner, type BuiltinContext, type BuiltinLimits, type SandboxMode } from '../../src/core/run/index.js';
 import { policyFrom } from './run.js';
 import { contractOf } from './skill-contract.js';
@@ -46,6 +47,8 @@ export interface SkillContextOptions {
   readonly lookupHost?: HostLookup;
   /** The run's `--sandbox`; default `auto`. */
   readonly sandbox?: SandboxMode;
+  /** The policy's allow_unsandboxed; default the policy's own. */
+  readonly allowUnsandboxed?: boolean;
   /** Paths no program may write (the engine's protectedPaths), real paths. */
   readonly protectedPaths?: readonly string[];
 }
@@ -76,12 +79,14 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
   const gate = createPolicyGate(grant.granted, {
     cwd: opts.cwd,
     pathEnv: env.PATH ?? '',
+    ...(opts.protectedPaths !== undefined ? { protectedPaths: opts.protectedPaths } : {}),
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
   });
   const capped = capLimits(resolveLimits(ep.runtime_limits), policy.limits).limits;
   const confined: SkillContext['confined'] = [];
   const confine = confiner({
     mode: opts.sandbox ?? 'auto',
+    allowUnsandboxed: opts.allowUnsandboxed ?? policy.allowUnsandboxed,
     pathEnv: env.PATH ?? '',
     granted: grant.granted,
     protectedPaths: opts.protectedPaths ?? [],
@@ -90,11 +95,14 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
   const ctx: BuiltinContext = {
     cwd: opts.cwd,
     policy: gate,
+    files: checkedFs(gate, opts.cwd),
     limits: { timeoutMs: capped.timeoutMs, maxOutputBytes: capped.maxOutputBytes, memoryMiB: capped.memoryMiB, ...opts.limits },
     env,
     signal: opts.signal ?? new AbortController().signal,
     now: () => performance.now(),
     confine,
+    commit: (work) => work(),
+    scratch: () => undefined,
   };
   return { ctx, gate, grant, policy, confined };
 }

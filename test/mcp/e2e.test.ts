@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,7 +8,8 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { parse } from 'yaml';
 import { jcsDigest } from '../../src/core/digest/index.js';
 import { dirSkillResolver, publishCapabilities } from '../../src/core/registry/index.js';
-import type { AuditRecord } from '../../src/core/run/index.js';
+import type { AuditEndRecord, AuditRecord } from '../../src/core/run/index.js';
+import { writeLock } from '../helpers/run.js';
 import { BIN, fixture, ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 import { skillctl } from '../helpers/cli.js';
@@ -25,9 +26,7 @@ const WEIGHTS = fixture('registry', 'capabilities', 'valid', 'weights');
 async function project(root: string): Promise<void> {
   cpSync(SKILL, join(root, 'skills', 'demo.note_stats'), { recursive: true });
   const m = parse(readFileSync(join(SKILL, 'skill.yaml'), 'utf8')) as Record<string, string>;
-  mkdirSync(join(root, 'pins'));
-  const pin = { skill_id: m.skill_id, skill_version: m.skill_version, source: 'skills/demo.note_stats', manifest_digest: m.manifest_digest, content_digest: m.content_digest };
-  writeFileSync(join(root, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [pin] }));
+  await writeLock(root, [{ skill_id: m.skill_id, skill_version: m.skill_version, source: 'skills/demo.note_stats', manifest_digest: m.manifest_digest as `sha256:${string}`, content_digest: m.content_digest as `sha256:${string}` }]);
   const r = await publishCapabilities(join(root, '.skillctl', 'registry'), [NOTES, WEIGHTS], { create: true, skills: dirSkillResolver([dirname(SKILL)]) });
   assert.ok(r.published, JSON.stringify(r.diagnostics));
 }
@@ -105,10 +104,10 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
   it('calls a read tool: the bound skill runs through the run engine, with an audit record', async () => {
     const r = (await s.client.callTool({ name: 'notes__note_stats', arguments: { text: 'one two\nthree' } })) as CallToolResult;
     assert.deepEqual(structured(r), { lines: 2, words: 3 });
-    const audit = readFileSync(join(root, '.skillctl', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { request: { skill_id: string }; result: { status: string } });
-    assert.equal(audit.length, 1);
-    assert.equal(audit[0]?.request.skill_id, 'demo.note_stats');
-    assert.equal(audit[0]?.result.status, 'ok');
+    const audit = readFileSync(join(root, '.skillctl', 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; request: { skill_id: string }; result: { status: string } | null });
+    assert.deepEqual(audit.map((r) => r.event), ['start', 'end']);
+    assert.equal(audit[1]?.request.skill_id, 'demo.note_stats');
+    assert.equal(audit[1]?.result?.status, 'ok');
   });
 
   it('arguments off the schema are refused by the run engine, as an error result', async () => {
@@ -122,9 +121,9 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     const e = errorOf((await s.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: args })) as CallToolResult);
     assert.equal(e.code, 'TOOL_APPROVAL_REQUIRED');
     const log = join(root, '.skillctl', 'audit.jsonl');
-    const lines = readFileSync(log, 'utf8').trim().split('\n');
-    assert.equal(lines.length, 3, 'the two note_stats runs and the refusal');
-    const refused = JSON.parse(lines[2] as string) as AuditRecord;
+    const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+    assert.deepEqual(records.map((r) => r.event), ['start', 'end', 'end', 'end'], 'the note_stats run (start and end), the call its input_schema refused, and the refusal');
+    const refused = records[3] as AuditEndRecord;
     assert.equal(refused.request.target, 'weights__weight_entry_save_batch');
     assert.equal(refused.request.input_digest, jcsDigest(args));
     assert.equal(refused.policy.decision, 'deny');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { renderPack } from '../../src/core/packs/index.js';
+import { renderPack } from '../../src/core/behaviour-packs/index.js';
 import { packTool } from '../../src/mcp/pack-tool.js';
 
 describe('MCP skill tool (behaviour packs)', () => {

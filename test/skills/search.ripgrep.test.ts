@@ -180,7 +180,7 @@ describe('search.ripgrep starts rg in the run\'s sandbox', { skip: RG ? false : 
     assert.equal(reads(rg), 2, 'rg did the walk, not the in-process search');
   });
 
-  it('without bubblewrap: auto runs rg unconfined with RUN_UNSANDBOXED; bwrap leaves the search to the in-process one', async () => {
+  it('without bubblewrap: auto runs rg unconfined only where the policy accepts it (RUN_UNSANDBOXED); else the in-process search does it', async () => {
     const cwd = realpathSync(tempDir());
     await tree(cwd);
     const bin = join(cwd, 'bin-without-bwrap');
@@ -188,7 +188,10 @@ describe('search.ripgrep starts rg in the run\'s sandbox', { skip: RG ? false : 
     const { execFileSync } = await import('node:child_process');
     await symlink(execFileSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).trim(), join(bin, 'rg'));
     const env = { PATH: bin };
-    const auto = await skillContext(ID, { cwd, policy: { read: ['.'], exec: ['rg'] }, env, sandbox: 'auto' });
+    const refused = await skillContext(ID, { cwd, policy: { read: ['.'], exec: ['rg'] }, env, sandbox: 'auto' });
+    assert.deepEqual(okOutput<Found>(await runSkill(ID, request('.'), refused.ctx)).matches.map((m) => m.file), expected(''));
+    assert.deepEqual(refused.confined, [], 'rg never started');
+    const auto = await skillContext(ID, { cwd, policy: { read: ['.'], exec: ['rg'] }, env, sandbox: 'auto', allowUnsandboxed: true });
     assert.deepEqual(okOutput<Found>(await runSkill(ID, request('.'), auto.ctx)).matches.map((m) => m.file), expected(''));
     assert.deepEqual(auto.confined.map((c) => [c.sandbox, c.diagnostics.map((d) => d.code)]), [['none', ['RUN_UNSANDBOXED']]]);
     assert.equal(reads(auto), 2);

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { lookupCommand } from '../../src/core/policy/exec.js';
+import { lookupCommand } from '../../src/core/fs/find-command.js';
 import type { RunResult } from '../../src/core/run/index.js';
 import { shellExecSafe } from '../../src/skills/shell.exec_safe.js';
 import { ROOT } from '../helpers/paths.js';
@@ -219,14 +219,14 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   /** shell.exec_safe run by the engine from the default bundle, the policy and audit log protected. */
-  function exec(request: Record<string, unknown>, permissions: Record<string, unknown>, sandbox?: 'auto' | 'bwrap' | 'none', env: Record<string, string> = { PATH }): Promise<RunResult> {
+  function exec(request: Record<string, unknown>, permissions: Record<string, unknown>, sandbox?: 'auto' | 'bwrap' | 'none', env: Record<string, string> = { PATH }, extra: Record<string, unknown> = {}): Promise<RunResult> {
     return engine({
       cwd: proj,
       target: ID,
       input: request,
       builtins: [shellExecSafe],
       env,
-      policy: policyFrom({ permissions: { exec: EXEC, ...permissions } }, proj),
+      policy: policyFrom({ permissions: { exec: EXEC, ...permissions }, ...extra }, proj),
       ...(sandbox !== undefined ? { request: { sandbox } } : {}),
       options: { resolve: { packageRoot: ROOT }, protectedPaths: [policyFile, audit] },
     });
@@ -290,13 +290,16 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     assert.deepEqual(r.diagnostics.filter((d) => d.code === 'RUN_UNSANDBOXED'), []);
   });
 
-  it('without bubblewrap: auto runs unconfined with RUN_UNSANDBOXED, bwrap refuses before the command starts', async () => {
+  it('without bubblewrap: auto refuses unless the policy accepts it (then RUN_UNSANDBOXED), bwrap refuses before the command starts', async () => {
     // A PATH holding the commands but no bwrap.
     const bin = join(root, 'nobwrap');
     await mkdir(bin, { recursive: true });
     for (const c of ['sort', 'cat']) await symlink(await which(c), join(bin, c)).catch(() => undefined);
     const env = { PATH: bin };
-    const auto = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env);
+    const refused = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env);
+    assert.deepEqual([refused.status, refused.exitCode, errorCodes(refused)], ['unavailable', 2, ['RUN_SANDBOX_UNAVAILABLE']]);
+    assert.match(refused.diagnostics.find((d) => d.code === 'RUN_SANDBOX_UNAVAILABLE')?.hint ?? '', /allow_unsandboxed/);
+    const auto = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env, { allow_unsandboxed: true });
     assert.equal(out(auto).stdout, 'the secret\n');
     assert.equal(auto.record.result.sandbox, 'none');
     assert.deepEqual(auto.diagnostics.filter((d) => d.code === 'RUN_UNSANDBOXED').map((d) => d.severity), ['warning']);

@@ -1,19 +1,19 @@
 import type { Command } from 'commander';
 import type { Runner } from '../context.js';
-import { registerAudit } from './audit.js';
-import { registerContract } from './contract.js';
-import { registerConvert } from './convert.js';
-import { registerInit } from './init.js';
-import { registerMcp } from './mcp.js';
-import { registerKeygen } from './keygen.js';
-import { registerPack } from './pack.js';
-import { registerPin } from './pin.js';
-import { registerPrompt } from './prompt.js';
-import { registerRun } from './run.js';
-import { registerRegistry } from './registry.js';
-import { registerSkill } from './skill.js';
-import { registerValidate } from './validate.js';
-import { registerVerifyPins } from './verify-pins.js';
+import { registerAudit } from './audit/index.js';
+import { registerContract } from './contract/index.js';
+import { registerConvert } from './convert/index.js';
+import { registerInit } from './init/index.js';
+import { registerMcp } from './mcp/index.js';
+import { registerKeygen } from './keygen/index.js';
+import { registerPack } from './pack/index.js';
+import { registerPin } from './pin/index.js';
+import { registerPrompt } from './prompt/index.js';
+import { registerRun } from './run/index.js';
+import { registerRegistry } from './registry/index.js';
+import { registerSkill } from './skill/index.js';
+import { registerValidate } from './validate/index.js';
+import { registerVerifyPins } from './verify-pins/index.js';
 
 /** Every command, in the order `skillctl --help` lists them. */
 export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [

@@ -18,5 +18,5 @@ export function fail(ctx: Context, diagnostics: readonly Diagnostic[]): number {
   } else {
     ctx.error(renderGrouped(diagnostics, { style: ctx.style }));
   }
-  return exitCodeFor(diagnostics);
+  return exitCodeFor({ diagnostics });
 }

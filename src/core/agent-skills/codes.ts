@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /**
  * Codes of the Agent Skills (SKILL.md) checker, converter and prompt renderer. The severity here

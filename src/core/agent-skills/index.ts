@@ -1,4 +1,6 @@
+export { readPromptSkills, type PromptCatalogue } from './catalogue.js';
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
+export { convertSkillDir, type Converted, type ConvertedEntrypoint, type ConvertRequest, type ConvertTarget } from './convert.js';
 export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
 export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 export { AGENT_SKILL_KIND, agentSkillIdentity, agentSkillManifestDigest, agentSkillVersion, type AgentSkillIdentity } from './identity.js';
@@ -13,15 +15,6 @@ export {
   type NameCharset,
   type SkillMdName,
 } from './model.js';
-export {
-  excludedFromSkillZip,
-  packSkillZip,
-  SKILL_ZIP_EXCLUDED_DIRS,
-  SKILL_ZIP_EXCLUDED_FILES,
-  SKILL_ZIP_EXCLUDED_ROOT_DIRS,
-  SKILL_ZIP_EXCLUDED_SUFFIXES,
-  type SkillZip,
-} from './package.js';
 export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';

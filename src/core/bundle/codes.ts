@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 export const BUNDLE_CODES = {
   BUNDLE_NOT_FOUND: { severity: 'error', title: 'The bundle directory does not exist or is not a directory.', exit: 'usage' },

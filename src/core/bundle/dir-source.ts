@@ -5,7 +5,8 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirOps } from './dir-ops.js';
-import { isExcluded, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
+import { UNPORTABLE_NAME } from '../archive/index.js';
+import { isExcluded, parseSkillignore } from './path-filter.js';
 import {
   DEFAULT_BOUNDS,
   type BundleBounds,

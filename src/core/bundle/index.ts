@@ -1,10 +1,9 @@
-export { ARCHIVE_CODES } from './archive-codes.js';
-export { archiveSourceFromBytes, DEFAULT_ARCHIVE_BOUNDS, inflateLimit, openArchive, unsafeArchivePath, type ArchiveSource } from './archive-source.js';
+export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './archive-source.js';
 export { computeContent, hashFiles, type BundleContent, type HashedFiles } from './content.js';
 export { asyncDirOps, syncDirOps, type DirOps } from './dir-ops.js';
 export { dirSource } from './dir-source.js';
 export { digestBytes, hashStream } from './hash-stream.js';
-export { excludedWithAncestors, isExcluded, parseSkillignore, UNPORTABLE_NAME } from './path-filter.js';
+export { excludedWithAncestors, isExcluded, parseSkillignore } from './path-filter.js';
 export { memorySource, type MemoryFile } from './memory-source.js';
 export {
   DEFAULT_BOUNDS,
@@ -17,4 +16,3 @@ export {
   type BundleSource,
   type ManifestName,
 } from './source.js';
-export { archiveTrailer, contentPadding, fileHeader, parseHeader, parsePax, splitUstarPath, BLOCK, RECORD } from './tar.js';

@@ -5,12 +5,6 @@
 import type { Ignore } from 'ignore';
 import { EXCLUDED_DIRS } from './source.js';
 
-/**
- * Control characters and backslashes make a path mean different things on different systems;
- * U+FFFD means the name was not valid UTF-8 and cannot be reopened by the decoded name.
- */
-export const UNPORTABLE_NAME = /[\u0000-\u001f\u007f\\\ufffd]/;
-
 /** The `.skillignore` rules (gitignore syntax). `ignore` is loaded only when a bundle has one. */
 export async function parseSkillignore(text: string): Promise<Ignore> {
   const { default: ignore } = await import('ignore');

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /**
  * Payload contracts (docs/formats/contract.md). `PAYLOAD_*` codes are violations of a contract

@@ -22,6 +22,16 @@ export { buildContractSet, findContract, loadContractSet, type LoadOptions } fro
 export { KNOWN_KEYWORDS } from './meta.js';
 export { CONTRACT_MAX_BYTES, type Contract, type ContractSet, type ContractSource } from './model.js';
 export { checkPayloadBytes, type PayloadCheck } from './payload.js';
+export {
+  checkPayloads,
+  chooseContract,
+  PAYLOAD_MAX_BYTES,
+  readPayloadFile,
+  type ContractChoice,
+  type PayloadResult,
+  type PayloadsCheck,
+  type PayloadsRequest,
+} from './payloads.js';
 export { contractRules, type ContractRule } from './rules.js';
 export { verifyContractSet } from './verify.js';
 export { countWords, keyTerms, markdownIn, sentences, specificWords, words } from './text.js';

@@ -18,19 +18,22 @@ async function readOne(abs: string, file: string, entry: Dirent): Promise<Contra
   return problem(r.reason === 'too-large' ? `${file} is ${r.size} bytes; a contract may have at most ${CONTRACT_MAX_BYTES}` : describeRefusal(r, file));
 }
 
+/** The entries of a --contracts directory; a directory that cannot be listed stops the command. */
+async function listDir(abs: string, dir: string): Promise<Dirent[]> {
+  const unreadable = (err: unknown): SkillctlError => {
+    const code = errnoCode(err);
+    return new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `contracts directory ${dir} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`, { cause: err });
+  };
+  const isDir = await stat(abs).then((st) => st.isDirectory(), (err: unknown) => Promise.reject(unreadable(err)));
+  if (!isDir) throw new SkillctlError('INPUT_UNREADABLE', `contracts directory ${dir} is not a directory`);
+  return readdir(abs, { withFileTypes: true }).catch((err: unknown) => Promise.reject(unreadable(err)));
+}
+
 export async function readContractDirs(dirs: readonly string[], cwd: string): Promise<ContractSource[]> {
   const out: ContractSource[] = [];
   for (const dir of dirs) {
     const abs = isAbsolute(dir) ? dir : join(cwd, dir);
-    let entries: Dirent[];
-    try {
-      if (!(await stat(abs)).isDirectory()) throw new SkillctlError('INPUT_UNREADABLE', `contracts directory ${dir} is not a directory`);
-      entries = await readdir(abs, { withFileTypes: true });
-    } catch (err) {
-      if (err instanceof SkillctlError) throw err;
-      const code = errnoCode(err);
-      throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `contracts directory ${dir} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`, { cause: err });
-    }
+    const entries = await listDir(abs, dir);
     const files = entries.filter((e) => e.name.endsWith('.json')).sort((a, b) => comparePaths(a.name, b.name));
     for (const e of files) out.push(await readOne(join(abs, e.name), join(dir, e.name), e));
   }

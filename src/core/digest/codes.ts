@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 export const DIGEST_CODES = {
   DIGEST_NOT_CANONICALIZABLE: {

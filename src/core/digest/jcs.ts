@@ -6,6 +6,7 @@
  * ECMAScript escaping (RFC 8785 §3.2.2.2). Object keys are sorted by UTF-16 code units
  * (§3.2.3), which is JavaScript's default string order.
  */
+import { diag, type Result } from '../diagnostics.js';
 import { SkillctlError } from '../errors.js';
 
 /** Deeper documents are refused rather than risking the stack (RFC 8785 inputs are I-JSON). */
@@ -13,9 +14,8 @@ export const JCS_MAX_DEPTH = 1000;
 
 const LONE_SURROGATE = /(?:[\uD800-\uDBFF](?![\uDC00-\uDFFF]))|(?:(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/;
 
-function fail(message: string): never {
-  throw new SkillctlError('DIGEST_NOT_CANONICALIZABLE', message);
-}
+/** Why a value has no canonical form; undefined once it was written out. */
+type Problem = string | undefined;
 
 /**
  * Where a failing value is, as "(root)/a/0": built from the stack of keys only when something
@@ -25,40 +25,42 @@ function where(path: readonly (string | number)[]): string {
   return ['(root)', ...path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1'))].join('/');
 }
 
-function str(s: string, path: readonly (string | number)[], isKey: boolean): string {
+function str(s: string, path: readonly (string | number)[], isKey: boolean, out: string[]): Problem {
   // I-JSON (RFC 7493 §2.1), which RFC 8785 requires, forbids unpaired surrogates.
-  if (LONE_SURROGATE.test(s)) fail(`${where(path)}${isKey ? ' key' : ''} contains an unpaired UTF-16 surrogate`);
-  return JSON.stringify(s);
+  if (LONE_SURROGATE.test(s)) return `${where(path)}${isKey ? ' key' : ''} contains an unpaired UTF-16 surrogate`;
+  out.push(JSON.stringify(s));
+  return undefined;
 }
 
-function write(value: unknown, path: (string | number)[], out: string[]): void {
-  if (path.length > JCS_MAX_DEPTH) fail(`${where(path)} is nested more than ${JCS_MAX_DEPTH} levels deep`);
+/** Appends the canonical text of `value` to `out`, or returns why it has none (and stops). */
+function write(value: unknown, path: (string | number)[], out: string[]): Problem {
+  if (path.length > JCS_MAX_DEPTH) return `${where(path)} is nested more than ${JCS_MAX_DEPTH} levels deep`;
   switch (typeof value) {
     case 'string':
-      out.push(str(value, path, false));
-      return;
+      return str(value, path, false, out);
     case 'number':
-      if (!Number.isFinite(value)) fail(`${where(path)} is ${String(value)}, which JSON cannot represent`);
+      if (!Number.isFinite(value)) return `${where(path)} is ${String(value)}, which JSON cannot represent`;
       out.push(JSON.stringify(value));
-      return;
+      return undefined;
     case 'boolean':
       out.push(value ? 'true' : 'false');
-      return;
+      return undefined;
     case 'object': {
       if (value === null) {
         out.push('null');
-        return;
+        return undefined;
       }
       if (Array.isArray(value)) {
         out.push('[');
         for (let i = 0; i < value.length; i++) {
           if (i > 0) out.push(',');
           path.push(i);
-          write(value[i], path, out);
+          const problem = write(value[i], path, out);
+          if (problem !== undefined) return problem;
           path.pop();
         }
         out.push(']');
-        return;
+        return undefined;
       }
       const obj = value as Record<string, unknown>;
       const keys = Object.keys(obj)
@@ -68,22 +70,39 @@ function write(value: unknown, path: (string | number)[], out: string[]): void {
       for (let i = 0; i < keys.length; i++) {
         const k = keys[i] as string;
         if (i > 0) out.push(',');
-        out.push(str(k, path, true), ':');
+        const keyProblem = str(k, path, true, out);
+        if (keyProblem !== undefined) return keyProblem;
+        out.push(':');
         path.push(k);
-        write(obj[k], path, out);
+        const problem = write(obj[k], path, out);
+        if (problem !== undefined) return problem;
         path.pop();
       }
       out.push('}');
-      return;
+      return undefined;
     }
     default:
-      fail(`${where(path)} is a ${typeof value}, which JSON cannot represent`);
+      return `${where(path)} is a ${typeof value}, which JSON cannot represent`;
   }
 }
 
-/** The canonical JSON text of `value`. Throws `DIGEST_NOT_CANONICALIZABLE` for non-JSON data. */
-export function canonicalize(value: unknown): string {
+/**
+ * The canonical JSON text of `value`, or DIGEST_NOT_CANONICALIZABLE: for data read from a file,
+ * where a value JSON cannot represent is a finding about that file.
+ */
+export function canonicalJson(value: unknown): Result<string> {
   const out: string[] = [];
-  write(value, [], out);
-  return out.join('');
+  const problem = write(value, [], out);
+  if (problem !== undefined) return { ok: false, diagnostics: [diag('DIGEST_NOT_CANONICALIZABLE', problem)] };
+  return { ok: true, value: out.join(''), diagnostics: [] };
+}
+
+/**
+ * The canonical JSON text of `value`, for data the caller built itself. Throws
+ * `DIGEST_NOT_CANONICALIZABLE` (a SkillctlError) for non-JSON data.
+ */
+export function canonicalize(value: unknown): string {
+  const r = canonicalJson(value);
+  if (r.value === undefined) throw new SkillctlError('DIGEST_NOT_CANONICALIZABLE', r.diagnostics[0]?.message ?? 'not canonicalizable');
+  return r.value;
 }

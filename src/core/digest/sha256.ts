@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
-import { canonicalize } from './jcs.js';
+import type { Result } from '../diagnostics.js';
+import { canonicalize, canonicalJson } from './jcs.js';
 
 /** `sha256:` followed by 64 lowercase hex digits: the only digest form skillctl writes or accepts. */
 export const SHA256_DIGEST = /^sha256:[0-9a-f]{64}$/;
@@ -19,4 +20,10 @@ export function sha256(data: Uint8Array | string): Sha256Digest {
 /** `sha256:<hex>` of the RFC 8785 canonical JSON of `value`, UTF-8 encoded. */
 export function jcsDigest(value: unknown): Sha256Digest {
   return sha256(canonicalize(value));
+}
+
+/** `jcsDigest` of data read from a file: its digest, or DIGEST_NOT_CANONICALIZABLE. */
+export function canonicalDigest(value: unknown): Result<Sha256Digest> {
+  const r = canonicalJson(value);
+  return r.value === undefined ? { ok: false, diagnostics: r.diagnostics } : { ok: true, value: sha256(r.value), diagnostics: [] };
 }

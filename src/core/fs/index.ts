@@ -1,7 +1,7 @@
 export { writeFileAtomic } from './atomic-write.js';
-export { findProjectRoot, PROJECT_MARKERS } from './project.js';
+export { findProjectRoot, LOCK_MARKER } from './project.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
-export { createFileAtomic } from './create-atomic.js';
+export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';
 export {
   describeRefusal,
@@ -16,3 +16,5 @@ export {
   type ReadBoundedOptions,
 } from './read-bounded.js';
 export { asOutputWrite } from './output-error.js';
+export { lookupCommand, type CommandLookup } from './find-command.js';
+export { within } from './within.js';

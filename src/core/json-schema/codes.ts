@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Findings of a document against its JSON Schema (manifests, lock files, policies, packs...). */
 export const JSON_SCHEMA_CODES = {

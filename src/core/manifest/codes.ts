@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Codes of the manifest linter. docs/codes.md describes each; loader-error.ts maps each to an ERR_* class. */
 export const MANIFEST_CODES = {

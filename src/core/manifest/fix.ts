@@ -3,8 +3,7 @@
  * two values change (or one line is added), so comments, key order, quoting and layout stay as
  * the author wrote them.
  */
-import type { Sha256Digest } from '../digest/index.js';
-import { manifestDigestOf, type ManifestValidation } from './validate.js';
+import { computeManifestDigest, manifestDigestOf, type ManifestValidation } from './validate.js';
 import { parseDocumentBytes, type ParsedDocument } from './parse.js';
 
 export interface DigestFix {
@@ -62,12 +61,9 @@ export function fixDigests(result: ManifestValidation): DigestFix {
     }
   }
   if (doc.data === undefined) return { changed: [], reason: 'the manifest could not be rewritten safely' };
-  let digest: Sha256Digest;
-  try {
-    digest = manifestDigestOf(doc.data as Record<string, unknown>);
-  } catch (err) {
-    return { changed: [], reason: err instanceof Error ? err.message : String(err) };
-  }
+  const computed = computeManifestDigest(doc.data as Record<string, unknown>);
+  const digest = computed.value;
+  if (digest === undefined) return { changed: [], reason: computed.diagnostics[0]?.message ?? 'the manifest has no canonical form' };
   if ((doc.data as Record<string, unknown>).manifest_digest !== digest) {
     doc = parseDocumentBytes(Buffer.from(setField(doc, 'manifest_digest', digest, 'description')), doc.format);
     changed.push('manifest_digest');

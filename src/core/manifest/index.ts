@@ -9,8 +9,11 @@ export { parseJsonStrict } from './json-strict.js';
 export { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, parseDocumentBytes, type DocumentFormat, type ParsedDocument, type Position } from './parse.js';
 export { childPointer, parsePointer, toPointer } from './pointer.js';
 export { findManifest } from './find.js';
+export { fixManifestFile, type FixedFile } from './fix-file.js';
 export {
   formatOf,
+  formatOfBytes,
+  computeManifestDigest,
   manifestDigestOf,
   unreadable,
   validateBundle,

@@ -6,10 +6,10 @@ import { stat } from '../fs/callback-fs.js';
 import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
 import { join } from 'node:path';
 import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
-import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { diag, hasErrors, sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import { capFindings, pushAll } from '../findings.js';
-import { isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { canonicalDigest, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
+import { errnoCode } from '../errors.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { validate as validateContract } from '../../generated/skill-contract-v1.validator.js';
 import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with { type: 'json' };
@@ -62,10 +62,20 @@ export interface ValidateOptions {
 }
 
 /** The manifest without `manifest_digest`: the preimage of manifest_digest. */
-export function manifestDigestOf(data: Readonly<Record<string, unknown>>): Sha256Digest {
+function preimage(data: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const rest: Record<string, unknown> = { ...data };
   delete rest.manifest_digest;
-  return jcsDigest(rest);
+  return rest;
+}
+
+/** The manifest_digest of a manifest read from a file, or DIGEST_NOT_CANONICALIZABLE. */
+export function computeManifestDigest(data: Readonly<Record<string, unknown>>): Result<Sha256Digest> {
+  return canonicalDigest(preimage(data));
+}
+
+/** The manifest_digest of a manifest the caller built; throws DIGEST_NOT_CANONICALIZABLE for non-JSON data. */
+export function manifestDigestOf(data: Readonly<Record<string, unknown>>): Sha256Digest {
+  return jcsDigest(preimage(data));
 }
 
 function schemaDiagnostics(data: unknown): Diagnostic[] {
@@ -155,13 +165,9 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
     }
 
     const declared = str(data.manifest_digest);
-    let computed: Sha256Digest | undefined;
-    try {
-      computed = manifestDigestOf(data);
-    } catch (err) {
-      if (!(err instanceof SkillctlError)) throw err;
-      found.push(diag(err.code, err.message, { pointer: '' }));
-    }
+    const digest = computeManifestDigest(data);
+    const computed = digest.value;
+    pushAll(found, digest.diagnostics.map((d) => ({ ...d, pointer: '' })));
     manifestCheck = { ...(declared !== undefined ? { declared } : {}), ...(computed !== undefined ? { computed } : {}) };
     if (declared !== undefined && computed !== undefined && isSha256Digest(declared) && declared !== computed) {
       found.push(
@@ -211,6 +217,11 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
 
 export function formatOf(path: string): DocumentFormat {
   return path.toLowerCase().endsWith('.json') ? 'json' : 'yaml';
+}
+
+/** The format of a manifest with no name (stdin): JSON when it opens with `{`. */
+export function formatOfBytes(bytes: Uint8Array): DocumentFormat {
+  return /^\s*\{/.test(Buffer.from(bytes.subarray(0, 64)).toString('utf8')) ? 'json' : 'yaml';
 }
 
 /** The result for a manifest that could not even be read. */

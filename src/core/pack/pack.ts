@@ -5,22 +5,27 @@
  *
  * - `tgz`: `<skill_id>-<skill_version>.tgz` (for a SKILL.md folder `<name>-<metadata.version>.tgz`),
  *   holding exactly the files the content digest covers plus the manifest and signatures.json, in
- *   UTF-8 path order, with normalised headers (src/core/bundle/tar.ts) and fixed gzip framing
- *   (./gzip.ts);
+ *   UTF-8 path order, with normalised headers and fixed gzip framing (src/core/archive/tar.ts,
+ *   gzip.ts);
  * - `skill`: `<name>.skill`, the ZIP that Claude's upload expects (one top-level folder, the
- *   exclusions of package_skill.py; src/core/agent-skills/package.ts), for a folder holding SKILL.md.
+ *   exclusions of package_skill.py; src/core/archive/skill-zip.ts), for a folder holding SKILL.md.
  *
  * Both are built in memory before either is written, each atomically: a refusal writes nothing.
  */
 import { join } from 'node:path';
-import { packSkillZip, validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
+import { validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
 import {
   archiveTrailer,
   contentPadding,
   DEFAULT_ARCHIVE_BOUNDS,
+  DeterministicGzip,
+  fileHeader,
+  packSkillZip,
+  type ZipEntryInfo,
+} from '../archive/index.js';
+import {
   DIGEST_EXCLUDED_ROOT_FILES,
   dirSource,
-  fileHeader,
   memorySource,
   type BundleFile,
   type BundleSource,
@@ -29,9 +34,7 @@ import {
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
-import { checkSkillDir, type SkillKind } from '../skill-source/index.js';
-import type { ZipEntryInfo } from '../zip/index.js';
-import { DeterministicGzip } from './gzip.js';
+import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
 import { writeOutputs } from './write-out.js';
 import { pushAll } from '../findings.js';
 

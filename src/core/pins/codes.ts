@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** The lock file, pinning and `verify-pins`. */
 export const PIN_CODES = {

@@ -7,7 +7,7 @@
  * - `verifySkillPin(ctx, pin)` checks one pinned bundle or archive (read-only) and returns the
  *   verified source to run from; `verifySourceAgainstPin` does the same for a source the caller
  *   opened; `verifyPackPin` and `verifyProvenactPin` check the other kinds of pin;
- * - `verifyLock(ctx)` is `verify-pins`; `pin(request)` is `pin`.
+ * - `verifyLock(ctx)` is `verify-pins`; `pinPaths(request)` is `pin` (`pin(request)` once the targets are known).
  */
 export { PIN_CODES } from './codes.js';
 export { openLock, PROVENACT_MIN_SIGNERS, type LockContext, type OpenedLock, type OpenLockOptions, type ProvenactLockContext, type SkillctlLockContext } from './context.js';
@@ -18,6 +18,7 @@ export { PACK_EXTENSIONS, readPackFile, SEMVER, toPackDocument, type PackDocumen
 export { findProjectRoot } from '../fs/index.js';
 export { escapesRoot, exists, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';
 export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
+export { pinPaths, type PinPathsRequest } from './pin-paths.js';
 export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
 export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, SKILL_FOLDER_MARKERS, type Pinnable } from './scan.js';
 export { collectTargets, type PinTarget, type Targets } from './targets.js';

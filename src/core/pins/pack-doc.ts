@@ -4,10 +4,11 @@
  * the RFC 8785 JSON of its parsed content. What else a pack holds is the packs feature's concern.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { jcsDigest, sha256, type Sha256Digest } from '../digest/index.js';
+import { canonicalDigest, sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js';
 import { formatOf, MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
+import { pushAll } from '../findings.js';
 
 const ID = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
 export const SEMVER =
@@ -33,13 +34,9 @@ export function toPackDocument(bytes: Uint8Array, file: string): PackDocument {
   const diagnostics: Diagnostic[] = doc.diagnostics.map((d) => ({ ...d, file }));
   if (doc.data === undefined) return { file_digest, diagnostics };
   const data = doc.data as Record<string, unknown>;
-  let pack_digest: Sha256Digest | undefined;
-  try {
-    pack_digest = jcsDigest(data);
-  } catch (err) {
-    if (!(err instanceof SkillctlError)) throw err;
-    diagnostics.push(diag(err.code, err.message, { file }));
-  }
+  const digest = canonicalDigest(data);
+  const pack_digest = digest.value;
+  pushAll(diagnostics, digest.diagnostics.map((d) => ({ ...d, file })));
   const out = { file_digest, ...(pack_digest !== undefined ? { pack_digest } : {}) };
   const profile = data.profile;
   const version = data.skill_pack_version;

@@ -4,7 +4,8 @@
  */
 import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { asyncDirOps, unsafeArchivePath, type DirOps } from '../bundle/index.js';
+import { unsafeArchivePath } from '../archive/index.js';
+import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 

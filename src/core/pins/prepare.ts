@@ -18,7 +18,7 @@ import {
   type SecretKey,
   type SignaturesDoc,
 } from '../sign/index.js';
-import { checkSkillDir, checkSkillSource, type SkillCheck } from '../skill-source/index.js';
+import { checkSkillDir, checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { PackPin, SkillPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
 import { sourcePath } from './paths.js';

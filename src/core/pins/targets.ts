@@ -12,7 +12,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { PACK_EXTENSIONS } from './pack-doc.js';
 import { toSource, unsafeSourcePath } from './paths.js';
-import { kindOfDir } from '../skill-source/index.js';
+import { kindOfDir } from '../skill-gate/index.js';
 import { findBundles, findPacks, findPinnable } from './scan.js';
 
 /** File names that stand for their folder on the command line. */

@@ -13,17 +13,17 @@ import {
   DIGEST_EXCLUDED_ROOT_FILES,
   dirSource,
   hashFiles,
-  inflateLimit,
   MANIFEST_NAMES,
   type ArchiveSource,
   type BundleFile,
   type BundleSource,
 } from '../bundle/index.js';
+import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { describeRefusal, readBounded } from '../fs/read-bounded.js';
-import { formatOf, manifestDigestOf, parseDocumentBytes } from '../manifest/index.js';
+import { computeManifestDigest, formatOf, parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
 import type { SkillPin } from './model.js';
@@ -92,13 +92,9 @@ async function declaredByManifest(source: BundleSource, files: readonly BundleFi
   pushAll(found, doc.diagnostics.map((d) => ({ ...d, file })));
   if (doc.data === undefined) return {};
   const data = doc.data as Record<string, unknown>;
-  let manifestDigest: Sha256Digest | undefined;
-  try {
-    manifestDigest = manifestDigestOf(data);
-  } catch (err) {
-    if (!(err instanceof SkillctlError)) throw err;
-    found.push(diag(err.code, err.message, { file }));
-  }
+  const digest = computeManifestDigest(data);
+  const manifestDigest = digest.value;
+  pushAll(found, digest.diagnostics.map((d) => ({ ...d, file })));
   if (manifestDigest !== undefined && data.manifest_digest !== manifestDigest) {
     found.push(diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${String(data.manifest_digest)} but the manifest hashes to ${manifestDigest}`, { file, pointer: '/manifest_digest', ...doc.locate('/manifest_digest') }));
   }
@@ -248,7 +244,7 @@ async function openSource(
   };
   if (isArchive) {
     // A FIFO or device named like an archive is refused before it is opened (read-bounded.ts).
-    const read = await readBounded(abs, { maxBytes: inflateLimit() });
+    const read = await readBounded(abs, { maxBytes: inflateLimit(DEFAULT_ARCHIVE_BOUNDS) });
     if (!read.ok) {
       if (read.reason === 'missing') return missing('does not exist');
       if (read.reason === 'not-regular') return missing(`is a ${read.kind}, not a regular file`);

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Host policy: reading the policy file, and every refusal the policy makes at run time. */
 export const POLICY_CODES = {
@@ -22,6 +22,16 @@ export const POLICY_CODES = {
   POLICY_PATH_DENIED: {
     severity: 'error',
     title: 'A path lies outside the granted fs.read / fs.write paths (after resolving symlinks).',
+    exit: 'denied',
+  },
+  POLICY_PATH_PROTECTED: {
+    severity: 'error',
+    title: 'A write was refused because the path is protected whatever the grant: a policy, lock, key or signature file, .skillctl/, .git/hooks, .git/config, a shell start-up file.',
+    exit: 'denied',
+  },
+  POLICY_PATH_CHANGED: {
+    severity: 'error',
+    title: 'A path the host policy grants has become a symlink inside a writable directory; the run is refused instead of following it.',
     exit: 'denied',
   },
   POLICY_URL_INVALID: {

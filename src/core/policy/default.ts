@@ -11,5 +11,5 @@ export const POLICY_FILE_NAME = 'skillctl.policy.yaml';
 /** The policy in force when there is no policy file: read inside the working directory, nothing else. */
 export function defaultPolicy(cwd: string): HostPolicy {
   const document = { version: 1, permissions: { 'fs.read': [cwd] } };
-  return { source: 'default', digest: jcsDigest(document), fsRead: [cwd], fsWrite: [], netHttp: [], exec: [], env: [], limits: {} };
+  return { source: 'default', digest: jcsDigest(document), fsRead: [cwd], fsWrite: [], netHttp: [], exec: [], env: [], limits: {}, allowUnsandboxed: false };
 }

@@ -1,18 +1,58 @@
 /**
  * The PolicyGate built-in skills ask before every file, network, process and environment
- * operation (src/core/run/builtin.ts). It answers from the grant (requested ∩ policy) and
- * records every question, so the audit record can say which capabilities were used and which
- * operation was refused. A skill must use `resolved` from an allowed decision, never its input.
+ * operation. It answers from the grant (requested ∩ policy) and records every question, so the
+ * audit record can say which capabilities were used and which operation was refused. A skill
+ * must use `resolved` from an allowed decision, never its input; file contents are reached only
+ * through the checked file layer (checked-fs.ts), which verifies what it opened.
  */
 import type { Code } from '../diagnostics.js';
-import type { PolicyDecision, PolicyGate } from '../run/builtin.js';
+import { lookupCommand } from '../fs/find-command.js';
 import { ipFamily, isSpecialAddress } from './address.js';
-import { lookupCommand } from './exec.js';
-import { globMatch } from './glob.js';
+import { argumentDenied, globMatch } from './glob.js';
 import type { GrantedPermissions } from './grant.js';
-import { pathForm, resolveReal, within } from './paths.js';
+import { kernelDirReason, pathForm, resolveReal, within } from './paths.js';
+import { protectedReason } from './protected.js';
 import { covers } from './scopes.js';
 import { urlForm } from './url.js';
+
+/** The host policy's answer for one operation. `resolved` is what the skill must then use. */
+export type PolicyDecision =
+  | {
+      readonly allowed: true;
+      readonly resolved: string;
+      /**
+       * checkUrl only: the IP address the host checked. Connect to it (keeping the URL's host name
+       * for the Host header and TLS) so that a second DNS answer cannot lead somewhere else.
+       */
+      readonly address?: string;
+    }
+  | PolicyDenial;
+
+export interface PolicyDenial {
+  readonly allowed: false;
+  readonly code: Code;
+  readonly reason: string;
+  /**
+   * The permission scope the refused operation needed. The gate always says; a skill that refuses
+   * an operation itself (beyond the gate's checks) must say, so the audit record can name the
+   * refusal like the gate's own.
+   */
+  readonly scope?: GateScope;
+}
+
+/** Host-policy checks available to a built-in skill. Each use is recorded for the audit trail. */
+export interface PolicyGate {
+  /** May the skill read this path? Relative paths resolve against the run's cwd; symlinks are resolved. */
+  checkRead(path: string): Promise<PolicyDecision>;
+  /** May the skill create, modify or delete this path? */
+  checkWrite(path: string): Promise<PolicyDecision>;
+  /** May the skill fetch this URL (and, for redirects, each hop)? Includes the address checks. */
+  checkUrl(url: string): Promise<PolicyDecision>;
+  /** May the skill run this argv (argv[0] a name or absolute path)? `resolved` is the executable. */
+  checkExec(argv: readonly string[]): Promise<PolicyDecision>;
+  /** May the skill see this environment variable? */
+  checkEnv(name: string): PolicyDecision;
+}
 
 export type GateScope = 'fs.read' | 'fs.write' | 'net.http' | 'exec' | 'env';
 
@@ -34,6 +74,11 @@ export interface RecordingGate extends PolicyGate {
    * base, a connection to a non-public address), so the audit record names it like the gate's own.
    */
   recordRefusal(scope: GateScope, code: Code, reason: string): void;
+  /**
+   * The decision about a real path the checked file layer opened (no symlink left to resolve),
+   * recorded like every other question.
+   */
+  decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks?: boolean): PolicyDecision;
 }
 
 /** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
@@ -45,10 +90,12 @@ export interface GateOptions {
   readonly pathEnv: string;
   readonly lookupHost?: HostLookup;
   /**
-   * Real paths no skill may write, whatever the grant: the host policy, the lock file, the audit
-   * log. A skill granted the whole project must not be able to grant itself more next time.
+   * Real paths no skill may write, whatever the grant: the host policy in force and its
+   * directory, the lock file, the audit log (besides the names protected everywhere, protected.ts).
    */
   readonly protectedPaths?: readonly string[];
+  /** Told each question as it is answered (a worker thread forwards them to the run). */
+  readonly onUse?: (use: GateUse) => void;
 }
 
 // node:dns is loaded on the first name lookup, not when skillctl starts.
@@ -63,12 +110,16 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
   const uses: GateUse[] = [];
   const lookupHost = opts.lookupHost ?? systemLookup;
 
+  const record = (use: GateUse): void => {
+    uses.push(use);
+    opts.onUse?.(use);
+  };
   const allow = (scope: GateScope, coveredBy: string, resolved: string, address?: string): PolicyDecision => {
-    uses.push({ scope, allowed: true, covered_by: `${scope}:${coveredBy}` });
+    record({ scope, allowed: true, covered_by: `${scope}:${coveredBy}` });
     return address !== undefined ? { allowed: true, resolved, address } : { allowed: true, resolved };
   };
   const deny = (scope: GateScope, code: Code, reason: string): PolicyDecision => {
-    uses.push({ scope, allowed: false, code, reason });
+    record({ scope, allowed: false, code, reason });
     return { allowed: false, code, reason, scope };
   };
 
@@ -81,15 +132,23 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     } catch (err) {
       return deny(scope, 'POLICY_PATH_INVALID', `${scope}: the path cannot be resolved (${(err as { code?: string }).code ?? 'error'})`);
     }
-    if (scope === 'fs.write' && (opts.protectedPaths ?? []).some((p) => within(real, p))) {
-      return deny(scope, 'POLICY_PATH_DENIED', 'fs.write: the path is protected (host policy, lock file or audit log)');
+    return decidePath(scope, real, real !== form.absolute);
+  }
+
+  /** The decision about a real (symlink-free) path; also what the checked file layer asks about what it opened. */
+  function decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks = false): PolicyDecision {
+    if (scope === 'fs.write') {
+      const why = protectedReason(real, opts.protectedPaths ?? []);
+      if (why !== undefined) return deny(scope, 'POLICY_PATH_PROTECTED', `fs.write: ${why}`);
     }
     const roots = scope === 'fs.read' ? granted.fsRead : granted.fsWrite;
     const root = roots.find((r) => within(real, r));
     if (root === undefined) {
-      const how = real !== form.absolute ? ' once symlinks are resolved' : '';
+      const how = throughLinks ? ' once symlinks are resolved' : '';
       return deny(scope, 'POLICY_PATH_DENIED', `${scope}: the path lies outside the granted ${scope} paths${how}`);
     }
+    const kernel = kernelDirReason(real, root);
+    if (kernel !== undefined) return deny(scope, 'POLICY_PATH_DENIED', `${scope}: ${kernel}`);
     return allow(scope, root, real);
   }
 
@@ -133,8 +192,8 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     for (const [i, arg] of args.entries()) {
       const n = i + 1;
       if (arg.includes('\u0000')) return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} contains NUL`);
-      if ((grant.deny_args ?? []).some((p) => globMatch(p, arg))) {
-        return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} matches a deny_args pattern`);
+      if (argumentDenied(grant.deny_args ?? [], arg)) {
+        return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} reaches an option a deny_args pattern names`);
       }
       if (grant.args !== undefined && !grant.args.some((p) => globMatch(p, arg))) {
         return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} matches none of the allowed argument patterns`);
@@ -146,8 +205,9 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
   return {
     uses,
     recordRefusal(scope, code, reason) {
-      uses.push({ scope, allowed: false, code, reason });
+      record({ scope, allowed: false, code, reason });
     },
+    decidePath,
     checkRead: (path) => checkPath('fs.read', path),
     checkWrite: (path) => checkPath('fs.write', path),
     checkUrl,

@@ -3,9 +3,11 @@
  * really lead (symlinks resolved on both sides); commands by the executable they resolve to.
  * A required value that the grant does not cover is a denial: the run must not start.
  */
+import { lstat, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Code } from '../diagnostics.js';
+import { lookupCommand } from '../fs/find-command.js';
 import { permissionValues, type PermissionScope, type Permissions } from '../manifest/model.js';
-import { lookupCommand } from './exec.js';
 import type { HostPolicy } from './model.js';
 import { pathForm, resolveReal, within } from './paths.js';
 import { covers, parseScopeValue, type ScopeValue } from './scopes.js';
@@ -44,7 +46,10 @@ export interface Grant {
   readonly requested: readonly string[];
   readonly required: readonly string[];
   readonly grantedList: readonly string[];
-  /** Required values the grant does not cover; non-empty means the run is refused. */
+  /**
+   * Required values the grant does not cover, and granted policy paths that now lead through a
+   * symlink planted inside a writable directory; non-empty means the run is refused.
+   */
   readonly denials: readonly PermissionDenial[];
 }
 
@@ -88,18 +93,71 @@ function unique(values: readonly string[]): string[] {
   return [...new Set(values)].sort();
 }
 
-async function grantPaths(requested: readonly string[], roots: readonly string[], cwd: string): Promise<string[]> {
+/**
+ * The first symlink on the way to `path` that lies strictly inside one of `writable` (real
+ * paths), or undefined. A skill that may write there could have planted it.
+ */
+async function plantedLink(path: string, writable: readonly string[]): Promise<string | undefined> {
+  let current = '/';
+  for (const part of path.split('/').filter((s) => s !== '')) {
+    const next = join(current, part);
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(next)).isSymbolicLink();
+    } catch {
+      return undefined; // the rest does not exist: nothing left to follow
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    if (writable.some((w) => within(next, w) && next !== w)) return next;
+    try {
+      current = await realpath(next);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+interface PathGrant {
+  readonly granted: string[];
+  readonly changed: PermissionDenial[];
+}
+
+async function grantPaths(scope: 'fs.read' | 'fs.write', requested: readonly string[], roots: readonly string[], writable: readonly string[], cwd: string): Promise<PathGrant> {
   const req = await realPaths(requested, cwd);
-  const pol = await Promise.all(roots.map((r) => real(r)));
-  const out: string[] = [];
+  // Each policy path is resolved once, here: the rest of the run uses these real paths.
+  const pol = await Promise.all(roots.map(async (root) => ({ root, real: await real(root), planted: await plantedLink(root, writable) })));
+  const granted: string[] = [];
+  const changed: PermissionDenial[] = [];
   for (const r of req) {
     if (r.real === undefined) continue;
     for (const p of pol) {
-      const n = p === undefined ? undefined : narrower(r.real, p);
-      if (n !== undefined) out.push(n);
+      const n = p.real === undefined ? undefined : narrower(r.real, p.real);
+      if (n === undefined) continue;
+      if (p.planted !== undefined) {
+        changed.push({
+          scope,
+          value: p.root,
+          code: 'POLICY_PATH_CHANGED',
+          reason: `the policy's ${scope} path ${p.root} now leads through the symlink ${p.planted}, inside a writable directory`,
+        });
+      } else granted.push(n);
     }
   }
-  return unique(out);
+  return { granted: unique(granted), changed: dedupe(changed) };
+}
+
+function dedupe(denials: readonly PermissionDenial[]): PermissionDenial[] {
+  const seen = new Set<string>();
+  return denials.filter((d) => {
+    const key = `${d.scope}\u0000${d.value}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function grantNet(requested: readonly string[], policy: HostPolicy): NetGrant[] {
@@ -179,14 +237,17 @@ function label(scope: PermissionScope, values: readonly string[]): string[] {
 /** Computes what an entrypoint may use under `policy`, and which required permissions are missing. */
 export async function grantPermissions(requested: Permissions, required: Permissions, policy: HostPolicy, opts: GrantOptions): Promise<Grant> {
   const envRequested = list(requested, 'env');
+  const writable = (await Promise.all(policy.fsWrite.map((w) => real(w)))).filter((w): w is string => w !== undefined);
+  const read = await grantPaths('fs.read', list(requested, 'fs.read'), policy.fsRead, writable, opts.cwd);
+  const write = await grantPaths('fs.write', list(requested, 'fs.write'), policy.fsWrite, writable, opts.cwd);
   const granted: GrantedPermissions = {
-    fsRead: await grantPaths(list(requested, 'fs.read'), policy.fsRead, opts.cwd),
-    fsWrite: await grantPaths(list(requested, 'fs.write'), policy.fsWrite, opts.cwd),
+    fsRead: read.granted,
+    fsWrite: write.granted,
     netHttp: grantNet(list(requested, 'net.http'), policy),
     exec: await grantExec(list(requested, 'exec'), policy, opts.pathEnv),
     env: unique(envRequested.filter((n) => policy.env.includes(n))),
   };
-  const denials: PermissionDenial[] = [];
+  const denials: PermissionDenial[] = [...read.changed, ...write.changed];
   for (const scope of SCOPES) denials.push(...(await checkRequired(scope, list(required, scope), granted, opts)));
   return {
     granted,

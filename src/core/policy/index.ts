@@ -1,13 +1,26 @@
 export { isSpecialAddress } from './address.js';
+export { authorise, type Authorisation, type AuthoriseOptions, type AuthoriseRequest } from './authorise.js';
+export { checkedFs, isFailure, type CheckedDir, type CheckedFile, type CheckedFs, type FsFailure } from './checked-fs.js';
 export { evaluateCapability, isPermissionScope, type Evaluation } from './evaluate.js';
-export { lookupCommand, type CommandLookup } from './exec.js';
-export { createPolicyGate, type GateOptions, type GateScope, type GateUse, type HostLookup, type RecordingGate } from './gate.js';
-export { globMatch } from './glob.js';
+export { lookupCommand, type CommandLookup } from '../fs/find-command.js';
+export {
+  createPolicyGate,
+  type GateOptions,
+  type GateScope,
+  type GateUse,
+  type HostLookup,
+  type PolicyDecision,
+  type PolicyDenial,
+  type PolicyGate,
+  type RecordingGate,
+} from './gate.js';
+export { argumentDenied, globMatch } from './glob.js';
 export { grantedLabels, grantPermissions, type ExecGrant, type Grant, type GrantedPermissions, type GrantOptions, type NetGrant, type PermissionDenial } from './grant.js';
 export { capLimits } from './limits.js';
 export { defaultPolicy, POLICY_FILE_NAME } from './default.js';
 export { loadPolicy, type LoadPolicyOptions, type PolicyLoad } from './load.js';
 export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
-export { pathForm, resolveReal, within, type PathForm } from './paths.js';
+export { kernelDirReason, pathForm, resolveReal, within, type PathForm } from './paths.js';
+export { PROTECTED_DIRS, PROTECTED_FILE_NAMES, protectedReason, runProtectedPaths, type RunPlaces } from './protected.js';
 export { covers, parseScopeValue, pathWithin, type ParsedScopeValue, type ScopeValue } from './scopes.js';
 export { urlForm, type UrlForm } from './url.js';

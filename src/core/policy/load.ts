@@ -42,6 +42,7 @@ interface PolicyDocument {
     env?: string[];
   };
   limits?: { max_execution_time?: number | string; max_memory?: number | string; max_output_bytes?: number | string };
+  allow_unsandboxed?: boolean;
 }
 
 function duplicates(values: readonly string[], at: string, out: Diagnostic[]): void {
@@ -132,6 +133,7 @@ function build(doc: PolicyDocument, source: string, digest: HostPolicy['digest']
     exec: execRules(perms.exec, out),
     env,
     limits: limits(doc, out),
+    allowUnsandboxed: doc.allow_unsandboxed === true,
   };
 }
 

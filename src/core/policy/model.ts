@@ -35,4 +35,9 @@ export interface HostPolicy {
   readonly exec: readonly ExecRule[];
   readonly env: readonly string[];
   readonly limits: PolicyLimits;
+  /**
+   * `--sandbox auto` on a host without bubblewrap: run processes without OS isolation (true) or
+   * refuse them (false, the default). `--sandbox none` accepts it for one run.
+   */
+  readonly allowUnsandboxed: boolean;
 }

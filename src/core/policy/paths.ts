@@ -6,6 +6,7 @@
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, posix } from 'node:path';
 import { errnoCode } from '../errors.js';
+import { within } from '../fs/within.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -47,8 +48,19 @@ export async function resolveReal(path: string): Promise<string> {
   }
 }
 
-/** True when `child` is `root` or lies below it, on path-segment boundaries (both absolute). */
-export function within(child: string, root: string): boolean {
-  if (root === '/') return child.startsWith('/');
-  return child === root || child.startsWith(root + '/');
+export { within };
+
+/** File systems of the kernel: a view of processes, devices and the host, not of files. */
+const KERNEL_DIRS = ['/proc', '/sys', '/dev'] as const;
+
+/**
+ * Why `real` may not be reached through `root`, or undefined. /proc, /sys and /dev hold the
+ * host's secrets (`/proc/self/environ` is skillctl's own environment, cloud keys included) and
+ * devices: they are reachable only through a grant that names them (or a path inside them)
+ * itself, never through a parent such as `/`.
+ */
+export function kernelDirReason(real: string, root: string): string | undefined {
+  const dir = KERNEL_DIRS.find((k) => within(real, k));
+  if (dir === undefined || within(root, dir)) return undefined;
+  return `${dir} is reachable only when the policy grants it (or a path inside it) by name, not through ${root}`;
 }

@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /**
  * Codes of the capability registry: loading (the two the protocol seed names), the publish-time

@@ -5,7 +5,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { readJsonValue } from './json.js';
 import { bwrapComplaint, bwrapSetupFailed } from './sandbox.js';
-import type { SpawnOutcome } from './spawn.js';
+import type { SpawnOutcome } from './process-runner.js';
 
 /** How an invocation ended; recorded in the audit log as `result.status`. */
 export type RunStatus =
@@ -22,7 +22,9 @@ export type RunStatus =
   | 'unavailable'
   | 'bundle_invalid'
   | 'not_found'
-  | 'policy_invalid';
+  | 'policy_invalid'
+  /** SIGINT or SIGTERM stopped the run. */
+  | 'interrupted';
 
 export type AttemptOutcome =
   /** A JSON output, not yet checked against output_schema. */
@@ -45,6 +47,11 @@ export function failed(status: RunStatus, diagnostics: readonly Diagnostic[]): A
   return { kind: 'failed', status, diagnostics };
 }
 
+/** The run's signal was aborted (SIGINT or SIGTERM reached skillctl): the skill was stopped. */
+export function interrupted(): Attempt {
+  return { outcome: failed('interrupted', [diag('RUN_INTERRUPTED', 'the run was interrupted; the skill and its processes were stopped')]), stdoutTruncated: false, stderrTruncated: false };
+}
+
 /** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
 export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<{ value: unknown } | { diagnostics: Diagnostic[] }> {
   if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
@@ -56,10 +63,21 @@ export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<
   return { value: parsed.data };
 }
 
+/** A process the run's cgroup killed for passing max_memory. */
+export function memoryLimited(r: SpawnOutcome, limits: { memoryMiB: number }): Attempt {
+  return {
+    outcome: failed('memory_limit', [diag('RUN_MEMORY_LIMIT', `the skill's processes together passed their ${limits.memoryMiB} MiB memory allowance and were killed`)]),
+    stdoutTruncated: r.stdoutTruncated,
+    stderrTruncated: r.stderrTruncated,
+    stderr: r.stderr.toString('utf8'),
+  };
+}
+
 /** Turns how a process ended into an attempt outcome. */
 export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Promise<Attempt> {
   const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };
   const end = (outcome: AttemptOutcome): Attempt => ({ outcome, ...flags });
+  if (r.aborted) return { ...interrupted(), ...flags };
   if (r.spawnError !== undefined) {
     return end(failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', `the process could not be started (${r.spawnError})`)]));
   }

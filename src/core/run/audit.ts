@@ -1,21 +1,21 @@
 /**
- * The audit log: one JSON record per `skillctl run`, allowed or denied, successful or not.
- * A record holds identities, digests, decisions and metadata, never secret values or raw
- * inputs and outputs. `receipt_hash` is the sha256 of the record's RFC 8785 form without it,
- * so any later edit to a line shows. Each record is one write(2) of one line to a file opened
- * with O_APPEND, so concurrent runs never interleave their lines.
+ * The audit record: one JSON line per event of a run, allowed or denied, successful or not. A
+ * run writes a `start` record before anything of the skill runs and an `end` record with its
+ * outcome (a run refused earlier writes only the `end`). A record holds identities, digests,
+ * decisions and metadata, never secret values or raw inputs and outputs. `receipt_hash` is the
+ * sha256 of the record's RFC 8785 form without it, and each record names the receipt of the one
+ * before it (`prev_hash`), so an edit, a deletion, a reordering or an insertion shows.
  */
-import { open, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { diag, type Diagnostic } from '../diagnostics.js';
-import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { canonicalize, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import type { RunStatus } from './attempt.js';
-import { makeDirs } from '../fs/make-dirs.js';
 
-export const AUDIT_VERSION = 'skillctl.audit.v1';
+export const AUDIT_VERSION = 'skillctl.audit.v2';
+/** Records written before the log was chained: they verify, with a warning. */
+export const AUDIT_VERSION_V1 = 'skillctl.audit.v1';
 /** Where the log goes unless --audit says otherwise, relative to the project root. */
 export const DEFAULT_AUDIT_PATH = '.skillctl/audit.jsonl';
+/** The `prev_hash` of the first record of a log. */
+export const AUDIT_GENESIS: Sha256Digest = `sha256:${'0'.repeat(64)}`;
 
 export interface AuditDenial {
   readonly scope: string;
@@ -25,11 +25,32 @@ export interface AuditDenial {
   readonly reason: string;
 }
 
-export interface AuditRecord {
+/** Where a run's memory and process caps held: the whole run (a cgroup), each process, the built-in's thread. */
+export type CapScope = 'run' | 'process' | 'thread' | 'none';
+
+export interface AuditResult {
+  readonly status: RunStatus;
+  readonly exit_code: number;
+  readonly duration_ms: number;
+  readonly attempts: number;
+  readonly sandbox: 'bwrap' | 'none' | 'in-process' | 'container' | null;
+  readonly runtime_version: string | null;
+  /** sha256 of the RFC 8785 form of the accepted output; null when none was accepted. */
+  readonly output_digest: string | null;
+  readonly truncated: { readonly stdout: boolean; readonly stderr: boolean };
+  /** The error codes of the run, sorted and distinct. */
+  readonly codes: readonly string[];
+  /** Where max_memory and the process count held; null when nothing executed. */
+  readonly caps: { readonly memory: CapScope; readonly processes: CapScope } | null;
+}
+
+interface RecordBase {
   readonly audit_version: typeof AUDIT_VERSION;
+  /** Pairs a run's `start` and `end` records. */
+  readonly run_id: string;
   /** RFC 3339 UTC; host-observed, not an attestation. */
   readonly started_at: string;
-  readonly finished_at: string;
+  readonly finished_at: string | null;
   readonly skillctl_version: string;
   readonly request: {
     readonly target: string;
@@ -55,112 +76,40 @@ export interface AuditRecord {
       readonly requested: readonly string[];
       readonly required: readonly string[];
       readonly granted: readonly string[];
-      /** Grant entries a built-in skill used; null for process runtimes (not observable). */
+      /** Grant entries a built-in used; null for process runtimes (not observable) and in a `start` record. */
       readonly used: readonly string[] | null;
     };
   };
-  readonly result: {
-    readonly status: RunStatus;
-    readonly exit_code: number;
-    readonly duration_ms: number;
-    readonly attempts: number;
-    readonly sandbox: 'bwrap' | 'none' | 'in-process' | 'container' | null;
-    readonly runtime_version: string | null;
-    /** sha256 of the RFC 8785 form of the accepted output; null when none was accepted. */
-    readonly output_digest: string | null;
-    readonly truncated: { readonly stdout: boolean; readonly stderr: boolean };
-    /** The error codes of the run, sorted and distinct. */
-    readonly codes: readonly string[];
-  };
+  readonly result: AuditResult | null;
 }
 
-export type SealedAuditRecord = AuditRecord & { readonly receipt_hash: Sha256Digest };
+/** Written before anything of the skill runs. */
+export interface AuditStartRecord extends RecordBase {
+  readonly event: 'start';
+  readonly finished_at: null;
+  readonly result: null;
+}
 
-/** Adds `receipt_hash`: sha256 of the JCS form of the record without it. */
-export function sealRecord(record: AuditRecord): SealedAuditRecord {
-  return { ...record, receipt_hash: jcsDigest(record) };
+/** How the run ended. */
+export interface AuditEndRecord extends RecordBase {
+  readonly event: 'end';
+  readonly finished_at: string;
+  readonly result: AuditResult;
+}
+
+export type AuditRecord = AuditStartRecord | AuditEndRecord;
+
+/** A record as written: chained to the one before it and sealed. */
+export type Sealed<R extends AuditRecord> = R & { readonly prev_hash: Sha256Digest; readonly receipt_hash: Sha256Digest };
+export type SealedAuditRecord = Sealed<AuditEndRecord>;
+
+/** Adds `prev_hash` and `receipt_hash`: sha256 of the JCS form of the record with its link, without the receipt. */
+export function sealRecord<R extends AuditRecord>(record: R, prev: Sha256Digest = AUDIT_GENESIS): Sealed<R> {
+  const linked = { ...record, prev_hash: prev };
+  return { ...linked, receipt_hash: jcsDigest(linked) };
 }
 
 /** The line written for a record: its JCS form (sorted keys, no spaces) and a newline. */
-export function auditLine(record: SealedAuditRecord): string {
+export function auditLine(record: Sealed<AuditRecord>): string {
   return canonicalize(record) + '\n';
-}
-
-export interface AuditLog {
-  readonly path: string;
-  append(record: SealedAuditRecord): Promise<void>;
-  close(): Promise<void>;
-}
-
-/**
- * Opens (creating it and its directory if needed) the log for appending. Called before a run
- * starts, so an unwritable log stops the run before anything executes.
- */
-export async function openAuditLog(path: string): Promise<AuditLog> {
-  let fh: FileHandle;
-  try {
-    await makeDirs(dirname(path));
-    fh = await open(path, 'a', 0o600);
-  } catch (err) {
-    throw new SkillctlError('AUDIT_UNWRITABLE', `cannot open the audit log ${path}: ${errnoCode(err) ?? String(err)}`, {
-      cause: err,
-      hint: 'choose another file with --audit FILE, or --no-audit',
-    });
-  }
-  return {
-    path,
-    async append(record) {
-      const bytes = Buffer.from(auditLine(record), 'utf8');
-      // One write of the whole line: O_APPEND makes its placement atomic among writers.
-      const { bytesWritten } = await fh.write(bytes, 0, bytes.length);
-      if (bytesWritten !== bytes.length) {
-        throw new SkillctlError('AUDIT_UNWRITABLE', `short write to the audit log ${path} (${bytesWritten} of ${bytes.length} bytes)`);
-      }
-    },
-    close: () => fh.close(),
-  };
-}
-
-export interface AuditVerification {
-  /** Non-empty lines read. */
-  readonly records: number;
-  /** 1-based numbers of lines that are malformed or tampered. */
-  readonly bad_lines: readonly number[];
-  readonly diagnostics: readonly Diagnostic[];
-}
-
-/** Checks every line's receipt_hash. A blank last line (the final newline) is not a record. */
-export function verifyAuditLog(text: string, file: string): AuditVerification {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const diagnostics: Diagnostic[] = [];
-  const bad: number[] = [];
-  let records = 0;
-  lines.forEach((line, i) => {
-    const n = i + 1;
-    records++;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      value = undefined;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value) || !isSha256Digest((value as { receipt_hash?: unknown }).receipt_hash)) {
-      bad.push(n);
-      diagnostics.push(diag('AUDIT_LINE_MALFORMED', `line ${n} is not a JSON record with a receipt_hash`, { file, line: n, column: 1 }));
-      return;
-    }
-    const { receipt_hash: claimed, ...rest } = value as { receipt_hash: string };
-    let actual: string;
-    try {
-      actual = jcsDigest(rest);
-    } catch {
-      actual = '';
-    }
-    if (actual !== claimed) {
-      bad.push(n);
-      diagnostics.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} does not match its receipt_hash`, { file, line: n, column: 1, hint: 'the record was changed after it was written' }));
-    }
-  });
-  return { records, bad_lines: bad, diagnostics };
 }

@@ -1,48 +1,16 @@
 /**
- * The contract between the run engine (src/core/run, issue "skillctl run") and the built-in
- * skills (src/skills/<skill_id>.ts). A built-in skill is in-process TypeScript; it never reads
- * the process environment, never prints, and reaches the file system, network and processes only
- * after asking the host policy through `ctx.policy`, on every operation (not only at start). A
- * program it starts runs under the run's OS isolation, set up by `ctx.confine`.
+ * The contract between the run engine and the built-in skills (src/skills/<skill_id>.ts). A
+ * built-in skill is TypeScript that skillctl runs in a worker thread it can stop at the deadline;
+ * it never reads the process environment, never prints, reaches files only through `ctx.files`
+ * (the checked layer: it judges what it opened, not a path it checked earlier), and reaches the
+ * network, programs and variables only after asking the host policy through `ctx.policy`, on every
+ * operation. A program it starts runs under the run's OS isolation, set up by `ctx.confine`.
  */
-import type { Code, Diagnostic } from '../diagnostics.js';
+import type { Diagnostic } from '../diagnostics.js';
+import type { CheckedFs, PolicyDecision, PolicyGate } from '../policy/index.js';
+import type { SpawnOutcome, SpawnSpec } from './process-runner.js';
 
-/** The host policy's answer for one operation. `resolved` is what the skill must then use. */
-export type PolicyDecision =
-  | {
-      readonly allowed: true;
-      readonly resolved: string;
-      /**
-       * checkUrl only: the IP address the host checked. Connect to it (keeping the URL's host name
-       * for the Host header and TLS) so that a second DNS answer cannot lead somewhere else.
-       */
-      readonly address?: string;
-    }
-  | {
-      readonly allowed: false;
-      readonly code: Code;
-      readonly reason: string;
-      /**
-       * The permission scope the refused operation needed. The engine's gate always says; a skill
-       * that refuses an operation itself (beyond the gate's checks) must say, so the audit record
-       * can name the refusal like the gate's own.
-       */
-      readonly scope?: 'fs.read' | 'fs.write' | 'net.http' | 'exec' | 'env';
-    };
-
-/** Host-policy checks available to a built-in skill. Each use is recorded for the audit trail. */
-export interface PolicyGate {
-  /** May the skill read this path? Relative paths resolve against `ctx.cwd`; symlinks are resolved. */
-  checkRead(path: string): Promise<PolicyDecision>;
-  /** May the skill create, modify or delete this path? */
-  checkWrite(path: string): Promise<PolicyDecision>;
-  /** May the skill fetch this URL (and, for redirects, each hop)? Includes the address checks. */
-  checkUrl(url: string): Promise<PolicyDecision>;
-  /** May the skill run this argv (argv[0] a name or absolute path)? `resolved` is the executable. */
-  checkExec(argv: readonly string[]): Promise<PolicyDecision>;
-  /** May the skill see this environment variable? */
-  checkEnv(name: string): PolicyDecision;
-}
+export type { PolicyDecision, PolicyGate };
 
 export interface BuiltinLimits {
   /** Wall-clock budget of the whole call, after the host policy's cap. */
@@ -56,6 +24,8 @@ export interface BuiltinContext {
   /** Absolute working directory of the run. */
   readonly cwd: string;
   readonly policy: PolicyGate;
+  /** Every file and directory a built-in reads, lists or writes, checked as it is opened. */
+  readonly files: CheckedFs;
   readonly limits: BuiltinLimits;
   /** Scrubbed environment: PATH plus granted names only. Never the process environment. */
   readonly env: Readonly<Record<string, string>>;
@@ -72,11 +42,28 @@ export interface BuiltinContext {
    * asks for a sandbox this host cannot give, end the skill with the returned outcome.
    */
   confine(file: string, args: readonly string[], cwd: string): Promise<Confinement>;
+  /**
+   * Runs the part of a write that must not be cut halfway (renaming prepared files into place):
+   * the run's deadline waits for it, within a bounded grace, so a stopped skill leaves the tree as
+   * it was or as the skill completed it, never between.
+   */
+  commit<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * Registers a file or directory (its real path) the skill created on the way to a result (a
+   * temporary file, a new parent directory). If the run is stopped before the skill's next
+   * commit ends, the run removes it; a commit that ends takes over what was registered.
+   */
+  scratch(path: string, kind: 'file' | 'dir'): void;
 }
 
 /** A program set up to run in the run's sandbox, or why it cannot be. */
 export type Confinement =
-  | { readonly ok: true; readonly file: string; readonly args: readonly string[]; readonly sandbox: 'bwrap' | 'none' }
+  | {
+      readonly ok: true;
+      readonly sandbox: 'bwrap' | 'none';
+      /** Starts the program (with the sandbox's prefix) under the run's process tracking. */
+      run(spec: Omit<SpawnSpec, 'argv' | 'cwd'>): Promise<SpawnOutcome>;
+    }
   | { readonly ok: false; readonly outcome: BuiltinOutcome };
 
 /** What a built-in skill returns. The engine validates `output` against the output_schema. */

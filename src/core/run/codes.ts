@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** `skillctl run` (resolving, executing, checking contracts) and the audit log. */
 export const RUN_CODES = {
@@ -32,6 +32,11 @@ export const RUN_CODES = {
   },
   RUN_ERROR_INVALID: { severity: 'error', title: 'The error the skill reported violates its error_schema.', exit: 'contract' },
   RUN_SKILL_FAILED: { severity: 'error', title: 'The skill reported an error or its process exited with a non-zero status.', exit: 'findings' },
+  RUN_INTERRUPTED: {
+    severity: 'error',
+    title: 'The run was interrupted (SIGINT or SIGTERM); the skill and its processes were stopped and the run recorded.',
+    exit: 'findings',
+  },
   RUN_TIMEOUT: { severity: 'error', title: 'The skill ran past max_execution_time; it and all its processes were killed.', exit: 'timeout' },
   RUN_OUTPUT_LIMIT: { severity: 'error', title: 'The skill wrote more than max_output_bytes; it was stopped and its output discarded.', exit: 'findings' },
   RUN_MEMORY_LIMIT: { severity: 'error', title: 'The skill ran out of its max_memory allowance.', exit: 'findings' },
@@ -56,5 +61,14 @@ export const RUN_CODES = {
   RUN_BUILTIN_UNKNOWN: { severity: 'error', title: 'The builtin:<skill_id> the entrypoint names is not part of this skillctl.', exit: 'findings' },
   AUDIT_UNWRITABLE: { severity: 'error', title: 'The audit log cannot be opened for appending; nothing is run.', exit: 'usage' },
   AUDIT_LINE_MALFORMED: { severity: 'error', title: 'An audit log line is not a JSON record with a receipt_hash.', exit: 'findings' },
+  AUDIT_CHAIN_BROKEN: {
+    severity: 'error',
+    title: 'An audit record does not follow the record before it: a record was deleted, reordered or inserted.',
+    exit: 'findings',
+  },
+  AUDIT_HEAD_MISMATCH: { severity: 'error', title: 'The audit log does not end at the head kept for it: records at its end were removed.', exit: 'findings' },
+  AUDIT_LINE_TORN: { severity: 'warning', title: "The audit log's last line is incomplete: a writer stopped in the middle of it.", exit: 'findings' },
+  AUDIT_UNCHAINED: { severity: 'warning', title: 'Records written before the audit log was chained: a deletion among them cannot be detected.', exit: 'findings' },
+  AUDIT_RUN_UNFINISHED: { severity: 'warning', title: 'A run has a start record and no end record: it was killed, or is still running.', exit: 'findings' },
   AUDIT_RECORD_TAMPERED: { severity: 'error', title: "An audit record does not match its receipt_hash: it was altered after it was written.", exit: 'findings' },
 } as const satisfies CodeCatalogue;

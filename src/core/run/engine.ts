@@ -1,42 +1,26 @@
 /**
- * `skillctl run` as a library call: resolve the bundle, choose the entrypoint, intersect its
- * permissions with the host policy (refusing before anything executes when a required one is
- * missing), check the input against input_schema, execute under limits, accept an output only if
- * it conforms to output_schema (running again up to `retries` times), and return the result
- * with its sealed audit record. The caller appends the record; nothing here prints or exits.
+ * `skillctl run` as a library call, in fixed steps, each of which may end the run: resolve the
+ * target to a bundle and an entrypoint, read the input, authorise (the policy's one decision:
+ * nothing of the skill runs unless every required permission is granted), prepare (input schema,
+ * environment, runtime), execute (again, up to `retries`, while the output violates its
+ * contract), and record. Returns the result with its sealed audit record; with an audit sink, the
+ * record is appended there. Nothing here prints or exits.
  */
-import { randomBytes } from 'node:crypto';
-import { diag, type Diagnostic } from '../diagnostics.js';
-import { canonicalize, jcsDigest } from '../digest/index.js';
-import { exitCodeFor } from '../exit.js';
-// Not through manifest/index.js or policy/index.js: those hold the YAML parser, the manifest
-// validators and the policy file loader, which a run reaches through loadFull (full.ts) only
-// when it needs them (docs/performance.md).
-import { resolveLimits } from '../manifest/limits.js';
-import type { Entrypoint, Manifest } from '../manifest/model.js';
-import { createPolicyGate, type HostLookup } from '../policy/gate.js';
-import { grantPermissions, type Grant } from '../policy/grant.js';
-import { capLimits } from '../policy/limits.js';
-import type { HostPolicy } from '../policy/model.js';
-import { resolveReal } from '../policy/paths.js';
-import type { Attempt, RunStatus } from './attempt.js';
-import { attemptLoop, schemaFindings } from './attempts.js';
-import type { SealedAuditRecord } from './audit.js';
+import type { Diagnostic } from '../diagnostics.js';
+import { resolveLimits } from '../manifest/index.js';
+import { authorise, type HostLookup, type HostPolicy } from '../policy/index.js';
 import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
-import { readJsonValue } from './json.js';
-import { buildRecord, type RunFacts } from './record.js';
+import { executeAttempts } from './execute.js';
+import { checkInput, readInput } from './input.js';
+import { missingEnv, prepareExecution, type Builtins } from './prepare.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
-import { confiner, runBuiltin, type BuiltinLookup } from './runtimes/builtin.js';
-import { runContainer } from './runtimes/container.js';
+import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
-import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
+import { requiredEnv, selectEntrypoint } from './select.js';
+import { RunTrail, type AuditSink, type Clock, type RunResult } from './trail.js';
 
-/** Time, passed in: `now` for the record's timestamps, `monotonic` for durations. */
-export interface Clock {
-  now(): number;
-  monotonic(): number;
-}
+export type { AuditSink, Clock, RunResult };
 
 export interface RunRequest {
   /** A skill id (`fs.read_text`, `fs.read_text@0.1.0`) or a bundle directory (`./my-skill`). */
@@ -61,8 +45,11 @@ export interface RunOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly policy: PolicyInForce;
   readonly clock: Clock;
-  /** Implementations of `builtin:<skill_id>` commands. */
-  readonly builtins: BuiltinLookup;
+  /**
+   * Implementations of `builtin:<skill_id>` commands: a lookup of skills run in this thread, or
+   * the worker threads the shipped ones run in (where the deadline and max_memory stop them).
+   */
+  readonly builtins: Builtins;
   /** Where skill ids are looked up (project root, package root, pin lookup). */
   readonly resolve?: Omit<ResolveOptions, 'cwd'>;
   /**
@@ -71,99 +58,48 @@ export interface RunOptions {
    */
   readonly compileSchema?: SchemaCompiler;
   readonly hostNode?: HostNode;
-  /** DNS for URL checks; default: the system resolver. */
+  /** DNS for URL checks of built-ins run in this thread; default: the system resolver. */
   readonly lookupHost?: HostLookup;
   readonly skillctlVersion: string;
+  /**
+   * Aborted when the run must stop (SIGINT, SIGTERM): the skill is stopped, the run recorded as
+   * interrupted. Its reason `SIGTERM` makes the exit status 143, anything else 130.
+   */
   readonly signal?: AbortSignal;
   /**
-   * Paths no skill may write even inside a write grant: pass the policy file, the lock file and
-   * the audit log, so a skill cannot widen its own grant or rewrite the record of what it did.
+   * Paths no skill may write even inside a write grant, besides the names protected everywhere:
+   * pass the policy file and its directory, the lock file and the audit log, so a skill cannot
+   * widen its own grant or rewrite the record of what it did.
    */
   readonly protectedPaths?: readonly string[];
-}
-
-export interface RunResult {
-  readonly status: RunStatus;
-  readonly exitCode: number;
-  /** The accepted output: present only when it conformed to output_schema. */
-  readonly output?: unknown;
-  /** An error the skill reported that conforms to its error_schema. */
-  readonly error?: unknown;
-  /** What a process wrote on stderr (bounded), for the user; never in the record. */
-  readonly stderr?: string;
-  readonly diagnostics: readonly Diagnostic[];
-  readonly record: SealedAuditRecord;
-}
-
-function chooseEntrypoint(m: Manifest, id: string | undefined): Entrypoint | Diagnostic {
-  if (id !== undefined) {
-    const ep = m.entrypoints.find((e) => e.entrypoint_id === id);
-    return ep ?? diag('RUN_ENTRYPOINT_NOT_FOUND', `no entrypoint ${id}; there are ${m.entrypoints.map((e) => e.entrypoint_id).join(', ')}`);
-  }
-  if (m.entrypoints.length === 1) return m.entrypoints[0] as Entrypoint;
-  return m.entrypoints.find((e) => e.entrypoint_id === 'main') ?? diag('RUN_ENTRYPOINT_REQUIRED', `choose one of ${m.entrypoints.map((e) => e.entrypoint_id).join(', ')} with --entrypoint`);
-}
-
-function requiredEnv(m: Manifest, ep: Entrypoint): string[] {
-  return ep.required_environment_variables ?? m.execution_context?.required_environment_variables ?? [];
-}
-
-/** PATH, the granted variables that are set, and the declared locale and time zone. */
-function scrubbedEnv(m: Manifest, ep: Entrypoint, grant: Grant, host: RunOptions['env']): Record<string, string> {
-  const env: Record<string, string> = { PATH: host.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
-  for (const name of grant.granted.env) {
-    const v = host[name];
-    if (v !== undefined) env[name] = v;
-  }
-  const locale = ep.execution_context?.locale ?? m.execution_context?.locale;
-  const tz = ep.execution_context?.timezone ?? m.execution_context?.timezone;
-  if (locale !== undefined) env.LC_ALL = locale;
-  if (tz !== undefined) env.TZ = tz;
-  return env;
+  /** Where the run's records go as it makes them; without one the record is only returned. */
+  readonly audit?: AuditSink;
+  /**
+   * Where the host's cgroups are (the CLI reads /proc/self/cgroup): a run gets a cgroup of its
+   * own for max_memory and a process count where the host allows it. Without it, caps are per process.
+   */
+  readonly cgroups?: CgroupHost;
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    return await runOnce(req, opts, cleanups);
+    return await runSteps(req, opts, cleanups);
   } finally {
     // An unpacked archive goes whatever happened; failing to remove it does not change the run's result.
     for (const c of cleanups) await c().catch(() => undefined);
   }
 }
 
-async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promise<void>)[]): Promise<RunResult> {
-  const startedAt = opts.clock.now();
-  const t0 = opts.clock.monotonic();
-  const diagnostics: Diagnostic[] = [];
-  const policyOk = 'invalid' in opts.policy ? undefined : opts.policy;
-  const facts: RunFacts = {
-    target: req.target,
-    policySource: opts.policy.source,
-    ...(policyOk !== undefined ? { policyDigest: policyOk.digest } : {}),
-    uses: [],
-    observable: false,
-    attempts: 0,
-    truncated: { stdout: false, stderr: false },
-  };
-  let stderr: string | undefined;
-  /** The manifest file and the entrypoint's pointer, once known. */
-  const at: { file?: string; pointer: string } = { pointer: '' };
-  const end = (status: RunStatus, extra: { output?: unknown; error?: unknown } = {}): RunResult => {
-    // The engine's own findings about the entrypoint point into it from the manifest's root.
-    for (const [i, d] of diagnostics.entries()) {
-      if (d.file === undefined && d.pointer !== undefined && at.file !== undefined) diagnostics[i] = { ...d, file: at.file, pointer: `${at.pointer}${d.pointer}` };
-    }
-    const exitCode = exitCodeFor(diagnostics);
-    const finishedAt = opts.clock.now();
-    const record = buildRecord(facts, status, exitCode, diagnostics, { startedAt, finishedAt, durationMs: opts.clock.monotonic() - t0 }, opts.skillctlVersion);
-    return { status, exitCode, ...extra, ...(stderr !== undefined && stderr !== '' ? { stderr } : {}), diagnostics, record };
-  };
+async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Promise<void>)[]): Promise<RunResult> {
+  const policy = 'invalid' in opts.policy ? undefined : opts.policy;
+  const trail = new RunTrail(req.target, { source: opts.policy.source, ...(policy !== undefined ? { digest: policy.digest } : {}) }, opts.clock, opts.skillctlVersion, opts.audit, opts.signal);
 
+  // 1. Resolve: the bundle the target names, and the entrypoint.
   const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
-  diagnostics.push(...resolution.diagnostics);
-  Object.assign(facts, {
+  trail.add(...resolution.diagnostics);
+  Object.assign(trail.facts, {
     skillId: resolution.identity?.skill_id,
     skillVersion: resolution.identity?.skill_version,
     manifestDigest: resolution.identity?.manifest_digest,
@@ -172,123 +108,78 @@ async function runOnce(req: RunRequest, opts: RunOptions, cleanups: (() => Promi
   const skill = resolution.skill;
   if (skill === undefined) {
     const invalid = resolution.diagnostics.some((d) => d.code === 'RUN_BUNDLE_INVALID' || d.code === 'RUN_PIN_MISMATCH');
-    return end(invalid ? 'bundle_invalid' : 'not_found');
+    return trail.end(invalid ? 'bundle_invalid' : 'not_found');
   }
-  facts.origin = skill.origin;
-  at.file = skill.file;
-  const chosen = chooseEntrypoint(skill.manifest, req.entrypoint);
-  if (!('entrypoint_id' in chosen)) {
-    diagnostics.push(chosen);
-    return end('not_found');
+  trail.facts.origin = skill.origin;
+  const ep = selectEntrypoint(skill.manifest, req.entrypoint);
+  if (!('entrypoint_id' in ep)) {
+    trail.add(ep);
+    return trail.end('not_found');
   }
-  const ep = chosen;
-  at.pointer = `/entrypoints/${skill.manifest.entrypoints.indexOf(ep)}`;
-  Object.assign(facts, { entrypointId: ep.entrypoint_id, runtime: ep.runtime });
-
-  if (policyOk === undefined) {
-    diagnostics.push(...(opts.policy as { invalid: readonly Diagnostic[] }).invalid);
-    return end('policy_invalid');
+  trail.locate(skill.file, `/entrypoints/${skill.manifest.entrypoints.indexOf(ep)}`);
+  Object.assign(trail.facts, { entrypointId: ep.entrypoint_id, runtime: ep.runtime });
+  if (policy === undefined) {
+    trail.add(...(opts.policy as { invalid: readonly Diagnostic[] }).invalid);
+    return trail.end('policy_invalid');
   }
 
-  // The input may be any JSON value its input_schema accepts.
-  const inputDoc = await readJsonValue(req.input ?? Buffer.from('{}'));
-  if ('errors' in inputDoc) {
-    diagnostics.push(diag('RUN_INPUT_INVALID', 'the input is not a JSON document', { file: 'input' }), ...schemaFindings(inputDoc.errors, 'input'));
-    return end('input_invalid');
+  // 2. The input: any JSON value (its schema is checked once the schemas are compiled).
+  const input = await readInput(req.input);
+  if ('diagnostics' in input) {
+    trail.add(...input.diagnostics);
+    return trail.end('input_invalid');
   }
-  const input = inputDoc.data;
-  facts.inputDigest = jcsDigest(input);
+  trail.facts.inputDigest = input.digest;
 
-  // The policy decision comes before anything of the skill runs.
-  const grant = await grantPermissions(ep.requested_permissions, ep.required_permissions, policyOk, { cwd: opts.cwd, pathEnv: opts.env.PATH ?? '' });
-  facts.grant = grant;
-  if (grant.denials.length > 0) {
-    for (const d of grant.denials) diagnostics.push(diag(d.code, d.reason, { pointer: `/required_permissions/${d.scope}`, hint: `grant it in ${policyOk.source === 'default' ? 'skillctl.policy.yaml' : policyOk.source}` }));
-    return end('denied');
+  // 3. Authorise: the policy's decision comes before anything of the skill runs.
+  const auth = await authorise(
+    { requested: ep.requested_permissions, required: ep.required_permissions, requiredEnv: requiredEnv(skill.manifest, ep), limits: resolveLimits(ep.runtime_limits) },
+    policy,
+    { cwd: opts.cwd, pathEnv: opts.env.PATH ?? '' },
+  );
+  trail.facts.grant = auth.grant;
+  trail.add(...auth.diagnostics);
+  if (!auth.allowed) return trail.end('denied');
+
+  // 4. Prepare: the variables it requires, the input against input_schema (the other schemas
+  // compile while the skill runs), the environment, the runtime.
+  const unset = missingEnv(skill.manifest, ep, opts.env);
+  if (unset.length > 0) {
+    trail.add(...unset);
+    return trail.end('unavailable');
   }
-  const missingEnv = requiredEnv(skill.manifest, ep).filter((n) => grant.granted.env.includes(n) && opts.env[n] === undefined);
-  for (const n of missingEnv) diagnostics.push(diag('RUN_ENV_MISSING', `${n} is required and granted but not set`));
-  for (const n of requiredEnv(skill.manifest, ep).filter((x) => !grant.granted.env.includes(x))) {
-    diagnostics.push(diag('POLICY_PERMISSION_DENIED', `required environment variable ${n} is not granted by the host policy`, { pointer: '/required_environment_variables' }));
-  }
-  if (diagnostics.some((d) => d.code === 'POLICY_PERMISSION_DENIED')) return end('denied');
-  if (missingEnv.length > 0) return end('unavailable');
-
-  const capped = capLimits(resolveLimits(ep.runtime_limits), policyOk.limits);
-  diagnostics.push(...capped.diagnostics);
-  const limits = capped.limits;
-
   const compile = opts.compileSchema ?? defaultSchemaCompiler;
   const inputSchema = await compile(ep.input_schema, 'input_schema');
-  // The output and error schemas compile while the skill runs.
-  const laterSchemas = Promise.all([compile(ep.output_schema, 'output_schema'), compile(ep.error_schema, 'error_schema')]);
-  if ('error' in inputSchema) {
-    diagnostics.push({ ...inputSchema.error, pointer: '/input_schema' }, diag('RUN_BUNDLE_INVALID', 'the input_schema cannot be compiled'));
-    return end('bundle_invalid');
+  const laterSchemas = Promise.all([compile(ep.output_schema, 'output_schema'), compile(ep.error_schema, 'error_schema')] as const);
+  const checked = checkInput(inputSchema, input.value);
+  if (!checked.ok) {
+    trail.add(...checked.diagnostics);
+    return trail.end(checked.status);
   }
-  const inputAll = inputSchema.check(input);
-  const inputFindings = inputAll.filter((d) => d.severity === 'error');
-  diagnostics.push(...schemaFindings(inputAll.filter((d) => d.severity !== 'error'), 'input'));
-  if (inputFindings.length > 0) {
-    diagnostics.push(diag('RUN_INPUT_INVALID', "the input does not conform to the entrypoint's input_schema", { file: 'input' }), ...schemaFindings(inputFindings, 'input'));
-    return end('input_invalid');
-  }
-
-  const env = scrubbedEnv(skill.manifest, ep, grant, opts.env);
-  const protectedPaths = await Promise.all((opts.protectedPaths ?? []).map((p) => resolveReal(p).catch(() => p)));
-  const gate = createPolicyGate(grant.granted, {
+  trail.add(...checked.warnings);
+  const prepared = await prepareExecution({
+    trail,
+    manifest: skill.manifest,
+    ep,
+    bundleDir: skill.dir,
+    auth,
+    input: input.value,
     cwd: opts.cwd,
-    pathEnv: env.PATH ?? '',
-    protectedPaths,
+    hostEnv: opts.env,
+    sandbox: req.sandbox ?? 'auto',
+    allowUnsandboxed: policy.allowUnsandboxed,
+    builtins: opts.builtins,
+    protectedPaths: opts.protectedPaths ?? [],
+    monotonic: () => opts.clock.monotonic(),
+    ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}),
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
+    ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+    ...(opts.cgroups !== undefined ? { cgroups: opts.cgroups } : {}),
   });
-  facts.uses = gate.uses;
-  const stdinBytes = Buffer.from(canonicalize(input));
-  let execute: () => Promise<Attempt>;
-  switch (ep.runtime) {
-    case 'builtin': {
-      const id = (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
-      const impl = await opts.builtins(id);
-      if (impl === undefined) {
-        diagnostics.push(diag('RUN_BUILTIN_UNKNOWN', `this skillctl has no builtin:${id}`, { pointer: '/command', hint: 'upgrade skillctl, or run a bundle with a process runtime' }));
-        return end('unavailable');
-      }
-      facts.observable = true;
-      facts.sandbox = 'in-process';
-      const bl = { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB };
-      // A program the skill starts (shell.exec_safe, git, rg) runs in the sandbox of process
-      // runtimes; the record then names that sandbox.
-      const confine = confiner({
-        mode: req.sandbox ?? 'auto',
-        pathEnv: env.PATH ?? '',
-        granted: grant.granted,
-        protectedPaths,
-        report: (sandbox, found) => {
-          facts.sandbox = sandbox;
-          for (const d of found) if (!diagnostics.some((x) => x.code === d.code)) diagnostics.push(d);
-        },
-      });
-      execute = () => runBuiltin({ skill: impl, cwd: opts.cwd, gate, limits: bl, env, monotonic: () => opts.clock.monotonic(), confine }, structuredClone(input), opts.signal);
-      break;
-    }
-    case 'container': {
-      facts.sandbox = 'container';
-      const runId = randomBytes(6).toString('hex');
-      execute = () => runContainer({ ep, bundleDir: skill.dir, granted: grant.granted, limits, env, runId, protectedPaths }, stdinBytes, opts.signal);
-      break;
-    }
-    default: {
-      const prep = await prepareProcess({ ep, bundleDir: skill.dir, grant, gate, limits, env, sandbox: req.sandbox ?? 'auto', protectedPaths, ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}) });
-      diagnostics.push(...prep.diagnostics);
-      if ('failure' in prep) {
-        const failure = prep.failure as Extract<Attempt['outcome'], { kind: 'failed' }>;
-        diagnostics.push(...failure.diagnostics);
-        return end(failure.status);
-      }
-      facts.sandbox = prep.prepared.sandbox;
-      if (prep.prepared.runtime.version !== undefined) facts.runtimeVersion = prep.prepared.runtime.version;
-      execute = () => runProcess(prep.prepared, { ep, bundleDir: skill.dir, grant, gate, limits, env, sandbox: req.sandbox ?? 'auto' }, stdinBytes, opts.signal);
-    }
-  }
-  return attemptLoop(req, execute, input, laterSchemas, diagnostics, facts, end, (s) => (stderr = s));
+  if ('status' in prepared) return trail.end(prepared.status);
+  if (prepared.release !== undefined) cleanups.push(prepared.release);
+
+  // 5. Execute and check the contract, 6. record: the start first, so a run killed outright is seen.
+  await trail.started();
+  return executeAttempts(trail, prepared.execute, req.retries ?? 0, input.value, laterSchemas);
 }

@@ -1,21 +1,27 @@
 export type { Attempt, AttemptOutcome, RunStatus } from './attempt.js';
 export {
+  AUDIT_GENESIS,
   AUDIT_VERSION,
   auditLine,
   DEFAULT_AUDIT_PATH,
-  openAuditLog,
   sealRecord,
-  verifyAuditLog,
   type AuditDenial,
-  type AuditLog,
+  type AuditEndRecord,
   type AuditRecord,
-  type AuditVerification,
+  type AuditResult,
+  type AuditStartRecord,
+  type CapScope,
+  type Sealed,
   type SealedAuditRecord,
 } from './audit.js';
+export { openAuditLog, type AuditLog } from './audit-log.js';
+export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { refusalRecord, type Refusal } from './record.js';
-export { runSkill, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
+export { runSkill, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
+export type { Builtins } from './prepare.js';
+export { makeRunCgroup, RUN_MAX_PROCESSES, type CgroupHost, type RunCgroup } from './cgroup.js';
 export { loadFull } from './full-load.js';
 export {
   compareVersions,
@@ -23,6 +29,7 @@ export {
   LOCK_PATH,
   lockPinLookup,
   resolveSkill,
+  verifiedPinLookup,
   type PinLookup,
   type Resolution,
   type ResolvedSkill,
@@ -30,9 +37,12 @@ export {
   type SkillOrigin,
   type SkillPin,
 } from './resolve.js';
-export { confiner, type BuiltinLookup, type ConfineOptions } from './runtimes/builtin.js';
+export { confiner, type BuiltinJob, type BuiltinLookup, type BuiltinObserver, type ConfineOptions } from './runtimes/builtin.js';
+export { serveBuiltinJob, type JobPort } from './runtimes/builtin-host.js';
+export { COMMIT_GRACE_MS, type BuiltinThread, type BuiltinWorkers, type WorkerMessage } from './runtimes/builtin-worker.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, type SandboxMode, type SandboxSpec } from './sandbox.js';
-export { spawnBounded, type SpawnOutcome, type SpawnSpec } from './spawn.js';
+export { killGroup, spawnBounded, type SpawnOutcome, type SpawnSpec } from './process-runner.js';
+export type { SkillCode } from './skill-codes.js';

@@ -6,11 +6,14 @@
 import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
-import { exitCodeFor } from '../exit.js';
-import { AUDIT_VERSION, sealRecord, type AuditDenial, type AuditRecord, type SealedAuditRecord } from './audit.js';
+import { exitStatusOf } from '../exit-status.js';
+import { randomBytes } from 'node:crypto';
+import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
 export interface RunFacts {
+  /** Pairs the run's `start` and `end` records. */
+  runId: string;
   target: string;
   origin?: AuditRecord['request']['origin'];
   skillId?: string;
@@ -27,12 +30,19 @@ export interface RunFacts {
   /** Whether the engine can observe what the skill used (built-ins only). */
   observable: boolean;
   attempts: number;
-  sandbox?: AuditRecord['result']['sandbox'];
+  sandbox?: AuditResult['sandbox'];
   runtimeVersion?: string;
   outputDigest?: string;
   truncated: { stdout: boolean; stderr: boolean };
   /** Refusals decided outside the policy gate (a tool call the approval gate stopped). */
   refusals?: readonly AuditDenial[];
+  /** Where max_memory and the process count held, once the runtime is known. */
+  caps?: AuditResult['caps'];
+}
+
+/** A fresh run id: random, like the timestamps the log is the only place of. */
+export function newRunId(): string {
+  return randomBytes(8).toString('hex');
 }
 
 export interface RecordTimes {
@@ -45,6 +55,50 @@ function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+function requestOf(facts: RunFacts): AuditRecord['request'] {
+  return {
+    target: facts.target,
+    origin: facts.origin ?? null,
+    skill_id: facts.skillId ?? null,
+    skill_version: facts.skillVersion ?? null,
+    manifest_digest: facts.manifestDigest ?? null,
+    content_digest: facts.contentDigest ?? null,
+    entrypoint_id: facts.entrypointId ?? null,
+    runtime: facts.runtime ?? null,
+    input_digest: facts.inputDigest ?? null,
+  };
+}
+
+function capabilitiesOf(facts: RunFacts, used: readonly string[] | null): AuditRecord['policy']['capabilities'] {
+  return { requested: facts.grant?.requested ?? [], required: facts.grant?.required ?? [], granted: facts.grant?.grantedList ?? [], used };
+}
+
+/**
+ * The `start` record: the request, the policy in force and the resolved grant, written before
+ * anything of the skill runs, so that a run killed outright is still in the log.
+ */
+export function startRecord(facts: RunFacts, startedAt: number, skillctlVersion: string): AuditStartRecord {
+  return {
+    audit_version: AUDIT_VERSION,
+    event: 'start',
+    run_id: facts.runId,
+    started_at: iso(startedAt),
+    finished_at: null,
+    skillctl_version: skillctlVersion,
+    request: requestOf(facts),
+    policy: {
+      source: facts.policySource,
+      policy_digest: facts.policyDigest ?? null,
+      decision: 'allow',
+      reason: 'every required permission is granted',
+      denials: [],
+      capabilities: capabilitiesOf(facts, null),
+    },
+    result: null,
+  };
+}
+
+/** The `end` record: how the run ended, and why. */
 export function buildRecord(
   facts: RunFacts,
   status: RunStatus,
@@ -52,7 +106,7 @@ export function buildRecord(
   diagnostics: readonly Diagnostic[],
   times: RecordTimes,
   skillctlVersion: string,
-): SealedAuditRecord {
+): AuditEndRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
     ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
@@ -69,35 +123,15 @@ export function buildRecord(
     ? [...new Set(facts.uses.filter((u) => u.allowed && u.covered_by !== undefined).map((u) => u.covered_by as string))].sort()
     : null;
   const codes = [...new Set(sortDiagnostics(diagnostics).filter((d) => d.severity === 'error').map((d) => d.code))].sort();
-  const record: AuditRecord = {
+  return {
     audit_version: AUDIT_VERSION,
+    event: 'end',
+    run_id: facts.runId,
     started_at: iso(times.startedAt),
     finished_at: iso(times.finishedAt),
     skillctl_version: skillctlVersion,
-    request: {
-      target: facts.target,
-      origin: facts.origin ?? null,
-      skill_id: facts.skillId ?? null,
-      skill_version: facts.skillVersion ?? null,
-      manifest_digest: facts.manifestDigest ?? null,
-      content_digest: facts.contentDigest ?? null,
-      entrypoint_id: facts.entrypointId ?? null,
-      runtime: facts.runtime ?? null,
-      input_digest: facts.inputDigest ?? null,
-    },
-    policy: {
-      source: facts.policySource,
-      policy_digest: facts.policyDigest ?? null,
-      decision,
-      reason,
-      denials,
-      capabilities: {
-        requested: facts.grant?.requested ?? [],
-        required: facts.grant?.required ?? [],
-        granted: facts.grant?.grantedList ?? [],
-        used,
-      },
-    },
+    request: requestOf(facts),
+    policy: { source: facts.policySource, policy_digest: facts.policyDigest ?? null, decision, reason, denials, capabilities: capabilitiesOf(facts, used) },
     result: {
       status,
       exit_code: exitCode,
@@ -108,9 +142,9 @@ export function buildRecord(
       output_digest: facts.outputDigest ?? null,
       truncated: facts.truncated,
       codes,
+      caps: facts.attempts > 0 ? (facts.caps ?? null) : null,
     },
   };
-  return sealRecord(record);
 }
 
 /** A call refused before any run began: who asked for what, and why nothing ran. */
@@ -132,9 +166,11 @@ export interface Refusal {
 /**
  * The audit record of a refused call: decision `deny`, status `denied`, no attempt. A denial is
  * recorded like a run, so the log answers "what did the agent try" as well as "what ran".
+ * Append it to a log (which seals and chains it), or seal it with sealRecord.
  */
-export function refusalRecord(r: Refusal, skillctlVersion: string): SealedAuditRecord {
+export function refusalRecord(r: Refusal, skillctlVersion: string): AuditEndRecord {
   const facts: RunFacts = {
+    runId: newRunId(),
     target: r.target,
     ...(r.skillId !== undefined ? { skillId: r.skillId } : {}),
     ...(r.entrypointId !== undefined ? { entrypointId: r.entrypointId } : {}),
@@ -148,5 +184,5 @@ export function refusalRecord(r: Refusal, skillctlVersion: string): SealedAuditR
     refusals: [{ scope: r.scope, code: r.code, reason: r.reason }],
   };
   const diagnostics = [diag(r.code, r.reason)];
-  return buildRecord(facts, 'denied', exitCodeFor(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
+  return buildRecord(facts, 'denied', exitStatusOf(diagnostics), diagnostics, { startedAt: r.at, finishedAt: r.at, durationMs: 0 }, skillctlVersion);
 }

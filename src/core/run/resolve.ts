@@ -15,6 +15,10 @@ import type { Manifest, ManifestValidation } from '../manifest/index.js';
 import { loadFull } from './full-load.js';
 import { readJsonObject } from './json.js';
 import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
+import { compareVersions } from './versions.js';
+import { verifiedPin } from './lock-pin.js';
+
+export { compareVersions };
 
 /** One entry of pins/skills.lock.json, in the fields the run engine needs. */
 export interface SkillPin {
@@ -34,7 +38,7 @@ export interface SkillPin {
  * Returns `pin: undefined` when the lock does not exist or does not pin the skill.
  * The integrator may replace this with the pins module's lookup.
  */
-export type PinLookup = (root: string, skillId: string, version: string | undefined) => Promise<{ pin?: SkillPin; diagnostics: Diagnostic[] }>;
+export type PinLookup = (root: string, skillId: string, version: string | undefined) => Promise<{ readonly pin?: SkillPin; readonly diagnostics: readonly Diagnostic[] }>;
 
 export const LOCK_PATH = 'pins/skills.lock.json';
 
@@ -44,23 +48,13 @@ function isPin(v: unknown): v is SkillPin {
   return ['skill_id', 'skill_version', 'source', 'manifest_digest', 'content_digest'].every((k) => typeof p[k] === 'string');
 }
 
-function semverParts(v: string): [number, number, number, string] {
-  const m = /^(\d+)\.(\d+)\.(\d+)(?:-([^+]*))?/.exec(v);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''] : [0, 0, 0, v];
-}
+/** The project's pin, trusted only as verify-pins would trust it (lock-pin.ts). */
+export const verifiedPinLookup: PinLookup = verifiedPin;
 
-/** Semver precedence, enough to choose the newest pin: a pre-release sorts before its release. */
-export function compareVersions(a: string, b: string): number {
-  const x = semverParts(a);
-  const y = semverParts(b);
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  if (x[3] === y[3]) return 0;
-  if (x[3] === '') return 1;
-  if (y[3] === '') return -1;
-  return x[3] < y[3] ? -1 : 1;
-}
-
-/** Reads the lock file's `skills` array (the minimum shape the pins module writes). */
+/**
+ * Reads the `skills` array of the lock shipped inside the skillctl package (the minimum shape the
+ * pins module writes): that lock is part of skillctl itself, trusted as its code is.
+ */
 export const lockPinLookup: PinLookup = async (root, skillId, version) => {
   const file = join(root, LOCK_PATH);
   let bytes: Buffer;
@@ -263,9 +257,8 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
     return { diagnostics: [diag('RUN_TARGET_INVALID', `${JSON.stringify(target)} is not a skill id (e.g. fs.read_text or fs.read_text@0.1.0) or a path (use ./name for a directory)`)] };
   }
   const [, skillId, version] = m as unknown as [string, string, string | undefined];
-  const lookupPin = opts.lookupPin ?? lockPinLookup;
   if (opts.projectRoot !== undefined) {
-    const found = await lookupPin(opts.projectRoot, skillId, version);
+    const found = await (opts.lookupPin ?? verifiedPinLookup)(opts.projectRoot, skillId, version);
     if (hasErrors(found.diagnostics)) return { diagnostics: found.diagnostics };
     if (found.pin !== undefined) {
       const path = join(opts.projectRoot, found.pin.source);
@@ -281,7 +274,7 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
     const dir = join(opts.packageRoot, 'manifests', 'default', skillId);
     const exists = await stat(dir).then((s) => s.isDirectory(), () => false);
     if (exists) {
-      const own = await lookupPin(opts.packageRoot, skillId, version);
+      const own = await (opts.lookupPin ?? lockPinLookup)(opts.packageRoot, skillId, version);
       if (hasErrors(own.diagnostics)) return { diagnostics: own.diagnostics };
       const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, defaultSnapshot(opts, skillId));
       if (r.skill !== undefined && version !== undefined && r.skill.manifest.skill_version !== version) {

@@ -10,7 +10,7 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../policy/exec.js';
+import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
@@ -88,9 +88,27 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // top would take away a write the policy allows.
   for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
   for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
-  for (const p of spec.protect) if (spec.write.some((w) => within(p, w))) mounts.push({ kind: '--ro-bind-try', path: p });
-  // Shallower mounts first, so a deeper one lands on top of it; the sort is stable.
-  const ordered = mounts.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
+  for (const p of spec.protect) {
+    const inWrite = spec.write.filter((w) => within(p, w));
+    if (inWrite.length === 0) continue;
+    // Each directory between the write grant and the protected path is mounted on itself, as it
+    // is (writable): a mount point cannot be renamed, so the path cannot be moved aside and refilled.
+    for (let dir = dirname(p); inWrite.some((w) => within(dir, w) && dir !== w); dir = dirname(dir)) {
+      // A directory that is protected itself is mounted read-only, which pins it as well.
+      if (!spec.protect.includes(dir)) mounts.push({ kind: '--bind-try', path: dir });
+    }
+    mounts.push({ kind: '--ro-bind-try', path: p });
+  }
+  // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
+  // twice (two protected paths under one directory) is made once.
+  const seen = new Set<string>();
+  const unique = mounts.filter((m) => {
+    const key = `${m.kind} ${m.path}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const ordered = unique.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
   for (const { m } of ordered) {
     if (m.kind === '--symlink') args.push('--symlink', m.source as string, m.path);
     else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
@@ -119,21 +137,47 @@ export interface SandboxRequest extends Omit<SandboxSpec, 'system'> {
   readonly mode: SandboxMode;
   /** Where bwrap is looked up (the scrubbed environment's PATH). */
   readonly pathEnv: string;
+  /** `auto` without bubblewrap runs unconfined (the policy's allow_unsandboxed) instead of refusing. */
+  readonly allowUnsandboxed: boolean;
+}
+
+/**
+ * Without bubblewrap, a program started by skillctl could outlive it (skillctl killed outright):
+ * setpriv sets the parent-death signal, which execve keeps, so the kernel kills the program when
+ * the thread that started it ends.
+ */
+async function deathPrefix(pathEnv: string): Promise<string[]> {
+  const setpriv = await lookupCommand('setpriv', pathEnv);
+  return setpriv.ok ? [setpriv.path, '--pdeathsig', 'KILL', '--'] : [];
 }
 
 /**
  * What goes before a command so that it runs in the sandbox `mode` asks for: `bwrap <args> --`
- * (sandbox `bwrap`), nothing (`none`, or `auto` without bubblewrap, with the RUN_UNSANDBOXED
- * warning), or a refusal (`bwrap` asked for and not installed: RUN_SANDBOX_UNAVAILABLE).
+ * (`bwrap`, or `auto` where bubblewrap is installed), or the parent-death guard alone (`none`,
+ * which accepts running without OS isolation; or `auto` without bubblewrap when the policy
+ * accepts it, with the RUN_UNSANDBOXED warning). Otherwise a refusal, RUN_SANDBOX_UNAVAILABLE:
+ * without bubblewrap a process would get the user's whole file system and network, whatever the
+ * grant says, so nothing runs unless someone accepted that in so many words.
  */
 export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic }> {
-  if (r.mode === 'none') return { sandbox: 'none', prefix: [], diagnostics: [] };
+  if (r.mode === 'none') return { sandbox: 'none', prefix: await deathPrefix(r.pathEnv), diagnostics: [] };
   const bwrap = await lookupCommand('bwrap', r.pathEnv);
   if (bwrap.ok) {
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout() }), '--'], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };
-  return { sandbox: 'none', prefix: [], diagnostics: [diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation', { hint: 'install the bubblewrap package' })] };
+  if (!r.allowUnsandboxed) {
+    return {
+      refused: diag('RUN_SANDBOX_UNAVAILABLE', `bwrap is ${bwrap.reason}: without it the process would run with the whole file system and network of this user, whatever the grant says`, {
+        hint: 'install the bubblewrap package; or accept running without OS isolation with --sandbox none, or allow_unsandboxed: true in the host policy',
+      }),
+    };
+  }
+  return {
+    sandbox: 'none',
+    prefix: await deathPrefix(r.pathEnv),
+    diagnostics: [diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation (the policy allows it)', { hint: 'install the bubblewrap package' })],
+  };
 }
 
 /**

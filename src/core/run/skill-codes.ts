@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /**
  * Errors and refusals of the built-in skills (src/skills), part of the builtin runtime contract
@@ -26,6 +26,11 @@ export const SKILL_CODES = {
   SKILL_OUTPUT_LIMIT: { severity: 'error', title: "The result would exceed the host's output cap and has no truncation flag.", exit: 'findings' },
   SKILL_GIT_FAILED: { severity: 'error', title: 'git reported an error.', exit: 'findings' },
   SKILL_NOT_A_REPOSITORY: { severity: 'error', title: 'The working directory is not inside a git work tree.', exit: 'findings' },
+  SKILL_GIT_CONFIG_REFUSED: {
+    severity: 'error',
+    title: "git.status or git.diff refused a repository whose configuration cannot be read whole or names something that cannot be neutralised.",
+    exit: 'denied',
+  },
   SKILL_COMMIT_NOT_FOUND: { severity: 'error', title: 'The commit named in the request does not exist.', exit: 'findings' },
   SKILL_HTTP_FAILED: { severity: 'error', title: 'The HTTP request failed (connection, TLS or protocol error).', exit: 'findings' },
   SKILL_REDIRECT_LIMIT: { severity: 'error', title: 'The URL redirected more times than allowed, or to a non-HTTP location.', exit: 'findings' },

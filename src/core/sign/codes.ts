@@ -1,4 +1,4 @@
-import type { CodeCatalogue } from '../diagnostics.js';
+import type { CodeCatalogue } from '../code-spec.js';
 
 /** Ed25519 keys, trust anchors (public-keys.json) and signatures (signatures.json). */
 export const SIGN_CODES = {

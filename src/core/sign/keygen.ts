@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { isSkillctlError, SkillctlError } from '../errors.js';
+import { SkillctlError } from '../errors.js';
 import { asOutputWrite, createFileAtomic, describeRefusal, readBounded, refusalCode, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
@@ -54,10 +54,7 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (req.force) {
     await asOutputWrite(req.secretLabel, () => writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600));
   } else {
-    try {
-      await asOutputWrite(req.secretLabel, () => createFileAtomic(req.secretPath, pair.secretKeyText, 0o600));
-    } catch (err) {
-      if (!isSkillctlError(err) || err.code !== 'OUTPUT_EXISTS') throw err;
+    if (!(await asOutputWrite(req.secretLabel, () => createFileAtomic(req.secretPath, pair.secretKeyText, 0o600)))) {
       return { ok: false, signer: req.signer, diagnostics: [diag('KEY_EXISTS', `${req.secretLabel} exists`, { file: req.secretLabel, hint: 'pass --force to overwrite it, or choose another --out' })] };
     }
   }

@@ -32,11 +32,55 @@ export type Parsed = { readonly ok: true; readonly ops: readonly FileOp[] } | { 
 
 const DEV_NULL = '/dev/null';
 
+const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/**
+ * A name git wrote C-quoted (`"dir/caf\303\251.txt"`): escapes and octal bytes, decoded as
+ * UTF-8. Undefined for a malformed quoting (an unknown escape, a truncated octal, a stray quote,
+ * bytes that are not UTF-8), which the caller refuses.
+ */
+export function unquoteC(quoted: string): string | undefined {
+  const body = Array.from(quoted.slice(1, -1)); // code points, not UTF-16 units
+  const bytes: number[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i] as string;
+    if (c === '"') return undefined;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const next = body[++i];
+    if (next === undefined) return undefined;
+    const octal = /^[0-3][0-7]{2}/.exec(body.slice(i, i + 3).join(''));
+    if (octal !== null) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 2;
+    } else if (Object.hasOwn(C_ESCAPES, next)) {
+      bytes.push(C_ESCAPES[next] as number);
+    } else {
+      return undefined;
+    }
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bytes));
+  } catch {
+    return undefined;
+  }
+}
+
 /** git's a/ and b/ prefixes (and plain diffs' names) to the path the hunk applies to. */
 function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/', git: boolean): string | null {
   if (name === undefined || name === DEV_NULL) return null;
-  const unquoted = name.startsWith('"') && name.endsWith('"') ? (JSON.parse(name) as string) : name;
+  const quoted = name.length >= 2 && name.startsWith('"') && name.endsWith('"');
+  const unquoted = quoted ? unquoteC(name) : name;
+  if (unquoted === undefined) throw new MalformedName(name);
   return git || unquoted.startsWith(prefix) ? unquoted.replace(/^[ab]\//, '') : unquoted;
+}
+
+class MalformedName extends Error {
+  constructor(name: string) {
+    super(`the file name ${name} is not a valid C-quoted name`);
+  }
 }
 
 function modeOf(p: StructuredPatch): number | undefined {
@@ -52,6 +96,15 @@ export async function parseUnifiedDiff(text: string): Promise<Parsed> {
   } catch (err) {
     return { ok: false, message: err instanceof Error ? err.message : String(err) };
   }
+  try {
+    return toOps(patches);
+  } catch (err) {
+    if (err instanceof MalformedName) return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
+function toOps(patches: readonly StructuredPatch[]): Parsed {
   const ops: FileOp[] = [];
   for (const p of patches) {
     if (p.oldFileName === undefined && p.newFileName === undefined && p.hunks.length === 0) continue;

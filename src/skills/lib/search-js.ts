@@ -3,8 +3,8 @@
  * hidden-file and glob rules), each file checked with the host policy and searched line by line
  * with re2js, a linear-time RE2 engine, so no pattern can hang the process.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { RE2JS } from 're2js';
+import { isFailure, type CheckedFile, type FsFailure } from '../../core/policy/index.js';
 import type { BuiltinContext, BuiltinOutcome } from '../../core/run/index.js';
 import { denied, fail } from './outcome.js';
 import { displayPath, makeMatch, MAX_FILE_BYTES, type Collector, type SearchMatch } from './search.js';
@@ -60,38 +60,48 @@ export async function searchWithoutRipgrep(
   overrides: ((path: string, isDir: boolean) => Verdict) | undefined,
   collector: Collector,
 ): Promise<BuiltinOutcome | undefined> {
-  const searchFile = async (abs: string, display: string): Promise<BuiltinOutcome | boolean> => {
-    const decision = await ctx.policy.checkRead(abs);
-    if (!decision.allowed) return denied(decision, `read ${display}`);
+  const searchFile = async (open: () => Promise<CheckedFile | FsFailure>, display: string): Promise<BuiltinOutcome | boolean> => {
+    const file = await open();
+    if (isFailure(file)) return file.kind === 'denied' ? denied(file.decision, `read ${display}`) : true; // unreadable files are skipped, as ripgrep does
     let bytes: Buffer;
     try {
-      if ((await stat(decision.resolved)).size > MAX_FILE_BYTES) return true;
-      bytes = await readFile(decision.resolved);
+      if (file.size > MAX_FILE_BYTES) return true;
+      bytes = await file.read(MAX_FILE_BYTES);
     } catch {
-      return true; // unreadable files are skipped, as ripgrep does
+      return true;
+    } finally {
+      await file.close();
     }
     return collector.addFile(searchText(re, bytes, display));
   };
   for (const root of roots) {
     if (!root.isDir) {
-      const r = await searchFile(root.resolved, root.display);
+      const r = await searchFile(() => ctx.files.openFile(root.resolved), root.display);
       if (r === false) return undefined;
       if (r !== true) return r;
       continue;
     }
-    for await (const item of walk(root.resolved, {
-      includeHidden: false,
-      maxDepth: MAX_DEPTH,
-      skipGitDir: false,
-      checkDir: (abs) => ctx.policy.checkRead(abs),
-      ...(overrides !== undefined ? { overrides: (rel: string, isDir: boolean) => overrides(displayPath(root.display, rel), isDir) } : {}),
-    })) {
-      if ('denied' in item) return denied(item.denied, `read ${item.abs}`);
-      if (ctx.signal.aborted) return fail('SKILL_TIMED_OUT', 'the search ran out of time');
-      if (item.entry.kind !== 'file') continue;
-      const r = await searchFile(item.entry.abs, displayPath(root.display, item.entry.rel));
-      if (r === false) return undefined;
-      if (r !== true) return r;
+    const dir = await ctx.files.openDir(root.resolved, 'fs.read');
+    if (isFailure(dir)) {
+      if (dir.kind === 'denied') return denied(dir.decision, `read ${root.display}`);
+      continue;
+    }
+    try {
+      for await (const item of walk(dir, {
+        includeHidden: false,
+        maxDepth: MAX_DEPTH,
+        skipGitDir: false,
+        ...(overrides !== undefined ? { overrides: (rel: string, isDir: boolean) => overrides(displayPath(root.display, rel), isDir) } : {}),
+      })) {
+        if ('denied' in item) return denied(item.denied, `read ${item.abs}`);
+        if (ctx.signal.aborted) return fail('SKILL_TIMED_OUT', 'the search ran out of time');
+        if (item.entry.kind !== 'file') continue;
+        const r = await searchFile(item.entry.open, displayPath(root.display, item.entry.rel));
+        if (r === false) return undefined;
+        if (r !== true) return r;
+      }
+    } finally {
+      await dir.close();
     }
   }
   return undefined;

@@ -119,7 +119,6 @@ export async function searchWithRipgrep(
     maxStdout: 0,
     maxStderr: 4096,
     signal: ctx.signal,
-    now: () => ctx.now(),
     onStdout: (chunk) => {
       pending += decoder.decode(chunk, { stream: true });
       let nl = pending.indexOf('\n');

@@ -2,26 +2,30 @@
  * A deterministic directory walk for fs.read_tree and search.ripgrep's fallback: depth first,
  * siblings in byte order of their names (ripgrep's `--sort path` order), symlinks never
  * followed, `.gitignore` files inside the walked tree honoured (deeper files win, a negation
- * re-includes), hidden names skipped unless asked for. Each directory is checked with the host
- * policy before it is read.
+ * re-includes), hidden names skipped unless asked for. The walk goes through the checked file
+ * layer: each directory is opened as a handle the policy judged (a directory swapped for a
+ * symlink while the walk runs is not followed, it is a symlink), and its children are reached
+ * only through that handle.
  */
 import type { Dirent } from 'node:fs';
-import { readdir, readFile, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import type { PolicyDecision } from '../../core/run/index.js';
+import { isFailure, type CheckedDir, type CheckedFile, type FsFailure, type PolicyDenial } from '../../core/policy/index.js';
 
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
 
 export interface WalkEntry {
   /** Path relative to the walk's root, `/`-separated. */
   readonly rel: string;
+  /** Real path, for messages. */
   readonly abs: string;
   readonly kind: EntryKind;
   /** Size in bytes, for files. */
   readonly size?: number;
   /** 1 for the root's children. */
   readonly depth: number;
+  /** Opens the file (kind `file`) through its directory's handle, for reading. */
+  open(): Promise<CheckedFile | FsFailure>;
 }
 
 /** What a matcher says about a path: like ripgrep, a whitelist match beats hidden-ness. */
@@ -33,15 +37,13 @@ export interface WalkOptions {
   readonly maxDepth: number;
   /** Skip `.git` directories whatever else says (fs.read_tree); search follows ripgrep instead. */
   readonly skipGitDir: boolean;
-  /** Asked before each directory is read; a denial ends the walk. */
-  readonly checkDir: (abs: string) => Promise<PolicyDecision>;
   /** Extra matcher consulted first (search globs); its path is `prefix + rel`. */
   readonly overrides?: (rel: string, isDir: boolean) => Verdict;
   /** Called when a directory at maxDepth holds entries the walk does not list. */
   readonly onDepthLimit?: () => void;
 }
 
-export type WalkItem = { readonly entry: WalkEntry } | { readonly denied: Extract<PolicyDecision, { allowed: false }>; readonly abs: string };
+export type WalkItem = { readonly entry: WalkEntry } | { readonly denied: PolicyDenial; readonly abs: string };
 
 const GITIGNORE_MAX_BYTES = 1024 * 1024;
 
@@ -74,14 +76,17 @@ export function matcher(patterns: string): Ignore {
   return ignore({ ignorecase: false, allowRelativePaths: false }).add(patterns);
 }
 
-async function loadGitignore(dirAbs: string, names: readonly Dirent[]): Promise<Ignore | undefined> {
+async function loadGitignore(dir: CheckedDir, names: readonly Dirent[]): Promise<Ignore | undefined> {
   const entry = names.find((d) => d.name === '.gitignore' && d.isFile());
   if (entry === undefined) return undefined;
+  const file = await dir.file('.gitignore');
+  if (isFailure(file)) return undefined;
   try {
-    const text = await readFile(join(dirAbs, '.gitignore'));
-    return matcher(text.subarray(0, GITIGNORE_MAX_BYTES).toString('utf8'));
+    return matcher((await file.read(GITIGNORE_MAX_BYTES)).toString('utf8'));
   } catch {
     return undefined;
+  } finally {
+    await file.close();
   }
 }
 
@@ -92,23 +97,19 @@ function kindOf(d: Dirent): EntryKind {
   return 'other';
 }
 
-export async function* walk(root: string, opts: WalkOptions): AsyncGenerator<WalkItem> {
+/** Walks the tree below `root` (an open directory; the caller closes it). */
+export async function* walk(root: CheckedDir, opts: WalkOptions): AsyncGenerator<WalkItem> {
   yield* walkDir(root, '', 0, [], opts);
 }
 
-async function* walkDir(abs: string, rel: string, depth: number, levels: readonly Level[], opts: WalkOptions): AsyncGenerator<WalkItem> {
-  const decision = await opts.checkDir(abs);
-  if (!decision.allowed) {
-    yield { denied: decision, abs };
-    return;
-  }
+async function* walkDir(dir: CheckedDir, rel: string, depth: number, levels: readonly Level[], opts: WalkOptions): AsyncGenerator<WalkItem> {
   let names: Dirent[];
   try {
-    names = (await readdir(abs, { withFileTypes: true })).sort(byteOrder);
+    names = (await dir.entries()).sort(byteOrder);
   } catch {
     return; // unreadable directories are skipped, as ripgrep does
   }
-  const own = await loadGitignore(abs, names);
+  const own = await loadGitignore(dir, names);
   const here = own === undefined ? levels : [...levels, { dir: rel, ig: own }];
   for (const d of names) {
     const childRel = rel === '' ? d.name : `${rel}/${d.name}`;
@@ -123,16 +124,25 @@ async function* walkDir(abs: string, rel: string, depth: number, levels: readonl
       opts.onDepthLimit?.();
       return;
     }
-    const childAbs = join(abs, d.name);
+    const childAbs = join(dir.real, d.name);
     let size: number | undefined;
     if (kind === 'file') {
-      try {
-        size = (await lstat(childAbs)).size;
-      } catch {
-        continue; // vanished while walking
-      }
+      const st = await dir.lstat(d.name);
+      if ('kind' in st) continue; // vanished while walking
+      size = st.size;
     }
-    yield { entry: { rel: childRel, abs: childAbs, kind, depth: depth + 1, ...(size !== undefined ? { size } : {}) } };
-    if (isDir) yield* walkDir(childAbs, childRel, depth + 1, here, opts);
+    const open = (): Promise<CheckedFile | FsFailure> => dir.file(d.name);
+    yield { entry: { rel: childRel, abs: childAbs, kind, depth: depth + 1, open, ...(size !== undefined ? { size } : {}) } };
+    if (!isDir) continue;
+    const sub = await dir.dir(d.name);
+    if (isFailure(sub)) {
+      if (sub.kind === 'denied') yield { denied: sub.decision, abs: childAbs };
+      continue; // vanished, or swapped for something else while walking: not entered
+    }
+    try {
+      yield* walkDir(sub, childRel, depth + 1, here, opts);
+    } finally {
+      await sub.close();
+    }
   }
 }

@@ -73,7 +73,7 @@ describe('skillctl run fs.write_patch', () => {
     const wide = await p.policy({ permissions: { 'fs.read': ['.'], 'fs.write': ['.'] } });
     const name = wide.slice(p.dir.length + 1);
     const grow = `--- a/${name}\n+++ b/${name}\n@@ -1 +1 @@\n-${await readFile(wide, 'utf8')}\n\\ No newline at end of file\n+{}\n`;
-    const r = await expectDenied(p, await p.run(ID, { unified_diff: grow }, { policy: wide }), 'fs.write', 'POLICY_PATH_DENIED');
+    const r = await expectDenied(p, await p.run(ID, { unified_diff: grow }, { policy: wide }), 'fs.write', 'POLICY_PATH_PROTECTED');
     assert.match(r.policy.reason, /protected/);
   });
 

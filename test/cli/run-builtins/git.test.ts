@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { appendFile, chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
+import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError, type Ran, type RunDoc } from '../../helpers/builtin-cli.js';
+import { json, skillctlAsync } from '../../helpers/cli.js';
 import { seedRepo } from '../../helpers/git-repo.js';
 import type { Diff } from '../../helpers/skill-responses.js';
 
@@ -69,7 +72,31 @@ describe('skillctl run git.status and git.diff', () => {
     await expectSchemaFindings(p, noCommit, ['/commit']);
   });
 
+  it('with --sandbox none, runs no filter named with `=` and refuses a configuration too large to read whole (exit 3)', async () => {
+    const hostile = join(p.dir, 'hostile');
+    await seedRepo(hostile);
+    const marker = join(p.dir, 'pwned');
+    const script = join(hostile, '.git', 'filter.sh');
+    await writeFile(script, `#!/bin/sh\ntouch '${marker}'\ncat\n`);
+    await chmod(script, 0o755);
+    await appendFile(join(hostile, '.git', 'config'), `[filter "a=b"]\n\tclean = ${script}\n\tprocess = ${script}\n`);
+    await writeFile(join(hostile, '.gitattributes'), '*.txt filter=a=b\n');
+    const granted = await p.policy({ permissions: { 'fs.read': ['hostile'], exec: ['git'] } });
+    const run = async (skill: string, request: unknown): Promise<Ran> => {
+      const args = ['run', skill, '--input', '-', '--audit', p.audit, '--policy', granted, '--sandbox', 'none', '--json'];
+      const cli = await skillctlAsync(args, { cwd: hostile, input: JSON.stringify(request) });
+      return { cli, doc: json<RunDoc>(cli) };
+    };
+    expectOk(await run('git.status', {}));
+    expectOk(await run('git.diff', { target: 'working' }));
+    assert.equal(existsSync(marker), false, 'the filter did not run');
+    await appendFile(join(hostile, '.git', 'config'), `[pad]\n${`\tk = ${'x'.repeat(1000)}\n`.repeat(5000)}`);
+    const rec = await expectDenied(p, await run('git.status', {}), 'exec', 'SKILL_GIT_CONFIG_REFUSED');
+    assert.equal(rec.result.sandbox, 'none');
+    assert.equal(existsSync(marker), false);
+  });
+
   it('every run left one intact audit record', async () => {
-    assert.equal(await p.verifyAudit(), 13);
+    assert.equal(await p.verifyAudit(), 16);
   });
 });

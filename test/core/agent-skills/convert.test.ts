@@ -1,17 +1,20 @@
 import assert from 'node:assert/strict';
-import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   agentSkillToManifest,
   classifyScript,
+  convertSkillDir,
   entrypointIds,
   manifestToSkillMd,
   nameFromSkillId,
   validateAgentSkill,
+  type ConvertRequest,
   type RuntimeVersions,
 } from '../../../src/core/agent-skills/index.js';
 import { dirSource } from '../../../src/core/bundle/index.js';
+import { isSkillctlError } from '../../../src/core/errors.js';
 import { validateBundle, type Manifest } from '../../../src/core/manifest/index.js';
 import { canonicalManifest } from '../../helpers/manifests.js';
 import { fixture } from '../../helpers/paths.js';
@@ -151,5 +154,53 @@ describe('convert round trip', () => {
     writeFileSync(join(dir, 'skill.yaml'), r.text as string);
     assert.equal((await validateAgentSkill(dir)).valid, true);
     assert.equal((await validateBundle(dir)).valid, true);
+  });
+});
+
+describe('convertSkillDir (skillctl convert)', () => {
+  const req = (dir: string, more: Partial<ConvertRequest> = {}): ConvertRequest => ({
+    dir,
+    label: 'skill',
+    force: false,
+    nameCharset: 'ascii',
+    runtimeVersion: (runtime) => VERSIONS[runtime],
+    ...more,
+  });
+
+  it('writes skill.yaml for a SKILL.md folder, and the bundle validates', async () => {
+    const dir = copy('pdf-tools');
+    const r = await convertSkillDir(req(dir));
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    assert.equal(r.value?.format, 'manifest');
+    assert.equal(r.value?.written, join('skill', 'skill.yaml'));
+    assert.equal((await validateBundle(dir)).valid, true);
+  });
+
+  it('writes SKILL.md for a bundle and updates its digests; refuses to replace it without force', async () => {
+    const dir = join(tempDir(), 'golden-bundle');
+    cpSync(fixture('pack', 'golden-bundle'), dir, { recursive: true });
+    const r = await convertSkillDir(req(dir));
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual([r.value?.format, r.value?.written], ['skill-md', join('skill', 'SKILL.md')]);
+    assert.equal((await validateBundle(dir)).valid, true);
+    await assert.rejects(convertSkillDir(req(dir, { to: 'skill-md' })), (err: unknown) => isSkillctlError(err) && err.code === 'OUTPUT_EXISTS');
+  });
+
+  it('says why a folder cannot be converted: missing, neither format, both without --to', async () => {
+    const empty = tempDir();
+    const both = copy('pdf-tools');
+    writeFileSync(join(both, 'skill.json'), '{}');
+    const codes = async (r: ConvertRequest): Promise<unknown> => convertSkillDir(r).then(() => 'converted', (err: unknown) => (isSkillctlError(err) ? err.code : err));
+    assert.equal(await codes(req(join(empty, 'nope'))), 'INPUT_NOT_FOUND');
+    assert.equal(await codes(req(empty)), 'NO_INPUT');
+    assert.equal(await codes(req(both)), 'USAGE');
+  });
+
+  it('returns the findings of an invalid SKILL.md and writes nothing', async () => {
+    const dir = copy('name-missing', 'invalid');
+    const r = await convertSkillDir(req(dir));
+    assert.equal(r.ok, false);
+    assert.ok(r.diagnostics.some((d) => d.severity === 'error'));
+    assert.equal(existsSync(join(dir, 'skill.yaml')), false);
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalize, jcsDigest, sha256 } from '../../../src/core/digest/index.js';
+import { canonicalDigest, canonicalize, canonicalJson, jcsDigest, sha256 } from '../../../src/core/digest/index.js';
 import { SkillctlError } from '../../../src/core/errors.js';
 
 function fromBits(hex: string): number {
@@ -83,7 +83,22 @@ describe('RFC 8785 canonicalization', () => {
         (err: unknown) => err instanceof SkillctlError && err.code === 'DIGEST_NOT_CANONICALIZABLE',
       );
     });
+    it(`returns DIGEST_NOT_CANONICALIZABLE for ${name} read from a file, as a finding`, () => {
+      for (const r of [canonicalJson({ a: [value] }), canonicalDigest({ a: [value] })]) {
+        assert.equal(r.ok, false);
+        assert.equal(r.value, undefined);
+        assert.deepEqual(
+          r.diagnostics.map((d) => d.code),
+          ['DIGEST_NOT_CANONICALIZABLE'],
+        );
+      }
+    });
   }
+
+  it('locates the value that has no canonical form', () => {
+    assert.match(canonicalJson({ a: [1, Number.NaN] }).diagnostics[0]?.message ?? '', /^\(root\)\/a\/1 is NaN/);
+    assert.deepEqual(canonicalDigest({ b: 1 }), { ok: true, value: jcsDigest({ b: 1 }), diagnostics: [] });
+  });
 
   it('refuses documents nested beyond the depth bound instead of overflowing the stack', () => {
     let deep: unknown = 1;

@@ -134,7 +134,7 @@ describe('policy gate', () => {
       assert.equal(denied(await gate.checkWrite('data/report.txt')), 'POLICY_PATH_DENIED');
     });
     it('writes: refuses a protected file (the audit log) inside a write grant', async () => {
-      assert.equal(denied(await gate.checkWrite('out/audit.jsonl')), 'POLICY_PATH_DENIED');
+      assert.equal(denied(await gate.checkWrite('out/audit.jsonl')), 'POLICY_PATH_PROTECTED');
       assert.equal(allowed(await gate.checkWrite('out/other.jsonl')), join(root, 'out', 'other.jsonl'));
     });
   });

@@ -16,6 +16,7 @@ describe('which registry a command uses', () => {
 
   it("then the project's .skillctl/registry when it exists (or for a write), else the shipped one, read-only", async () => {
     const root = tempDir();
+    mkdirSync(join(root, '.git'));
     writeFileSync(join(root, 'skillctl.policy.yaml'), '{}\n');
     const cwd = join(root, 'src', 'deep');
     mkdirSync(cwd, { recursive: true });

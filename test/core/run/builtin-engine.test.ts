@@ -261,8 +261,8 @@ describe('run engine with built-in skills', () => {
     assert.deepEqual(ok.output, { ok: 'HOME,PATH' });
   });
 
-  it('every record conforms to schemas/audit-record.v1.schema.json', async () => {
-    const schema = JSON.parse(await readFile(join(ROOT, 'schemas', 'audit-record.v1.schema.json'), 'utf8')) as unknown;
+  it('every record conforms to schemas/audit-record.v2.schema.json', async () => {
+    const schema = JSON.parse(await readFile(join(ROOT, 'schemas', 'audit-record.v2.schema.json'), 'utf8')) as unknown;
     const compiled = await compileSchema(schema);
     assert.ok(!('error' in compiled));
     const runs: RunResult[] = [

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { defaultPolicy } from '../../../src/core/policy/index.js';
 import { auditLine } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
@@ -221,9 +222,11 @@ describe('process runtimes', () => {
     assert.ok(r.diagnostics.some((d) => d.code === 'RUN_RUNTIME_VERSION_MISMATCH' && d.severity === 'warning' && d.pointer === '/entrypoints/0/runtime_version'));
   });
 
-  it('without bubblewrap and prlimit: auto runs unsandboxed with warnings, bwrap refuses', async () => {
+  it('without bubblewrap and prlimit: auto refuses unless the policy accepts it, then runs unsandboxed with warnings; bwrap refuses', async () => {
     const env = { PATH: join(root, 'nodeonly') };
-    const auto = await engine({ cwd: root, target: b('old-pin'), env });
+    const refused = await engine({ cwd: root, target: b('old-pin'), env });
+    assert.deepEqual([refused.exitCode, errorCodes(refused)], [2, ['RUN_SANDBOX_UNAVAILABLE']]);
+    const auto = await engine({ cwd: root, target: b('old-pin'), env, policy: { ...defaultPolicy(root), allowUnsandboxed: true } });
     assert.equal(auto.status, 'ok');
     assert.equal(auto.record.result.sandbox, 'none');
     const warnings = auto.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code);

@@ -4,10 +4,11 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { packBundle } from '../../../src/core/pack/index.js';
-import { compareVersions, lockPinLookup, resolveSkill, snapshotBundle, type SkillPin } from '../../../src/core/run/index.js';
+import { compareVersions, lockPinLookup, resolveSkill, snapshotBundle, verifiedPinLookup, type SkillPin } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { tgz } from '../../helpers/tar.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
+import { writeLock } from '../../helpers/run.js';
 
 async function pinOf(dir: string, source: string): Promise<SkillPin> {
   const m = JSON.parse(await readFile(join(dir, 'skill.json'), 'utf8')) as Record<string, string>;
@@ -33,8 +34,7 @@ describe('resolveSkill', () => {
     const pins = [await pinOf(one, 'skills/a-0.1.0'), await pinOf(two, 'skills/a-0.2.0'), await pinOf(drift, 'skills/drift')];
     // The drifted bundle is rewritten, self-consistent, after it was pinned.
     await writeBundle(drift, { skill_id: 'test.drift', entrypoints: [entry()], files: { 'x.txt': 'changed' } });
-    await mkdir(join(project, 'pins'));
-    await writeFile(join(project, 'pins', 'skills.lock.json'), JSON.stringify({ skills: pins }));
+    await writeLock(project, pins as never[]);
     await writeBundle(join(pkg, 'manifests', 'default', 'test.builtin'), { skill_id: 'test.builtin', entrypoints: [entry()] });
     const shipped = await writeBundle(join(pkg, 'manifests', 'default', 'test.shipped'), { skill_id: 'test.shipped', entrypoints: [entry()], files: { 'x.txt': 'a' } });
     const shippedPin = await pinOf(shipped, 'manifests/default/test.shipped');
@@ -101,7 +101,7 @@ describe('resolveSkill', () => {
     const broken = join(root, 'broken');
     await mkdir(join(broken, 'pins'), { recursive: true });
     await writeFile(join(broken, 'pins', 'skills.lock.json'), '{"skills": [{"skill_id": 1}]}');
-    assert.deepEqual(codes(await resolveSkill('test.a', { cwd: broken, projectRoot: broken })), ['RUN_LOCK_INVALID']);
+    assert.deepEqual(codes(await resolveSkill('test.a', { cwd: broken, projectRoot: broken })), ['LOCK_INVALID', 'RUN_LOCK_INVALID']);
   });
 
   it('refuses an invalid bundle', async () => {
@@ -132,8 +132,7 @@ describe('resolveSkill: .tgz archives', () => {
     archive = packed.archive;
     archiveDigest = packed.digest;
     pin = { ...(await pinOf(dir, 'dist/test.b-1.2.0.tgz')), archive_digest: archiveDigest };
-    await mkdir(join(root, 'pins'));
-    await writeFile(join(root, 'pins', 'skills.lock.json'), JSON.stringify({ skills: [pin] }));
+    await writeLock(root, [pin as never]);
   });
 
   const opts = () => ({ cwd: root, projectRoot: root, scratchDir: scratch });
@@ -189,18 +188,22 @@ describe('resolveSkill: .tgz archives', () => {
   });
 });
 
-describe('lockPinLookup and Agent Skills pins', () => {
+describe("the lock lookups (the project's, verified; the package's) and Agent Skills pins", () => {
   const tmp = tempDir('skillctl-lookup-');
   const digest = `sha256:${'0'.repeat(64)}`;
   const pin = (over: Record<string, unknown>): Record<string, unknown> => ({ skill_version: '1.0.0', manifest_digest: digest, content_digest: digest, files_digest: digest, signers: [], ...over });
   const withLock = async (skills: Record<string, unknown>[]): Promise<string> => {
     const root = join(tmp, String(skills.length));
     await mkdir(join(root, 'pins'), { recursive: true });
-    await writeFile(join(root, 'pins', 'skills.lock.json'), JSON.stringify({ lock_version: 'skillctl.lock.v1', min_signers: 0, skills, packs: [] }));
+    await writeLock(root, skills as never[]);
     return root;
   };
   it('an agent-skill pin has nothing to run: RUN_BUNDLE_INVALID with the convert hint', async () => {
     const root = await withLock([pin({ kind: 'agent-skill', skill_id: 'pdf-notes', source: 'manifests/pdf-notes' })]);
+    for (const lookup of [lockPinLookup, verifiedPinLookup]) {
+      const v = await lookup(root, 'pdf-notes', undefined);
+      assert.deepEqual([v.pin, v.diagnostics.map((d) => d.code)], [undefined, ['RUN_BUNDLE_INVALID']]);
+    }
     const r = await lockPinLookup(root, 'pdf-notes', undefined);
     assert.equal(r.pin, undefined);
     assert.deepEqual(r.diagnostics.map((d) => d.code), ['RUN_BUNDLE_INVALID']);

@@ -28,6 +28,18 @@ describe('bwrapArgs', () => {
     assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
     assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/b/skill', '--chdir', '/b/skill/src']);
   });
+  it('pins each directory between a write grant and a protected path, so none can be renamed and refilled', () => {
+    const a = bwrapArgs({ ...base, write: ['/w'], read: [], protect: ['/w/conf/ci/policy.yaml', '/w/locked'] });
+    const mounts = a.join(' ');
+    assert.ok(mounts.includes('--bind-try /w/conf /w/conf') && mounts.includes('--bind-try /w/conf/ci /w/conf/ci'), mounts);
+    assert.ok(mounts.includes('--ro-bind-try /w/conf/ci/policy.yaml /w/conf/ci/policy.yaml'), mounts);
+    // A protected directory is mounted read-only, not pinned writable on top.
+    const again = bwrapArgs({ ...base, write: ['/w'], read: [], protect: ['/w/conf', '/w/conf/policy.yaml'] }).join(' ');
+    assert.ok(!again.includes('--bind-try /w/conf /w/conf') && again.includes('--ro-bind-try /w/conf /w/conf'), again);
+    // The write grant itself is a mount already: it is not pinned again.
+    assert.equal(mounts.split('--bind-try /w /w').length, 2, mounts);
+  });
+
   it('shares the network only when net.http is granted', () => {
     assert.ok(bwrapArgs({ ...base, network: true }).includes('--share-net'));
   });

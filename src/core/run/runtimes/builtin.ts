@@ -1,31 +1,55 @@
 /**
- * The builtin runtime: a skill of the default bundle runs in-process, reaching files, network,
- * processes and environment only through the policy gate. Its time budget is enforced by
- * aborting its signal and no longer waiting for it.
+ * The builtin runtime: a skill of the default bundle runs with the grant and the gate, reaching
+ * files through the checked layer and programs through the run's sandbox. The CLI runs it in a
+ * worker thread that the deadline stops (builtin-worker.ts); a library caller that passes its
+ * own skills (`BuiltinLookup`) runs them in this thread, where the deadline can only abort their
+ * signal and stop waiting.
  */
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { canonicalize } from '../../digest/index.js';
-import type { GrantedPermissions } from '../../policy/grant.js';
-import type { RecordingGate } from '../../policy/index.js';
-import { failed, type Attempt } from '../attempt.js';
-import type { BuiltinContext, BuiltinLimits, BuiltinSkill } from '../builtin.js';
+import { checkedFs, createPolicyGate, type GrantedPermissions, type HostLookup, type PolicyDenial, type RecordingGate } from '../../policy/index.js';
+import { failed, interrupted, type Attempt } from '../attempt.js';
+import type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill } from '../builtin.js';
+import { spawnBounded } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 
 /** Finds the implementation of `builtin:<skill_id>`; undefined when this skillctl has none. */
 export type BuiltinLookup = (skillId: string) => Promise<BuiltinSkill | undefined>;
 
-export interface BuiltinRunOptions {
-  readonly skill: BuiltinSkill;
+/** What a built-in run needs, as plain data (it crosses into a worker thread). */
+export interface BuiltinJob {
+  readonly skillId: string;
+  readonly input: unknown;
   readonly cwd: string;
-  readonly gate: RecordingGate;
+  readonly granted: GrantedPermissions;
+  /** The scrubbed environment's PATH: commands and bwrap are looked up on it. */
+  readonly pathEnv: string;
+  /** Real paths no skill may write (the policy in force and its directory, the lock, the audit log). */
+  readonly protectedPaths: readonly string[];
   readonly limits: BuiltinLimits;
   readonly env: Readonly<Record<string, string>>;
-  readonly monotonic: () => number;
-  readonly confine: BuiltinContext['confine'];
+  readonly sandbox: SandboxMode;
+  /** The policy's allow_unsandboxed: `auto` without bubblewrap runs programs unconfined instead of refusing. */
+  readonly allowUnsandboxed: boolean;
+  /** Goes before every program the skill starts: joins the run's cgroup, when there is one. */
+  readonly processPrefix?: readonly string[];
+}
+
+/** What the run learns while a built-in works, wherever it runs. */
+export interface BuiltinObserver {
+  /** The sandbox a program ran in, with the findings about it (RUN_UNSANDBOXED). */
+  confined(sandbox: 'bwrap' | 'none', diagnostics: readonly Diagnostic[]): void;
+  /** A program's process group started (`exited` false) or ended. */
+  process(pid: number, exited: boolean): void;
+  /** A commit (BuiltinContext.commit) began (true) or ended (false). */
+  committing(open: boolean): void;
+  /** A file or directory to remove if the run is stopped before the next commit ends. */
+  scratch(path: string, kind: 'file' | 'dir'): void;
 }
 
 export interface ConfineOptions {
   readonly mode: SandboxMode;
+  readonly allowUnsandboxed: boolean;
   /** The scrubbed environment's PATH, where bwrap is looked up. */
   readonly pathEnv: string;
   readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
@@ -33,6 +57,10 @@ export interface ConfineOptions {
   readonly protectedPaths: readonly string[];
   /** Told the sandbox each program runs in, with the findings about it (RUN_UNSANDBOXED). */
   readonly report: (sandbox: 'bwrap' | 'none', diagnostics: readonly Diagnostic[]) => void;
+  /** Told each program's process group as it starts and ends. */
+  readonly track?: (pid: number, exited: boolean) => void;
+  /** Goes before the sandbox's own prefix (the run's cgroup). */
+  readonly processPrefix?: readonly string[];
 }
 
 /** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
@@ -40,6 +68,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
   return async (file, args, cwd) => {
     const c = await sandboxPrefix({
       mode: o.mode,
+      allowUnsandboxed: o.allowUnsandboxed,
       pathEnv: o.pathEnv,
       cwd,
       runtimeDirs: await programDirs(file),
@@ -50,61 +79,130 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
-    const [head, ...rest] = [...c.prefix, file, ...args] as [string, ...string[]];
-    return { ok: true, file: head, args: rest, sandbox: c.sandbox };
+    const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
+    return {
+      ok: true,
+      sandbox: c.sandbox,
+      run: (spec) => spawnBounded({ ...spec, argv, cwd, ...(o.track !== undefined ? { track: o.track } : {}) }),
+    };
   };
+}
+
+/** The context a built-in runs with: the gate over the grant, the checked file layer, the sandbox. */
+export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: BuiltinObserver, signal: AbortSignal, now: () => number): BuiltinContext {
+  return {
+    cwd: job.cwd,
+    policy: gate,
+    files: checkedFs(gate, job.cwd),
+    limits: job.limits,
+    env: job.env,
+    signal,
+    now,
+    confine: confiner({
+      mode: job.sandbox,
+      allowUnsandboxed: job.allowUnsandboxed,
+      pathEnv: job.pathEnv,
+      granted: job.granted,
+      protectedPaths: job.protectedPaths,
+      report: (sandbox, found) => observer.confined(sandbox, found),
+      track: (pid, exited) => observer.process(pid, exited),
+      ...(job.processPrefix !== undefined ? { processPrefix: job.processPrefix } : {}),
+    }),
+    async commit(work) {
+      observer.committing(true);
+      try {
+        return await work();
+      } finally {
+        observer.committing(false);
+      }
+    },
+    scratch: (path, kind) => observer.scratch(path, kind),
+  };
+}
+
+/** The gate a built-in asks, over the job's grant. */
+export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'protectedPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
+  return createPolicyGate(job.granted, {
+    cwd: job.cwd,
+    pathEnv: job.pathEnv,
+    protectedPaths: job.protectedPaths,
+    ...(onUse !== undefined ? { onUse } : {}),
+    ...(lookupHost !== undefined ? { lookupHost } : {}),
+  });
+}
+
+/** A refusal the skill made itself is recorded through the gate, so the audit record names it. */
+export function recordSelfRefusal(gate: RecordingGate, outcome: BuiltinOutcome): void {
+  if (outcome.status !== 'denied') return;
+  const { code, reason, scope } = outcome.decision;
+  const recorded = gate.uses.some((u) => !u.allowed && u.code === code && u.reason === reason);
+  if (!recorded && scope !== undefined) gate.recordRefusal(scope, code, reason);
 }
 
 const none = { stdoutTruncated: false, stderrTruncated: false };
 
-export async function runBuiltin(o: BuiltinRunOptions, input: unknown, outer?: AbortSignal): Promise<Attempt> {
+export function timedOut(limits: BuiltinLimits): Attempt {
+  return { outcome: failed('timeout', [diag('RUN_TIMEOUT', `the skill ran past ${limits.timeoutMs} ms and was stopped`)]), ...none };
+}
+
+export function threw(message: string): Attempt {
+  return { outcome: failed('failed', [diag('RUN_SKILL_FAILED', `the skill threw: ${message}`)]), ...none };
+}
+
+/** What the engine makes of a built-in's outcome: a JSON output within the bound, an error, or a failure. */
+export function builtinAttempt(result: BuiltinOutcome, limits: BuiltinLimits): Attempt {
+  switch (result.status) {
+    case 'ok': {
+      let text: string;
+      try {
+        text = canonicalize(result.output);
+      } catch {
+        return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_INVALID', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
+      }
+      if (Buffer.byteLength(text) > limits.maxOutputBytes) {
+        return { outcome: failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `the output passed ${limits.maxOutputBytes} bytes; it was discarded`)]), stdoutTruncated: true, stderrTruncated: false };
+      }
+      return { outcome: { kind: 'output', value: JSON.parse(text) as unknown }, ...none };
+    }
+    case 'error':
+      return { outcome: { kind: 'error', value: result.error }, ...none };
+    case 'denied': {
+      const d: PolicyDenial = result.decision;
+      return { outcome: failed('denied', [diag(d.code, `${result.operation}: ${d.reason}`)]), ...none };
+    }
+    case 'unavailable':
+      return { outcome: failed('unavailable', result.diagnostics), ...none };
+    default: {
+      const never: never = result;
+      return never;
+    }
+  }
+}
+
+/**
+ * Runs a built-in in this thread. Its time budget is enforced by aborting its signal and no
+ * longer waiting for it: a skill that does not look at its signal keeps running until it returns.
+ */
+export async function runBuiltinInProcess(skill: BuiltinSkill, job: BuiltinJob, gate: RecordingGate, observer: BuiltinObserver, now: () => number, outer?: AbortSignal): Promise<Attempt> {
   const controller = new AbortController();
   const onOuter = (): void => controller.abort(outer?.reason);
   outer?.addEventListener('abort', onOuter, { once: true });
-  const ctx: BuiltinContext = { cwd: o.cwd, policy: o.gate, limits: o.limits, env: o.env, signal: controller.signal, now: o.monotonic, confine: o.confine };
+  const ctx = builtinContext(job, gate, observer, controller.signal, now);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error('timeout'));
       resolve('timeout');
-    }, o.limits.timeoutMs);
+    }, job.limits.timeoutMs);
   });
   try {
-    const result = await Promise.race([o.skill.run(input, ctx), timeout]);
-    if (result === 'timeout' || controller.signal.aborted) {
-      return { outcome: failed('timeout', [diag('RUN_TIMEOUT', `the skill ran past ${o.limits.timeoutMs} ms and was aborted`)]), ...none };
-    }
-    switch (result.status) {
-      case 'ok': {
-        let text: string;
-        try {
-          text = canonicalize(result.output);
-        } catch {
-          return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_INVALID', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
-        }
-        if (Buffer.byteLength(text) > o.limits.maxOutputBytes) {
-          return { outcome: failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `the output passed ${o.limits.maxOutputBytes} bytes; it was discarded`)]), stdoutTruncated: true, stderrTruncated: false };
-        }
-        return { outcome: { kind: 'output', value: JSON.parse(text) as unknown }, ...none };
-      }
-      case 'error':
-        return { outcome: { kind: 'error', value: result.error }, ...none };
-      case 'denied': {
-        const { code, reason, scope } = result.decision;
-        // A refusal the skill made itself is recorded too, so the audit record names it.
-        const recorded = o.gate.uses.some((u) => !u.allowed && u.code === code && u.reason === reason);
-        if (!recorded && scope !== undefined) o.gate.recordRefusal(scope, code, reason);
-        return { outcome: failed('denied', [diag(code, `${result.operation}: ${reason}`)]), ...none };
-      }
-      case 'unavailable':
-        return { outcome: failed('unavailable', result.diagnostics), ...none };
-      default: {
-        const never: never = result;
-        return never;
-      }
-    }
+    const result = await Promise.race([skill.run(structuredClone(job.input), ctx), timeout]);
+    if (outer?.aborted === true) return interrupted();
+    if (result === 'timeout' || controller.signal.aborted) return timedOut(job.limits);
+    recordSelfRefusal(gate, result);
+    return builtinAttempt(result, job.limits);
   } catch (err) {
-    return { outcome: failed('failed', [diag('RUN_SKILL_FAILED', `the skill threw: ${err instanceof Error ? err.message : String(err)}`)]), ...none };
+    return threw(err instanceof Error ? err.message : String(err));
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', onOuter);

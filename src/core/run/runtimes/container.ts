@@ -8,10 +8,10 @@ import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../../policy/exec.js';
+import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
-import { spawnBounded } from '../spawn.js';
+import { spawnBounded } from '../process-runner.js';
 
 export interface ContainerSpec {
   readonly engine: string;
@@ -55,7 +55,7 @@ export async function findEngine(env: Readonly<Record<string, string>>): Promise
       reasons.push(`${name} is ${found.reason}`);
       continue;
     }
-    const probe = await spawnBounded({ argv: [found.path, 'version', '--format', '{{.Server.Version}}'], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 64 * 1024 });
+    const probe = await spawnBounded({ argv: [found.path, 'version', '--format', '{{.Server.Version}}'], cwd: '/', env, timeoutMs: 10_000, maxStdout: 64 * 1024, maxStderr: 64 * 1024 });
     if (probe.exitCode === 0) return { engine: found.path };
     const why = probe.stderrTail.trim().split('\n').pop() ?? '';
     reasons.push(`${name} is installed but its engine does not answer${why !== '' ? ` (${why})` : ''}`);
@@ -88,10 +88,10 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const name = `skillctl-${o.runId}`;
   const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect: o.protectedPaths ?? [] })];
-  const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxOutputBytes: o.limits.maxOutputBytes, ...(signal !== undefined ? { signal } : {}) });
+  const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {
     // The engine's client was killed; the container itself runs in the daemon and is stopped there.
-    await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env: o.env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 4096 });
+    await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env: o.env, timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
   }
   return interpretProcess(r, o.limits);
 }

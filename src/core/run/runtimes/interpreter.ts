@@ -5,8 +5,8 @@
 import { realpath } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../../policy/exec.js';
-import { spawnBounded } from '../spawn.js';
+import { lookupCommand } from '../../fs/find-command.js';
+import { spawnBounded } from '../process-runner.js';
 
 export interface Interpreter {
   readonly name: string;
@@ -35,7 +35,7 @@ export interface HostNode {
 const NODE_PROBE = "process.stdout.write(process.versions.node+' '+(/VmData:\\s*(\\d+)/.exec(require('fs').readFileSync('/proc/self/status','utf8'))||[])[1])";
 
 async function probeVersion(path: string, env: Readonly<Record<string, string>>): Promise<string | undefined> {
-  const r = await spawnBounded({ argv: [path, '--version'], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 5000, maxOutputBytes: 4096 });
+  const r = await spawnBounded({ argv: [path, '--version'], cwd: '/', env, timeoutMs: 5000, maxStdout: 4096, maxStderr: 4096 });
   if (r.exitCode !== 0) return undefined;
   const m = /(\d+\.\d+\.\d+)/.exec(`${r.stdout.toString('utf8')} ${r.stderr.toString('utf8')}`);
   return m?.[1];
@@ -59,7 +59,7 @@ export async function findInterpreter(
     baselineDataKiB = hostNode.dataKiB;
   }
   if (name === 'node' && (!isHost || baselineDataKiB === undefined)) {
-    const r = await spawnBounded({ argv: [found.path, '-e', NODE_PROBE], cwd: '/', env, stdin: new Uint8Array(), timeoutMs: 10_000, maxOutputBytes: 4096 });
+    const r = await spawnBounded({ argv: [found.path, '-e', NODE_PROBE], cwd: '/', env, timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
     const m = /^(\d+\.\d+\.\d+) (\d+)$/.exec(r.stdout.toString('utf8'));
     if (r.exitCode === 0 && m !== null) {
       version = m[1];

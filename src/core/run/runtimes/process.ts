@@ -8,13 +8,15 @@ import { dirname, join } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // The policy's modules, not policy/index.js, which holds the policy file loader (YAML).
-import { lookupCommand } from '../../policy/exec.js';
+import { lookupCommand } from '../../fs/find-command.js';
 import type { Grant } from '../../policy/grant.js';
 import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
-import { failed, interpretProcess, type Attempt } from '../attempt.js';
+import { failed, interpretProcess, memoryLimited, type Attempt } from '../attempt.js';
+import type { CapScope } from '../audit.js';
+import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
-import { spawnBounded } from '../spawn.js';
+import { spawnBounded } from '../process-runner.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 
 export interface ProcessRuntimeOptions {
@@ -27,9 +29,13 @@ export interface ProcessRuntimeOptions {
   /** The scrubbed environment the process gets (PATH plus granted names). */
   readonly env: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
+  /** The policy's allow_unsandboxed (see SandboxRequest). */
+  readonly allowUnsandboxed: boolean;
   readonly hostNode?: HostNode;
   /** Real paths the skill may never write (see GateOptions.protectedPaths). */
   readonly protectedPaths?: readonly string[];
+  /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
+  readonly cgroup?: RunCgroup;
 }
 
 export interface PreparedProcess {
@@ -37,6 +43,8 @@ export interface PreparedProcess {
   readonly cwd: string;
   readonly sandbox: 'bwrap' | 'none';
   readonly runtime: { readonly name: string; readonly path: string; readonly version?: string };
+  /** Where max_memory and the process count hold. */
+  readonly caps: { readonly memory: CapScope; readonly processes: CapScope };
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -137,6 +145,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
 
   const confined = await sandboxPrefix({
     mode: o.sandbox,
+    allowUnsandboxed: o.allowUnsandboxed,
     pathEnv: o.env.PATH ?? '',
     bundle: o.bundleDir,
     cwd,
@@ -152,6 +161,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   command = [...confined.prefix, ...command];
 
   const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
+  let memory: CapScope = 'none';
   if (prlimit.ok) {
     const bytes = Math.floor(o.limits.memoryMiB * MIB);
     // V8 reserves far more address space than it uses, so node gets a data-segment limit above
@@ -160,11 +170,17 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     let mem: string | undefined = `--as=${bytes}`;
     if (o.ep.runtime === 'node') mem = nodeBaseline === undefined ? undefined : `--data=${bytes + nodeBaseline * 1024}`;
     if (mem === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
+    else memory = 'process';
     command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), '--', ...command];
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime }, diagnostics };
+  if (o.cgroup !== undefined) {
+    // Outermost: the process joins the run's cgroup before anything of the skill (or the sandbox) starts.
+    command = [...o.cgroup.prefix, ...command];
+    memory = 'run';
+  }
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' } }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -174,8 +190,13 @@ export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, i
     env: o.env,
     stdin: input,
     timeoutMs: o.limits.timeoutMs,
-    maxOutputBytes: o.limits.maxOutputBytes,
+    maxStdout: o.limits.maxOutputBytes,
+    maxStderr: o.limits.maxOutputBytes,
+    stopAtLimit: true,
     ...(signal !== undefined ? { signal } : {}),
   });
+  // The cgroup's memory cap killed one of the run's processes: the run passed max_memory, whatever
+  // the process that printed the output says (a child killed in the background counts too).
+  if (!r.aborted && !r.timedOut && o.cgroup !== undefined && (await o.cgroup.oomKilled())) return memoryLimited(r, o.limits);
   return interpretProcess(r, o.limits);
 }

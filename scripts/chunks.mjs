@@ -1,0 +1,51 @@
+// The CLI's lazily loaded chunks, declared in one place. The build (scripts/build.mjs) bundles each
+// module listed here into dist/cmd/<name>.cjs of its own, and every other bundle that imports it
+// gets a small stand-in that loads the chunk (through dist/boot.cjs, with its V8 code cache) when
+// it is first used. A module not listed here is bundled into whatever imports it.
+//
+// Chunk names are part of the start-up machinery: dist/boot.cjs loads cmd/validate.cjs for the
+// validate fast path, worker threads name the chunk they run (cmd/validate.cjs,
+// cmd/verify-pins.cjs), and the warm-up runs (scripts/warmups.mjs) write one code cache per chunk.
+
+/**
+ * Imported with `await import()`: a command's action body (its folder's run.ts, required only
+ * when that command runs, so `--version` and `--help` never parse it), and the heavy half of
+ * `run` (YAML parser, validators, ajv, contracts), which a run of an unchanged default bundle
+ * never loads (docs/performance.md).
+ */
+export const DYNAMIC_CHUNKS = {
+  'src/cli/commands/audit/run.ts': 'audit',
+  'src/cli/commands/contract/run.ts': 'contract',
+  'src/cli/commands/convert/run.ts': 'convert',
+  'src/cli/commands/init/run.ts': 'init',
+  'src/cli/commands/keygen/run.ts': 'keygen',
+  'src/cli/commands/mcp/run.ts': 'mcp',
+  'src/cli/commands/pack/run.ts': 'pack',
+  'src/cli/commands/pin/run.ts': 'pin',
+  'src/cli/commands/prompt/run.ts': 'prompt',
+  'src/cli/commands/registry/run.ts': 'registry',
+  'src/cli/commands/registry/publish.ts': 'registry-publish',
+  'src/cli/commands/run/run.ts': 'run',
+  'src/cli/commands/skill/run.ts': 'skill',
+  'src/cli/commands/validate/run.ts': 'validate',
+  'src/cli/commands/verify-pins/run.ts': 'verify-pins',
+  'src/core/run/full.ts': 'run-full',
+  // The built-in skills: a run starts them in a worker thread (cmd/builtin-worker.cjs, below) and
+  // loads them in its own thread only where there are no worker bundles.
+  'src/skills/index.ts': 'builtin-skills',
+};
+
+/** Programs of their own, started by path rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
+export const ENTRY_CHUNKS = {
+  'src/skills/worker.ts': 'builtin-worker',
+};
+
+/**
+ * Imported statically but called synchronously and rarely: loaded on the first call of one of the
+ * named exports. The full YAML parser, which a clean manifest never needs (src/core/manifest/parse.ts),
+ * and RE2 (re2js) for schema patterns, which only a schema with a pattern that needs checking loads.
+ */
+export const SYNC_CHUNKS = {
+  'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
+  'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
+};

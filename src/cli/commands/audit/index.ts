@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { Runner } from '../../context.js';
+
+export function registerAudit(program: Command, run: Runner): void {
+  const audit = program.command('audit').description('Work with the audit log that skillctl run appends to.');
+  audit
+    .command('verify')
+    .description('Check every audit record against its receipt_hash and the chain of records: report altered, deleted, reordered or inserted records.')
+    .argument('[file]', 'the audit log, or - for stdin (default: .skillctl/audit.jsonl in the project root)')
+    .option('--head <sha256>', "the receipt_hash the log's last record must have (kept from skillctl run --json): shows a log cut short")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl audit verify
+  $ skillctl audit verify --json ci-audit.jsonl
+  $ skillctl audit verify --head sha256:9f2c…           the log still ends where the last run left it
+
+Exit status: 0 every record intact, 1 a line is malformed, altered or out of the chain (or the log
+does not end at --head), 2 the log cannot be read.`,
+    )
+    .action(async (file: string | undefined, opts: { head?: string }) => run(async (ctx) => (await import('./run.js')).run(ctx, file, opts.head)));
+}

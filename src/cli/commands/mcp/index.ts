@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { collect } from '../../options.js';
+import type { Runner } from '../../context.js';
+import type { McpOptions } from './options.js';
+
+export function registerMcp(program: Command, run: Runner): void {
+  program
+    .command('mcp')
+    .description('Serve the capability registry to an agent over MCP (stdio): list, match, load and reload capabilities, and call their tools.')
+    .option('--registry <dir>', 'registry to serve (default: $SKILLCTL_REGISTRY, else .skillctl/registry in the project, else the shipped one)')
+    .option('--approve <list>', 'write tools needing approval that may run: all, capability ids or <capability>__<tool> names; repeatable', collect)
+    .option('--policy <file>', 'the host policy tool calls run under (default: skillctl.policy.yaml in the project root)')
+    .option('--audit <file>', 'append each tool call\'s audit record here (default: .skillctl/audit.jsonl in the project root)')
+    .option('--no-audit', 'do not write audit records (refused calls included)')
+    .option('--packs <dir>', 'also offer the operator behaviour packs in DIR through the skill tool (<profile>.yaml files, validated)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl mcp                                   the shipped registry: the built-in skills
+  $ skillctl mcp --registry .skillctl/registry --approve weights
+  $ skillctl mcp --packs ./packs                   the skill tool also offers ./packs/<profile>.yaml
+  client configuration: {"command": "npx", "args": ["skillctl", "mcp"]}
+
+stdout carries the protocol; diagnostics go to stderr. Stops when the client disconnects.`,
+    )
+    .action(async (opts: McpOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, opts)));
+}

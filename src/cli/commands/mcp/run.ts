@@ -1,0 +1,98 @@
+/**
+ * `skillctl mcp`: the registry served over MCP (stdio); each tool call is one `skillctl run` of the
+ * entrypoint it is bound to, under the policy in force, with an audit record.
+ */
+import { SkillctlError } from '../../../core/errors.js';
+import { findProjectRoot } from '../../../core/fs/index.js';
+import { readIndex } from '../../../core/registry/index.js';
+import { jcsDigest } from '../../../core/digest/index.js';
+import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
+import { VERSION } from '../../../generated/version.js';
+import type { Pack } from '../../../core/behaviour-packs/index.js';
+import { packTool } from '../../../mcp/pack-tool.js';
+import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
+import { parseApproval } from '../../../mcp/session.js';
+import type { Context } from '../../context.js';
+import { EXIT } from '../../exit.js';
+import { loadOperatorPacks } from '../../operator-packs.js';
+import { fail } from '../../render/failure.js';
+import { mcpToolError } from '../../render/mcp.js';
+import { processFileLock } from '../../project.js';
+import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
+import { registryFor } from '../../registry-location.js';
+import type { McpOptions } from './options.js';
+
+export async function run(ctx: Context, opts: McpOptions): Promise<number> {
+  const where = await registryFor(ctx, opts.registry);
+  const read = await readIndex(where.dir);
+  if (!read.ok) {
+    const first = read.diagnostics[0];
+    throw new SkillctlError(first?.code ?? 'REGISTRY_INDEX_INVALID', first?.message ?? 'the registry cannot be read');
+  }
+  const cwd = ctx.io.cwd;
+  const root = await findProjectRoot(cwd);
+  const policy = await policyInForce(ctx, root, opts.policy);
+  const auditFile = auditFileFor(cwd, root, opts.audit);
+  const options = runOptions(ctx, { root, policy, auditFile });
+
+  // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
+  const execute: ToolExecutor = async (call) => {
+    // Opened before anything runs: a call that cannot be recorded does not happen.
+    const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+    try {
+      const result = await runSkill(
+        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto' },
+        { ...options, ...(log !== undefined ? { audit: log } : {}) },
+      );
+      return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: mcpToolError(result) };
+    } finally {
+      await log?.close();
+    }
+  };
+
+  // A refused call is recorded as a denial: the log shows what the agent tried, not only what ran.
+  const recordRefusal: RefusalRecorder = async (call) => {
+    if (auditFile === undefined) return;
+    const log = await openAuditLog(auditFile, processFileLock(true));
+    try {
+      const b = call.tool.binding;
+      await log.append(
+        refusalRecord(
+          {
+            target: b?.skill_id ?? call.name,
+            ...(b !== undefined ? { skillId: b.skill_id, entrypointId: b.entrypoint_id } : {}),
+            inputDigest: jcsDigest(call.args),
+            policySource: policy.source,
+            ...('digest' in policy ? { policyDigest: policy.digest } : {}),
+            scope: `approval:${call.name}`,
+            code: call.code,
+            reason: call.reason,
+            at: Date.now(),
+          },
+          VERSION,
+        ),
+      );
+    } finally {
+      await log.close();
+    }
+  };
+
+  let extraPacks: readonly Pack[] = [];
+  if (opts.packs !== undefined) {
+    const loaded = await loadOperatorPacks(ctx, opts.packs);
+    if (!('extra' in loaded)) return fail(ctx, loaded.diagnostics);
+    extraPacks = loaded.extra;
+  }
+  const { server } = createMcpServer({ registry: where.dir, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    // The session ends when the client closes our stdin.
+    ctx.io.stdin.once('end', () => void server.close());
+  });
+  await server.connect(transport);
+  ctx.note(`skillctl mcp: serving ${where.dir} (${where.source}) on stdio`);
+  await closed;
+  return EXIT.ok;
+}

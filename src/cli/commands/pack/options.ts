@@ -1,0 +1,14 @@
+import type { PackFormat } from '../../../core/pack/index.js';
+
+export interface PackOptions {
+  readonly out?: string;
+  /** Which archives to write: the .tgz, the .skill ZIP, or both. */
+  readonly format?: 'tgz' | 'skill' | 'both';
+  /** SKILL.md checked as strictly as an upload checks it. */
+  readonly strict?: boolean;
+}
+
+/** The archives --format asks for. */
+export function packFormats(opts: PackOptions): PackFormat[] {
+  return opts.format === 'both' ? ['tgz', 'skill'] : [opts.format ?? 'tgz'];
+}

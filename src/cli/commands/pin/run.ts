@@ -1,0 +1,34 @@
+/** `skillctl pin [PATH...] [--all]`: the project's lock, one core call (pinPaths), the changes. */
+import { pinPaths } from '../../../core/pins/index.js';
+import type { Context } from '../../context.js';
+import { exitCodeFor } from '../../exit.js';
+import { processFileLock, projectPaths } from '../../project.js';
+import { pinJson, renderPin, renderSigned } from '../../render/pin.js';
+import { checkScope, signingKeys, type PinOptions } from './options.js';
+
+export async function run(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<number> {
+  checkScope(paths, opts);
+  const keys = signingKeys(opts);
+  const project = await projectPaths(ctx.io.cwd, opts.lock);
+  const outcome = await pinPaths({
+    root: project.root,
+    cwd: ctx.io.cwd,
+    paths,
+    all: opts.all === true,
+    lockPath: project.lockPath,
+    lockFile: project.lockFile,
+    keys,
+    replace: opts.replace === true,
+    trustKeys: opts.trustKeys === true,
+    ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
+    fileLock: processFileLock(),
+  });
+  if (ctx.opts.json) {
+    ctx.out(pinJson(outcome, project.lockFile));
+  } else {
+    const signed = renderSigned(outcome);
+    if (signed !== '') ctx.note(signed);
+    ctx.out(renderPin(outcome, project.lockFile, { style: ctx.style, quiet: ctx.opts.quiet }));
+  }
+  return exitCodeFor(outcome);
+}

@@ -1,0 +1,20 @@
+import { SkillctlError } from '../../../core/errors.js';
+
+export interface RegistryOptions {
+  /** --registry DIR */
+  readonly registry?: string;
+}
+
+export interface MatchOptions extends RegistryOptions {
+  readonly limit?: string;
+}
+
+export type PublishOptions = RegistryOptions;
+
+/** --limit N: a positive integer, or no limit. */
+export function matchLimit(opts: MatchOptions): number | undefined {
+  if (opts.limit === undefined) return undefined;
+  const limit = Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new SkillctlError('USAGE', `--limit must be a positive integer, not ${JSON.stringify(opts.limit)}`);
+  return limit;
+}

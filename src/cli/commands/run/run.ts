@@ -1,0 +1,52 @@
+/** `skillctl run TARGET`: the policy and audit log in force (run-env.ts), one core call (runSkill), the output. */
+import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
+import { findProjectRoot } from '../../../core/fs/index.js';
+import { openAuditLog, runSkill, type RunResult } from '../../../core/run/index.js';
+import type { Context } from '../../context.js';
+import { exitCodeFor } from '../../exit.js';
+import { renderRunOutput, renderRunProblems, renderSkillStderr, runJson } from '../../render/run.js';
+import { processFileLock } from '../../project.js';
+import { auditFileFor, policyInForce, readBytes, runOptions } from '../../run-env.js';
+import { retriesOf, type RunCommandOptions } from './options.js';
+
+export async function run(ctx: Context, target: string, opts: RunCommandOptions): Promise<number> {
+  const retries = retriesOf(opts.retries);
+  const cwd = ctx.io.cwd;
+  const root = await findProjectRoot(cwd);
+  const policy = await policyInForce(ctx, root, opts.policy);
+  const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
+  const auditFile = auditFileFor(cwd, root, opts.audit);
+  // Opened before anything runs: a run that cannot be recorded does not happen.
+  const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+  // SIGINT or SIGTERM stops the skill, and the run is still recorded (as interrupted) and cleaned up.
+  const interrupt = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => interrupt.abort(signal);
+  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
+  let result: RunResult;
+  try {
+    result = await runSkill(
+      { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' },
+      { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [] }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal },
+    );
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    await log?.close();
+  }
+  // An interrupted run exits with its signal's status (130, 143), as its record says.
+  if (result.status === 'interrupted') {
+    if (ctx.opts.json) ctx.out(runJson({ ...result, diagnostics: sortDiagnostics(result.diagnostics) }, auditFile));
+    return result.exitCode;
+  }
+  const diagnostics: Diagnostic[] = sortDiagnostics(result.diagnostics);
+  if (ctx.opts.json) {
+    ctx.out(runJson({ ...result, diagnostics }, auditFile));
+    return exitCodeFor({ diagnostics });
+  }
+  const stderr = renderSkillStderr(result);
+  if (stderr !== undefined) ctx.io.stderr.write(stderr);
+  const problems = renderRunProblems(result, diagnostics, { style: ctx.style, quiet: ctx.opts.quiet });
+  if (problems !== '') ctx.error(problems);
+  const output = renderRunOutput(result);
+  if (output !== undefined) ctx.out(output);
+  return exitCodeFor({ diagnostics });
+}

@@ -1,0 +1,61 @@
+/**
+ * `skillctl validate [PATH|GLOB|-]...`: the targets the arguments name, each validated as its
+ * kind (fixed and validated again with --fix), one report. Also the validate chunk's entry
+ * points for the fast path (fastCli, see src/boot.cjs) and for its worker threads (runWorker).
+ */
+import { diag, sortDiagnostics } from '../../../core/diagnostics.js';
+import { formatOfBytes, MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../../core/manifest/index.js';
+import type { Context } from '../../context.js';
+import { EXIT, exitCodeFor } from '../../exit.js';
+import { expandInputs, type Target } from '../../inputs.js';
+import { processIO, readStdin } from '../../io.js';
+import { renderFixed, renderValidate, type ValidateReport } from '../../render/validate.js';
+import type { PlainValidate } from '../../validate-argv.js';
+import { runPlainValidate } from '../../validate-fast.js';
+import { toChecked, type Checked } from '../../validate-targets.js';
+import { checkFiles } from '../../validate-threads.js';
+import { agentSkillOptions, outputFormat, type ValidateOptions } from './options.js';
+
+/** The entry worker threads call (see ../../validate-threads.ts). */
+export { runWorker } from '../../validate-threads.js';
+
+async function checkStdin(ctx: Context): Promise<Checked> {
+  const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
+  if (bytes === undefined) {
+    return toChecked(unreadable('-', diag('MANIFEST_TOO_LARGE', `stdin exceeds the ${MANIFEST_MAX_BYTES}-byte bound for a manifest`), 'yaml'));
+  }
+  return toChecked(await validateManifest(bytes, formatOfBytes(bytes), { file: '-' }));
+}
+
+export async function run(ctx: Context, args: readonly string[], opts: ValidateOptions): Promise<number> {
+  const expanded = await expandInputs(ctx.io.cwd, args.length === 0 ? ['.'] : args);
+  const files = expanded.targets.filter((t): t is Exclude<Target, { kind: 'stdin' }> => t.kind !== 'stdin');
+  const checked = await checkFiles(ctx, files, opts.fix === true, agentSkillOptions(opts));
+  const results: Checked[] = [];
+  let f = 0;
+  for (const t of expanded.targets) results.push(t.kind === 'stdin' ? await checkStdin(ctx) : (checked[f++] as Checked));
+  const fixed = renderFixed(results);
+  if (fixed !== '') ctx.note(fixed);
+  const inputErrors = [...expanded.diagnostics, ...results.flatMap((r) => (r.notFixed !== undefined ? [r.notFixed] : []))];
+  const report: ValidateReport = { results, inputErrors, diagnostics: sortDiagnostics([...inputErrors, ...results.flatMap((r) => r.diagnostics)]) };
+  const code = exitCodeFor(report);
+  const text = renderValidate(report, { format: outputFormat(ctx.opts.json, opts), style: ctx.style, quiet: ctx.opts.quiet, cwd: ctx.io.cwd, exitCode: code });
+  if (text !== '') ctx.out(text);
+  return code;
+}
+
+/**
+ * Entry point for bin/skillctl.js (through dist/boot.cjs): runs a plain `validate PATH...`
+ * without the CLI framework (see validate-fast.ts).
+ */
+export function fastCli(plain: PlainValidate): void {
+  runPlainValidate(plain, processIO(), (ctx, paths) => run(ctx, paths, {})).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = EXIT.findings;
+    },
+  );
+}

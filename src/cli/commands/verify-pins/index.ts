@@ -1,0 +1,25 @@
+import { Option, type Command } from 'commander';
+import type { Runner } from '../../context.js';
+import type { VerifyPinsOptions } from './options.js';
+import { parseMinSigners } from '../../options.js';
+
+export function registerVerifyPins(program: Command, run: Runner): void {
+  program
+    .command('verify-pins')
+    .description('Check every pin of the lock file against the files (read-only): digests, identities, signatures, unpinned bundles.')
+    .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
+    .addOption(
+      new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl verify-pins                                as a pre-merge hook: exit 0 only when all pass
+  $ skillctl verify-pins --json | jq '.diagnostics[]'
+  $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
+
+Exit status: 0 all verified, 1 findings, 2 the lock cannot be read.`,
+    )
+    .action(async (opts: VerifyPinsOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, opts)));
+}

@@ -1,0 +1,4 @@
+export interface VerifyPinsOptions {
+  readonly lock?: string;
+  readonly minSigners?: number;
+}

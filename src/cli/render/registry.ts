@@ -1,0 +1,116 @@
+/** What `skillctl registry list|match|load|validate|publish` prints. */
+import type { CapabilityBundle, CapabilityMatch, CapabilitySummary, LoadError, PublishedCapability, PublishResult } from '../../core/registry/index.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { Style } from '../context.js';
+import { count, plural, renderGrouped } from './diagnostics.js';
+import { renderJson } from './json.js';
+
+export interface RegistryRenderOptions {
+  readonly json: boolean;
+  readonly style: Style;
+}
+
+export function renderList(capabilities: readonly CapabilitySummary[], opts: RegistryRenderOptions): string {
+  if (opts.json) return renderJson({ capabilities }).trimEnd();
+  if (capabilities.length === 0) return 'no capabilities published';
+  const { style } = opts;
+  return capabilities.map((c) => `${style.bold(c.capability_id)}  ${c.name}: ${c.description}\n    ${style.dim('triggers:')} ${c.intent_triggers.join(', ')}`).join('\n');
+}
+
+export function renderMatches(query: string, matches: readonly CapabilityMatch[], opts: RegistryRenderOptions): string {
+  if (opts.json) return renderJson({ query, matches }).trimEnd();
+  if (matches.length === 0) return `no capability's triggers match ${JSON.stringify(query)}`;
+  const { style } = opts;
+  return matches
+    .map((m, i) => {
+      const triggers = m.matched_triggers.map((t) => `${JSON.stringify(t.trigger)}${t.full ? '' : ' (partly)'} ← ${t.words.join(' ')}`);
+      return `${i + 1}. ${style.bold(m.capability_id)} (${m.name})  score ${m.score}\n    ${style.dim('matched:')} ${triggers.join('; ')}`;
+    })
+    .join('\n');
+}
+
+function renderBundle(b: CapabilityBundle, style: Style): string {
+  const tools = b.tools.map((t) => {
+    const policy = t.policy.kind === 'write' ? (t.policy.requires_approval === true ? 'write, needs approval' : 'write') : 'read';
+    const bound = t.binding !== undefined ? ` → ${t.binding.skill_id}#${t.binding.entrypoint_id}` : '';
+    return `  ${style.bold(t.name)} (${policy})${bound}: ${t.description}`;
+  });
+  const ui = b.ui_schemas.map((u) => `  ${u.schema_id}${u.dialect !== undefined ? ` (${u.dialect})` : ''}`);
+  return [
+    style.bold(`== ${b.capability_id} (${b.version})`),
+    b.skill_doc.trimEnd(),
+    '',
+    style.bold('Tools'),
+    ...(tools.length > 0 ? tools : ['  (none)']),
+    style.bold('UI schemas'),
+    ...(ui.length > 0 ? ui : ['  (none)']),
+  ].join('\n');
+}
+
+export function renderBundles(bundles: readonly CapabilityBundle[], opts: RegistryRenderOptions): string {
+  return opts.json ? renderJson({ capabilities: bundles }).trimEnd() : bundles.map((b) => renderBundle(b, opts.style)).join('\n\n');
+}
+
+/** The protocol's error for a capability that cannot be loaded: the JSON document (stdout), or lines for stderr. */
+export function renderLoadError(e: LoadError, opts: RegistryRenderOptions): string {
+  if (opts.json) return renderJson({ error: e }).trimEnd();
+  const lines = [`${opts.style.red('error')} ${e.code}: ${e.message}`];
+  if (e.code === 'CAPABILITY_NOT_FOUND') {
+    lines.push(`  available: ${e.available_capabilities.length > 0 ? e.available_capabilities.join(', ') : '(none)'}`);
+  } else {
+    lines.push(`  ${e.details}`);
+    for (const f of e.findings) lines.push(`  ${f.file}${f.pointer !== undefined ? ` ${f.pointer}` : ''}${f.line !== undefined ? `:${f.line}` : ''}  ${f.code}  ${f.message}`);
+  }
+  return lines.join('\n');
+}
+
+function publishedJson(c: PublishedCapability, published: boolean): Record<string, unknown> {
+  return {
+    dir: c.label,
+    capability_id: c.validation.capability_id ?? null,
+    valid: c.validation.valid,
+    published: published && c.entry !== undefined,
+    unchanged: c.unchanged === true,
+    digest: c.entry?.digest ?? null,
+    diagnostics: c.validation.diagnostics,
+  };
+}
+
+export interface PublishRenderOptions extends RegistryRenderOptions {
+  readonly quiet: boolean;
+  readonly registry: string;
+  /** `registry validate`: nothing is published. */
+  readonly dryRun: boolean;
+  /** How many directories were named. */
+  readonly dirs: number;
+  readonly exitCode: number;
+}
+
+/** `registry validate` and `registry publish`; `all` is every finding, sorted. */
+export function renderPublish(result: PublishResult, all: readonly Diagnostic[], opts: PublishRenderOptions): string {
+  const published = result.published && !opts.dryRun;
+  if (opts.json) {
+    return renderJson({
+      registry: opts.registry,
+      published,
+      results: result.capabilities.map((c) => publishedJson(c, published)),
+      ...(result.capabilities.length === 0 ? { diagnostics: all } : {}),
+    }).trimEnd();
+  }
+  const { style } = opts;
+  const out: string[] = [];
+  const shown = opts.quiet ? all.filter((d) => d.severity === 'error') : all;
+  if (shown.length > 0) out.push(renderGrouped(shown, { style }));
+  const c = count(all);
+  const tally = `${plural(c.errors, 'error')}, ${plural(c.warnings, 'warning')}`;
+  if (opts.dryRun) {
+    const bad = result.capabilities.filter((r) => !r.validation.valid).length;
+    const what = `${opts.dirs} ${opts.dirs === 1 ? 'capability' : 'capabilities'} checked`;
+    out.push(`${opts.exitCode === 0 ? style.green('✔ ') : style.red('✖ ')}${what}: ${bad === 0 && opts.exitCode === 0 ? 'all valid' : `${bad} invalid`}; ${tally}`);
+  } else if (result.published) {
+    for (const r of result.capabilities) out.push(`${style.green('✔')} ${r.unchanged === true ? 'unchanged' : 'published'} ${r.entry?.capability_id ?? r.label} (${r.entry?.digest ?? ''})`);
+  } else {
+    out.push(`${style.red('✖')} nothing published; ${tally}`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,45 @@
+/** What `skillctl run` prints: the JSON document, or the output on stdout and what went wrong on stderr. */
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { RunResult } from '../../core/run/index.js';
+import type { Style } from '../context.js';
+import { renderGrouped } from './diagnostics.js';
+import { renderJson } from './json.js';
+
+export function runJson(r: RunResult, auditFile: string | undefined): string {
+  const { request, policy, result } = r.record;
+  return renderJson({
+    ok: r.status === 'ok',
+    status: r.status,
+    exit_code: r.exitCode,
+    skill: { skill_id: request.skill_id, skill_version: request.skill_version, entrypoint_id: request.entrypoint_id, origin: request.origin },
+    output: r.output ?? null,
+    error: r.error ?? null,
+    stderr: r.stderr ?? null,
+    truncated: result.truncated,
+    sandbox: result.sandbox,
+    policy: { source: policy.source, decision: policy.decision, reason: policy.reason },
+    // `head`: the receipt of the log's last record now, to keep for `audit verify --head`.
+    audit: auditFile !== undefined ? { file: auditFile, receipt_hash: r.record.receipt_hash, head: r.record.receipt_hash } : null,
+    diagnostics: r.diagnostics,
+  }).trimEnd();
+}
+
+/** The skill's own stderr, passed through, ending in a newline. */
+export function renderSkillStderr(r: RunResult): string | undefined {
+  if (r.stderr === undefined) return undefined;
+  return r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`;
+}
+
+/** For stderr: errors (and, unless quiet, warnings), then the skill's error document. */
+export function renderRunProblems(r: RunResult, diagnostics: readonly Diagnostic[], opts: { readonly style: Style; readonly quiet: boolean }): string {
+  const out: string[] = [];
+  const shown = diagnostics.filter((d) => d.severity === 'error' || (!opts.quiet && d.severity === 'warning'));
+  if (shown.length > 0) out.push(renderGrouped(shown, { style: opts.style }));
+  if (r.error !== undefined) out.push(renderJson({ error: r.error }).trimEnd());
+  return out.join('\n');
+}
+
+/** For stdout: the accepted output, as JSON. */
+export function renderRunOutput(r: RunResult): string | undefined {
+  return r.output !== undefined ? renderJson(r.output).trimEnd() : undefined;
+}

@@ -1,0 +1,36 @@
+import type { CodeCatalogue } from '../code-spec.js';
+
+/** Findings about a bundle archive (.tgz): what `pack` refuses to write and readers refuse to read. */
+export const ARCHIVE_CODES = {
+  ARCHIVE_MALFORMED: {
+    severity: 'error',
+    title: 'The archive is not a well-formed gzip-compressed tar (bad checksum, truncated, unknown header).',
+    exit: 'findings',
+  },
+  ARCHIVE_PATH_UNSAFE: {
+    severity: 'error',
+    title: 'An archive entry has an absolute path, a `..` or `.` segment, a backslash, or a non-portable name.',
+    exit: 'findings',
+  },
+  ARCHIVE_LINK: { severity: 'error', title: 'The archive contains a symbolic or hard link.', exit: 'findings' },
+  ARCHIVE_SPECIAL_ENTRY: {
+    severity: 'error',
+    title: 'The archive contains a device, FIFO, sparse file or other entry that is not a regular file or directory.',
+    exit: 'findings',
+  },
+  ARCHIVE_DUPLICATE_ENTRY: {
+    severity: 'error',
+    title: 'Two archive entries have the same path, or a file path is also used as a directory.',
+    exit: 'findings',
+  },
+  ARCHIVE_TOO_LARGE: {
+    severity: 'error',
+    title: 'The archive exceeds the entry-count or unpacked-size bound (a decompression bomb is refused, not unpacked).',
+    exit: 'findings',
+  },
+  ARCHIVE_TARGET_INVALID: {
+    severity: 'error',
+    title: 'The directory to unpack into exists and is not empty, or cannot be created.',
+    exit: 'usage',
+  },
+} as const satisfies CodeCatalogue;

@@ -1,0 +1,25 @@
+export { ARCHIVE_CODES } from './codes.js';
+export { DeterministicGzip } from './gzip.js';
+export { UNPORTABLE_NAME, unsafeArchivePath } from './paths.js';
+export {
+  decodeUtf8,
+  DEFAULT_ARCHIVE_BOUNDS,
+  inflateLimit,
+  readTgz,
+  tooLarge,
+  type ArchiveBounds,
+  type ReadTgz,
+  type TarEntry,
+} from './read-tgz.js';
+export {
+  excludedFromSkillZip,
+  packSkillZip,
+  SKILL_ZIP_EXCLUDED_DIRS,
+  SKILL_ZIP_EXCLUDED_FILES,
+  SKILL_ZIP_EXCLUDED_ROOT_DIRS,
+  SKILL_ZIP_EXCLUDED_SUFFIXES,
+  type SkillZip,
+  type SkillZipSource,
+} from './skill-zip.js';
+export { archiveTrailer, contentPadding, fileHeader, parseHeader, parsePax, splitUstarPath, BLOCK, RECORD } from './tar.js';
+export { writeZip, type WrittenZip, type ZipEntry, type ZipEntryInfo } from './zip.js';

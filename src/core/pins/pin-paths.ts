@@ -1,0 +1,60 @@
+/**
+ * `skillctl pin [PATH...] [--all]` as one request: the targets the paths name (or everything under
+ * manifests/), the secret keys to sign with, then `pin`. A target or key that cannot be used stops
+ * the run before the lock is touched.
+ */
+import { isAbsolute, join } from 'node:path';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import type { FileLockOptions } from '../fs/index.js';
+import { readSecretKey } from '../sign/index.js';
+import { pin, type PinOutcome } from './pin.js';
+import type { Signing } from './prepare.js';
+import { collectTargets } from './targets.js';
+import { pushAll } from '../findings.js';
+
+export interface PinPathsRequest {
+  /** The project root (sources are relative to it) and the working directory (paths are). */
+  readonly root: string;
+  readonly cwd: string;
+  readonly paths: readonly string[];
+  /** Every bundle and pack under manifests/, and drop pins of ones that no longer exist. */
+  readonly all: boolean;
+  readonly lockPath: string;
+  readonly lockFile: string;
+  /** Secret key files (relative to `cwd`) and the signer id each signs as. */
+  readonly keys: readonly { readonly file: string; readonly signer: string }[];
+  readonly replace: boolean;
+  readonly trustKeys: boolean;
+  readonly minSigners?: number;
+  readonly fileLock: FileLockOptions;
+}
+
+async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ signing: Signing[]; diagnostics: Diagnostic[] }> {
+  const signing: Signing[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const { file, signer } of keys) {
+    const r = await readSecretKey(isAbsolute(file) ? file : join(cwd, file), file);
+    pushAll(diagnostics, r.diagnostics);
+    if (r.key !== undefined) signing.push({ signer, key: r.key });
+  }
+  return { signing, diagnostics };
+}
+
+export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
+  const targets = await collectTargets(req.root, req.cwd, req.paths, req.all);
+  const keys = await readKeys(req.cwd, req.keys);
+  const early = [...targets.diagnostics, ...keys.diagnostics];
+  if (hasErrors(early)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(early) };
+  return pin({
+    root: req.root,
+    lockPath: req.lockPath,
+    lockFile: req.lockFile,
+    targets: targets.targets,
+    signing: keys.signing,
+    replace: req.replace,
+    trustKeys: req.trustKeys,
+    ...(req.minSigners !== undefined ? { minSigners: req.minSigners } : {}),
+    prune: req.all,
+    fileLock: req.fileLock,
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * Verifying an audit log, line by line: each record must be canonical JSON (RFC 8785, as written:
+ * a duplicated key or other re-serialised form is an edit), match its receipt_hash, and name the
+ * receipt of the line before it. A deleted, reordered or inserted record breaks the chain at the
+ * line after it. What the file alone cannot show, a truncated tail, shows against a head kept
+ * elsewhere (`run --json` prints it). Records written before the log was chained (v1) verify
+ * with a warning; a run with a `start` record and no `end` is named.
+ */
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
+import { AUDIT_GENESIS, AUDIT_VERSION, AUDIT_VERSION_V1 } from './audit.js';
+import { lineHash } from './audit-log.js';
+
+export interface AuditVerification {
+  /** Lines read (a torn last line included). */
+  readonly records: number;
+  /** 1-based numbers of lines that are malformed, altered, or out of the chain. */
+  readonly bad_lines: readonly number[];
+  /** The receipt_hash of the last record, to keep for `--head`. */
+  readonly head?: Sha256Digest;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface VerifyOptions {
+  /** The receipt_hash the log's last record must have (kept elsewhere after a run). */
+  readonly head?: string;
+}
+
+type Parsed = { readonly kind: 'record'; readonly value: Record<string, unknown> } | { readonly kind: 'malformed' } | { readonly kind: 'not-canonical' };
+
+function parse(line: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { kind: 'malformed' };
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !isSha256Digest((value as { receipt_hash?: unknown }).receipt_hash)) return { kind: 'malformed' };
+  let canonical: string;
+  try {
+    canonical = canonicalize(value);
+  } catch {
+    return { kind: 'not-canonical' };
+  }
+  return canonical === line ? { kind: 'record', value: value as Record<string, unknown> } : { kind: 'not-canonical' };
+}
+
+export function verifyAuditLog(text: string, file: string, opts: VerifyOptions = {}): AuditVerification {
+  const lines = text.split('\n');
+  const torn = lines[lines.length - 1] !== '';
+  if (!torn) lines.pop();
+  const diagnostics: Diagnostic[] = [];
+  const bad: number[] = [];
+  const at = (n: number): { file: string; line: number; column: number } => ({ file, line: n, column: 1 });
+  let prev: Sha256Digest | undefined;
+  let unchained = 0;
+  const open = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const n = i + 1;
+    const last = n === lines.length;
+    if (last && torn) {
+      diagnostics.push(diag('AUDIT_LINE_TORN', `line ${n} is incomplete: a writer stopped in the middle of it`, { ...at(n), hint: 'the next run cuts it off; its start record shows which run it was' }));
+      return;
+    }
+    const parsed = parse(line);
+    const hash = lineHash(line);
+    if (parsed.kind !== 'record') {
+      bad.push(n);
+      if (parsed.kind === 'malformed') diagnostics.push(diag('AUDIT_LINE_MALFORMED', `line ${n} is not a JSON record with a receipt_hash`, at(n)));
+      else diagnostics.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} is not in the canonical form it was written in (a duplicated key, reordered keys or spacing)`, { ...at(n), hint: 'the record was changed after it was written' }));
+      prev = hash;
+      return;
+    }
+    const { receipt_hash: claimed, ...rest } = parsed.value as { receipt_hash: string };
+    if (jcsDigest(rest) !== claimed) {
+      bad.push(n);
+      diagnostics.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} does not match its receipt_hash`, { ...at(n), hint: 'the record was changed after it was written' }));
+    } else if (parsed.value.audit_version === AUDIT_VERSION_V1 || !('prev_hash' in parsed.value)) {
+      unchained++;
+    } else if (parsed.value.prev_hash !== (prev ?? AUDIT_GENESIS)) {
+      bad.push(n);
+      diagnostics.push(
+        diag('AUDIT_CHAIN_BROKEN', `line ${n} does not follow the record before it: a record was deleted, reordered or inserted before line ${n}`, {
+          ...at(n),
+          hint: 'compare with a copy of the log, or with the head printed by skillctl run --json',
+        }),
+      );
+    }
+    if (parsed.value.audit_version === AUDIT_VERSION && typeof parsed.value.run_id === 'string') {
+      if (parsed.value.event === 'start') open.set(parsed.value.run_id, n);
+      else open.delete(parsed.value.run_id);
+    }
+    prev = hash;
+  });
+  if (unchained > 0) {
+    diagnostics.push(diag('AUDIT_UNCHAINED', `${unchained} record${unchained === 1 ? ' was' : 's were'} written before the log was chained: a deleted or reordered one among them cannot be seen`, { file }));
+  }
+  for (const [runId, n] of open) {
+    diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `the run ${runId} started at line ${n} and has no end record: it was killed, or is still running`, at(n)));
+  }
+  if (opts.head !== undefined && prev !== opts.head) {
+    diagnostics.push(
+      diag('AUDIT_HEAD_MISMATCH', `the log ends at ${prev ?? 'no record'}, not at the head ${opts.head}: records after it were removed, or the head is of another log`, { file }),
+    );
+  }
+  return { records: lines.length, bad_lines: bad, ...(prev !== undefined ? { head: prev } : {}), diagnostics };
+}

@@ -1,0 +1,170 @@
+/**
+ * Everything between the policy's decision and the first instruction of the skill: the variables
+ * it requires, its environment (scrubbed to PATH, the granted names and the declared locale and
+ * time zone), the paths no skill may write, and the runtime that will execute it (a built-in in a
+ * worker thread or in this thread, a container, or a process under the run's sandbox).
+ */
+import { randomBytes } from 'node:crypto';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { canonicalize } from '../digest/index.js';
+import type { Entrypoint, Manifest } from '../manifest/index.js';
+import { resolveReal, type Authorisation, type GateUse, type HostLookup } from '../policy/index.js';
+import type { Attempt, RunStatus } from './attempt.js';
+import { requiredEnv } from './select.js';
+import { builtinGate, runBuiltinInProcess, type BuiltinJob, type BuiltinLookup, type BuiltinObserver } from './runtimes/builtin.js';
+import { runBuiltinInWorker, type BuiltinWorkers } from './runtimes/builtin-worker.js';
+import { runContainer } from './runtimes/container.js';
+import type { HostNode } from './runtimes/interpreter.js';
+import { prepareProcess, runProcess } from './runtimes/process.js';
+import type { SandboxMode } from './sandbox.js';
+import type { RunTrail } from './trail.js';
+import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
+
+/** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
+export type Builtins = BuiltinLookup | BuiltinWorkers;
+
+export interface PrepareInput {
+  readonly trail: RunTrail;
+  readonly manifest: Manifest;
+  readonly ep: Entrypoint;
+  readonly bundleDir: string;
+  readonly auth: Authorisation;
+  readonly input: unknown;
+  readonly cwd: string;
+  readonly hostEnv: Readonly<Record<string, string | undefined>>;
+  readonly sandbox: SandboxMode;
+  /** The policy's allow_unsandboxed. */
+  readonly allowUnsandboxed: boolean;
+  readonly builtins: Builtins;
+  readonly protectedPaths: readonly string[];
+  readonly hostNode?: HostNode;
+  readonly lookupHost?: HostLookup;
+  readonly monotonic: () => number;
+  readonly signal?: AbortSignal;
+  /** Where the host's cgroups are: a run gets one of its own where the host allows it. */
+  readonly cgroups?: CgroupHost;
+}
+
+export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
+
+/** PATH, the granted variables that are set, and the declared locale and time zone. */
+function scrubbedEnv(m: Manifest, ep: Entrypoint, granted: readonly string[], host: PrepareInput['hostEnv']): Record<string, string> {
+  const env: Record<string, string> = { PATH: host.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
+  for (const name of granted) {
+    const v = host[name];
+    if (v !== undefined) env[name] = v;
+  }
+  const locale = ep.execution_context?.locale ?? m.execution_context?.locale;
+  const tz = ep.execution_context?.timezone ?? m.execution_context?.timezone;
+  if (locale !== undefined) env.LC_ALL = locale;
+  if (tz !== undefined) env.TZ = tz;
+  return env;
+}
+
+function commandOf(ep: Entrypoint): string {
+  return (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
+}
+
+function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], cgroup: RunCgroup | undefined): Prepared {
+  const { trail } = p;
+  const skillId = commandOf(p.ep);
+  const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
+  if (known === false) {
+    trail.add(diag('RUN_BUILTIN_UNKNOWN', `this skillctl has no builtin:${skillId}`, { pointer: '/command', hint: 'upgrade skillctl, or run a bundle with a process runtime' }));
+    return { status: 'unavailable' };
+  }
+  trail.facts.observable = true;
+  trail.facts.sandbox = 'in-process';
+  // In a worker thread, the heap of that thread is capped; in this thread, nothing is. The
+  // programs it starts share the run's cgroup, when there is one.
+  trail.facts.caps = { memory: typeof p.builtins === 'function' ? 'none' : 'thread', processes: cgroup !== undefined ? 'run' : 'none' };
+  const { limits } = p.auth;
+  const job: BuiltinJob = {
+    skillId,
+    input: p.input,
+    cwd: p.cwd,
+    granted: p.auth.grant.granted,
+    pathEnv: env.PATH ?? '',
+    protectedPaths,
+    limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB },
+    env,
+    sandbox: p.sandbox,
+    allowUnsandboxed: p.allowUnsandboxed,
+    ...(cgroup !== undefined ? { processPrefix: cgroup.prefix } : {}),
+  };
+  const uses: GateUse[] = [];
+  trail.facts.uses = uses;
+  // A program the skill starts (shell.exec_safe, git, rg) runs in the sandbox of process runtimes;
+  // the record then names that sandbox.
+  const observer: BuiltinObserver = {
+    confined: (sandbox, found) => {
+      trail.facts.sandbox = sandbox;
+      for (const d of found) if (!trail.diagnostics.some((x) => x.code === d.code)) trail.add(d);
+    },
+    process: () => undefined,
+    committing: () => undefined,
+    scratch: () => undefined,
+  };
+  const builtins = p.builtins;
+  const release = cgroup !== undefined ? () => cgroup.release() : undefined;
+  if (typeof builtins !== 'function') return { execute: () => runBuiltinInWorker(builtins, job, uses, observer, p.signal), ...(release !== undefined ? { release } : {}) };
+  return {
+    ...(release !== undefined ? { release } : {}),
+    execute: async () => {
+      const impl = await builtins(skillId);
+      if (impl === undefined) {
+        return { outcome: { kind: 'failed', status: 'unavailable', diagnostics: [diag('RUN_BUILTIN_UNKNOWN', `this skillctl has no builtin:${skillId}`, { pointer: '/command', hint: 'upgrade skillctl, or run a bundle with a process runtime' })] }, stdoutTruncated: false, stderrTruncated: false };
+      }
+      const gate = builtinGate(job, (use) => uses.push(use), p.lookupHost);
+      return runBuiltinInProcess(impl, job, gate, observer, p.monotonic, p.signal);
+    },
+  };
+}
+
+/** A variable the entrypoint requires (and the policy granted) that is not set: nothing runs. */
+export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['hostEnv']): Diagnostic[] {
+  return requiredEnv(m, ep)
+    .filter((n) => hostEnv[n] === undefined)
+    .map((n) => diag('RUN_ENV_MISSING', `${n} is required and granted but not set`));
+}
+
+export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
+  const { trail, ep, auth } = p;
+  const granted = auth.grant.granted;
+
+  const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv);
+  const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
+  const limits = auth.limits;
+  const stdin = Buffer.from(canonicalize(p.input));
+  // A container's engine caps the container itself; every other run gets a cgroup where the host gives one.
+  const cgroup = ep.runtime === 'container' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
+  switch (ep.runtime) {
+    case 'builtin':
+      return prepareBuiltin(p, env, protectedPaths, cgroup);
+    case 'container': {
+      trail.facts.sandbox = 'container';
+      trail.facts.caps = { memory: 'run', processes: 'run' };
+      const runId = randomBytes(6).toString('hex');
+      return { execute: () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal) };
+    }
+    default: {
+      const uses: GateUse[] = [];
+      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', protectedPaths }, (use) => uses.push(use), p.lookupHost);
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
+      const prep = await prepareProcess(options);
+      trail.add(...prep.diagnostics);
+      // A process runtime's own checks (a command from PATH) are recorded like a built-in's.
+      trail.facts.uses = uses;
+      if ('failure' in prep) {
+        await cgroup?.release();
+        const failure = prep.failure as Extract<Attempt['outcome'], { kind: 'failed' }>;
+        trail.add(...failure.diagnostics);
+        return { status: failure.status };
+      }
+      trail.facts.sandbox = prep.prepared.sandbox;
+      trail.facts.caps = prep.prepared.caps;
+      if (prep.prepared.runtime.version !== undefined) trail.facts.runtimeVersion = prep.prepared.runtime.version;
+      return { execute: () => runProcess(prep.prepared, options, stdin, p.signal), ...(cgroup !== undefined ? { release: () => cgroup.release() } : {}) };
+    }
+  }
+}

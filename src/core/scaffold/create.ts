@@ -1,0 +1,122 @@
+/**
+ * `skillctl init` on disk: the scaffold written into its folder, all or nothing, and checked the
+ * way `skillctl validate` checks it (digests fixed first, since with --force other files may share
+ * the folder and belong to the bundle).
+ */
+import { chmod, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { validateAgentSkill } from '../agent-skills/index.js';
+import type { MemoryFile } from '../bundle/index.js';
+import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
+import { errnoCode, InternalError, SkillctlError } from '../errors.js';
+import { createFileOrRefuse, makeDirs, writeFileAtomic } from '../fs/index.js';
+import { fixDigests, validateBundle } from '../manifest/index.js';
+import { scaffoldSkill, type ScaffoldSpec } from './scaffold.js';
+
+export interface CreateSkillRequest {
+  /** Absolute path of the folder to create (or, empty or with `force`, to write into). */
+  readonly target: string;
+  /** How to name the folder in messages. */
+  readonly label: string;
+  readonly spec: ScaffoldSpec;
+  /** Write into a folder that is not empty, replacing files of the same name. */
+  readonly force: boolean;
+}
+
+export interface CreatedSkill {
+  /** The paths written, relative to the folder, in path order. */
+  readonly files: readonly string[];
+}
+
+async function isEmptyDir(path: string): Promise<boolean | undefined> {
+  try {
+    const st = await stat(path);
+    if (!st.isDirectory()) return false;
+    return (await readdir(path)).length === 0;
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+async function writeInto(root: string, files: readonly MemoryFile[], replace: boolean): Promise<void> {
+  for (const f of files) {
+    const path = join(root, ...f.path.split('/'));
+    await makeDirs(dirname(path));
+    const mode = f.mode === '0755' ? 0o755 : 0o644;
+    if (replace) {
+      await writeFileAtomic(path, f.data, mode);
+      await chmod(path, mode);
+    } else await createFileOrRefuse(path, f.data, mode);
+  }
+}
+
+/**
+ * Writes the new skill. A new folder is built beside its target and renamed into place, so it
+ * appears whole or not at all; an empty folder gets files created exclusively, removed again if
+ * one fails; `force` writes into a non-empty folder, replacing files of the same name.
+ */
+async function place(target: string, files: readonly MemoryFile[], force: boolean, label: string): Promise<void> {
+  const empty = await isEmptyDir(target);
+  if (empty === undefined) {
+    await makeDirs(dirname(target));
+    const tmp = await mkdtemp(join(dirname(target), `.${basename(target)}.init-`));
+    try {
+      await writeInto(tmp, files, false);
+      await chmod(tmp, 0o755);
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { recursive: true, force: true });
+      if (errnoCode(err) === 'EEXIST' || errnoCode(err) === 'ENOTEMPTY') throw new SkillctlError('OUTPUT_EXISTS', `${label} appeared while it was being created`);
+      throw err;
+    }
+    return;
+  }
+  if (empty === false && !force) {
+    throw new SkillctlError('OUTPUT_EXISTS', `${label} exists and is not an empty folder`, { hint: 'choose a new folder, or pass --force to write into it' });
+  }
+  if (force) {
+    await writeInto(target, files, true);
+    return;
+  }
+  const written: string[] = [];
+  try {
+    for (const f of files) {
+      await writeInto(target, [f], false);
+      written.push(join(target, ...f.path.split('/')));
+    }
+  } catch (err) {
+    for (const p of written) await rm(p, { force: true });
+    throw err;
+  }
+}
+
+/** The findings about the skill as written; a new skill that does not validate is a bug. */
+async function checkWritten(req: CreateSkillRequest): Promise<readonly Diagnostic[]> {
+  const { target, label } = req;
+  if (req.spec.format === 'skill-md') {
+    const r = await validateAgentSkill(target, { label });
+    if (!r.valid) throw new InternalError(`the new skill does not validate: ${r.diagnostics.find((d) => d.severity === 'error')?.code ?? ''}`);
+    return r.diagnostics;
+  }
+  let r = await validateBundle(target, label);
+  const fix = fixDigests(r);
+  if (fix.text !== undefined && r.file !== '-') {
+    await writeFileAtomic(join(target, 'skill.yaml'), fix.text);
+    r = await validateBundle(target, label);
+  }
+  if (!r.valid) throw new InternalError(`the new bundle does not validate: ${r.diagnostics.find((d) => d.severity === 'error')?.code ?? ''}`);
+  return r.diagnostics;
+}
+
+/**
+ * Creates the skill `spec` describes in `target`. Not `ok` (nothing written) when the scaffold
+ * itself has findings; throws OUTPUT_EXISTS when the folder is taken.
+ */
+export async function createSkill(req: CreateSkillRequest): Promise<Result<CreatedSkill>> {
+  const scaffold = await scaffoldSkill(req.spec);
+  if (scaffold.files === undefined) return { ok: false, diagnostics: sortDiagnostics(scaffold.diagnostics) };
+  await place(req.target, scaffold.files, req.force, req.label);
+  const diagnostics = await checkWritten(req);
+  return { ok: true, value: { files: scaffold.files.map((f) => f.path) }, diagnostics: sortDiagnostics(diagnostics) };
+}

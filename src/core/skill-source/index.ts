@@ -1,1 +1,0 @@
-export { checkSkillDir, checkSkillSource, kindOfDir, kindOfNames, type SkillCheck, type SkillIdentity, type SkillKind } from './check.js';

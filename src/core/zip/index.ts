@@ -1,1 +1,0 @@
-export { writeZip, type WrittenZip, type ZipEntry, type ZipEntryInfo } from './write.js';

@@ -1,0 +1,35 @@
+// pinPaths: skillctl pin as one request; a target or key that cannot be used stops it before the lock is touched.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { DEFAULT_LOCK_PATH, pinPaths, type PinPathsRequest } from '../../../src/core/pins/index.js';
+import { makeProject, removeDir } from '../../helpers/project.js';
+import { testFileLock } from '../../helpers/pins.js';
+
+async function request(more: Partial<PinPathsRequest> = {}): Promise<PinPathsRequest> {
+  const root = await makeProject();
+  after(() => removeDir(root));
+  const lockPath = join(root, ...DEFAULT_LOCK_PATH.split('/'));
+  return { root, cwd: root, paths: [], all: false, lockPath, lockFile: DEFAULT_LOCK_PATH, keys: [], replace: false, trustKeys: false, fileLock: testFileLock(), ...more };
+}
+
+describe('pinPaths', () => {
+  it('pins the paths named, relative to the working directory', async () => {
+    const req = await request({ paths: ['manifests/hello'] });
+    const r = await pinPaths(req);
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    assert.deepEqual(r.changes.map((c) => [c.action, c.source]), [['added', 'manifests/hello']]);
+    assert.match(readFileSync(req.lockPath, 'utf8'), /manifests\/hello/);
+  });
+
+  it('writes nothing when a path or a key cannot be used', async () => {
+    const req = await request({ paths: ['manifests/hello', 'nope'], keys: [{ file: 'missing.key', signer: 'alice' }] });
+    const r = await pinPaths(req);
+    assert.equal(r.ok, false);
+    assert.equal(r.lockWritten, false);
+    assert.ok(r.diagnostics.some((d) => d.code === 'INPUT_NOT_FOUND' && d.file === 'nope'));
+    assert.ok(r.diagnostics.some((d) => d.file === 'missing.key'));
+    assert.equal(existsSync(req.lockPath), false);
+  });
+});

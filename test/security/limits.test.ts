@@ -1,0 +1,147 @@
+// Threat: resource exhaustion. A built-in given work that never ends (a quadratic uniqueItems, a
+// document nested 300,000 deep, a patch of 20,000 hunks) is stopped at max_execution_time, whatever
+// it is doing, and a patch stopped on its way leaves the tree as it was. A built-in that allocates
+// past max_memory is stopped too.
+import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { before, describe, it } from 'node:test';
+import { defaultPolicy } from '../../src/core/policy/index.js';
+import { runSkill, type BuiltinThread, type BuiltinWorkers } from '../../src/core/run/index.js';
+import { skillctlAsync, json } from '../helpers/cli.js';
+import { ROOT } from '../helpers/paths.js';
+import { snapshot } from '../helpers/project.js';
+import { tempDir } from '../helpers/tmp.js';
+import { FIXED_CLOCK } from '../helpers/run.js';
+import { entry, writeBundle } from '../helpers/bundles.js';
+
+interface RunDoc {
+  status: string;
+  exit_code: number;
+  diagnostics: { code: string; severity: string }[];
+}
+const errors = (d: RunDoc): string[] => [...new Set(d.diagnostics.filter((x) => x.severity === 'error').map((x) => x.code))].sort();
+
+/** The wall-clock bound a stopped run must finish within: the cap, the stop grace, start-up, a loaded machine. */
+const HANG_GUARD_MS = 20_000;
+
+describe('threat: resource exhaustion (limits that stop)', () => {
+  const tmp = tempDir('skillctl-limits-');
+  let root: string;
+  let policy: string;
+
+  before(async () => {
+    root = realpathSync(tmp);
+    await mkdir(join(root, '.git'));
+    await mkdir(join(root, 'work'));
+    policy = join(root, 'capped.policy.yaml');
+    await writeFile(policy, 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [work]\nlimits:\n  max_execution_time: 2s\n');
+  });
+
+  async function timed(skill: string, input: unknown): Promise<{ doc: RunDoc; code: number; ms: number }> {
+    const t0 = Date.now();
+    const r = await skillctlAsync(['run', skill, '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: root, input: JSON.stringify(input), timeoutMs: 60_000 });
+    return { doc: json<RunDoc>(r), code: r.code, ms: Date.now() - t0 };
+  }
+
+  it('json.validate: uniqueItems over 30,000 objects is stopped at the 2 s cap (RUN_TIMEOUT, exit 124)', async () => {
+    // Distinct objects: every pair is compared (the quadratic case), and none is equal to end it early.
+    const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, pad: 'x' }));
+    const r = await timed('json.validate', { json: JSON.stringify(items), schema: { type: 'array', uniqueItems: true } });
+    assert.deepEqual([r.code, r.doc.status, errors(r.doc)], [124, 'timeout', ['RUN_TIMEOUT']]);
+    assert.ok(r.ms < HANG_GUARD_MS, `stopped after ${r.ms} ms`);
+  });
+
+  it('extract.text: 240,000 nested elements (the most a request holds) are stopped at the cap or answered, never left running', async () => {
+    const html = '<div>'.repeat(240_000) + 'x' + '</div>'.repeat(240_000);
+    const r = await timed('extract.text', { content_type: 'text/html', bytes_b64: Buffer.from(html).toString('base64') });
+    assert.ok(r.code === 124 || r.code === 0 || r.code === 2, JSON.stringify(r.doc));
+    assert.ok(!errors(r.doc).includes('INTERNAL'));
+    assert.ok(r.ms < HANG_GUARD_MS, `finished after ${r.ms} ms`);
+  });
+
+  it('fs.write_patch: 20,000 hunks, stopped at the cap, leave the tree as it was', async () => {
+    const lines = Array.from({ length: 40_000 }, (_, i) => `line ${i}`);
+    await writeFile(join(root, 'work', 'big.txt'), lines.join('\n') + '\n');
+    const hunks = Array.from({ length: 20_000 }, (_, h) => `@@ -${2 * h + 1},1 +${2 * h + 1},1 @@\n-line ${2 * h}\n+LINE ${2 * h}\n`).join('');
+    const before = await snapshot(join(root, 'work'));
+    const r = await timed('fs.write_patch', { base: 'work', unified_diff: `--- a/big.txt\n+++ b/big.txt\n${hunks}` });
+    assert.ok(r.ms < HANG_GUARD_MS, `finished after ${r.ms} ms`);
+    if (r.code !== 0) {
+      assert.equal(r.code, 124, JSON.stringify(r.doc));
+      assert.deepEqual(await snapshot(join(root, 'work')), before, 'a stopped patch changed nothing');
+    }
+  });
+
+  it('fs.write_patch creating 4,000 files: either all of them, or (stopped) none and no temporary file', async () => {
+    const dir = join(root, 'work', 'many');
+    await mkdir(dir);
+    const diff = Array.from({ length: 4_000 }, (_, i) => `--- /dev/null\n+++ b/f${i}/new.txt\n@@ -0,0 +1 @@\n+file ${i}\n`).join('');
+    const r = await timed('fs.write_patch', { base: 'work/many', unified_diff: diff });
+    const made = await readdir(dir, { recursive: true });
+    if (r.code === 0) {
+      assert.equal(made.filter((f) => f.endsWith('new.txt')).length, 4_000);
+    } else {
+      assert.equal(r.code, 124, JSON.stringify(r.doc));
+      assert.deepEqual(made, [], 'nothing written, no directory or temporary file left');
+    }
+  });
+
+  it('max_memory holds for the whole run: six children of 150 MiB under a 128 MiB cap end it (RUN_MEMORY_LIMIT, exit 1)', async () => {
+    const child = "const a=[];for(let j=0;j<150;j++)a.push(Buffer.alloc(1024*1024,1));setTimeout(()=>{},8000)";
+    await writeBundle(join(root, 'six'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', runtime_limits: { max_memory: 128, max_execution_time: 60 }, requested_permissions: { exec: ['node'] } })],
+      files: { 'main.js': `const {spawn}=require('child_process');for(let i=0;i<6;i++)spawn(process.execPath,['-e',${JSON.stringify(child)}],{stdio:'ignore'});setTimeout(()=>process.stdout.write('{}'),6000)` },
+    });
+    await writeFile(join(root, 'node.policy.yaml'), 'version: 1\npermissions:\n  exec: [node]\n');
+    for (const sandbox of ['bwrap', 'none']) {
+      const r = await skillctlAsync(['run', './six', '--policy', 'node.policy.yaml', '--sandbox', sandbox, '--json', '--audit', join(root, `six-${sandbox}.jsonl`)], { cwd: root, timeoutMs: 60_000 });
+      const caps = (JSON.parse((await readFile(join(root, `six-${sandbox}.jsonl`), 'utf8')).trim().split('\n').pop() as string) as { result: { caps: unknown } }).result.caps;
+      if ((caps as { memory: string }).memory === 'run') {
+        assert.deepEqual([r.code, json<RunDoc>(r).status, errors(json<RunDoc>(r))], [1, 'memory_limit', ['RUN_MEMORY_LIMIT']], sandbox);
+      } else {
+        // No cgroup on this host: the record says the cap held per process only (docs/security.md).
+        assert.deepEqual(caps, { memory: 'process', processes: 'none' });
+      }
+    }
+  });
+
+  it('a fork storm stops at the run\'s process count, and nothing it started survives the run', async () => {
+    await writeBundle(join(root, 'storm'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', runtime_limits: { max_execution_time: 10 }, requested_permissions: { exec: ['sleep'] } })],
+      files: {
+        'main.js': "const {spawn}=require('child_process');let ok=0,refused=0,left=600;for(let i=0;i<600;i++){const c=spawn('sleep',['161.8'],{stdio:'ignore'});c.on('spawn',()=>{ok++;if(--left===0)done()});c.on('error',()=>{refused++;if(--left===0)done()})}function done(){process.stdout.write(JSON.stringify({ok:ok+'/'+refused}))}",
+      },
+    });
+    await writeFile(join(root, 'sleep.policy.yaml'), 'version: 1\npermissions:\n  exec: [sleep]\n');
+    const r = await skillctlAsync(['run', './storm', '--policy', 'sleep.policy.yaml', '--sandbox', 'bwrap', '--json', '--audit', join(root, 'storm.jsonl')], { cwd: root, timeoutMs: 50_000 });
+    const caps = (JSON.parse((await readFile(join(root, 'storm.jsonl'), 'utf8')).trim().split('\n').pop() as string) as { result: { caps: { processes: string } } }).result.caps;
+    // Past the process count, node itself cannot start threads and may stall: the time limit ends it (124).
+    assert.ok(r.code === 0 || r.code === 124, r.stdout);
+    if (caps.processes === 'run' && r.code === 0) {
+      const [started] = (json<{ output: { ok: string } }>(r).output.ok.split('/').map(Number)) as [number];
+      assert.ok(started < 600, `the run held ${started} processes at once`);
+    }
+    const { processesWith } = await import('../helpers/procs.js');
+    for (let i = 0; i < 100 && processesWith('sleep 161.8').length > 0; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.deepEqual(processesWith('sleep 161.8'), [], 'nothing the run started survives it');
+  });
+
+  it('a built-in that allocates past max_memory is stopped (RUN_MEMORY_LIMIT), its thread gone', async () => {
+    const dir = join(root, 'hog');
+    await writeBundle(dir, { entrypoints: [entry({ command: 'builtin:test.hog', runtime_limits: { max_memory: 64, max_execution_time: 30 } })] });
+    const hostScript = join(ROOT, 'dist', 'test', 'helpers', 'hog-worker.js');
+    const workers: BuiltinWorkers = {
+      has: (id) => id === 'test.hog',
+      start: (resourceLimits) => new Worker(hostScript, { resourceLimits }) as unknown as BuiltinThread,
+    };
+    const t0 = Date.now();
+    const r = await runSkill({ target: dir }, { cwd: root, env: { PATH: process.env.PATH ?? '' }, policy: defaultPolicy(root), clock: FIXED_CLOCK, builtins: workers, skillctlVersion: 'test' });
+    assert.deepEqual([r.status, r.exitCode], ['memory_limit', 1]);
+    assert.ok(r.diagnostics.some((d) => d.code === 'RUN_MEMORY_LIMIT'));
+    assert.deepEqual(r.record.result.caps, { memory: 'thread', processes: 'none' });
+    assert.ok(Date.now() - t0 < HANG_GUARD_MS);
+  });
+});

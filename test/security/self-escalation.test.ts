@@ -1,0 +1,169 @@
+// Threat: a skill widens the policy of later runs. It plants a policy where a later run would
+// find it, renames the policy's directory and refills it, replaces a granted directory with a
+// symlink, or reads skillctl's own secrets through /proc. Each attack is refused with its code and
+// exit status, and nothing outside the scratch folder changes.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { entry, writeBundle } from '../helpers/bundles.js';
+import { json, skillctl } from '../helpers/cli.js';
+import { snapshot } from '../helpers/project.js';
+import { tempDir } from '../helpers/tmp.js';
+
+interface RunDoc {
+  status: string;
+  exit_code: number;
+  output: unknown;
+  policy: { source: string };
+  diagnostics: { code: string; severity: string }[];
+}
+
+const errors = (d: RunDoc): string[] => [...new Set(d.diagnostics.filter((x) => x.severity === 'error').map((x) => x.code))].sort();
+const OK = { type: 'object', properties: { ok: { type: 'string' } } };
+/** This host's python, pinned exactly (a pin is major.minor.patch). */
+const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
+
+describe('threat: self-escalation (a skill widens the grant of later runs)', () => {
+  const tmp = tempDir('skillctl-escalate-');
+  let root: string;
+  let proj: string;
+  let outside: string;
+
+  before(async () => {
+    root = realpathSync(tmp);
+    proj = join(root, 'proj');
+    outside = join(root, 'outside');
+    await mkdir(join(proj, '.git'), { recursive: true });
+    await mkdir(join(proj, 'conf'));
+    await mkdir(join(proj, 'ws', 'in'), { recursive: true });
+    await mkdir(outside);
+    await writeFile(join(outside, 'secret.txt'), 'OUTSIDE\n');
+    await writeFile(join(proj, 'ws', 'in', 'note.txt'), 'inside\n');
+    await writeFile(join(proj, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
+    // Relative paths in a policy are relative to its own directory: this one grants the project.
+    await writeFile(join(proj, 'conf', 'ci.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n`);
+    // A python skill that does what its input says to the file system, and reports what happened:
+    // python, so that nothing but the kernel and the sandbox stands between it and the files.
+    const main = [
+      'import json, os, sys',
+      'r = []',
+      'for op in json.load(sys.stdin)["ops"]:',
+      '    try:',
+      '        if op[0] == "rename": os.rename(op[1], op[2])',
+      '        elif op[0] == "mkdir": os.mkdir(op[1])',
+      '        else: open(op[1], "w").write(op[2])',
+      '        r.append("ok")',
+      '    except OSError as e:',
+      '        r.append(__import__("errno").errorcode[e.errno])',
+      'print(json.dumps({"ok": ",".join(r)}))',
+      '',
+    ].join('\n');
+    await writeBundle(join(proj, 'tool'), {
+      entrypoints: [
+        entry({
+          runtime: 'python',
+          runtime_version: PYTHON_VERSION,
+          command: 'python3 main.py',
+          output_schema: OK,
+          requested_permissions: { 'fs.read': ['.'], 'fs.write': ['.'] },
+          input_schema: { type: 'object', properties: { path: { type: 'string' }, ops: { type: 'array' } } },
+        }),
+      ],
+      files: { 'main.py': main },
+    });
+  });
+
+  it('a policy planted in a subdirectory never governs runs started there', async () => {
+    const sub = join(proj, 'ws', 'planted');
+    await mkdir(sub);
+    await writeFile(join(sub, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n');
+    const r = skillctl(['run', 'fs.read_text', '--input', '-', '--json', '--no-audit'], { cwd: sub, input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
+    const doc = json<RunDoc>(r);
+    assert.deepEqual([r.code, doc.status, errors(doc)], [3, 'denied', ['POLICY_PATH_DENIED']]);
+    assert.equal(doc.policy.source, join(proj, 'skillctl.policy.yaml'), 'the project root governs');
+    await rm(sub, { recursive: true });
+  });
+
+  it('fs.write_patch cannot create a policy, a lock or a git hook anywhere (POLICY_PATH_PROTECTED, exit 3)', async () => {
+    const before = await snapshot(proj);
+    for (const path of ['ws/skillctl.policy.yaml', 'ws/pins/skills.lock.json', '.git/hooks/pre-commit', 'ws/.bashrc', '.skillctl/audit.jsonl']) {
+      const diff = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+planted\n`;
+      const r = skillctl(['run', 'fs.write_patch', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ unified_diff: diff }) });
+      assert.deepEqual([r.code, errors(json<RunDoc>(r))], [3, ['POLICY_PATH_PROTECTED']], path);
+    }
+    assert.deepEqual(await snapshot(proj), before);
+  });
+
+  it('under bubblewrap the policy directory can be neither renamed nor refilled, nor the policy rewritten', async () => {
+    const conf = join(proj, 'conf');
+    const ops = [
+      ['rename', conf, join(proj, 'conf.old')],
+      ['mkdir', join(proj, 'conf', 'extra')],
+      ['write', join(conf, 'ci.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n'],
+      ['write', join(proj, 'ws', 'free.txt'), 'the rest of the grant is writable'],
+    ];
+    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+    assert.equal(r.code, 0, r.stdout);
+    const results = (json<RunDoc>(r).output as { ok: string }).ok.split(',');
+    assert.ok(['EBUSY', 'EROFS', 'EPERM'].includes(results[0] as string), `rename: ${results[0]}`);
+    assert.equal(results[1], 'EROFS');
+    assert.equal(results[2], 'EROFS');
+    assert.equal(results[3], 'ok');
+    assert.equal(await readFile(join(conf, 'ci.policy.yaml'), 'utf8'), `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n`);
+    assert.equal(existsSync(join(proj, 'conf.old')), false);
+  });
+
+  it('a granted directory replaced by a symlink is refused, not followed (POLICY_PATH_CHANGED, exit 3)', async () => {
+    // Relative policy paths are relative to the policy file's directory: this one is the project's.
+    await writeFile(join(proj, 'narrow.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [ws/in]\n  fs.write: [ws]\n');
+    const read = (): { code: number; doc: RunDoc } => {
+      const r = skillctl(['run', 'fs.read_text', '--policy', 'narrow.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: 'ws/in/secret.txt' }) });
+      return { code: r.code, doc: json<RunDoc>(r) };
+    };
+    assert.deepEqual(errors(read().doc), ['RUN_SKILL_FAILED', 'SKILL_FILE_NOT_FOUND']);
+    // What a skill allowed to write ws could do between two runs.
+    await rm(join(proj, 'ws', 'in'), { recursive: true });
+    await symlink(outside, join(proj, 'ws', 'in'));
+    const after = read();
+    assert.deepEqual([after.code, after.doc.status, errors(after.doc)], [3, 'denied', ['POLICY_PATH_CHANGED']]);
+    assert.doesNotMatch(JSON.stringify(after.doc), /OUTSIDE/);
+    await rm(join(proj, 'ws', 'in'));
+    await mkdir(join(proj, 'ws', 'in'));
+  });
+
+  it("skillctl's own environment is not readable through /proc, even with fs.read: [/] (POLICY_PATH_DENIED, exit 3)", async () => {
+    await writeFile(join(proj, 'conf', 'wide.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n');
+    for (const path of ['/proc/self/environ', '/proc/1/environ', '/sys/kernel/hostname', '/dev/zero']) {
+      const r = skillctl(['run', 'fs.read_text', '--policy', 'conf/wide.policy.yaml', '--input', '-', '--json', '--no-audit'], {
+        cwd: proj,
+        input: JSON.stringify({ path, encoding: 'utf-16le' }),
+        env: { CLOUD_SECRET_KEY: 'AKIA-SHOULD-NOT-LEAK' },
+      });
+      const doc = json<RunDoc>(r);
+      assert.deepEqual([r.code, errors(doc)], [3, ['POLICY_PATH_DENIED']], path);
+      assert.doesNotMatch(r.stdout, /AKIA-SHOULD-NOT-LEAK/);
+    }
+  });
+
+  it('an allowed command cannot be steered by an abbreviated denied option (POLICY_EXEC_ARGUMENT_DENIED, exit 3)', async () => {
+    await writeFile(
+      join(proj, 'conf', 'sort.policy.yaml'),
+      'version: 1\npermissions:\n  fs.read: [.]\n  exec:\n    - command: sort\n      deny_args: ["--compress-program*", "--output*", "-o*", "-T*", "--temporary-directory*"]\n',
+    );
+    const before = await snapshot(outside);
+    for (const argv of [
+      ['sort', '--compress-prog=/bin/sh', 'a'],
+      ['sort', '--outp', join(outside, 'pwn.txt'), 'a'],
+      ['sort', '--outp=' + join(outside, 'pwn.txt'), 'a'],
+      ['sort', '-ro', join(outside, 'pwn.txt'), 'a'],
+      ['sort', '--tem=' + outside, 'a'],
+    ]) {
+      const r = skillctl(['run', 'shell.exec_safe', '--policy', 'conf/sort.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ argv }) });
+      assert.deepEqual([r.code, errors(json<RunDoc>(r))], [3, ['POLICY_EXEC_ARGUMENT_DENIED']], argv.join(' '));
+    }
+    assert.deepEqual(await snapshot(outside), before);
+  });
+});
