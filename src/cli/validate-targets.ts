@@ -3,11 +3,9 @@
  * in the worker pool's threads (src/entry/pool.ts). Results crossing a thread boundary are plain
  * data: `Checked`.
  */
-import { readFileBytes as readFile } from '../core/fs/callback-fs.js';
 import { resolve } from 'node:path';
-import { diag, type Diagnostic } from '../core/diagnostics.js';
-import { errnoCode } from '../core/errors.js';
-import { fixManifestFile, formatOf, unreadable, validateBundle, validateManifest, type ManifestValidation } from '../core/manifest/index.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { fixManifestFile, validateBundle, validateManifestFile, type ManifestValidation } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
 
@@ -44,13 +42,7 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
   }
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
-  else {
-    try {
-      r = await validateManifest(await readFile(resolve(cwd, t.file)), formatOf(t.file), { file: t.file });
-    } catch (err) {
-      return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
-    }
-  }
+  else r = await validateManifestFile(resolve(cwd, t.file), t.file);
   if (!fix) return toChecked(r);
   const { validation, ...outcome } = await fixManifestFile(cwd, r);
   return toChecked(validation, outcome);

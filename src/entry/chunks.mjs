@@ -53,10 +53,12 @@ export const ENTRY_CHUNKS = {
 
 /**
  * Imported statically but called synchronously and rarely: loaded on the first call of one of the
- * named exports. The full YAML parser, which a clean manifest never needs (src/core/manifest/parse.ts).
+ * named exports. The full YAML parser, which a clean manifest never needs (src/core/manifest/parse.ts),
+ * and RE2 (re2js) for schema patterns, which only a schema with a pattern that needs checking loads.
  */
 export const SYNC_CHUNKS = {
   'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
+  'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
 };
 
 /**

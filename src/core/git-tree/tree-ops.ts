@@ -16,6 +16,8 @@ import type { Dirent } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { DirOps } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';
+import { errnoCode } from '../errors.js';
+import type { BoundedRead } from '../fs/read-bounded.js';
 import type { BlobReader, GitTree, TreeEntry } from './model.js';
 
 interface DirNode {
@@ -31,7 +33,7 @@ const LINK_MAX = 4096;
 
 export interface TreeOpsOptions {
   /**
-   * Whole reads (`readFile`, `readRegular`, `readText`) of a blob larger than this are refused
+   * Whole reads (`readBounded`, `readRegular`, `readText`) of a blob larger than this are refused
    * (EFBIG): a huge blob must not exhaust memory. Digests are streamed and have no bound.
    */
   readonly maxRead: number;
@@ -195,8 +197,20 @@ export function treeDirOps(tree: GitTree, root: string, blobs: BlobReader, opts:
       const e = await blobAt(path, true);
       return (await bounded(e, path)).toString('utf8');
     },
-    async readFile(path) {
-      return bounded(await blobAt(path, true), path);
+    async readBounded(path, { maxBytes, followLinks = true }): Promise<BoundedRead> {
+      let node: Node;
+      try {
+        ({ node } = await found(path, followLinks));
+      } catch (err) {
+        const errno = errnoCode(err) ?? String(err);
+        return errno === 'ENOENT' || errno === 'ENOTDIR' ? { ok: false, reason: 'missing', errno } : { ok: false, reason: 'unreadable', errno };
+      }
+      if (node.kind === 'dir') return { ok: false, reason: 'not-regular', kind: 'directory' };
+      if (!isBlob(node.entry)) return { ok: false, reason: 'not-regular', kind: 'symbolic link' };
+      // The tree's own bound holds too: it keeps a huge blob out of memory.
+      const max = Math.min(maxBytes, opts.maxRead);
+      if (node.entry.size > max) return { ok: false, reason: 'too-large', size: node.entry.size, maxBytes: max };
+      return { ok: true, bytes: await blobs.read(node.entry.oid, node.entry.size), mode: modeOf(node.entry), mtimeMs: 0 };
     },
     async readRegular(path) {
       return bounded(await blobAt(path, false), path);

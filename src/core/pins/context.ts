@@ -7,8 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
-import { errnoCode } from '../errors.js';
-import { loadPublicKeys, type PublicKey } from '../sign/index.js';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
+import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { loadLock, readLockFile, type LockLoad } from './lock.js';
 import type { LoadedLock, ProvenactLock, SkillctlLock } from './model.js';
 import { lockRoot } from './paths.js';
@@ -76,12 +76,9 @@ async function loadTrust(lock: SkillctlLock, lockDir: string, lockFile: string, 
   const keys = new Map<string, PublicKey>();
   if (lock.keys_file === undefined || lock.keys_digest === undefined) return { keys, diagnostics: [] };
   const label = join(dirname(lockFile), lock.keys_file);
-  let bytes: Buffer;
-  try {
-    bytes = await ops.readFile(join(lockDir, lock.keys_file));
-  } catch (err) {
-    return { keys, diagnostics: [diag('KEYS_INVALID', `the keys file cannot be read: ${errnoCode(err) ?? String(err)}`, { file: label })] };
-  }
+  const read = await ops.readBounded(join(lockDir, lock.keys_file), { maxBytes: KEYS_MAX_BYTES });
+  if (!read.ok) return { keys, diagnostics: [diag('KEYS_INVALID', `the keys file cannot be read: ${describeRefusal(read, label)}`, { file: label })] };
+  const bytes = read.bytes;
   const actual = sha256(bytes);
   if (actual !== lock.keys_digest) {
     // Changed trust anchors are not used at all: a key added by the change must not verify anything.

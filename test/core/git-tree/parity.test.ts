@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { sha256, type Sha256Digest } from '../../../src/core/digest/index.js';
 import { toGitTree, treeDirOps, type ListedEntry } from '../../../src/core/git-tree/index.js';
 import { openLock, verifyLock } from '../../../src/core/pins/index.js';
+import type { BoundedRead } from '../../../src/core/fs/read-bounded.js';
 import { packBundle } from '../../../src/core/pack/index.js';
 import { fixture } from '../../helpers/paths.js';
 import { pinnedProject, pinPaths } from '../../helpers/pins.js';
@@ -47,6 +48,12 @@ function comparable(result: unknown): string {
 }
 
 /** verify-pins of `root` from disk and from its tree: [disk, tree]. */
+async function bytesOf(read: Promise<BoundedRead>): Promise<Buffer> {
+  const r = await read;
+  if (!r.ok) throw new Error(r.reason);
+  return r.bytes;
+}
+
 async function both(root: string, label = 'pins/skills.lock.json'): Promise<[string, string]> {
   const disk = await openLock(join(root, 'pins', 'skills.lock.json'), { label });
   const { entries, blobs } = await treeOf(root);
@@ -54,7 +61,7 @@ async function both(root: string, label = 'pins/skills.lock.json'): Promise<[str
   if ('reason' in tree) throw new Error(tree.reason);
   const get = (oid: string): Buffer => blobs.get(oid) as Buffer;
   const ops = treeDirOps(tree, VIRTUAL, { read: async (oid) => get(oid), digest: async (oid) => sha256(get(oid)) as Sha256Digest }, { maxRead: 64 * 1024 * 1024 });
-  const fromTree = await openLock(join(VIRTUAL, 'pins', 'skills.lock.json'), { label, bytes: await ops.readFile(join(VIRTUAL, 'pins', 'skills.lock.json')), ops });
+  const fromTree = await openLock(join(VIRTUAL, 'pins', 'skills.lock.json'), { label, bytes: await bytesOf(ops.readBounded(join(VIRTUAL, 'pins', 'skills.lock.json'), { maxBytes: 1 << 26 })), ops });
   const run = async (o: typeof disk): Promise<string> => (o.context === undefined ? comparable(o.diagnostics) : comparable(await verifyLock(o.context)));
   return [await run(disk), await run(fromTree)];
 }

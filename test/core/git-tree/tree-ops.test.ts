@@ -118,12 +118,13 @@ describe('git tree: a DirOps over the tree', () => {
     const ops = treeDirOps(tree, ROOT, blobs, { maxRead: 1024 });
     assert.equal(await ops.realpath(`${ROOT}/in/rel`), `${ROOT}/real`);
     assert.equal(await ops.realpath(`${ROOT}/in/abs/skill.yaml`), `${ROOT}/real/skill.yaml`);
-    assert.equal((await ops.readFile(`${ROOT}/in/rel/skill.yaml`)).toString(), 'x');
+    const read = await ops.readBounded(`${ROOT}/in/rel/skill.yaml`, { maxBytes: 10 });
+    assert.equal(read.ok && read.bytes.toString(), 'x');
     assert.equal(await ops.realpath(`${ROOT}/out/up`), '/etc');
     assert.equal(await ops.realpath(`${ROOT}/out/abs/passwd`), '/etc/passwd');
     // Nothing outside the tree is ever read: not even /etc/passwd.
-    assert.equal(await code(ops.readFile(`${ROOT}/out/abs/passwd`)), 'ENOENT');
-    assert.equal(await code(ops.readFile('/etc/passwd')), 'ENOENT');
+    assert.deepEqual(await ops.readBounded(`${ROOT}/out/abs/passwd`, { maxBytes: 1024 }), { ok: false, reason: 'missing', errno: 'ENOENT' });
+    assert.deepEqual(await ops.readBounded('/etc/passwd', { maxBytes: 1024 }), { ok: false, reason: 'missing', errno: 'ENOENT' });
     assert.equal(await code(ops.realpath(`${ROOT}/loop/a`)), 'ELOOP');
     // lstat and readRegular do not follow a link in the last component (O_NOFOLLOW).
     assert.equal((await ops.lstat(`${ROOT}/in/rel`)).mode & 0o170000, 0o120000);
@@ -137,7 +138,8 @@ describe('git tree: a DirOps over the tree', () => {
     assert.equal(await code(ops.readdir(`${ROOT}/nope`)), 'ENOENT');
     assert.equal(await code(ops.readdir(`${ROOT}/a/f.txt`)), 'ENOTDIR');
     assert.equal(await code(ops.stat(`${ROOT}/a/f.txt/x`)), 'ENOTDIR');
-    assert.equal(await code(ops.readFile(`${ROOT}/a`)), 'EISDIR');
+    assert.deepEqual(await ops.readBounded(`${ROOT}/a`, { maxBytes: 1024 }), { ok: false, reason: 'not-regular', kind: 'directory' });
+    assert.deepEqual(await ops.readBounded(`${ROOT}/sub`, { maxBytes: 1024 }), { ok: false, reason: 'not-regular', kind: 'symbolic link' });
     assert.equal(await code(ops.readRegular(`${ROOT}/sub`)), 'EINVAL');
     assert.equal(await code(ops.readdir(`${ROOT}/sub`)), 'ENOTDIR');
     assert.equal(await code(ops.stat(`${ROOT}/sub/inside`)), 'ENOENT');
@@ -150,7 +152,9 @@ describe('git tree: a DirOps over the tree', () => {
     const big = 'x'.repeat(2048);
     const { tree, blobs } = fixtureTree({ 'big.bin': big });
     const ops = treeDirOps(tree, ROOT, blobs, { maxRead: 1024 });
-    for (const read of [ops.readFile, ops.readRegular, ops.readText]) assert.equal(await code(read(`${ROOT}/big.bin`)), 'EFBIG');
+    for (const read of [ops.readRegular, ops.readText]) assert.equal(await code(read(`${ROOT}/big.bin`)), 'EFBIG');
+    // The tree's bound holds even when the caller allows more.
+    assert.deepEqual(await ops.readBounded(`${ROOT}/big.bin`, { maxBytes: 4096 }), { ok: false, reason: 'too-large', size: 2048, maxBytes: 1024 });
     assert.equal(blobs.reads.length, 0, 'the blob was never requested whole');
     assert.equal(await ops.digestRegular(`${ROOT}/big.bin`), sha256(Buffer.from(big)));
   });

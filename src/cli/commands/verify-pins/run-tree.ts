@@ -5,7 +5,7 @@
  * hook checks exactly what git will record, whatever is on disk.
  */
 import { isAbsolute, join, posix } from 'node:path';
-import { errnoCode, SkillctlError } from '../../../core/errors.js';
+import { SkillctlError } from '../../../core/errors.js';
 import { DEFAULT_LOCK_PATH, LOCK_MAX_BYTES, lockRoot, openLock, verifyLock, type LockVerification } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
@@ -19,18 +19,13 @@ import type { VerifyPinsOptions } from './options.js';
 /** The lock's bytes from the tree; read as a file is (LOCK_UNREADABLE when absent). */
 async function lockBytes(opened: OpenedTree, path: string, label: string): Promise<Buffer> {
   const where = opened.label === 'index' ? 'the index' : `commit ${opened.label}`;
-  try {
-    const st = await opened.ops.stat(path);
-    if (st.isFile() && st.size > LOCK_MAX_BYTES) throw Object.assign(new Error('too large'), { code: 'EFBIG' });
-    return await opened.ops.readFile(path);
-  } catch (err) {
-    const code = errnoCode(err);
-    const absent = code === 'ENOENT' || code === 'ENOTDIR';
-    throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label} from ${where}: ${absent ? 'it is not there' : code === 'EFBIG' ? `it exceeds ${LOCK_MAX_BYTES} bytes` : (code ?? String(err))}`, {
-      cause: err,
-      ...(absent ? { hint: opened.label === 'index' ? 'stage it with git add, or name another with --lock' : 'name another with --lock' } : {}),
-    });
-  }
+  const r = await opened.ops.readBounded(path, { maxBytes: LOCK_MAX_BYTES });
+  if (r.ok) return r.bytes;
+  const absent = r.reason === 'missing';
+  const why = absent ? 'it is not there' : r.reason === 'too-large' ? `it exceeds ${LOCK_MAX_BYTES} bytes` : r.reason === 'not-regular' ? `it is a ${r.kind}` : r.errno;
+  throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label} from ${where}: ${why}`, {
+    ...(absent ? { hint: opened.label === 'index' ? 'stage it with git add, or name another with --lock' : 'name another with --lock' } : {}),
+  });
 }
 
 export async function runTree(ctx: Context, opts: VerifyPinsOptions, choice: TreeChoice): Promise<number> {
