@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
-import { describeRefusal, readBounded } from '../fs/read-bounded.js';
+import { describeRefusal } from '../fs/read-bounded.js';
 import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { loadLock, readLockFile, type LockLoad } from './lock.js';
 import type { LoadedLock, ProvenactLock, SkillctlLock } from './model.js';

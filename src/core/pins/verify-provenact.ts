@@ -10,7 +10,7 @@ import { dirSource, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, jcsDigest, sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
-import { describeRefusal, readBounded, type FileKind } from '../fs/index.js';
+import { describeRefusal, type FileKind } from '../fs/index.js';
 import { parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';
 import type { ProvenactLockContext } from './context.js';

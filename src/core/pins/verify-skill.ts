@@ -22,7 +22,7 @@ import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { describeRefusal, readBounded } from '../fs/read-bounded.js';
+import { describeRefusal } from '../fs/read-bounded.js';
 import { computeManifestDigest, formatOf, parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
