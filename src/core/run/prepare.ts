@@ -48,17 +48,26 @@ export interface PrepareInput {
 
 export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
 
-/** PATH, the granted variables that are set, and the declared locale and time zone. */
+/** The locale, time zone and encoding an entrypoint that declares none runs with (docs/formats/manifest.md). */
+export const DEFAULT_CONTEXT = { locale: 'C.UTF-8', timezone: 'UTC', encoding: 'utf-8' } as const;
+
+/**
+ * PATH, the granted variables the entrypoint declares it reads, and its locale, time zone and
+ * encoding (declared or the defaults). Hidden context must not change behaviour: a variable
+ * granted but not in `required_environment_variables` stays out, and a host's time zone or
+ * locale never leaks in through an undeclared default.
+ */
 function scrubbedEnv(m: Manifest, ep: Entrypoint, granted: readonly string[], host: PrepareInput['hostEnv']): Record<string, string> {
   const env: Record<string, string> = { PATH: host.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
+  const declared = new Set(ep.required_environment_variables ?? m.execution_context?.required_environment_variables ?? []);
   for (const name of granted) {
     const v = host[name];
-    if (v !== undefined) env[name] = v;
+    if (v !== undefined && declared.has(name)) env[name] = v;
   }
-  const locale = ep.execution_context?.locale ?? m.execution_context?.locale;
-  const tz = ep.execution_context?.timezone ?? m.execution_context?.timezone;
-  if (locale !== undefined) env.LC_ALL = locale;
-  if (tz !== undefined) env.TZ = tz;
+  env.LC_ALL = ep.execution_context?.locale ?? m.execution_context?.locale ?? DEFAULT_CONTEXT.locale;
+  env.TZ = ep.execution_context?.timezone ?? m.execution_context?.timezone ?? DEFAULT_CONTEXT.timezone;
+  // Python reads and writes its standard streams in this encoding whatever the locale says.
+  env.PYTHONIOENCODING = ep.execution_context?.encoding ?? m.execution_context?.encoding ?? DEFAULT_CONTEXT.encoding;
   return env;
 }
 

@@ -93,7 +93,7 @@ describe('run engine with built-in skills', () => {
     await mk('test.fails');
     await mk('test.hangs', { runtime_limits: { max_execution_time: '200ms' } });
     await mk('test.big', { runtime_limits: { max_output_bytes: 1000 } });
-    await mk('test.env', { requested_permissions: { env: ['HOME', 'GITHUB_TOKEN'] } });
+    await mk('test.env', { requested_permissions: { env: ['HOME', 'GITHUB_TOKEN'] }, required_environment_variables: ['HOME'] });
     await mk('test.throws');
     await mk('test.fetch', { requested_permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } });
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
@@ -216,7 +216,7 @@ describe('run engine with built-in skills', () => {
   it('gives a built-in only PATH and the granted variables that are set', async () => {
     const env = { PATH: '/usr/bin:/bin', HOME: '/home/x', AWS_SECRET_ACCESS_KEY: 'aws', GITHUB_TOKEN: 'gh', NPM_TOKEN: 'npm' };
     const r = await engine({ cwd: root, target: bundle('test.env'), builtins: ALL, env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root) });
-    assert.deepEqual(r.output, { ok: 'HOME,PATH' });
+    assert.deepEqual(r.output, { ok: 'HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
     assert.ok(!auditLine(r.record).includes('/home/x'));
   });
 
@@ -258,7 +258,7 @@ describe('run engine with built-in skills', () => {
     assert.deepEqual(errorCodes(notGranted), ['POLICY_PERMISSION_DENIED']);
     assert.equal(notGranted.exitCode, 3);
     const ok = await engine({ cwd: root, target: bundle('test.needs-env'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/h' } });
-    assert.deepEqual(ok.output, { ok: 'HOME,PATH' });
+    assert.deepEqual(ok.output, { ok: 'HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
   });
 
   it('every record conforms to schemas/audit-record.v2.schema.json', async () => {

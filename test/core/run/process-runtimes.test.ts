@@ -37,9 +37,19 @@ describe('process runtimes', () => {
     await mkdir(join(root, 'granted'));
     await writeFile(join(root, 'granted', 'visible.txt'), 'v');
     await writeFile(join(root, 'secret.txt'), 's');
+    const printEnv = `${READ_STDIN_NODE}function main(){process.stdout.write(JSON.stringify({ok:Object.entries(process.env).map(([k,v])=>k+'='+v).sort().join(';')+';zone='+Intl.DateTimeFormat().resolvedOptions().timeZone}))}`;
     await writeBundle(b('env'), {
+      entrypoints: [node('node main.js', { requested_permissions: { env: ['HOME'] }, required_environment_variables: ['HOME'] })],
+      files: { 'main.js': printEnv },
+    });
+    // Requested and granted, but not declared as read: hidden context, so it stays out.
+    await writeBundle(b('env-undeclared'), {
       entrypoints: [node('node main.js', { requested_permissions: { env: ['HOME'] } })],
-      files: { 'main.js': `${READ_STDIN_NODE}function main(){process.stdout.write(JSON.stringify({ok:Object.entries(process.env).map(([k,v])=>k+'='+v).sort().join(';')}))}` },
+      files: { 'main.js': printEnv },
+    });
+    await writeBundle(b('env-declared-context'), {
+      entrypoints: [node('node main.js', { execution_context: { locale: 'C', timezone: 'Europe/Berlin', encoding: 'utf-8' } })],
+      files: { 'main.js': printEnv },
     });
     await writeBundle(b('grandchild'), {
       entrypoints: [shell('./run.sh', { runtime_limits: { max_execution_time: '1s' } })],
@@ -105,13 +115,19 @@ describe('process runtimes', () => {
   });
 
   for (const sandbox of ['bwrap', 'none'] as const) {
-    it(`--sandbox ${sandbox}: the skill sees PATH and granted variables only, never ambient credentials`, async () => {
-      const env = { PATH, HOME: '/home/tester', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'gh-token', NPM_TOKEN: 'npm-token' };
+    it(`--sandbox ${sandbox}: the skill sees PATH, the declared granted variables and its execution context only, never ambient credentials or the host's zone`, async () => {
+      const env = { PATH, HOME: '/home/tester', TZ: 'Asia/Tokyo', LANG: 'ja_JP.UTF-8', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'gh-token', NPM_TOKEN: 'npm-token' };
+      const seenBy = async (name: string): Promise<string[]> => {
+        const r = await engine({ cwd: root, target: b(name), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
+        assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+        // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
+        return (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b(name)}`);
+      };
+      assert.deepEqual(await seenBy('env-undeclared'), ['LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=UTC', 'zone=UTC']);
+      assert.deepEqual(await seenBy('env-declared-context'), ['LC_ALL=C', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=Europe/Berlin', 'zone=Europe/Berlin']);
       const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
-      assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
-      // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
       const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
-      assert.deepEqual(seen, ['HOME=/home/tester', `PATH=${PATH}`]);
+      assert.deepEqual(seen, ['HOME=/home/tester', 'LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=UTC', 'zone=UTC']);
       assert.equal(r.record.result.sandbox, sandbox);
       for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
     });
