@@ -64,11 +64,11 @@ export const fingerprints: Rule = {
   name: 'fingerprints',
   check({ entrypoints }) {
     const out: Diagnostic[] = [];
-    for (const { ep, pointer } of entrypoints) {
+    for (const { ep, pointer, label } of entrypoints) {
       for (const field of ['args_fingerprint_fields', 'result_fingerprint_fields'] as const) {
-        if (ep[field].length === 0) {
+        if (ep[field]?.length === 0) {
           out.push(
-            diag('FINGERPRINT_INCOMPLETE', `entrypoint ${ep.entrypoint_id} has no ${field}`, {
+            diag('FINGERPRINT_INCOMPLETE', `entrypoint ${label} has no ${field}`, {
               pointer: `${pointer}/${field}`,
               hint: `list the ${PREFIX[field]}.<property> paths that identify a call, e.g. ${EXAMPLE[field]}`,
             }),
@@ -76,9 +76,9 @@ export const fingerprints: Rule = {
         }
       }
       const check = (field: keyof typeof PREFIX | 'side_effect_fingerprint_fields'): void => {
-        ep[field].forEach((path, i) => {
+        (ep[field] ?? []).forEach((path, i) => {
           const [root, ...segments] = path.split('.');
-          const schemaFor: Record<string, JsonSchema> = { input: ep.input_schema, result: ep.output_schema };
+          const schemaFor: Record<string, JsonSchema | undefined> = { input: ep.input_schema, result: ep.output_schema };
           const allowedRoots = field === 'side_effect_fingerprint_fields' ? ['input', 'result', 'side_effects'] : [PREFIX[field]];
           const at = `${pointer}/${field}/${i}`;
           if (root === undefined || !allowedRoots.includes(root) || segments.some((s) => s === '')) {
@@ -89,8 +89,9 @@ export const fingerprints: Rule = {
             );
             return;
           }
+          // side_effects.* names observed effects, not schema fields; an unreadable schema cannot be looked into.
           const schema = schemaFor[root];
-          if (schema === undefined) return; // side_effects.* names observed effects, not schema fields
+          if (schema === undefined) return;
           if (lookup(schema, schema, segments) === 'undeclared') {
             out.push(
               diag('FINGERPRINT_FIELD_UNKNOWN', `${JSON.stringify(path)} is not a property declared by ${root === 'input' ? 'input_schema' : 'output_schema'}`, {
