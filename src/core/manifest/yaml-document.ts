@@ -20,7 +20,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { refused, type DocumentFormat, type ParsedDocument, type Position } from './document.js';
 import { FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_DEPTH } from './guards.js';
 import { childPointer, parsePointer } from './pointer.js';
-import { bytePosition } from './utf8.js';
+import { jsonSyntaxProblem } from './json-syntax.js';
 
 /**
  * Deepest `[`/`{` nesting outside quoted strings and comments. Cheap, and lets a 10,000-deep
@@ -192,14 +192,10 @@ function findNode(doc: Document, pointer: string): { node: Node | undefined; key
 }
 
 
-function jsonSyntaxError(text: string, err: unknown): Diagnostic {
-  const message = err instanceof Error ? err.message : String(err);
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  const pos = /position (\d+)/.exec(message);
-  let where: Partial<Position> = {};
-  if (lc) where = { line: Number(lc[1]), column: Number(lc[2]) };
-  else if (pos) where = bytePosition(Buffer.from(text.slice(0, Number(pos[1])), 'utf8'), Number.MAX_SAFE_INTEGER);
-  return diag('MANIFEST_PARSE_ERROR', `invalid JSON: ${message.replace(/\s*\(line \d+ column \d+\)$/, '')}`, where);
+/** Where and why JSON.parse refused `text`, in skillctl's words (json-syntax.ts): never its message. */
+function jsonSyntaxError(text: string): Diagnostic {
+  const p = jsonSyntaxProblem(text);
+  return diag('MANIFEST_PARSE_ERROR', `invalid JSON: ${p?.reason ?? 'the document is not JSON'}`, p !== undefined ? { line: p.line, column: p.column } : {});
 }
 
 /** Parses decoded text with the full parser. Never throws for bad input. */
@@ -210,8 +206,8 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
   if (format === 'json') {
     try {
       JSON.parse(text);
-    } catch (err) {
-      return refused(format, [jsonSyntaxError(text, err)], text);
+    } catch {
+      return refused(format, [jsonSyntaxError(text)], text);
     }
   }
   const lc = new LineCounter();
