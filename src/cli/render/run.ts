@@ -30,10 +30,15 @@ export function renderSkillStderr(r: RunResult): string | undefined {
   return r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`;
 }
 
-/** For stderr: errors (and, unless quiet, warnings), then the skill's error document. */
+/**
+ * For stderr: errors (and, unless quiet, warnings), then the skill's error document. Findings
+ * about a file (the manifest, the policy, the input) go under its name; the others are about the
+ * run of the target (not found, refused while running, failed), and go under the target's name.
+ */
 export function renderRunProblems(r: RunResult, diagnostics: readonly Diagnostic[], opts: { readonly style: Style; readonly quiet: boolean }): string {
   const out: string[] = [];
-  const shown = diagnostics.filter((d) => d.severity === 'error' || (!opts.quiet && d.severity === 'warning'));
+  const target = r.record.request.target;
+  const shown = diagnostics.filter((d) => d.severity === 'error' || (!opts.quiet && d.severity === 'warning')).map((d) => (d.file === undefined ? { ...d, file: target } : d));
   if (shown.length > 0) out.push(renderGrouped(shown, { style: opts.style }));
   if (r.error !== undefined) out.push(renderJson({ error: r.error }).trimEnd());
   return out.join('\n');

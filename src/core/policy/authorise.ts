@@ -7,6 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ResolvedLimits } from '../manifest/limits.js';
 import type { Permissions } from '../manifest/model.js';
 import { grantPermissions, type Grant } from './grant.js';
+import { grantIn } from './grant-hint.js';
 import { capLimits } from './limits.js';
 import type { HostPolicy } from './model.js';
 
@@ -39,7 +40,7 @@ export interface Authorisation {
 
 /** Where a refusal says to grant what is missing. */
 function grantHint(policy: HostPolicy): string {
-  return `grant it in ${policy.source === 'default' ? 'skillctl.policy.yaml' : policy.source}`;
+  return grantIn(policy.source);
 }
 
 export async function authorise(req: AuthoriseRequest, policy: HostPolicy, opts: AuthoriseOptions): Promise<Authorisation> {
