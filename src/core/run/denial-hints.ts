@@ -7,18 +7,9 @@
  * come from the input is never written there.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { grantIn } from '../policy/index.js';
+import { grantEntry, grantIn } from '../policy/index.js';
 import type { AuditDenial } from './audit.js';
 import type { RunResult } from './trail.js';
-
-/** What a policy entry must name to allow the refused operation, by the scope it needed. */
-const ENTRY: Readonly<Record<string, string>> = {
-  'fs.read': 'the path, or a directory above it, to permissions.fs.read',
-  'fs.write': 'the path, or a directory above it, to permissions.fs.write',
-  'net.http': "the URL's prefix (scheme://host[:port][/path]) to permissions.net.http",
-  exec: 'the command to permissions.exec',
-  env: "the variable's name to permissions.env",
-};
 
 /**
  * The hint for one refusal, when the policy can lift it. A path refused as a protected file, a
@@ -28,13 +19,13 @@ function hintFor(d: Diagnostic, denial: AuditDenial, source: string): string | u
   const where = grantIn(source);
   switch (d.code) {
     case 'POLICY_PATH_DENIED':
-      return denial.reason.includes('outside the granted') ? `${where}: add ${ENTRY[denial.scope] ?? 'it'}` : undefined;
+      return denial.reason.includes('outside the granted') ? grantEntry(source, denial.scope) : undefined;
     case 'POLICY_EXEC_DENIED':
-      return denial.reason.includes('not on the granted allowlist') ? `${where}: add ${ENTRY.exec}` : undefined;
+      return denial.reason.includes('not on the granted allowlist') ? grantEntry(source, 'exec') : undefined;
     case 'POLICY_URL_DENIED':
     case 'POLICY_ENV_DENIED':
     case 'POLICY_PERMISSION_DENIED':
-      return ENTRY[denial.scope] !== undefined ? `${where}: add ${ENTRY[denial.scope]}` : undefined;
+      return grantEntry(source, denial.scope);
     case 'POLICY_ADDRESS_PRIVATE':
       return `${where}: a non-public address is reached only when permissions.net.http names it by IP literal (http://10.0.0.5:8080/)`;
     case 'POLICY_EXEC_ARGUMENT_DENIED':
