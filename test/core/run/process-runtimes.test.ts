@@ -105,13 +105,13 @@ describe('process runtimes', () => {
   });
 
   for (const sandbox of ['bwrap', 'none'] as const) {
-    it(`--sandbox ${sandbox}: the skill sees PATH and granted variables only, never ambient credentials`, async () => {
+    it(`--sandbox ${sandbox}: the skill sees PATH, granted variables and SKILLCTL_CWD only, never ambient credentials`, async () => {
       const env = { PATH, HOME: '/home/tester', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'gh-token', NPM_TOKEN: 'npm-token' };
       const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
       assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
       // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
       const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
-      assert.deepEqual(seen, ['HOME=/home/tester', `PATH=${PATH}`]);
+      assert.deepEqual(seen, ['HOME=/home/tester', `PATH=${PATH}`, `SKILLCTL_CWD=${root}`]);
       assert.equal(r.record.result.sandbox, sandbox);
       for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
     });
