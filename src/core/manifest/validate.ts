@@ -13,6 +13,7 @@ import { validate as validateContract } from '../../generated/skill-contract-v1.
 import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with { type: 'json' };
 import { toLoaderError, type LoaderError } from './loader-error.js';
 import { fieldExample } from './examples.js';
+import { checkSkillMdSync } from './skill-md-sync.js';
 import { deriveMetadata, type ValidationMetadata } from './metadata.js';
 import { VALIDATION_POLICY_VERSION, type Manifest } from './model.js';
 import { parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
@@ -131,6 +132,9 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
       if (content.complete) computedContent = content.digest;
     }
     for (const rule of RULES) found.push(...rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
+    if (opts.bundle !== undefined && files !== undefined) {
+      found.push(...(await checkSkillMdSync({ source: opts.bundle, files, data, label: opts.bundleLabel ?? opts.bundle.location })));
+    }
 
     const declaredContent = str(data.content_digest);
     contentCheck = { ...(declaredContent !== undefined ? { declared: declaredContent } : {}), ...(computedContent ? { computed: computedContent } : {}) };
