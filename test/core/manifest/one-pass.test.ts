@@ -78,6 +78,21 @@ describe('validate: every finding in one pass', () => {
     assert.equal(d?.hint, 'skill_version must be a string such as "1.0.0"; quote it');
   });
 
+  it("the rules' hints are fixes: the nearest declared property, the prefix, one exact version", async () => {
+    const r = await validateBundle(sixWays());
+    const hint = (code: string): string | undefined => r.diagnostics.find((d) => d.code === code)?.hint;
+    assert.equal(hint('FINGERPRINT_FIELD_UNKNOWN'), 'did you mean input.path? If not, declare pth under properties');
+    assert.equal(hint('RUNTIME_UNPINNED'), 'write one exact version, e.g. runtime_version: 20.19.0 (the exact Node.js version)');
+    const m = canonicalManifest();
+    Object.assign(entrypoint(m), { args_fingerprint_fields: ['task', 'inpt.task', 'input.nothing_like_it'] });
+    const hints = (await validateObject(m)).diagnostics.filter((d) => d.code === 'FINGERPRINT_FIELD_UNKNOWN').map((d) => [d.pointer, d.hint]);
+    assert.deepEqual(hints, [
+      ['/entrypoints/0/args_fingerprint_fields/0', 'write it as input.task'],
+      ['/entrypoints/0/args_fingerprint_fields/1', 'did you mean input.task?'],
+      ['/entrypoints/0/args_fingerprint_fields/2', 'declare nothing_like_it under properties, or fix the path'],
+    ]);
+  });
+
   it('the command line shows them in one run, exit 1', () => {
     const r = skillctl(['validate', '--json', sixWays()]);
     assert.equal(r.code, 1);

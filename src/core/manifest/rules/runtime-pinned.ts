@@ -41,7 +41,7 @@ export const runtimePinned: Rule = {
       }
       const why = unpinnedReason(ep.runtime, ep.runtime_version);
       if (why !== undefined) {
-        out.push(diag('RUNTIME_UNPINNED', `entrypoint ${label}: ${why}`, { pointer: `${pointer}/runtime_version` }));
+        out.push(diag('RUNTIME_UNPINNED', `entrypoint ${label}: ${why}`, { pointer: `${pointer}/runtime_version`, hint: `${ep.runtime === 'container' ? 'pin the image by its digest' : 'write one exact version'}, e.g. runtime_version: ${EXAMPLE[ep.runtime]}` }));
       }
     }
     return out;
