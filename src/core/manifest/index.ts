@@ -19,6 +19,7 @@ export {
   unreadable,
   validateBundle,
   validateManifest,
+  validateManifestFile,
   type DigestCheck,
   type ManifestValidation,
   type ValidateOptions,

@@ -33,9 +33,10 @@ import {
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
-import { writeFileAtomic } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
+import { writeOutputs } from './write-out.js';
+import { pushAll } from '../findings.js';
 
 /** `tgz`: the reproducible tar.gz that pin and run read. `skill`: the `.skill` ZIP of Claude's upload. */
 export type PackFormat = 'tgz' | 'skill';
@@ -109,6 +110,8 @@ export interface PackOptions {
   readonly formats?: readonly PackFormat[];
   /** How strictly SKILL.md is checked (default: `default`; `strict` as uploads check it). */
   readonly profile?: AgentSkillProfile;
+  /** How to name `outDir` in errors (default: `outDir`). It is made, if missing, only to write into. */
+  readonly outLabel?: string;
 }
 
 interface Built {
@@ -134,8 +137,8 @@ async function snapshot(source: BundleSource, files: readonly BundleFile[]): Pro
 }
 
 /**
- * Validates the skill folder in `dir` and writes the requested archives into `outDir`, each
- * atomically. A `.tgz` needs the folder's identity (for a SKILL.md folder, a semantic
+ * Validates the skill folder in `dir` and writes the requested archives into `outDir` (made if
+ * missing, and removed again if the writes fail), each atomically. A `.tgz` needs the folder's identity (for a SKILL.md folder, a semantic
  * `metadata.version`); a `.skill` needs a valid SKILL.md, whose `name` names the file and its
  * top-level folder.
  */
@@ -155,7 +158,7 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     // A manifest bundle without SKILL.md gets one from its manifest: convert, not init, is the fix.
     const convert = `skillctl convert ${label} writes SKILL.md from the manifest, then pack again`;
     const fixes = (d: Diagnostic): Diagnostic => (check.kind === 'bundle' && d.code === 'AGENT_SKILL_MD_MISSING' ? { ...d, hint: convert } : d);
-    if (own === undefined) diagnostics.push(...skillMd.diagnostics.map(fixes));
+    if (own === undefined) pushAll(diagnostics, skillMd.diagnostics.map(fixes));
   }
   const refused = (more: Diagnostic[] = []): PackResult => ({ ok: false, ...kind, files: [], validation: check.validation, diagnostics: sortDiagnostics([...diagnostics, ...more]) });
   const gated = formats.has('tgz') ? check.ok : check.validation.valid;
@@ -191,8 +194,8 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     if (zip.bytes === undefined || zip.digest === undefined) return refused([...zip.diagnostics]);
     built.skill = { path: join(outDir, `${name}.skill`), bytes: zip.bytes, digest: zip.digest, entries: zip.entries, excluded: zip.excluded };
   }
-  if (built.tgz !== undefined) await writeFileAtomic(built.tgz.path, built.tgz.bytes);
-  if (built.skill !== undefined) await writeFileAtomic(built.skill.path, built.skill.bytes);
+  // Only now is the output directory made: a pack refused above leaves nothing behind.
+  await writeOutputs(outDir, opts.outLabel ?? outDir, [built.tgz, built.skill].filter((f) => f !== undefined));
   const { tgz, skill } = built;
   return {
     ok: true,

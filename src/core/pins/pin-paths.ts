@@ -10,6 +10,7 @@ import { readSecretKey } from '../sign/index.js';
 import { pin, type PinOutcome } from './pin.js';
 import type { Signing } from './prepare.js';
 import { collectTargets } from './targets.js';
+import { pushAll } from '../findings.js';
 
 export interface PinPathsRequest {
   /** The project root (sources are relative to it) and the working directory (paths are). */
@@ -33,7 +34,7 @@ async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ s
   const diagnostics: Diagnostic[] = [];
   for (const { file, signer } of keys) {
     const r = await readSecretKey(isAbsolute(file) ? file : join(cwd, file), file);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.key !== undefined) signing.push({ signer, key: r.key });
   }
   return { signing, diagnostics };

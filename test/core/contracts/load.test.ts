@@ -91,7 +91,8 @@ describe('user contracts', () => {
     assert.deepEqual(findings(set, 'unresolved-ref.json'), ['CONTRACT_REF_UNRESOLVED@/properties/x/$ref']);
     assert.deepEqual(findings(set, 'depends-on-broken.json'), ['CONTRACT_REF_UNRESOLVED@/properties/x/$ref']);
     assert.deepEqual(findings(set, 'bad-pointer-fragment.json'), ['CONTRACT_REF_UNRESOLVED@/properties/x/$ref']);
-    assert.deepEqual(findings(set, 'bad-regex.json'), ['CONTRACT_MALFORMED@']);
+    // Found when the contract is loaded, where the pattern is (not only when ajv compiles it).
+    assert.deepEqual(findings(set, 'bad-regex.json'), ['CONTRACT_MALFORMED@/properties/code/pattern']);
     assert.deepEqual(set.contracts.map((c) => c.name), SEED_CONTRACTS, 'the built-ins are untouched');
     assert.equal(set.rejected.length, 12);
     const keyword = set.diagnostics.find((d) => d.code === 'CONTRACT_UNKNOWN_KEYWORD' && d.file?.endsWith('unknown-keyword.json') === true);
@@ -187,5 +188,14 @@ describe('user contracts', () => {
     const set = buildContractSet(cases.map((text, i) => ({ origin: 'user', file: `${i}.json`, bytes: Buffer.from(text) })));
     assert.deepEqual(set.contracts, []);
     assert.deepEqual(set.diagnostics.map((d) => d.code), ['CONTRACT_MALFORMED', 'CONTRACT_MALFORMED', 'CONTRACT_MALFORMED']);
+  });
+
+  it('a contract holding a lone surrogate has no canonical digest: refused with its file, the others load', () => {
+    const good = '{"$id":"https://c.example/g.json","contract":"g.v1","type":"object","properties":{},"required":[],"additionalProperties":false}';
+    const lone = '{"$id":"https://c.example/s.json","contract":"s.v1","description":"\\ud800","type":"object","properties":{},"required":[],"additionalProperties":false}';
+    const set = buildContractSet([good, lone].map((text, i) => ({ origin: 'user', file: `${i}.json`, bytes: Buffer.from(text) })));
+    assert.deepEqual(set.diagnostics.map((d) => `${d.code} ${d.file ?? ''}`), ['DIGEST_NOT_CANONICALIZABLE 1.json']);
+    assert.ok(set.contracts.some((c) => c.name === 'g.v1'));
+    assert.ok(!set.contracts.some((c) => c.name === 's.v1'));
   });
 });

@@ -10,9 +10,11 @@ export interface PinOptions {
   readonly minSigners?: number;
 }
 
-/** Pin needs something to pin: paths, or --all. */
+/** Pin needs something to pin: paths, or --all; and a lock it can write. */
 export function checkScope(paths: readonly string[], opts: PinOptions): void {
   if (paths.length === 0 && opts.all !== true) throw new SkillctlError('USAGE', 'name what to pin, or pass --all', { hint: 'skillctl pin --all' });
+  // `-` reads a lock from stdin for verify-pins; pin writes the lock, and stdin is no place to write it.
+  if (opts.lock === '-') throw new SkillctlError('USAGE', 'pin writes the lock file: --lock - (standard input) cannot be written', { hint: 'name the lock file to update with --lock <file>' });
 }
 
 /** --sign KEY --signer ID pairs, in order; a key without its signer (or the reverse) is a usage error. */

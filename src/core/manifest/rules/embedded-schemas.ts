@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import { checkSchemaDocument } from '../../json-schema/index.js';
 import type { Rule } from './rule.js';
+import { pushAll } from '../../findings.js';
 
 export const embeddedSchemas: Rule = {
   name: 'embedded-schemas',
@@ -10,7 +11,7 @@ export const embeddedSchemas: Rule = {
       for (const field of ['input_schema', 'output_schema', 'error_schema'] as const) {
         const schema = ep[field];
         if (schema === undefined) continue;
-        out.push(...checkSchemaDocument(schema, { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
+        pushAll(out, checkSchemaDocument(schema, { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
       }
     }
     return out;
