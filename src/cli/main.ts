@@ -21,6 +21,9 @@ Examples:
 Exit status: 0 ok, 1 findings, 2 usage or unreadable input, 3 denied by policy,
 4 contract violated, 124 timed out. Docs: docs/README.md`;
 
+/** The global options that take no value: with nothing else, no command was given. */
+const GLOBAL_FLAGS: ReadonlySet<string> = new Set(['--json', '--no-color', '-q', '--quiet', '--debug']);
+
 /** Runs skillctl with `argv` (without node and script) and returns the exit status. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -74,6 +77,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   for (const register of COMMANDS) register(program, run);
   for (const cmd of program.commands) {
     cmd.exitOverride().configureOutput(program.configureOutput()).showSuggestionAfterError();
+  }
+  // No command is a usage error (docs/README.md): a script whose command word came out empty must
+  // fail, not pass with the help on stderr.
+  if (argv.every((a) => GLOBAL_FLAGS.has(a))) {
+    if (wantsJson) io.stdout.write(errorDoc('USAGE', 'no command given', 'skillctl --help lists the commands'));
+    else {
+      program.outputHelp({ error: true });
+      io.stderr.write('\nerror: no command given\n');
+    }
+    return EXIT.usage;
   }
 
   try {

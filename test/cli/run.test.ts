@@ -51,7 +51,7 @@ describe('skillctl run', () => {
   it('prints the accepted output on stdout and appends a verifiable record in the project root', async () => {
     const r = skillctl(['run', './echo', '--input', '-'], { cwd: project, input: '{"path":"a"}', env: { HOME: '/home/t' } });
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), { ok: 'a|HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
+    assert.deepEqual(JSON.parse(r.stdout), { ok: 'a|HOME,LC_ALL,PATH,PYTHONIOENCODING,SKILLCTL_CWD,TZ' });
     // A start record before the skill ran, then its end, chained to it.
     const [start, end] = await lines();
     assert.deepEqual([start?.event, start?.result, end?.event, end?.run_id], ['start', null, 'end', start?.run_id]);
@@ -65,7 +65,7 @@ describe('skillctl run', () => {
     assert.equal(r.code, 0, r.stderr);
     const doc = json<RunDoc>(r);
     assert.equal(doc.ok, true);
-    assert.deepEqual(doc.output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
+    assert.deepEqual(doc.output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,SKILLCTL_CWD,TZ' });
     assert.equal(doc.policy.source, join(project, 'skillctl.policy.yaml'));
     assert.equal(doc.audit?.file, audit());
     assert.match(doc.audit?.receipt_hash ?? '', /^sha256:/);
@@ -79,7 +79,7 @@ describe('skillctl run', () => {
     assert.equal(packed.code, 0, packed.stderr);
     const byPath = skillctl(['run', 'dist/test.skill-0.1.0.tgz', '--json', '--no-audit'], { cwd: project, env });
     assert.equal(byPath.code, 0, byPath.stderr);
-    assert.deepEqual(json<RunDoc>(byPath).output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
+    assert.deepEqual(json<RunDoc>(byPath).output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,SKILLCTL_CWD,TZ' });
     assert.ok(json<RunDoc>(byPath).diagnostics.some((d) => d.code === 'RUN_UNPINNED'));
     const pinned = skillctl(['pin', 'dist/test.skill-0.1.0.tgz'], { cwd: project });
     assert.equal(pinned.code, 0, pinned.stderr);
@@ -93,7 +93,7 @@ describe('skillctl run', () => {
 
   it('ambient credentials never reach the skill', () => {
     const r = skillctl(['run', './echo', '--json', '--no-audit'], { cwd: project, env: { AWS_SECRET_ACCESS_KEY: 'a', GITHUB_TOKEN: 'g', NPM_TOKEN: 'n', HOME: '/h' } });
-    assert.deepEqual(json<RunDoc>(r).output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,TZ' });
+    assert.deepEqual(json<RunDoc>(r).output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,SKILLCTL_CWD,TZ' });
   });
 
   it('a refused run exits 3 and is recorded with the permission and why', async () => {

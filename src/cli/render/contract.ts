@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { count, plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { table } from './table.js';
 import { renderSarif } from './sarif.js';
 
 export interface ContractRenderOptions {
@@ -26,11 +27,6 @@ function summary(c: Contract): Record<string, unknown> {
     digest: c.digest,
     uses: c.uses,
   };
-}
-
-function table(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]?.map((_, i) => rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), 0)) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd()).join('\n');
 }
 
 function verdict(style: Style, exitCode: number, line: string): string {

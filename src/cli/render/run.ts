@@ -1,9 +1,10 @@
 /** What `skillctl run` prints: the JSON document, or the output on stdout and what went wrong on stderr. */
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { RunResult } from '../../core/run/index.js';
+import type { ListedSkill, RunResult, SkillCatalogue } from '../../core/run/index.js';
 import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { table } from './table.js';
 
 export function runJson(r: RunResult, auditFile: string | undefined): string {
   const { request, policy, result } = r.record;
@@ -30,10 +31,15 @@ export function renderSkillStderr(r: RunResult): string | undefined {
   return r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`;
 }
 
-/** For stderr: errors (and, unless quiet, warnings), then the skill's error document. */
+/**
+ * For stderr: errors (and, unless quiet, warnings), then the skill's error document. Findings
+ * about a file (the manifest, the policy, the input) go under its name; the others are about the
+ * run of the target (not found, refused while running, failed), and go under the target's name.
+ */
 export function renderRunProblems(r: RunResult, diagnostics: readonly Diagnostic[], opts: { readonly style: Style; readonly quiet: boolean }): string {
   const out: string[] = [];
-  const shown = diagnostics.filter((d) => d.severity === 'error' || (!opts.quiet && d.severity === 'warning'));
+  const target = r.record.request.target;
+  const shown = diagnostics.filter((d) => d.severity === 'error' || (!opts.quiet && d.severity === 'warning')).map((d) => (d.file === undefined ? { ...d, file: target } : d));
   if (shown.length > 0) out.push(renderGrouped(shown, { style: opts.style }));
   if (r.error !== undefined) out.push(renderJson({ error: r.error }).trimEnd());
   return out.join('\n');
@@ -42,4 +48,27 @@ export function renderRunProblems(r: RunResult, diagnostics: readonly Diagnostic
 /** For stdout: the accepted output, as JSON. */
 export function renderRunOutput(r: RunResult): string | undefined {
   return r.output !== undefined ? renderJson(r.output).trimEnd() : undefined;
+}
+
+const ORIGIN: Record<ListedSkill['origin'], string> = { lock: 'project', default: 'built-in' };
+const MAX_DESCRIPTION = 60;
+
+/** What a row says besides the id: why `run <skill_id>` does not pick it, else its description. */
+function note(s: ListedSkill, catalogue: SkillCatalogue): string {
+  if (!s.selected && s.origin === 'lock') return `run it as ${s.skill_id}@${s.skill_version}`;
+  if (!s.selected) {
+    const shadowing = catalogue.skills.some((o) => o.origin === 'lock' && o.skill_id === s.skill_id && o.skill_version === s.skill_version);
+    return shadowing ? "shadowed by the project's pin of the same version" : `shadowed by the project's pin; run it as ${s.skill_id}@${s.skill_version}`;
+  }
+  const d = (s.description ?? '').replace(/\s+/g, ' ').trim();
+  return d.length > MAX_DESCRIPTION ? `${d.slice(0, MAX_DESCRIPTION - 1)}…` : d;
+}
+
+/** `run --list`: the skill ids `run` accepts, as a table or one JSON document. */
+export function renderSkillList(catalogue: SkillCatalogue, opts: { readonly json: boolean; readonly style: Style }): string {
+  if (opts.json) return renderJson(catalogue).trimEnd();
+  if (catalogue.skills.length === 0) return "no skill ids to run: the default bundle is missing and the project's lock pins none";
+  const rows = [['SKILL ID', 'VERSION', 'ORIGIN', 'SOURCE', 'ABOUT'], ...catalogue.skills.map((s) => [s.skill_id, s.skill_version, ORIGIN[s.origin], s.source, note(s, catalogue)])];
+  const [head = '', ...body] = table(rows).split('\n');
+  return [opts.style.bold(head), ...body].join('\n');
 }

@@ -51,6 +51,8 @@ function resultJson(r: Checked): Record<string, unknown> {
       manifest_digest: { declared: r.digests.manifest.declared ?? null, computed: r.digests.manifest.computed ?? null },
       content_digest: { declared: r.digests.content.declared ?? null, computed: r.digests.content.computed ?? null },
     },
+    // --fix: the file it rewrote and the fields it wrote, so a script knows what changed on disk.
+    ...(r.fixed !== undefined ? { fixed: { file: r.file, fields: r.fixed } } : {}),
     diagnostics: r.diagnostics,
   };
 }

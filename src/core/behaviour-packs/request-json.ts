@@ -4,7 +4,7 @@
  * hostile size is refused instead of being resolved one way or another.
  */
 import { diag, type Result } from '../diagnostics.js';
-import { parseDocumentBytes } from '../manifest/index.js';
+import { jsonSyntaxProblem, parseDocumentBytes } from '../manifest/index.js';
 
 /** Largest request accepted; a real one is under 100 bytes. */
 export const PACK_REQUEST_MAX_BYTES = 64 * 1024;
@@ -21,8 +21,10 @@ export function parsePackRequest(bytes: Uint8Array): Result<unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (err) {
-    return fail(`the request is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
+  } catch {
+    // In skillctl's words, at a line and column: JSON.parse's message changes with Node's version.
+    const p = jsonSyntaxProblem(text);
+    return fail(`the request is not valid JSON: ${p?.reason ?? 'it is not one JSON value'}`, p !== undefined ? { line: p.line, column: p.column } : {});
   }
   // Not an object: checkPackRequest says so in terms of the request. An object goes through the
   // guarded parser, which sees what JSON.parse hides (duplicate keys) or must not accept.

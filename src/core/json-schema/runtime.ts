@@ -29,8 +29,11 @@ export interface CompileOptions {
   readonly validateSchema?: boolean;
   /** Errors also carry `schema`, `parentSchema` and `data` (ajv's `verbose`), for a `mapErrors` that names the rule. */
   readonly verbose?: boolean;
-  /** Turns ajv's findings into diagnostics; default `valueErrors` (SCHEMA_VALUE_INVALID each). */
-  readonly mapErrors?: (errors: readonly ErrorObject[]) => Diagnostic[];
+  /**
+   * Turns ajv's findings into diagnostics; default `valueErrors` (SCHEMA_VALUE_INVALID each).
+   * `value` is what was checked.
+   */
+  readonly mapErrors?: (errors: readonly ErrorObject[], value: unknown) => Diagnostic[];
   /**
    * The engine for `pattern` and `patternProperties` (ajv's `code.regExp`). Default: RE2, linear
    * in the input (linear-regexp.ts); every schema compiled here may come from a user, and a
@@ -81,14 +84,14 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
  */
 export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
   const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true, opts.validateSchema ?? true, opts.regExp);
-  const mapErrors = opts.mapErrors ?? valueErrors;
+  const mapErrors = opts.mapErrors ?? ((errors: readonly ErrorObject[], value: unknown) => valueErrors(errors, { data: value, schema }));
   try {
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);
     for (const r of opts.refs ?? []) ajv.addSchema(r);
     const validate = ajv.compile(schema);
     return {
       check(value: unknown): Diagnostic[] {
-        return validate(value) ? [] : mapErrors(validate.errors ?? []);
+        return validate(value) ? [] : mapErrors(validate.errors ?? [], value);
       },
     };
   } catch (err) {

@@ -5,12 +5,17 @@
 import { diag, type Code, type Diagnostic } from '../diagnostics.js';
 import { closest } from '../suggest.js';
 import type { ErrorObject } from './standalone.js';
+import { typeFix, valueType, wantedTypes, type WrittenValue } from './value-types.js';
 
 export interface SchemaDiagnosticOptions {
   /** The JSON Schema the errors came from, to name the allowed fields in hints. */
   readonly schema: Record<string, unknown>;
   /** Replace the code for an unknown field under a given parent pointer (e.g. permission scopes). */
   readonly unknownFieldCode?: (parentPointer: string) => Code | undefined;
+  /** How the value at a pointer was written (format, source text), to name its type as the user sees it. */
+  readonly written?: (pointer: string) => WrittenValue | undefined;
+  /** A value of the right type for the field at a pointer, as the user would write it, for hints. */
+  readonly example?: (pointer: string) => string | undefined;
 }
 
 function escapeSegment(s: string): string {
@@ -29,13 +34,6 @@ function schemaAt(root: Record<string, unknown>, path: string): Record<string, u
   return cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>) : undefined;
 }
 
-function typeName(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
 function valueAt(data: unknown, pointer: string): unknown {
   let cur = data;
   for (const raw of pointer.split('/').slice(1)) {
@@ -46,9 +44,24 @@ function valueAt(data: unknown, pointer: string): unknown {
   return cur;
 }
 
-function fieldName(pointer: string): string {
-  const last = pointer.split('/').pop() ?? '';
-  return last === '' ? 'the document' : `\`${last.replace(/~1/g, '/').replace(/~0/g, '~')}\``;
+/** How a message names the field at `pointer`: `skill_version`, `args_fingerprint_fields[0]`. */
+function fieldLabel(pointer: string): string | undefined {
+  const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const last = segs.pop();
+  if (last === undefined) return undefined;
+  const parent = segs[segs.length - 1];
+  return /^(0|[1-9][0-9]*)$/.test(last) && parent !== undefined ? `${parent}[${last}]` : last;
+}
+
+function fieldName(pointer: string, whole = 'the document'): string {
+  const label = fieldLabel(pointer);
+  return label === undefined ? whole : `\`${label}\``;
+}
+
+/** The types a `type` error wants, from its params (`string`, `["string","array"]`, or `a,b` after collapsing). */
+function wanted(e: ErrorObject): string[] {
+  const t = (e.params as { type: string | string[] }).type;
+  return [...new Set((Array.isArray(t) ? t : String(t).split(',')).map((x) => x.trim()))];
 }
 
 /**
@@ -123,8 +136,12 @@ export function schemaErrorsToDiagnostics(
         break;
       }
       case 'type': {
-        const want = [...new Set(String((e.params as { type: string | string[] }).type).split(','))].join(' or ');
-        d = diag('SCHEMA_TYPE', `${fieldName(here)} must be ${want}, not ${typeName(valueAt(data, here))}`, { pointer: here });
+        const want = wanted(e);
+        const v = valueAt(data, here);
+        const written = options.written?.(here);
+        // The hint is a fix or nothing: a schema's description says what a field is, not how to mend it.
+        const fix = typeFix(fieldLabel(here) ?? 'the document', want, v, written, options.example?.(here));
+        d = diag('SCHEMA_TYPE', `${fieldName(here)} must be ${wantedTypes(want)}, not ${valueType(v, written)}`, { pointer: here, ...(fix !== undefined ? { hint: fix } : {}) });
         break;
       }
       case 'enum':
@@ -166,20 +183,67 @@ export function schemaErrorsToDiagnostics(
   return out;
 }
 
-/** Turns ajv's findings on a *value* into diagnostics pointing into that value. */
-export function valueErrors(errors: readonly ErrorObject[]): Diagnostic[] {
-  return errors.map((e) => {
-    let pointer = e.instancePath;
-    let message = `${pointer === '' ? 'value' : pointer} ${e.message ?? 'is not valid'}`;
-    if (e.keyword === 'required') {
-      const name = String((e.params as { missingProperty: string }).missingProperty);
-      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      message = `missing required property \`${name}\``;
-    } else if (e.keyword === 'additionalProperties') {
-      const name = String((e.params as { additionalProperty: string }).additionalProperty);
-      pointer = `${pointer}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      message = `property \`${name}\` is not allowed`;
+export interface ValueContext {
+  /** The value that was checked, to name the type of what is wrong. */
+  readonly data?: unknown;
+  /** The schema it was checked against, to name the properties it allows. */
+  readonly schema?: unknown;
+  /** How a message names the whole value (`the input`); default `the value`. */
+  readonly whole?: string;
+}
+
+/** The schema a value-check error's keyword belongs to, when its path can be followed in `root`. */
+function keywordParent(root: unknown, e: ErrorObject): Record<string, unknown> | undefined {
+  if (e.parentSchema !== undefined) return e.parentSchema as Record<string, unknown>;
+  return root !== null && typeof root === 'object' ? schemaAt(root as Record<string, unknown>, e.schemaPath.replace(/\/[^/]+$/, '')) : undefined;
+}
+
+/** "a string": the type a property's schema declares, when it declares one. */
+function declaredType(parent: Record<string, unknown> | undefined, name: string): string | undefined {
+  const props = parent?.properties;
+  const prop = props !== null && typeof props === 'object' ? (props as Record<string, unknown>)[name] : undefined;
+  const t = prop !== null && typeof prop === 'object' ? (prop as { type?: unknown }).type : undefined;
+  const list = typeof t === 'string' ? [t] : Array.isArray(t) ? t.filter((x): x is string => typeof x === 'string') : [];
+  return list.length > 0 ? wantedTypes(list) : undefined;
+}
+
+/**
+ * Turns ajv's findings on a *value* (a run's input, a skill's output) into diagnostics pointing
+ * into that value, each naming the field, what was expected and what is there.
+ */
+export function valueErrors(errors: readonly ErrorObject[], ctx: ValueContext = {}): Diagnostic[] {
+  const whole = ctx.whole ?? 'the value';
+  return collapseAlternatives(errors).map((e) => {
+    const here = e.instancePath;
+    const parent = keywordParent(ctx.schema, e);
+    const name = (p: Record<string, unknown>, key: string): string => String(p[key]);
+    switch (e.keyword) {
+      case 'required': {
+        const missing = name(e.params, 'missingProperty');
+        const type = declaredType(parent, missing);
+        return diag('SCHEMA_VALUE_INVALID', `missing required property \`${missing}\``, {
+          pointer: `${here}/${escapeSegment(missing)}`,
+          hint: `add "${missing}"${type !== undefined ? ` (${type})` : ''}`,
+        });
+      }
+      case 'additionalProperties': {
+        const extra = name(e.params, 'additionalProperty');
+        const props = parent?.properties;
+        const known = props !== null && typeof props === 'object' ? Object.keys(props) : [];
+        const guess = closest(extra, known);
+        const hint = guess !== undefined ? `did you mean \`${guess}\`?` : known.length > 0 ? `allowed here: ${known.join(', ')}` : 'no other properties are allowed here';
+        return diag('SCHEMA_VALUE_INVALID', `property \`${extra}\` is not allowed`, { pointer: `${here}/${escapeSegment(extra)}`, hint });
+      }
+      case 'type': {
+        const want = wanted(e);
+        const v = ctx.data !== undefined ? valueAt(ctx.data, here) : undefined;
+        const label = fieldLabel(here) ?? whole;
+        const message = `${fieldName(here, whole)} must be ${wantedTypes(want)}${ctx.data !== undefined ? `, not ${valueType(v, { format: 'json' })}` : ''}`;
+        const fix = ctx.data !== undefined ? typeFix(label, want, v, { format: 'json' }) : undefined;
+        return diag('SCHEMA_VALUE_INVALID', message, { pointer: here, ...(fix !== undefined ? { hint: fix } : {}) });
+      }
+      default:
+        return diag('SCHEMA_VALUE_INVALID', `${fieldName(here, whole)} ${e.message ?? 'is not valid'}`, { pointer: here, hint: `schema rule: ${e.schemaPath}` });
     }
-    return diag('SCHEMA_VALUE_INVALID', message, { pointer, hint: `schema rule: ${e.schemaPath}` });
   });
 }

@@ -47,6 +47,11 @@ export const MANIFEST_CODES = {
     title: 'content_digest was not recomputed because no bundle directory was given (stdin).',
     exit: 'findings',
   },
+  SKILL_MD_STALE: {
+    severity: 'warning',
+    title: "The bundle's SKILL.md, written by skillctl convert, no longer matches its manifest (skill_id, version or description).",
+    exit: 'findings',
+  },
   RUNTIME_UNPINNED: { severity: 'error', title: 'A python, node, shell or container entrypoint has no exact runtime_version.', exit: 'findings' },
   RUNTIME_LIMIT_INVALID: {
     severity: 'error',

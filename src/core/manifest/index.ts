@@ -6,6 +6,7 @@ export { LOADER_PRECEDENCE, toLoaderError, type LoaderError, type LoaderErrorCod
 export { deriveMetadata, type ValidationMetadata } from './metadata.js';
 export * from './model.js';
 export { parseJsonStrict } from './json-strict.js';
+export { jsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.js';
 export { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, parseDocumentBytes, type DocumentFormat, type ParsedDocument, type Position } from './parse.js';
 export { childPointer, parsePointer, toPointer } from './pointer.js';
 export { findManifest } from './find.js';

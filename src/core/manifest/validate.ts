@@ -14,10 +14,12 @@ import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-sch
 import { validate as validateContract } from '../../generated/skill-contract-v1.validator.js';
 import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with { type: 'json' };
 import { toLoaderError, type LoaderError } from './loader-error.js';
+import { fieldExample } from './examples.js';
+import { checkSkillMdSync } from './skill-md-sync.js';
 import { deriveMetadata, type ValidationMetadata } from './metadata.js';
-import { VALIDATION_POLICY_VERSION, type Entrypoint, type Manifest } from './model.js';
+import { VALIDATION_POLICY_VERSION, type Manifest } from './model.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
-import { RULES, type CheckedEntrypoint } from './rules/index.js';
+import { entrypointViews, RULES } from './rules/index.js';
 
 const validator = validateContract as StandaloneValidator;
 
@@ -78,28 +80,18 @@ export function manifestDigestOf(data: Readonly<Record<string, unknown>>): Sha25
   return jcsDigest(preimage(data));
 }
 
-function schemaDiagnostics(data: unknown): Diagnostic[] {
+function schemaDiagnostics(data: unknown, doc: ParsedDocument): Diagnostic[] {
   if (validator(data)) return [];
   return schemaErrorsToDiagnostics(validator.errors ?? [], data, {
     schema: contractSchema as Record<string, unknown>,
     unknownFieldCode: (parent) => (/\/(?:requested|required)_permissions$/.test(parent) ? 'PERMISSION_SCOPE_UNKNOWN' : undefined),
+    // The value as written: `skill_version: 1.0` is a YAML float, though the data holds 1.
+    written: (pointer) => {
+      const range = doc.scalarRange(pointer);
+      return { format: doc.format, ...(range !== undefined ? { text: doc.text.slice(range[0], range[1]) } : {}) };
+    },
+    example: fieldExample,
   });
-}
-
-function checkedEntrypoints(data: Record<string, unknown>, schemaFindings: readonly Diagnostic[]): CheckedEntrypoint[] {
-  const eps = Array.isArray(data.entrypoints) ? data.entrypoints : [];
-  const broken = new Set<number>();
-  for (const d of schemaFindings) {
-    const m = /^\/entrypoints\/(\d+)(?:\/|$)/.exec(d.pointer ?? '');
-    if (m) broken.add(Number(m[1]));
-  }
-  const out: CheckedEntrypoint[] = [];
-  eps.forEach((ep, index) => {
-    if (!broken.has(index) && ep !== null && typeof ep === 'object') {
-      out.push({ index, pointer: `/entrypoints/${index}`, ep: ep as Entrypoint });
-    }
-  });
-  return out;
 }
 
 function positioned(doc: ParsedDocument, file: string, diagnostics: readonly Diagnostic[]): Diagnostic[] {
@@ -128,9 +120,10 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
   let files: readonly BundleFile[] | undefined;
 
   if (data !== undefined) {
-    const schemaFindings = schemaDiagnostics(data);
+    const schemaFindings = schemaDiagnostics(data, doc);
     pushAll(found, schemaFindings);
-    const entrypoints = checkedEntrypoints(data, schemaFindings);
+    // The rules run whatever the schema found: each reads what is not broken (rules/view.ts).
+    const entrypoints = entrypointViews(data, schemaFindings);
 
     let computedContent: Sha256Digest | undefined;
     if (opts.bundle !== undefined) {
@@ -141,6 +134,9 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
       if (content.complete) computedContent = content.digest;
     }
     for (const rule of RULES) pushAll(found, rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
+    if (opts.bundle !== undefined && files !== undefined) {
+      pushAll(found, await checkSkillMdSync({ source: opts.bundle, files, data, label: opts.bundleLabel ?? opts.bundle.location }));
+    }
 
     const declaredContent = str(data.content_digest);
     contentCheck = { ...(declaredContent !== undefined ? { declared: declaredContent } : {}), ...(computedContent ? { computed: computedContent } : {}) };
@@ -184,10 +180,10 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
   const metadata = deriveMetadata(diagnostics);
   const extra: Diagnostic[] = [];
   if (data !== undefined && !metadata.determinism_eligible) {
-    for (const { ep, pointer } of checkedEntrypoints(data, [])) {
+    for (const { ep, pointer, label } of entrypointViews(data, [])) {
       if (ep.requested_determinism_profile === 'strict') {
         extra.push(
-          diag('DETERMINISM_REQUEST_UNMET', `entrypoint ${ep.entrypoint_id} requests strict determinism but the manifest is not determinism-eligible`, {
+          diag('DETERMINISM_REQUEST_UNMET', `entrypoint ${label} requests strict determinism but the manifest is not determinism-eligible`, {
             pointer: `${pointer}/requested_determinism_profile`,
             hint: 'fix the runtime, fingerprint, side-effect and permission findings',
           }),

@@ -20,11 +20,11 @@ import {
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { refused, type DocumentFormat, type ParsedDocument, type Position } from './document.js';
 import { MANIFEST_MAX_ALIASES } from './guards.js';
+import { jsonSyntaxProblem } from './json-syntax.js';
 import { parsePointer } from './pointer.js';
 import { checkDataShape, DEFAULT_SHAPE_LIMITS, tooDeep, type ShapeLimits } from './shape.js';
 import { scanYamlShape } from './yaml-scan.js';
 import { walkDocument } from './yaml-walk.js';
-import { bytePosition } from './utf8.js';
 
 /**
  * Deepest `[`/`{` nesting outside quoted strings and comments. Cheap, and lets a 10,000-deep
@@ -97,14 +97,10 @@ function findNode(doc: Document, pointer: string): { node: Node | undefined; key
   return { node: node ?? undefined, key, found: true };
 }
 
-function jsonSyntaxError(text: string, err: unknown): Diagnostic {
-  const message = err instanceof Error ? err.message : String(err);
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  const pos = /position (\d+)/.exec(message);
-  let where: Partial<Position> = {};
-  if (lc) where = { line: Number(lc[1]), column: Number(lc[2]) };
-  else if (pos) where = bytePosition(Buffer.from(text.slice(0, Number(pos[1])), 'utf8'), Number.MAX_SAFE_INTEGER);
-  return diag('MANIFEST_PARSE_ERROR', `invalid JSON: ${message.replace(/\s*\(line \d+ column \d+\)$/, '')}`, where);
+/** Where and why JSON.parse refused `text`, in skillctl's words (json-syntax.ts): never its message. */
+function jsonSyntaxError(text: string): Diagnostic {
+  const p = jsonSyntaxProblem(text);
+  return diag('MANIFEST_PARSE_ERROR', `invalid JSON: ${p?.reason ?? 'the document is not JSON'}`, p !== undefined ? { line: p.line, column: p.column } : {});
 }
 
 /** The message of a stack overflow inside the parser (it recurses once per level of block nesting). */
@@ -122,8 +118,8 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     let value: unknown;
     try {
       value = JSON.parse(text);
-    } catch (err) {
-      return refused(format, [jsonSyntaxError(text, err)], text);
+    } catch {
+      return refused(format, [jsonSyntaxError(text)], text);
     }
     const shape = checkDataShape(value, limits, subject);
     if (shape !== undefined) return refused(format, [shape], text);

@@ -155,7 +155,10 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     // A manifest bundle can carry a SKILL.md too (skillctl convert writes one): checked as well.
     const own = 'kind' in check.validation ? check.validation : undefined;
     skillMd = own ?? (await validateAgentSkill(dir, { ...profile, label }));
-    if (own === undefined) pushAll(diagnostics, skillMd.diagnostics);
+    // A manifest bundle without SKILL.md gets one from its manifest: convert, not init, is the fix.
+    const convert = `skillctl convert ${label} writes SKILL.md from the manifest, then pack again`;
+    const fixes = (d: Diagnostic): Diagnostic => (check.kind === 'bundle' && d.code === 'AGENT_SKILL_MD_MISSING' ? { ...d, hint: convert } : d);
+    if (own === undefined) pushAll(diagnostics, skillMd.diagnostics.map(fixes));
   }
   const refused = (more: Diagnostic[] = []): PackResult => ({ ok: false, ...kind, files: [], validation: check.validation, diagnostics: sortDiagnostics([...diagnostics, ...more]) });
   const gated = formats.has('tgz') ? check.ok : check.validation.valid;

@@ -6,7 +6,8 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ResolvedLimits } from '../manifest/limits.js';
 import type { Permissions } from '../manifest/model.js';
-import { grantPermissions, type Grant } from './grant.js';
+import { grantPermissions, NOT_GRANTED, type Grant } from './grant.js';
+import { grantIn, grantValue } from './grant-hint.js';
 import { capLimits } from './limits.js';
 import type { HostPolicy } from './model.js';
 
@@ -37,20 +38,20 @@ export interface Authorisation {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Where a refusal says to grant what is missing. */
-function grantHint(policy: HostPolicy): string {
-  return `grant it in ${policy.source === 'default' ? 'skillctl.policy.yaml' : policy.source}`;
-}
-
 export async function authorise(req: AuthoriseRequest, policy: HostPolicy, opts: AuthoriseOptions): Promise<Authorisation> {
   const grant = await grantPermissions(req.requested, req.required, policy, opts);
   const diagnostics: Diagnostic[] = [];
   for (const d of grant.denials) {
     if (d.code === 'POLICY_PATH_CHANGED') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: 'remove the symlink, or grant its target by name' }));
-    else diagnostics.push(diag(d.code, d.reason, { pointer: `/required_permissions/${d.scope}`, hint: grantHint(policy) }));
+    else {
+      // Only a value the policy does not grant is mended by an entry; a path that does not exist
+      // or a command not on PATH is not, and is only told where the policy is.
+      const hint = d.reason.endsWith(NOT_GRANTED) ? grantValue(policy.source, d.scope, d.value) : grantIn(policy.source);
+      diagnostics.push(diag(d.code, d.reason, { pointer: `/required_permissions/${d.scope}`, hint }));
+    }
   }
   for (const name of req.requiredEnv.filter((n) => !grant.granted.env.includes(n))) {
-    diagnostics.push(diag('POLICY_PERMISSION_DENIED', `required environment variable ${name} is not granted by the host policy`, { pointer: '/required_environment_variables', hint: grantHint(policy) }));
+    diagnostics.push(diag('POLICY_PERMISSION_DENIED', `required environment variable ${name} is not granted by the host policy`, { pointer: '/required_environment_variables', hint: grantValue(policy.source, 'env', name) }));
   }
   const capped = capLimits(req.limits, policy.limits);
   const allowed = diagnostics.length === 0;

@@ -193,11 +193,14 @@ async function grantExec(requested: readonly string[], policy: HostPolicy, pathE
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+/** The reason of a required value that the policy does not grant (and an entry would). */
+export const NOT_GRANTED = 'not granted by the host policy';
+
 async function checkRequired(scope: PermissionScope, values: readonly string[], granted: GrantedPermissions, opts: GrantOptions): Promise<PermissionDenial[]> {
   const denials: PermissionDenial[] = [];
   for (const value of values) {
     let ok = false;
-    let reason = `not granted by the host policy`;
+    let reason = NOT_GRANTED;
     switch (scope) {
       case 'fs.read':
       case 'fs.write': {

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { writeFileAtomic } from '../fs/index.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
+// Not through manifest/index.js: that holds the YAML parser, which reading the index never needs.
+import { jsonSyntaxProblem } from '../manifest/json-syntax.js';
 import { validate as validateIndexJson } from '../../generated/registry-index-v1.validator.js';
 import indexSchema from '../../../schemas/registry-index.v1.schema.json' with { type: 'json' };
 import { REGISTRY_FORMAT, type IndexEntry, type RegistryIndex } from './model.js';
@@ -49,8 +51,10 @@ export async function readIndex(dir: string): Promise<IndexRead> {
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (err) {
-    return { ok: false, diagnostics: [diag('REGISTRY_INDEX_INVALID', `${INDEX_FILE} is not JSON: ${err instanceof Error ? err.message : String(err)}`, { file })] };
+  } catch {
+    // In skillctl's words, at a line and column: JSON.parse's message changes with Node's version.
+    const p = jsonSyntaxProblem(text);
+    return { ok: false, diagnostics: [diag('REGISTRY_INDEX_INVALID', `${INDEX_FILE} is not JSON: ${p?.reason ?? 'it is not one JSON value'}`, { file, ...(p !== undefined ? { line: p.line, column: p.column } : {}) })] };
   }
   if (!validator(data)) {
     const found = schemaErrorsToDiagnostics(validator.errors ?? [], data, { schema: indexSchema as Record<string, unknown> });

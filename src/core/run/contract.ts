@@ -33,7 +33,7 @@ function prebuilt(schema: unknown): CompiledSchema | undefined {
   const key = createHash('sha256').update(JSON.stringify(schema)).digest('hex');
   const validate = Object.hasOwn(precompiled, key) ? precompiled[key] : undefined;
   if (validate === undefined) return undefined;
-  return { check: (value) => (validate(value) ? [] : valueErrors(validate.errors ?? [])) };
+  return { check: (value) => (validate(value) ? [] : valueErrors(validate.errors ?? [], { data: value, schema })) };
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { resolveLimits } from '../manifest/index.js';
 import { authorise, type HostLookup, type HostPolicy } from '../policy/index.js';
 import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
+import { withDenialHints } from './denial-hints.js';
 import { executeAttempts } from './execute.js';
 import { checkInput, readInput } from './input.js';
 import { missingEnv, prepareExecution, type Builtins } from './prepare.js';
@@ -181,5 +182,6 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
 
   // 5. Execute and check the contract, 6. record: the start first, so a run killed outright is seen.
   await trail.started();
-  return executeAttempts(trail, prepared.execute, req.retries ?? 0, input.value, laterSchemas);
+  // A refusal while the skill ran says, like one before it, where to grant what was refused.
+  return withDenialHints(await executeAttempts(trail, prepared.execute, req.retries ?? 0, input.value, laterSchemas));
 }

@@ -17,6 +17,7 @@ export {
 export { openAuditLog, type AuditLog } from './audit-log.js';
 export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
+export { listSkills, skillNotFound, type CatalogueOptions, type ListedSkill, type SkillCatalogue } from './catalogue.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
 export { refusalRecord, type Refusal } from './record.js';
 export { runSkill, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';

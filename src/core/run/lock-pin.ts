@@ -63,18 +63,23 @@ function cleanLock(bytes: Buffer): SkillctlLock | undefined {
   return renderLock(lock) === bytes.toString('utf8') ? lock : undefined;
 }
 
-export async function verifiedPin(root: string, skillId: string, version: string | undefined): Promise<PinFound> {
+/** The project's lock as verify-pins would accept it; no lock and no findings when there is none. */
+export async function verifiedLock(root: string): Promise<{ readonly file: string; readonly lock?: SkillctlLock; readonly diagnostics: readonly Diagnostic[] }> {
   const file = join(root, DEFAULT_LOCK_PATH);
   const bytes = await readBounded(file);
-  if (bytes === 'absent') return { diagnostics: [] };
-  if (typeof bytes === 'string') return lockInvalid(file, bytes);
+  if (bytes === 'absent') return { file, diagnostics: [] };
+  if (typeof bytes === 'string') return { file, ...lockInvalid(file, bytes) };
   const lock = cleanLock(bytes);
-  if (lock === undefined) {
-    // Not a clean skillctl lock: the pins module says why (or that it is another format).
-    const load = (await loadFull()).loadLock(bytes, file);
-    if (load.loaded?.format === 'provenact') return lockInvalid(file, 'the lock is a provenact lock; skill ids run from a skillctl lock (pins/skills.lock.json as skillctl pin writes it)');
-    return lockInvalid(file, 'the lock file has errors; nothing runs from it', load.diagnostics);
-  }
+  if (lock !== undefined) return { file, lock, diagnostics: [] };
+  // Not a clean skillctl lock: the pins module says why (or that it is another format).
+  const load = (await loadFull()).loadLock(bytes, file);
+  if (load.loaded?.format === 'provenact') return { file, ...lockInvalid(file, 'the lock is a provenact lock; skill ids run from a skillctl lock (pins/skills.lock.json as skillctl pin writes it)') };
+  return { file, ...lockInvalid(file, 'the lock file has errors; nothing runs from it', load.diagnostics) };
+}
+
+export async function verifiedPin(root: string, skillId: string, version: string | undefined): Promise<PinFound> {
+  const { file, lock, diagnostics } = await verifiedLock(root);
+  if (lock === undefined) return { diagnostics };
   const matches = lock.skills.filter((p) => p.skill_id === skillId && (version === undefined || p.skill_version === version));
   const byVersion = (a: SkillPin, b: SkillPin): number => compareVersions(b.skill_version, a.skill_version);
   // An Agent Skills pin has nothing to run; a manifest bundle pinned under the same id is still run.

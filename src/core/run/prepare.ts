@@ -159,9 +159,14 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal)) };
     }
     default: {
+      // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
+      // caller's relative request paths point. It grants nothing: the process reaches that
+      // directory only as far as the policy grants it. Set after the granted names, so a policy
+      // granting an env name SKILLCTL_CWD cannot pass the host's value instead.
+      const processEnv = { ...env, SKILLCTL_CWD: p.cwd };
       const uses: GateUse[] = [];
       const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', protectedPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.

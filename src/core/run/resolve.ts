@@ -12,6 +12,7 @@ import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import type { Manifest, ManifestValidation } from '../manifest/index.js';
+import { skillNotFound } from './catalogue.js';
 import { loadFull } from './full-load.js';
 import { readJsonObject } from './json.js';
 import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
@@ -278,7 +279,8 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
       if (hasErrors(own.diagnostics)) return { diagnostics: own.diagnostics };
       const r = await load(dir, `builtin:${skillId}`, 'default', own.pin, defaultSnapshot(opts, skillId));
       if (r.skill !== undefined && version !== undefined && r.skill.manifest.skill_version !== version) {
-        return { identity: r.identity ?? {}, diagnostics: [diag('RUN_SKILL_NOT_FOUND', `the default bundle has ${skillId} ${r.skill.manifest.skill_version}, not ${version}`)] };
+        const hint = 'skillctl run --list shows the versions of each skill id';
+        return { identity: r.identity ?? {}, diagnostics: [diag('RUN_SKILL_NOT_FOUND', `the default bundle has ${skillId} ${r.skill.manifest.skill_version}, not ${version}`, { hint })] };
       }
       if (r.skill !== undefined && own.pin === undefined) {
         return { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${skillId} ran from the default bundle, which no lock pins`)] };
@@ -286,11 +288,5 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
       return r;
     }
   }
-  return {
-    diagnostics: [
-      diag('RUN_SKILL_NOT_FOUND', `no skill ${target} in ${opts.projectRoot !== undefined ? `${join(opts.projectRoot, LOCK_PATH)} or ` : ''}the default bundle`, {
-        hint: 'pin it with skillctl pin, or run a bundle directory (./path)',
-      }),
-    ],
-  };
+  return { diagnostics: [await skillNotFound(target, skillId, { ...opts, ownPin: opts.lookupPin ?? lockPinLookup })] };
 }

@@ -16,7 +16,7 @@ import { tempDir } from '../../helpers/tmp.js';
 
 interface Traced {
   readonly code: number;
-  readonly doc: { status: string; diagnostics: { code: string }[] };
+  readonly doc: { status: string; diagnostics: { code: string; message: string }[] };
   /** Chunk files under dist/cmd the process read. */
   readonly chunks: string[];
 }
@@ -75,7 +75,11 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     assert.equal(r.code, 2);
     // The full YAML/JSON parser is its own chunk, loaded only for a document with findings.
     assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs', 'yaml-document.cjs']);
-    assert.deepEqual(r.doc.diagnostics.filter((d) => d.code !== 'RUN_UNPINNED').map((d) => d.code).sort(), ['MANIFEST_DUPLICATE_KEY', 'RUN_INPUT_INVALID']);
+    // The parser's finding is the input's own, at the parser's line and column.
+    assert.deepEqual(
+      r.doc.diagnostics.filter((d) => d.code !== 'RUN_UNPINNED').map((d) => [d.code, d.message]),
+      [['RUN_INPUT_INVALID', 'the input is refused: key "path" appears twice in the same mapping']],
+    );
   });
 
   it('validates a default bundle whose bytes differ from the snapshot in full: an edit that keeps it valid runs', async () => {

@@ -100,6 +100,11 @@ describe('parsePackRequest', () => {
     });
   }
 
+  it('names a JSON syntax error in its own words, at its line and column', () => {
+    const [d] = parse('{"profile":\n  daily}').diagnostics;
+    assert.deepEqual([d?.message, d?.line, d?.column], ["the request is not valid JSON: unexpected 'd' where a value was expected", 2, 3]);
+  });
+
   it('refuses a request over the size bound', () => {
     const big = `{"profile": "daily", "pad": "${'x'.repeat(PACK_REQUEST_MAX_BYTES)}"}`;
     assert.deepEqual(parse(big).diagnostics.map((d) => d.code), ['INVALID_INPUT']);

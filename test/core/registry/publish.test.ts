@@ -177,6 +177,9 @@ describe('publish and load', () => {
       writeFileSync(join(reg, INDEX_FILE), bad);
       assert.deepEqual(codes(failed(await readIndex(reg))), ['REGISTRY_INDEX_INVALID']);
     }
+    writeFileSync(join(reg, INDEX_FILE), '{');
+    const [d] = failed(await readIndex(reg));
+    assert.deepEqual([d?.message, d?.line, d?.column], ["index.json is not JSON: the document ends where a property name in double quotes was expected", 1, 2]);
   });
 
   it('CAPABILITY_NOT_FOUND lists the available capabilities', async () => {

@@ -123,11 +123,11 @@ describe('process runtimes', () => {
         // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
         return (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b(name)}`);
       };
-      assert.deepEqual(await seenBy('env-undeclared'), ['LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=UTC', 'zone=UTC']);
-      assert.deepEqual(await seenBy('env-declared-context'), ['LC_ALL=C', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=Europe/Berlin', 'zone=Europe/Berlin']);
+      assert.deepEqual(await seenBy('env-undeclared'), ['LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
+      assert.deepEqual(await seenBy('env-declared-context'), ['LC_ALL=C', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=Europe/Berlin', 'zone=Europe/Berlin']);
       const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
       const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
-      assert.deepEqual(seen, ['HOME=/home/tester', 'LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', 'TZ=UTC', 'zone=UTC']);
+      assert.deepEqual(seen, ['HOME=/home/tester', 'LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
       assert.equal(r.record.result.sandbox, sandbox);
       for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
     });

@@ -7,7 +7,8 @@ export function registerRun(program: Command, run: Runner): void {
   program
     .command('run')
     .description('Run a skill entrypoint under the host policy, with limits, contract checks and an audit record.')
-    .argument('<target>', 'a skill id (fs.read_text, fs.read_text@0.1.0), a bundle directory (./my-skill) or a packed archive (my-skill-1.0.0.tgz)')
+    .argument('[target]', 'a skill id (fs.read_text, fs.read_text@0.1.0), a bundle directory (./my-skill) or a packed archive (my-skill-1.0.0.tgz)')
+    .option('--list', "list the skill ids run accepts (the project's pins, then the built-in skills) with versions and origins")
     .option('--entrypoint <id>', 'the entrypoint to run (default: the only one, else main)')
     .option('--input <file>', 'the input JSON document, or - for stdin (default: {})')
     .option('--policy <file>', 'the host policy (default: skillctl.policy.yaml in the project root, else read-only access to the working directory)')
@@ -20,6 +21,7 @@ export function registerRun(program: Command, run: Runner): void {
       'after',
       `
 Examples:
+  $ skillctl run --list                                     the skill ids it accepts
   $ skillctl run fs.read_text --input request.json         a built-in skill
   $ echo '{"path":"README.md"}' | skillctl run fs.read_text --input -
   $ skillctl run ./my-skill --entrypoint main --json       a bundle directory
@@ -30,5 +32,5 @@ Examples:
 Exit status: 0 ok, 1 skill failed, 2 usage or invalid input, 3 denied by policy,
 4 output or error violated its contract, 124 timed out.`,
     )
-    .action(async (target: string, opts: RunCommandOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, target, opts)));
+    .action(async (target: string | undefined, opts: RunCommandOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, target, opts)));
 }

@@ -1,6 +1,8 @@
 import { SkillctlError } from '../../../core/errors.js';
 
 export interface RunCommandOptions {
+  /** List the skill ids instead of running one. */
+  readonly list?: boolean;
   readonly entrypoint?: string;
   readonly input?: string;
   readonly policy?: string;
@@ -10,6 +12,18 @@ export interface RunCommandOptions {
   readonly audit?: string | false;
   /** Directories of payload contracts the entrypoint's schemas may $ref (besides the built-in ones). */
   readonly contracts?: string[];
+}
+
+/** The target to run: required unless --list, which takes none. */
+export function targetOf(target: string | undefined, opts: RunCommandOptions): string | undefined {
+  if (opts.list === true) {
+    if (target !== undefined) throw new SkillctlError('USAGE', `--list takes no target (got ${target})`, { hint: 'skillctl run --list, then skillctl run <skill_id>' });
+    return undefined;
+  }
+  if (target === undefined) {
+    throw new SkillctlError('USAGE', "missing required argument 'target'", { hint: 'name a skill id, a bundle directory or an archive; skillctl run --list shows the skill ids' });
+  }
+  return target;
 }
 
 /** --retries N: a whole number from 0 to 3 (more would multiply a skill's cost without bound). */

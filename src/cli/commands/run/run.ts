@@ -1,18 +1,29 @@
 /** `skillctl run TARGET`: the policy and audit log in force (run-env.ts), one core call (runSkill), the output. */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
-import { openAuditLog, runSkill, type RunResult } from '../../../core/run/index.js';
+import { listSkills, lockPinLookup, openAuditLog, runSkill, type RunResult } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
-import { renderRunOutput, renderRunProblems, renderSkillStderr, runJson } from '../../render/run.js';
+import { renderGrouped } from '../../render/diagnostics.js';
+import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, readBytes, runOptions } from '../../run-env.js';
-import { retriesOf, type RunCommandOptions } from './options.js';
+import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions } from '../../run-env.js';
+import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 
-export async function run(ctx: Context, target: string, opts: RunCommandOptions): Promise<number> {
+/** `run --list`: the skill ids a run in this directory accepts. */
+async function list(ctx: Context, root: string | undefined): Promise<number> {
+  const catalogue = await listSkills({ ...runResolveOptions(root), ownPin: lockPinLookup });
+  ctx.out(renderSkillList(catalogue, { json: ctx.opts.json, style: ctx.style }));
+  if (!ctx.opts.json && catalogue.diagnostics.length > 0) ctx.error(renderGrouped(catalogue.diagnostics, { style: ctx.style }));
+  return exitCodeFor(catalogue);
+}
+
+export async function run(ctx: Context, given: string | undefined, opts: RunCommandOptions): Promise<number> {
+  const target = targetOf(given, opts);
   const retries = retriesOf(opts.retries);
   const cwd = ctx.io.cwd;
   const root = await findProjectRoot(cwd);
+  if (target === undefined) return list(ctx, root);
   const policy = await policyInForce(ctx, root, opts.policy);
   const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
   const auditFile = auditFileFor(cwd, root, opts.audit);

@@ -23,15 +23,18 @@ export const bundlePaths: Rule = {
   check({ entrypoints, files }) {
     const out: Diagnostic[] = [];
     for (const { ep, pointer } of entrypoints) {
-      const wd = escapes(ep.working_directory);
-      if (wd !== undefined) {
+      const workingDirectory = ep.working_directory;
+      const wd = workingDirectory !== undefined ? escapes(workingDirectory) : undefined;
+      if (workingDirectory !== undefined && wd !== undefined) {
         out.push(
-          diag('PATH_ESCAPES_BUNDLE', `working_directory ${JSON.stringify(ep.working_directory)} ${wd}`, {
+          diag('PATH_ESCAPES_BUNDLE', `working_directory ${JSON.stringify(workingDirectory)} ${wd}`, {
             pointer: `${pointer}/working_directory`,
             hint: 'use a path relative to the bundle root, such as .',
           }),
         );
       }
+      // Without a readable command and runtime there is no script to look for.
+      if (ep.command === undefined || ep.runtime === undefined) continue;
       const argv = commandArgv(ep.command);
       const at = `${pointer}/command`;
       if (ep.runtime === 'builtin') {
@@ -50,7 +53,7 @@ export const bundlePaths: Rule = {
       }
       const looksLikePath = interp !== undefined || script.includes('/');
       if (!looksLikePath) continue; // a program from PATH; the permissions rule checks exec
-      const why = escapes(script) ?? (wd === undefined ? escapes(posix.join(ep.working_directory, script)) : undefined);
+      const why = escapes(script) ?? (workingDirectory !== undefined && wd === undefined ? escapes(posix.join(workingDirectory, script)) : undefined);
       if (why !== undefined) {
         out.push(
           diag('PATH_ESCAPES_BUNDLE', `command path ${JSON.stringify(script)} ${why}`, {
@@ -60,8 +63,8 @@ export const bundlePaths: Rule = {
         );
         continue;
       }
-      if (files !== undefined && wd === undefined) {
-        const resolved = posix.normalize(posix.join(ep.working_directory, script));
+      if (files !== undefined && workingDirectory !== undefined && wd === undefined) {
+        const resolved = posix.normalize(posix.join(workingDirectory, script));
         if (!files.some((f) => f.path === resolved)) {
           out.push(
             diag('COMMAND_INVALID', `command script ${JSON.stringify(resolved)} is not a file in the bundle`, {

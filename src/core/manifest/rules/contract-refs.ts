@@ -30,6 +30,7 @@ export const contractRefs: Rule = {
     const out: Diagnostic[] = [];
     for (const { ep, pointer } of entrypoints) {
       for (const field of ['input_schema', 'output_schema', 'error_schema'] as const) {
+        // An unreadable schema is absent from the view: the walk below starts at undefined and stops.
         const stack: [unknown, string][] = [[ep[field], childPointer(pointer, field)]];
         while (stack.length > 0) {
           const [node, at] = stack.pop() as [unknown, string];

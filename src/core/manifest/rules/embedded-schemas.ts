@@ -9,7 +9,9 @@ export const embeddedSchemas: Rule = {
     const out: Diagnostic[] = [];
     for (const { ep, pointer } of entrypoints) {
       for (const field of ['input_schema', 'output_schema', 'error_schema'] as const) {
-        pushAll(out, checkSchemaDocument(ep[field], { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
+        const schema = ep[field];
+        if (schema === undefined) continue;
+        pushAll(out, checkSchemaDocument(schema, { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
       }
     }
     return out;

@@ -1,5 +1,4 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
-import type { ExecutionContext } from '../model.js';
 import type { Rule } from './rule.js';
 
 const POSIX_LOCALE = /^(?:C|POSIX|C\.UTF-8|[a-z]{2,3}(?:_[A-Z]{2})?(?:\.[A-Za-z0-9-]+)?(?:@[A-Za-z0-9]+)?)$/;
@@ -52,7 +51,7 @@ const CHECKS = {
   encoding: { valid: memo(validEncoding), example: 'utf-8' },
 } as const;
 
-function checkContext(ctx: ExecutionContext | undefined, at: string, out: Diagnostic[]): void {
+function checkContext(ctx: unknown, at: string, out: Diagnostic[]): void {
   if (ctx === undefined || ctx === null || typeof ctx !== 'object') return;
   for (const [field, { valid, example }] of Object.entries(CHECKS)) {
     const v = (ctx as Record<string, unknown>)[field];
@@ -66,7 +65,7 @@ export const executionContext: Rule = {
   name: 'execution-context',
   check({ data, entrypoints }) {
     const out: Diagnostic[] = [];
-    checkContext(data.execution_context as ExecutionContext | undefined, '/execution_context', out);
+    checkContext(data.execution_context, '/execution_context', out);
     for (const { ep, pointer } of entrypoints) checkContext(ep.execution_context, `${pointer}/execution_context`, out);
     return out;
   },

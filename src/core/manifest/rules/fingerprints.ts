@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
+import { closest } from '../../suggest.js';
 import type { JsonSchema } from '../model.js';
 import type { Rule } from './rule.js';
 
@@ -57,6 +58,36 @@ function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[
   return sawUnknowable ? 'unknowable' : 'undeclared';
 }
 
+/** The property names declared at `segments` under plain `properties` (for a "did you mean"). */
+function declaredAt(schema: JsonSchema, segments: readonly string[]): string[] {
+  let cur: unknown = schema;
+  for (const seg of segments) {
+    const props = (cur as JsonSchema | null)?.properties;
+    if (props === null || typeof props !== 'object' || !Object.hasOwn(props, seg)) return [];
+    cur = (props as Record<string, unknown>)[seg];
+    if (cur === null || typeof cur !== 'object') return [];
+  }
+  const props = (cur as JsonSchema).properties;
+  return props !== null && typeof props === 'object' ? Object.keys(props) : [];
+}
+
+/** The fix of a path the schema does not declare: the nearest declared name, else declare it. */
+function undeclaredHint(schema: JsonSchema, root: string, segments: readonly string[]): string {
+  const parent = segments.slice(0, -1);
+  const guess = closest(segments[segments.length - 1] ?? '', declaredAt(schema, parent));
+  const declare = `declare ${segments.join('.')} under properties`;
+  return guess !== undefined ? `did you mean ${[root, ...parent, guess].join('.')}? If not, ${declare}` : `${declare}, or fix the path`;
+}
+
+/** The fix of a path without an allowed root: a bare name (`path`) gets the prefix, a misspelt root the nearest. */
+function prefixHint(path: string, roots: readonly string[]): string | undefined {
+  const [head = '', ...rest] = path.split('.');
+  if (head === '' || rest.includes('')) return undefined;
+  if (rest.length === 0) return roots.length === 1 ? `write it as ${roots[0] ?? ''}.${path}` : undefined;
+  const guess = closest(head, roots);
+  return guess !== undefined ? `did you mean ${[guess, ...rest].join('.')}?` : undefined;
+}
+
 const PREFIX = { args_fingerprint_fields: 'input', result_fingerprint_fields: 'result' } as const;
 const EXAMPLE = { args_fingerprint_fields: 'input.path', result_fingerprint_fields: 'result.summary' } as const;
 
@@ -64,11 +95,11 @@ export const fingerprints: Rule = {
   name: 'fingerprints',
   check({ entrypoints }) {
     const out: Diagnostic[] = [];
-    for (const { ep, pointer } of entrypoints) {
+    for (const { ep, pointer, label } of entrypoints) {
       for (const field of ['args_fingerprint_fields', 'result_fingerprint_fields'] as const) {
-        if (ep[field].length === 0) {
+        if (ep[field]?.length === 0) {
           out.push(
-            diag('FINGERPRINT_INCOMPLETE', `entrypoint ${ep.entrypoint_id} has no ${field}`, {
+            diag('FINGERPRINT_INCOMPLETE', `entrypoint ${label} has no ${field}`, {
               pointer: `${pointer}/${field}`,
               hint: `list the ${PREFIX[field]}.<property> paths that identify a call, e.g. ${EXAMPLE[field]}`,
             }),
@@ -76,26 +107,29 @@ export const fingerprints: Rule = {
         }
       }
       const check = (field: keyof typeof PREFIX | 'side_effect_fingerprint_fields'): void => {
-        ep[field].forEach((path, i) => {
+        (ep[field] ?? []).forEach((path, i) => {
           const [root, ...segments] = path.split('.');
-          const schemaFor: Record<string, JsonSchema> = { input: ep.input_schema, result: ep.output_schema };
+          const schemaFor: Record<string, JsonSchema | undefined> = { input: ep.input_schema, result: ep.output_schema };
           const allowedRoots = field === 'side_effect_fingerprint_fields' ? ['input', 'result', 'side_effects'] : [PREFIX[field]];
           const at = `${pointer}/${field}/${i}`;
           if (root === undefined || !allowedRoots.includes(root) || segments.some((s) => s === '')) {
+            const hint = prefixHint(path, allowedRoots);
             out.push(
               diag('FINGERPRINT_FIELD_UNKNOWN', `${field} entry ${JSON.stringify(path)} must start with ${allowedRoots.map((r) => r + '.').join(' or ')}`, {
                 pointer: at,
+                ...(hint !== undefined ? { hint } : {}),
               }),
             );
             return;
           }
+          // side_effects.* names observed effects, not schema fields; an unreadable schema cannot be looked into.
           const schema = schemaFor[root];
-          if (schema === undefined) return; // side_effects.* names observed effects, not schema fields
+          if (schema === undefined) return;
           if (lookup(schema, schema, segments) === 'undeclared') {
             out.push(
               diag('FINGERPRINT_FIELD_UNKNOWN', `${JSON.stringify(path)} is not a property declared by ${root === 'input' ? 'input_schema' : 'output_schema'}`, {
                 pointer: at,
-                hint: `declare ${segments.join('.')} under properties, or fix the path`,
+                hint: undeclaredHint(schema, root, segments),
               }),
             );
           }

@@ -12,7 +12,10 @@ import { sideEffects } from './side-effects.js';
 import { uniqueIds } from './unique-ids.js';
 import type { Rule } from './rule.js';
 
-/** Every semantic rule, run in this order; each is independent of the others. */
+/**
+ * Every semantic rule, run in this order; each is independent of the others, and each runs on
+ * every manifest that parsed, reading what the schema did not find wrong (view.ts).
+ */
 export const RULES: readonly Rule[] = [
   contractVersion,
   digestFormat,
@@ -28,4 +31,5 @@ export const RULES: readonly Rule[] = [
   executionContext,
 ];
 
-export type { CheckedEntrypoint, Rule, RuleContext } from './rule.js';
+export type { EntrypointView, Rule, RuleContext, ViewedEntrypoint } from './rule.js';
+export { entrypointViews } from './view.js';

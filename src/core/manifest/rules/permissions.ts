@@ -1,17 +1,17 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { covers, parseScopeValue, type ScopeValue } from '../../policy/index.js';
-import { commandArgv, PERMISSION_SCOPES, permissionValues, type Entrypoint, type PermissionScope } from '../model.js';
-import type { Rule } from './rule.js';
+import { commandArgv, PERMISSION_SCOPES, permissionValues, type PermissionScope } from '../model.js';
+import type { EntrypointView, Rule } from './rule.js';
 
-function parsed(
-  ep: Entrypoint,
-  which: 'requested_permissions' | 'required_permissions',
-  pointer: string,
-  out: Diagnostic[],
-): Map<PermissionScope, { raw: string; value: ScopeValue }[]> {
-  const result = new Map<PermissionScope, { raw: string; value: ScopeValue }[]>();
+type Parsed = Map<PermissionScope, { raw: string; value: ScopeValue }[]>;
+
+/** The values of one permissions mapping, parsed; undefined when the mapping cannot be read. */
+function parsed(ep: EntrypointView, which: 'requested_permissions' | 'required_permissions', pointer: string, out: Diagnostic[]): Parsed | undefined {
+  const permissions = ep[which];
+  if (permissions === undefined) return undefined;
+  const result: Parsed = new Map();
   for (const scope of PERMISSION_SCOPES) {
-    const raw = ep[which][scope];
+    const raw = permissions[scope];
     const list = permissionValues(raw);
     const values: { raw: string; value: ScopeValue }[] = [];
     list.forEach((v, i) => {
@@ -28,7 +28,7 @@ function parsed(
 }
 
 /** The environment an entrypoint needs: its own list, else the manifest-level default. */
-function requiredEnv(ep: Entrypoint, data: Readonly<Record<string, unknown>>): string[] {
+function requiredEnv(ep: EntrypointView, data: Readonly<Record<string, unknown>>): string[] {
   if (ep.required_environment_variables !== undefined) return ep.required_environment_variables;
   const ctx = data.execution_context as { required_environment_variables?: unknown } | undefined;
   const inherited = ctx?.required_environment_variables;
@@ -39,15 +39,17 @@ export const permissions: Rule = {
   name: 'permissions',
   check({ entrypoints, data }) {
     const out: Diagnostic[] = [];
-    for (const { ep, pointer } of entrypoints) {
+    for (const { ep, pointer, unreadable, label } of entrypoints) {
       const requested = parsed(ep, 'requested_permissions', pointer, out);
       const required = parsed(ep, 'required_permissions', pointer, out);
-      for (const [scope, needs] of required) {
+      // What is undeclared is known only when what is requested can be read.
+      if (requested === undefined) continue;
+      for (const [scope, needs] of required ?? []) {
         const have = requested.get(scope) ?? [];
         for (const need of needs) {
           if (have.some((h) => covers(h.value, need.value))) continue;
           out.push(
-            diag('PERMISSION_UNDECLARED', `entrypoint ${ep.entrypoint_id} requires ${scope} ${JSON.stringify(need.raw)} but does not request it`, {
+            diag('PERMISSION_UNDECLARED', `entrypoint ${label} requires ${scope} ${JSON.stringify(need.raw)} but does not request it`, {
               pointer: `${pointer}/required_permissions/${scope}`,
               hint: `add ${JSON.stringify(need.raw)} (or a value covering it) to requested_permissions.${scope}`,
             }),
@@ -55,24 +57,25 @@ export const permissions: Rule = {
         }
       }
       const envRequested = new Set((requested.get('env') ?? []).map((e) => e.raw));
-      for (const name of requiredEnv(ep, data)) {
+      const envNeeded = unreadable.has('required_environment_variables') ? [] : requiredEnv(ep, data);
+      for (const name of envNeeded) {
         if (envRequested.has(name)) continue;
         out.push(
-          diag('ENV_NOT_REQUESTED', `entrypoint ${ep.entrypoint_id} requires environment variable ${name} but does not request env: ${name}`, {
+          diag('ENV_NOT_REQUESTED', `entrypoint ${label} requires environment variable ${name} but does not request env: ${name}`, {
             pointer: `${pointer}/requested_permissions`,
             hint: 'the runner passes only requested and granted variables; add it to requested_permissions.env',
           }),
         );
       }
       // A shell entrypoint that runs a program from PATH is executing it: that must be requested.
-      if (ep.runtime === 'shell') {
+      if (ep.runtime === 'shell' && ep.command !== undefined) {
         const program = commandArgv(ep.command)[0];
         if (program !== undefined && !program.includes('/')) {
           const need = parseScopeValue('exec', program);
           const execs = requested.get('exec') ?? [];
           if (need.ok && !execs.some((h) => covers(h.value, need.value))) {
             out.push(
-              diag('PERMISSION_UNDECLARED', `entrypoint ${ep.entrypoint_id} runs ${program} from PATH but does not request exec: ${program}`, {
+              diag('PERMISSION_UNDECLARED', `entrypoint ${label} runs ${program} from PATH but does not request exec: ${program}`, {
                 pointer: `${pointer}/command`,
                 hint: `add ${program} to requested_permissions.exec and required_permissions.exec, or ship the program in the bundle`,
               }),

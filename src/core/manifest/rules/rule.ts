@@ -1,19 +1,18 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { BundleFile } from '../../bundle/index.js';
-import type { Entrypoint } from '../model.js';
+import type { ViewedEntrypoint } from './view.js';
 
-export interface CheckedEntrypoint {
-  readonly index: number;
-  /** `/entrypoints/<index>` */
-  readonly pointer: string;
-  readonly ep: Entrypoint;
-}
+export type { EntrypointView, ViewedEntrypoint } from './view.js';
 
 export interface RuleContext {
   /** The manifest's top-level mapping; fields may be of any type when the schema failed. */
   readonly data: Readonly<Record<string, unknown>>;
-  /** Entrypoints that passed the schema: rules may rely on their types. */
-  readonly entrypoints: readonly CheckedEntrypoint[];
+  /**
+   * Every entrypoint that is a mapping, as far as it can be read (view.ts): a field the schema
+   * found wrong, or of the wrong type, is left out. A rule checks what it can read and skips what
+   * it cannot; it never assumes a field is there.
+   */
+  readonly entrypoints: readonly ViewedEntrypoint[];
   /** The bundle's files when a bundle directory is known (not for stdin). */
   readonly files?: readonly BundleFile[];
 }

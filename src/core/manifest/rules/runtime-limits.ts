@@ -7,7 +7,7 @@ export const runtimeLimits: Rule = {
   check({ entrypoints }) {
     const out: Diagnostic[] = [];
     for (const { ep, pointer } of entrypoints) {
-      for (const [field, value] of Object.entries(ep.runtime_limits) as [LimitField, number | string][]) {
+      for (const [field, value] of Object.entries(ep.runtime_limits ?? {}) as [LimitField, number | string][]) {
         if (parseLimit(field, value) !== undefined) continue;
         const u = LIMIT_UNITS[field];
         out.push(

@@ -28,11 +28,11 @@ export const runtimePinned: Rule = {
   name: 'runtime-pinned',
   check({ entrypoints }) {
     const out: Diagnostic[] = [];
-    for (const { ep, pointer } of entrypoints) {
-      if (!PINNED_RUNTIMES.has(ep.runtime)) continue;
+    for (const { ep, pointer, unreadable, label } of entrypoints) {
+      if (ep.runtime === undefined || !PINNED_RUNTIMES.has(ep.runtime) || unreadable.has('runtime_version')) continue;
       if (ep.runtime_version === undefined) {
         out.push(
-          diag('RUNTIME_UNPINNED', `entrypoint ${ep.entrypoint_id} uses runtime ${ep.runtime} without runtime_version`, {
+          diag('RUNTIME_UNPINNED', `entrypoint ${label} uses runtime ${ep.runtime} without runtime_version`, {
             pointer: `${pointer}/runtime_version`,
             hint: `add runtime_version: ${EXAMPLE[ep.runtime]}`,
           }),
@@ -41,7 +41,7 @@ export const runtimePinned: Rule = {
       }
       const why = unpinnedReason(ep.runtime, ep.runtime_version);
       if (why !== undefined) {
-        out.push(diag('RUNTIME_UNPINNED', `entrypoint ${ep.entrypoint_id}: ${why}`, { pointer: `${pointer}/runtime_version` }));
+        out.push(diag('RUNTIME_UNPINNED', `entrypoint ${label}: ${why}`, { pointer: `${pointer}/runtime_version`, hint: `${ep.runtime === 'container' ? 'pin the image by its digest' : 'write one exact version'}, e.g. runtime_version: ${EXAMPLE[ep.runtime]}` }));
       }
     }
     return out;

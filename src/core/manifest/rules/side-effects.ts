@@ -6,16 +6,17 @@ export const sideEffects: Rule = {
   name: 'side-effects',
   check({ entrypoints }) {
     const out: Diagnostic[] = [];
-    for (const { ep, pointer } of entrypoints) {
-      if (ep.side_effect_categories.length > 0 && ep.side_effect_fingerprint_fields.length === 0) {
+    for (const { ep, pointer, label } of entrypoints) {
+      const categories = ep.side_effect_categories ?? [];
+      if (categories.length > 0 && ep.side_effect_fingerprint_fields?.length === 0) {
         out.push(
-          diag('SIDE_EFFECT_UNDECLARED', `entrypoint ${ep.entrypoint_id} declares side effects but no side_effect_fingerprint_fields`, {
+          diag('SIDE_EFFECT_UNDECLARED', `entrypoint ${label} declares side effects but no side_effect_fingerprint_fields`, {
             pointer: `${pointer}/side_effect_fingerprint_fields`,
             hint: 'list the fields that identify each effect, e.g. input.path for a file write',
           }),
         );
       }
-      ep.side_effect_categories.forEach((category, i) => {
+      categories.forEach((category, i) => {
         const v = classifyCategory(category);
         const at = `${pointer}/side_effect_categories/${i}`;
         if (v.kind === 'unknown') {
