@@ -132,13 +132,20 @@ export { packSkillZip, type SkillZip } from './core/archive/index.js';
  * `readIndex(registry)` then `loadCapability(registry, index, id)` gives the protocol's payload or
  * its CAPABILITY_NOT_FOUND / SKILL_MALFORMED error; `matchIntent(index.capabilities, text)` ranks
  * capabilities by trigger; `locateRegistry` applies the --registry / SKILLCTL_REGISTRY / project /
- * shipped order (the caller passes the environment value). Without `skills`, every tool binding is
- * unresolved; `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
+ * shipped order (the caller passes the environment value). `locateRegistryLayers` gives the
+ * registries a command reads, upper first: an explicit one alone, else the project's over the
+ * shipped one; `readRegistryView(layers)` reads them as one view (each capability with its
+ * `origin`, and `shadows` when it hides a lower one), and `loadFromView(view, id)` loads from the
+ * layer the view takes it from. Without `skills`, every tool binding is unresolved;
+ * `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
  */
 export {
   dirSkillResolver,
   loadCapability,
+  loadFromView,
   locateRegistry,
+  locateRegistryLayers,
+  readRegistryView,
   matchIntent,
   publishCapabilities,
   readIndex,
@@ -148,10 +155,13 @@ export {
   type CapabilitySummary,
   type CapabilityValidation,
   type IndexEntry,
+  type LayeredEntry,
   type LoadError,
   type LoadResult,
   type PublishResult,
   type RegistryIndex,
+  type RegistryLocation,
+  type RegistryView,
   type SkillResolver,
   type Tool,
 } from './core/registry/index.js';

@@ -8,7 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolBinding } from '../core/registry/index.js';
-import { Session, type ApprovalMode, type SessionTool } from './session.js';
+import { Session, type ApprovalMode, type SessionRegistry, type SessionTool } from './session.js';
 
 /** What running a bound tool produced: the accepted output, or an error the agent can read. */
 export type ToolRunOutcome =
@@ -28,7 +28,8 @@ export interface ExtraTool {
 }
 
 export interface McpServerOptions {
-  readonly registry: string;
+  /** The registry served: a directory, or layers read as one view (upper first). */
+  readonly registry: SessionRegistry;
   readonly approval: ApprovalMode;
   readonly execute: ToolExecutor;
   readonly recordRefusal?: RefusalRecorder;

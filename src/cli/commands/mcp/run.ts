@@ -4,7 +4,7 @@
  */
 import { SkillctlError } from '../../../core/errors.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
-import { readIndex } from '../../../core/registry/index.js';
+import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
@@ -19,12 +19,13 @@ import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
-import { registryFor } from '../../registry-location.js';
+import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import type { McpOptions } from './options.js';
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
-  const where = await registryFor(ctx, opts.registry);
-  const read = await readIndex(where.dir);
+  // The layered view `skillctl registry` shows: the project's capabilities beside the shipped ones.
+  const layers = await registryLayersFor(ctx, opts.registry);
+  const read = await readRegistryView(layers);
   if (!read.ok) {
     const first = read.diagnostics[0];
     throw new SkillctlError(first?.code ?? 'REGISTRY_INDEX_INVALID', first?.message ?? 'the registry cannot be read');
@@ -83,7 +84,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     if (!('extra' in loaded)) return fail(ctx, loaded.diagnostics);
     extraPacks = loaded.extra;
   }
-  const { server } = createMcpServer({ registry: where.dir, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
+  const { server } = createMcpServer({ registry: layers, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((resolve) => {
@@ -92,7 +93,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     ctx.io.stdin.once('end', () => void server.close());
   });
   await server.connect(transport);
-  ctx.note(`skillctl mcp: serving ${where.dir} (${where.source}) on stdio`);
+  ctx.note(`skillctl mcp: serving ${layers.map((l) => describeRegistry(ctx, l)).join(', over ')} on stdio`);
   await closed;
   return EXIT.ok;
 }
