@@ -70,8 +70,10 @@ export {
  */
 export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
 /**
- * `packBundle(dir, outDir, { formats, profile })`: validates a bundle or SKILL.md folder, then writes
+ * `packBundle(dir, outDir, { formats, profile, force })`: validates a bundle or SKILL.md folder, then writes
  * the reproducible `<skill_id>-<skill_version>.tgz` and/or `<name>.skill` (formats `tgz`, `skill`).
+ * An existing `.tgz` of the same name with other bytes is refused (ARCHIVE_IMMUTABLE) unless
+ * `force` (default false).
  * `checkSkillDir(dir, label)` is the gate pack and pin share: the folder's kind, validation and identity.
  */
 export { packBundle, type PackFormat, type PackResult } from './core/pack/index.js';

@@ -24,10 +24,7 @@ async function realPathToBe(path: string): Promise<string> {
   }
 }
 
-export interface PackFolderOptions extends PackOptions {
-  /** How to name the output directory in messages (default: `outDir`). */
-  readonly outLabel?: string;
-}
+export type PackFolderOptions = PackOptions;
 
 /**
  * Packs the folder `dir` (absolute) into `outDir` (absolute), made if missing. Throws
@@ -56,5 +53,5 @@ export async function packFolder(dir: string, outDir: string, opts: PackFolderOp
   } catch (err) {
     throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot create ${outLabel}: ${errnoCode(err) ?? String(err)}`);
   }
-  return packBundle(dir, outDir, opts);
+  return packBundle(dir, outDir, { ...opts, outLabel });
 }

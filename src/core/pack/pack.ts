@@ -12,7 +12,8 @@
  *
  * Both are built in memory before either is written, each atomically: a refusal writes nothing.
  */
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
 import {
   archiveTrailer,
@@ -33,6 +34,7 @@ import {
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { writeFileAtomic } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
@@ -109,6 +111,31 @@ export interface PackOptions {
   readonly formats?: readonly PackFormat[];
   /** How strictly SKILL.md is checked (default: `default`; `strict` as uploads check it). */
   readonly profile?: AgentSkillProfile;
+  /** How to name the output directory in messages (default: the path). */
+  readonly outLabel?: string;
+  /** Overwrite a `.tgz` of the same identity that holds other bytes (default false). */
+  readonly force?: boolean;
+}
+
+/**
+ * Seed 003: "(skill_id, skill_version) MUST be immutable". An archive is named after its identity,
+ * so an existing one with other bytes is another content under the same identity: refused unless
+ * forced. The same bytes again are what a reproducible pack writes, and are fine.
+ */
+async function immutableArchive(path: string, bytes: Buffer, label: string, outLabel: string): Promise<Diagnostic | undefined> {
+  let existing: Buffer;
+  try {
+    existing = await readFile(path);
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot read ${basename(path)} in ${outLabel}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+  }
+  const name = basename(path);
+  if (existing.equals(bytes)) return undefined;
+  return diag('ARCHIVE_IMMUTABLE', `the archive ${name} in ${outLabel} holds other bytes: (skill_id, skill_version) MUST be immutable (seed 003), so it was not overwritten`, {
+    file: label,
+    hint: 'give the changed skill a new version, or pass --force if this version was never released',
+  });
 }
 
 interface Built {
@@ -187,6 +214,10 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     const zip = await packSkillZip(held.source, name);
     if (zip.bytes === undefined || zip.digest === undefined) return refused([...zip.diagnostics]);
     built.skill = { path: join(outDir, `${name}.skill`), bytes: zip.bytes, digest: zip.digest, entries: zip.entries, excluded: zip.excluded };
+  }
+  if (built.tgz !== undefined && opts.force !== true) {
+    const refusal = await immutableArchive(built.tgz.path, built.tgz.bytes, label, opts.outLabel ?? outDir);
+    if (refusal !== undefined) return refused([refusal]);
   }
   if (built.tgz !== undefined) await writeFileAtomic(built.tgz.path, built.tgz.bytes);
   if (built.skill !== undefined) await writeFileAtomic(built.skill.path, built.skill.bytes);

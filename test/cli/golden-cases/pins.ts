@@ -25,6 +25,13 @@ async function pinnedThenEdited(ctx: GoldenContext): Promise<void> {
   await ctx.cli(['validate', '--fix', 'manifests/hello']);
 }
 
+/** An archive packed, then its folder edited (digests rewritten) without a new version. */
+async function packedThenEdited(ctx: GoldenContext): Promise<void> {
+  await ctx.cli(['pack', 'manifests/hello', '--out', 'out']);
+  await appendFile(join(ctx.dir, 'manifests', 'hello', 'data', 'words.txt'), 'edited\n');
+  await ctx.cli(['validate', '--fix', 'manifests/hello']);
+}
+
 /**
  * keygen makes a fresh random key pair: its public key and the keys file's digest differ on
  * every run. Secret keys never reach a golden file (listings of key files carry no hash).
@@ -43,6 +50,9 @@ export const PACK: readonly GoldenCase[] = [
   { args: ['pack', 'pdf-notes', '--out', 'out'], label: 'unversioned', temp: { 'pdf-notes': `${SKILLS}/unversioned/pdf-notes` }, list: ['out'] },
   { args: ['pack', 'code-extension-fields', '--format', 'skill', '--strict', '--out', 'out'], temp: { 'code-extension-fields': `${SKILLS}/valid/code-extension-fields` }, list: ['out'] },
   { args: ['pack', 'manifests/hello', '--format', 'zip'], temp: PROJECT, list: ['demo.hello-0.1.0.tgz'] },
+  // seed 003: an identity's archive never gets other bytes (ARCHIVE_IMMUTABLE), unless --force.
+  { args: ['pack', 'manifests/hello', '--out', 'out'], label: 'changed-same-version', temp: PROJECT, setup: packedThenEdited, list: ['out'] },
+  { args: ['pack', 'manifests/hello', '--out', 'out', '--force'], label: 'changed-same-version', temp: PROJECT, setup: packedThenEdited, list: ['out'] },
 ];
 
 export const PIN: readonly GoldenCase[] = [
