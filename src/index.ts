@@ -102,6 +102,24 @@ export {
   type SkillPin,
 } from './core/pins/index.js';
 /**
+ * Skill roots: where a project keeps its skills. `DEFAULT_SKILL_ROOTS` is `manifests`, `skills`,
+ * `.agents/skills`, `.claude/skills`; a lock's `skill_roots` replaces it (`pin --skill-roots`).
+ * `loadSkillRoots(root)` reads the project's list from `<root>/pins/skills.lock.json` (the
+ * defaults without a lock, or, with the lock's finding, when it cannot be used);
+ * `findProjectSkills(root)` adds the skill folders under the roots (sorted, relative to `root`),
+ * as `pin --all`, `verify-pins`, `validate` and `prompt` find them; `findSkillFolders(root, roots)`
+ * searches a list of your own.
+ */
+export {
+  DEFAULT_SKILL_ROOTS,
+  findProjectSkills,
+  findSkillFolders,
+  loadSkillRoots,
+  skillRootsOf,
+  type ProjectSkills,
+  type SkillRoots,
+} from './core/pins/index.js';
+/**
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
  * (defaults: profile `default`, name charset `ascii`); `checkSkillMd(bytes, { file })` checks bytes
  * without a folder; `readAgentSkill(dir)` reads name, description and location as skills-ref's

@@ -11,6 +11,7 @@ export function pinJson(outcome: PinOutcome, lockFile: string): string {
     lock_written: outcome.lockWritten,
     signatures_written: outcome.signaturesWritten,
     changes: outcome.changes,
+    ...(outcome.skillRoots !== undefined ? { skill_roots: outcome.skillRoots } : {}),
     diagnostics: outcome.diagnostics,
   }).trimEnd();
 }
@@ -30,6 +31,7 @@ export function renderPin(outcome: PinOutcome, lockFile: string, opts: { readonl
   const shown = quiet ? outcome.diagnostics.filter((d) => d.severity === 'error') : outcome.diagnostics;
   if (shown.length > 0) out.push(renderGrouped(shown, { style }));
   if (!outcome.lockWritten) return [...out, `${style.red('✖')} ${lockFile} was not changed`].join('\n');
+  if (outcome.skillRoots !== undefined) out.push(`skill roots: ${outcome.skillRoots.to.join(', ')} (were ${outcome.skillRoots.from.join(', ')})`);
   for (const c of outcome.changes) if (c.action !== 'unchanged' || !quiet) out.push(describe(c));
   const changed = outcome.changes.filter((c) => c.action !== 'unchanged').length;
   out.push(`${style.green('✔')} ${lockFile}: ${changed} change${changed === 1 ? '' : 's'}, ${outcome.changes.length - changed} unchanged`);

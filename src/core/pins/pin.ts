@@ -19,7 +19,8 @@ import { compareSkillPins, emptyLock, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
 import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
-import { MANIFESTS_DIR } from './scan.js';
+import { PACKS_DIR } from './scan.js';
+import { recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 import type { PinTarget } from './targets.js';
 import { makeDirs } from '../fs/make-dirs.js';
 
@@ -46,8 +47,10 @@ export interface PinRequest {
   readonly trustKeys: boolean;
   /** Set the lock's min_signers. */
   readonly minSigners?: number;
-  /** Drop pins whose source under manifests/ no longer exists (`--all`). */
+  /** Drop pins whose source under a skill root (or manifests/packs/) no longer exists (`--all`). */
   readonly prune: boolean;
+  /** Set the lock's skill roots (`--skill-roots`), checked by the caller. */
+  readonly skillRoots?: readonly string[];
   readonly fileLock: FileLockOptions;
 }
 
@@ -57,6 +60,8 @@ export interface PinOutcome {
   /** signatures.json files written (sources). */
   readonly signaturesWritten: readonly string[];
   readonly changes: readonly PinChange[];
+  /** The skill roots before and after, when this run changed them. */
+  readonly skillRoots?: { readonly from: readonly string[]; readonly to: readonly string[] };
   /** The lock as written (or as it would have been). */
   readonly lock?: SkillctlLock;
   readonly diagnostics: readonly Diagnostic[];
@@ -70,6 +75,16 @@ interface Decision {
   readonly blocked: boolean;
   /** No error at all: the lock may be written. */
   readonly complete: boolean;
+  readonly skillRoots?: PinOutcome['skillRoots'];
+}
+
+const rootsOf = (d: Decision): Pick<Decision, 'skillRoots'> => (d.skillRoots !== undefined ? { skillRoots: d.skillRoots } : {});
+
+/** The skill roots before and after, when they differ. */
+function rootsChange(before: SkillctlLock, after: SkillctlLock): Pick<Decision, 'skillRoots'> {
+  const from = skillRootsOf(before);
+  const to = skillRootsOf(after);
+  return from.join('\0') === to.join('\0') ? {} : { skillRoots: { from, to } };
 }
 
 async function readOptional(path: string): Promise<Buffer | undefined> {
@@ -134,18 +149,23 @@ export function applyPins(lock: SkillctlLock, prepared: readonly Prepared[], rep
   return { lock: { ...lock, skills: skills.sort(compareSkillPins), packs }, changes, diagnostics };
 }
 
-/** Removes pins whose source lies under manifests/ and no longer exists. */
+/**
+ * Removes pins whose source lies under one of the lock's skill roots (or, for a pack, in
+ * manifests/packs/) and no longer exists. Sources elsewhere (an archive in dist/) are kept: only
+ * what `--all` searches is known to be gone rather than not yet built.
+ */
 async function pruneMissing(root: string, lock: SkillctlLock): Promise<{ lock: SkillctlLock; changes: PinChange[] }> {
-  const under = (s: string): boolean => s.startsWith(`${MANIFESTS_DIR}/`);
+  const roots = skillRootsOf(lock);
+  const under = (s: string, dirs: readonly string[]): boolean => dirs.some((d) => s.startsWith(`${d}/`));
   const changes: PinChange[] = [];
   const skills: SkillPin[] = [];
   for (const s of lock.skills) {
-    if (under(s.source) && !(await exists(sourcePath(root, s.source)))) changes.push({ kind: 'skill', id: s.skill_id, version: s.skill_version, source: s.source, action: 'removed' });
+    if (under(s.source, roots) && !(await exists(sourcePath(root, s.source)))) changes.push({ kind: 'skill', id: s.skill_id, version: s.skill_version, source: s.source, action: 'removed' });
     else skills.push(s);
   }
   const packs: PackPin[] = [];
   for (const p of lock.packs) {
-    if (under(p.source) && !(await exists(sourcePath(root, p.source)))) changes.push({ kind: 'pack', id: p.profile, version: p.skill_pack_version, source: p.source, action: 'removed' });
+    if (under(p.source, [PACKS_DIR, ...roots]) && !(await exists(sourcePath(root, p.source)))) changes.push({ kind: 'pack', id: p.profile, version: p.skill_pack_version, source: p.source, action: 'removed' });
     else packs.push(p);
   }
   return { lock: { ...lock, skills, packs }, changes };
@@ -212,6 +232,12 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   const decide = async (current: SkillctlLock): Promise<Decision> => {
     const trusted = trustKeys(current, keysFile, keysBytes, req);
     let lock: SkillctlLock = req.minSigners !== undefined ? { ...trusted.lock, min_signers: req.minSigners } : trusted.lock;
+    if (req.skillRoots !== undefined) {
+      const { skill_roots: previous, ...rest } = lock;
+      void previous;
+      const recorded = recordedSkillRoots(req.skillRoots);
+      lock = recorded !== undefined ? { ...rest, skill_roots: recorded } : rest;
+    }
     // Warnings from validation stay in the report.
     const diagnostics: Diagnostic[] = [...found, ...trusted.diagnostics];
     const pinned = new Set(current.skills.map((e) => e.source));
@@ -255,24 +281,31 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
       changes.push(...pruned.changes);
     }
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    return { lock, changes, diagnostics: sortDiagnostics(diagnostics), blocked: breaksPin || errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'), complete: errors.length === 0 };
+    return {
+      lock,
+      changes,
+      diagnostics: sortDiagnostics(diagnostics),
+      blocked: breaksPin || errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'),
+      complete: errors.length === 0,
+      ...rootsChange(current, lock),
+    };
   };
   const writes = prepared.flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
 
   // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
   const early = await decide(before.lock ?? emptyLock());
-  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, lock: early.lock, diagnostics: early.diagnostics };
+  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, ...rootsOf(early), lock: early.lock, diagnostics: early.diagnostics };
   await makeDirs(lockDir);
   return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
     // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
     const current = await currentLock(req);
     if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(current.diagnostics) };
     const d = await decide(current.lock);
-    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
     for (const w of writes) await writeFileAtomic(w.path, w.text);
     const signaturesWritten = writes.map((w) => w.source);
-    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
     await writeFileAtomic(req.lockPath, renderLock(d.lock));
-    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
   });
 }

@@ -68,6 +68,8 @@ export const PIN: readonly GoldenCase[] = [
     show: [LOCK],
   },
   { args: ['pin', 'skills/pdf-notes'], temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
+  { args: ['pin', '--all'], label: 'every-root', temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes`, '.agents/skills/pdf-tools': `${SKILLS}/valid/pdf-tools` }, show: [LOCK] },
+  { args: ['pin', '--all', '--skill-roots', 'manifests,tools/skills'], temp: { ...PROJECT, 'tools/skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
   { args: ['pin', '<ROOT>/fixtures/manifests/valid/node-entrypoint'], temp: PROJECT, list: ['pins'] },
   { args: ['pin', 'manifests/hello', '--min-signers', '1'], temp: PROJECT, list: ['pins'] },
   { args: ['pin', 'manifests/hello', '--sign', 'missing.key', '--signer', 'alice'], temp: PROJECT, list: ['pins'] },
@@ -89,6 +91,15 @@ export const VERIFY_PINS: readonly GoldenCase[] = [
     },
   },
   { args: ['verify-pins', '--min-signers', '2'], label: 'pinned', temp: PROJECT, setup: pinAll },
+  {
+    args: ['verify-pins'],
+    label: 'unpinned-in-agents-skills',
+    temp: PROJECT,
+    setup: async (ctx) => {
+      await pinAll(ctx);
+      await cp(fixture('agent-skills', 'pinnable', 'pdf-notes'), join(ctx.dir, '.agents', 'skills', 'pdf-notes'), { recursive: true });
+    },
+  },
   { args: ['verify-pins'], label: 'no-lock', temp: PROJECT },
 ];
 

@@ -8,6 +8,18 @@ export interface PinOptions {
   readonly all?: boolean;
   readonly trustKeys?: boolean;
   readonly minSigners?: number;
+  /** --skill-roots LIST: comma-separated folders, or `default`. */
+  readonly skillRoots?: string;
+}
+
+/**
+ * `--skill-roots a,b/c`: the folders, trailing slashes dropped, in the order given; `default`
+ * gives `defaults` (the lock then records none). Their rules are the core's (checkSkillRoots).
+ */
+export function parseSkillRoots(value: string | undefined, defaults: readonly string[]): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === 'default') return defaults;
+  return value.split(',').map((r) => r.trim().replace(/\/+$/, '')).filter((r) => r !== '');
 }
 
 /** Pin needs something to pin: paths, or --all. */
