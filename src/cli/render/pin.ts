@@ -17,7 +17,7 @@ export function pinJson(outcome: PinOutcome, lockFile: string): string {
 }
 
 function describe(c: PinChange): string {
-  return `${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}`;
+  return `${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}${c.from !== undefined ? ` (was ${c.from})` : ''}`;
 }
 
 /** The stderr notes: one line per signatures.json written. */

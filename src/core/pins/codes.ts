@@ -53,6 +53,11 @@ export const PIN_CODES = {
     title: 'Pinning would change the digests of an existing (id, version) pin; identities are immutable (use --replace).',
     exit: 'findings',
   },
+  PIN_SOURCE_CONFLICT: {
+    severity: 'error',
+    title: 'The (id, version) is already pinned from another source that still exists; a lock pins one source per identity.',
+    exit: 'findings',
+  },
   SKILL_ROOTS_INVALID: {
     severity: 'error',
     title: 'A skill root is not a clean relative path inside the project, is listed twice, or the list is empty.',

@@ -11,11 +11,12 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { canonicalize, sha256 } from '../digest/index.js';
+import { sha256 } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
 import { loadPublicKeys, type PublicKey } from '../sign/index.js';
-import { compareSkillPins, emptyLock, loadLock, renderLock } from './lock.js';
+import { applyPins, type PinChange } from './apply.js';
+import { emptyLock, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
 import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
@@ -24,15 +25,7 @@ import { recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 import type { PinTarget } from './targets.js';
 import { makeDirs } from '../fs/make-dirs.js';
 
-export interface PinChange {
-  readonly kind: 'skill' | 'pack';
-  /** skill_id, or the pack's profile. */
-  readonly id: string;
-  /** skill_version, or skill_pack_version. */
-  readonly version: string;
-  readonly source: string;
-  readonly action: 'added' | 'updated' | 'unchanged' | 'removed';
-}
+export { applyPins, type PinChange } from './apply.js';
 
 export interface PinRequest {
   readonly root: string;
@@ -96,59 +89,6 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
   }
 }
 
-function sameSkillDigests(a: SkillPin, b: SkillPin): boolean {
-  return a.manifest_digest === b.manifest_digest && a.content_digest === b.content_digest;
-}
-
-/** Merges prepared pins into `lock`, enforcing immutability of (id, version). */
-export function applyPins(lock: SkillctlLock, prepared: readonly Prepared[], replace: boolean): { lock: SkillctlLock; changes: PinChange[]; diagnostics: Diagnostic[] } {
-  let skills: SkillPin[] = [...lock.skills];
-  let packs: PackPin[] = [...lock.packs];
-  const changes: PinChange[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const immutable = (what: string, source: string): void => {
-    diagnostics.push(
-      diag('PIN_IMMUTABLE', `${what} is already pinned with other digests; an identity never changes content`, {
-        file: source,
-        hint: 'give the changed bundle a new version, or pass --replace if the pinned content was never released',
-      }),
-    );
-  };
-  for (const p of prepared) {
-    if (p.kind === 'skill') {
-      const e = p.entry;
-      const old = skills.find((s) => s.skill_id === e.skill_id && s.skill_version === e.skill_version);
-      if (old !== undefined && !sameSkillDigests(old, e) && !replace) {
-        immutable(`${e.skill_id} ${e.skill_version}`, e.source);
-        continue;
-      }
-      // A source now holding another identity (a version bump in place) no longer holds the old one.
-      for (const gone of skills.filter((s) => s !== old && s.source === e.source)) {
-        changes.push({ kind: 'skill', id: gone.skill_id, version: gone.skill_version, source: gone.source, action: 'removed' });
-      }
-      skills = skills.filter((s) => s !== old && s.source !== e.source);
-      skills.push(e);
-      const same = old !== undefined && canonicalize(old) === canonicalize(e);
-      changes.push({ kind: 'skill', id: e.skill_id, version: e.skill_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
-    } else {
-      const e = p.entry;
-      const old = packs.find((s) => s.profile === e.profile && s.skill_pack_version === e.skill_pack_version);
-      if (old !== undefined && old.pack_digest !== e.pack_digest && !replace) {
-        immutable(`pack ${e.profile} ${e.skill_pack_version}`, e.source);
-        continue;
-      }
-      for (const gone of packs.filter((s) => s !== old && s.source === e.source)) {
-        changes.push({ kind: 'pack', id: gone.profile, version: gone.skill_pack_version, source: gone.source, action: 'removed' });
-      }
-      packs = packs.filter((s) => s !== old && s.source !== e.source);
-      packs.push(e);
-      const same = old !== undefined && canonicalize(old) === canonicalize(e);
-      changes.push({ kind: 'pack', id: e.profile, version: e.skill_pack_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
-    }
-  }
-  return { lock: { ...lock, skills: skills.sort(compareSkillPins), packs }, changes, diagnostics };
-}
-
 /**
  * Removes pins whose source lies under one of the lock's skill roots (or, for a pack, in
  * manifests/packs/) and no longer exists. Sources elsewhere (an archive in dist/) are kept: only
@@ -169,6 +109,20 @@ async function pruneMissing(root: string, lock: SkillctlLock): Promise<{ lock: S
     else packs.push(p);
   }
   return { lock: { ...lock, skills, packs }, changes };
+}
+
+/** Which sources of `lock` that a prepared pin would move away from still exist. */
+async function presentSources(root: string, lock: SkillctlLock, prepared: readonly Prepared[]): Promise<Set<string>> {
+  const moving = prepared.flatMap((p) => {
+    const old =
+      p.kind === 'skill'
+        ? lock.skills.find((s) => s.skill_id === p.entry.skill_id && s.skill_version === p.entry.skill_version)
+        : lock.packs.find((s) => s.profile === p.entry.profile && s.skill_pack_version === p.entry.skill_pack_version);
+    return old !== undefined && old.source !== p.entry.source ? [old.source] : [];
+  });
+  const present = new Set<string>();
+  for (const s of moving) if (await exists(sourcePath(root, s))) present.add(s);
+  return present;
 }
 
 /** Reads the lock to update; a missing lock is a new, empty one. */
@@ -255,7 +209,8 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
         );
       }
     }
-    const applied = applyPins(lock, prepared, req.replace);
+    const present = await presentSources(req.root, lock, prepared);
+    const applied = applyPins(lock, prepared, req.replace, (s) => present.has(s));
     diagnostics.push(...applied.diagnostics);
     lock = applied.lock;
     if (req.minSigners !== undefined) {

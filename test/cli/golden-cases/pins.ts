@@ -67,6 +67,17 @@ export const PIN: readonly GoldenCase[] = [
     setup: async ({ cli }) => void (await cli(['pack', 'manifests/hello', '--out', 'out'])),
     show: [LOCK],
   },
+  // The archive of a folder the lock pins: refused, the folder's pin stays put (PIN_SOURCE_CONFLICT).
+  {
+    args: ['pin', 'out/demo.hello-0.1.0.tgz'],
+    label: 'folder-pinned',
+    temp: PROJECT,
+    setup: async (ctx) => {
+      await pinAll(ctx);
+      await ctx.cli(['pack', 'manifests/hello', '--out', 'out']);
+    },
+    show: [LOCK],
+  },
   { args: ['pin', 'skills/pdf-notes'], temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
   { args: ['pin', '--all'], label: 'every-root', temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes`, '.agents/skills/pdf-tools': `${SKILLS}/valid/pdf-tools` }, show: [LOCK] },
   { args: ['pin', '--all', '--skill-roots', 'manifests,tools/skills'], temp: { ...PROJECT, 'tools/skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
