@@ -20,6 +20,9 @@ import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
+import { renderGrouped } from '../../render/diagnostics.js';
+import { projectSkillCatalogue } from '../../served-skills.js';
+import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
@@ -84,7 +87,26 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     if (!('extra' in loaded)) return fail(ctx, loaded.diagnostics);
     extraPacks = loaded.extra;
   }
-  const { server } = createMcpServer({ registry: layers, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
+  let skills: SkillCatalogue | undefined;
+  if (opts.skills === true) {
+    const project = await projectSkillCatalogue(root ?? cwd);
+    if (!('catalogue' in project)) return fail(ctx, project.diagnostics);
+    skills = project.catalogue;
+    // What an agent will see, and why a folder is left out, before the session starts.
+    const first = await skills.list();
+    if (first.diagnostics.length > 0) ctx.note(renderGrouped(first.diagnostics, { style: ctx.style }));
+    const whence = project.roots.from === 'lock' ? 'skill_roots in the lock' : 'the default skill roots';
+    ctx.note(`skillctl mcp: ${first.skills.length} skill${first.skills.length === 1 ? '' : 's'} under ${project.roots.roots.join(', ')} (${whence})`);
+  }
+  const { server } = createMcpServer({
+    registry: layers,
+    approval: parseApproval(opts.approve ?? []),
+    execute,
+    recordRefusal,
+    version: VERSION,
+    extraTools: [packTool(extraPacks)],
+    ...(skills !== undefined ? { skills } : {}),
+  });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((resolve) => {
