@@ -1,11 +1,28 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (see bin/package.json), so start-up skips the ES module loader; dist/boot.cjs loads the
-// pre-built CLI bundle with its V8 code cache.
-// `skillctl skill` (the command agents call most) first tries a path that loads no CLI framework;
-// it handles only a plain, valid request and leaves everything else to the full CLI.
-// `skillctl validate PATH...` (what hooks and editors run) skips the CLI framework the same way.
-if (process.argv.includes('skill') && require('../dist/skill-fast.cjs').fastCli()) return;
-const plain = process.argv[2] === 'validate' ? require('../dist/validate-argv.cjs').plainValidate(process.argv.slice(2)) : undefined;
-if (plain !== undefined) require('../dist/boot.cjs').validate(plain);
-else require('../dist/boot.cjs').cli();
+// The executable. CommonJS (see bin/package.json), so start-up skips the ES module loader; the
+// start-up wing (src/entry/, built into dist/boot.cjs) picks a fast path or the full CLI.
+const fs = require('node:fs');
+const path = require('node:path');
+
+function boot() {
+  // The build swaps a new dist/ into place by two renames (scripts/build.mjs): a start that falls
+  // between them waits for the second rather than report the CLI unbuilt.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return require('../dist/boot.cjs');
+    } catch (err) {
+      if (err.code !== 'MODULE_NOT_FOUND' || fs.existsSync(path.join(__dirname, '..', 'dist', 'boot.cjs'))) throw err;
+      if (attempt === 5) return undefined;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+}
+
+const loaded = boot();
+if (loaded !== undefined) loaded.main(process.argv.slice(2));
+else {
+  // A clone before `npm ci`, or a build that failed: one line, not a stack trace.
+  process.stderr.write(`skillctl is not built: run npm ci (or npm run build) in ${path.resolve(__dirname, '..')}\n`);
+  process.exitCode = 2;
+}

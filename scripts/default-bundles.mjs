@@ -5,13 +5,14 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export async function snapshotDefaultBundles(root) {
+/** `out`: the compiled tree to use and write into (the build's staging directory). */
+export async function snapshotDefaultBundles(root, out) {
   const dir = join(root, 'manifests', 'default');
-  const { snapshotBundle } = await import(pathToFileURL(join(root, 'dist/src/core/run/index.js')).href);
-  const out = {};
+  const { snapshotBundle } = await import(pathToFileURL(join(out, 'src/core/run/index.js')).href);
+  const snapshots = {};
   for (const id of existsSync(dir) ? readdirSync(dir).sort() : []) {
     const snap = await snapshotBundle(join(dir, id), `builtin:${id}`);
-    if (snap !== undefined && snap.manifest.skill_id === id) out[id] = snap;
+    if (snap !== undefined && snap.manifest.skill_id === id) snapshots[id] = snap;
   }
-  writeFileSync(join(root, 'dist', 'default-bundles.json'), JSON.stringify(out) + '\n');
+  writeFileSync(join(out, 'default-bundles.json'), JSON.stringify(snapshots) + '\n');
 }

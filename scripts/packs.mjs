@@ -29,9 +29,10 @@ export function generatePacks(root) {
   );
 }
 
-export async function checkPacks(root) {
-  const { loadPackDir } = await import(pathToFileURL(join(root, 'dist/src/core/behaviour-packs/load.js')).href);
-  const { BUILTIN_PACK_DATA } = await import(pathToFileURL(join(root, 'dist/src/generated/packs.js')).href);
+/** `out`: the compiled tree to check (the build's staging directory). */
+export async function checkPacks(root, out) {
+  const { loadPackDir } = await import(pathToFileURL(join(out, 'src/core/behaviour-packs/load.js')).href);
+  const { BUILTIN_PACK_DATA } = await import(pathToFileURL(join(out, 'src/generated/packs.js')).href);
   const r = await loadPackDir(join(root, DIR), { label: DIR, reserved: [] });
   const problems = r.diagnostics.map((d) => `${d.file ?? DIR}${d.line !== undefined ? `:${d.line}:${d.column}` : ''} ${d.code} ${d.message}`);
   if (r.ok) {
@@ -40,8 +41,5 @@ export async function checkPacks(root) {
     const names = packFiles(root);
     if (r.value.length !== names.length) problems.push(`only ${r.value.length} of ${names.length} pack files loaded`);
   }
-  if (problems.length > 0) {
-    process.stderr.write(`build: invalid built-in packs:\n${problems.map((p) => `  ${p}\n`).join('')}`);
-    process.exit(1);
-  }
+  if (problems.length > 0) throw new Error(`invalid built-in packs:\n${problems.map((p) => `  ${p}\n`).join('')}`);
 }

@@ -1,7 +1,7 @@
 /**
  * The skillctl command line: global options, command registration, error-to-exit-code mapping.
  * Commands live in commands/<name>/: index.ts registers the command and lazily imports run.ts
- * (its own chunk, scripts/chunks.mjs), which maps the options (options.ts) to a core call, renders
+ * (its own chunk, src/entry/chunks.mjs), which maps the options (options.ts) to a core call, renders
  * the result (render/<name>.ts) and returns an exit code.
  */
 import { Command, CommanderError } from 'commander';
@@ -89,9 +89,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   return exitCode;
 }
 
-/** Entry point of bin/skillctl.js. */
-export function cli(): void {
-  main(process.argv.slice(2), processIO()).then(
+/** Entry point for dist/boot.cjs: `argv` without node and script. */
+export function cli(argv: readonly string[]): void {
+  main(argv, processIO()).then(
     (code) => {
       process.exitCode = code;
     },

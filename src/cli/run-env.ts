@@ -21,12 +21,14 @@ import {
   defaultSchemaCompiler,
   loadFull,
   type BuiltinThread,
+  type CgroupHost,
   type Builtins,
   type BundleSnapshots,
   type PolicyInForce,
   type RunOptions,
   type SchemaCompiler,
 } from '../core/run/index.js';
+import { canStartWorkers, startWorker } from '../entry/workers.js';
 import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
@@ -112,6 +114,15 @@ function schemaCompiler(ctx: Context, dirs: readonly string[]): SchemaCompiler {
   };
 }
 
+/** Where this process sits in the host's cgroups (/proc/self/cgroup), for a run's own cgroup; none off Linux. */
+function cgroupHost(): { cgroups?: CgroupHost } {
+  try {
+    return { cgroups: { root: '/sys/fs/cgroup', self: readFileSync('/proc/self/cgroup', 'utf8') } };
+  } catch {
+    return {};
+  }
+}
+
 /** This process's VmData (KiB): bounds what a fresh node of the same binary reserves at start. */
 function dataSegment(): { dataKiB?: number } {
   try {
@@ -122,26 +133,20 @@ function dataSegment(): { dataKiB?: number } {
   }
 }
 
-/** The worker's program: boot (code caches), load the built-in skills' bundle, serve one job. */
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-require(require('node:path').join(workerData.dist, 'boot.cjs'));
-globalThis[Symbol.for('skillctl.loadChunk')]('cmd/builtin-worker.cjs').workerMain();
-`;
-
 /**
- * The shipped built-ins run in worker threads started from the CLI's bundles (dist/boot.cjs
- * tells where they are), where the deadline and max_memory can stop them; without the bundles
- * (the library run from source), in this thread.
+ * The shipped built-ins run in worker threads started from the CLI's bundles (the start-up wing
+ * finds them: src/entry/workers.ts), where the deadline and max_memory can stop them; without the
+ * bundles (the library run from source), in this thread.
  */
 function builtins(): Builtins {
-  const dist = (globalThis as Record<symbol, unknown>)[Symbol.for('skillctl.distDir')];
-  if (typeof dist !== 'string') return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
+  if (!canStartWorkers()) return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
   return {
     has: (id) => BUILTIN_IDS.has(id),
+    // One thread per run, serving one job (src/skills/worker.ts).
     start: (resourceLimits) => {
-      const { Worker } = process.getBuiltinModule('node:worker_threads');
-      return new Worker(WORKER_SOURCE, { eval: true, workerData: { dist }, resourceLimits }) as unknown as BuiltinThread;
+      const thread = startWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits });
+      if (thread === undefined) throw new Error('the built-in skills cannot start without the CLI bundles');
+      return thread as unknown as BuiltinThread;
     },
   };
 }
@@ -167,6 +172,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
     resolve: runResolveOptions(root),
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
+    ...cgroupHost(),
     skillctlVersion: VERSION,
     // The audit log, the policy file and the project's pins: never writable by a skill.
     protectedPaths: runProtectedPaths({

@@ -1,12 +1,11 @@
 /**
- * Validating (and fixing) the targets of `skillctl validate`, shared by the command and its worker
- * threads. Results crossing a thread boundary are plain data: `Checked`.
+ * Validating (and fixing) the targets of `skillctl validate`, the same in the command's thread and
+ * in the worker pool's threads (src/entry/pool.ts). Results crossing a thread boundary are plain
+ * data: `Checked`.
  */
-import { readFileBytes as readFile } from '../core/fs/callback-fs.js';
 import { resolve } from 'node:path';
-import { diag, type Diagnostic } from '../core/diagnostics.js';
-import { errnoCode } from '../core/errors.js';
-import { fixManifestFile, formatOf, unreadable, validateBundle, validateManifest, type ManifestValidation } from '../core/manifest/index.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { fixManifestFile, validateBundle, validateManifestFile, type ManifestValidation } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
 
@@ -43,28 +42,22 @@ export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin
   }
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);
-  else {
-    try {
-      r = await validateManifest(await readFile(resolve(cwd, t.file)), formatOf(t.file), { file: t.file });
-    } catch (err) {
-      return toChecked(unreadable(t.file, diag('INPUT_UNREADABLE', `cannot read ${t.file}: ${errnoCode(err) ?? String(err)}`)));
-    }
-  }
+  else r = await validateManifestFile(resolve(cwd, t.file), t.file);
   if (!fix) return toChecked(r);
   const { validation, ...outcome } = await fixManifestFile(cwd, r);
   return toChecked(validation, outcome);
 }
 
-export { mapLimited } from '../core/map-limited.js';
-
-/** Work in flight at once per thread: enough to overlap file I/O, few enough to bound open files. */
-export const CONCURRENCY = 16;
-
-export interface WorkerRequest {
-  readonly kind: 'skillctl.validate';
+/** A validate job as the worker pool passes it to every thread. */
+export interface ValidateJob {
   readonly cwd: string;
   readonly fix: boolean;
   /** Profile and name character set for SKILL.md folders. */
   readonly skill: AgentSkillOptions;
   readonly targets: readonly Exclude<Target, { kind: 'stdin' }>[];
+}
+
+/** The job's item function: validates target `i`. */
+export async function serveValidate(job: ValidateJob): Promise<(i: number) => Promise<Checked>> {
+  return (i) => checkTarget(job.cwd, job.targets[i] as Exclude<Target, { kind: 'stdin' }>, job.fix, job.skill);
 }

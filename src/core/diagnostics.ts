@@ -13,6 +13,7 @@ import { BUNDLE_CODES } from './bundle/codes.js';
 import type { CodeCatalogue, Severity } from './code-spec.js';
 import { CONTRACT_CODES } from './contracts/codes.js';
 import { DIGEST_CODES } from './digest/codes.js';
+import { GIT_TREE_CODES } from './git-tree/codes.js';
 import { IO_CODES } from './io-codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
@@ -37,6 +38,7 @@ export const CODES = {
   ...RUN_CODES,
   ...SIGN_CODES,
   ...PIN_CODES,
+  ...GIT_TREE_CODES,
   ...AGENT_SKILL_CODES,
   ...CONTRACT_CODES,
   ...PACK_CODES,

@@ -1,5 +1,5 @@
 /**
- * The lazily loaded chunks are declared in scripts/chunks.mjs, not by a file-name rule. A command
+ * The lazily loaded chunks are declared in src/entry/chunks.mjs, not by a file-name rule. A command
  * whose run module is not declared would still work, but bundled into the CLI every invocation
  * loads: these checks keep the declaration and the code in step.
  */
@@ -12,12 +12,13 @@ import ts from 'typescript';
 import { ROOT } from '../helpers/paths.js';
 
 interface Chunks {
+  readonly ENTRIES: Readonly<Record<string, string>>;
   readonly DYNAMIC_CHUNKS: Readonly<Record<string, string>>;
   readonly ENTRY_CHUNKS: Readonly<Record<string, string>>;
   readonly SYNC_CHUNKS: Readonly<Record<string, { readonly name: string; readonly exports: readonly string[] }>>;
 }
 
-const chunks = (await import(pathToFileURL(join(ROOT, 'scripts', 'chunks.mjs')).href)) as Chunks;
+const chunks = (await import(pathToFileURL(join(ROOT, 'src', 'entry', 'chunks.mjs')).href)) as Chunks;
 
 /** The static imports of a module: its specifier, and whether only types are imported. */
 function staticImports(file: string): { spec: string; typeOnly: boolean }[] {
@@ -36,11 +37,13 @@ function lazyImports(index: string): string[] {
   return [...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g)].map((m) => relative(ROOT, resolve(dirname(index), (m[1] as string).replace(/\.js$/, '.ts'))));
 }
 
-describe('scripts/chunks.mjs', () => {
-  it('names modules that exist, each chunk once', () => {
+describe('src/entry/chunks.mjs', () => {
+  it('names modules that exist, each bundle once', () => {
     const names = [...Object.values(chunks.DYNAMIC_CHUNKS), ...Object.values(chunks.ENTRY_CHUNKS), ...Object.values(chunks.SYNC_CHUNKS).map((c) => c.name)];
     assert.equal(new Set(names).size, names.length);
-    for (const src of [...Object.keys(chunks.DYNAMIC_CHUNKS), ...Object.keys(chunks.ENTRY_CHUNKS), ...Object.keys(chunks.SYNC_CHUNKS)]) assert.ok(existsSync(join(ROOT, src)), src);
+    assert.equal(new Set(Object.values(chunks.ENTRIES)).size, Object.keys(chunks.ENTRIES).length);
+    const sources = [chunks.ENTRIES, chunks.DYNAMIC_CHUNKS, chunks.ENTRY_CHUNKS, chunks.SYNC_CHUNKS].flatMap((list) => Object.keys(list));
+    for (const src of sources) assert.ok(existsSync(join(ROOT, src)), src);
   });
 
   it("declares every module a command's index.ts loads lazily", () => {
@@ -51,7 +54,7 @@ describe('scripts/chunks.mjs', () => {
       const index = join(commands, d.name, 'index.ts');
       const lazy = lazyImports(index);
       assert.ok(lazy.length > 0, `${d.name}/index.ts loads its run module lazily`);
-      for (const m of lazy) assert.ok(m in chunks.DYNAMIC_CHUNKS, `${m} (imported by ${d.name}/index.ts) is not declared in scripts/chunks.mjs`);
+      for (const m of lazy) assert.ok(m in chunks.DYNAMIC_CHUNKS, `${m} (imported by ${d.name}/index.ts) is not declared in src/entry/chunks.mjs`);
     }
   });
 

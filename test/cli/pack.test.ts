@@ -1,5 +1,6 @@
 // skillctl pack through the binary.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -150,7 +151,8 @@ describe('skillctl pack of a SKILL.md folder', () => {
       const doc = json<PackDoc>(r);
       assert.equal(doc.ok, false);
       assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.pointer]), [['AGENT_SKILL_VERSION_REQUIRED', '/metadata']]);
-      assert.deepEqual(await readdir(join(dir, `u-${format}`)), []);
+      // Nothing written, and no --out directory made for nothing (issue 20, item 10).
+      assert.equal(existsSync(join(dir, `u-${format}`)), false);
     }
     const human = skillctl(['pack', UNVERSIONED_DIR, '--out', 'u-human'], { cwd: dir });
     assert.equal(human.code, 1);

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { plainValidate } from '../../src/cli/validate-argv.js';
+import { plainValidate } from '../../src/entry/validate-argv.js';
 import { skillctl } from '../helpers/cli.js';
 import { chunkTracePreload } from '../helpers/chunk-trace.js';
 import { BIN, ROOT } from '../helpers/paths.js';

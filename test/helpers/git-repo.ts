@@ -3,7 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const ENV = {
+/** git isolated from the user's configuration, with a fixed identity and dates. */
+export const GIT_TEST_ENV = {
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
@@ -16,7 +17,7 @@ const ENV = {
 };
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' });
+  return execFileSync('git', args, { cwd, env: GIT_TEST_ENV, encoding: 'utf8' });
 }
 
 /**

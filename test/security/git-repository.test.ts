@@ -1,3 +1,4 @@
+// Threat: hostile repositories (git runs no program a repository names, reads nothing outside the grant).
 /**
  * A repository is attacker-controlled input (DESIGN.md, "Confinement"): git.status and git.diff
  * must never run a program it names, whatever the name, nor read a repository, configuration or

@@ -4,7 +4,7 @@
 // past max_memory is stopped too.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { before, describe, it } from 'node:test';
@@ -87,6 +87,46 @@ describe('threat: resource exhaustion (limits that stop)', () => {
       assert.equal(r.code, 124, JSON.stringify(r.doc));
       assert.deepEqual(made, [], 'nothing written, no directory or temporary file left');
     }
+  });
+
+  it('max_memory holds for the whole run: six children of 150 MiB under a 128 MiB cap end it (RUN_MEMORY_LIMIT, exit 1)', async () => {
+    const child = "const a=[];for(let j=0;j<150;j++)a.push(Buffer.alloc(1024*1024,1));setTimeout(()=>{},8000)";
+    await writeBundle(join(root, 'six'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', runtime_limits: { max_memory: 128, max_execution_time: 60 }, requested_permissions: { exec: ['node'] } })],
+      files: { 'main.js': `const {spawn}=require('child_process');for(let i=0;i<6;i++)spawn(process.execPath,['-e',${JSON.stringify(child)}],{stdio:'ignore'});setTimeout(()=>process.stdout.write('{}'),6000)` },
+    });
+    await writeFile(join(root, 'node.policy.yaml'), 'version: 1\npermissions:\n  exec: [node]\n');
+    for (const sandbox of ['bwrap', 'none']) {
+      const r = await skillctlAsync(['run', './six', '--policy', 'node.policy.yaml', '--sandbox', sandbox, '--json', '--audit', join(root, `six-${sandbox}.jsonl`)], { cwd: root, timeoutMs: 60_000 });
+      const caps = (JSON.parse((await readFile(join(root, `six-${sandbox}.jsonl`), 'utf8')).trim().split('\n').pop() as string) as { result: { caps: unknown } }).result.caps;
+      if ((caps as { memory: string }).memory === 'run') {
+        assert.deepEqual([r.code, json<RunDoc>(r).status, errors(json<RunDoc>(r))], [1, 'memory_limit', ['RUN_MEMORY_LIMIT']], sandbox);
+      } else {
+        // No cgroup on this host: the record says the cap held per process only (docs/security.md).
+        assert.deepEqual(caps, { memory: 'process', processes: 'none' });
+      }
+    }
+  });
+
+  it('a fork storm stops at the run\'s process count, and nothing it started survives the run', async () => {
+    await writeBundle(join(root, 'storm'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', runtime_limits: { max_execution_time: 10 }, requested_permissions: { exec: ['sleep'] } })],
+      files: {
+        'main.js': "const {spawn}=require('child_process');let ok=0,refused=0,left=600;for(let i=0;i<600;i++){const c=spawn('sleep',['161.8'],{stdio:'ignore'});c.on('spawn',()=>{ok++;if(--left===0)done()});c.on('error',()=>{refused++;if(--left===0)done()})}function done(){process.stdout.write(JSON.stringify({ok:ok+'/'+refused}))}",
+      },
+    });
+    await writeFile(join(root, 'sleep.policy.yaml'), 'version: 1\npermissions:\n  exec: [sleep]\n');
+    const r = await skillctlAsync(['run', './storm', '--policy', 'sleep.policy.yaml', '--sandbox', 'bwrap', '--json', '--audit', join(root, 'storm.jsonl')], { cwd: root, timeoutMs: 50_000 });
+    const caps = (JSON.parse((await readFile(join(root, 'storm.jsonl'), 'utf8')).trim().split('\n').pop() as string) as { result: { caps: { processes: string } } }).result.caps;
+    // Past the process count, node itself cannot start threads and may stall: the time limit ends it (124).
+    assert.ok(r.code === 0 || r.code === 124, r.stdout);
+    if (caps.processes === 'run' && r.code === 0) {
+      const [started] = (json<{ output: { ok: string } }>(r).output.ok.split('/').map(Number)) as [number];
+      assert.ok(started < 600, `the run held ${started} processes at once`);
+    }
+    const { processesWith } = await import('../helpers/procs.js');
+    for (let i = 0; i < 100 && processesWith('sleep 161.8').length > 0; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.deepEqual(processesWith('sleep 161.8'), [], 'nothing the run started survives it');
   });
 
   it('a built-in that allocates past max_memory is stopped (RUN_MEMORY_LIMIT), its thread gone', async () => {

@@ -116,6 +116,17 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     assert.equal(existsSync(join(proj, 'conf.old')), false);
   });
 
+  it('a protected path that did not exist (no lock yet) and that a process created is removed, the run denied (exit 3)', async () => {
+    const ops = [
+      ['mkdir', join(proj, 'pins')],
+      ['write', join(proj, 'pins', 'skills.lock.json'), '{"planted":true}'],
+    ];
+    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+    const doc = json<RunDoc>(r);
+    assert.deepEqual([r.code, doc.status, errors(doc), doc.output], [3, 'denied', ['POLICY_PATH_PROTECTED'], null]);
+    assert.equal(existsSync(join(proj, 'pins')), false, 'what it planted is gone');
+  });
+
   it('a granted directory replaced by a symlink is refused, not followed (POLICY_PATH_CHANGED, exit 3)', async () => {
     // Relative policy paths are relative to the policy file's directory: this one is the project's.
     await writeFile(join(proj, 'narrow.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [ws/in]\n  fs.write: [ws]\n');

@@ -7,6 +7,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { PromptSkill } from './prompt.js';
 import { readAgentSkill } from './validate.js';
+import { pushAll } from '../findings.js';
 
 export interface PromptCatalogue {
   /** The skills that could be read, in the order of the folders. */
@@ -21,7 +22,7 @@ export async function readPromptSkills(dirs: readonly { readonly dir: string; re
   const seen = new Map<string, string>();
   for (const { dir, label } of dirs) {
     const r = await readAgentSkill(dir, label);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.properties === undefined || r.location === undefined) continue;
     const first = seen.get(r.properties.name);
     if (first !== undefined) {

@@ -4,14 +4,14 @@
  * files, new digests). Either way the folder is validated before and after; a conversion whose
  * result does not validate is a bug, and the files are restored.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { dirSource } from '../bundle/index.js';
 import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, InternalError, SkillctlError } from '../errors.js';
-import { createFileOrRefuse, writeFileAtomic } from '../fs/index.js';
-import { findManifest, fixDigests, validateBundle } from '../manifest/index.js';
+import { createFileOrRefuse, readInputFile, writeFileAtomic } from '../fs/index.js';
+import { findManifest, fixDigests, MANIFEST_MAX_BYTES, validateBundle } from '../manifest/index.js';
 import type { NameCharset } from './model.js';
 import type { ScriptRuntime } from './scripts.js';
 import { agentSkillToManifest, scriptsOf, type RuntimeVersions } from './to-manifest.js';
@@ -126,7 +126,8 @@ async function toSkillMd(req: ConvertRequest): Promise<Result<Converted>> {
   const existing = await findSkillMd(dir);
   const mdPath = 'diagnostic' in existing ? join(dir, 'SKILL.md') : existing.path;
   const mdFile = join(label, basename(mdPath));
-  const oldMd = 'diagnostic' in existing ? undefined : await readFile(existing.path);
+  // Kept to restore on failure: read bounded, and refused when not a regular file (fs/read-bounded.ts).
+  const oldMd = 'diagnostic' in existing ? undefined : await readInputFile(existing.path, mdFile, { maxBytes: MANIFEST_MAX_BYTES });
   if (oldMd !== undefined && !req.force) throw new SkillctlError('OUTPUT_EXISTS', `${mdFile} already exists`, { hint: 'pass --force to replace it' });
   const conv = manifestToSkillMd(before.manifest, {
     dirName: basename(resolve(dir)),
@@ -139,7 +140,7 @@ async function toSkillMd(req: ConvertRequest): Promise<Result<Converted>> {
 
   const found = await findManifest(dir);
   if ('diagnostic' in found) throw new SkillctlError('BUNDLE_UNREADABLE', 'the manifest disappeared during the conversion');
-  const oldManifest = await readFile(found.path, 'utf8');
+  const oldManifest = (await readInputFile(found.path, join(label, basename(found.path)), { maxBytes: MANIFEST_MAX_BYTES })).toString('utf8');
   await write(mdPath, conv.text, req.force);
   // SKILL.md is now a file of the bundle: content_digest, and so manifest_digest, change.
   try {

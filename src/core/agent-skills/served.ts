@@ -13,6 +13,7 @@ import { dirSource, hashFiles, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
+import { pushAll } from '../findings.js';
 import { checkSkillMd } from './validate.js';
 
 /** The one file name the extension knows a skill by. */
@@ -77,7 +78,7 @@ export async function readServedSkills(folders: readonly { readonly dir: string;
   const diagnostics: Diagnostic[] = [];
   for (const { dir, label } of folders) {
     const r = await readServedSkill(dir, label);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.skill === undefined) continue;
     const first = skills.find((s) => s.name === r.skill?.name);
     if (first !== undefined) {

@@ -18,6 +18,7 @@ import {
 } from '../manifest/index.js';
 import { classifyScript, entrypointIds, scriptCandidates, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 import type { AgentSkillValidation } from './validate.js';
+import { pushAll } from '../findings.js';
 
 export type RuntimeVersions = Partial<Record<ScriptRuntime, string>>;
 
@@ -118,7 +119,7 @@ export async function agentSkillToManifest(source: BundleSource, validation: Age
     diagnostics.push(diag('USAGE', `${JSON.stringify(version)} is not a semantic version`, { hint: 'e.g. --skill-version 1.0.0' }));
   }
   const found = await scriptsOf(source, validation);
-  diagnostics.push(...found.diagnostics);
+  pushAll(diagnostics, found.diagnostics);
   if (found.scripts.length === 0) {
     diagnostics.push(
       diag('AGENT_SKILL_CONVERT_NO_SCRIPTS', 'no script under scripts/ to make an entrypoint of', {

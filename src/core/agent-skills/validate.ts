@@ -3,7 +3,9 @@
  * Every finding is collected (the reference validator lists errors as plain text; Anthropic's
  * quick_validate stops at the first); the profile sets severities once, at the end.
  */
-import { readdirNames as readdir, readFileBytes as readFile, realpath, stat } from '../fs/callback-fs.js';
+import { readdirNames as readdir, realpath, stat } from '../fs/callback-fs.js';
+import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
+import { MANIFEST_MAX_BYTES } from '../manifest/index.js';
 import { basename, join, resolve } from 'node:path';
 import { computeContent, dirSource, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';
@@ -13,6 +15,7 @@ import { CHECKS } from './checks/index.js';
 import { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 import { SKILL_MD_NAMES, type AgentSkillProfile, type AgentSkillProperties, type NameCharset, type SkillMdName } from './model.js';
 import { applyProfile } from './profiles.js';
+import { pushAll } from '../findings.js';
 
 export interface AgentSkillOptions {
   /** Default `default`. */
@@ -99,7 +102,7 @@ export function checkSkillMd(bytes: Uint8Array, opts: CheckSkillMdOptions): Agen
       ...(opts.dirName !== undefined ? { dirName: opts.dirName } : {}),
       ...(opts.files !== undefined ? { files: opts.files } : {}),
     };
-    for (const check of CHECKS) found.push(...check.check(ctx));
+    for (const check of CHECKS) pushAll(found, check.check(ctx));
   }
   const placed = found.map((d) => {
     const file = FOLDER_LEVEL.has(d.code) && opts.dirLabel !== undefined ? opts.dirLabel : opts.file;
@@ -226,13 +229,10 @@ export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & 
   }
   const found = await findSkillMd(dir);
   if ('diagnostic' in found) return failed(label, label, found.diagnostic, opts);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(found.path);
-  } catch (err) {
-    return failed(join(label, found.name), label, diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`), opts);
-  }
-  return checkFolder(bytes, found.name, dirSource(dir), { ...opts, label, dirName: basename(resolve(dir)) });
+  // A FIFO or device named SKILL.md is refused before it is opened (read-bounded.ts).
+  const read = await readBounded(found.path, { maxBytes: MANIFEST_MAX_BYTES });
+  if (!read.ok) return failed(join(label, found.name), label, refusalDiagnostic(read, found.name, 'MANIFEST_TOO_LARGE'), opts);
+  return checkFolder(read.bytes, found.name, dirSource(dir), { ...opts, label, dirName: basename(resolve(dir)) });
 }
 
 /**
@@ -288,13 +288,9 @@ export async function readAgentSkill(dir: string, label: string = dir): Promise<
   const found = await findSkillMd(real);
   if ('diagnostic' in found) return { file: label, diagnostics: [{ ...found.diagnostic, file: label }] };
   const file = join(label, found.name);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(found.path);
-  } catch (err) {
-    return { file, diagnostics: [diag('BUNDLE_UNREADABLE', `cannot read ${found.name}: ${errnoCode(err) ?? String(err)}`, { file })] };
-  }
-  const check = checkSkillMd(bytes, { file });
+  const read = await readBounded(found.path, { maxBytes: MANIFEST_MAX_BYTES });
+  if (!read.ok) return { file, diagnostics: [{ ...refusalDiagnostic(read, found.name, 'MANIFEST_TOO_LARGE'), file }] };
+  const check = checkSkillMd(read.bytes, { file });
   const parsed = check.document?.frontmatter !== undefined;
   const blocking = check.diagnostics.filter((d) => d.severity === 'error' && (!parsed || blocksReading(d)));
   if (check.properties === undefined || blocking.length > 0) return { file, diagnostics: blocking };

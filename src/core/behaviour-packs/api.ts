@@ -8,6 +8,7 @@ import { checkPack } from './check.js';
 import { DEFAULT_PROFILE, type Pack } from './model.js';
 import type { RenderedPack } from './render.js';
 import { renderRequest } from './request.js';
+import { pushAll } from '../findings.js';
 
 export interface RenderPackOptions {
   /**
@@ -23,7 +24,7 @@ export function packCatalogue(extra: readonly Pack[] = []): Result<readonly Pack
   const diagnostics: Diagnostic[] = [];
   extra.forEach((p, i) => {
     const checked = checkPack(p);
-    diagnostics.push(...checked.diagnostics.map((d) => ({ ...d, pointer: `/packs/${i}${d.pointer ?? ''}` })));
+    pushAll(diagnostics, checked.diagnostics.map((d) => ({ ...d, pointer: `/packs/${i}${d.pointer ?? ''}` })));
     const pack = checked.value;
     if (pack === undefined) return;
     if (all.some((q) => q.profile === pack.profile)) {

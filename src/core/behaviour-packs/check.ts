@@ -9,6 +9,7 @@ import { validate as validatePackSchema } from '../../generated/skill-pack-v1.va
 import packSchema from '../../../schemas/skill.pack.v1.schema.json' with { type: 'json' };
 import type { Pack } from './model.js';
 import { PACK_RULES } from './rules.js';
+import { pushAll } from '../findings.js';
 
 const validator = validatePackSchema as StandaloneValidator;
 
@@ -32,6 +33,6 @@ export function checkPack(data: unknown, opts: CheckPackOptions = {}): Result<Pa
     sections: d.sections.map((s) => ({ name: s.name, lines: [...s.lines] })),
   };
   const diagnostics: Diagnostic[] = [];
-  for (const rule of PACK_RULES) diagnostics.push(...rule.check({ pack, ...(opts.stem !== undefined ? { stem: opts.stem } : {}) }));
+  for (const rule of PACK_RULES) pushAll(diagnostics, rule.check({ pack, ...(opts.stem !== undefined ? { stem: opts.stem } : {}) }));
   return hasErrors(diagnostics) ? { ok: false, diagnostics } : { ok: true, value: pack, diagnostics };
 }

@@ -3,7 +3,8 @@
  * directory. Files are parsed with the manifest parser's guards (size, depth, aliases, duplicate
  * and prototype keys), then checked by `checkPack`; a malformed pack is diagnostics, never a throw.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -11,6 +12,7 @@ import { parseDocumentBytes, type DocumentFormat } from '../manifest/index.js';
 import { BUILTIN_PROFILES } from './builtin.js';
 import { checkPack } from './check.js';
 import { PACK_MAX_FILE_BYTES, type Pack } from './model.js';
+import { pushAll } from '../findings.js';
 
 /** A pack and the file it was read from. */
 export interface LoadedPack {
@@ -91,13 +93,19 @@ export async function loadPackDir(dir: string, opts: LoadPackDirOptions = {}): P
         diagnostics.push(diag('PACK_TOO_LARGE', `the file is ${st.size} bytes; the bound is ${PACK_MAX_FILE_BYTES}`, { file }));
         continue;
       }
-      bytes = await readFile(join(dir, name));
+      // lstat saw a regular file; it is read refusing a link or FIFO swapped in since (read-bounded.ts).
+      const r = await readBounded(join(dir, name), { maxBytes: PACK_MAX_FILE_BYTES, followLinks: false });
+      if (!r.ok) {
+        diagnostics.push(diag(r.reason === 'too-large' ? 'PACK_TOO_LARGE' : 'INPUT_UNREADABLE', describeRefusal(r, name), { file }));
+        continue;
+      }
+      bytes = r.bytes;
     } catch (err) {
       diagnostics.push(diag('INPUT_UNREADABLE', `cannot read ${name} (${errnoCode(err) ?? String(err)})`, { file }));
       continue;
     }
     const r = loadPack(bytes, m[2] === 'json' ? 'json' : 'yaml', { file, stem });
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.value === undefined) continue;
     const profile = r.value.profile;
     if (reserved.has(profile)) {

@@ -10,6 +10,7 @@
  *   header without its lines.
  */
 import { PACK_MAX_CHARS, PACK_MIN_CHARS, TRUNCATION_MARK, type Pack } from './model.js';
+import { pushAll } from '../findings.js';
 
 /** Number of Unicode code points in `s`. */
 export function codePoints(s: string): number {
@@ -34,7 +35,10 @@ export function identityLine(pack: Pack): string {
 /** Every line of the full rendering: identity, then each section's `[NAME]` header and lines. */
 export function packLines(pack: Pack): string[] {
   const lines = [identityLine(pack)];
-  for (const s of pack.sections) lines.push(`[${s.name}]`, ...s.lines);
+  for (const s of pack.sections) {
+    lines.push(`[${s.name}]`);
+    pushAll(lines, s.lines);
+  }
   return lines;
 }
 

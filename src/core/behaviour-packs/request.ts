@@ -19,7 +19,7 @@ const FIELDS = ['profile', 'max_chars'] as const;
 
 /**
  * `diag` for this module's two codes. This module is on the start-up path of `skillctl skill`
- * (src/cli/skill-fast.ts), and `diag` would pull in the whole code catalogue of every command.
+ * (src/entry/skill-fast.ts), and `diag` would pull in the whole code catalogue of every command.
  */
 function diag(code: 'INVALID_INPUT' | 'PACK_BUDGET_CLAMPED', message: string, extra: { pointer: string; hint?: string }): Diagnostic {
   return { code, severity: PACK_CODES[code].severity, message, pointer: extra.pointer, ...(extra.hint !== undefined ? { hint: extra.hint } : {}) };

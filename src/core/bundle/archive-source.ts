@@ -5,7 +5,8 @@
  * `extractTo` is called, and then only inside the target directory, into files it creates itself.
  */
 import { createReadStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readdir } from 'node:fs/promises';
+import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js';
 import { join, resolve, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -104,25 +105,25 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
  * everything wrong with its content is a diagnostic of `list()`.
  */
 export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS, label: string = path): Promise<ArchiveSource> {
+  // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
+  // bound cannot be within it: refused without reading it into memory. A FIFO or a device is
+  // refused before it is opened (fs/read-bounded.ts).
+  const r = await readBounded(path, { maxBytes: inflateLimit(bounds) });
+  if (r.ok) return archiveSourceFromBytes(r.bytes, label, bounds);
+  if (r.reason !== 'too-large') throw new SkillctlError(refusalCode(r), describeRefusal(r, label));
   const unreadable = (err: unknown): Promise<never> => {
     const code = errnoCode(err);
     return Promise.reject(new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err }));
   };
-  const { size } = await stat(path).catch(unreadable);
-  // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
-  // bound cannot be within it: refuse without reading it into memory.
-  if (size > inflateLimit(bounds)) {
-    const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${size} bytes`)] };
-    const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
-    return {
-      location: label,
-      archiveDigest: await hashStream(createReadStream(path)).catch(unreadable),
-      archiveSize: size,
-      list: () => Promise.resolve(listing),
-      read: none,
-      digest: none,
-      extractTo: () => Promise.resolve(listing.diagnostics),
-    };
-  }
-  return archiveSourceFromBytes(await readFile(path).catch(unreadable), label, bounds);
+  const listing: BundleListing = { files: [], diagnostics: [tooLarge(bounds, `the archive file is ${r.size} bytes`)] };
+  const none = (): Promise<never> => Promise.reject(new SkillctlError('INPUT_NOT_FOUND', `${label} was refused as too large`));
+  return {
+    location: label,
+    archiveDigest: await hashStream(createReadStream(path)).catch(unreadable),
+    archiveSize: r.size,
+    list: () => Promise.resolve(listing),
+    read: none,
+    digest: none,
+    extractTo: () => Promise.resolve(listing.diagnostics),
+  };
 }

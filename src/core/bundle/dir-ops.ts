@@ -5,10 +5,11 @@
  * flavour: it has nothing else to do meanwhile, and a blocking call costs a few microseconds where
  * a thread-pool round trip costs tens, which dominates when a run makes tens of thousands of them.
  */
-import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, readFileText, realpath, stat } from '../fs/callback-fs.js';
+import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, realpath, stat } from '../fs/callback-fs.js';
+import { readBounded, type BoundedRead, type ReadBoundedOptions } from '../fs/read-bounded.js';
 import { digestBytes, hashStream } from './hash-stream.js';
 
 export interface DirOps {
@@ -19,8 +20,14 @@ export interface DirOps {
   /** Type and size, following links (for a bundle root or an archive path). */
   stat(path: string): Promise<{ isDirectory(): boolean; isFile(): boolean; size: number }>;
   realpath(path: string): Promise<string>;
-  /** A whole text file, following links (`.skillignore`, read after the listing saw a regular file). */
+  /** A whole text file (`.skillignore`, read after the listing saw a regular file), as `readRegular` opens it, at most 1 MiB. */
   readText(path: string): Promise<string>;
+  /**
+   * A file a lock names outside any bundle (its keys file, a pinned archive or pack, a provenact
+   * bundle's files), bounded in size and kind (../fs/read-bounded.ts). Through this call and not
+   * node:fs, so that a lock read from a git tree (verify-pins --staged) reads them from that tree.
+   */
+  readBounded(path: string, opts: ReadBoundedOptions): Promise<BoundedRead>;
   /** A regular file's bytes, refusing a symbolic link in the last component (O_NOFOLLOW). */
   readRegular(path: string): Promise<Buffer>;
   /** sha256 of a regular file's bytes, as `readRegular` opens it; large files are streamed. */
@@ -30,8 +37,16 @@ export interface DirOps {
 /** Files up to this size are read whole and hashed in one call; larger ones are streamed. */
 const WHOLE_FILE = 32 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
-const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW;
+// O_NONBLOCK: a FIFO swapped in after the listing must not block the open (fstat refuses it).
+const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** `.skillignore` is a list of patterns; anything larger is not one. */
+const TEXT_MAX_BYTES = 1024 * 1024;
 const chunk = Buffer.allocUnsafe(CHUNK);
+
+/** Refuses a listed text file (`.skillignore`) over its bound, as an errno-style error (callers report errno codes). */
+function checkTextSize(file: string, size: number): void {
+  if (size > TEXT_MAX_BYTES) throw Object.assign(new Error(`${file} exceeds ${TEXT_MAX_BYTES} bytes`), { code: 'EFBIG' });
+}
 
 function notRegular(file: string): Error {
   return Object.assign(new Error(`${file} is not a regular file`), { code: 'EINVAL' });
@@ -75,7 +90,16 @@ export const asyncDirOps: DirOps = {
   lstat,
   stat,
   realpath,
-  readText: readFileText,
+  async readText(path) {
+    const { fd, size } = await openRegular(path);
+    try {
+      checkTextSize(path, size);
+      return (await readAll(fd, size)).toString('utf8');
+    } finally {
+      await closeFd(fd);
+    }
+  },
+  readBounded,
   async readRegular(path) {
     const { fd, size } = await openRegular(path);
     try {
@@ -145,7 +169,15 @@ export const syncDirOps: DirOps = {
   lstat: (path) => now(() => lstatSync(path)),
   stat: (path) => now(() => statSync(path)),
   realpath: (path) => now(() => realpathSync.native(path)),
-  readText: (path) => now(() => readFileSync(path, 'utf8')),
+  readText: (path) =>
+    now(() =>
+      withRegularSync(path, (fd, size) => {
+        checkTextSize(path, size);
+        return readAllSync(fd, size).toString('utf8');
+      }),
+    ),
+  // Rare reads (keys files, archives): the asynchronous reader serves both flavours.
+  readBounded,
   readRegular: (path) => now(() => withRegularSync(path, readAllSync)),
   digestRegular: (path) =>
     now(() =>

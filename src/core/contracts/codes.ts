@@ -65,6 +65,11 @@ export const CONTRACT_CODES = {
     title: 'A $ref names a contract or location that is not in the contract set, or is malformed.',
     exit: 'findings',
   },
+  CONTRACT_REF_CYCLE: {
+    severity: 'error',
+    title: 'A cycle of $ref (and allOf, anyOf, not...) that never moves into the payload: checking it would never end.',
+    exit: 'findings',
+  },
   CONTRACT_NOT_FOUND: { severity: 'error', title: 'No contract has the name, version or $id asked for.', exit: 'usage' },
 
   // Enforcement: discard and re-run.

@@ -12,7 +12,9 @@ import { parseJsonDocument } from './json-document.js';
 import { checkContractDocument } from './meta.js';
 import { NAME_PATTERN, type Contract, type ContractSet, type ContractSource } from './model.js';
 import { readContractDirs } from './read.js';
+import { findRefCycles } from './ref-cycles.js';
 import { absolute, indexDocument, newIndex, resolveRef, schemaNodes } from './refs.js';
+import { pushAll } from '../findings.js';
 
 type Obj = Record<string, unknown>;
 
@@ -119,6 +121,22 @@ function checkReferences(
     deps.set(c.name, mine);
     if (ok) usable.add(c.name);
   }
+  // A cycle of $refs that stays on one value never ends (ref-cycles.ts): refused before ajv sees it.
+  for (const cycle of findRefCycles(index, [...byName.values()].map((c) => ({ doc: c.data, id: c.id, owner: c.name })))) {
+    const c = byName.get(cycle.owner);
+    if (c === undefined) continue;
+    diagnostics.push(
+      located(
+        diag('CONTRACT_REF_CYCLE', `$ref cycle that never moves into the payload: ${cycle.path.join(' -> ')}`, {
+          pointer: cycle.pointer,
+          hint: 'a schema may refer back to itself only below properties, items or another keyword that moves into the payload',
+        }),
+        c.src.file,
+        c.doc,
+      ),
+    );
+    usable.delete(c.name);
+  }
   // A contract that refers to an unusable one is unusable too; repeat until nothing changes.
   for (let changed = true; changed; ) {
     changed = false;
@@ -146,7 +164,7 @@ export function buildContractSet(sources: readonly ContractSource[]): ContractSe
   const rejectedIds = new Map<string, string>();
   for (const src of sources) {
     const r = examine(src);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     const c = r.candidate;
     if (c === undefined) {
       rejected.push({ file: src.file, ...(r.name !== undefined ? { name: r.name } : {}) });

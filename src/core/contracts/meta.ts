@@ -5,9 +5,10 @@
  * would otherwise be ignored, and the payloads it was meant to stop would pass).
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
+import { patternProblem, schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { childPointer } from '../manifest/index.js';
 import { closest } from '../suggest.js';
+import { schemaNodes } from './refs.js';
 import { validate as validateContract } from '../../generated/contract.validator.js';
 import contractMeta from '../../../schemas/contract.schema.json' with { type: 'json' };
 
@@ -19,8 +20,30 @@ export const KNOWN_KEYWORDS: readonly string[] = contractMeta.$defs.vocabulary.p
 /** The meta-schema of each skillctl keyword's value. */
 export const KEYWORD_VALUE_SCHEMAS: Readonly<Record<string, unknown>> = contractMeta.$defs.vocabulary.properties;
 
+/**
+ * Patterns are matched in linear time (RE2); one RE2 cannot express (look-around, a
+ * back-reference) is refused when the contract is loaded, where it is written.
+ */
+function patternFindings(data: unknown): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const { node, pointer } of schemaNodes(data, 'x-skillctl:/contract')) {
+    if (typeof node.pattern === 'string') {
+      const problem = patternProblem(node.pattern);
+      if (problem !== undefined) out.push(diag('CONTRACT_MALFORMED', `pattern ${JSON.stringify(node.pattern)} ${problem}`, { pointer: childPointer(pointer, 'pattern') }));
+    }
+    const props = node.patternProperties;
+    if (props !== null && typeof props === 'object') {
+      for (const p of Object.keys(props)) {
+        const problem = patternProblem(p);
+        if (problem !== undefined) out.push(diag('CONTRACT_MALFORMED', `patternProperties key ${JSON.stringify(p)} ${problem}`, { pointer: childPointer(pointer, 'patternProperties') }));
+      }
+    }
+  }
+  return out;
+}
+
 export function checkContractDocument(data: unknown): Diagnostic[] {
-  if (validator(data)) return [];
+  if (validator(data)) return patternFindings(data);
   const errors = validator.errors ?? [];
   const out: Diagnostic[] = [];
   const seen = new Set<string>();

@@ -1,5 +1,6 @@
 /** Checks a payload given as bytes (a file, stdin): JSON only (C1), then the contract. */
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { capFindings } from '../findings.js';
 import type { PayloadContext, PayloadValidator } from './compile.js';
 import { parseJsonDocument } from './json-document.js';
 
@@ -24,7 +25,8 @@ export function checkPayloadBytes(bytes: Uint8Array, validator: PayloadValidator
     const hint = fenced ? 'remove the markdown code fence: C1 allows JSON only' : 'C1: a payload is one JSON document and nothing else';
     return { file, valid: false, diagnostics: problems.map((p) => diag('PAYLOAD_NOT_JSON', `not one plain JSON document: ${p.message}`, { ...p, file, hint })) };
   }
-  const found = validator.check(data, 'input' in opts ? { input: opts.input } : {}).map((d) => {
+  // Capped before positions are looked up: a payload can break its contract a hundred thousand times.
+  const found = capFindings(validator.check(data, 'input' in opts ? { input: opts.input } : {}), file).map((d) => {
     const at = d.pointer !== undefined ? doc.locate(d.pointer, { key: KEYED.has(d.code) }) : undefined;
     return { ...d, file, ...(at !== undefined ? { line: at.line, column: at.column } : {}) };
   });

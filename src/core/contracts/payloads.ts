@@ -3,10 +3,10 @@
  * their bound, and checking every payload against one contract. A payload that cannot be read is
  * not checked (`valid: null`), and is not counted as a violation.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
-import { diag, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
+import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { pushAll } from '../findings.js';
+import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../manifest/index.js';
 import { compileContract, type PayloadContext } from './compile.js';
 import { findContract } from './load.js';
@@ -28,18 +28,13 @@ export function chooseContract(set: ContractSet, query: string): ContractChoice 
   return { unknown: true };
 }
 
-/** The bytes of a payload file (relative to `cwd`), or the finding that stops it being checked. */
+/**
+ * The bytes of a payload file (relative to `cwd`), or the finding that stops it being checked. A
+ * FIFO or a device is refused before it is opened, a file over the bound unread (fs/read-bounded.ts).
+ */
 export async function readPayloadFile(cwd: string, file: string): Promise<Uint8Array | Diagnostic> {
-  const abs = isAbsolute(file) ? file : join(cwd, file);
-  try {
-    const st = await stat(abs);
-    if (st.isDirectory()) return diag('INPUT_UNREADABLE', `${file} is a directory; give payload files`, { file });
-    if (st.size > PAYLOAD_MAX_BYTES) return diag('PAYLOAD_NOT_JSON', `${file} is ${st.size} bytes; the bound for a payload is ${PAYLOAD_MAX_BYTES}`, { file });
-    return await readFile(abs);
-  } catch (err) {
-    const code = errnoCode(err);
-    return diag(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `${file} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? String(err)})`}`, { file });
-  }
+  const r = await readBounded(isAbsolute(file) ? file : join(cwd, file), { maxBytes: PAYLOAD_MAX_BYTES });
+  return r.ok ? r.bytes : refusalDiagnostic(r, file, 'PAYLOAD_NOT_JSON');
 }
 
 export interface PayloadResult {
@@ -91,7 +86,7 @@ export async function checkPayloads(req: PayloadsRequest): Promise<PayloadsCheck
     const bytes = await req.read(file);
     const r = bytes instanceof Uint8Array ? checkPayloadBytes(bytes, validator, { file, ...req.context }) : { file, valid: null, diagnostics: [bytes] };
     payloads.push({ file, contract: contract.name, valid: r.valid, diagnostics: r.diagnostics });
-    all.push(...r.diagnostics);
+    pushAll(all, r.diagnostics);
   }
   return { label: contract.name, checked: true, payloads, diagnostics: sortDiagnostics(all) };
 }

@@ -1,23 +1,21 @@
 /** Reads the contract files of --contracts directories: every *.json file directly inside, in byte order. */
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { diag } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { CONTRACT_MAX_BYTES, type ContractSource } from './model.js';
 
 async function readOne(abs: string, file: string, entry: Dirent): Promise<ContractSource> {
   const problem = (message: string): ContractSource => ({ origin: 'user', file, problem: diag('CONTRACT_MALFORMED', message, { file }) });
   // A link could make a contract directory read files it does not hold; only regular files count.
   if (!entry.isFile()) return problem(`${file} is not a regular file; contracts are read from regular files only`);
-  try {
-    const st = await lstat(abs);
-    if (st.size > CONTRACT_MAX_BYTES) return problem(`${file} is ${st.size} bytes; a contract may have at most ${CONTRACT_MAX_BYTES}`);
-    return { origin: 'user', file, bytes: await readFile(abs) };
-  } catch (err) {
-    return problem(`${file} cannot be read (${errnoCode(err) ?? String(err)})`);
-  }
+  // The listing saw a regular file; it is read refusing a link or FIFO swapped in since (read-bounded.ts).
+  const r = await readBounded(abs, { maxBytes: CONTRACT_MAX_BYTES, followLinks: false });
+  if (r.ok) return { origin: 'user', file, bytes: r.bytes };
+  return problem(r.reason === 'too-large' ? `${file} is ${r.size} bytes; a contract may have at most ${CONTRACT_MAX_BYTES}` : describeRefusal(r, file));
 }
 
 /** The entries of a --contracts directory; a directory that cannot be listed stops the command. */

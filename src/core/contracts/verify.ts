@@ -6,6 +6,7 @@
 import { diag, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { compileContract, compilePayloadSchema, type PayloadValidator } from './compile.js';
 import type { Contract, ContractSet } from './model.js';
+import { pushAll } from '../findings.js';
 
 function dependsOn(set: ContractSet, c: Contract, bad: ReadonlySet<string>): string | undefined {
   const seen = new Set<string>();
@@ -15,7 +16,7 @@ function dependsOn(set: ContractSet, c: Contract, bad: ReadonlySet<string>): str
     if (seen.has(name)) continue;
     seen.add(name);
     if (bad.has(name) && name !== c.name) return name;
-    stack.push(...(set.contracts.find((x) => x.name === name)?.uses ?? []));
+    pushAll(stack, set.contracts.find((x) => x.name === name)?.uses ?? []);
   }
   return undefined;
 }

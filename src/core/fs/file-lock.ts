@@ -9,8 +9,13 @@
  * replaced it in between), it is linked back without overwriting anything.
  */
 import { randomBytes } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { link, open, rename, unlink } from 'node:fs/promises';
 import { errnoCode, SkillctlError } from '../errors.js';
+import { asOutputWrite } from './output-error.js';
+import { describeRefusal, readBounded } from './read-bounded.js';
+
+/** A lock file holds one line of JSON; anything larger was not written by a holder. */
+const HOLDER_MAX_BYTES = 4096;
 
 export interface FileLockOptions {
   /** Milliseconds since the epoch. */
@@ -33,23 +38,31 @@ interface Holder {
   readonly token: string;
 }
 
+/**
+ * The holder recorded in the lock file at `path`; undefined when there is none. A lock file that
+ * is a directory, a FIFO or a link was not made by a holder and cannot be taken over: it is
+ * refused (OUTPUT_UNWRITABLE naming it) before it is opened, so a FIFO cannot block the command.
+ */
 async function readHolder(path: string): Promise<{ holder?: Holder; mtimeMs: number } | undefined> {
-  try {
-    const [text, st] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-    try {
-      const h = JSON.parse(text) as Holder;
-      if (typeof h.pid === 'number' && typeof h.hostname === 'string' && typeof h.token === 'string') return { holder: h, mtimeMs: st.mtimeMs };
-    } catch {
-      // A holder that crashed between creating and writing the file leaves it empty.
-    }
-    return { mtimeMs: st.mtimeMs };
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
-    throw err;
+  const r = await readBounded(path, { maxBytes: HOLDER_MAX_BYTES, followLinks: false });
+  if (!r.ok) {
+    if (r.reason === 'missing') return undefined;
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `the write lock ${describeRefusal(r, path)}`, { hint: `remove ${path}; skillctl creates it while it writes` });
   }
+  try {
+    const h = JSON.parse(r.bytes.toString('utf8')) as Holder;
+    if (typeof h.pid === 'number' && typeof h.hostname === 'string' && typeof h.token === 'string') return { holder: h, mtimeMs: r.mtimeMs };
+  } catch {
+    // A holder that crashed between creating and writing the file leaves it empty.
+  }
+  return { mtimeMs: r.mtimeMs };
 }
 
 async function tryCreate(path: string, holder: Holder): Promise<boolean> {
+  return asOutputWrite(path, () => create(path, holder));
+}
+
+async function create(path: string, holder: Holder): Promise<boolean> {
   try {
     const fh = await open(path, 'wx', 0o644);
     try {

@@ -3,5 +3,18 @@ export { findProjectRoot, LOCK_MARKER } from './project.js';
 export { withFileLock, type FileLockOptions } from './file-lock.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';
+export {
+  describeRefusal,
+  kindOf,
+  readBounded,
+  readInputFile,
+  refusalCode,
+  refusalDiagnostic,
+  type BoundedRead,
+  type BoundedRefusal,
+  type FileKind,
+  type ReadBoundedOptions,
+} from './read-bounded.js';
+export { asOutputWrite } from './output-error.js';
 export { lookupCommand, type CommandLookup } from './find-command.js';
 export { within } from './within.js';

@@ -1,5 +1,6 @@
-import { lstat, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { entryExists as exists } from './entry-exists.js';
 
 /** The file whose presence makes a directory a skillctl project root. */
 export const LOCK_MARKER = 'pins/skills.lock.json';
@@ -7,15 +8,6 @@ export const LOCK_MARKER = 'pins/skills.lock.json';
 async function isFile(path: string): Promise<boolean> {
   try {
     return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
   } catch {
     return false;
   }

@@ -8,7 +8,9 @@ import { diag, type Code, type Diagnostic } from '../diagnostics.js';
 import { validate as meta202012 } from '../../generated/meta-2020-12.validator.js';
 import { validate as metaDraft07 } from '../../generated/meta-draft-07.validator.js';
 import type { StandaloneValidator } from './standalone.js';
+import { linearPatternProblem } from './linear-regexp.js';
 import { schemaErrorsToDiagnostics } from './to-diagnostics.js';
+import { pushAll } from '../findings.js';
 
 const DIALECTS: Record<string, StandaloneValidator> = {
   'https://json-schema.org/draft/2020-12/schema': meta202012 as StandaloneValidator,
@@ -33,6 +35,25 @@ function resolves(root: unknown, ref: string): boolean {
   return true;
 }
 
+/**
+ * Syntax RE2 may refuse, or read otherwise: `(?` groups (look-around, named groups), escapes of
+ * back-references, classes and code points, counts of three digits or more. A pattern without
+ * any is plain syntax both engines read alike, and is not worth loading RE2 for.
+ */
+const MAYBE_NOT_LINEAR = /\(\?(?!:)|\\[0-9kpPuc]|\{\d{3,}/;
+
+/** Why `pattern` is no usable regular expression (JavaScript's syntax, matched in linear time by RE2), or undefined. */
+export function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+  } catch {
+    return 'is not a valid regular expression';
+  }
+  if (!MAYBE_NOT_LINEAR.test(pattern)) return undefined;
+  const problem = linearPatternProblem(pattern);
+  return problem === undefined ? undefined : `cannot be matched in linear time: ${problem}`;
+}
+
 /** Checks the meta-schema cannot make: regexes compile and local $refs resolve. */
 function deepChecks(root: Record<string, unknown>, base: string, code: Code): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -44,18 +65,12 @@ function deepChecks(root: Record<string, unknown>, base: string, code: Code): Di
     for (const [k, v] of Object.entries(obj)) {
       const child = `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (k === 'pattern' && typeof v === 'string') {
-        try {
-          new RegExp(v, 'u');
-        } catch {
-          out.push(diag(code, `pattern ${JSON.stringify(v)} is not a valid regular expression`, { pointer: child }));
-        }
+        const problem = patternProblem(v);
+        if (problem !== undefined) out.push(diag(code, `pattern ${JSON.stringify(v)} ${problem}`, { pointer: child }));
       } else if (k === 'patternProperties' && v !== null && typeof v === 'object') {
         for (const p of Object.keys(v)) {
-          try {
-            new RegExp(p, 'u');
-          } catch {
-            out.push(diag(code, `patternProperties key ${JSON.stringify(p)} is not a valid regular expression`, { pointer: child }));
-          }
+          const problem = patternProblem(p);
+          if (problem !== undefined) out.push(diag(code, `patternProperties key ${JSON.stringify(p)} ${problem}`, { pointer: child }));
         }
       } else if (k === '$ref' && typeof v === 'string' && v.startsWith('#') && !v.startsWith('#/') && v !== '#') {
         // "#name" is a plain-name fragment ($anchor); resolved by the engine at run time.
@@ -95,6 +110,6 @@ export function checkSchemaDocument(schema: Record<string, unknown>, opts: Schem
       out.push(diag(code, `${label}: ${d.message}`, { pointer: pointer + (d.pointer ?? ''), ...(d.hint !== undefined ? { hint: d.hint } : {}) }));
     }
   }
-  out.push(...deepChecks(schema, pointer, code));
+  pushAll(out, deepChecks(schema, pointer, code));
   return out;
 }

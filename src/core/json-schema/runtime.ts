@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { compileLinear } from './linear-regexp.js';
 import { valueErrors } from './to-diagnostics.js';
 
 export type Draft = '2020-12' | 'draft-07';
@@ -31,8 +32,9 @@ export interface CompileOptions {
   /** Turns ajv's findings into diagnostics; default `valueErrors` (SCHEMA_VALUE_INVALID each). */
   readonly mapErrors?: (errors: readonly ErrorObject[]) => Diagnostic[];
   /**
-   * The engine for `pattern` and `patternProperties` (ajv's `code.regExp`). Schemas from untrusted
-   * callers should use a linear-time engine: a backtracking RegExp can hang the process.
+   * The engine for `pattern` and `patternProperties` (ajv's `code.regExp`). Default: RE2, linear
+   * in the input (linear-regexp.ts); every schema compiled here may come from a user, and a
+   * backtracking RegExp can hang the process on one pattern and a short string.
    */
   readonly regExp?: RegExpEngine;
 }
@@ -66,7 +68,7 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
     verbose,
     logger: false,
     validateSchema,
-    ...(regExp !== undefined ? { code: { regExp } } : {}),
+    code: { regExp: regExp ?? compileLinear },
   });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);

@@ -13,6 +13,8 @@ export const MANIFEST_CODES = {
     exit: 'findings',
   },
   MANIFEST_TOO_DEEP: { severity: 'error', title: 'The manifest nests deeper than 64 levels.', exit: 'findings' },
+  MANIFEST_TOO_MANY_KEYS: { severity: 'error', title: 'A mapping of the document has more than 10,000 keys.', exit: 'findings' },
+  MANIFEST_TOO_MANY_NODES: { severity: 'error', title: 'The document holds more than 200,000 keys and values.', exit: 'findings' },
   MANIFEST_FORBIDDEN_KEY: {
     severity: 'error',
     title: 'A key named __proto__, constructor or prototype (prototype-pollution guard).',

@@ -7,11 +7,12 @@
  * which then reports what is wrong with it, where.
  */
 import { parseJsonStrict } from './json-strict.js';
+import { MANIFEST_MAX_DEPTH } from './shape.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { bytePosition, firstInvalidUtf8 } from './utf8.js';
 
 export const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
-export const MANIFEST_MAX_DEPTH = 64;
+export { MANIFEST_MAX_DEPTH, MANIFEST_MAX_KEYS, MANIFEST_MAX_NODES } from './shape.js';
 export const MANIFEST_MAX_ALIASES = 100;
 export { FORBIDDEN_KEYS } from './json-strict.js';
 /**

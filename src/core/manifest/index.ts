@@ -18,6 +18,7 @@ export {
   unreadable,
   validateBundle,
   validateManifest,
+  validateManifestFile,
   type DigestCheck,
   type ManifestValidation,
   type ValidateOptions,

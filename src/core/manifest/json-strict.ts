@@ -1,11 +1,13 @@
 /**
  * A fast path for JSON documents: one pass that builds the data and refuses everything
  * `parseDocumentBytes` refuses (duplicate keys, prototype keys, nesting beyond the bound, numbers
- * JSON or JavaScript cannot carry exactly). It never reports: any refusal sends the document down
+ * JSON or JavaScript cannot carry exactly, objects or documents over the shape bounds of shape.ts). It never reports: any refusal sends the document down
  * the full path, which finds the problem again and says where it is. Valid JSON yields exactly the
  * data the full path yields, at a fraction of the cost, so verifying a thousand JSON manifests or
  * a large lock file does not wait on the YAML parser.
  */
+
+import { MANIFEST_MAX_KEYS, MANIFEST_MAX_NODES } from './shape.js';
 
 /** Keys that can alter object prototypes in consumers: refused by every reader of untrusted documents. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -16,8 +18,15 @@ function refuse(): never {
   throw new Refused();
 }
 
-export function parseJsonStrict(text: string, maxDepth: number): { data: unknown } | undefined {
+/** Keys in one object, and keys and values in the document; the manifest's bounds by default (shape.ts). */
+export interface JsonCounts {
+  readonly maxKeys: number;
+  readonly maxNodes: number;
+}
+
+export function parseJsonStrict(text: string, maxDepth: number, counts: JsonCounts = { maxKeys: MANIFEST_MAX_KEYS, maxNodes: MANIFEST_MAX_NODES }): { data: unknown } | undefined {
   let i = 0;
+  let nodes = 0;
   const n = text.length;
 
   const ws = (): void => {
@@ -74,6 +83,7 @@ export function parseJsonStrict(text: string, maxDepth: number): { data: unknown
   };
 
   const value = (depth: number): unknown => {
+    if (++nodes > counts.maxNodes) refuse();
     ws();
     if (i >= n) refuse();
     const c = text.charCodeAt(i);
@@ -81,6 +91,7 @@ export function parseJsonStrict(text: string, maxDepth: number): { data: unknown
       if (depth >= maxDepth) refuse();
       i++;
       const obj: Record<string, unknown> = {};
+      let keys = 0;
       ws();
       if (text.charCodeAt(i) === 0x7d) {
         i++;
@@ -91,6 +102,7 @@ export function parseJsonStrict(text: string, maxDepth: number): { data: unknown
         if (text.charCodeAt(i) !== 0x22) refuse();
         const key = string();
         if (FORBIDDEN_KEYS.has(key) || Object.prototype.hasOwnProperty.call(obj, key)) refuse();
+        if (++keys > counts.maxKeys || ++nodes > counts.maxNodes) refuse();
         ws();
         if (text.charCodeAt(i) !== 0x3a) refuse();
         i++;

@@ -25,7 +25,7 @@ export function parseDocumentBytes(bytes: Uint8Array, format: DocumentFormat, su
   const decoded = decodeDocument(bytes, subject);
   if ('diagnostic' in decoded) return refused(format, [decoded.diagnostic]);
   const { text } = decoded;
-  const data = format === 'json' ? jsonMapping(text) : readPlainYaml(text, MANIFEST_MAX_DEPTH);
+  const data = format === 'json' ? jsonMapping(text) : readPlainYaml(text);
   if (data === undefined) return parseText(text, format, subject);
   // Positions are only needed to place a finding; build them on first use.
   let full: ParsedDocument | undefined;

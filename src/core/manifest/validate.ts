@@ -3,9 +3,11 @@
  * loader error. Every finding is collected; nothing stops at the first.
  */
 import { stat } from '../fs/callback-fs.js';
+import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
 import { join } from 'node:path';
 import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
+import { capFindings, pushAll } from '../findings.js';
 import { canonicalDigest, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
@@ -14,7 +16,7 @@ import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with
 import { toLoaderError, type LoaderError } from './loader-error.js';
 import { deriveMetadata, type ValidationMetadata } from './metadata.js';
 import { VALIDATION_POLICY_VERSION, type Entrypoint, type Manifest } from './model.js';
-import { parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
+import { MANIFEST_MAX_BYTES, parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
 import { RULES, type CheckedEntrypoint } from './rules/index.js';
 
 const validator = validateContract as StandaloneValidator;
@@ -127,7 +129,7 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
 
   if (data !== undefined) {
     const schemaFindings = schemaDiagnostics(data);
-    found.push(...schemaFindings);
+    pushAll(found, schemaFindings);
     const entrypoints = checkedEntrypoints(data, schemaFindings);
 
     let computedContent: Sha256Digest | undefined;
@@ -135,10 +137,10 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
       const content = await computeContent(opts.bundle, opts.listing);
       files = content.files.map(({ path, size, mode }) => ({ path, size, mode }));
       const label = opts.bundleLabel ?? opts.bundle.location;
-      found.push(...content.diagnostics.map((d) => (d.file !== undefined ? { ...d, file: join(label, d.file) } : { ...d, file: label })));
+      pushAll(found, content.diagnostics.map((d) => (d.file !== undefined ? { ...d, file: join(label, d.file) } : { ...d, file: label })));
       if (content.complete) computedContent = content.digest;
     }
-    for (const rule of RULES) found.push(...rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
+    for (const rule of RULES) pushAll(found, rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
 
     const declaredContent = str(data.content_digest);
     contentCheck = { ...(declaredContent !== undefined ? { declared: declaredContent } : {}), ...(computedContent ? { computed: computedContent } : {}) };
@@ -165,7 +167,7 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
     const declared = str(data.manifest_digest);
     const digest = computeManifestDigest(data);
     const computed = digest.value;
-    found.push(...digest.diagnostics.map((d) => ({ ...d, pointer: '' })));
+    pushAll(found, digest.diagnostics.map((d) => ({ ...d, pointer: '' })));
     manifestCheck = { ...(declared !== undefined ? { declared } : {}), ...(computed !== undefined ? { computed } : {}) };
     if (declared !== undefined && computed !== undefined && isSha256Digest(declared) && declared !== computed) {
       found.push(
@@ -177,7 +179,8 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
     }
   }
 
-  const diagnostics = sortDiagnostics(positioned(doc, opts.file, found));
+  // Capped before positions are looked up: a position per finding is the costly part.
+  const diagnostics = sortDiagnostics(positioned(doc, opts.file, capFindings(found, opts.file)));
   const metadata = deriveMetadata(diagnostics);
   const extra: Diagnostic[] = [];
   if (data !== undefined && !metadata.determinism_eligible) {
@@ -244,6 +247,16 @@ export function unreadable(file: string, diagnostic: Diagnostic, format: Documen
     digests: { manifest: {}, content: {} },
     document: parseDocumentBytes(new Uint8Array(), format),
   };
+}
+
+/**
+ * Reads the manifest file at `path` (named `file` in results) and validates it without a bundle.
+ * A FIFO, a device or a file over the size bound is refused before it is read (read-bounded.ts).
+ */
+export async function validateManifestFile(path: string, file: string): Promise<ManifestValidation> {
+  const r = await readBounded(path, { maxBytes: MANIFEST_MAX_BYTES });
+  if (!r.ok) return unreadable(file, refusalDiagnostic(r, file, 'MANIFEST_TOO_LARGE'));
+  return validateManifest(r.bytes, formatOf(file), { file });
 }
 
 /**

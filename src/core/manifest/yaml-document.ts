@@ -12,14 +12,18 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
+  type Pair,
+  type YAMLMap,
   type Document,
   type Node,
-  type Scalar,
 } from 'yaml';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { refused, type DocumentFormat, type ParsedDocument, type Position } from './document.js';
-import { FORBIDDEN_KEYS, MANIFEST_MAX_ALIASES, MANIFEST_MAX_DEPTH } from './guards.js';
-import { childPointer, parsePointer } from './pointer.js';
+import { MANIFEST_MAX_ALIASES } from './guards.js';
+import { parsePointer } from './pointer.js';
+import { checkDataShape, DEFAULT_SHAPE_LIMITS, tooDeep, type ShapeLimits } from './shape.js';
+import { scanYamlShape } from './yaml-scan.js';
+import { walkDocument } from './yaml-walk.js';
 import { bytePosition } from './utf8.js';
 
 /**
@@ -51,122 +55,24 @@ function flowDepth(text: string, format: DocumentFormat): number {
   return max;
 }
 
-interface WalkState {
-  readonly source: string;
-  readonly diagnostics: Diagnostic[];
-  readonly lc: LineCounter;
-  tooDeep: boolean;
-}
+/**
+ * Each mapping's keys, indexed on first lookup: a finding per key of a wide mapping would
+ * otherwise search the mapping once per finding. The first pair of a key wins, as in `find`.
+ */
+const keyIndex = new WeakMap<object, Map<string, Pair>>();
 
-function at(state: WalkState, node: { range?: [number, number, number] | null } | null | undefined): Position | undefined {
-  const start = node?.range?.[0];
-  if (start === undefined) return undefined;
-  const p = state.lc.linePos(start);
-  return { line: p.line, column: p.col };
-}
-
-// Tags the YAML core schema resolves to JSON values; any other tag changes what a value means.
-const JSON_TAGS: ReadonlySet<string> = new Set([
-  'tag:yaml.org,2002:str',
-  'tag:yaml.org,2002:int',
-  'tag:yaml.org,2002:float',
-  'tag:yaml.org,2002:bool',
-  'tag:yaml.org,2002:null',
-  'tag:yaml.org,2002:map',
-  'tag:yaml.org,2002:seq',
-]);
-
-function explicitTag(source: string, node: Node): string | undefined {
-  // `node.tag` is also set for implicitly resolved scalars; only a tag written in the source counts.
-  const start = node.range?.[0];
-  if (start === undefined || node.tag === undefined) return undefined;
-  const before = source.slice(Math.max(0, start - 128), start);
-  return /![^\s]*\s*$/.test(before) || source.startsWith('!', start) ? node.tag : undefined;
-}
-
-function checkScalar(state: WalkState, node: Scalar, pointer: string): void {
-  const v = node.value;
-  const where = { pointer, ...at(state, node) };
-  const tag = explicitTag(state.source, node);
-  if (tag !== undefined && !JSON_TAGS.has(tag)) {
-    state.diagnostics.push(diag('MANIFEST_VALUE_NOT_JSON', `value tagged ${tag} is not a plain JSON value`, { ...where, hint: 'remove the tag' }));
-    return;
-  }
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) {
-      state.diagnostics.push(diag('MANIFEST_VALUE_NOT_JSON', `${String(v)} is not a JSON number`, { ...where, hint: 'quote it if a string is meant' }));
-    } else if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
-      state.diagnostics.push(
-        diag('MANIFEST_VALUE_NOT_JSON', `integer ${node.source ?? String(v)} is outside ±(2^53-1) and would lose precision`, {
-          ...where,
-          hint: 'write it as a string',
-        }),
-      );
+function pairOf(map: YAMLMap, seg: string): Pair | undefined {
+  let index = keyIndex.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of map.items) {
+      if (!isPair(p) || !isScalar(p.key)) continue;
+      const k = String(p.key.value);
+      if (!index.has(k)) index.set(k, p);
     }
-  } else if (v !== null && typeof v === 'object') {
-    state.diagnostics.push(
-      diag('MANIFEST_VALUE_NOT_JSON', `value tagged ${node.tag ?? '(unknown)'} is not a JSON value`, { ...where, hint: 'remove the tag' }),
-    );
+    keyIndex.set(map, index);
   }
-}
-
-function walk(state: WalkState, node: Node | null, pointer: string, depth: number): void {
-  if (node === null || isAlias(node)) return;
-  if (depth > MANIFEST_MAX_DEPTH) {
-    if (!state.tooDeep) {
-      state.tooDeep = true;
-      state.diagnostics.push(
-        diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`, { pointer, ...at(state, node) }),
-      );
-    }
-    return;
-  }
-  if (isScalar(node)) {
-    checkScalar(state, node, pointer);
-  } else if (isSeq(node)) {
-    node.items.forEach((item, i) => walk(state, item as Node | null, childPointer(pointer, i), depth + 1));
-  } else if (isMap(node)) {
-    for (const pair of node.items) {
-      const key = pair.key as Node | null;
-      if (!isScalar(key) || typeof key.value !== 'string') {
-        const shown = isScalar(key) ? String(key.value) : 'a collection';
-        state.diagnostics.push(
-          diag('MANIFEST_VALUE_NOT_JSON', `mapping key ${shown} is not a string`, {
-            pointer,
-            ...at(state, key ?? node),
-            hint: 'quote the key',
-          }),
-        );
-        continue;
-      }
-      const name = key.value;
-      const child = childPointer(pointer, name);
-      if (FORBIDDEN_KEYS.has(name)) {
-        state.diagnostics.push(
-          diag('MANIFEST_FORBIDDEN_KEY', `key ${JSON.stringify(name)} is not allowed`, {
-            pointer: child,
-            ...at(state, key),
-            hint: 'rename the key; these names can alter object prototypes in consumers',
-          }),
-        );
-        continue;
-      }
-      walk(state, pair.value as Node | null, child, depth + 1);
-    }
-  }
-}
-
-/** Depth of plain data, iteratively (the data may be deeper than the stack allows). */
-function dataDepth(root: unknown): number {
-  let max = 0;
-  const stack: [unknown, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [v, d] = stack.pop() as [unknown, number];
-    if (d > max) max = d;
-    if (max > MANIFEST_MAX_DEPTH) return max;
-    if (v !== null && typeof v === 'object') for (const c of Object.values(v)) stack.push([c, d + 1]);
-  }
-  return max;
+  return index.get(seg);
 }
 
 function findNode(doc: Document, pointer: string): { node: Node | undefined; key: Node | undefined; found: boolean } {
@@ -174,7 +80,7 @@ function findNode(doc: Document, pointer: string): { node: Node | undefined; key
   let key: Node | undefined;
   for (const seg of parsePointer(pointer)) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === seg);
+      const pair = pairOf(node, seg);
       if (pair === undefined) return { node: node ?? undefined, key, found: false };
       key = pair.key as Node;
       node = pair.value as Node | null;
@@ -191,7 +97,6 @@ function findNode(doc: Document, pointer: string): { node: Node | undefined; key
   return { node: node ?? undefined, key, found: true };
 }
 
-
 function jsonSyntaxError(text: string, err: unknown): Diagnostic {
   const message = err instanceof Error ? err.message : String(err);
   const lc = /line (\d+) column (\d+)/.exec(message);
@@ -202,17 +107,29 @@ function jsonSyntaxError(text: string, err: unknown): Diagnostic {
   return diag('MANIFEST_PARSE_ERROR', `invalid JSON: ${message.replace(/\s*\(line \d+ column \d+\)$/, '')}`, where);
 }
 
-/** Parses decoded text with the full parser. Never throws for bad input. */
-export function parseText(text: string, format: DocumentFormat, subject = 'manifest'): ParsedDocument {
-  if (flowDepth(text, format) > MANIFEST_MAX_DEPTH) {
-    return refused(format, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`, { line: 1, column: 1 })], text);
-  }
+/** The message of a stack overflow inside the parser (it recurses once per level of block nesting). */
+const STACK_OVERFLOW = /Maximum call stack size exceeded|too much recursion/;
+
+/**
+ * Parses decoded text with the full parser. Never throws for bad input. Documents over a shape
+ * bound (shape.ts) are refused before the parser sees them: JSON from JSON.parse's value, YAML
+ * from a scan of its lines (yaml-scan.ts); what that scan cannot settle is checked exactly on the
+ * parsed document.
+ */
+export function parseText(text: string, format: DocumentFormat, subject = 'manifest', limits: ShapeLimits = DEFAULT_SHAPE_LIMITS): ParsedDocument {
+  if (flowDepth(text, format) > limits.maxDepth) return refused(format, [tooDeep(limits, { line: 1, column: 1 })], text);
   if (format === 'json') {
+    let value: unknown;
     try {
-      JSON.parse(text);
+      value = JSON.parse(text);
     } catch (err) {
       return refused(format, [jsonSyntaxError(text, err)], text);
     }
+    const shape = checkDataShape(value, limits, subject);
+    if (shape !== undefined) return refused(format, [shape], text);
+  } else {
+    const shape = scanYamlShape(text, limits, subject);
+    if (shape !== undefined) return refused(format, [shape], text);
   }
   const lc = new LineCounter();
   let doc: Document;
@@ -220,18 +137,17 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     doc = parseDocument(text, {
       lineCounter: lc,
       prettyErrors: false,
-      uniqueKeys: true,
+      // Duplicate keys are found by walkDocument in linear time; the parser's own check compares
+      // every pair of keys of a mapping.
+      uniqueKeys: false,
       strict: true,
       schema: 'core',
       customTags: [],
       keepSourceTokens: false,
     });
   } catch (err) {
-    // The parser recurses on block nesting; the flow pre-scan cannot see that, so a stack
-    // overflow here is a too-deep document, not a crash.
-    if (err instanceof RangeError) {
-      return refused(format, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`)], text);
-    }
+    // The scan refuses what is too deep for certain; a stack overflow past it is too deep too.
+    if (err instanceof RangeError) return refused(format, [tooDeep(limits)], text);
     throw err;
   }
   const pos = (offset: number | undefined): Partial<Position> => {
@@ -242,11 +158,8 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
   const diagnostics: Diagnostic[] = [];
   for (const e of doc.errors) {
     let message = e.message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? e.message;
-    if (e.code === 'DUPLICATE_KEY') {
-      const key = /^"?([^"\n:]*)"?\s*:?/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[1]?.trim();
-      diagnostics.push(diag('MANIFEST_DUPLICATE_KEY', `key ${JSON.stringify(key ?? '')} appears twice in the same mapping`, { ...pos(e.pos[0]), hint: 'keep one; a parser would silently keep either' }));
-      continue;
-    }
+    // The parser reports a stack overflow it caught as an error of the document.
+    if (STACK_OVERFLOW.test(message)) return refused(format, [tooDeep(limits, pos(e.pos[0]))], text);
     if (e.code === 'MULTIPLE_DOCS') message = 'the file holds more than one YAML document (---); a manifest is exactly one';
     diagnostics.push(diag('MANIFEST_PARSE_ERROR', message, pos(e.pos[0])));
   }
@@ -266,7 +179,7 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     if (!found || !isScalar(node) || !node.range) return undefined;
     return [node.range[0], node.range[1]];
   };
-  const parsed = (data: unknown, extra: Diagnostic[] = []): ParsedDocument => ({
+  const parsed = (data: unknown, extra: readonly Diagnostic[] = []): ParsedDocument => ({
     format,
     text,
     data,
@@ -274,22 +187,16 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     locate,
     scalarRange,
   });
-  if (diagnostics.some((d) => d.severity === 'error')) return parsed(undefined);
-
-  const state: WalkState = { source: text, diagnostics: [], lc, tooDeep: false };
-  try {
-    walk(state, doc.contents as Node | null, '', 0);
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    state.diagnostics.push(diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`));
-  }
-  if (state.diagnostics.length > 0) return parsed(undefined, state.diagnostics);
+  const walked = walkDocument(doc.contents as Node | null, text, lc, limits);
+  if (walked.shape !== undefined) return refused(format, [walked.shape], text);
+  if (walked.duplicates.length > 0 || diagnostics.some((d) => d.severity === 'error')) return parsed(undefined, walked.duplicates);
+  if (walked.findings.length > 0) return parsed(undefined, walked.findings);
 
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MANIFEST_MAX_ALIASES });
   } catch (err) {
-    if (err instanceof RangeError) return parsed(undefined, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels`)]);
+    if (err instanceof RangeError) return parsed(undefined, [tooDeep(limits)]);
     const message = err instanceof Error ? err.message : String(err);
     if (/alias/i.test(message)) {
       return parsed(undefined, [
@@ -302,10 +209,9 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     }
     throw err;
   }
-  if (dataDepth(data) > MANIFEST_MAX_DEPTH) {
-    // Aliases can build depth the source does not show.
-    return parsed(undefined, [diag('MANIFEST_TOO_DEEP', `nesting exceeds ${MANIFEST_MAX_DEPTH} levels once aliases are expanded`)]);
-  }
+  // Aliases can build depth, keys and values the source does not show.
+  const expanded = checkDataShape(data, limits, subject);
+  if (expanded !== undefined) return parsed(undefined, [{ ...expanded, message: `${expanded.message} once aliases are expanded` }]);
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     const kind = data === null || data === undefined ? 'empty' : Array.isArray(data) ? 'a list' : `a ${typeof data}`;
     return parsed(undefined, [

@@ -14,6 +14,7 @@
  */
 import { COLLECTION_STYLE, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
 import { FORBIDDEN_KEYS } from './json-strict.js';
+import { DEFAULT_SHAPE_LIMITS, type ShapeLimits } from './shape.js';
 
 /** Longer lines go to the full parser, which bounds implicit keys at 1024 characters. */
 const MAX_LINE = 1000;
@@ -75,6 +76,8 @@ interface Frame {
   readonly flowLine: number;
   /** For a mapping, the key read and waiting for its value. */
   key: string | undefined;
+  /** For a mapping, the keys read so far (shape.ts bounds them). */
+  keys: number;
 }
 
 function lineStart(text: string, offset: number): number {
@@ -85,11 +88,11 @@ function lineStart(text: string, offset: number): number {
  * The data of a YAML document that is a mapping written in plain YAML, or undefined for any
  * other document (which the full parser then reads and reports on).
  */
-export function readPlainYaml(text: string, maxDepth: number): Record<string, unknown> | undefined {
+export function readPlainYaml(text: string, limits: ShapeLimits = DEFAULT_SHAPE_LIMITS): Record<string, unknown> | undefined {
   if (!plainText(text)) return undefined;
   let events: Event[];
   try {
-    events = parseEvents(text, { maxDepth });
+    events = parseEvents(text, { maxDepth: limits.maxDepth });
   } catch {
     return undefined;
   }
@@ -97,6 +100,9 @@ export function readPlainYaml(text: string, maxDepth: number): Record<string, un
   if (first?.type !== EVENT_ID.DOCUMENT || first.directives.length > 0) return undefined;
   const stack: Frame[] = [];
   let root: unknown = UNSURE;
+  // Every event but the document's own and the pops is a node (keys are scalars).
+  if (events.length > 2 * limits.maxNodes + 2) return undefined;
+  let nodes = 0;
   // Attaches a value to the open collection; false where the document is not plain.
   const attach = (value: unknown, offset: number): boolean => {
     const top = stack[stack.length - 1];
@@ -112,6 +118,7 @@ export function readPlainYaml(text: string, maxDepth: number): Record<string, un
     }
     if (top.key === undefined) {
       if (typeof value !== 'string' || FORBIDDEN_KEYS.has(value) || Object.hasOwn(top.value, value)) return false;
+      if (++top.keys > limits.maxKeys) return false;
       top.key = value;
       return true;
     }
@@ -121,6 +128,7 @@ export function readPlainYaml(text: string, maxDepth: number): Record<string, un
   };
   for (let i = 1; i < events.length; i++) {
     const ev = events[i] as Event;
+    if (ev.type !== EVENT_ID.POP && ++nodes > limits.maxNodes) return undefined;
     switch (ev.type) {
       case EVENT_ID.SCALAR: {
         if (ev.anchorStart !== -1 || ev.tagStart !== -1) return undefined;
@@ -137,7 +145,7 @@ export function readPlainYaml(text: string, maxDepth: number): Record<string, un
         if (top !== undefined && !Array.isArray(top.value) && top.key === undefined) return undefined;
         const value: Record<string, unknown> | unknown[] = ev.type === EVENT_ID.SEQUENCE ? [] : {};
         if (!attach(value, ev.start)) return undefined;
-        stack.push({ value, flowLine: ev.style === COLLECTION_STYLE.FLOW ? lineStart(text, ev.start) : -1, key: undefined });
+        stack.push({ value, flowLine: ev.style === COLLECTION_STYLE.FLOW ? lineStart(text, ev.start) : -1, key: undefined, keys: 0 });
         break;
       }
       case EVENT_ID.POP:

@@ -6,7 +6,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { makeDirs } from '../fs/index.js';
 import { packBundle, type PackOptions, type PackResult } from './pack.js';
 
 /** The real path `path` has, or would have once made: its deepest existing ancestor resolved, the rest appended. */
@@ -24,10 +23,12 @@ async function realPathToBe(path: string): Promise<string> {
   }
 }
 
+/** As packBundle's: `outLabel` names the output directory in messages (default: `outDir`). */
 export type PackFolderOptions = PackOptions;
 
 /**
- * Packs the folder `dir` (absolute) into `outDir` (absolute), made if missing. Throws
+ * Packs the folder `dir` (absolute) into `outDir` (absolute), made if missing, but only once there
+ * is an archive to write (packBundle): a refused pack leaves no directory behind. Throws
  * BUNDLE_NOT_FOUND when `dir` is not a readable folder, OUTPUT_UNWRITABLE when `outDir` lies
  * inside it or cannot be made; everything about the folder's content is in the result.
  */
@@ -47,11 +48,6 @@ export async function packFolder(dir: string, outDir: string, opts: PackFolderOp
   const realOut = await realPathToBe(outDir);
   if (realOut === realBundle || realOut.startsWith(realBundle + sep)) {
     throw new SkillctlError('OUTPUT_UNWRITABLE', `${outLabel} is inside ${label}, the folder being packed`, { hint: `write the archive elsewhere, e.g. --out ${join(label, '..')}` });
-  }
-  try {
-    await makeDirs(outDir);
-  } catch (err) {
-    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot create ${outLabel}: ${errnoCode(err) ?? String(err)}`);
   }
   return packBundle(dir, outDir, { ...opts, outLabel });
 }

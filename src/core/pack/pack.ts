@@ -12,7 +12,6 @@
  *
  * Both are built in memory before either is written, each atomically: a refusal writes nothing.
  */
-import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
 import {
@@ -34,10 +33,12 @@ import {
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
-import { writeFileAtomic } from '../fs/index.js';
+import { SkillctlError } from '../errors.js';
+import { describeRefusal, readBounded } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
+import { writeOutputs } from './write-out.js';
+import { pushAll } from '../findings.js';
 
 /** `tgz`: the reproducible tar.gz that pin and run read. `skill`: the `.skill` ZIP of Claude's upload. */
 export type PackFormat = 'tgz' | 'skill';
@@ -111,7 +112,7 @@ export interface PackOptions {
   readonly formats?: readonly PackFormat[];
   /** How strictly SKILL.md is checked (default: `default`; `strict` as uploads check it). */
   readonly profile?: AgentSkillProfile;
-  /** How to name the output directory in messages (default: the path). */
+  /** How to name `outDir` in errors (default: `outDir`). It is made, if missing, only to write into. */
   readonly outLabel?: string;
   /** Overwrite a `.tgz` of the same identity that holds other bytes (default false). */
   readonly force?: boolean;
@@ -120,18 +121,15 @@ export interface PackOptions {
 /**
  * Seed 003: "(skill_id, skill_version) MUST be immutable". An archive is named after its identity,
  * so an existing one with other bytes is another content under the same identity: refused unless
- * forced. The same bytes again are what a reproducible pack writes, and are fine.
+ * forced. The same bytes again are what a reproducible pack writes, and are fine. The existing
+ * file is read bounded by the new archive's size (a longer one differs) and never through a link.
  */
 async function immutableArchive(path: string, bytes: Buffer, label: string, outLabel: string): Promise<Diagnostic | undefined> {
-  let existing: Buffer;
-  try {
-    existing = await readFile(path);
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
-    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot read ${basename(path)} in ${outLabel}: ${errnoCode(err) ?? String(err)}`, { cause: err });
-  }
   const name = basename(path);
-  if (existing.equals(bytes)) return undefined;
+  const existing = await readBounded(path, { maxBytes: bytes.length, followLinks: false });
+  if (!existing.ok && existing.reason === 'missing') return undefined;
+  if (existing.ok && existing.bytes.equals(bytes)) return undefined;
+  if (!existing.ok && existing.reason !== 'too-large') throw new SkillctlError('OUTPUT_UNWRITABLE', describeRefusal(existing, `${name} in ${outLabel}`));
   return diag('ARCHIVE_IMMUTABLE', `the archive ${name} in ${outLabel} holds other bytes: (skill_id, skill_version) MUST be immutable (seed 003), so it was not overwritten`, {
     file: label,
     hint: 'give the changed skill a new version, or pass --force if this version was never released',
@@ -161,8 +159,8 @@ async function snapshot(source: BundleSource, files: readonly BundleFile[]): Pro
 }
 
 /**
- * Validates the skill folder in `dir` and writes the requested archives into `outDir`, each
- * atomically. A `.tgz` needs the folder's identity (for a SKILL.md folder, a semantic
+ * Validates the skill folder in `dir` and writes the requested archives into `outDir` (made if
+ * missing, and removed again if the writes fail), each atomically. A `.tgz` needs the folder's identity (for a SKILL.md folder, a semantic
  * `metadata.version`); a `.skill` needs a valid SKILL.md, whose `name` names the file and its
  * top-level folder.
  */
@@ -179,7 +177,7 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     // A manifest bundle can carry a SKILL.md too (skillctl convert writes one): checked as well.
     const own = 'kind' in check.validation ? check.validation : undefined;
     skillMd = own ?? (await validateAgentSkill(dir, { ...profile, label }));
-    if (own === undefined) diagnostics.push(...skillMd.diagnostics);
+    if (own === undefined) pushAll(diagnostics, skillMd.diagnostics);
   }
   const refused = (more: Diagnostic[] = []): PackResult => ({ ok: false, ...kind, files: [], validation: check.validation, diagnostics: sortDiagnostics([...diagnostics, ...more]) });
   const gated = formats.has('tgz') ? check.ok : check.validation.valid;
@@ -219,8 +217,8 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     const refusal = await immutableArchive(built.tgz.path, built.tgz.bytes, label, opts.outLabel ?? outDir);
     if (refusal !== undefined) return refused([refusal]);
   }
-  if (built.tgz !== undefined) await writeFileAtomic(built.tgz.path, built.tgz.bytes);
-  if (built.skill !== undefined) await writeFileAtomic(built.skill.path, built.skill.bytes);
+  // Only now is the output directory made: a pack refused above leaves nothing behind.
+  await writeOutputs(outDir, opts.outLabel ?? outDir, [built.tgz, built.skill].filter((f) => f !== undefined));
   const { tgz, skill } = built;
   return {
     ok: true,

@@ -3,13 +3,12 @@
  * it pins. Verifiers take this context, so a lock and its keys file are read once however many
  * pins are checked.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
-import { errnoCode } from '../errors.js';
-import { loadPublicKeys, type PublicKey } from '../sign/index.js';
+import { describeRefusal } from '../fs/read-bounded.js';
+import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { loadLock, readLockFile, type LockLoad } from './lock.js';
 import type { LoadedLock, ProvenactLock, SkillctlLock } from './model.js';
 import { lockRoot } from './paths.js';
@@ -73,16 +72,13 @@ export interface OpenLockOptions {
 /** The result of opening a lock: a context, or only findings when the lock is unusable. */
 export type OpenedLock = { readonly context: LockContext; readonly diagnostics: readonly Diagnostic[] } | { readonly context?: undefined; readonly diagnostics: readonly Diagnostic[] };
 
-async function loadTrust(lock: SkillctlLock, lockDir: string, lockFile: string): Promise<{ keys: Map<string, PublicKey>; diagnostics: Diagnostic[] }> {
+async function loadTrust(lock: SkillctlLock, lockDir: string, lockFile: string, ops: DirOps): Promise<{ keys: Map<string, PublicKey>; diagnostics: Diagnostic[] }> {
   const keys = new Map<string, PublicKey>();
   if (lock.keys_file === undefined || lock.keys_digest === undefined) return { keys, diagnostics: [] };
   const label = join(dirname(lockFile), lock.keys_file);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(join(lockDir, lock.keys_file));
-  } catch (err) {
-    return { keys, diagnostics: [diag('KEYS_INVALID', `the keys file cannot be read: ${errnoCode(err) ?? String(err)}`, { file: label })] };
-  }
+  const read = await ops.readBounded(join(lockDir, lock.keys_file), { maxBytes: KEYS_MAX_BYTES });
+  if (!read.ok) return { keys, diagnostics: [diag('KEYS_INVALID', `the keys file cannot be read: ${describeRefusal(read, label)}`, { file: label })] };
+  const bytes = read.bytes;
   const actual = sha256(bytes);
   if (actual !== lock.keys_digest) {
     // Changed trust anchors are not used at all: a key added by the change must not verify anything.
@@ -122,7 +118,7 @@ export async function openLock(path: string, opts: OpenLockOptions = {}): Promis
     return { context, diagnostics: context.diagnostics };
   }
   const lock = load.loaded.lock;
-  const trust = await loadTrust(lock, lockDir, lockFile);
+  const trust = await loadTrust(lock, lockDir, lockFile, ops);
   const trustDiagnostics = [...trust.diagnostics];
   const needsKeys = lock.min_signers > 0 || floor > 0 || lock.skills.some((p) => p.signers.length > 0);
   if (needsKeys && lock.keys_file === undefined) {

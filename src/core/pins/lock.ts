@@ -5,10 +5,11 @@
  * then version, keys sorted, 2-space indentation, final newline), so any edit to it, whitespace
  * included, is a finding and merges never hide reordering.
  */
-import { readFile } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { capFindings } from '../findings.js';
 import { comparePaths } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { SkillctlError } from '../errors.js';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { MANIFEST_MAX_BYTES, MANIFEST_MAX_DEPTH, parseDocumentBytes, parseJsonStrict } from '../manifest/index.js';
 import { validate as validateSkillctlLock } from '../../generated/skillctl-lock-v1.validator.js';
@@ -68,7 +69,8 @@ export function emptyLock(): SkillctlLock {
 
 function schemaFindings(validator: StandaloneValidator, schema: unknown, data: unknown, file: string, locate: (p: string) => object | undefined): Diagnostic[] {
   if (validator(data)) return [];
-  return schemaErrorsToDiagnostics(validator.errors ?? [], data, { schema: schema as Record<string, unknown> }).map((d) => ({
+  // Capped before positions are looked up (findings.ts).
+  return capFindings(schemaErrorsToDiagnostics(validator.errors ?? [], data, { schema: schema as Record<string, unknown> }), file).map((d) => ({
     ...d,
     code: 'LOCK_INVALID' as const,
     file,
@@ -139,17 +141,19 @@ function parseLarge(bytes: Uint8Array): { data: unknown; diagnostics: Diagnostic
   return { data: parsed.data, diagnostics: [], locate: () => undefined };
 }
 
-/** The bytes of the lock at `path`; throws `LOCK_UNREADABLE` when it cannot be read. */
+/**
+ * The bytes of the lock at `path`: throws `INPUT_NOT_REGULAR_FILE` for a FIFO, device or
+ * directory (refused before it is opened, so a FIFO cannot block a pre-commit hook), else
+ * `LOCK_UNREADABLE` when it cannot be read or exceeds LOCK_MAX_BYTES.
+ */
 export async function readLockBytes(path: string, label: string = path): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    const code = errnoCode(err);
-    throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label}: ${code === 'ENOENT' ? 'it does not exist' : (code ?? String(err))}`, {
-      cause: err,
-      hint: code === 'ENOENT' ? 'create it with skillctl pin, or name another with --lock' : undefined,
-    });
-  }
+  const r = await readBounded(path, { maxBytes: LOCK_MAX_BYTES });
+  if (r.ok) return r.bytes;
+  if (r.reason === 'not-regular') throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `the lock file ${describeRefusal(r, label)}`, { hint: 'name a regular file with --lock' });
+  const why = r.reason === 'missing' ? 'it does not exist' : r.reason === 'too-large' ? `it exceeds ${LOCK_MAX_BYTES} bytes` : r.errno;
+  throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label}: ${why}`, {
+    hint: r.reason === 'missing' ? 'create it with skillctl pin, or name another with --lock' : undefined,
+  });
 }
 
 /**

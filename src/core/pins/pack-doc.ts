@@ -3,11 +3,12 @@
  * document whose identity is `profile` + `skill_pack_version` and whose digest is the sha256 of
  * the RFC 8785 JSON of its parsed content. What else a pack holds is the packs feature's concern.
  */
-import { readFile } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalDigest, sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { SkillctlError } from '../errors.js';
+import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js';
 import { formatOf, MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
+import { pushAll } from '../findings.js';
 
 const ID = /^[a-z0-9]+(?:[._-][a-z0-9]+)*$/;
 export const SEMVER =
@@ -21,7 +22,8 @@ export interface PackDocument {
   readonly skill_pack_version?: string;
   /** JCS digest of the parsed document, when it parsed. */
   readonly pack_digest?: Sha256Digest;
-  readonly file_digest: Sha256Digest;
+  /** sha256 of the file's bytes; absent when the file was refused unread (over the bound). */
+  readonly file_digest?: Sha256Digest;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -34,7 +36,7 @@ export function toPackDocument(bytes: Uint8Array, file: string): PackDocument {
   const data = doc.data as Record<string, unknown>;
   const digest = canonicalDigest(data);
   const pack_digest = digest.value;
-  diagnostics.push(...digest.diagnostics.map((d) => ({ ...d, file })));
+  pushAll(diagnostics, digest.diagnostics.map((d) => ({ ...d, file })));
   const out = { file_digest, ...(pack_digest !== undefined ? { pack_digest } : {}) };
   const profile = data.profile;
   const version = data.skill_pack_version;
@@ -58,18 +60,15 @@ export function toPackDocument(bytes: Uint8Array, file: string): PackDocument {
   };
 }
 
-/** Reads a pack file; a missing file is `undefined`, other read errors throw. */
-export async function readPackFile(abs: string, file: string): Promise<PackDocument | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(abs);
-  } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
-    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${file}: ${code ?? String(err)}`, { cause: err });
-  }
-  if (bytes.length > MANIFEST_MAX_BYTES) {
-    return { file_digest: sha256(bytes), diagnostics: [diag('MANIFEST_TOO_LARGE', `${file} is larger than ${MANIFEST_MAX_BYTES} bytes`, { file })] };
-  }
-  return toPackDocument(bytes, file);
+/**
+ * Reads a pack file; a missing file is `undefined`, other read errors throw. A FIFO or device is
+ * refused before it is opened, a file over the bound without being read (read-bounded.ts). `read`
+ * reads it (a lock's `ops.readBounded` when the pack is one of its pins, so a git tree's).
+ */
+export async function readPackFile(abs: string, file: string, read: typeof readBounded = readBounded): Promise<PackDocument | undefined> {
+  const r = await read(abs, { maxBytes: MANIFEST_MAX_BYTES });
+  if (r.ok) return toPackDocument(r.bytes, file);
+  if (r.reason === 'missing' || (r.reason === 'not-regular' && r.kind === 'directory')) return undefined;
+  if (r.reason === 'too-large') return { diagnostics: [diag('MANIFEST_TOO_LARGE', `${file} is larger than ${MANIFEST_MAX_BYTES} bytes`, { file })] };
+  throw new SkillctlError(refusalCode(r), describeRefusal(r, file));
 }

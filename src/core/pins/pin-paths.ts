@@ -12,6 +12,7 @@ import type { Signing } from './prepare.js';
 import { readSkillRoots } from './project-skills.js';
 import { checkSkillRoots } from './skill-roots.js';
 import { collectTargets } from './targets.js';
+import { pushAll } from '../findings.js';
 
 export interface PinPathsRequest {
   /** The project root (sources are relative to it) and the working directory (paths are). */
@@ -37,7 +38,7 @@ async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ s
   const diagnostics: Diagnostic[] = [];
   for (const { file, signer } of keys) {
     const r = await readSecretKey(isAbsolute(file) ? file : join(cwd, file), file);
-    diagnostics.push(...r.diagnostics);
+    pushAll(diagnostics, r.diagnostics);
     if (r.key !== undefined) signing.push({ signer, key: r.key });
   }
   return { signing, diagnostics };

@@ -8,15 +8,14 @@
  * a folder the lock already pins: a new signatures.json there would change the files its pin
  * covers and break a pin that verifies, so such a run writes nothing.
  */
-import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
-import { withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
-import { loadPublicKeys, type PublicKey } from '../sign/index.js';
+import { SkillctlError } from '../errors.js';
+import { asOutputWrite, describeRefusal, readBounded, refusalCode, withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
+import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { applyPins, type PinChange } from './apply.js';
-import { emptyLock, loadLock, renderLock } from './lock.js';
+import { emptyLock, LOCK_MAX_BYTES, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
 import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
@@ -24,6 +23,7 @@ import { PACKS_DIR } from './scan.js';
 import { recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 import type { PinTarget } from './targets.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { pushAll } from '../findings.js';
 
 export { applyPins, type PinChange } from './apply.js';
 
@@ -80,13 +80,13 @@ function rootsChange(before: SkillctlLock, after: SkillctlLock): Pick<Decision, 
   return from.join('\0') === to.join('\0') ? {} : { skillRoots: { from, to } };
 }
 
-async function readOptional(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return undefined;
-    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${path}: ${errnoCode(err) ?? String(err)}`, { cause: err });
-  }
+/** A file that may be missing; a FIFO or device is refused before it is opened (read-bounded.ts). */
+async function readOptional(path: string, maxBytes: number): Promise<Buffer | undefined> {
+  const r = await readBounded(path, { maxBytes });
+  if (r.ok) return r.bytes;
+  // ENOTDIR too: with `pins` a file there is no lock yet, and making the directory says why not.
+  if (r.reason === 'missing') return undefined;
+  throw new SkillctlError(refusalCode(r), describeRefusal(r, path));
 }
 
 /**
@@ -127,7 +127,7 @@ async function presentSources(root: string, lock: SkillctlLock, prepared: readon
 
 /** Reads the lock to update; a missing lock is a new, empty one. */
 async function currentLock(req: PinRequest): Promise<{ lock?: SkillctlLock; diagnostics: Diagnostic[] }> {
-  const bytes = await readOptional(req.lockPath);
+  const bytes = await readOptional(req.lockPath, LOCK_MAX_BYTES);
   if (bytes === undefined) return { lock: emptyLock(), diagnostics: [] };
   const load = loadLock(bytes, req.lockFile);
   // Canonical form is restored by rewriting; every other finding stops the update.
@@ -165,19 +165,19 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   const lockDir = dirname(req.lockPath);
   const before = await currentLock(req);
   const keysFile = before.lock?.keys_file ?? DEFAULT_KEYS_FILE;
-  const keysBytes = await readOptional(join(lockDir, keysFile));
+  const keysBytes = await readOptional(join(lockDir, keysFile), KEYS_MAX_BYTES);
   let keys: ReadonlyMap<string, PublicKey> = new Map();
   const found: Diagnostic[] = [...before.diagnostics];
   if (keysBytes !== undefined) {
     const loaded = loadPublicKeys(keysBytes, join(dirname(req.lockFile), keysFile));
-    found.push(...loaded.diagnostics);
+    pushAll(found, loaded.diagnostics);
     keys = loaded.keys;
   }
   const prepared: Prepared[] = [];
   if (!hasErrors(found)) {
     for (const t of req.targets) {
       const r = await preparePin({ root: req.root, keys, signing: req.signing }, t);
-      found.push(...r.diagnostics);
+      pushAll(found, r.diagnostics);
       if (r.prepared !== undefined) prepared.push(r.prepared);
     }
   }
@@ -211,7 +211,7 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     }
     const present = await presentSources(req.root, lock, prepared);
     const applied = applyPins(lock, prepared, req.replace, (s) => present.has(s));
-    diagnostics.push(...applied.diagnostics);
+    pushAll(diagnostics, applied.diagnostics);
     lock = applied.lock;
     if (req.minSigners !== undefined) {
       // A raised threshold must hold for the pins this run does not touch too, or the lock written
@@ -233,7 +233,7 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     if (req.prune) {
       const pruned = await pruneMissing(req.root, lock);
       lock = pruned.lock;
-      changes.push(...pruned.changes);
+      pushAll(changes, pruned.changes);
     }
     const errors = diagnostics.filter((d) => d.severity === 'error');
     return {
@@ -250,17 +250,19 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
   const early = await decide(before.lock ?? emptyLock());
   if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, ...rootsOf(early), lock: early.lock, diagnostics: early.diagnostics };
-  await makeDirs(lockDir);
+  // The directory, the write lock and every file written are outputs: a read-only pins/ or a
+  // .lck that is a directory is OUTPUT_UNWRITABLE naming the path (output-error.ts).
+  await asOutputWrite(dirname(req.lockFile), () => makeDirs(lockDir));
   return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
     // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
     const current = await currentLock(req);
     if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(current.diagnostics) };
     const d = await decide(current.lock);
     if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
-    for (const w of writes) await writeFileAtomic(w.path, w.text);
+    for (const w of writes) await asOutputWrite(`${w.source}/signatures.json`, () => writeFileAtomic(w.path, w.text));
     const signaturesWritten = writes.map((w) => w.source);
     if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
-    await writeFileAtomic(req.lockPath, renderLock(d.lock));
+    await asOutputWrite(req.lockFile, () => writeFileAtomic(req.lockPath, renderLock(d.lock)));
     return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
   });
 }

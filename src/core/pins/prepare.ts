@@ -23,6 +23,7 @@ import type { PackPin, SkillPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
 import { sourcePath } from './paths.js';
 import type { PinTarget } from './targets.js';
+import { pushAll } from '../findings.js';
 
 export interface Signing {
   readonly signer: string;
@@ -67,7 +68,7 @@ async function existingSignatures(source: BundleSource, present: boolean, file: 
 async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagnostic[]): Promise<PreparedSkill | undefined> {
   const abs = sourcePath(ctx.root, target.source);
   const { check: validated, source, archiveDigest } = await validateSource(target, abs);
-  found.push(...validated.diagnostics);
+  pushAll(found, validated.diagnostics);
   const id = validated.identity;
   if (!validated.ok || id === undefined) {
     if (!hasErrors(found)) found.push(diag('BUNDLE_UNREADABLE', 'the bundle could not be read in full', { file: target.source }));
@@ -79,7 +80,7 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
   const sigFile = `${target.source}/signatures.json`;
   const present = listing.files.some((f) => f.path === 'signatures.json');
   const loaded = await existingSignatures(source, present, sigFile);
-  found.push(...loaded.diagnostics);
+  pushAll(found, loaded.diagnostics);
   if (loaded.diagnostics.length > 0) return undefined;
   let doc = loaded.doc;
   let write: PreparedSkill['write'];
@@ -104,12 +105,12 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
   }
   // Pinning records the signers whose signatures verify; any signature that does not is refused.
   const check = await checkSignatures(doc, { digest, keys: ctx.keys, minSigners: 0, file: sigFile });
-  found.push(...check.diagnostics);
+  pushAll(found, check.diagnostics);
   if (hasErrors(check.diagnostics)) return undefined;
 
   const others = listing.files.filter((f) => f.path !== 'signatures.json');
   const hashed = await hashFiles(source, others);
-  found.push(...hashed.diagnostics.map((d) => ({ ...d, file: `${target.source}/${d.file ?? ''}` })));
+  pushAll(found, hashed.diagnostics.map((d) => ({ ...d, file: `${target.source}/${d.file ?? ''}` })));
   if (hasErrors(hashed.diagnostics)) return undefined;
   const all: TreeFile[] = [...hashed.files];
   if (write !== undefined) {
@@ -141,8 +142,8 @@ async function preparePack(ctx: PrepareContext, target: PinTarget, found: Diagno
     found.push(diag('INPUT_NOT_FOUND', `${target.source} does not exist`, { file: target.source }));
     return undefined;
   }
-  found.push(...doc.diagnostics);
-  if (hasErrors(doc.diagnostics) || doc.profile === undefined || doc.skill_pack_version === undefined || doc.pack_digest === undefined) return undefined;
+  pushAll(found, doc.diagnostics);
+  if (hasErrors(doc.diagnostics) || doc.profile === undefined || doc.skill_pack_version === undefined || doc.pack_digest === undefined || doc.file_digest === undefined) return undefined;
   return {
     kind: 'pack',
     entry: { profile: doc.profile, skill_pack_version: doc.skill_pack_version, source: target.source, pack_digest: doc.pack_digest, file_digest: doc.file_digest },

@@ -3,11 +3,10 @@
  * its rules), and the skill folders under them. What `validate` and `prompt` without arguments
  * search, and what an MCP server offers as the project's skills.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_DEPTH, parseJsonStrict } from '../manifest/index.js';
 import { DEFAULT_LOCK_PATH, LOCK_MAX_BYTES } from './model.js';
 import { findSkillFolders } from './scan.js';
@@ -33,16 +32,12 @@ const DEFAULTS: SkillRoots = { roots: DEFAULT_SKILL_ROOTS, from: 'default', diag
  * bundles where its own format says; its project's skill roots are the defaults.
  */
 export async function readSkillRoots(lockPath: string, label: string = lockPath): Promise<SkillRoots> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(lockPath);
-  } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT') return DEFAULTS;
-    return { ...DEFAULTS, diagnostics: [diag('LOCK_UNREADABLE', `cannot read the lock file ${label}: ${code ?? String(err)}`, { file: label })] };
-  }
-  const text = bytes.length <= LOCK_MAX_BYTES ? bytes.toString('utf8') : undefined;
-  const parsed = text !== undefined && !text.includes('\ufffd') ? parseJsonStrict(text, MANIFEST_MAX_DEPTH) : undefined;
+  // Bounded in size and kind as every lock read is (read-bounded.ts): a FIFO there never blocks.
+  const read = await readBounded(lockPath, { maxBytes: LOCK_MAX_BYTES });
+  if (!read.ok && read.reason === 'missing') return DEFAULTS;
+  if (!read.ok) return { ...DEFAULTS, diagnostics: [diag('LOCK_UNREADABLE', describeRefusal(read, `the lock file ${label}`), { file: label })] };
+  const text = read.bytes.toString('utf8');
+  const parsed = !text.includes('\ufffd') ? parseJsonStrict(text, MANIFEST_MAX_DEPTH) : undefined;
   const data = parsed?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     return { ...DEFAULTS, diagnostics: [diag('LOCK_UNREADABLE', `the lock file ${label} is not a strict JSON object`, { file: label, hint: 'the lock file must be JSON as skillctl pin writes it' })] };

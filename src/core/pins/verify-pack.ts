@@ -5,6 +5,7 @@ import type { PackPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
 import { resolveSource } from './paths.js';
 import type { DigestComparison } from './verify-skill.js';
+import { pushAll } from '../findings.js';
 
 export interface PackVerification {
   readonly ok: boolean;
@@ -32,12 +33,12 @@ export async function verifyPackPin(ctx: SkillctlLockContext, pin: PackPin): Pro
     found.push(diagnostic);
     return done();
   }
-  const doc = await readPackFile(abs, pin.source);
+  const doc = await readPackFile(abs, pin.source, ctx.ops.readBounded);
   if (doc === undefined) {
     found.push(diag('PIN_MISSING', `${pin.source} does not exist or is not a file`, { ...at('source'), hint: 'restore it, or remove the pin' }));
     return done();
   }
-  found.push(...doc.diagnostics);
+  pushAll(found, doc.diagnostics);
   for (const [field, actual] of [
     ['file_digest', doc.file_digest],
     ['pack_digest', doc.pack_digest],

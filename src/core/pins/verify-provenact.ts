@@ -5,18 +5,19 @@
  * name and version are the lock's; every signature's signer is declared in manifest.signers;
  * bundle-meta.json agrees; no file in the bundle escapes every digest.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dirSource } from '../bundle/index.js';
+import { dirSource, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, jcsDigest, sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { SkillctlError } from '../errors.js';
+import { describeRefusal, type FileKind } from '../fs/index.js';
 import { parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';
 import type { ProvenactLockContext } from './context.js';
 import type { ProvenactPin } from './model.js';
 import { resolveSource } from './paths.js';
 import type { DigestComparison } from './verify-skill.js';
+import { pushAll } from '../findings.js';
 
 /** The reference's read bounds (provenact-cli verify). */
 const WASM_MAX = 16 * 1024 * 1024;
@@ -32,17 +33,14 @@ export interface ProvenactVerification {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-async function readBounded(path: string, max: number): Promise<Buffer | 'missing' | 'too-large'> {
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) return 'missing';
-    if (st.size > max) return 'too-large';
-    return await readFile(path);
-  } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return 'missing';
-    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${path}: ${code ?? String(err)}`, { cause: err });
-  }
+/** A bundle file within its bound; a FIFO or device is refused before it is opened (read-bounded.ts). */
+async function readPinned(ops: DirOps, path: string, max: number): Promise<Buffer | 'missing' | 'too-large' | FileKind> {
+  const r = await ops.readBounded(path, { maxBytes: max });
+  if (r.ok) return r.bytes;
+  if (r.reason === 'missing') return 'missing';
+  if (r.reason === 'too-large') return 'too-large';
+  if (r.reason === 'not-regular') return r.kind;
+  throw new SkillctlError('INPUT_UNREADABLE', describeRefusal(r, path));
 }
 
 function manifestShape(m: Record<string, unknown>): string | undefined {
@@ -83,19 +81,19 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
     found.push(diag('PIN_SOURCE_INVALID', `bundle_dir is ${pin.bundle_dir}, not skills/${pin.id}/${pin.version}`, at('bundle_dir')));
   }
   const files = {
-    wasm: await readBounded(join(abs, 'skill.wasm'), WASM_MAX),
-    manifest: await readBounded(join(abs, 'manifest.json'), JSON_MAX),
-    signatures: await readBounded(join(abs, 'signatures.json'), JSON_MAX),
-    keys: await readBounded(join(abs, pin.keys_file), JSON_MAX),
+    wasm: await readPinned(ctx.ops, join(abs, 'skill.wasm'), WASM_MAX),
+    manifest: await readPinned(ctx.ops, join(abs, 'manifest.json'), JSON_MAX),
+    signatures: await readPinned(ctx.ops, join(abs, 'signatures.json'), JSON_MAX),
+    keys: await readPinned(ctx.ops, join(abs, pin.keys_file), JSON_MAX),
   };
   if (Object.values(files).every((f) => f === 'missing')) {
     found.push(diag('PIN_MISSING', `${dir} does not exist or holds no bundle`, { ...at('bundle_dir'), hint: 'restore it, or remove the pin' }));
     return done();
   }
-  const need = (name: string, f: Buffer | 'missing' | 'too-large', max: number): Buffer | undefined => {
-    if (f === 'missing') found.push(diag('PROVENACT_BUNDLE_INVALID', `${name} is missing`, { file: `${dir}/${name}` }));
-    else if (f === 'too-large') found.push(diag('PROVENACT_BUNDLE_INVALID', `${name} exceeds ${max} bytes`, { file: `${dir}/${name}` }));
-    else return f;
+  const need = (name: string, f: Buffer | 'missing' | 'too-large' | FileKind, max: number): Buffer | undefined => {
+    if (Buffer.isBuffer(f)) return f;
+    const why = f === 'missing' ? 'is missing' : f === 'too-large' ? `exceeds ${max} bytes` : `is a ${f}, not a regular file`;
+    found.push(diag('PROVENACT_BUNDLE_INVALID', `${name} ${why}`, { file: `${dir}/${name}` }));
     return undefined;
   };
   const wasm = need('skill.wasm', files.wasm, WASM_MAX);
@@ -110,7 +108,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
   let manifestHash: Sha256Digest | undefined;
   if (manifestBytes !== undefined) {
     const doc = parseDocumentBytes(manifestBytes, 'json');
-    found.push(...doc.diagnostics.map((d) => ({ ...d, file: mfile })));
+    pushAll(found, doc.diagnostics.map((d) => ({ ...d, file: mfile })));
     if (doc.data !== undefined) {
       manifest = doc.data as Record<string, unknown>;
       const shape = manifestShape(manifest);
@@ -150,7 +148,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
       found.push(diag('KEYS_DIGEST_MISMATCH', `keys_digest is ${pin.keys_digest} but ${pin.keys_file} hashes to ${actual}`, at('keys_digest')));
     } else {
       const loaded = loadPublicKeys(keysBytes, `${dir}/${pin.keys_file}`);
-      found.push(...loaded.diagnostics);
+      pushAll(found, loaded.diagnostics);
       keys = loaded.keys;
     }
   }
@@ -159,7 +157,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
   if (signaturesBytes !== undefined && manifestHash !== undefined) {
     const sfile = `${dir}/signatures.json`;
     const loaded = loadSignatures(signaturesBytes, sfile, true);
-    found.push(...loaded.diagnostics);
+    pushAll(found, loaded.diagnostics);
     const doc = loaded.doc;
     if (doc !== undefined) {
       if (declaredArtifact !== undefined && doc.artifact !== declaredArtifact) {
@@ -174,7 +172,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
       });
       if (keysBytes !== undefined && digests.keys_digest?.actual === pin.keys_digest) {
         const check = await checkSignatures(doc, { digest: manifestHash, keys, expected: pin.signers, minSigners: ctx.minSigners, file: sfile, lockFile: ctx.lockFile, ...(base !== undefined ? { lockPointer: `${base}/signers` } : {}) });
-        found.push(...check.diagnostics);
+        pushAll(found, check.diagnostics);
         signers = [...check.valid];
       }
     }
@@ -182,16 +180,17 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
 
   // bundle-meta.json, when present, must agree; no file may sit outside every check.
   const listing = await dirSource(abs, undefined, ctx.ops).list();
-  found.push(...listing.diagnostics.map((d) => ({ ...d, file: `${dir}/${d.file ?? ''}` })));
+  pushAll(found, listing.diagnostics.map((d) => ({ ...d, file: `${dir}/${d.file ?? ''}` })));
   const covered = new Set(['skill.wasm', 'manifest.json', 'signatures.json', 'bundle-meta.json', pin.keys_file]);
   for (const f of listing.files) {
     if (!covered.has(f.path)) found.push(diag('PIN_EXTRA_FILE', `${f.path} is covered by no digest or signature`, { file: `${dir}/${f.path}`, hint: 'remove it from the bundle' }));
   }
   if (listing.files.some((f) => f.path === 'bundle-meta.json')) {
     const bfile = `${dir}/bundle-meta.json`;
-    const meta = parseDocumentBytes(await readFile(join(abs, 'bundle-meta.json')), 'json', 'bundle-meta.json');
-    found.push(...meta.diagnostics.map((d) => ({ ...d, file: bfile })));
-    const m = meta.data as Record<string, unknown> | undefined;
+    const metaBytes = need('bundle-meta.json', await readPinned(ctx.ops, join(abs, 'bundle-meta.json'), JSON_MAX), JSON_MAX);
+    const meta = metaBytes === undefined ? undefined : parseDocumentBytes(metaBytes, 'json', 'bundle-meta.json');
+    for (const d of meta?.diagnostics ?? []) found.push({ ...d, file: bfile });
+    const m = meta?.data as Record<string, unknown> | undefined;
     if (m !== undefined) {
       if (m.schema_version !== '1.0.0') found.push(diag('PROVENACT_BUNDLE_INVALID', 'bundle-meta.json schema_version is not 1.0.0', { file: bfile, pointer: '/schema_version' }));
       if (declaredArtifact !== undefined && m.artifact !== declaredArtifact) found.push(diag('PROVENACT_BUNDLE_INVALID', 'bundle-meta.json artifact differs from manifest.artifact', { file: bfile, pointer: '/artifact' }));

@@ -6,7 +6,6 @@
  * own; the signatures in signatures.json verify and satisfy the lock's signer policy.
  * `ok` is true only when all of that ran and passed.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentSkillManifestDigest, agentSkillVersion, parseSkillMd, SKILL_MD_NAMES, toProperties } from '../agent-skills/index.js';
 import {
@@ -19,14 +18,17 @@ import {
   type BundleFile,
   type BundleSource,
 } from '../bundle/index.js';
+import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
+import { describeRefusal } from '../fs/read-bounded.js';
 import { computeManifestDigest, formatOf, parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
 import type { SkillPin } from './model.js';
 import { resolveSource, unsafeSourcePath } from './paths.js';
+import { pushAll } from '../findings.js';
 
 export interface DigestComparison {
   readonly expected: string;
@@ -87,12 +89,12 @@ async function declaredByManifest(source: BundleSource, files: readonly BundleFi
   const bytes = await readOr(source, name, file, found);
   if (bytes === undefined) return {};
   const doc = parseDocumentBytes(bytes, formatOf(name));
-  found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
+  pushAll(found, doc.diagnostics.map((d) => ({ ...d, file })));
   if (doc.data === undefined) return {};
   const data = doc.data as Record<string, unknown>;
   const digest = computeManifestDigest(data);
   const manifestDigest = digest.value;
-  found.push(...digest.diagnostics.map((d) => ({ ...d, file })));
+  pushAll(found, digest.diagnostics.map((d) => ({ ...d, file })));
   if (manifestDigest !== undefined && data.manifest_digest !== manifestDigest) {
     found.push(diag('MANIFEST_DIGEST_MISMATCH', `manifest_digest is ${String(data.manifest_digest)} but the manifest hashes to ${manifestDigest}`, { file, pointer: '/manifest_digest', ...doc.locate('/manifest_digest') }));
   }
@@ -117,7 +119,7 @@ async function declaredBySkillMd(source: BundleSource, files: readonly BundleFil
   const bytes = await readOr(source, name, file, found);
   if (bytes === undefined) return {};
   const doc = parseSkillMd(bytes);
-  found.push(...doc.diagnostics.map((d) => ({ ...d, file })));
+  pushAll(found, doc.diagnostics.map((d) => ({ ...d, file })));
   const props = toProperties(doc);
   const version = agentSkillVersion(props);
   const identity = { skill_id: props?.name, skill_version: version };
@@ -148,9 +150,9 @@ async function checkBundle(
   };
 
   const listing = await source.list();
-  found.push(...listing.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label })));
+  pushAll(found, listing.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label })));
   const hashed = await hashFiles(source, listing.files);
-  found.push(...hashed.diagnostics.map((d) => ({ ...d, file: `${label}/${d.file ?? ''}` })));
+  pushAll(found, hashed.diagnostics.map((d) => ({ ...d, file: `${label}/${d.file ?? ''}` })));
   const complete = !hasErrors(listing.diagnostics) && !hasErrors(hashed.diagnostics);
   compare('files_digest', complete ? treeDigest(hashed.files) : undefined);
   const content = complete ? treeDigest(hashed.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path))) : undefined;
@@ -191,7 +193,7 @@ async function checkPinSignatures(
     const bytes = await readOr(source, 'signatures.json', file, found);
     if (bytes === undefined) return [];
     const loaded = loadSignatures(bytes, file);
-    found.push(...loaded.diagnostics);
+    pushAll(found, loaded.diagnostics);
     if (loaded.doc === undefined) return [];
     doc = loaded.doc;
   } else {
@@ -199,7 +201,7 @@ async function checkPinSignatures(
   }
   if (hasErrors(ctx.trustDiagnostics)) {
     // Without trusted keys nothing can verify; the trust findings say why.
-    found.push(...ctx.trustDiagnostics);
+    pushAll(found, ctx.trustDiagnostics);
     return [];
   }
   const check = await checkSignatures(doc, {
@@ -213,7 +215,7 @@ async function checkPinSignatures(
     // A thread of verify-pins' pool reads with blocking calls; it verifies the same way.
     blocking: ctx.ops.blocking,
   });
-  found.push(...check.diagnostics);
+  pushAll(found, check.diagnostics);
   return [...check.valid];
 }
 
@@ -241,14 +243,18 @@ async function openSource(
     return undefined;
   };
   if (isArchive) {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(abs);
-    } catch (err) {
-      const code = errnoCode(err);
-      if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return missing(code === 'EISDIR' ? 'is not a file' : 'does not exist');
-      throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${pin.source}: ${code ?? String(err)}`, { cause: err });
+    // A FIFO or device named like an archive is refused before it is opened (read-bounded.ts).
+    const read = await ctx.ops.readBounded(abs, { maxBytes: inflateLimit(DEFAULT_ARCHIVE_BOUNDS) });
+    if (!read.ok) {
+      if (read.reason === 'missing') return missing('does not exist');
+      if (read.reason === 'not-regular') return missing(`is a ${read.kind}, not a regular file`);
+      if (read.reason === 'too-large') {
+        found.push(diag('ARCHIVE_TOO_LARGE', `${pin.source} exceeds ${read.maxBytes} bytes`, at('source')));
+        return undefined;
+      }
+      throw new SkillctlError('INPUT_UNREADABLE', describeRefusal(read, pin.source));
     }
+    const bytes = read.bytes;
     const actual = sha256(bytes);
     digests.archive_digest = { expected: pin.archive_digest as string, actual };
     if (actual !== pin.archive_digest) {

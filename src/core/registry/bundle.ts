@@ -3,9 +3,11 @@
  * file through the hardened parser and its build-time schema validator, skill.md through the
  * skill-doc reader. Checks and loaders only ever see the result.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
+import { readBounded } from '../fs/read-bounded.js';
 import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { capFindings, pushAll } from '../findings.js';
 import { errnoCode } from '../errors.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes, type ParsedDocument } from '../manifest/index.js';
@@ -125,10 +127,11 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
     const found: Diagnostic[] = [...doc.diagnostics];
     if (doc.data !== undefined) {
       const { validate, schema } = JSON_FILES[name];
-      if (!validate(doc.data)) found.push(...schemaErrorsToDiagnostics(validate.errors ?? [], doc.data, { schema }));
+      if (!validate(doc.data)) pushAll(found, schemaErrorsToDiagnostics(validate.errors ?? [], doc.data, { schema }));
     }
     if (doc.data === undefined || found.some((d) => d.severity === 'error')) complete = false;
-    diagnostics.push(...positioned(doc, file, found));
+    // Capped before positions are looked up (findings.ts).
+    pushAll(diagnostics, positioned(doc, file, capFindings(found, file)));
     parsed[name] = { data: doc.data, findings: found };
   }
   const capability = parsed['capability.json'];
@@ -148,7 +151,7 @@ export function parseCapability(bytes: BundleBytes, label: string): ParsedCapabi
       diagnostics.push(decoded.diagnostic);
     } else {
       doc = parseSkillDoc(decoded.text, file);
-      diagnostics.push(...doc.diagnostics);
+      pushAll(diagnostics, doc.diagnostics);
       if (doc.diagnostics.some((d) => d.severity === 'error')) complete = false;
     }
   }
@@ -228,23 +231,16 @@ export async function readCapabilityFiles(dir: string, label: string, opts: { re
   const diagnostics: Diagnostic[] = [];
   for (const name of BUNDLE_FILES) {
     const file = bundlePath(label, name);
-    try {
-      const st = await lstat(join(dir, name));
-      if (!st.isFile()) {
-        const what = st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a directory' : 'not a regular file';
-        diagnostics.push(diag('CAPABILITY_FILE_MISSING', `${name} is ${what}`, { file, hint: 'bundle files must be regular files inside the bundle' }));
-        continue;
-      }
-      if (st.size > MANIFEST_MAX_BYTES) {
-        diagnostics.push(diag('MANIFEST_TOO_LARGE', `${name} is ${st.size} bytes; the bound is ${MANIFEST_MAX_BYTES}`, { file }));
-        continue;
-      }
-      bytes[name] = await readFile(join(dir, name));
-    } catch (err) {
-      const code = errnoCode(err);
-      if (code === 'ENOENT') diagnostics.push(diag('CAPABILITY_FILE_MISSING', `${name} is missing`, { file, hint: `a capability bundle holds ${BUNDLE_FILES.join(', ')}` }));
-      else diagnostics.push(diag('INPUT_UNREADABLE', `cannot read ${name}: ${code ?? String(err)}`, { file }));
-    }
+    // Links are not followed, and a FIFO or device is refused before it is opened (read-bounded.ts).
+    const r = await readBounded(join(dir, name), { maxBytes: MANIFEST_MAX_BYTES, followLinks: false });
+    if (r.ok) bytes[name] = r.bytes;
+    else if (r.reason === 'not-regular') {
+      diagnostics.push(diag('CAPABILITY_FILE_MISSING', `${name} is a ${r.kind}, not a regular file`, { file, hint: 'bundle files must be regular files inside the bundle' }));
+    } else if (r.reason === 'too-large') {
+      diagnostics.push(diag('MANIFEST_TOO_LARGE', `${name} is ${r.size} bytes; the bound is ${MANIFEST_MAX_BYTES}`, { file }));
+    } else if (r.reason === 'missing') {
+      diagnostics.push(diag('CAPABILITY_FILE_MISSING', `${name} is missing`, { file, hint: `a capability bundle holds ${BUNDLE_FILES.join(', ')}` }));
+    } else diagnostics.push(diag('INPUT_UNREADABLE', `cannot read ${name}: ${r.errno}`, { file }));
   }
   let extra: string[] = [];
   if (opts.listExtra === false) return { bytes, diagnostics, extra };

@@ -3,10 +3,10 @@
  * publish. It is written whole and atomically, sorted by capability_id, with no timestamps, so the
  * same set of published capabilities always gives the same bytes.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
 import { writeFileAtomic } from '../fs/index.js';
 import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-schema/index.js';
 import { validate as validateIndexJson } from '../../generated/registry-index-v1.validator.js';
@@ -16,6 +16,8 @@ import { REGISTRY_FORMAT, type IndexEntry, type RegistryIndex } from './model.js
 export const INDEX_FILE = 'index.json';
 /** Published bundles live in `capabilities/<capability_id>/<digest hex>/`. */
 export const CAPABILITIES_DIR = 'capabilities';
+/** One entry per published bundle: the lock file's room (16 manifests' worth), not a manifest's. */
+const INDEX_MAX_BYTES = 64 * 1024 * 1024;
 export const EMPTY_INDEX: RegistryIndex = { registry_format: REGISTRY_FORMAT, capabilities: [] };
 
 const validator = validateIndexJson as StandaloneValidator;
@@ -33,18 +35,17 @@ export function bundleDir(registry: string, entry: Pick<IndexEntry, 'capability_
  */
 export async function readIndex(dir: string): Promise<IndexRead> {
   const file = join(dir, INDEX_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    const code = errnoCode(err);
-    if (code === 'ENOENT' || code === 'ENOTDIR') {
+  // A FIFO or device named index.json is refused before it is opened (read-bounded.ts).
+  const read = await readBounded(file, { maxBytes: INDEX_MAX_BYTES });
+  if (!read.ok) {
+    if (read.reason === 'missing') {
       const st = await stat(dir).catch(() => undefined);
       if (st?.isDirectory() === true) return { ok: true, index: EMPTY_INDEX };
       return { ok: false, diagnostics: [diag('REGISTRY_NOT_FOUND', `registry ${dir} ${st === undefined ? 'does not exist' : 'is not a directory'}`, { file: dir })] };
     }
-    return { ok: false, diagnostics: [diag('REGISTRY_INDEX_INVALID', `cannot read ${INDEX_FILE}: ${code ?? String(err)}`, { file })] };
+    return { ok: false, diagnostics: [diag('REGISTRY_INDEX_INVALID', describeRefusal(read, INDEX_FILE), { file })] };
   }
+  const text = read.bytes.toString('utf8');
   let data: unknown;
   try {
     data = JSON.parse(text);

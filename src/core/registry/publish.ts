@@ -19,6 +19,7 @@ import type { RegistrySource } from './locate.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { pushAll } from '../findings.js';
 
 export const LOCK_FILE = '.publish.lock';
 
@@ -97,7 +98,7 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
     // The batch's bundles stand in for the published versions they replace.
     const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings, ...lower];
     const v = await checkCapability(read, { ...opts, others });
-    diagnostics.push(...v.diagnostics);
+    pushAll(diagnostics, v.diagnostics);
     if (mine !== undefined) {
       const prev = firstOf.get(mine.capability_id);
       if (prev !== undefined) {

@@ -6,6 +6,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { parseDocumentBytes, type ParsedDocument } from '../manifest/index.js';
+import { pushAll } from '../findings.js';
 
 export interface DocLine {
   readonly text: string;
@@ -103,7 +104,7 @@ export function parseSkillDoc(text: string, file: string): SkillDoc {
   const lines = text.split(/\r\n|\n|\r/);
   const diagnostics: Diagnostic[] = [];
   const fm = readFrontMatter(lines, file);
-  diagnostics.push(...fm.diagnostics);
+  pushAll(diagnostics, fm.diagnostics);
 
   let title: DocLine | undefined;
   const sections: { heading: string; key: string; line: number; body: DocLine[] }[] = [];
@@ -130,11 +131,11 @@ export function parseSkillDoc(text: string, file: string): SkillDoc {
       } else {
         sections.push({ heading, key: sectionKey(heading), line: n, body: [] });
       }
-      codeSpans.push(...codeSpansOf(raw, n));
+      pushAll(codeSpans, codeSpansOf(raw, n));
       continue;
     }
     sections.at(-1)?.body.push({ text: raw, line: n });
-    codeSpans.push(...codeSpansOf(raw, n));
+    pushAll(codeSpans, codeSpansOf(raw, n));
   }
   if (fence !== undefined) {
     diagnostics.push(

@@ -12,6 +12,7 @@ import { validateBundle, type Manifest } from '../manifest/index.js';
 import { bundlePath, parseCapability, readCapabilityFiles, type BundleBytes, type ParsedCapability } from './bundle.js';
 import { bindingKey, CHECKS, type BindingResolution } from './checks/index.js';
 import { BUNDLE_FILES, type IndexEntry } from './model.js';
+import { pushAll } from '../findings.js';
 
 /** Finds the manifest of a skill by id, for the binding checks. */
 export interface SkillResolver {
@@ -139,7 +140,7 @@ export async function checkCapability(read: ReadCapability, opts: Omit<ValidateC
   if (!found.some((d) => d.code === 'INPUT_NOT_FOUND' || d.code === 'INPUT_UNREADABLE')) {
     const bindings = await resolveBindings(parsed, opts.skills);
     const ctx = { bundle: parsed, bindings, ...(opts.others !== undefined ? { others: opts.others } : {}) };
-    for (const check of CHECKS) found.push(...check.check(ctx));
+    for (const check of CHECKS) pushAll(found, check.check(ctx));
   }
   const diagnostics = sortDiagnostics(positioned(parsed, found));
   return {

@@ -63,6 +63,16 @@ export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<
   return { value: parsed.data };
 }
 
+/** A process the run's cgroup killed for passing max_memory. */
+export function memoryLimited(r: SpawnOutcome, limits: { memoryMiB: number }): Attempt {
+  return {
+    outcome: failed('memory_limit', [diag('RUN_MEMORY_LIMIT', `the skill's processes together passed their ${limits.memoryMiB} MiB memory allowance and were killed`)]),
+    stdoutTruncated: r.stdoutTruncated,
+    stderrTruncated: r.stderrTruncated,
+    stderr: r.stderr.toString('utf8'),
+  };
+}
+
 /** Turns how a process ended into an attempt outcome. */
 export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Promise<Attempt> {
   const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };

@@ -14,6 +14,7 @@ import { executeAttempts } from './execute.js';
 import { checkInput, readInput } from './input.js';
 import { missingEnv, prepareExecution, type Builtins } from './prepare.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
+import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
 import type { SandboxMode } from './sandbox.js';
 import { requiredEnv, selectEntrypoint } from './select.js';
@@ -73,6 +74,11 @@ export interface RunOptions {
   readonly protectedPaths?: readonly string[];
   /** Where the run's records go as it makes them; without one the record is only returned. */
   readonly audit?: AuditSink;
+  /**
+   * Where the host's cgroups are (the CLI reads /proc/self/cgroup): a run gets a cgroup of its
+   * own for max_memory and a process count where the host allows it. Without it, caps are per process.
+   */
+  readonly cgroups?: CgroupHost;
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
@@ -168,8 +174,10 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}),
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
+    ...(opts.cgroups !== undefined ? { cgroups: opts.cgroups } : {}),
   });
   if ('status' in prepared) return trail.end(prepared.status);
+  if (prepared.release !== undefined) cleanups.push(prepared.release);
 
   // 5. Execute and check the contract, 6. record: the start first, so a run killed outright is seen.
   await trail.started();

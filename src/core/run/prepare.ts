@@ -18,6 +18,8 @@ import type { HostNode } from './runtimes/interpreter.js';
 import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
+import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
+import { absentPaths, withoutPlanting } from './planted.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
 export type Builtins = BuiltinLookup | BuiltinWorkers;
@@ -40,9 +42,11 @@ export interface PrepareInput {
   readonly lookupHost?: HostLookup;
   readonly monotonic: () => number;
   readonly signal?: AbortSignal;
+  /** Where the host's cgroups are: a run gets one of its own where the host allows it. */
+  readonly cgroups?: CgroupHost;
 }
 
-export type Prepared = { readonly execute: () => Promise<Attempt> } | { readonly status: RunStatus };
+export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
 
 /** PATH, the granted variables that are set, and the declared locale and time zone. */
 function scrubbedEnv(m: Manifest, ep: Entrypoint, granted: readonly string[], host: PrepareInput['hostEnv']): Record<string, string> {
@@ -62,7 +66,7 @@ function commandOf(ep: Entrypoint): string {
   return (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
 }
 
-function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[]): Prepared {
+function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], cgroup: RunCgroup | undefined): Prepared {
   const { trail } = p;
   const skillId = commandOf(p.ep);
   const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
@@ -72,8 +76,9 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
   }
   trail.facts.observable = true;
   trail.facts.sandbox = 'in-process';
-  // In a worker thread, the heap of that thread is capped; in this thread, nothing is.
-  trail.facts.caps = { memory: typeof p.builtins === 'function' ? 'none' : 'thread', processes: 'none' };
+  // In a worker thread, the heap of that thread is capped; in this thread, nothing is. The
+  // programs it starts share the run's cgroup, when there is one.
+  trail.facts.caps = { memory: typeof p.builtins === 'function' ? 'none' : 'thread', processes: cgroup !== undefined ? 'run' : 'none' };
   const { limits } = p.auth;
   const job: BuiltinJob = {
     skillId,
@@ -86,6 +91,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     env,
     sandbox: p.sandbox,
     allowUnsandboxed: p.allowUnsandboxed,
+    ...(cgroup !== undefined ? { processPrefix: cgroup.prefix } : {}),
   };
   const uses: GateUse[] = [];
   trail.facts.uses = uses;
@@ -101,8 +107,10 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     scratch: () => undefined,
   };
   const builtins = p.builtins;
-  if (typeof builtins !== 'function') return { execute: () => runBuiltinInWorker(builtins, job, uses, observer, p.signal) };
+  const release = cgroup !== undefined ? () => cgroup.release() : undefined;
+  if (typeof builtins !== 'function') return { execute: () => runBuiltinInWorker(builtins, job, uses, observer, p.signal), ...(release !== undefined ? { release } : {}) };
   return {
+    ...(release !== undefined ? { release } : {}),
     execute: async () => {
       const impl = await builtins(skillId);
       if (impl === undefined) {
@@ -129,24 +137,28 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
+  // A container's engine caps the container itself; every other run gets a cgroup where the host gives one.
+  const cgroup = ep.runtime === 'container' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
   switch (ep.runtime) {
     case 'builtin':
-      return prepareBuiltin(p, env, protectedPaths);
+      return prepareBuiltin(p, env, protectedPaths, cgroup);
     case 'container': {
       trail.facts.sandbox = 'container';
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
-      return { execute: () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal) };
+      const absent = await absentPaths(protectedPaths);
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal)) };
     }
     default: {
       const uses: GateUse[] = [];
       const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', protectedPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}) };
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.
       trail.facts.uses = uses;
       if ('failure' in prep) {
+        await cgroup?.release();
         const failure = prep.failure as Extract<Attempt['outcome'], { kind: 'failed' }>;
         trail.add(...failure.diagnostics);
         return { status: failure.status };
@@ -154,7 +166,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.sandbox = prep.prepared.sandbox;
       trail.facts.caps = prep.prepared.caps;
       if (prep.prepared.runtime.version !== undefined) trail.facts.runtimeVersion = prep.prepared.runtime.version;
-      return { execute: () => runProcess(prep.prepared, options, stdin, p.signal) };
+      const absent = await absentPaths(protectedPaths);
+      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal)), ...(cgroup !== undefined ? { release: () => cgroup.release() } : {}) };
     }
   }
 }

@@ -4,6 +4,7 @@ export {
   decodeKey32,
   generateSigningKey,
   isEd25519Point,
+  KEYS_MAX_BYTES,
   loadPublicKeys,
   parseSecretKey,
   readSecretKey,

@@ -3,13 +3,12 @@
  * and never overwritten unless asked; the public key is added to the public-keys file, and a
  * signer's existing public key is never replaced unless asked (that would be a change of trust).
  */
-import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
-import { createFileAtomic, writeFileAtomic } from '../fs/index.js';
-import { generateSigningKey, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
+import { SkillctlError } from '../errors.js';
+import { asOutputWrite, createFileAtomic, describeRefusal, readBounded, refusalCode, writeFileAtomic } from '../fs/index.js';
+import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
 
 export interface KeygenRequest {
@@ -37,12 +36,9 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (!SIGNER_ID.test(req.signer)) {
     throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens`);
   }
-  let existing: Buffer | undefined;
-  try {
-    existing = await readFile(req.keysPath);
-  } catch (err) {
-    if (errnoCode(err) !== 'ENOENT') throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${req.keysLabel}: ${errnoCode(err) ?? String(err)}`);
-  }
+  const read = await readBounded(req.keysPath, { maxBytes: KEYS_MAX_BYTES });
+  if (!read.ok && read.reason !== 'missing') throw new SkillctlError(refusalCode(read), describeRefusal(read, req.keysLabel));
+  const existing = read.ok ? read.bytes : undefined;
   const keys = existing !== undefined ? loadPublicKeys(existing, req.keysLabel) : { keys: new Map(), diagnostics: [] };
   if (hasErrors(keys.diagnostics)) return { ok: false, signer: req.signer, diagnostics: keys.diagnostics };
   if (keys.keys.has(req.signer) && !req.force) {
@@ -53,16 +49,19 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
     };
   }
   const pair = generateSigningKey();
-  await makeDirs(dirname(req.secretPath), 0o700);
+  // A directory that cannot be made or written is the user's file system saying no: OUTPUT_UNWRITABLE.
+  await asOutputWrite(req.secretLabel, () => makeDirs(dirname(req.secretPath), 0o700));
   if (req.force) {
-    await writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600);
+    await asOutputWrite(req.secretLabel, () => writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600));
   } else {
-    if (!(await createFileAtomic(req.secretPath, pair.secretKeyText, 0o600))) {
+    if (!(await asOutputWrite(req.secretLabel, () => createFileAtomic(req.secretPath, pair.secretKeyText, 0o600)))) {
       return { ok: false, signer: req.signer, diagnostics: [diag('KEY_EXISTS', `${req.secretLabel} exists`, { file: req.secretLabel, hint: 'pass --force to overwrite it, or choose another --out' })] };
     }
   }
   const text = renderPublicKeys(keys.keys, req.signer, pair.publicKey);
-  await makeDirs(dirname(req.keysPath));
-  await writeFileAtomic(req.keysPath, text);
+  await asOutputWrite(req.keysLabel, async () => {
+    await makeDirs(dirname(req.keysPath));
+    await writeFileAtomic(req.keysPath, text);
+  });
   return { ok: true, signer: req.signer, publicKey: pair.publicKey, keysDigest: sha256(text), diagnostics: [] };
 }

@@ -5,13 +5,17 @@
  * its raw bytes, so any edit to it (even whitespace) is a change of trust.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
-import { parseDocumentBytes } from '../manifest/index.js';
+import { describeRefusal, readBounded } from '../fs/read-bounded.js';
+import { MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
 
 /** Signer ids: what the reference's release scripts accept, bounded. */
 export const SIGNER_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** A public-keys file is parsed with the manifest parser's guards, so it has their size bound. */
+export const KEYS_MAX_BYTES = MANIFEST_MAX_BYTES;
+/** A secret key file is one base64 line; anything longer is not one. */
+const SECRET_KEY_MAX_BYTES = 4096;
 
 /** Standard base64 with padding of exactly 32 bytes. */
 const B64_32 = /^[A-Za-z0-9+/]{43}=$/;
@@ -108,14 +112,10 @@ export function generateSigningKey(): { secretKeyText: string; publicKey: string
  * whoever can read it can sign as its signer.
  */
 export async function readSecretKey(path: string, label: string = path): Promise<{ key?: SecretKey; diagnostics: Diagnostic[] }> {
-  let text: string;
-  let mode: number;
-  try {
-    mode = (await stat(path)).mode;
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    return { diagnostics: [diag('SECRET_KEY_INVALID', `cannot read the secret key: ${errnoCode(err) ?? String(err)}`, { file: label })] };
-  }
+  const r = await readBounded(path, { maxBytes: SECRET_KEY_MAX_BYTES });
+  if (!r.ok) return { diagnostics: [diag('SECRET_KEY_INVALID', `cannot read the secret key: ${describeRefusal(r, label)}`, { file: label })] };
+  const text = r.bytes.toString('utf8');
+  const mode = r.mode;
   if ((mode & 0o077) !== 0) {
     return {
       diagnostics: [diag('SECRET_KEY_INVALID', `the secret key is readable by other users (mode ${(mode & 0o777).toString(8)})`, { file: label, hint: `chmod 600 ${label}` })],

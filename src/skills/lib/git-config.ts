@@ -58,6 +58,30 @@ export const FIXED: readonly (readonly [string, string])[] = [
   ['color.ui', 'false'],
 ];
 
+/**
+ * Set for every git skillctl runs (the git skills, verify-pins --staged and --rev), over an
+ * environment from which GIT_* names other than those locating the repository are dropped.
+ */
+export const NEUTRAL_ENV: Readonly<Record<string, string>> = {
+  GIT_ATTR_NOSYSTEM: '1',
+  GIT_OPTIONAL_LOCKS: '0',
+  GIT_TERMINAL_PROMPT: '0',
+  // A replace ref would show other objects than the repository's own.
+  GIT_NO_REPLACE_OBJECTS: '1',
+  // Set and empty: no transport is allowed, whatever `protocol.<name>.allow` the repository sets
+  // (which outranks `protocol.allow`): a partial clone's lazy fetch would run `ext::` commands,
+  // a file:// remote's `uploadpack` or `core.sshCommand`.
+  GIT_ALLOW_PROTOCOL: '',
+  // git 2.45 and later: a missing object is an error, never a fetch.
+  GIT_NO_LAZY_FETCH: '1',
+  GIT_PAGER: 'cat',
+  PAGER: 'cat',
+  LC_ALL: 'C',
+};
+
+/** Variables never passed to git: programs it would start. */
+export const DROPPED_ENV: ReadonlySet<string> = new Set(['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS']);
+
 /** The environment that hands `pairs` to git as configuration of the `command` scope. */
 export function configEnv(pairs: readonly (readonly [string, string])[]): Record<string, string> {
   const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pairs.length) };

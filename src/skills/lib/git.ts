@@ -17,7 +17,7 @@
  */
 import type { BuiltinContext, BuiltinOutcome, SpawnOutcome } from '../../core/run/index.js';
 import { childEnv } from './env.js';
-import { CONFIG_MAX, configEnv, configFiles, FIXED, neutralise, olderThan231, parseListing, tookOverrides, type ConfigEntry } from './git-config.js';
+import { CONFIG_MAX, configEnv, configFiles, DROPPED_ENV, FIXED, NEUTRAL_ENV, neutralise, olderThan231, parseListing, tookOverrides, type ConfigEntry } from './git-config.js';
 import { checkPlace, parsePlace, PLACE_ARGS, refuse } from './git-place.js';
 import { denied, fail } from './outcome.js';
 import { spawnConfined } from './confined.js';
@@ -35,22 +35,8 @@ import { lenientUtf8 } from './text.js';
 const FIXED_ENV: Readonly<Record<string, string>> = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_ATTR_NOSYSTEM: '1',
-  GIT_OPTIONAL_LOCKS: '0',
-  GIT_TERMINAL_PROMPT: '0',
-  GIT_NO_REPLACE_OBJECTS: '1',
-  // Set and empty: no transport is allowed, whatever `protocol.<name>.allow` the repository sets
-  // (which outranks `protocol.allow`): a partial clone's lazy fetch would run `ext::` commands,
-  // a file:// remote's `uploadpack` or `core.sshCommand`.
-  GIT_ALLOW_PROTOCOL: '',
-  // git 2.45 and later: a missing object is an error, never a fetch.
-  GIT_NO_LAZY_FETCH: '1',
-  GIT_PAGER: 'cat',
-  PAGER: 'cat',
-  LC_ALL: 'C',
+  ...NEUTRAL_ENV,
 };
-
-const DROPPED = new Set(['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS']);
 
 export interface GitRunner {
   /** Runs `git <args>` in the work tree; stdout beyond `maxStdout` bytes stops git. */
@@ -78,7 +64,7 @@ export async function openGit(ctx: BuiltinContext): Promise<GitOpen> {
   const dir = await ctx.policy.checkRead(ctx.cwd);
   if (!dir.allowed) return { outcome: denied(dir, `read ${ctx.cwd}`) };
   const cwd = dir.resolved;
-  const base = { ...childEnv(ctx, (name) => name.startsWith('GIT_') || DROPPED.has(name)), ...FIXED_ENV };
+  const base = { ...childEnv(ctx, (name) => name.startsWith('GIT_') || DROPPED_ENV.has(name)), ...FIXED_ENV };
 
   /** Runs git; a non-zero exit is returned as a result, for the caller to judge. */
   const spawn = async (args: readonly string[], maxStdout: number, env: Record<string, string>): Promise<Ran> => {

@@ -77,6 +77,56 @@ function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/', git: boolean
   return git || unquoted.startsWith(prefix) ? unquoted.replace(/^[ab]\//, '') : unquoted;
 }
 
+const NAME_HEADER = /^(?:--- |\+\+\+ |diff --git |rename from |rename to |copy from |copy to )(.*)$/;
+const HUNK_HEADER = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
+
+/**
+ * jsdiff unquotes C-quoted names leniently (an unknown escape kept, bytes that are not UTF-8
+ * replaced, text after the closing quote dropped), so the header lines are checked here first:
+ * the first quoted name that is not exactly one well-formed C string, or undefined. Hunk bodies
+ * are skipped by their line counts, so an added line that reads like a header is left alone.
+ */
+function malformedQuotedName(text: string): string | undefined {
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (const line of text.split('\n')) {
+    if (oldLeft > 0 || newLeft > 0) {
+      const c = line[0];
+      if (c === ' ' || c === '-' || c === '+' || c === '\\' || line === '') {
+        if (c !== '+' && c !== '\\') oldLeft--;
+        if (c !== '-' && c !== '\\') newLeft--;
+        continue;
+      }
+      oldLeft = newLeft = 0;
+    }
+    const hunk = HUNK_HEADER.exec(line);
+    if (hunk !== null) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[2] ?? 1);
+      continue;
+    }
+    const value = NAME_HEADER.exec(line)?.[1];
+    if (value === undefined) continue;
+    const bad = badQuotedToken(value);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
+}
+
+/** The first quoted token in a header value that does not close, is followed by more text, or does not decode. */
+function badQuotedToken(value: string): string | undefined {
+  for (let i = 0; i < value.length; i++) {
+    if (value[i] !== '"' || (i > 0 && value[i - 1] !== ' ')) continue;
+    let end = i + 1;
+    while (end < value.length && value[end] !== '"') end += value[end] === '\\' ? 2 : 1;
+    const token = value.slice(i, end + 1);
+    const after = value[end + 1];
+    if (end >= value.length || (after !== undefined && after !== ' ' && after !== '\t') || unquoteC(token) === undefined) return token;
+    i = end;
+  }
+  return undefined;
+}
+
 class MalformedName extends Error {
   constructor(name: string) {
     super(`the file name ${name} is not a valid C-quoted name`);
@@ -90,6 +140,8 @@ function modeOf(p: StructuredPatch): number | undefined {
 
 export async function parseUnifiedDiff(text: string): Promise<Parsed> {
   const { parsePatch } = await import('diff');
+  const malformed = malformedQuotedName(text);
+  if (malformed !== undefined) return { ok: false, message: new MalformedName(malformed).message };
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);

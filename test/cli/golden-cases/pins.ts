@@ -1,8 +1,9 @@
 // Golden cases for archives, pins and keys: pack, pin, verify-pins, keygen (docs/commands/).
 // Archives are byte-reproducible, so the listing of what pack wrote carries their sha256.
-import { appendFile, cp, rm } from 'node:fs/promises';
+import { appendFile, cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GoldenCase, GoldenContext, Redaction } from '../../helpers/golden-cli.js';
+import { git } from '../../helpers/git-repo.js';
 import { fixture } from '../../helpers/paths.js';
 
 const PROJECT = { '.': 'fixtures/pins/project' } as const;
@@ -112,6 +113,39 @@ export const VERIFY_PINS: readonly GoldenCase[] = [
     },
   },
   { args: ['verify-pins'], label: 'no-lock', temp: PROJECT },
+];
+
+/** A pinned project committed with git, then a tampered run.js staged and the good one put back on disk. */
+async function tamperedIndex(ctx: GoldenContext): Promise<void> {
+  await pinAll(ctx);
+  git(ctx.dir, 'init', '-q', '-b', 'main');
+  git(ctx.dir, 'add', '.');
+  git(ctx.dir, 'commit', '-q', '-m', 'pinned');
+  const path = join(ctx.dir, 'manifests', 'hello', 'run.js');
+  const good = await readFile(path);
+  await appendFile(path, '// tampered\n');
+  git(ctx.dir, 'add', 'manifests/hello/run.js');
+  await writeFile(path, good);
+}
+
+/** The same tampered file committed, then an unrelated commit on top. */
+async function tamperedCommit(ctx: GoldenContext): Promise<void> {
+  await tamperedIndex(ctx);
+  git(ctx.dir, 'commit', '-q', '-m', 'tampered');
+  await writeFile(join(ctx.dir, 'NOTES.md'), 'notes\n');
+  git(ctx.dir, 'add', 'NOTES.md');
+  git(ctx.dir, 'commit', '-q', '-m', 'notes');
+}
+
+/** verify-pins on the index and on commits (docs/commands/verify-pins.md, docs/hooks.md). */
+export const VERIFY_PINS_GIT: readonly GoldenCase[] = [
+  { args: ['verify-pins', '--staged'], label: 'tampered-index', temp: PROJECT, setup: tamperedIndex },
+  { args: ['verify-pins', '--json', '--staged'], label: 'tampered-index', temp: PROJECT, setup: tamperedIndex },
+  { args: ['verify-pins', '--rev', 'HEAD~1'], label: 'tampered-commit', temp: PROJECT, setup: tamperedCommit },
+  { args: ['verify-pins', '--rev', 'HEAD~2'], label: 'tampered-commit', temp: PROJECT, setup: tamperedCommit },
+  { args: ['verify-pins', '--rev', 'nope'], label: 'tampered-commit', temp: PROJECT, setup: tamperedCommit },
+  { args: ['verify-pins', '--staged'], label: 'no-repository', temp: PROJECT, setup: pinAll },
+  { args: ['verify-pins', '--staged', '--rev', 'HEAD'], temp: PROJECT },
 ];
 
 export const KEYGEN: readonly GoldenCase[] = [

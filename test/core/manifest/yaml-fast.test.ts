@@ -8,13 +8,14 @@ import fg from 'fast-glob';
 import { parseDocumentBytes } from '../../../src/core/manifest/index.js';
 import { parseText } from '../../../src/core/manifest/yaml-document.js';
 import { readPlainYaml } from '../../../src/core/manifest/yaml-fast.js';
+import { DEFAULT_SHAPE_LIMITS } from '../../../src/core/manifest/shape.js';
 import { yamlGenerator } from '../../helpers/yaml-gen.js';
 
 const DEPTH = 64;
 
 /** Fails unless the full parser agrees with an accepted document. */
 function agrees(text: string): boolean {
-  const fast = readPlainYaml(text, DEPTH);
+  const fast = readPlainYaml(text, { ...DEFAULT_SHAPE_LIMITS, maxDepth: DEPTH });
   if (fast === undefined) return false;
   const full = parseText(text, 'yaml');
   assert.deepEqual(full.diagnostics, [], `the full parser has findings the quick reader missed:\n${text}`);
@@ -46,7 +47,7 @@ describe('quick YAML reader', () => {
       if (agrees(text)) accepted++;
     }
     assert.ok(accepted >= scalars.length - 12, `only ${accepted} of ${scalars.length} read quickly`);
-    assert.deepEqual(readPlainYaml('a: 0o17\nb: 0x1F\nc: +12\nd: 1_000\ne: 1.\nf: ~\ng: True\n', DEPTH), {
+    assert.deepEqual(readPlainYaml('a: 0o17\nb: 0x1F\nc: +12\nd: 1_000\ne: 1.\nf: ~\ng: True\n', { ...DEFAULT_SHAPE_LIMITS, maxDepth: DEPTH }), {
       a: 15,
       b: 31,
       c: 12,
@@ -83,7 +84,7 @@ describe('quick YAML reader', () => {
       [`a: ${'['.repeat(70)}${']'.repeat(70)}\n`, 'MANIFEST_TOO_DEEP'],
     ];
     for (const [text, code] of cases) {
-      assert.equal(readPlainYaml(text, DEPTH), undefined, JSON.stringify(text));
+      assert.equal(readPlainYaml(text, { ...DEFAULT_SHAPE_LIMITS, maxDepth: DEPTH }), undefined, JSON.stringify(text));
       const codes: string[] = parseDocumentBytes(Buffer.from(text), 'yaml').diagnostics.map((d) => d.code);
       if (code !== undefined) assert.ok(codes.includes(code), `${JSON.stringify(text)}: ${codes.join(', ')}`);
     }

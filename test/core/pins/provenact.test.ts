@@ -1,44 +1,14 @@
 // verify-pins on a provenact-skills lock: the checks of its verify_pins.sh, and the ones it
-// misses. The repository is built here, with keys generated in the test.
+// misses. The repository is built with keys generated in the test (test/helpers/provenact.ts).
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { jcsDigest, sha256 } from '../../../src/core/digest/index.js';
 import { openLock, verifyLock } from '../../../src/core/pins/index.js';
-import { generateSigningKey, parseSecretKey, renderSignatures, signDigest, type SecretKey } from '../../../src/core/sign/index.js';
-import { removeDir, tempDir } from '../../helpers/project.js';
-
-interface Repo {
-  root: string;
-  keys: Record<string, SecretKey>;
-}
-
-const WASM = Buffer.from('0061736d01000000', 'hex');
-
-async function writeBundle(repo: Repo, id: string, version: string, signers: string[], opts: { wasm?: Buffer } = {}): Promise<Record<string, unknown>> {
-  const dir = join(repo.root, 'skills', id, version);
-  await mkdir(dir, { recursive: true });
-  const wasm = opts.wasm ?? WASM;
-  const manifest = { name: id, version, entrypoint: 'run', artifact: sha256(wasm), capabilities: [{ kind: 'fs.read', value: '/tmp' }], signers };
-  const hash = jcsDigest(manifest);
-  const pub: Record<string, string> = {};
-  for (const s of Object.keys(repo.keys).sort()) pub[s] = (repo.keys[s] as SecretKey).publicKey;
-  const keysText = JSON.stringify(pub, null, 2) + '\n';
-  const signatures = { artifact: manifest.artifact, manifest_hash: hash, signatures: signers.map((s) => ({ signer: s, algorithm: 'ed25519', signature: signDigest(repo.keys[s] as SecretKey, hash) })) };
-  await writeFile(join(dir, 'skill.wasm'), wasm);
-  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await writeFile(join(dir, 'signatures.json'), renderSignatures(signatures));
-  await writeFile(join(dir, 'public-keys.json'), keysText);
-  await writeFile(join(dir, 'bundle-meta.json'), JSON.stringify({ artifact: manifest.artifact, manifest_hash: hash, schema_version: '1.0.0' }));
-  return { id, version, bundle_dir: `skills/${id}/${version}`, artifact: manifest.artifact, manifest_hash: hash, keys_file: 'public-keys.json', keys_digest: sha256(keysText), signers: [...signers].sort() };
-}
-
-async function writeLock(repo: Repo, skills: unknown[], extra: Record<string, unknown> = {}): Promise<void> {
-  await mkdir(join(repo.root, 'pins'), { recursive: true });
-  const lock = { schema_version: '1.0.0', generated_at: '2026-01-01T00:00:00Z', substrate_pin: { repo: 'provenact', commit: 'a'.repeat(40) }, skills, ...extra };
-  await writeFile(join(repo.root, 'pins', 'skills.lock.json'), JSON.stringify(lock, null, 2) + '\n');
-}
+import { signDigest, type SecretKey } from '../../../src/core/sign/index.js';
+import { removeDir } from '../../helpers/project.js';
+import { provenactRepo, WASM, writeBundle, writeLock, type Repo } from '../../helpers/provenact.js';
 
 async function codes(repo: Repo, minSigners?: number): Promise<string[]> {
   const opened = await openLock(join(repo.root, 'pins', 'skills.lock.json'), minSigners !== undefined ? { minSigners } : {});
@@ -50,11 +20,7 @@ describe('provenact lock format', () => {
   let repo: Repo;
   let entries: Record<string, unknown>[];
   beforeEach(async () => {
-    const keys: Record<string, SecretKey> = {};
-    for (const s of ['alice.dev', 'codex.release']) keys[s] = parseSecretKey(generateSigningKey().secretKeyText, s).key as SecretKey;
-    repo = { root: await tempDir('skillctl-provenact-'), keys };
-    entries = [await writeBundle(repo, 'echo.minimal', '0.1.0', ['alice.dev', 'codex.release']), await writeBundle(repo, 'fs.read_text', '0.1.0', ['alice.dev', 'codex.release'])];
-    await writeLock(repo, entries);
+    ({ repo, entries } = await provenactRepo());
   });
   const roots: string[] = [];
   after(async () => Promise.all(roots.map(removeDir)));

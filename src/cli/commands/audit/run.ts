@@ -1,9 +1,8 @@
 /** `skillctl audit verify [FILE|-]`: the log read (bounded), its receipts checked by the core. */
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { isSha256Digest } from '../../../core/digest/index.js';
-import { errnoCode, SkillctlError } from '../../../core/errors.js';
-import { findProjectRoot } from '../../../core/fs/index.js';
+import { SkillctlError } from '../../../core/errors.js';
+import { findProjectRoot, readInputFile } from '../../../core/fs/index.js';
 import { DEFAULT_AUDIT_PATH, verifyAuditLog } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
@@ -24,12 +23,8 @@ export async function run(ctx: Context, file: string | undefined, head?: string)
     text = bytes.toString('utf8');
   } else {
     path = file !== undefined ? resolve(ctx.io.cwd, file) : join((await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      const code = errnoCode(err);
-      throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read the audit log ${path}: ${code ?? String(err)}`, { cause: err });
-    }
+    // A FIFO or a device is refused before it is opened; a log over the bound, unread (core/fs).
+    text = (await readInputFile(path, `the audit log ${path}`, { maxBytes: MAX_LOG_BYTES })).toString('utf8');
   }
   const v = verifyAuditLog(text, file ?? path, head !== undefined ? { head } : {});
   const code = exitCodeFor(v);

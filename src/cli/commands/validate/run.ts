@@ -1,7 +1,8 @@
 /**
  * `skillctl validate [PATH|GLOB|-]...`: the targets the arguments name, each validated as its
- * kind (fixed and validated again with --fix), one report. Also the validate chunk's entry
- * points for the fast path (fastCli, see src/boot.cjs) and for its worker threads (runWorker).
+ * kind (fixed and validated again with --fix), on every core for a large run (src/entry/pool.ts),
+ * one report. Also the validate chunk's entry points for the fast path (fastCli, see
+ * src/entry/boot.cjs) and for the pool's worker threads (poolWorker).
  */
 import { diag, sortDiagnostics } from '../../../core/diagnostics.js';
 import { formatOfBytes, MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../../core/manifest/index.js';
@@ -11,14 +12,14 @@ import { expandInputs, type Target } from '../../inputs.js';
 import { processIO, readStdin } from '../../io.js';
 import { renderFixed, renderValidate, type ValidateReport } from '../../render/validate.js';
 import { skillRootInputs } from '../../skill-roots.js';
-import type { PlainValidate } from '../../validate-argv.js';
-import { runPlainValidate } from '../../validate-fast.js';
-import { toChecked, type Checked } from '../../validate-targets.js';
-import { checkFiles } from '../../validate-threads.js';
+import { openPool, poolWorker as servePool } from '../../../entry/pool.js';
+import type { PlainValidate } from '../../../entry/validate-argv.js';
+import { runPlainValidate } from '../../../entry/validate-fast.js';
+import { serveValidate, toChecked, type Checked, type ValidateJob } from '../../validate-targets.js';
 import { agentSkillOptions, outputFormat, type ValidateOptions } from './options.js';
 
-/** The entry worker threads call (see ../../validate-threads.ts). */
-export { runWorker } from '../../validate-threads.js';
+/** What the pool's worker threads run (src/entry/pool.ts). */
+export const poolWorker = servePool(serveValidate);
 
 async function checkStdin(ctx: Context): Promise<Checked> {
   const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
@@ -34,7 +35,8 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
   if (roots?.note !== undefined) ctx.note(ctx.style.dim(roots.note));
   const expanded = await expandInputs(ctx.io.cwd, roots?.args ?? args);
   const files = expanded.targets.filter((t): t is Exclude<Target, { kind: 'stdin' }> => t.kind !== 'stdin');
-  const checked = await checkFiles(ctx, files, opts.fix === true, agentSkillOptions(opts));
+  const job: ValidateJob = { cwd: ctx.io.cwd, fix: opts.fix === true, skill: agentSkillOptions(opts), targets: files };
+  const checked = await openPool<Checked>('validate', ctx.io.env).run(files.length, await serveValidate(job), job);
   const results: Checked[] = [];
   let f = 0;
   for (const t of expanded.targets) results.push(t.kind === 'stdin' ? await checkStdin(ctx) : (checked[f++] as Checked));
@@ -49,8 +51,8 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
 }
 
 /**
- * Entry point for bin/skillctl.js (through dist/boot.cjs): runs a plain `validate PATH...`
- * without the CLI framework (see validate-fast.ts).
+ * Entry point for dist/boot.cjs: runs a plain `validate PATH...` without the CLI framework
+ * (see src/entry/validate-fast.ts).
  */
 export function fastCli(plain: PlainValidate): void {
   runPlainValidate(plain, processIO(), (ctx, paths) => run(ctx, paths, {})).then(

@@ -8,6 +8,8 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .command('verify-pins')
     .description('Check every pin of the lock file against the files (read-only): digests, identities, signatures, unpinned bundles.')
     .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
+    .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
+    .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
     .addOption(
       new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
     )
@@ -16,6 +18,8 @@ export function registerVerifyPins(program: Command, run: Runner): void {
       `
 Examples:
   $ skillctl verify-pins                                as a pre-merge hook: exit 0 only when all pass
+  $ skillctl verify-pins --staged                       in a pre-commit hook: what is being committed
+  $ skillctl verify-pins --rev HEAD                     in a pre-push hook or CI: a commit's tree
   $ skillctl verify-pins --json | jq '.diagnostics[]'
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 

@@ -1,25 +1,38 @@
 /**
  * `skillctl verify-pins`: the lock (a file, or stdin) opened by the core and every pin verified,
- * on every core for a large lock (../../verify-pins-threads.ts), read-only.
+ * on every core for a large lock (src/entry/pool.ts, ./share.ts), read-only.
  */
 import { join } from 'node:path';
 import { syncDirOps } from '../../../core/bundle/index.js';
 import { SkillctlError } from '../../../core/errors.js';
-import { DEFAULT_LOCK_PATH, findProjectRoot, LOCK_MAX_BYTES, openLock, readLockBytes, verifyLock, type LockVerification } from '../../../core/pins/index.js';
+import {
+  DEFAULT_LOCK_PATH,
+  findProjectRoot,
+  LOCK_MAX_BYTES,
+  openLock,
+  readLockBytes,
+  verifyLock,
+  type LockVerification,
+  type PinVerification,
+  type SkillctlLockContext,
+} from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
 import { progressLine } from '../../progress.js';
 import { projectPaths } from '../../project.js';
-import { startPool, threadsFor, type VerifyPool } from '../../verify-pins-threads.js';
-
+import { openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
+import { runTree } from './run-tree.js';
+import { EARLY_START_BYTES, servePins, verifyJob, verifyPinAt } from './share.js';
 
-/** The entry worker threads call (see ../../verify-pins-threads.ts). */
-export { workerMain } from '../../verify-pins-threads.js';
+/** What the pool's worker threads run (src/entry/pool.ts). */
+export const poolWorker = servePool(servePins);
 
 export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number> {
+  if (opts.staged === true) return runTree(ctx, opts, { staged: true });
+  if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
   let bytes: Buffer | undefined;
   let root = project.root;
@@ -34,11 +47,8 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   }
   // Keys files are found beside the lock; a lock from stdin is taken to be the project's.
   const lockPath = opts.lock === '-' ? join(root, ...DEFAULT_LOCK_PATH.split('/')) : project.lockPath;
-  // SKILLCTL_THREADS caps the threads (1: none), for machines shared with other jobs.
-  const cap = Number(ctx.io.env.SKILLCTL_THREADS ?? 4);
-  const threads = threadsFor(Number.isInteger(cap) && cap > 0 ? cap : 4);
   // Workers (for a large lock) boot while this thread parses the lock.
-  const pool = startPool(lockPath, bytes.length, threads);
+  const pool = openPool<PinVerification>('verify-pins', ctx.io.env, { startNow: bytes.length >= EARLY_START_BYTES });
   try {
     return await verifyWith(ctx, pool, lockPath, lockFile, bytes, root, opts);
   } finally {
@@ -46,7 +56,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   }
 }
 
-async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
+async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
   const opened = await openLock(lockPath, {
     label: lockFile,
     bytes,
@@ -64,7 +74,9 @@ async function verifyWith(ctx: Context, pool: VerifyPool, lockPath: string, lock
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
-    result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills: pool.verifySkills });
+    const verifySkills = (lock: SkillctlLockContext, tick: () => void): Promise<PinVerification[]> =>
+      pool.run(lock.lock.skills.length, verifyPinAt(lock), verifyJob(lockPath, lock), tick);
+    result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills });
   } finally {
     p.end();
   }

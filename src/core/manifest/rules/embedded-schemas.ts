@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import { checkSchemaDocument } from '../../json-schema/index.js';
 import type { Rule } from './rule.js';
+import { pushAll } from '../../findings.js';
 
 export const embeddedSchemas: Rule = {
   name: 'embedded-schemas',
@@ -8,7 +9,7 @@ export const embeddedSchemas: Rule = {
     const out: Diagnostic[] = [];
     for (const { ep, pointer } of entrypoints) {
       for (const field of ['input_schema', 'output_schema', 'error_schema'] as const) {
-        out.push(...checkSchemaDocument(ep[field], { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
+        pushAll(out, checkSchemaDocument(ep[field], { pointer: `${pointer}/${field}`, label: field, code: 'EMBEDDED_SCHEMA_INVALID' }));
       }
     }
     return out;

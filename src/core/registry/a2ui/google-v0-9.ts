@@ -11,6 +11,7 @@ import { closest } from '../../suggest.js';
 import { BASIC_CATALOG_ID, basicCatalog } from './google-catalog.js';
 import type { Refs } from './google-values.js';
 import { checkProps, child, invalid, isObject, typeName } from './props.js';
+import { pushAll } from '../../findings.js';
 
 export const GOOGLE_VERSION = 'v0.9';
 const MESSAGE_TYPES = ['createSurface', 'updateComponents', 'updateDataModel', 'deleteSurface'] as const;
@@ -53,7 +54,7 @@ function checkComponents(list: unknown, at: string, surface: Surface, out: Diagn
         }),
       );
     } else {
-      out.push(...checkProps(c, table, p, `${String(type)} component`, ['component']));
+      pushAll(out, checkProps(c, table, p, `${String(type)} component`, ['component']));
     }
     if (typeof c.id !== 'string' || c.id === '') return;
     const prev = inMessage.get(c.id);

@@ -7,6 +7,7 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { closest } from '../../suggest.js';
 import { child, invalid, isObject, typeName, type PropCheck } from './props.js';
+import { pushAll } from '../../findings.js';
 
 export type ReturnType = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'any' | 'void';
 
@@ -129,7 +130,7 @@ export function functionCall(refs: Refs, v: Record<string, unknown>, p: string, 
   for (const [arg, value] of Object.entries(args)) {
     const a = spec.args[arg];
     if (a === undefined) out.push(invalid(child(child(p, 'args'), arg), `\`${name}\` has no argument \`${arg}\``));
-    else out.push(...argCheck(refs, a.kind)(value, child(child(p, 'args'), arg)));
+    else pushAll(out, argCheck(refs, a.kind)(value, child(child(p, 'args'), arg)));
   }
   return out;
 }
@@ -183,7 +184,7 @@ export function childList(refs: Refs): PropCheck {
       const out: Diagnostic[] = [];
       for (const k of Object.keys(v)) if (k !== 'componentId' && k !== 'path') out.push(invalid(child(p, k), `a child template has no property \`${k}\``));
       if (!('componentId' in v)) out.push(invalid(child(p, 'componentId'), 'a child template needs componentId'));
-      else out.push(...ref(v.componentId, child(p, 'componentId')));
+      else pushAll(out, ref(v.componentId, child(p, 'componentId')));
       if (!('path' in v)) out.push(invalid(child(p, 'path'), 'a child template needs path'));
       else checkPath(refs, v.path, child(p, 'path'));
       return out;
@@ -208,7 +209,7 @@ export function action(refs: Refs): PropCheck {
     else refs.events.push({ name: ev.name, pointer: child(at, 'name') });
     if ('context' in ev) {
       if (!isObject(ev.context)) out.push(invalid(child(at, 'context'), 'context must be an object'));
-      else for (const [k, x] of Object.entries(ev.context)) out.push(...dynamic(refs, 'any')(x, child(child(at, 'context'), k)));
+      else for (const [k, x] of Object.entries(ev.context)) pushAll(out, dynamic(refs, 'any')(x, child(child(at, 'context'), k)));
     }
     return out;
   };
@@ -224,11 +225,11 @@ export function checkRule(refs: Refs): PropCheck {
     void _m;
     if ('condition' in rest) {
       for (const k of Object.keys(rest)) if (k !== 'condition') out.push(invalid(child(p, k), `a condition check has no property \`${k}\``));
-      out.push(...dynamic(refs, 'boolean')(rest.condition, child(p, 'condition')));
+      pushAll(out, dynamic(refs, 'boolean')(rest.condition, child(p, 'condition')));
     } else if ('call' in rest) {
-      out.push(...functionCall(refs, rest, p, 'boolean'));
+      pushAll(out, functionCall(refs, rest, p, 'boolean'));
     } else {
-      out.push(...logic(refs, rest, p));
+      pushAll(out, logic(refs, rest, p));
     }
     return out;
   };

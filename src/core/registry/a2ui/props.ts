@@ -6,6 +6,7 @@
  */
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { closest } from '../../suggest.js';
+import { pushAll } from '../../findings.js';
 
 export type PropCheck = (value: unknown, pointer: string) => Diagnostic[];
 
@@ -78,7 +79,7 @@ export function checkProps(obj: Record<string, unknown>, table: PropTable, point
       );
       continue;
     }
-    out.push(...spec.check(value, child(pointer, name)));
+    pushAll(out, spec.check(value, child(pointer, name)));
   }
   return out;
 }

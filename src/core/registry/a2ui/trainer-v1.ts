@@ -21,6 +21,7 @@ import {
   type PropCheck,
   type PropTable,
 } from './props.js';
+import { pushAll } from '../../findings.js';
 
 export const TRAINER_KIND = 'a2ui.v1';
 
@@ -101,7 +102,7 @@ function fields(v: unknown, p: string): Diagnostic[] {
         }),
       );
     }
-    out.push(...checkProps(f, table, at, f.type as string));
+    pushAll(out, checkProps(f, table, at, f.type as string));
   });
   return [...out, ...uniqueNames(v, 'name', p, 'field')];
 }
@@ -145,7 +146,7 @@ function node(w: Walk, n: unknown, p: string): void {
     );
     return;
   }
-  w.out.push(...checkProps(n, table, p, `${type} node`, ['type']));
+  pushAll(w.out, checkProps(n, table, p, `${type} node`, ['type']));
   if (typeof n.id === 'string') {
     const prev = w.ids.get(n.id);
     if (prev !== undefined) w.out.push(diag('UI_COMPONENT_DUPLICATE_ID', `id \`${n.id}\` is used twice (also at ${prev})`, { pointer: child(p, 'id') }));

@@ -31,6 +31,8 @@ export interface BuiltinJob {
   readonly sandbox: SandboxMode;
   /** The policy's allow_unsandboxed: `auto` without bubblewrap runs programs unconfined instead of refusing. */
   readonly allowUnsandboxed: boolean;
+  /** Goes before every program the skill starts: joins the run's cgroup, when there is one. */
+  readonly processPrefix?: readonly string[];
 }
 
 /** What the run learns while a built-in works, wherever it runs. */
@@ -57,6 +59,8 @@ export interface ConfineOptions {
   readonly report: (sandbox: 'bwrap' | 'none', diagnostics: readonly Diagnostic[]) => void;
   /** Told each program's process group as it starts and ends. */
   readonly track?: (pid: number, exited: boolean) => void;
+  /** Goes before the sandbox's own prefix (the run's cgroup). */
+  readonly processPrefix?: readonly string[];
 }
 
 /** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
@@ -75,7 +79,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
-    const argv = [...c.prefix, file, ...args];
+    const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
     return {
       ok: true,
       sandbox: c.sandbox,
@@ -102,6 +106,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       protectedPaths: job.protectedPaths,
       report: (sandbox, found) => observer.confined(sandbox, found),
       track: (pid, exited) => observer.process(pid, exited),
+      ...(job.processPrefix !== undefined ? { processPrefix: job.processPrefix } : {}),
     }),
     async commit(work) {
       observer.committing(true);

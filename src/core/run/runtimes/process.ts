@@ -12,8 +12,9 @@ import { lookupCommand } from '../../fs/find-command.js';
 import type { Grant } from '../../policy/grant.js';
 import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
-import { failed, interpretProcess, type Attempt } from '../attempt.js';
+import { failed, interpretProcess, memoryLimited, type Attempt } from '../attempt.js';
 import type { CapScope } from '../audit.js';
+import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../process-runner.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
@@ -33,6 +34,8 @@ export interface ProcessRuntimeOptions {
   readonly hostNode?: HostNode;
   /** Real paths the skill may never write (see GateOptions.protectedPaths). */
   readonly protectedPaths?: readonly string[];
+  /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
+  readonly cgroup?: RunCgroup;
 }
 
 export interface PreparedProcess {
@@ -172,7 +175,12 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: 'none' } }, diagnostics };
+  if (o.cgroup !== undefined) {
+    // Outermost: the process joins the run's cgroup before anything of the skill (or the sandbox) starts.
+    command = [...o.cgroup.prefix, ...command];
+    memory = 'run';
+  }
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' } }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -187,5 +195,8 @@ export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, i
     stopAtLimit: true,
     ...(signal !== undefined ? { signal } : {}),
   });
+  // The cgroup's memory cap killed one of the run's processes: the run passed max_memory, whatever
+  // the process that printed the output says (a child killed in the background counts too).
+  if (!r.aborted && !r.timedOut && o.cgroup !== undefined && (await o.cgroup.oomKilled())) return memoryLimited(r, o.limits);
   return interpretProcess(r, o.limits);
 }

@@ -1,5 +1,5 @@
 /**
- * The fast path of `skillctl skill`, the command agents call most often. bin/skillctl.js tries it
+ * The fast path of `skillctl skill`, the command agents call most often. dist/boot.cjs tries it
  * before loading the CLI (commander, chalk, every command's definition), so a plain request for a
  * built-in pack costs little more than starting Node.
  *
@@ -11,8 +11,8 @@
  */
 import { BUILTIN_PACKS } from '../core/behaviour-packs/builtin.js';
 import { renderRequest } from '../core/behaviour-packs/request.js';
-import { renderPackOutput } from './render/skill.js';
-import { writeStdout } from './io.js';
+import { renderPackOutput } from '../cli/render/skill.js';
+import { writeStdout } from '../cli/io.js';
 
 interface Parsed {
   json: boolean;
@@ -66,7 +66,7 @@ export function skillFast(argv: readonly string[], write: (s: string) => void): 
   return true;
 }
 
-/** Entry point for bin/skillctl.js: true when the invocation was handled here. */
-export function fastCli(): boolean {
-  return skillFast(process.argv.slice(2), writeStdout);
+/** Entry point for dist/boot.cjs: true when the invocation (`argv`, without node and script) was handled here. */
+export function fastCli(argv: readonly string[]): boolean {
+  return skillFast(argv, writeStdout);
 }

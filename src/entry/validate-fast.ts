@@ -1,12 +1,12 @@
 /**
  * The fast path of `skillctl validate PATH...`, which CI hooks and editors run on every change.
- * bin/skillctl.js takes it, without loading the CLI (commander and every command's definition),
+ * dist/boot.cjs takes it, without loading the CLI (commander and every command's definition),
  * for the invocations validate-argv.ts accepts, and runs the command body with the same context
  * and the same error report as the full CLI, so both print the same bytes.
  */
-import { colorEnabled, loadStyle, makeContext, type Context, type GlobalOptions } from './context.js';
-import type { CliIO } from './io.js';
-import { report } from './report.js';
+import { colorEnabled, loadStyle, makeContext, type Context, type GlobalOptions } from '../cli/context.js';
+import type { CliIO } from '../cli/io.js';
+import { report } from '../cli/report.js';
 import type { PlainValidate } from './validate-argv.js';
 
 /** Runs `body` as the full CLI would run the validate command, and returns the exit status. */

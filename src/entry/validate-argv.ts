@@ -1,6 +1,6 @@
 /**
- * Which `skillctl validate` invocations the fast path takes (src/cli/validate-fast.ts): `validate`
- * followed by paths and the global flags --json, --quiet/-q and --no-color. bin/skillctl.js asks
+ * Which `skillctl validate` invocations the fast path takes (src/entry/validate-fast.ts): `validate`
+ * followed by paths and the global flags --json, --quiet/-q and --no-color. dist/boot.cjs asks
  * this small bundle (dist/validate-argv.cjs) before loading anything else, so a command the fast
  * path declines (a command option, help, stdin, `--`, a global option before the command name)
  * loads nothing it does not use.

@@ -1,0 +1,37 @@
+/**
+ * What a process skill may have planted. Under bubblewrap the run's protected paths that exist
+ * are mounted read-only, but one that does not exist yet (a project without a policy file, a
+ * repository without .git/hooks) cannot be: a process granted the project could create it, and
+ * the next run would obey a policy the skill wrote. So the run notes which of them are absent
+ * before the process starts, and after it ends removes any it finds: the run is then denied
+ * (POLICY_PATH_PROTECTED) and its output discarded.
+ */
+import { rm } from 'node:fs/promises';
+import { entryExists as exists } from '../fs/entry-exists.js';
+import { diag } from '../diagnostics.js';
+import { failed, type Attempt } from './attempt.js';
+
+/** The protected paths that do not exist now. */
+export async function absentPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) if (!(await exists(p))) out.push(p);
+  return out;
+}
+
+/** Runs `execute`; anything created at a path of `absent` meanwhile is removed and the run denied. */
+export async function withoutPlanting(absent: readonly string[], execute: () => Promise<Attempt>): Promise<Attempt> {
+  const attempt = await execute();
+  const planted: string[] = [];
+  for (const p of absent) {
+    if (!(await exists(p))) continue;
+    planted.push(p);
+    await rm(p, { recursive: true, force: true });
+  }
+  if (planted.length === 0) return attempt;
+  return {
+    ...attempt,
+    outcome: failed('denied', [
+      diag('POLICY_PATH_PROTECTED', `the skill created ${planted.length === 1 ? 'a protected path' : `${planted.length} protected paths`} (${planted.join(', ')}); removed, and its output discarded`),
+    ]),
+  };
+}

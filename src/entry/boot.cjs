@@ -1,0 +1,94 @@
+'use strict';
+// The start-up wing's loader (src/entry/; the build copies it to dist/boot.cjs). bin/skillctl.js
+// requires it and calls `main`; every worker thread of the CLI starts from it too (see the end).
+//
+// Most of skillctl's start-up cost is V8 compiling the bundles. The build runs a few warm-up
+// commands with SKILLCTL_V8_CACHE=produce, which writes each bundle's code cache *after* it ran,
+// so the cache holds the functions a real invocation compiles, not only the top level. Here each
+// bundle is compiled with its cache; V8 rejects a cache made by another V8 version or for other
+// source bytes, and then the bundle simply compiles as usual. SKILLCTL_V8_CACHE=off disables it.
+const fs = require('node:fs');
+const path = require('node:path');
+const Module = require('node:module');
+
+const mode = process.env.SKILLCTL_V8_CACHE;
+const produced = [];
+
+const loaded = new Map();
+
+/** Loads a bundle once (a fast path that declines leaves its chunk loaded for the full CLI). */
+function load(rel) {
+  let exports = loaded.get(rel);
+  if (exports === undefined) {
+    exports = compile(rel);
+    loaded.set(rel, exports);
+  }
+  return exports;
+}
+
+function compile(rel) {
+  // Required here, not at the top: the `skill` fast path never compiles through it.
+  const vm = require('node:vm');
+  const filename = path.join(__dirname, rel);
+  const source = fs.readFileSync(filename, 'utf8');
+  let cachedData;
+  if (mode !== 'produce' && mode !== 'off') {
+    try {
+      cachedData = fs.readFileSync(filename + '.v8cache');
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), { filename, cachedData });
+  const mod = new Module(filename, module);
+  mod.filename = filename;
+  const req = Module.createRequire(filename);
+  script.runInThisContext()(mod.exports, req, mod, filename, path.dirname(filename));
+  mod.loaded = true;
+  if (mode === 'produce') produced.push([script, filename]);
+  return mod.exports;
+}
+
+/** Writes the code cache of every bundle this thread compiled; write and rename, as threads may race. */
+function writeCaches() {
+  for (const [script, filename] of produced) {
+    const tmp = `${filename}.v8cache.${process.pid}.${Math.random().toString(36).slice(2)}`;
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, filename + '.v8cache');
+  }
+}
+
+// How the bundles reach this loader: a chunk's stand-in (src/entry/chunk.cjs) loads the chunk
+// through `load`, with its code cache; src/entry/workers.ts starts worker threads from `file`.
+globalThis[Symbol.for('skillctl.boot')] = { load, file: __filename };
+
+if (mode === 'produce') process.on('exit', writeCaches);
+
+/** Runs skillctl with `argv` (without node and script): a fast path when one applies, else the full CLI. */
+function main(argv) {
+  // `skillctl skill` (the command agents call most) first tries a path that loads no CLI framework;
+  // it handles only a plain, valid request and leaves everything else to the full CLI.
+  if (argv.includes('skill') && require('./skill-fast.cjs').fastCli(argv)) return;
+  // `skillctl validate PATH...` (what hooks and editors run) skips the CLI framework the same way.
+  const plain = argv[0] === 'validate' ? require('./validate-argv.cjs').plainValidate(argv) : undefined;
+  if (plain !== undefined) load('cmd/validate.cjs').fastCli(plain);
+  else load('skillctl.cjs').cli(argv);
+}
+
+// A worker thread of the CLI (src/entry/workers.ts) names a chunk and the export to run. The flag
+// alone is not enough: a user's argument list may hold it too, on the main thread.
+const worker = process.argv.includes('--skillctl-worker') ? require('node:worker_threads') : undefined;
+if (worker !== undefined && !worker.isMainThread) {
+  const { chunk, entry, data } = worker.workerData;
+  if (mode === 'produce') {
+    // A worker that is terminated runs no exit handler: write the caches with each message it posts.
+    const post = worker.parentPort.postMessage.bind(worker.parentPort);
+    worker.parentPort.postMessage = (...args) => {
+      writeCaches();
+      post(...args);
+    };
+  }
+  load(chunk)[entry](data);
+} else {
+  module.exports = { main };
+}

@@ -1,0 +1,69 @@
+// Every bundle of the CLI, declared in one place. The build (src/entry/bundle.mjs) bundles each
+// module listed here into a file of its own: the entries into dist/<name>.cjs, the chunks into
+// dist/cmd/<name>.cjs. Every other bundle that imports a chunk gets a small stand-in
+// (src/entry/chunk.cjs) that loads it through dist/boot.cjs, with its V8 code cache, when it is
+// first used. A module not listed here is bundled into whatever imports it.
+//
+// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs,
+// validate-argv.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
+// (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
+// chunk they load.
+
+/** Loaded by dist/boot.cjs itself: the full CLI, and the two fast paths' argument checks. */
+export const ENTRIES = {
+  'src/cli/main.ts': 'skillctl',
+  // `skillctl skill` for a built-in pack, tried before the CLI loads (src/entry/skill-fast.ts).
+  'src/entry/skill-fast.ts': 'skill-fast',
+  // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
+  'src/entry/validate-argv.ts': 'validate-argv',
+};
+
+/**
+ * Imported with `await import()`: a command's action body (its folder's run.ts, required only
+ * when that command runs, so `--version` and `--help` never parse it), and the heavy half of
+ * `run` (YAML parser, validators, ajv, contracts), which a run of an unchanged default bundle
+ * never loads (docs/performance.md).
+ */
+export const DYNAMIC_CHUNKS = {
+  'src/cli/commands/audit/run.ts': 'audit',
+  'src/cli/commands/contract/run.ts': 'contract',
+  'src/cli/commands/convert/run.ts': 'convert',
+  'src/cli/commands/init/run.ts': 'init',
+  'src/cli/commands/keygen/run.ts': 'keygen',
+  'src/cli/commands/mcp/run.ts': 'mcp',
+  'src/cli/commands/pack/run.ts': 'pack',
+  'src/cli/commands/pin/run.ts': 'pin',
+  'src/cli/commands/prompt/run.ts': 'prompt',
+  'src/cli/commands/registry/run.ts': 'registry',
+  'src/cli/commands/registry/publish.ts': 'registry-publish',
+  'src/cli/commands/run/run.ts': 'run',
+  'src/cli/commands/skill/run.ts': 'skill',
+  'src/cli/commands/validate/run.ts': 'validate',
+  'src/cli/commands/verify-pins/run.ts': 'verify-pins',
+  'src/core/run/full.ts': 'run-full',
+  // The built-in skills: a run starts them in a worker thread (cmd/builtin-worker.cjs, below) and
+  // loads them in its own thread only where there are no worker bundles.
+  'src/skills/index.ts': 'builtin-skills',
+};
+
+/** Programs of their own, started by name rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
+export const ENTRY_CHUNKS = {
+  'src/skills/worker.ts': 'builtin-worker',
+};
+
+/**
+ * Imported statically but called synchronously and rarely: loaded on the first call of one of the
+ * named exports. The full YAML parser, which a clean manifest never needs (src/core/manifest/parse.ts),
+ * and RE2 (re2js) for schema patterns, which only a schema with a pattern that needs checking loads.
+ */
+export const SYNC_CHUNKS = {
+  'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
+  'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
+};
+
+/**
+ * Node built-ins that a bundled package requires at load but rarely uses: each becomes a module
+ * that requires the built-in on first use. commander requires child_process (and with it net,
+ * dgram, tty) at load, for executable subcommands skillctl never uses.
+ */
+export const LAZY_BUILTINS = [{ package: 'commander', builtin: 'node:child_process' }];

@@ -1,0 +1,75 @@
+// The hook scripts a project runs: the git hooks of docs/hooks.md, the pre-commit framework's
+// scripts/pre-commit-hook.sh and scripts/verify_pins.sh. Where skillctl is not installed they
+// say so plainly (not npm's 404) and exit 2; scripts/verify_pins.sh verifies the index inside a
+// pre-commit hook and the working tree elsewhere.
+import assert from 'node:assert/strict';
+import { appendFile, chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { docHook, git, installDocHook, pinnedRepo, RUN_JS, sh, type PinnedRepo } from '../helpers/git-pins.js';
+import { ROOT } from '../helpers/paths.js';
+import { removeDir } from '../helpers/project.js';
+
+const NOT_INSTALLED = 'skillctl is not installed in this project: npm install -D skillctl\n';
+const repos: string[] = [];
+async function repo(opts: { install?: boolean } = {}): Promise<PinnedRepo> {
+  const r = await pinnedRepo(opts);
+  repos.push(r.root);
+  return r;
+}
+
+describe('hook scripts where skillctl is not installed', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('the documented pre-commit hook refuses the commit with the install command, not an npm 404', async () => {
+    const { root, base } = await repo({ install: false });
+    await installDocHook(root, 'pre-commit');
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    git(root, ['add', 'NOTES.md']);
+    const commit = git(root, ['commit', '-q', '-m', 'notes'], false);
+    assert.deepEqual([commit.code, commit.stdout, commit.stderr], [1, '', NOT_INSTALLED]);
+    assert.equal(git(root, ['rev-parse', 'HEAD']).stdout.trim(), base);
+  });
+
+  it('each script exits 2 with the same message', async () => {
+    const { root } = await repo({ install: false });
+    await mkdir(join(root, 'scripts'));
+    await copyFile(join(ROOT, 'scripts', 'verify_pins.sh'), join(root, 'scripts', 'verify_pins.sh'));
+    const runs = [
+      sh(root, 'sh', ['-c', docHook('pre-commit')]),
+      sh(root, 'sh', ['-c', docHook('pre-push'), 'pre-push', 'origin', 'url'], { input: `refs/heads/main ${'1'.repeat(40)} refs/heads/main ${'0'.repeat(40)}\n` }),
+      sh(root, 'sh', [join(ROOT, 'scripts', 'pre-commit-hook.sh')]),
+      sh(root, 'sh', [join(root, 'scripts', 'verify_pins.sh')]),
+    ];
+    for (const r of runs) assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', NOT_INSTALLED]);
+  });
+});
+
+describe('scripts/verify_pins.sh', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('verifies the index inside a pre-commit hook, and the working tree when run by hand', async () => {
+    const { root, base } = await repo();
+    await mkdir(join(root, 'scripts'));
+    await copyFile(join(ROOT, 'scripts', 'verify_pins.sh'), join(root, 'scripts', 'verify_pins.sh'));
+    const hook = join(root, '.git', 'hooks', 'pre-commit');
+    await writeFile(hook, '#!/bin/sh\nexec sh scripts/verify_pins.sh --quiet\n');
+    await chmod(hook, 0o755);
+    const path = join(root, RUN_JS);
+    const good = await readFile(path);
+    await appendFile(path, '// tampered\n');
+    git(root, ['add', RUN_JS]);
+    await writeFile(path, good);
+    const commit = git(root, ['commit', '-q', '-m', 'tampered'], false);
+    assert.equal(commit.code, 1, commit.stdout + commit.stderr);
+    assert.match(commit.stderr, /PIN_MODIFIED .*\n.*changed in the index since HEAD: manifests\/hello\/run\.js/);
+    assert.equal(git(root, ['rev-parse', 'HEAD']).stdout.trim(), base);
+    // By hand: the working tree, which holds the good file.
+    const byHand = sh(root, 'sh', ['scripts/verify_pins.sh']);
+    assert.equal(byHand.code, 0, byHand.stdout + byHand.stderr);
+    assert.match(byHand.stdout, /in pins\/skills\.lock\.json\n$/);
+    // Told which tree: --rev HEAD verifies the commit, whatever the hook context.
+    assert.equal(sh(root, 'sh', ['scripts/verify_pins.sh', '--rev', 'HEAD'], { env: { GIT_INDEX_FILE: join(root, '.git', 'index') } }).code, 0);
+    assert.equal(sh(root, 'sh', ['scripts/verify_pins.sh'], { env: { GIT_INDEX_FILE: join(root, '.git', 'index') } }).code, 1);
+  });
+});

@@ -1,0 +1,101 @@
+// The pre-commit framework (https://pre-commit.com) installs and runs this repository's hook as a
+// user's .pre-commit-config.yaml names it: `repo:` this checkout at a commit, `pre-commit install`,
+// then a commit with a tampered file staged is refused, a clean one passes, and a push of a
+// tampered commit is refused. The hook is `language: script`: nothing is installed, no network.
+// pre-commit is a Debian package .ci/run installs; without it the test is skipped, except in CI.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { appendFile, chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { git, gitEnv, pinnedRepo, RUN_JS, sh } from '../helpers/git-pins.js';
+import { ROOT } from '../helpers/paths.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+
+const HAS_PRE_COMMIT = spawnSync('pre-commit', ['--version'], { env: gitEnv() }).status === 0;
+const SKIP = HAS_PRE_COMMIT || process.env.CI === 'true' ? false : 'pre-commit is not installed (apt-get install pre-commit)';
+const HOOK_FILES = ['.pre-commit-hooks.yaml', 'scripts/pre-commit-hook.sh'];
+
+/**
+ * The hook repository and commit to name in `repo:` and `rev:`: this checkout at HEAD when HEAD
+ * holds the hook files as they are on disk (CI, a clean checkout), else a repository made of the
+ * files on disk (a checkout with uncommitted changes to them), so what is tested is what is here.
+ */
+async function hookRepo(temps: string[]): Promise<{ repo: string; rev: string }> {
+  const head = git(ROOT, ['rev-parse', '--verify', '-q', 'HEAD'], false);
+  const same = head.code === 0 && HOOK_FILES.every((f) => {
+    const staged = git(ROOT, ['ls-tree', 'HEAD', '--', f], false).stdout;
+    const blob = git(ROOT, ['hash-object', '--', f], false).stdout.trim();
+    const exec = (statSync(join(ROOT, f)).mode & 0o111) !== 0;
+    return staged.startsWith(exec ? '100755' : '100644') && staged.includes(` ${blob}\t`);
+  });
+  if (same) return { repo: ROOT.replace(/\/$/, ''), rev: head.stdout.trim() };
+  const dir = await tempDir('skillctl-hook-repo-');
+  temps.push(dir);
+  await mkdir(join(dir, 'scripts'));
+  for (const f of HOOK_FILES) await copyFile(join(ROOT, f), join(dir, f));
+  await chmod(join(dir, 'scripts', 'pre-commit-hook.sh'), 0o755);
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['add', '.']);
+  git(dir, ['commit', '-q', '-m', 'hooks']);
+  return { repo: dir, rev: git(dir, ['rev-parse', 'HEAD']).stdout.trim() };
+}
+
+describe('the pre-commit framework hook', { skip: SKIP }, () => {
+  const temps: string[] = [];
+  after(async () => Promise.all(temps.map(removeDir)));
+
+  it('installs from a .pre-commit-config.yaml, refuses a tampered commit and push, passes a clean commit', async () => {
+    const { repo, rev } = await hookRepo(temps);
+    const { root, base } = await pinnedRepo();
+    temps.push(root);
+    const home = await tempDir('skillctl-pre-commit-home-');
+    temps.push(home);
+    const env = { PRE_COMMIT_HOME: home };
+    await writeFile(join(root, '.pre-commit-config.yaml'), `repos:\n  - repo: ${repo}\n    rev: ${rev}\n    hooks:\n      - id: skillctl-verify-pins\n`);
+    git(root, ['add', '.pre-commit-config.yaml']);
+    git(root, ['commit', '-q', '-m', 'pre-commit config']);
+    for (const type of ['pre-commit', 'pre-push']) {
+      const r = sh(root, 'pre-commit', ['install', '--hook-type', type], { env });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    }
+
+    // A tampered file staged, the good one back on disk: refused.
+    const path = join(root, RUN_JS);
+    const good = await readFile(path);
+    await appendFile(path, '// tampered\n');
+    git(root, ['add', RUN_JS]);
+    await writeFile(path, good);
+    const refused = sh(root, 'git', ['commit', '-q', '-m', 'tampered'], { env });
+    assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /skillctl verify-pins\.+Failed/);
+    assert.match(refused.stderr, /PIN_MODIFIED .*\n.*hint: changed in the index since HEAD: manifests\/hello\/run\.js/);
+    const afterConfig = git(root, ['rev-parse', 'HEAD']).stdout.trim();
+    assert.notEqual(afterConfig, base);
+
+    // A clean commit passes, whatever is unstaged.
+    git(root, ['reset', '-q']);
+    await appendFile(path, '// work in progress\n');
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    git(root, ['add', 'NOTES.md']);
+    const passed = sh(root, 'git', ['commit', '-q', '-m', 'notes'], { env });
+    assert.equal(passed.code, 0, passed.stdout + passed.stderr);
+    assert.match(passed.stderr, /skillctl verify-pins\.+Passed/);
+    await writeFile(path, good);
+
+    // pre-push: the first push of a branch, then a tampered commit on it.
+    const remote = await tempDir('skillctl-remote-');
+    temps.push(remote);
+    git(remote, ['init', '-q', '--bare', '-b', 'main']);
+    git(root, ['remote', 'add', 'origin', remote]);
+    const first = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    await appendFile(path, '// tampered\n');
+    git(root, ['commit', '-q', '--no-verify', '-a', '-m', 'tampered']);
+    const push = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env });
+    assert.notEqual(push.code, 0, push.stdout + push.stderr);
+    assert.match(push.stdout + push.stderr, /PIN_MODIFIED/);
+    assert.notEqual(git(remote, ['rev-parse', 'main']).stdout.trim(), git(root, ['rev-parse', 'HEAD']).stdout.trim());
+  });
+});

@@ -1,0 +1,239 @@
+// verify-pins --staged and --rev in real git repositories, as a user meets them: the hook of
+// docs/hooks.md refuses a commit whose staged content is tampered even when the working tree
+// holds the good file, lets an unrelated commit through whatever is unstaged, and --rev finds a
+// tampered commit in the history. The working tree is never read; no program the repository
+// names runs.
+import assert from 'node:assert/strict';
+import { appendFile, chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { existsSync } from 'node:fs';
+import { git, installDocHook, pinnedRepo, RUN_JS, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+
+const repos: string[] = [];
+async function repo(opts: { install?: boolean } = {}): Promise<PinnedRepo> {
+  const r = await pinnedRepo(opts);
+  repos.push(r.root);
+  return r;
+}
+
+/** Stages a tampered run.js, then puts the good one back on disk: the index and the disk now differ. */
+async function stageTamperedKeepGoodOnDisk(root: string): Promise<void> {
+  const path = join(root, RUN_JS);
+  const good = await readFile(path);
+  await appendFile(path, '// tampered\n');
+  git(root, ['add', RUN_JS]);
+  await writeFile(path, good);
+}
+
+const head = (root: string): string => git(root, ['rev-parse', 'HEAD']).stdout.trim();
+
+describe('verify-pins --staged: the hook checks the commit, not the working tree', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('refuses a commit of a staged tampered file whose good copy is back on disk, naming the file', async () => {
+    const { root, base } = await repo();
+    await installDocHook(root, 'pre-commit');
+    await stageTamperedKeepGoodOnDisk(root);
+    // The hole the hook closes: the working tree verifies.
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+    const commit = git(root, ['commit', '-q', '-m', 'tampered'], false);
+    assert.equal(commit.code, 1, commit.stdout + commit.stderr);
+    assert.equal(head(root), base, 'nothing was committed');
+    assert.match(commit.stderr, /error {3}PIN_MODIFIED {2}files_digest is sha256:[0-9a-f]{64} in the lock but sha256:[0-9a-f]{64} for manifests\/hello \/skills\/0\/files_digest\n {10}hint: changed in the index since HEAD: manifests\/hello\/run\.js; restore the pinned files, or pin the change as a new version\n/);
+    assert.match(commit.stderr, /\n✖ pins\/skills\.lock\.json \(index\): 1 of 2 pins failed; 3 errors\n$/);
+    const r = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 1);
+    const doc = JSON.parse(r.stdout) as { ok: boolean; tree: string; diagnostics: { code: string; pointer?: string; hint?: string }[] };
+    assert.equal(doc.tree, 'index');
+    assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.pointer ?? '']), [
+      ['CONTENT_DIGEST_MISMATCH', '/content_digest'],
+      ['PIN_MODIFIED', '/skills/0/content_digest'],
+      ['PIN_MODIFIED', '/skills/0/files_digest'],
+    ]);
+  });
+
+  it('lets an unrelated NOTES.md through while a pinned skill has an unstaged edit', async () => {
+    const { root, base } = await repo();
+    await installDocHook(root, 'pre-commit');
+    await appendFile(join(root, RUN_JS), '// work in progress\n');
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    git(root, ['add', 'NOTES.md']);
+    // The working tree does not verify; the commit does.
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 1);
+    const commit = git(root, ['commit', '-q', '-m', 'notes'], false);
+    assert.equal(commit.code, 0, commit.stdout + commit.stderr);
+    assert.notEqual(head(root), base);
+    assert.equal(commit.stdout + commit.stderr, '', 'the hook is quiet when the commit verifies');
+  });
+
+  it('checks the temporary index of git commit -a, which git names in GIT_INDEX_FILE', async () => {
+    const { root, base } = await repo();
+    await installDocHook(root, 'pre-commit');
+    await appendFile(join(root, RUN_JS), '// tampered\n');
+    const commit = git(root, ['commit', '-q', '-a', '-m', 'all'], false);
+    assert.equal(commit.code, 1, commit.stdout + commit.stderr);
+    assert.match(commit.stderr, /changed in the index since HEAD: manifests\/hello\/run\.js/);
+    assert.equal(head(root), base);
+  });
+
+  it('takes file modes from the index: an executable bit staged alone is a change', async () => {
+    const { root } = await repo();
+    git(root, ['update-index', '--chmod=+x', RUN_JS]);
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+    const r = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.ok(r.stdout.includes('"pointer": "/skills/0/content_digest"'));
+  });
+
+  it('refuses a link or a submodule staged into a bundle, as a link on disk is refused', async () => {
+    const { root, base } = await repo();
+    const oid = git(root, ['hash-object', '-w', RUN_JS]).stdout.trim();
+    git(root, ['update-index', '--add', '--cacheinfo', `120000,${oid},manifests/hello/ln`]);
+    git(root, ['update-index', '--add', '--cacheinfo', `160000,${base},manifests/hello/vendor`]);
+    const r = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    const doc = JSON.parse(r.stdout) as { diagnostics: { code: string; file?: string }[] };
+    assert.deepEqual(
+      doc.diagnostics.filter((d) => d.code === 'BUNDLE_SYMLINK').map((d) => d.file),
+      ['manifests/hello/ln', 'manifests/hello/vendor'],
+    );
+  });
+
+  it('never reads the working tree: with every file deleted, the index and HEAD still verify', async () => {
+    const { root } = await repo();
+    for (const name of ['manifests', 'pins', '.gitignore']) await rm(join(root, name), { recursive: true, force: true });
+    assert.equal(skillctlIn(root, ['verify-pins', '--staged']).code, 0);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /^✔ 2 pins verified \(1 skill, 1 pack\) in pins\/skills\.lock\.json \(commit [0-9a-f]{12}\)\n$/);
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 2);
+  });
+
+  it('finds the project root in the tree from a subdirectory', async () => {
+    const { root } = await repo();
+    const r = skillctlIn(join(root, 'manifests', 'hello'), ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match((JSON.parse(r.stdout) as { lock: string }).lock, /\/pins\/skills\.lock\.json$/);
+  });
+
+  it('runs no program the repository configuration names (fsmonitor, filters, textconv)', async () => {
+    const { root } = await repo();
+    const mark = join(root, '.git', 'ran');
+    const prog = join(root, '.git', 'prog.sh');
+    await writeFile(prog, `#!/bin/sh\ntouch '${mark}'\ncat\n`);
+    await chmod(prog, 0o755);
+    await writeFile(join(root, '.git', 'info', 'attributes'), '* filter=evil diff=evil\n');
+    for (const [k, v] of [['core.fsmonitor', prog], ['filter.evil.clean', prog], ['filter.evil.smudge', prog], ['filter.evil.required', 'true'], ['diff.evil.textconv', prog]]) {
+      git(root, ['config', k as string, v as string]);
+    }
+    // The trap works: git itself runs it.
+    git(root, ['status', '--porcelain'], false);
+    assert.ok(existsSync(mark), 'git status ran the fsmonitor program');
+    await rm(mark);
+    assert.equal(skillctlIn(root, ['verify-pins', '--staged']).code, 0);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD']).code, 0);
+    assert.ok(!existsSync(mark), 'verify-pins ran a program the repository names');
+  });
+});
+
+describe('verify-pins --rev: a commit in the history', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('reports a tampered commit under a later clean one, and passes the commit before it', async () => {
+    const { root, base } = await repo();
+    await appendFile(join(root, RUN_JS), '// tampered\n');
+    git(root, ['commit', '-q', '-a', '-m', 'tampered']);
+    const tampered = head(root);
+    await writeFile(join(root, 'NOTES.md'), 'notes\n');
+    git(root, ['add', 'NOTES.md']);
+    git(root, ['commit', '-q', '-m', 'notes']);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD~1']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(r.stdout.includes(`hint: changed by commit ${tampered.slice(0, 12)}: manifests/hello/run.js; restore the pinned files`), r.stdout);
+    assert.ok(r.stdout.endsWith(`✖ pins/skills.lock.json (commit ${tampered.slice(0, 12)}): 1 of 2 pins failed; 3 errors\n`), r.stdout);
+    const json = JSON.parse(skillctlIn(root, ['verify-pins', '--rev', 'HEAD~1', '--json']).stdout) as { tree: string };
+    assert.equal(json.tree, tampered);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD~2']).code, 0);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', base]).code, 0);
+    // The latest commit still holds the tampered file: nothing to name against its parent.
+    const tip = skillctlIn(root, ['verify-pins', '--rev', 'HEAD']);
+    assert.equal(tip.code, 1);
+    assert.ok(tip.stdout.includes('hint: restore the pinned files, or pin the change as a new version'));
+  });
+
+  it('exit 2 with the reason: no such revision, no repository, no lock in the tree, both flags', async () => {
+    const { root } = await repo();
+    const nope = skillctlIn(root, ['verify-pins', '--rev', 'nope']);
+    assert.deepEqual([nope.code, nope.stdout, nope.stderr], [2, '', 'error GIT_TREE_UNREADABLE: nope does not name a commit in this repository\n  hint: give a branch, a tag or a commit id, e.g. --rev HEAD\n']);
+    const outside = await tempDir('skillctl-no-git-');
+    repos.push(outside);
+    const none = skillctlIn(outside, ['verify-pins', '--staged']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^error GIT_TREE_UNREADABLE: not inside a git repository: fatal: not a git repository.*\n {2}hint: run verify-pins --staged or --rev inside the repository to check\n$/);
+    git(root, ['rm', '-q', '--cached', 'pins/skills.lock.json']);
+    const noLock = skillctlIn(root, ['verify-pins', '--staged']);
+    assert.deepEqual([noLock.code, noLock.stderr], [2, 'error LOCK_UNREADABLE: cannot read the lock file pins/skills.lock.json from the index: it is not there\n  hint: stage it with git add, or name another with --lock\n']);
+    const both = skillctlIn(root, ['verify-pins', '--staged', '--rev', 'HEAD']);
+    assert.deepEqual([both.code, both.stderr], [2, "error: option '--staged' cannot be used with option '--rev <rev>'\n"]);
+  });
+
+  it('the documented pre-push hook refuses a push of a tampered commit and lets a clean one through', async () => {
+    const { root } = await repo();
+    const remote = await tempDir('skillctl-remote-');
+    repos.push(remote);
+    git(remote, ['init', '-q', '--bare', '-b', 'main']);
+    git(root, ['remote', 'add', 'origin', remote]);
+    await installDocHook(root, 'pre-push');
+    assert.equal(git(root, ['push', '-q', 'origin', 'main'], false).code, 0);
+    await appendFile(join(root, RUN_JS), '// tampered\n');
+    git(root, ['commit', '-q', '-a', '-m', 'tampered']);
+    const push = git(root, ['push', '-q', 'origin', 'main'], false);
+    assert.notEqual(push.code, 0, 'the push was refused');
+    assert.match(push.stdout + push.stderr, /PIN_MODIFIED/);
+    assert.notEqual(git(remote, ['rev-parse', 'main']).stdout.trim(), head(root));
+    git(root, ['revert', '--no-edit', 'HEAD']);
+    assert.equal(git(root, ['push', '-q', 'origin', 'main'], false).code, 0);
+    // A deletion pushes no tree: nothing to verify.
+    git(root, ['push', '-q', 'origin', 'main:refs/heads/old']);
+    assert.equal(git(root, ['push', '-q', 'origin', ':old'], false).code, 0);
+  });
+});
+
+describe('verify-pins --staged and --rev: the skill roots of the lock in the tree', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+  const skillMd = (name: string): string => `---\nname: ${name}\ndescription: Count the words of a text. Use when the user asks how long a text is.\n---\n\n# ${name}\n`;
+
+  it('a skill staged in .agents/skills/ without a pin is unpinned in the index, whatever the disk holds', async () => {
+    const { root } = await repo();
+    await mkdir(join(root, '.agents', 'skills', 'word-count'), { recursive: true });
+    await writeFile(join(root, '.agents', 'skills', 'word-count', 'SKILL.md'), skillMd('word-count'));
+    git(root, ['add', '.agents']);
+    await rm(join(root, '.agents'), { recursive: true });
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0, 'the working tree holds nothing unpinned');
+    const r = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    const doc = JSON.parse(r.stdout) as { unpinned: string[]; diagnostics: { code: string; file?: string }[] };
+    assert.deepEqual(doc.unpinned, ['.agents/skills/word-count']);
+    assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.file]), [['PIN_UNPINNED', '.agents/skills/word-count']]);
+  });
+
+  it("--rev searches the skill_roots of that commit's lock", async () => {
+    const { root, base } = await repo();
+    // Set the roots alone (no pin), then commit a skill under the new root without pinning it.
+    const set = skillctlIn(root, ['pin', '--skill-roots', 'manifests,tools/skills']);
+    assert.equal(set.code, 0, set.stdout + set.stderr);
+    assert.match(set.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills\)$/m);
+    await mkdir(join(root, 'tools', 'skills', 'word-count'), { recursive: true });
+    await writeFile(join(root, 'tools', 'skills', 'word-count', 'SKILL.md'), skillMd('word-count'));
+    git(root, ['add', '.']);
+    git(root, ['commit', '-q', '-m', 'a new skill root']);
+    await rm(join(root, 'tools'), { recursive: true });
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.deepEqual((JSON.parse(r.stdout) as { unpinned: string[] }).unpinned, ['tools/skills/word-count']);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', base]).code, 0);
+  });
+});

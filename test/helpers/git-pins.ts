@@ -1,0 +1,92 @@
+/**
+ * Pinned projects in real git repositories, for the hook tests: git run with the user's
+ * configuration left out (as test/helpers/git-repo.ts runs it), skillctl "installed" in the
+ * project as npm would link it (node_modules/.bin/skillctl), and the hooks exactly as
+ * docs/hooks.md shows them.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { GIT_TEST_ENV } from './git-repo.js';
+import { pinnedProject } from './pins.js';
+import { BIN, ROOT } from './paths.js';
+
+/** PATH with this test's node and the system tools, and no skillctl of the machine's. */
+export const TEST_PATH = `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`;
+
+/** The environment git (and the hooks it runs) get: no user configuration, fixed identity and dates. */
+export function gitEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = { ...GIT_TEST_ENV, PATH: TEST_PATH, HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
+  return { ...env, ...extra };
+}
+
+export interface Ran {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a program in `cwd` with `gitEnv`; never throws on a non-zero exit. */
+export function sh(cwd: string, cmd: string, args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Ran {
+  const r = spawnSync(cmd, args, { cwd, env: gitEnv(opts.env), input: opts.input ?? '', encoding: 'utf8', timeout: 120_000 });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** git in `cwd`; throws with git's output when it fails, unless `check` is false. */
+export function git(cwd: string, args: readonly string[], check = true): Ran {
+  const r = sh(cwd, 'git', args);
+  if (check && r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
+  return r;
+}
+
+/** skillctl, as the project's installed copy, in `cwd`. */
+export function skillctlIn(cwd: string, args: readonly string[], input?: string): Ran {
+  return sh(cwd, process.execPath, [BIN, ...args], input !== undefined ? { input } : {});
+}
+
+/** Makes `node_modules/.bin/skillctl` in `root` lead to this checkout's bin, as `npm install -D` would. */
+export async function installSkillctl(root: string): Promise<void> {
+  await mkdir(join(root, 'node_modules', '.bin'), { recursive: true });
+  await symlink(BIN, join(root, 'node_modules', '.bin', 'skillctl'));
+}
+
+/** The hook docs/hooks.md shows, by its first comment line (`skillctl pre-commit hook`). */
+export function docHook(name: 'pre-commit' | 'pre-push'): string {
+  const doc = readFileSync(join(ROOT, 'docs', 'hooks.md'), 'utf8');
+  const start = doc.indexOf(`\`\`\`sh\n#!/bin/sh\n# skillctl ${name} hook`);
+  if (start === -1) throw new Error(`docs/hooks.md shows no ${name} hook`);
+  const body = doc.slice(start + '```sh\n'.length);
+  return body.slice(0, body.indexOf('```\n'));
+}
+
+/** Writes the documented hook `name` into the repository's hooks directory. */
+export async function installDocHook(root: string, name: 'pre-commit' | 'pre-push'): Promise<void> {
+  const path = join(root, '.git', 'hooks', name);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, docHook(name));
+  await chmod(path, 0o755);
+}
+
+export interface PinnedRepo {
+  readonly root: string;
+  /** HEAD after the first commit: the pinned project. */
+  readonly base: string;
+}
+
+/**
+ * The fixture project pinned (its bundle signed by alice, min_signers 1, a behaviour pack),
+ * committed on `main`, with skillctl installed and the keys' secret halves git-ignored.
+ */
+export async function pinnedRepo(opts: { install?: boolean } = {}): Promise<PinnedRepo> {
+  const p = await pinnedProject(['alice']);
+  await writeFile(join(p.root, '.gitignore'), '.skillctl/\nnode_modules/\n');
+  if (opts.install !== false) await installSkillctl(p.root);
+  git(p.root, ['init', '-q', '-b', 'main']);
+  git(p.root, ['add', '.']);
+  git(p.root, ['commit', '-q', '-m', 'pinned skills']);
+  return { root: p.root, base: git(p.root, ['rev-parse', 'HEAD']).stdout.trim() };
+}
+
+export const RUN_JS = join('manifests', 'hello', 'run.js');

@@ -1,0 +1,246 @@
+// Attack suite (issue 20, item 9): documents within the size bound built to cost time or stack.
+// Manifests, locks, payloads and capability files of 40,000 or 200,000 keys are refused with one
+// finding (MANIFEST_TOO_MANY_KEYS, or the document's own code naming it); nesting 900 or 10,000
+// levels deep is MANIFEST_TOO_DEEP, never a stack overflow; 120,000 findings are capped with a
+// count of the rest; a contract's `^(a+)+$` is matched in linear time, its look-around and
+// `$ref` cycles refused when it is loaded. Each row: the input, the code, the exit status; the
+// hang guard (helpers/hostile.ts) fails a row that does not answer, and is no speed figure (see
+// bench/hostile-documents.sh for those).
+import assert from 'node:assert/strict';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { answer, deepBlockYaml, deepCompactYaml, manyKeysYaml } from '../helpers/hostile.js';
+import { fixture, ROOT } from '../helpers/paths.js';
+import { makeProject, removeDir, tempDir } from '../helpers/project.js';
+
+const MANIFEST = fixture('manifests', 'valid', 'node-entrypoint', 'skill.yaml');
+
+interface Row {
+  readonly what: string;
+  readonly args: readonly string[];
+  readonly code: string;
+  readonly exit: number;
+  readonly setup: (dir: string) => Promise<void>;
+  /** Also true of the answer. */
+  readonly check?: (stdout: string) => void;
+}
+
+const contract = (name: string, schema: Record<string, unknown>): string =>
+  JSON.stringify({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `https://contracts.example/${name}.json`, contract: name, ...schema });
+
+async function manifestWith(dir: string, name: string, extra: (text: string) => string): Promise<void> {
+  await writeFile(join(dir, name), extra(await readFile(MANIFEST, 'utf8')));
+}
+
+async function contractDir(dir: string, name: string, schema: Record<string, unknown>): Promise<void> {
+  await mkdir(join(dir, 'c'), { recursive: true });
+  await writeFile(join(dir, 'c', `${name}.json`), contract(name, schema));
+}
+
+const rows: Row[] = [
+  {
+    what: 'a manifest of 40,000 keys (620 KB)',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_MANY_KEYS',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => manyKeysYaml(t, 40_000)),
+  },
+  {
+    what: 'a manifest of 200,000 keys',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_MANY_KEYS',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => manyKeysYaml(t, 200_000, 'k')),
+  },
+  {
+    what: 'a JSON manifest of 40,000 keys',
+    args: ['validate', 'm.json'],
+    code: 'MANIFEST_TOO_MANY_KEYS',
+    exit: 1,
+    setup: async (d) => writeFile(join(d, 'm.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k${i}`, i])))),
+  },
+  {
+    what: 'a manifest of 9,900 unknown keys (within the bound): 1,000 findings and a count of the rest',
+    args: ['validate', 'm.yaml'],
+    code: 'FINDINGS_TRUNCATED',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => manyKeysYaml(t, 9_900)),
+    // 1,000 findings listed (unknown fields, and the digest they change), and the one that counts the rest.
+    check: (out) => assert.equal([...out.matchAll(/"code": "/g)].length, 1001),
+  },
+  {
+    what: 'a manifest of 250,000 list entries',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_MANY_NODES',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => `${t}x-list:\n${'- 1\n'.repeat(250_000)}`),
+  },
+  {
+    what: 'block-nested YAML 900 levels deep',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_DEEP',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => t + deepBlockYaml(900)),
+  },
+  {
+    what: 'sequences nested 10,000 levels deep on one line',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_DEEP',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => t + deepCompactYaml(10_000)),
+  },
+  {
+    what: 'block nesting 900 deep behind a line only the full parser reads',
+    args: ['validate', 'm.yaml'],
+    code: 'MANIFEST_TOO_DEEP',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => `%YAML 1.2\n---\n${t}${deepBlockYaml(900)}`),
+  },
+  {
+    what: 'a lock of 40,000 extra keys, verify-pins',
+    args: ['verify-pins'],
+    code: 'LOCK_UNREADABLE',
+    exit: 2,
+    setup: (d) => projectWithLock(d, (lock) => ({ ...lock, ...Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`x${i}`, 1])) })),
+    check: (out) => assert.match(out, /more than 10000 keys/),
+  },
+  {
+    what: 'a lock of 40,000 extra keys, pin',
+    args: ['pin', '--all'],
+    code: 'LOCK_UNREADABLE',
+    exit: 2,
+    setup: (d) => projectWithLock(d, (lock) => ({ ...lock, ...Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`x${i}`, 1])) })),
+  },
+  {
+    what: 'a lock nested 900 levels deep, verify-pins',
+    args: ['verify-pins'],
+    code: 'LOCK_UNREADABLE',
+    exit: 2,
+    setup: (d) => projectWithLock(d, (lock) => ({ ...lock, x: JSON.parse('['.repeat(900) + ']'.repeat(900)) as unknown })),
+    check: (out) => assert.match(out, /nesting exceeds 64 levels/),
+  },
+  {
+    what: 'a payload of 40,000 unknown keys',
+    args: ['validate', '--contract', 'ctr.output.v1', 'p.json'],
+    code: 'PAYLOAD_NOT_JSON',
+    exit: 4,
+    setup: async (d) => writeFile(join(d, 'p.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`k${i}`, i])))),
+    check: (out) => assert.match(out, /more than 10000 keys/),
+  },
+  {
+    what: 'a payload of 9,999 unknown keys: findings capped',
+    args: ['validate', '--contract', 'ctr.output.v1', 'p.json'],
+    code: 'FINDINGS_TRUNCATED',
+    exit: 4,
+    setup: async (d) => writeFile(join(d, 'p.json'), JSON.stringify(Object.fromEntries(Array.from({ length: 9_999 }, (_, i) => [`k${i}`, i])))),
+    check: (out) => assert.ok(out.includes('"code": "PAYLOAD_FIELD_UNKNOWN"')),
+  },
+  {
+    what: 'a payload of 120,000 findings',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.many.v1', 'p.json'],
+    code: 'FINDINGS_TRUNCATED',
+    exit: 4,
+    setup: async (d) => {
+      await contractDir(d, 'acme.many.v1', { type: 'object', properties: { items: { type: 'array', items: { type: 'string', maxLength: 1 } } } });
+      await writeFile(join(d, 'p.json'), JSON.stringify({ items: Array.from({ length: 120_000 }, () => 'xx') }));
+    },
+    check: (out) => assert.match(out, /119000 more findings/),
+  },
+  {
+    what: 'a payload nested 900 levels deep',
+    args: ['validate', '--contract', 'ctr.output.v1', 'p.json'],
+    code: 'PAYLOAD_NOT_JSON',
+    exit: 4,
+    setup: async (d) => writeFile(join(d, 'p.json'), `{"a":${'['.repeat(900)}${']'.repeat(900)}}`),
+    check: (out) => assert.match(out, /nesting exceeds 64 levels/),
+  },
+  {
+    what: 'a contract pattern ^(a+)+$ on a 41-byte payload',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.redos.v1', 'p.json'],
+    code: 'PAYLOAD_VALUE_INVALID',
+    exit: 4,
+    setup: async (d) => {
+      await contractDir(d, 'acme.redos.v1', { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } });
+      await writeFile(join(d, 'p.json'), JSON.stringify({ s: `${'a'.repeat(32)}!` }));
+    },
+  },
+  {
+    what: 'a contract pattern with look-ahead',
+    args: ['contract', 'list', '--contracts', 'c'],
+    code: 'CONTRACT_MALFORMED',
+    exit: 1,
+    setup: (d) => contractDir(d, 'acme.look.v1', { type: 'object', properties: { s: { type: 'string', pattern: '^(?=a)a+$' } } }),
+    check: (out) => assert.match(out, /"pointer": "\/properties\/s\/pattern"/),
+  },
+  {
+    what: 'a contract pattern with a back-reference',
+    args: ['contract', 'list', '--contracts', 'c'],
+    code: 'CONTRACT_MALFORMED',
+    exit: 1,
+    setup: (d) => contractDir(d, 'acme.backref.v1', { type: 'object', properties: { s: { type: 'string', pattern: '^(a)\\1$' } } }),
+  },
+  {
+    what: 'a contract whose $refs form a cycle',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.cycle.v1', 'p.json'],
+    code: 'CONTRACT_REF_CYCLE',
+    exit: 1,
+    setup: async (d) => {
+      await contractDir(d, 'acme.cycle.v1', { type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { $ref: '#/$defs/y' }, y: { allOf: [{ $ref: '#/$defs/x' }] } } });
+      await writeFile(join(d, 'p.json'), '{"a":1}');
+    },
+    check: (out) => assert.doesNotMatch(out, /Maximum call stack/),
+  },
+  {
+    what: 'a manifest input_schema pattern with look-behind',
+    args: ['validate', 'm.yaml'],
+    code: 'EMBEDDED_SCHEMA_INVALID',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => t.replace(/(\n {8}path:\n {10}type: string)/, '$1\n          pattern: "(?<=a)b"')),
+  },
+  {
+    what: 'a capability tools.json of 40,000 keys',
+    args: ['registry', 'validate', 'cap'],
+    code: 'MANIFEST_TOO_MANY_KEYS',
+    exit: 1,
+    setup: async (d) => {
+      await cp(join(ROOT, 'manifests', 'capabilities', 'web'), join(d, 'cap'), { recursive: true });
+      const tools = JSON.parse(await readFile(join(d, 'cap', 'tools.json'), 'utf8')) as { tools: Record<string, unknown>[] };
+      Object.assign(tools.tools[0] as Record<string, unknown>, Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`x${i}`, 1])));
+      await writeFile(join(d, 'cap', 'tools.json'), JSON.stringify(tools));
+    },
+  },
+];
+
+/** A pinned copy of the pins fixture in `dir`, its lock rewritten by `edit`. */
+async function projectWithLock(dir: string, edit: (lock: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
+  const root = await makeProject();
+  await cp(root, dir, { recursive: true });
+  await removeDir(root);
+  const pinned = answer(['pin', '--all'], dir);
+  assert.equal(pinned.code, 0, pinned.stdout);
+  const path = join(dir, 'pins', 'skills.lock.json');
+  await writeFile(path, JSON.stringify(edit(JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>), null, 2) + '\n');
+}
+
+describe('hostile documents: one answer, at once, never a stack overflow', () => {
+  let scratch: string;
+  before(async () => {
+    scratch = await tempDir('skillctl-hostile-docs-');
+  });
+  after(async () => removeDir(scratch));
+
+  for (const row of rows) {
+    it(`${row.what}: ${row.code}, exit ${row.exit}`, async () => {
+      const dir = join(scratch, row.what.replace(/[^a-z0-9]+/gi, '-').slice(0, 60));
+      await mkdir(dir, { recursive: true });
+      await row.setup(dir);
+      const r = answer(row.args, dir);
+      assert.ok(r.codes.includes(row.code), `${row.code} expected, got ${r.codes.slice(0, 10).join(', ')}\n${r.stdout.slice(0, 2000)}${r.stderr}`);
+      assert.equal(r.code, row.exit, r.stdout.slice(0, 2000) + r.stderr);
+      assert.ok(!r.codes.includes('INTERNAL'), r.stdout.slice(0, 2000));
+      assert.doesNotMatch(r.stdout, /Maximum call stack size exceeded/);
+      row.check?.(r.stdout);
+    });
+  }
+});
