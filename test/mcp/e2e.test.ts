@@ -195,6 +195,23 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     }
   });
 
+  it('a client that writes its requests and closes stdin at once gets every reply before the server exits', () => {
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'capability_skill_load', arguments: { capability_id: 'notes' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'notes__note_stats', arguments: { text: 'a b c' } } },
+    ];
+    const r = skillctl(['mcp', '--no-audit'], { cwd: root, input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    assert.equal(r.code, 0, r.stderr);
+    // Replies, not the tools/list_changed notification the load sends.
+    const replies = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id?: number; result?: { structuredContent?: unknown } }).filter((m) => m.id !== undefined);
+    assert.deepEqual(replies.map((m) => m.id).sort(), [1, 2, 3]);
+    // Every request has its reply, whatever each answers (the call may arrive before the load is done).
+    assert.deepEqual(Object.keys(replies.find((m) => m.id === 2)?.result ?? {}).includes('content'), true);
+    assert.ok(replies.some((m) => m.id === 3));
+  });
+
   it('--packs with a malformed pack: the server does not start, and says why', () => {
     const r = skillctl(['mcp', '--packs', fixture('packs', 'operator', 'invalid', 'reserved'), '--no-audit'], { cwd: root, input: '' });
     assert.equal(r.code, 1);

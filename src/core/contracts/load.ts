@@ -5,7 +5,7 @@
  * never stops the others from loading.
  */
 import { diag, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { jcsDigest, type Sha256Digest } from '../digest/index.js';
+import { canonicalDigest, type Sha256Digest } from '../digest/index.js';
 import { childPointer, type ParsedDocument } from '../manifest/index.js';
 import { BUILTIN_CONTRACT_BASE, BUILTIN_SOURCES } from './builtin.js';
 import { parseJsonDocument } from './json-document.js';
@@ -57,7 +57,10 @@ function examine(src: ContractSource): { candidate?: Candidate; diagnostics: Dia
     if (found.length === 0) found.push(diag('CONTRACT_MALFORMED', '$id is not an absolute URI', { file: src.file, pointer: '/$id' }));
     return { diagnostics: found, ...(name !== undefined ? { name } : {}), ...(id !== undefined ? { id } : {}) };
   }
-  return { candidate: { src, data: obj, name, id, digest: jcsDigest(obj), ...(doc !== undefined ? { doc } : {}) }, diagnostics: [] };
+  // A lone surrogate (a "\ud800" escape) has no canonical form: that contract is refused, the others still load.
+  const digest = canonicalDigest(obj);
+  if (digest.value === undefined) return { diagnostics: digest.diagnostics.map((d) => ({ ...d, file: src.file })), name, id };
+  return { candidate: { src, data: obj, name, id, digest: digest.value, ...(doc !== undefined ? { doc } : {}) }, diagnostics: [] };
 }
 
 function toContract(c: Candidate, uses: readonly string[]): Contract {

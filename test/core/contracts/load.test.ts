@@ -189,4 +189,13 @@ describe('user contracts', () => {
     assert.deepEqual(set.contracts, []);
     assert.deepEqual(set.diagnostics.map((d) => d.code), ['CONTRACT_MALFORMED', 'CONTRACT_MALFORMED', 'CONTRACT_MALFORMED']);
   });
+
+  it('a contract holding a lone surrogate has no canonical digest: refused with its file, the others load', () => {
+    const good = '{"$id":"https://c.example/g.json","contract":"g.v1","type":"object","properties":{},"required":[],"additionalProperties":false}';
+    const lone = '{"$id":"https://c.example/s.json","contract":"s.v1","description":"\\ud800","type":"object","properties":{},"required":[],"additionalProperties":false}';
+    const set = buildContractSet([good, lone].map((text, i) => ({ origin: 'user', file: `${i}.json`, bytes: Buffer.from(text) })));
+    assert.deepEqual(set.diagnostics.map((d) => `${d.code} ${d.file ?? ''}`), ['DIGEST_NOT_CANONICALIZABLE 1.json']);
+    assert.ok(set.contracts.some((c) => c.name === 'g.v1'));
+    assert.ok(!set.contracts.some((c) => c.name === 's.v1'));
+  });
 });

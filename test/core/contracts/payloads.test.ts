@@ -40,7 +40,7 @@ describe('readPayloadFile', () => {
     const missing = await readPayloadFile(dir, 'nope.json');
     const isDir = await readPayloadFile(dir, 'sub');
     assert.ok(!(missing instanceof Uint8Array) && missing.code === 'INPUT_NOT_FOUND');
-    assert.ok(!(isDir instanceof Uint8Array) && isDir.code === 'INPUT_UNREADABLE');
+    assert.ok(!(isDir instanceof Uint8Array) && isDir.code === 'INPUT_NOT_REGULAR_FILE');
   });
 });
 

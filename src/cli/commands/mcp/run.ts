@@ -16,6 +16,7 @@ import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
 import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
+import { closeWhenDrained } from './drain.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
@@ -111,10 +112,10 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
-    // The session ends when the client closes our stdin.
-    ctx.io.stdin.once('end', () => void server.close());
   });
   await server.connect(transport);
+  // The session ends when the client closes our stdin and every request it sent has its reply.
+  closeWhenDrained(transport, ctx.io.stdin, () => void server.close());
   ctx.note(`skillctl mcp: serving ${layers.map((l) => describeRegistry(ctx, l)).join(', over ')} on stdio`);
   await closed;
   return EXIT.ok;
