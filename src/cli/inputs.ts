@@ -9,6 +9,7 @@ import { diag, type Diagnostic } from '../core/diagnostics.js';
 import { errnoCode } from '../core/errors.js';
 import { MANIFEST_NAMES } from '../core/bundle/index.js';
 import { SKILL_MD_NAMES } from '../core/agent-skills/index.js';
+import { archiveFormatOf } from '../core/archive/format.js';
 
 export type Target =
   /** A manifest at a bundle root: validated with its bundle. */
@@ -17,6 +18,8 @@ export type Target =
   | { readonly kind: 'file'; readonly file: string }
   /** An Agent Skills folder (a SKILL.md at its root). */
   | { readonly kind: 'agent-skill'; readonly dir: string }
+  /** An archive named as such (`.tgz` from pack, a `.skill` file): read with the archive guards, never unpacked. */
+  | { readonly kind: 'archive'; readonly file: string }
   | { readonly kind: 'stdin' };
 
 const GLOB_CHARS = /[*?[\]{}!]/;
@@ -68,7 +71,7 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   const add = (t: Target): void => {
-    const key = t.kind === 'stdin' ? '-' : t.kind === 'file' ? `f:${t.file}` : `${t.kind}:${t.dir}`;
+    const key = t.kind === 'stdin' ? '-' : t.kind === 'file' || t.kind === 'archive' ? `f:${t.file}` : `${t.kind}:${t.dir}`;
     if (!seen.has(key)) {
       seen.add(key);
       targets.push(t);
@@ -102,6 +105,8 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
             add({ kind: 'agent-skill', dir: display(cwd, resolve(cwd, dirname(m))) });
           } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(m))) {
             add({ kind: 'bundle', dir: display(cwd, resolve(cwd, dirname(m))) });
+          } else if (archiveFormatOf(m) !== undefined) {
+            add({ kind: 'archive', file: m });
           } else {
             add({ kind: 'file', file: m });
           }
@@ -126,6 +131,8 @@ export async function expandInputs(cwd: string, args: readonly string[]): Promis
       add({ kind: 'agent-skill', dir: display(cwd, dirname(abs)) });
     } else if ((MANIFEST_NAMES as readonly string[]).includes(basename(arg))) {
       add({ kind: 'bundle', dir: display(cwd, dirname(abs)) });
+    } else if (archiveFormatOf(arg) !== undefined) {
+      add({ kind: 'archive', file: arg });
     } else {
       add({ kind: 'file', file: arg });
     }

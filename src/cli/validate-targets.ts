@@ -4,7 +4,8 @@
  * data: `Checked`.
  */
 import { resolve } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { diag, type Diagnostic } from '../core/diagnostics.js';
+import { checkSkillArchive } from '../core/skill-gate/index.js';
 import { fixManifestFile, validateBundle, validateManifestFile, type ManifestValidation } from '../core/manifest/index.js';
 import { validateAgentSkill, type AgentSkillOptions, type AgentSkillValidation } from '../core/agent-skills/index.js';
 import type { Target } from './inputs.js';
@@ -33,12 +34,20 @@ export function toChecked(r: ManifestValidation, extra: Pick<ManifestChecked, 'f
   return { ...rest, ...extra };
 }
 
+function withoutDocument(v: AgentSkillValidation): AgentSkillChecked {
+  const { document, ...rest } = v;
+  void document;
+  return rest;
+}
+
 /** Validates one file target (not stdin), then fixes and re-validates it when asked. */
 export async function checkTarget(cwd: string, t: Exclude<Target, { kind: 'stdin' }>, fix: boolean, skill: AgentSkillOptions = {}): Promise<Checked> {
-  if (t.kind === 'agent-skill') {
-    const { document, ...rest } = await validateAgentSkill(resolve(cwd, t.dir), { ...skill, label: t.dir });
-    void document;
-    return rest;
+  if (t.kind === 'agent-skill') return withoutDocument(await validateAgentSkill(resolve(cwd, t.dir), { ...skill, label: t.dir }));
+  if (t.kind === 'archive') {
+    // An archive is checked as it is and never rewritten: --fix has nothing to write into.
+    const { validation } = await checkSkillArchive(resolve(cwd, t.file), t.file, skill);
+    const notFixed = fix && !validation.valid ? { notFixed: diag('INPUT_UNREADABLE', 'not fixed: an archive is never rewritten; fix its folder and pack it again', { file: t.file, severity: 'warning' }) } : {};
+    return 'kind' in validation ? withoutDocument(validation) : toChecked(validation, notFixed);
   }
   let r: ManifestValidation;
   if (t.kind === 'bundle') r = await validateBundle(resolve(cwd, t.dir), t.dir);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { json, skillctl } from '../helpers/cli.js';
 import { fixture, ROOT } from '../helpers/paths.js';
+import { rawZip } from '../helpers/raw-zip.js';
 import { tempDir } from '../helpers/tmp.js';
 
 interface Result {
@@ -126,6 +127,45 @@ describe('skillctl validate', () => {
     assert.doesNotMatch(plain.stdout, /\u001b\[/);
     const flag = skillctl(['validate', '--no-color', 'fixtures/manifests/invalid/wrong-types'], { env: { FORCE_COLOR: '1' } });
     assert.doesNotMatch(flag.stdout, /\u001b\[/);
+  });
+});
+
+describe('skillctl validate ARCHIVE', () => {
+  it('validates what pack wrote (a .tgz bundle, a .skill folder) inside the archive, unpacking nothing', () => {
+    const dir = tempDir();
+    assert.equal(skillctl(['pack', join(ROOT, 'manifests', 'default', 'fs.read_text'), '--out', join(dir, 'dist')]).code, 0);
+    cpSync(fixture('agent-skills', 'valid', 'code-extension-fields'), join(dir, 'code-extension-fields'), { recursive: true });
+    assert.equal(skillctl(['pack', 'code-extension-fields', '--format', 'skill', '--out', 'dist'], { cwd: dir }).code, 0);
+    const r = skillctl(['validate', '--json', 'dist/fs.read_text-0.1.0.tgz', 'dist/code-extension-fields.skill'], { cwd: dir });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const results = json<Result[]>(r);
+    assert.deepEqual(
+      results.map((x) => [x.file, x.valid]),
+      [
+        ['dist/fs.read_text-0.1.0.tgz/skill.yaml', true],
+        ['dist/code-extension-fields.skill/SKILL.md', true],
+      ],
+    );
+    assert.deepEqual(readdirSync(join(dir, 'dist')).sort(), ['code-extension-fields.skill', 'fs.read_text-0.1.0.tgz']);
+  });
+
+  it('a hostile .skill is refused with the archive guards: exit 1, nothing written outside', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'evil.skill'), rawZip([{ name: 'evil/SKILL.md', data: Buffer.from('---\nname: evil\ndescription: d\n---\n') }, { name: 'evil/../../pwned', data: Buffer.from('x') }]));
+    const r = skillctl(['validate', 'evil.skill'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /ARCHIVE_PATH_UNSAFE\s+entry "evil\/\.\.\/\.\.\/pwned": `\.\.` segment/);
+    assert.deepEqual(readdirSync(dir), ['evil.skill']);
+  });
+
+  it('the name in a .skill file must match its folder; a gzip that is not one is ARCHIVE_MALFORMED', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'renamed.skill'), rawZip([{ name: 'other/SKILL.md', data: Buffer.from('---\nname: renamed\ndescription: A skill.\n---\nBody.\n') }]));
+    writeFileSync(join(dir, 'noise.tgz'), 'not gzip');
+    const r = skillctl(['validate', 'renamed.skill', 'noise.tgz'], { cwd: dir });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /renamed\.skill\/SKILL\.md\n.*AGENT_SKILL_NAME_DIR_MISMATCH/);
+    assert.match(r.stdout, /noise\.tgz\n\s+error\s+ARCHIVE_MALFORMED {2}not a gzip file/);
   });
 });
 

@@ -1,3 +1,4 @@
+export { archiveFormatOf, type ArchiveFormat } from './format.js';
 export { ARCHIVE_CODES } from './codes.js';
 export { DeterministicGzip } from './gzip.js';
 export { UNPORTABLE_NAME, unsafeArchivePath } from './paths.js';
@@ -11,6 +12,7 @@ export {
   type ReadTgz,
   type TarEntry,
 } from './read-tgz.js';
+export { readSkillZip, readZip, type ReadSkillZip } from './read-zip.js';
 export {
   excludedFromSkillZip,
   packSkillZip,

@@ -1,6 +1,6 @@
 /**
- * A bundle read from a .tgz archive: the entries `readTgz` accepted (../archive/read-tgz.ts says
- * what it refuses), filtered by the same rules as a directory (`.skillignore`, excluded folders),
+ * A bundle read from a .tgz archive or a `.skill` file: the entries `readTgz` or `readSkillZip`
+ * accepted (../archive/read-tgz.ts and read-zip.ts say what they refuse), filtered by the same rules as a directory (`.skillignore`, excluded folders),
  * so a bundle and its packed archive list the same files. Nothing is written anywhere unless
  * `extractTo` is called, and then only inside the target directory, into files it creates itself.
  */
@@ -10,7 +10,7 @@ import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js
 import { join, resolve, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { decodeUtf8, DEFAULT_ARCHIVE_BOUNDS, inflateLimit, readTgz, tooLarge, type TarEntry } from '../archive/index.js';
+import { decodeUtf8, DEFAULT_ARCHIVE_BOUNDS, type ArchiveFormat, inflateLimit, readSkillZip, readTgz, tooLarge, type ReadSkillZip, type TarEntry } from '../archive/index.js';
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { hashStream } from './hash-stream.js';
@@ -19,6 +19,8 @@ import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './so
 import { makeDirs } from '../fs/make-dirs.js';
 
 export interface ArchiveSource extends BundleSource {
+  /** A `.skill` file's top-level folder (the skill's name); its files are listed relative to it. */
+  readonly folder?: string;
   /** sha256 of the archive file's bytes. */
   readonly archiveDigest: Sha256Digest;
   readonly archiveSize: number;
@@ -34,8 +36,10 @@ export async function archiveSourceFromBytes(
   bytes: Buffer,
   location: string,
   bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS,
+  format: ArchiveFormat = 'tgz',
 ): Promise<ArchiveSource> {
-  const { entries, diagnostics } = await readTgz(bytes, bounds);
+  const read: ReadSkillZip = format === 'tgz' ? await readTgz(bytes, bounds) : readSkillZip(bytes, bounds);
+  const { entries, diagnostics } = read;
   const ignoreFile = entries.get('.skillignore');
   let ig: Ignore | undefined;
   if (ignoreFile !== undefined) {
@@ -57,6 +61,7 @@ export async function archiveSourceFromBytes(
   };
   return {
     location,
+    ...(read.folder !== undefined ? { folder: read.folder } : {}),
     archiveDigest: sha256(bytes),
     archiveSize: bytes.length,
     list: () => Promise.resolve(listing),
@@ -104,12 +109,12 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
  * Opens the archive at `path`. Throws `SkillctlError` only when the file cannot be read;
  * everything wrong with its content is a diagnostic of `list()`.
  */
-export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS, label: string = path): Promise<ArchiveSource> {
+export async function openArchive(path: string, bounds: BundleBounds = DEFAULT_ARCHIVE_BOUNDS, label: string = path, format: ArchiveFormat = 'tgz'): Promise<ArchiveSource> {
   // gzip never shrinks data by more than its framing, so a compressed file over the unpacked
   // bound cannot be within it: refused without reading it into memory. A FIFO or a device is
   // refused before it is opened (fs/read-bounded.ts).
   const r = await readBounded(path, { maxBytes: inflateLimit(bounds) });
-  if (r.ok) return archiveSourceFromBytes(r.bytes, label, bounds);
+  if (r.ok) return archiveSourceFromBytes(r.bytes, label, bounds, format);
   if (r.reason !== 'too-large') throw new SkillctlError(refusalCode(r), describeRefusal(r, label));
   const unreadable = (err: unknown): Promise<never> => {
     const code = errnoCode(err);

@@ -16,10 +16,11 @@ import {
   type AgentSkillOptions,
   type AgentSkillValidation,
 } from '../agent-skills/index.js';
-import { MANIFEST_NAMES, type BundleListing, type BundleSource } from '../bundle/index.js';
+import { archiveFormatOf, DEFAULT_ARCHIVE_BOUNDS } from '../archive/index.js';
+import { MANIFEST_NAMES, openArchive, type ArchiveSource, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
-import { errnoCode } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { formatOf, unreadable, validateBundle, validateManifest, type ManifestValidation } from '../manifest/index.js';
 
 /** `bundle`: a manifest bundle. `agent-skill`: an Agent Skills folder without a manifest. */
@@ -99,8 +100,30 @@ export async function checkSkillDir(dir: string, label: string, opts: AgentSkill
   return kind === 'bundle' ? fromManifest(validation) : { ok: false, validation, diagnostics: validation.diagnostics };
 }
 
+/**
+ * Validates an archive file (a `.tgz` that `pack` writes, or a `.skill` file) as the skill it
+ * holds: the archive guards of `run ARCHIVE` first (nothing is unpacked to disk), then the
+ * skill's own checks. A `.skill` file's top-level folder is the folder its name must match.
+ * A file that cannot be read is a finding with the reader's code.
+ */
+export async function checkSkillArchive(path: string, label: string, opts: AgentSkillOptions = {}): Promise<SkillCheck> {
+  let source: ArchiveSource;
+  try {
+    source = await openArchive(path, DEFAULT_ARCHIVE_BOUNDS, label, archiveFormatOf(path) ?? 'tgz');
+  } catch (err) {
+    if (!(err instanceof SkillctlError)) throw err;
+    const validation = unreadable(label, diag(err.code, err.message));
+    return { ok: false, validation, diagnostics: validation.diagnostics };
+  }
+  return checkSkillSource(source, label, source.folder !== undefined ? { ...opts, dirName: source.folder } : opts);
+}
+
 /** Validates a skill read through `source` (an archive): its kind from the listing's root names. */
-export async function checkSkillSource(source: BundleSource, label: string, opts: AgentSkillOptions & { readonly listing?: BundleListing } = {}): Promise<SkillCheck> {
+export async function checkSkillSource(
+  source: BundleSource,
+  label: string,
+  opts: AgentSkillOptions & { readonly listing?: BundleListing; readonly dirName?: string } = {},
+): Promise<SkillCheck> {
   const listing = opts.listing ?? (await source.list());
   const names = listing.files.map((f) => f.path);
   const kind = kindOfNames(names);

@@ -1,1 +1,1 @@
-export { checkSkillDir, checkSkillSource, kindOfDir, kindOfNames, type SkillCheck, type SkillIdentity, type SkillKind } from './gate.js';
+export { checkSkillArchive, checkSkillDir, checkSkillSource, kindOfDir, kindOfNames, type SkillCheck, type SkillIdentity, type SkillKind } from './gate.js';
