@@ -34,6 +34,7 @@ import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { packageRoot } from './package-root.js';
+import { pushAll } from '../core/findings.js';
 
 /** The bytes of `file` (`-`: stdin), relative to the working directory; unreadable is a SkillctlError. */
 export async function readBytes(ctx: Context, file: string, what: string): Promise<Buffer> {
@@ -94,7 +95,7 @@ function refersOut(schema: unknown): boolean {
     if (v === null || typeof v !== 'object') continue;
     const ref = (v as { $ref?: unknown }).$ref;
     if (typeof ref === 'string' && !ref.startsWith('#')) return true;
-    stack.push(...Object.values(v));
+    pushAll(stack, Object.values(v));
   }
   return false;
 }

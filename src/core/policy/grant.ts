@@ -11,6 +11,7 @@ import { permissionValues, type PermissionScope, type Permissions } from '../man
 import type { HostPolicy } from './model.js';
 import { pathForm, resolveReal, within } from './paths.js';
 import { covers, parseScopeValue, type ScopeValue } from './scopes.js';
+import { pushAll } from '../findings.js';
 
 export interface ExecGrant {
   /** As the manifest requested it. */
@@ -248,7 +249,7 @@ export async function grantPermissions(requested: Permissions, required: Permiss
     env: unique(envRequested.filter((n) => policy.env.includes(n))),
   };
   const denials: PermissionDenial[] = [...read.changed, ...write.changed];
-  for (const scope of SCOPES) denials.push(...(await checkRequired(scope, list(required, scope), granted, opts)));
+  for (const scope of SCOPES) pushAll(denials, await checkRequired(scope, list(required, scope), granted, opts));
   return {
     granted,
     requested: unique(SCOPES.flatMap((s) => label(s, list(requested, s)))),

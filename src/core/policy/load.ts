@@ -14,6 +14,7 @@ import policySchema from '../../../schemas/policy.v1.schema.json' with { type: '
 import { globPattern } from './glob.js';
 import type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
 import { parseScopeValue, type ScopeValue } from './scopes.js';
+import { pushAll } from '../findings.js';
 
 const validator = validatePolicySchema as StandaloneValidator;
 
@@ -145,7 +146,7 @@ export function loadPolicy(bytes: Uint8Array, opts: LoadPolicyOptions): PolicyLo
   let policy: HostPolicy | undefined;
   if (doc.data !== undefined) {
     if (!validator(doc.data)) {
-      found.push(...schemaErrorsToDiagnostics(validator.errors ?? [], doc.data, { schema: policySchema as Record<string, unknown> }));
+      pushAll(found, schemaErrorsToDiagnostics(validator.errors ?? [], doc.data, { schema: policySchema as Record<string, unknown> }));
     } else {
       policy = build(doc.data as PolicyDocument, opts.file, sha256(bytes), opts.baseDir, found);
     }

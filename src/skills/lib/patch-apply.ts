@@ -4,6 +4,7 @@
  * every operation fitted.
  */
 import { applyHunks, type FileOp, type Reject } from './patch.js';
+import { pushAll } from '../../core/findings.js';
 
 export interface FileState {
   readonly rel: string;
@@ -47,7 +48,7 @@ async function applyOp(op: FileOp, states: Map<string, FileState>, rejects: Reje
   }
   const applied = await applyHunks(text, op.hunks, shown);
   if (!applied.ok) {
-    rejects.push(...applied.rejects);
+    pushAll(rejects, applied.rejects);
     return 0;
   }
   if (op.to === null) {

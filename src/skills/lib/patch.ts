@@ -4,6 +4,7 @@
  * its reason. Nothing here touches the file system.
  */
 import type { StructuredPatch, StructuredPatchHunk } from 'diff';
+import { pushAll } from '../../core/findings.js';
 
 export type RejectReason = 'context_mismatch' | 'file_missing' | 'file_exists' | 'delete_mismatch' | 'binary_patch' | 'not_text';
 
@@ -46,7 +47,7 @@ export function unquoteC(quoted: string): string | undefined {
     const c = body[i] as string;
     if (c === '"') return undefined;
     if (c !== '\\') {
-      bytes.push(...Buffer.from(c, 'utf8'));
+      pushAll(bytes, Buffer.from(c, 'utf8'));
       continue;
     }
     const next = body[++i];

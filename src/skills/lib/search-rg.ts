@@ -12,6 +12,7 @@ import { spawnConfined } from './confined.js';
 import { makeMatch, type Collector, type SearchMatch } from './search.js';
 import type { SearchRoot } from './search-js.js';
 import { lenientUtf8 } from './text.js';
+import { pushAll } from '../../core/findings.js';
 
 interface RgText {
   readonly text?: string;
@@ -99,7 +100,7 @@ export async function searchWithRipgrep(
       file = p === undefined ? undefined : posix.normalize(p.replace(/^(?:\.\/)+/, ''));
       current = [];
     } else if (msg.type === 'match' && file !== undefined) {
-      current.push(...matchesOf(file, msg));
+      pushAll(current, matchesOf(file, msg));
     } else if (msg.type === 'end') {
       // A file with a NUL byte is binary: whatever rg printed before it saw the NUL is dropped.
       if (file !== undefined && (msg.data.binary_offset === null || msg.data.binary_offset === undefined) && !collector.addFile(current)) full = true;

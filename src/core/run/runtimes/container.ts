@@ -12,6 +12,7 @@ import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
+import { pushAll } from '../../findings.js';
 
 export interface ContainerSpec {
   readonly engine: string;
@@ -37,7 +38,7 @@ export function containerArgs(s: ContainerSpec): string[] {
   for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
   for (const p of s.protect ?? []) if (s.granted.fsWrite.some((w) => p === w || p.startsWith(`${w}/`))) args.push('-v', `${p}:${p}:ro`);
   for (const name of s.granted.env) args.push('-e', name);
-  args.push('--', s.image, ...s.argv);
+  pushAll(args, ['--', s.image, ...s.argv]);
   return args;
 }
 

@@ -18,6 +18,7 @@ import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../process-runner.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
+import { pushAll } from '../../findings.js';
 
 export interface ProcessRuntimeOptions {
   readonly ep: Entrypoint;
@@ -76,7 +77,7 @@ function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
 async function interpreterFor(o: ProcessRuntimeOptions, name: string, diagnostics: Diagnostic[]): Promise<Interpreter | Preparation> {
   const found = await findInterpreter(name, o.env, o.hostNode);
   if (found.interpreter === undefined) return { failure: failed('unavailable', found.diagnostics), diagnostics };
-  diagnostics.push(...versionCheck(found.interpreter, o.ep.runtime_version));
+  pushAll(diagnostics, versionCheck(found.interpreter, o.ep.runtime_version));
   return found.interpreter;
 }
 
@@ -137,7 +138,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       if (!decision.allowed) {
         return { failure: failed('denied', [diag(decision.code, decision.reason, { pointer: '/command' })]), diagnostics };
       }
-      runtimeDirs.push(...(await programDirs(decision.resolved)));
+      pushAll(runtimeDirs, await programDirs(decision.resolved));
       command = [decision.resolved, ...rest];
       runtime = { name: 'shell', path: decision.resolved };
     }
@@ -156,7 +157,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     protect: o.protectedPaths ?? [],
   });
   if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
-  diagnostics.push(...confined.diagnostics);
+  pushAll(diagnostics, confined.diagnostics);
   const sandbox = confined.sandbox;
   command = [...confined.prefix, ...command];
 
