@@ -70,8 +70,10 @@ export {
  */
 export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './core/bundle/index.js';
 /**
- * `packBundle(dir, outDir, { formats, profile })`: validates a bundle or SKILL.md folder, then writes
+ * `packBundle(dir, outDir, { formats, profile, force })`: validates a bundle or SKILL.md folder, then writes
  * the reproducible `<skill_id>-<skill_version>.tgz` and/or `<name>.skill` (formats `tgz`, `skill`).
+ * An existing `.tgz` of the same name with other bytes is refused (ARCHIVE_IMMUTABLE) unless
+ * `force` (default false).
  * `checkSkillDir(dir, label)` is the gate pack and pin share: the folder's kind, validation and identity.
  */
 export { packBundle, type PackFormat, type PackResult } from './core/pack/index.js';
@@ -98,6 +100,24 @@ export {
   type PinVerification,
   type SkillctlLock,
   type SkillPin,
+} from './core/pins/index.js';
+/**
+ * Skill roots: where a project keeps its skills. `DEFAULT_SKILL_ROOTS` is `manifests`, `skills`,
+ * `.agents/skills`, `.claude/skills`; a lock's `skill_roots` replaces it (`pin --skill-roots`).
+ * `loadSkillRoots(root)` reads the project's list from `<root>/pins/skills.lock.json` (the
+ * defaults without a lock, or, with the lock's finding, when it cannot be used);
+ * `findProjectSkills(root)` adds the skill folders under the roots (sorted, relative to `root`),
+ * as `pin --all`, `verify-pins`, `validate` and `prompt` find them; `findSkillFolders(root, roots)`
+ * searches a list of your own.
+ */
+export {
+  DEFAULT_SKILL_ROOTS,
+  findProjectSkills,
+  findSkillFolders,
+  loadSkillRoots,
+  skillRootsOf,
+  type ProjectSkills,
+  type SkillRoots,
 } from './core/pins/index.js';
 /**
  * Agent Skills (SKILL.md) folders. `validateAgentSkill(dir, { profile, nameCharset })` checks one
@@ -132,13 +152,20 @@ export { packSkillZip, type SkillZip } from './core/archive/index.js';
  * `readIndex(registry)` then `loadCapability(registry, index, id)` gives the protocol's payload or
  * its CAPABILITY_NOT_FOUND / SKILL_MALFORMED error; `matchIntent(index.capabilities, text)` ranks
  * capabilities by trigger; `locateRegistry` applies the --registry / SKILLCTL_REGISTRY / project /
- * shipped order (the caller passes the environment value). Without `skills`, every tool binding is
- * unresolved; `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
+ * shipped order (the caller passes the environment value). `locateRegistryLayers` gives the
+ * registries a command reads, upper first: an explicit one alone, else the project's over the
+ * shipped one; `readRegistryView(layers)` reads them as one view (each capability with its
+ * `origin`, and `shadows` when it hides a lower one), and `loadFromView(view, id)` loads from the
+ * layer the view takes it from. Without `skills`, every tool binding is unresolved;
+ * `dirSkillResolver(roots)` looks skills up as `<root>/<skill_id>/`.
  */
 export {
   dirSkillResolver,
   loadCapability,
+  loadFromView,
   locateRegistry,
+  locateRegistryLayers,
+  readRegistryView,
   matchIntent,
   publishCapabilities,
   readIndex,
@@ -148,10 +175,13 @@ export {
   type CapabilitySummary,
   type CapabilityValidation,
   type IndexEntry,
+  type LayeredEntry,
   type LoadError,
   type LoadResult,
   type PublishResult,
   type RegistryIndex,
+  type RegistryLocation,
+  type RegistryView,
   type SkillResolver,
   type Tool,
 } from './core/registry/index.js';

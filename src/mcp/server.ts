@@ -8,7 +8,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolBinding } from '../core/registry/index.js';
-import { Session, type ApprovalMode, type SessionTool } from './session.js';
+import { Session, type ApprovalMode, type SessionRegistry, type SessionTool } from './session.js';
+import { serveSkills, SKILLS_EXTENSION, type SkillCatalogue } from './skills.js';
 
 /** What running a bound tool produced: the accepted output, or an error the agent can read. */
 export type ToolRunOutcome =
@@ -28,12 +29,15 @@ export interface ExtraTool {
 }
 
 export interface McpServerOptions {
-  readonly registry: string;
+  /** The registry served: a directory, or layers read as one view (upper first). */
+  readonly registry: SessionRegistry;
   readonly approval: ApprovalMode;
   readonly execute: ToolExecutor;
   readonly recordRefusal?: RefusalRecorder;
   readonly version: string;
   readonly extraTools?: readonly ExtraTool[];
+  /** Agent Skills served through the MCP Skills extension (`mcp --skills`); none without. */
+  readonly skills?: SkillCatalogue;
 }
 
 const NO_ARGS: McpTool['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false };
@@ -102,7 +106,9 @@ function idArg(args: Record<string, unknown> | undefined): string {
 export function createMcpServer(opts: McpServerOptions): { server: Server; session: Session } {
   const session = new Session(opts.registry, opts.approval);
   const extra = new Map((opts.extraTools ?? []).map((t) => [t.definition.name, t]));
-  const server = new Server({ name: 'skillctl', version: opts.version }, { capabilities: { tools: { listChanged: true } } });
+  const skills = opts.skills !== undefined ? { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } } : {};
+  const server = new Server({ name: 'skillctl', version: opts.version }, { capabilities: { tools: { listChanged: true }, ...skills } });
+  if (opts.skills !== undefined) serveSkills(server, opts.skills);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...META_TOOLS, ...[...extra.values()].map((t) => t.definition), ...session.tools().map(describeTool)],

@@ -5,15 +5,18 @@
  * behaviour is tested without a transport.
  */
 import {
-  loadCapability,
+  loadFromView,
   matchIntent,
   namespacedToolName,
-  readIndex,
+  readRegistryView,
   summaryOf,
+  viewEntries,
   type CapabilityBundle,
   type CapabilityMatch,
   type CapabilitySummary,
   type LoadError,
+  type RegistryLocation,
+  type RegistryView,
   type Tool,
 } from '../core/registry/index.js';
 
@@ -45,14 +48,26 @@ export type LoadOutcome =
   | { readonly ok: true; readonly bundle: CapabilityBundle; readonly cached: boolean; readonly tools: readonly string[] }
   | { readonly ok: false; readonly error: LoadError | RegistryError };
 
+/**
+ * What a session serves: one registry directory, or layers (upper first) read as one view, as
+ * `skillctl registry` reads them (a project's registry over the shipped one).
+ */
+export type SessionRegistry = string | readonly RegistryLocation[];
+
 export class Session {
-  readonly #registry: string;
+  readonly #layers: readonly RegistryLocation[];
   readonly #approval: ApprovalMode;
   readonly #loaded = new Map<string, CapabilityBundle>();
 
-  constructor(registry: string, approval: ApprovalMode = NO_APPROVAL) {
-    this.#registry = registry;
+  constructor(registry: SessionRegistry, approval: ApprovalMode = NO_APPROVAL) {
+    this.#layers = typeof registry === 'string' ? [{ dir: registry, source: 'flag', writable: true }] : registry;
     this.#approval = approval;
+  }
+
+  /** Every layer's index, read afresh, so a capability published since the last call appears. */
+  async #view(): Promise<{ ok: true; view: RegistryView } | { ok: false; error: RegistryError }> {
+    const read = await readRegistryView(this.#layers);
+    return read.ok ? read : { ok: false, error: registryError(read.diagnostics) };
   }
 
   /** The capability ids loaded in this session, in load order. */
@@ -62,15 +77,15 @@ export class Session {
 
   /** The light index, read afresh (a capability published since the last call appears). */
   async list(): Promise<{ ok: true; capabilities: CapabilitySummary[] } | { ok: false; error: RegistryError }> {
-    const read = await readIndex(this.#registry);
-    if (!read.ok) return { ok: false, error: registryError(read.diagnostics) };
-    return { ok: true, capabilities: read.index.capabilities.map(summaryOf) };
+    const read = await this.#view();
+    if (!read.ok) return read;
+    return { ok: true, capabilities: viewEntries(read.view).map(summaryOf) };
   }
 
   async match(query: string): Promise<{ ok: true; matches: CapabilityMatch[] } | { ok: false; error: RegistryError }> {
-    const read = await readIndex(this.#registry);
-    if (!read.ok) return { ok: false, error: registryError(read.diagnostics) };
-    return { ok: true, matches: matchIntent(read.index.capabilities, query) };
+    const read = await this.#view();
+    if (!read.ok) return read;
+    return { ok: true, matches: matchIntent(viewEntries(read.view), query) };
   }
 
   /**
@@ -81,9 +96,9 @@ export class Session {
   async load(id: string, reload = false): Promise<LoadOutcome> {
     const cached = this.#loaded.get(id);
     if (cached !== undefined && !reload) return { ok: true, bundle: cached, cached: true, tools: this.#namesOf(cached) };
-    const read = await readIndex(this.#registry);
-    if (!read.ok) return { ok: false, error: registryError(read.diagnostics) };
-    const r = await loadCapability(this.#registry, read.index, id);
+    const read = await this.#view();
+    if (!read.ok) return read;
+    const r = await loadFromView(read.view, id);
     if (!r.ok) return { ok: false, error: r.error };
     this.#loaded.set(id, r.bundle);
     return { ok: true, bundle: r.bundle, cached: false, tools: this.#namesOf(r.bundle) };

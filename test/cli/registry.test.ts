@@ -46,7 +46,8 @@ describe('skillctl registry', () => {
     assert.equal(r.code, 0, r.stderr);
     const doc = json<{ capabilities: Record<string, unknown>[] }>(r);
     assert.deepEqual(doc.capabilities.map((c) => c.capability_id), ['filesystem', 'git', 'json', 'search', 'shell', 'web']);
-    for (const c of doc.capabilities) assert.deepEqual(Object.keys(c), ['capability_id', 'name', 'description', 'intent_triggers']);
+    for (const c of doc.capabilities) assert.deepEqual(Object.keys(c), ['capability_id', 'name', 'description', 'intent_triggers', 'origin']);
+    assert.deepEqual([...new Set(doc.capabilities.map((c) => c.origin))], ['shipped']);
   });
 
   it('match ranks with the matched triggers; --limit bounds the list', () => {
@@ -111,7 +112,7 @@ describe('skillctl registry', () => {
     assert.equal(json<{ error: { code: string } }>(r).error.code, 'REGISTRY_READ_ONLY');
   });
 
-  it("inside a project, publish creates .skillctl/registry and list, match and load use it; SKILLCTL_REGISTRY wins over it", () => {
+  it("inside a project, publish creates .skillctl/registry over the shipped one: list, match and load see both; SKILLCTL_REGISTRY is exactly its registry", () => {
     const project = tempDir();
     mkdirSync(join(project, '.git'));
     writeFileSync(join(project, 'skillctl.policy.yaml'), '{}\n');
@@ -121,8 +122,11 @@ describe('skillctl registry', () => {
     const env = { SKILLCTL_REGISTRY: undefined };
     assert.equal(skillctl(['registry', 'publish', 'meals'], { cwd, env }).code, 0);
     assert.ok(existsSync(join(project, '.skillctl', 'registry', 'index.json')));
-    const list = json<{ capabilities: { capability_id: string }[] }>(skillctl(['registry', 'list', '--json'], { cwd, env }));
-    assert.deepEqual(list.capabilities.map((c) => c.capability_id), ['meals']);
+    const list = json<{ capabilities: { capability_id: string; origin: string }[] }>(skillctl(['registry', 'list', '--json'], { cwd, env }));
+    assert.deepEqual(list.capabilities.map((c) => `${c.capability_id} ${c.origin}`), ['filesystem shipped', 'git shipped', 'json shipped', 'meals project', 'search shipped', 'shell shipped', 'web shipped']);
+    const matched = json<{ matches: { capability_id: string }[] }>(skillctl(['registry', 'match', '--json', 'log the calories of my meal and show the git status'], { cwd, env }));
+    assert.deepEqual(matched.matches.map((m) => m.capability_id).sort(), ['git', 'meals']);
+    assert.equal(skillctl(['registry', 'load', 'meals', 'git'], { cwd, env }).code, 0);
     const other = trainerRegistry();
     const viaEnv = json<{ capabilities: { capability_id: string }[] }>(skillctl(['registry', 'list', '--json'], { cwd, env: { SKILLCTL_REGISTRY: other } }));
     assert.deepEqual(viaEnv.capabilities.map((c) => c.capability_id), ['meals', 'weights', 'workouts']);
@@ -149,5 +153,76 @@ describe('skillctl registry: bindings resolve as skillctl run resolves skills', 
     assert.equal(outside.code, 1);
     const doc = json<{ results: { diagnostics: { code: string; pointer: string }[] }[] }>(outside);
     assert.deepEqual(doc.results[0]?.diagnostics.map((d) => `${d.code} ${d.pointer}`), ['TOOL_BINDING_UNRESOLVED /tools/0/binding']);
+  });
+});
+
+describe('skillctl registry: the project registry adds to the shipped one', () => {
+  /** A project (the top of a git work tree) with the meals capability and a copy of the shipped json one to publish. */
+  function layeredProject(): string {
+    const project = tempDir();
+    mkdirSync(join(project, '.git'));
+    cpSync(VALID('meals'), join(project, 'capabilities', 'meals'), { recursive: true });
+    cpSync(join(SHIPPED_SOURCES, 'json'), join(project, 'capabilities', 'json'), { recursive: true });
+    return project;
+  }
+  const env = { SKILLCTL_REGISTRY: undefined };
+
+  it('publish says where it published; list shows the published capability beside the shipped ones, with origins', () => {
+    const project = layeredProject();
+    const pub = skillctl(['registry', 'publish', 'capabilities/meals'], { cwd: project, env });
+    assert.equal(pub.code, 0, pub.stdout + pub.stderr);
+    assert.match(pub.stdout, /^✔ published meals \(sha256:[0-9a-f]{64}\)\ninto \.skillctl\/registry \(project\)\n$/);
+    const list = skillctl(['registry', 'list'], { cwd: project, env });
+    assert.equal(list.code, 0);
+    assert.match(list.stdout, /^meals {2}Meal Tracking: Log meals and track nutrition {2}\[project\]$/m);
+    assert.match(list.stdout, /^filesystem {2}.*\[shipped\]$/m);
+    assert.doesNotMatch(list.stdout, /shadows/);
+    assert.match(list.stderr, /^registry: \.skillctl\/registry \(project\), over .*manifests\/registry \(shipped\)$/m);
+    const doc = json<{ capabilities: { capability_id: string; origin: string; shadows?: string }[] }>(skillctl(['registry', 'list', '--json'], { cwd: project, env }));
+    assert.deepEqual(doc.capabilities.map((c) => [c.capability_id, c.origin, c.shadows]), [
+      ['filesystem', 'shipped', undefined],
+      ['git', 'shipped', undefined],
+      ['json', 'shipped', undefined],
+      ['meals', 'project', undefined],
+      ['search', 'shipped', undefined],
+      ['shell', 'shipped', undefined],
+      ['web', 'shipped', undefined],
+    ]);
+  });
+
+  it('a capability with a shipped id shadows it only with a note: at publish, in list and in --json', () => {
+    const project = layeredProject();
+    const pub = skillctl(['registry', 'publish', 'capabilities/json'], { cwd: project, env });
+    assert.equal(pub.code, 0, pub.stdout + pub.stderr);
+    assert.equal(
+      pub.stdout.replace(/sha256:[0-9a-f]{64}/, 'sha256:…'),
+      [
+        'capabilities/json/capability.json',
+        '          info    CAPABILITY_SHADOWED  capability json shadows the capability of the same id in the shipped registry: list, match and load now see this one /capability_id',
+        '          hint: publish it under another capability_id to offer both',
+        '✔ published json (sha256:…)',
+        'into .skillctl/registry (project)',
+        '',
+      ].join('\n'),
+    );
+    const published = json<{ origin: string; results: { capability_id: string; shadows: string | null }[] }>(skillctl(['registry', 'validate', '--json', 'capabilities/json', 'capabilities/meals'], { cwd: project, env }));
+    assert.equal(published.origin, 'project');
+    assert.deepEqual(published.results.map((r) => [r.capability_id, r.shadows]), [['json', 'shipped'], ['meals', null]]);
+    const list = skillctl(['registry', 'list'], { cwd: project, env });
+    assert.match(list.stdout, /^json {2}.*\[project, shadows shipped\]$/m);
+    assert.match(list.stdout, /^note: json from the project registry shadows the shipped capability of the same id$/m);
+    const doc = json<{ capabilities: { capability_id: string; origin: string; shadows?: string }[] }>(skillctl(['registry', 'list', '--json'], { cwd: project, env }));
+    assert.deepEqual(doc.capabilities.find((c) => c.capability_id === 'json'), { ...doc.capabilities.find((c) => c.capability_id === 'json'), origin: 'project', shadows: 'shipped' });
+    assert.equal(doc.capabilities.filter((c) => c.capability_id === 'json').length, 1);
+  });
+
+  it('--registry names exactly one registry: no shipped layer beneath it', () => {
+    const project = layeredProject();
+    assert.equal(skillctl(['registry', 'publish', 'capabilities/meals'], { cwd: project, env }).code, 0);
+    const doc = json<{ capabilities: { capability_id: string; origin: string }[] }>(skillctl(['registry', 'list', '--json', '--registry', '.skillctl/registry'], { cwd: project, env }));
+    assert.deepEqual(doc.capabilities.map((c) => [c.capability_id, c.origin]), [['meals', 'flag']]);
+    const load = skillctl(['registry', 'load', '--json', '--registry', '.skillctl/registry', 'filesystem'], { cwd: project, env });
+    assert.equal(load.code, 2);
+    assert.deepEqual(json<{ error: { available_capabilities: string[] } }>(load).error.available_capabilities, ['meals']);
   });
 });

@@ -4,7 +4,7 @@
 // tampered commit in the history. The working tree is never read; no program the repository
 // names runs.
 import assert from 'node:assert/strict';
-import { appendFile, chmod, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { existsSync } from 'node:fs';
@@ -198,5 +198,42 @@ describe('verify-pins --rev: a commit in the history', () => {
     // A deletion pushes no tree: nothing to verify.
     git(root, ['push', '-q', 'origin', 'main:refs/heads/old']);
     assert.equal(git(root, ['push', '-q', 'origin', ':old'], false).code, 0);
+  });
+});
+
+describe('verify-pins --staged and --rev: the skill roots of the lock in the tree', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+  const skillMd = (name: string): string => `---\nname: ${name}\ndescription: Count the words of a text. Use when the user asks how long a text is.\n---\n\n# ${name}\n`;
+
+  it('a skill staged in .agents/skills/ without a pin is unpinned in the index, whatever the disk holds', async () => {
+    const { root } = await repo();
+    await mkdir(join(root, '.agents', 'skills', 'word-count'), { recursive: true });
+    await writeFile(join(root, '.agents', 'skills', 'word-count', 'SKILL.md'), skillMd('word-count'));
+    git(root, ['add', '.agents']);
+    await rm(join(root, '.agents'), { recursive: true });
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0, 'the working tree holds nothing unpinned');
+    const r = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    const doc = JSON.parse(r.stdout) as { unpinned: string[]; diagnostics: { code: string; file?: string }[] };
+    assert.deepEqual(doc.unpinned, ['.agents/skills/word-count']);
+    assert.deepEqual(doc.diagnostics.map((d) => [d.code, d.file]), [['PIN_UNPINNED', '.agents/skills/word-count']]);
+  });
+
+  it("--rev searches the skill_roots of that commit's lock", async () => {
+    const { root, base } = await repo();
+    // Set the roots alone (no pin), then commit a skill under the new root without pinning it.
+    const set = skillctlIn(root, ['pin', '--skill-roots', 'manifests,tools/skills']);
+    assert.equal(set.code, 0, set.stdout + set.stderr);
+    assert.match(set.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills\)$/m);
+    await mkdir(join(root, 'tools', 'skills', 'word-count'), { recursive: true });
+    await writeFile(join(root, 'tools', 'skills', 'word-count', 'SKILL.md'), skillMd('word-count'));
+    git(root, ['add', '.']);
+    git(root, ['commit', '-q', '-m', 'a new skill root']);
+    await rm(join(root, 'tools'), { recursive: true });
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.deepEqual((JSON.parse(r.stdout) as { unpinned: string[] }).unpinned, ['tools/skills/word-count']);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', base]).code, 0);
   });
 });

@@ -80,7 +80,8 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
 
   it('lists the light index, and matches a message to capabilities', async () => {
     const list = structured(await s.client.callTool({ name: 'capability_registry_list', arguments: {} }) as CallToolResult);
-    assert.deepEqual((list.capabilities as { capability_id: string }[]).map((c) => c.capability_id), ['notes', 'weights']);
+    // The project's registry lies over the shipped one: both are offered.
+    assert.deepEqual((list.capabilities as { capability_id: string }[]).map((c) => c.capability_id), ['filesystem', 'git', 'json', 'notes', 'search', 'shell', 'web', 'weights']);
     const match = structured(await s.client.callTool({ name: 'capability_registry_list', arguments: { query: 'I just weighed 187.6 lbs' } }) as CallToolResult);
     const matches = match.matches as { capability_id: string; matched_triggers: { trigger: string }[] }[];
     assert.equal(matches[0]?.capability_id, 'weights');
@@ -146,7 +147,7 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
 
   it('CAPABILITY_NOT_FOUND with available_capabilities', async () => {
     const e = errorOf((await s.client.callTool({ name: 'capability_skill_load', arguments: { capability_id: 'sleep_tracking' } })) as CallToolResult);
-    assert.deepEqual(e, { code: 'CAPABILITY_NOT_FOUND', message: "No capability found for ID 'sleep_tracking'", available_capabilities: ['notes', 'weights'] });
+    assert.deepEqual(e, { code: 'CAPABILITY_NOT_FOUND', message: "No capability found for ID 'sleep_tracking'", available_capabilities: ['filesystem', 'git', 'json', 'notes', 'search', 'shell', 'web', 'weights'] });
   });
 
   it('a load of a loaded capability comes from the session cache; reload picks up a publish', async () => {

@@ -11,12 +11,13 @@ export function pinJson(outcome: PinOutcome, lockFile: string): string {
     lock_written: outcome.lockWritten,
     signatures_written: outcome.signaturesWritten,
     changes: outcome.changes,
+    ...(outcome.skillRoots !== undefined ? { skill_roots: outcome.skillRoots } : {}),
     diagnostics: outcome.diagnostics,
   }).trimEnd();
 }
 
 function describe(c: PinChange): string {
-  return `${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}`;
+  return `${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}${c.from !== undefined ? ` (was ${c.from})` : ''}`;
 }
 
 /** The stderr notes: one line per signatures.json written. */
@@ -30,6 +31,7 @@ export function renderPin(outcome: PinOutcome, lockFile: string, opts: { readonl
   const shown = quiet ? outcome.diagnostics.filter((d) => d.severity === 'error') : outcome.diagnostics;
   if (shown.length > 0) out.push(renderGrouped(shown, { style }));
   if (!outcome.lockWritten) return [...out, `${style.red('✖')} ${lockFile} was not changed`].join('\n');
+  if (outcome.skillRoots !== undefined) out.push(`skill roots: ${outcome.skillRoots.to.join(', ')} (were ${outcome.skillRoots.from.join(', ')})`);
   for (const c of outcome.changes) if (c.action !== 'unchanged' || !quiet) out.push(describe(c));
   const changed = outcome.changes.filter((c) => c.action !== 'unchanged').length;
   out.push(`${style.green('✔')} ${lockFile}: ${changed} change${changed === 1 ? '' : 's'}, ${outcome.changes.length - changed} unchanged`);

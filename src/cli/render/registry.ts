@@ -1,5 +1,5 @@
 /** What `skillctl registry list|match|load|validate|publish` prints. */
-import type { CapabilityBundle, CapabilityMatch, CapabilitySummary, LoadError, PublishedCapability, PublishResult } from '../../core/registry/index.js';
+import { summaryOf, type RegistrySource, type CapabilityBundle, type CapabilityMatch, type LayeredEntry, type LoadError, type PublishedCapability, type PublishResult } from '../../core/registry/index.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { count, plural, renderGrouped } from './diagnostics.js';
@@ -10,11 +10,27 @@ export interface RegistryRenderOptions {
   readonly style: Style;
 }
 
-export function renderList(capabilities: readonly CapabilitySummary[], opts: RegistryRenderOptions): string {
-  if (opts.json) return renderJson({ capabilities }).trimEnd();
+/**
+ * `registry list`: each capability with the layer it comes from (`origin`), and the layer it hides
+ * when it shadows one (`shadows`): a project capability with a shipped id is never silently used.
+ */
+export function renderList(capabilities: readonly LayeredEntry[], opts: RegistryRenderOptions): string {
+  if (opts.json) {
+    return renderJson({
+      capabilities: capabilities.map((c) => ({ ...summaryOf(c.entry), origin: c.origin, ...(c.shadows !== undefined ? { shadows: c.shadows } : {}) })),
+    }).trimEnd();
+  }
   if (capabilities.length === 0) return 'no capabilities published';
   const { style } = opts;
-  return capabilities.map((c) => `${style.bold(c.capability_id)}  ${c.name}: ${c.description}\n    ${style.dim('triggers:')} ${c.intent_triggers.join(', ')}`).join('\n');
+  const lines = capabilities.map(({ entry: c, origin, shadows }) => {
+    const from = shadows !== undefined ? style.yellow(`[${origin}, shadows ${shadows}]`) : style.dim(`[${origin}]`);
+    return `${style.bold(c.capability_id)}  ${c.name}: ${c.description}  ${from}\n    ${style.dim('triggers:')} ${c.intent_triggers.join(', ')}`;
+  });
+  const shadowing = capabilities.filter((c) => c.shadows !== undefined);
+  for (const c of shadowing) {
+    lines.push(`${style.yellow('note:')} ${c.entry.capability_id} from the ${c.origin} registry shadows the ${c.shadows ?? ''} capability of the same id`);
+  }
+  return lines.join('\n');
 }
 
 export function renderMatches(query: string, matches: readonly CapabilityMatch[], opts: RegistryRenderOptions): string {
@@ -72,6 +88,7 @@ function publishedJson(c: PublishedCapability, published: boolean): Record<strin
     published: published && c.entry !== undefined,
     unchanged: c.unchanged === true,
     digest: c.entry?.digest ?? null,
+    shadows: c.shadows ?? null,
     diagnostics: c.validation.diagnostics,
   };
 }
@@ -79,6 +96,10 @@ function publishedJson(c: PublishedCapability, published: boolean): Record<strin
 export interface PublishRenderOptions extends RegistryRenderOptions {
   readonly quiet: boolean;
   readonly registry: string;
+  /** Where the registry came from (`origin` in --json). */
+  readonly origin: RegistrySource;
+  /** The registry as the summary names it: its path and origin. */
+  readonly registryLabel: string;
   /** `registry validate`: nothing is published. */
   readonly dryRun: boolean;
   /** How many directories were named. */
@@ -92,6 +113,7 @@ export function renderPublish(result: PublishResult, all: readonly Diagnostic[],
   if (opts.json) {
     return renderJson({
       registry: opts.registry,
+      origin: opts.origin,
       published,
       results: result.capabilities.map((c) => publishedJson(c, published)),
       ...(result.capabilities.length === 0 ? { diagnostics: all } : {}),
@@ -109,6 +131,7 @@ export function renderPublish(result: PublishResult, all: readonly Diagnostic[],
     out.push(`${opts.exitCode === 0 ? style.green('✔ ') : style.red('✖ ')}${what}: ${bad === 0 && opts.exitCode === 0 ? 'all valid' : `${bad} invalid`}; ${tally}`);
   } else if (result.published) {
     for (const r of result.capabilities) out.push(`${style.green('✔')} ${r.unchanged === true ? 'unchanged' : 'published'} ${r.entry?.capability_id ?? r.label} (${r.entry?.digest ?? ''})`);
+    out.push(`into ${opts.registryLabel}`);
   } else {
     out.push(`${style.red('✖')} nothing published; ${tally}`);
   }

@@ -82,7 +82,7 @@ export const AGENT_SKILL_CODES = {
   AGENT_SKILL_LINK_BROKEN: { severity: 'warning', title: 'The body links to a file of the skill that does not exist.', exit: 'findings' },
 
   // prompt and convert.
-  AGENT_SKILL_NAME_DUPLICATE: { severity: 'warning', title: 'Two skills given to prompt have the same name; agents see only one.', exit: 'findings' },
+  AGENT_SKILL_NAME_DUPLICATE: { severity: 'warning', title: 'Two skills given to prompt, or served by mcp --skills, have the same name; agents see only one.', exit: 'findings' },
   AGENT_SKILL_CONVERT_NO_SCRIPTS: {
     severity: 'error',
     title: 'The skill has no script to make an entrypoint of; skill.contract.v1 needs at least one.',

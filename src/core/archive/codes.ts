@@ -28,6 +28,11 @@ export const ARCHIVE_CODES = {
     title: 'The archive exceeds the entry-count or unpacked-size bound (a decompression bomb is refused, not unpacked).',
     exit: 'findings',
   },
+  ARCHIVE_IMMUTABLE: {
+    severity: 'error',
+    title: 'An archive of this (skill_id, skill_version) already exists with other bytes; an identity never changes content (pack --force).',
+    exit: 'findings',
+  },
   ARCHIVE_TARGET_INVALID: {
     severity: 'error',
     title: 'The directory to unpack into exists and is not empty, or cannot be created.',

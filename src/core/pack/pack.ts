@@ -12,7 +12,7 @@
  *
  * Both are built in memory before either is written, each atomically: a refusal writes nothing.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { validateAgentSkill, type AgentSkillProfile, type AgentSkillValidation } from '../agent-skills/index.js';
 import {
   archiveTrailer,
@@ -33,6 +33,8 @@ import {
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
+import { SkillctlError } from '../errors.js';
+import { describeRefusal, readBounded } from '../fs/index.js';
 import type { ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
 import { writeOutputs } from './write-out.js';
@@ -112,6 +114,26 @@ export interface PackOptions {
   readonly profile?: AgentSkillProfile;
   /** How to name `outDir` in errors (default: `outDir`). It is made, if missing, only to write into. */
   readonly outLabel?: string;
+  /** Overwrite a `.tgz` of the same identity that holds other bytes (default false). */
+  readonly force?: boolean;
+}
+
+/**
+ * Seed 003: "(skill_id, skill_version) MUST be immutable". An archive is named after its identity,
+ * so an existing one with other bytes is another content under the same identity: refused unless
+ * forced. The same bytes again are what a reproducible pack writes, and are fine. The existing
+ * file is read bounded by the new archive's size (a longer one differs) and never through a link.
+ */
+async function immutableArchive(path: string, bytes: Buffer, label: string, outLabel: string): Promise<Diagnostic | undefined> {
+  const name = basename(path);
+  const existing = await readBounded(path, { maxBytes: bytes.length, followLinks: false });
+  if (!existing.ok && existing.reason === 'missing') return undefined;
+  if (existing.ok && existing.bytes.equals(bytes)) return undefined;
+  if (!existing.ok && existing.reason !== 'too-large') throw new SkillctlError('OUTPUT_UNWRITABLE', describeRefusal(existing, `${name} in ${outLabel}`));
+  return diag('ARCHIVE_IMMUTABLE', `the archive ${name} in ${outLabel} holds other bytes: (skill_id, skill_version) MUST be immutable (seed 003), so it was not overwritten`, {
+    file: label,
+    hint: 'give the changed skill a new version, or pass --force if this version was never released',
+  });
 }
 
 interface Built {
@@ -193,6 +215,10 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
     const zip = await packSkillZip(held.source, name);
     if (zip.bytes === undefined || zip.digest === undefined) return refused([...zip.diagnostics]);
     built.skill = { path: join(outDir, `${name}.skill`), bytes: zip.bytes, digest: zip.digest, entries: zip.entries, excluded: zip.excluded };
+  }
+  if (built.tgz !== undefined && opts.force !== true) {
+    const refusal = await immutableArchive(built.tgz.path, built.tgz.bytes, label, opts.outLabel ?? outDir);
+    if (refusal !== undefined) return refused([refusal]);
   }
   // Only now is the output directory made: a pack refused above leaves nothing behind.
   await writeOutputs(outDir, opts.outLabel ?? outDir, [built.tgz, built.skill].filter((f) => f !== undefined));

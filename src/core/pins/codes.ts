@@ -40,7 +40,7 @@ export const PIN_CODES = {
   },
   PIN_UNPINNED: {
     severity: 'error',
-    title: 'A skill bundle or behaviour pack under manifests/ has no pin in the lock.',
+    title: 'A skill folder under a skill root, or a behaviour pack in manifests/packs/, has no pin in the lock.',
     exit: 'findings',
   },
   PIN_SOURCE_INVALID: {
@@ -51,6 +51,16 @@ export const PIN_CODES = {
   PIN_IMMUTABLE: {
     severity: 'error',
     title: 'Pinning would change the digests of an existing (id, version) pin; identities are immutable (use --replace).',
+    exit: 'findings',
+  },
+  PIN_SOURCE_CONFLICT: {
+    severity: 'error',
+    title: 'The (id, version) is already pinned from another source that still exists; a lock pins one source per identity.',
+    exit: 'findings',
+  },
+  SKILL_ROOTS_INVALID: {
+    severity: 'error',
+    title: 'A skill root is not a clean relative path inside the project, is listed twice, or the list is empty.',
     exit: 'findings',
   },
   PIN_NOT_FOUND: { severity: 'error', title: 'No pin in the lock has the requested skill id (and version).', exit: 'usage' },

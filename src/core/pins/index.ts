@@ -7,7 +7,9 @@
  * - `verifySkillPin(ctx, pin)` checks one pinned bundle or archive (read-only) and returns the
  *   verified source to run from; `verifySourceAgainstPin` does the same for a source the caller
  *   opened; `verifyPackPin` and `verifyProvenactPin` check the other kinds of pin;
- * - `verifyLock(ctx)` is `verify-pins`; `pinPaths(request)` is `pin` (`pin(request)` once the targets are known).
+ * - `verifyLock(ctx)` is `verify-pins`; `pinPaths(request)` is `pin` (`pin(request)` once the targets are known);
+ * - `loadSkillRoots(root)` and `findProjectSkills(root)`: where a project keeps its skills (the
+ *   lock's `skill_roots`, else `DEFAULT_SKILL_ROOTS`) and the skill folders there.
  */
 export { PIN_CODES } from './codes.js';
 export { openLock, PROVENACT_MIN_SIGNERS, type LockContext, type OpenedLock, type OpenLockOptions, type ProvenactLockContext, type SkillctlLockContext } from './context.js';
@@ -20,7 +22,9 @@ export { escapesRoot, exists, lockRoot, resolveSource, sourcePath, toSource, uns
 export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
 export { pinPaths, type PinPathsRequest } from './pin-paths.js';
 export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
-export { findBundles, findPacks, findPinnable, findProvenactBundles, MANIFESTS_DIR, PACKS_DIR, SKILL_FOLDER_MARKERS, type Pinnable } from './scan.js';
+export { findProjectSkills, loadSkillRoots, readSkillRoots, type ProjectSkills, type SkillRoots } from './project-skills.js';
+export { findBundles, findPacks, findPinnable, findProvenactBundles, findSkillFolders, MANIFESTS_DIR, PACKS_DIR, SKILL_FOLDER_MARKERS, type Pinnable } from './scan.js';
+export { checkSkillRoots, DEFAULT_SKILL_ROOTS, MAX_SKILL_ROOTS, recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 export { collectTargets, type PinTarget, type Targets } from './targets.js';
 export { verifyLock, type LockVerification, type VerifyLockOptions } from './verify-lock.js';
 export { verifyPackPin, type PackVerification } from './verify-pack.js';

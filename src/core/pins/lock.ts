@@ -16,10 +16,10 @@ import { validate as validateSkillctlLock } from '../../generated/skillctl-lock-
 import { validate as validateProvenactLock } from '../../generated/provenact-lock.validator.js';
 import skillctlSchema from '../../../schemas/skillctl.lock.v1.schema.json' with { type: 'json' };
 import provenactSchema from '../../../schemas/provenact.lock.schema.json' with { type: 'json' };
-import type { LoadedLock, PackPin, ProvenactLock, SkillctlLock, SkillPin } from './model.js';
+import { LOCK_MAX_BYTES, type LoadedLock, type PackPin, type ProvenactLock, type SkillctlLock, type SkillPin } from './model.js';
+import { checkSkillRoots } from './skill-roots.js';
 
-/** A lock holds one entry per bundle: far more room than a manifest needs. */
-export const LOCK_MAX_BYTES = 16 * MANIFEST_MAX_BYTES;
+export { LOCK_MAX_BYTES } from './model.js';
 
 export interface LockLoad {
   readonly loaded?: LoadedLock;
@@ -108,6 +108,9 @@ export function loadLock(bytes: Uint8Array, file: string): LockLoad {
   const found = schemaFindings(validateSkillctlLock as StandaloneValidator, skillctlSchema, data, file, locate);
   if (found.length > 0) return { diagnostics: found };
   const lock = data as unknown as SkillctlLock;
+  // A root leading outside the project would have the unpinned check search elsewhere.
+  const roots = lock.skill_roots !== undefined ? checkSkillRoots(lock.skill_roots, { file, pointer: '/skill_roots' }) : [];
+  if (roots.length > 0) return { diagnostics: roots.map((d) => ({ ...d, ...(d.pointer !== undefined ? locate(d.pointer) : {}) })) };
   const diagnostics: Diagnostic[] = [];
   const text = Buffer.from(bytes).toString('utf8');
   if (text !== renderLock(lock)) {

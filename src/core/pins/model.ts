@@ -3,6 +3,10 @@
  * them against their JSON Schema first; verifiers see nothing else.
  */
 import type { Sha256Digest } from '../digest/index.js';
+import { MANIFEST_MAX_BYTES } from '../manifest/index.js';
+
+/** A lock holds one entry per bundle: far more room than a manifest needs. */
+export const LOCK_MAX_BYTES = 16 * MANIFEST_MAX_BYTES;
 
 export const LOCK_VERSION = 'skillctl.lock.v1';
 /** Where a project keeps its lock, relative to the project root. */
@@ -48,6 +52,11 @@ export interface SkillctlLock {
   readonly min_signers: number;
   readonly keys_file?: string;
   readonly keys_digest?: Sha256Digest;
+  /**
+   * Where the project keeps its skills, relative to the project root (skill-roots.ts); absent for
+   * the defaults, so locks that never changed them read unchanged in older versions.
+   */
+  readonly skill_roots?: readonly string[];
   readonly skills: readonly SkillPin[];
   readonly packs: readonly PackPin[];
 }

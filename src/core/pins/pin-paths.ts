@@ -1,7 +1,7 @@
 /**
  * `skillctl pin [PATH...] [--all]` as one request: the targets the paths name (or everything under
- * manifests/), the secret keys to sign with, then `pin`. A target or key that cannot be used stops
- * the run before the lock is touched.
+ * the skill roots), the secret keys to sign with, then `pin`. A target, key or skill root that
+ * cannot be used stops the run before the lock is touched.
  */
 import { isAbsolute, join } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -9,6 +9,8 @@ import type { FileLockOptions } from '../fs/index.js';
 import { readSecretKey } from '../sign/index.js';
 import { pin, type PinOutcome } from './pin.js';
 import type { Signing } from './prepare.js';
+import { readSkillRoots } from './project-skills.js';
+import { checkSkillRoots } from './skill-roots.js';
 import { collectTargets } from './targets.js';
 import { pushAll } from '../findings.js';
 
@@ -17,8 +19,10 @@ export interface PinPathsRequest {
   readonly root: string;
   readonly cwd: string;
   readonly paths: readonly string[];
-  /** Every bundle and pack under manifests/, and drop pins of ones that no longer exist. */
+  /** Every skill folder under the skill roots and pack in manifests/packs/; drop pins of ones that no longer exist. */
   readonly all: boolean;
+  /** Set the lock's skill roots (`--skill-roots`); `all` then searches these. */
+  readonly skillRoots?: readonly string[];
   readonly lockPath: string;
   readonly lockFile: string;
   /** Secret key files (relative to `cwd`) and the signer id each signs as. */
@@ -41,9 +45,12 @@ async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ s
 }
 
 export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
-  const targets = await collectTargets(req.root, req.cwd, req.paths, req.all);
+  const rootsFound = req.skillRoots !== undefined ? checkSkillRoots(req.skillRoots, { file: '--skill-roots' }) : [];
+  // The lock's own findings (unreadable, invalid) are pin's to report; its roots are the defaults then.
+  const roots = req.skillRoots ?? (await readSkillRoots(req.lockPath, req.lockFile)).roots;
+  const targets = rootsFound.length > 0 ? { targets: [], diagnostics: [] } : await collectTargets(req.root, req.cwd, req.paths, req.all, roots);
   const keys = await readKeys(req.cwd, req.keys);
-  const early = [...targets.diagnostics, ...keys.diagnostics];
+  const early = [...rootsFound, ...targets.diagnostics, ...keys.diagnostics];
   if (hasErrors(early)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(early) };
   return pin({
     root: req.root,
@@ -55,6 +62,7 @@ export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
     trustKeys: req.trustKeys,
     ...(req.minSigners !== undefined ? { minSigners: req.minSigners } : {}),
     prune: req.all,
+    ...(req.skillRoots !== undefined ? { skillRoots: req.skillRoots } : {}),
     fileLock: req.fileLock,
   });
 }

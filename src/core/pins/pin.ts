@@ -10,29 +10,22 @@
  */
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { canonicalize, sha256 } from '../digest/index.js';
+import { sha256 } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { asOutputWrite, describeRefusal, readBounded, refusalCode, withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
-import { loadPublicKeys, type PublicKey } from '../sign/index.js';
-import { compareSkillPins, emptyLock, LOCK_MAX_BYTES, loadLock, renderLock } from './lock.js';
-import { KEYS_MAX_BYTES } from '../sign/index.js';
+import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
+import { applyPins, type PinChange } from './apply.js';
+import { emptyLock, LOCK_MAX_BYTES, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
 import { exists, sourcePath } from './paths.js';
 import { preparePin, type Prepared, type Signing } from './prepare.js';
-import { MANIFESTS_DIR } from './scan.js';
+import { PACKS_DIR } from './scan.js';
+import { recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 import type { PinTarget } from './targets.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { pushAll } from '../findings.js';
 
-export interface PinChange {
-  readonly kind: 'skill' | 'pack';
-  /** skill_id, or the pack's profile. */
-  readonly id: string;
-  /** skill_version, or skill_pack_version. */
-  readonly version: string;
-  readonly source: string;
-  readonly action: 'added' | 'updated' | 'unchanged' | 'removed';
-}
+export { applyPins, type PinChange } from './apply.js';
 
 export interface PinRequest {
   readonly root: string;
@@ -47,8 +40,10 @@ export interface PinRequest {
   readonly trustKeys: boolean;
   /** Set the lock's min_signers. */
   readonly minSigners?: number;
-  /** Drop pins whose source under manifests/ no longer exists (`--all`). */
+  /** Drop pins whose source under a skill root (or manifests/packs/) no longer exists (`--all`). */
   readonly prune: boolean;
+  /** Set the lock's skill roots (`--skill-roots`), checked by the caller. */
+  readonly skillRoots?: readonly string[];
   readonly fileLock: FileLockOptions;
 }
 
@@ -58,6 +53,8 @@ export interface PinOutcome {
   /** signatures.json files written (sources). */
   readonly signaturesWritten: readonly string[];
   readonly changes: readonly PinChange[];
+  /** The skill roots before and after, when this run changed them. */
+  readonly skillRoots?: { readonly from: readonly string[]; readonly to: readonly string[] };
   /** The lock as written (or as it would have been). */
   readonly lock?: SkillctlLock;
   readonly diagnostics: readonly Diagnostic[];
@@ -71,6 +68,16 @@ interface Decision {
   readonly blocked: boolean;
   /** No error at all: the lock may be written. */
   readonly complete: boolean;
+  readonly skillRoots?: PinOutcome['skillRoots'];
+}
+
+const rootsOf = (d: Decision): Pick<Decision, 'skillRoots'> => (d.skillRoots !== undefined ? { skillRoots: d.skillRoots } : {});
+
+/** The skill roots before and after, when they differ. */
+function rootsChange(before: SkillctlLock, after: SkillctlLock): Pick<Decision, 'skillRoots'> {
+  const from = skillRootsOf(before);
+  const to = skillRootsOf(after);
+  return from.join('\0') === to.join('\0') ? {} : { skillRoots: { from, to } };
 }
 
 /** A file that may be missing; a FIFO or device is refused before it is opened (read-bounded.ts). */
@@ -82,74 +89,40 @@ async function readOptional(path: string, maxBytes: number): Promise<Buffer | un
   throw new SkillctlError(refusalCode(r), describeRefusal(r, path));
 }
 
-function sameSkillDigests(a: SkillPin, b: SkillPin): boolean {
-  return a.manifest_digest === b.manifest_digest && a.content_digest === b.content_digest;
-}
-
-/** Merges prepared pins into `lock`, enforcing immutability of (id, version). */
-export function applyPins(lock: SkillctlLock, prepared: readonly Prepared[], replace: boolean): { lock: SkillctlLock; changes: PinChange[]; diagnostics: Diagnostic[] } {
-  let skills: SkillPin[] = [...lock.skills];
-  let packs: PackPin[] = [...lock.packs];
-  const changes: PinChange[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const immutable = (what: string, source: string): void => {
-    diagnostics.push(
-      diag('PIN_IMMUTABLE', `${what} is already pinned with other digests; an identity never changes content`, {
-        file: source,
-        hint: 'give the changed bundle a new version, or pass --replace if the pinned content was never released',
-      }),
-    );
-  };
-  for (const p of prepared) {
-    if (p.kind === 'skill') {
-      const e = p.entry;
-      const old = skills.find((s) => s.skill_id === e.skill_id && s.skill_version === e.skill_version);
-      if (old !== undefined && !sameSkillDigests(old, e) && !replace) {
-        immutable(`${e.skill_id} ${e.skill_version}`, e.source);
-        continue;
-      }
-      // A source now holding another identity (a version bump in place) no longer holds the old one.
-      for (const gone of skills.filter((s) => s !== old && s.source === e.source)) {
-        changes.push({ kind: 'skill', id: gone.skill_id, version: gone.skill_version, source: gone.source, action: 'removed' });
-      }
-      skills = skills.filter((s) => s !== old && s.source !== e.source);
-      skills.push(e);
-      const same = old !== undefined && canonicalize(old) === canonicalize(e);
-      changes.push({ kind: 'skill', id: e.skill_id, version: e.skill_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
-    } else {
-      const e = p.entry;
-      const old = packs.find((s) => s.profile === e.profile && s.skill_pack_version === e.skill_pack_version);
-      if (old !== undefined && old.pack_digest !== e.pack_digest && !replace) {
-        immutable(`pack ${e.profile} ${e.skill_pack_version}`, e.source);
-        continue;
-      }
-      for (const gone of packs.filter((s) => s !== old && s.source === e.source)) {
-        changes.push({ kind: 'pack', id: gone.profile, version: gone.skill_pack_version, source: gone.source, action: 'removed' });
-      }
-      packs = packs.filter((s) => s !== old && s.source !== e.source);
-      packs.push(e);
-      const same = old !== undefined && canonicalize(old) === canonicalize(e);
-      changes.push({ kind: 'pack', id: e.profile, version: e.skill_pack_version, source: e.source, action: old === undefined ? 'added' : same ? 'unchanged' : 'updated' });
-    }
-  }
-  return { lock: { ...lock, skills: skills.sort(compareSkillPins), packs }, changes, diagnostics };
-}
-
-/** Removes pins whose source lies under manifests/ and no longer exists. */
+/**
+ * Removes pins whose source lies under one of the lock's skill roots (or, for a pack, in
+ * manifests/packs/) and no longer exists. Sources elsewhere (an archive in dist/) are kept: only
+ * what `--all` searches is known to be gone rather than not yet built.
+ */
 async function pruneMissing(root: string, lock: SkillctlLock): Promise<{ lock: SkillctlLock; changes: PinChange[] }> {
-  const under = (s: string): boolean => s.startsWith(`${MANIFESTS_DIR}/`);
+  const roots = skillRootsOf(lock);
+  const under = (s: string, dirs: readonly string[]): boolean => dirs.some((d) => s.startsWith(`${d}/`));
   const changes: PinChange[] = [];
   const skills: SkillPin[] = [];
   for (const s of lock.skills) {
-    if (under(s.source) && !(await exists(sourcePath(root, s.source)))) changes.push({ kind: 'skill', id: s.skill_id, version: s.skill_version, source: s.source, action: 'removed' });
+    if (under(s.source, roots) && !(await exists(sourcePath(root, s.source)))) changes.push({ kind: 'skill', id: s.skill_id, version: s.skill_version, source: s.source, action: 'removed' });
     else skills.push(s);
   }
   const packs: PackPin[] = [];
   for (const p of lock.packs) {
-    if (under(p.source) && !(await exists(sourcePath(root, p.source)))) changes.push({ kind: 'pack', id: p.profile, version: p.skill_pack_version, source: p.source, action: 'removed' });
+    if (under(p.source, [PACKS_DIR, ...roots]) && !(await exists(sourcePath(root, p.source)))) changes.push({ kind: 'pack', id: p.profile, version: p.skill_pack_version, source: p.source, action: 'removed' });
     else packs.push(p);
   }
   return { lock: { ...lock, skills, packs }, changes };
+}
+
+/** Which sources of `lock` that a prepared pin would move away from still exist. */
+async function presentSources(root: string, lock: SkillctlLock, prepared: readonly Prepared[]): Promise<Set<string>> {
+  const moving = prepared.flatMap((p) => {
+    const old =
+      p.kind === 'skill'
+        ? lock.skills.find((s) => s.skill_id === p.entry.skill_id && s.skill_version === p.entry.skill_version)
+        : lock.packs.find((s) => s.profile === p.entry.profile && s.skill_pack_version === p.entry.skill_pack_version);
+    return old !== undefined && old.source !== p.entry.source ? [old.source] : [];
+  });
+  const present = new Set<string>();
+  for (const s of moving) if (await exists(sourcePath(root, s))) present.add(s);
+  return present;
 }
 
 /** Reads the lock to update; a missing lock is a new, empty one. */
@@ -213,6 +186,12 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   const decide = async (current: SkillctlLock): Promise<Decision> => {
     const trusted = trustKeys(current, keysFile, keysBytes, req);
     let lock: SkillctlLock = req.minSigners !== undefined ? { ...trusted.lock, min_signers: req.minSigners } : trusted.lock;
+    if (req.skillRoots !== undefined) {
+      const { skill_roots: previous, ...rest } = lock;
+      void previous;
+      const recorded = recordedSkillRoots(req.skillRoots);
+      lock = recorded !== undefined ? { ...rest, skill_roots: recorded } : rest;
+    }
     // Warnings from validation stay in the report.
     const diagnostics: Diagnostic[] = [...found, ...trusted.diagnostics];
     const pinned = new Set(current.skills.map((e) => e.source));
@@ -230,7 +209,8 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
         );
       }
     }
-    const applied = applyPins(lock, prepared, req.replace);
+    const present = await presentSources(req.root, lock, prepared);
+    const applied = applyPins(lock, prepared, req.replace, (s) => present.has(s));
     pushAll(diagnostics, applied.diagnostics);
     lock = applied.lock;
     if (req.minSigners !== undefined) {
@@ -256,13 +236,20 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
       pushAll(changes, pruned.changes);
     }
     const errors = diagnostics.filter((d) => d.severity === 'error');
-    return { lock, changes, diagnostics: sortDiagnostics(diagnostics), blocked: breaksPin || errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'), complete: errors.length === 0 };
+    return {
+      lock,
+      changes,
+      diagnostics: sortDiagnostics(diagnostics),
+      blocked: breaksPin || errors.some((d) => d.code !== 'TOO_FEW_SIGNERS'),
+      complete: errors.length === 0,
+      ...rootsChange(current, lock),
+    };
   };
   const writes = prepared.flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
 
   // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
   const early = await decide(before.lock ?? emptyLock());
-  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, lock: early.lock, diagnostics: early.diagnostics };
+  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, ...rootsOf(early), lock: early.lock, diagnostics: early.diagnostics };
   // The directory, the write lock and every file written are outputs: a read-only pins/ or a
   // .lck that is a directory is OUTPUT_UNWRITABLE naming the path (output-error.ts).
   await asOutputWrite(dirname(req.lockFile), () => makeDirs(lockDir));
@@ -271,11 +258,11 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     const current = await currentLock(req);
     if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(current.diagnostics) };
     const d = await decide(current.lock);
-    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
     for (const w of writes) await asOutputWrite(`${w.source}/signatures.json`, () => writeFileAtomic(w.path, w.text));
     const signaturesWritten = writes.map((w) => w.source);
-    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
     await asOutputWrite(req.lockFile, () => writeFileAtomic(req.lockPath, renderLock(d.lock)));
-    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, lock: d.lock, diagnostics: d.diagnostics };
+    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
   });
 }

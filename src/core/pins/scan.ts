@@ -1,14 +1,15 @@
 /**
- * What a project has that could be pinned: skill folders anywhere under manifests/ (manifest
- * bundles and Agent Skills folders), and behaviour pack files directly in manifests/packs/. A
- * provenact repository keeps its bundles at skills/<id>/<version>/. Symbolic links are never
- * followed, and .git/, node_modules/ and .skillctl/ are never entered.
+ * What a project has that could be pinned: skill folders anywhere under its skill roots (manifest
+ * bundles and Agent Skills folders; skill-roots.ts), and behaviour pack files directly in
+ * manifests/packs/. A provenact repository keeps its bundles at skills/<id>/<version>/. Symbolic
+ * links are never followed, and .git/, node_modules/ and .skillctl/ are never entered.
  */
 import { join } from 'node:path';
 import { comparePaths } from '../digest/index.js';
 import { asyncDirOps, EXCLUDED_DIRS, MANIFEST_NAMES, type DirOps } from '../bundle/index.js';
 import { errnoCode } from '../errors.js';
 import { PACK_EXTENSIONS } from './pack-doc.js';
+import { DEFAULT_SKILL_ROOTS } from './skill-roots.js';
 
 export const MANIFESTS_DIR = 'manifests';
 export const PACKS_DIR = 'manifests/packs';
@@ -87,9 +88,32 @@ export async function findPacks(root: string, ops: Pick<DirOps, 'readdir'> = asy
   return files.filter((f) => PACK_EXTENSIONS.some((ext) => f.endsWith(ext))).map((f) => `${PACKS_DIR}/${f}`);
 }
 
-/** `known`: directories already verified as bundles (their own listing found the manifest). */
-export async function findPinnable(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps, known: ReadonlySet<string> = new Set()): Promise<Pinnable> {
-  const [bundles, packs] = await Promise.all([findBundles(root, MANIFESTS_DIR, ops, known), findPacks(root, ops)]);
+/**
+ * Skill folders under every root in `roots` (relative to `root`), sorted, each once: roots may
+ * overlap, and a folder found inside another skill folder is part of that one.
+ */
+export async function findSkillFolders(
+  root: string,
+  roots: readonly string[] = DEFAULT_SKILL_ROOTS,
+  ops: Pick<DirOps, 'readdir'> = asyncDirOps,
+  known: ReadonlySet<string> = new Set(),
+): Promise<string[]> {
+  const found = new Set((await Promise.all(roots.map((r) => findBundles(root, r, ops, known)))).flat());
+  const all = [...found].sort(comparePaths);
+  return all.filter((f) => !all.some((o) => f.startsWith(`${o}/`)));
+}
+
+/**
+ * `known`: directories already verified as bundles (their own listing found the manifest).
+ * `roots`: the project's skill roots (default: the default list).
+ */
+export async function findPinnable(
+  root: string,
+  ops: Pick<DirOps, 'readdir'> = asyncDirOps,
+  known: ReadonlySet<string> = new Set(),
+  roots: readonly string[] = DEFAULT_SKILL_ROOTS,
+): Promise<Pinnable> {
+  const [bundles, packs] = await Promise.all([findSkillFolders(root, roots, ops, known), findPacks(root, ops)]);
   // A packs directory that is itself a bundle's subdirectory is part of that bundle.
   return { bundles, packs: packs.filter((p) => !bundles.some((b) => p.startsWith(`${b}/`))) };
 }

@@ -1,8 +1,8 @@
 /**
  * What `pin` was asked to pin: skill folders (manifest bundles and Agent Skills folders), archives
  * and pack files, each as a source path relative to the project root. Directories are searched
- * for skill folders (and, under manifests/packs, pack files); `--all` is every skill folder and
- * pack under manifests/.
+ * for skill folders (and, under manifests/packs, pack files); `--all` is every skill folder under
+ * the project's skill roots and every pack in manifests/packs/.
  */
 import { stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
@@ -14,6 +14,7 @@ import { PACK_EXTENSIONS } from './pack-doc.js';
 import { toSource, unsafeSourcePath } from './paths.js';
 import { kindOfDir } from '../skill-gate/index.js';
 import { findBundles, findPacks, findPinnable } from './scan.js';
+import { DEFAULT_SKILL_ROOTS } from './skill-roots.js';
 
 /** File names that stand for their folder on the command line. */
 const FOLDER_FILES: readonly string[] = [...MANIFEST_NAMES, ...SKILL_MD_NAMES];
@@ -29,8 +30,8 @@ export interface Targets {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Expands command-line paths (relative to `cwd`) into targets inside `root`. */
-export async function collectTargets(root: string, cwd: string, args: readonly string[], all: boolean): Promise<Targets> {
+/** Expands command-line paths (relative to `cwd`) into targets inside `root`; `all` adds what `roots` hold. */
+export async function collectTargets(root: string, cwd: string, args: readonly string[], all: boolean, roots: readonly string[] = DEFAULT_SKILL_ROOTS): Promise<Targets> {
   const targets: PinTarget[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
@@ -41,7 +42,7 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
     }
   };
   if (all) {
-    const found = await findPinnable(root);
+    const found = await findPinnable(root, undefined, undefined, roots);
     for (const b of found.bundles) add({ kind: 'bundle', source: b });
     for (const p of found.packs) add({ kind: 'pack', source: p });
   }

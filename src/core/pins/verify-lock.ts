@@ -1,13 +1,14 @@
 /**
  * `verify-pins`: every pin of a lock checked, plus what no single pin shows: duplicate pins and
- * bundles or packs in the project that the lock does not pin. Read-only by construction: this
- * module and everything it calls only read.
+ * skill folders (under the lock's skill roots) or packs in the project that the lock does not pin.
+ * Read-only by construction: this module and everything it calls only read.
  */
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
 import { mapLimited } from '../map-limited.js';
 import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './context.js';
 import { findPinnable, findProvenactBundles } from './scan.js';
+import { skillRootsOf } from './skill-roots.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
 import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 import { verifySkillPin, type PinVerification } from './verify-skill.js';
@@ -91,7 +92,9 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   // scan need not read them.
   const lost = new Set<string>(['PIN_MISSING', 'PIN_SOURCE_INVALID', 'BUNDLE_NO_MANIFEST', 'BUNDLE_AMBIGUOUS_MANIFEST', 'AGENT_SKILL_MD_MISSING']);
   const known = new Set(skills.filter((r) => r.pin.archive_digest === undefined && !r.diagnostics.some((d) => lost.has(d.code))).map((r) => strip(r.pin.source)));
-  const pinnable = await findPinnable(ctx.root, ctx.ops, known);
+  // The roots come from the lock being verified, so a lock read from a commit is checked against
+  // that commit's list.
+  const pinnable = await findPinnable(ctx.root, ctx.ops, known, skillRootsOf(lock));
   const missing = [
     ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder'),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),

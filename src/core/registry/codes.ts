@@ -112,5 +112,10 @@ export const REGISTRY_CODES = {
     exit: 'usage',
   },
   REGISTRY_BUSY: { severity: 'error', title: 'Another publish holds the registry lock.', exit: 'usage' },
+  CAPABILITY_SHADOWED: {
+    severity: 'info',
+    title: "A project capability has the id of a shipped one and hides it: list, match and load see the project's.",
+    exit: 'findings',
+  },
   REGISTRY_PATH_UNSAFE: { severity: 'error', title: 'A directory inside the registry is a symbolic link (or not a directory); publish does not write through it.', exit: 'usage' },
 } as const satisfies CodeCatalogue;

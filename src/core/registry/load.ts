@@ -43,12 +43,13 @@ export type LoadError =
 
 export type LoadResult = { readonly ok: true; readonly bundle: CapabilityBundle; readonly entry: IndexEntry } | { readonly ok: false; readonly error: LoadError };
 
+/** The protocol's CAPABILITY_NOT_FOUND for `id`, listing the capabilities there are. */
+export function capabilityNotFound(available: readonly string[], id: string): LoadError {
+  return { code: 'CAPABILITY_NOT_FOUND', message: `No capability found for ID '${id}'`, available_capabilities: available };
+}
+
 function notFound(index: RegistryIndex, id: string): LoadError {
-  return {
-    code: 'CAPABILITY_NOT_FOUND',
-    message: `No capability found for ID '${id}'`,
-    available_capabilities: index.capabilities.map((e) => e.capability_id),
-  };
+  return capabilityNotFound(index.capabilities.map((e) => e.capability_id), id);
 }
 
 function itemName(bytes: BundleBytes, file: string, pointer: string | undefined, key: 'tools' | 'ui_schemas'): string | undefined {

@@ -1,8 +1,9 @@
 /**
- * Which registry a command uses (DESIGN.md, "Where things are found"): `--registry DIR`, else
- * `$SKILLCTL_REGISTRY` (the caller reads the environment and passes the value), else
- * `.skillctl/registry` in the project root when it exists, else the registry shipped inside the
- * skillctl package, which is read-only. Publishing in a project creates `.skillctl/registry`.
+ * Which registries a command uses (DESIGN.md, "Where things are found"): `--registry DIR`, else
+ * `$SKILLCTL_REGISTRY` (the caller reads the environment and passes the value), each exactly that
+ * one registry; else `.skillctl/registry` in the project root, when it exists, over the registry
+ * shipped inside the skillctl package (layers.ts); else the shipped one alone, which is read-only.
+ * Publishing in a project creates `.skillctl/registry`.
  */
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -40,6 +41,7 @@ async function isDir(p: string): Promise<boolean> {
   );
 }
 
+/** The registry a command writes to (with `forWrite`), or the upper layer of the one it reads. */
 export async function locateRegistry(opts: LocateOptions): Promise<RegistryLocation> {
   const abs = (p: string): string => (isAbsolute(p) ? p : resolve(opts.cwd, p));
   if (opts.flag !== undefined && opts.flag !== '') return { dir: abs(opts.flag), source: 'flag', writable: true };
@@ -50,4 +52,17 @@ export async function locateRegistry(opts: LocateOptions): Promise<RegistryLocat
     if (opts.forWrite === true || (await isDir(dir))) return { dir, source: 'project', writable: true };
   }
   return { dir: opts.shipped, source: 'shipped', writable: false };
+}
+
+/**
+ * The registries a command reads, upper first. A registry named explicitly (`--registry`,
+ * `$SKILLCTL_REGISTRY`) is exactly that registry: a user who names one expects to see what it
+ * holds, nothing more. The project's registry is a layer over the shipped one: publishing into a
+ * project adds capabilities to the built-in ones. With `forWrite`, the first layer is where a
+ * publish writes (the project's, even before it exists) and the rest are what it may shadow.
+ */
+export async function locateRegistryLayers(opts: LocateOptions): Promise<RegistryLocation[]> {
+  const top = await locateRegistry(opts);
+  if (top.source !== 'project') return [top];
+  return [top, { dir: opts.shipped, source: 'shipped', writable: false }];
 }

@@ -13,7 +13,9 @@ import { dirname, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
+import type { LayeredEntry } from './layers.js';
 import { bundleDigest } from './load.js';
+import type { RegistrySource } from './locate.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
 import { makeDirs } from '../fs/make-dirs.js';
@@ -29,6 +31,8 @@ export interface PublishedCapability {
   readonly entry?: IndexEntry;
   /** True when the registry already held exactly these files as latest. */
   readonly unchanged?: boolean;
+  /** The lower layer whose capability of the same id this one hides (`beneath`). */
+  readonly shadows?: RegistrySource;
 }
 
 export interface PublishResult {
@@ -45,6 +49,21 @@ export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'
   readonly create?: boolean;
   /** Check only; write nothing (`registry validate`). */
   readonly dryRun?: boolean;
+  /**
+   * The capabilities of the layers under this registry (the shipped ones under a project's):
+   * their tool names count for collisions unless this registry hides them, and a bundle with the
+   * id of one shadows it, which is reported (CAPABILITY_SHADOWED).
+   */
+  readonly beneath?: readonly LayeredEntry[];
+}
+
+function shadowNote(label: string, id: string, origin: RegistrySource, dryRun: boolean): Diagnostic {
+  const what = `the capability of the same id in the ${origin} registry`;
+  return diag('CAPABILITY_SHADOWED', dryRun ? `capability ${id} would shadow ${what}` : `capability ${id} shadows ${what}: list, match and load now see this one`, {
+    file: join(label, 'capability.json'),
+    pointer: '/capability_id',
+    hint: 'publish it under another capability_id to offer both',
+  });
 }
 
 function entryOf(read: ReadCapability): IndexEntry | undefined {
@@ -70,11 +89,14 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
   const items: PublishedCapability[] = [];
   const diagnostics: Diagnostic[] = [];
   const firstOf = new Map<string, string>();
+  // Lower layers count where neither this registry nor the batch hides them.
+  const hidden = new Set([...index.capabilities, ...batch.filter((e): e is IndexEntry => e !== undefined)].map((e) => e.capability_id));
+  const lower = (opts.beneath ?? []).filter((b) => !hidden.has(b.entry.capability_id)).map((b) => b.entry);
   for (const [i, read] of reads.entries()) {
     const mine = batch[i];
     const siblings = batch.filter((e, j): e is IndexEntry => j !== i && e !== undefined && e.capability_id !== mine?.capability_id);
     // The batch's bundles stand in for the published versions they replace.
-    const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings];
+    const others = [...index.capabilities.filter((e) => !siblings.some((o) => o.capability_id === e.capability_id)), ...siblings, ...lower];
     const v = await checkCapability(read, { ...opts, others });
     pushAll(diagnostics, v.diagnostics);
     if (mine !== undefined) {
@@ -84,7 +106,15 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
       } else firstOf.set(mine.capability_id, read.label);
     }
     const previous = mine !== undefined ? index.capabilities.find((e) => e.capability_id === mine.capability_id) : undefined;
-    items.push({ label: read.label, validation: v, ...(mine !== undefined ? { entry: mine } : {}), ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}) });
+    const shadowed = mine !== undefined ? opts.beneath?.find((b) => b.entry.capability_id === mine.capability_id) : undefined;
+    if (mine !== undefined && shadowed !== undefined) diagnostics.push(shadowNote(read.label, mine.capability_id, shadowed.origin, opts.dryRun === true));
+    items.push({
+      label: read.label,
+      validation: v,
+      ...(mine !== undefined ? { entry: mine } : {}),
+      ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}),
+      ...(shadowed !== undefined ? { shadows: shadowed.origin } : {}),
+    });
   }
   return { items, diagnostics };
 }

@@ -26,6 +26,13 @@ async function pinnedThenEdited(ctx: GoldenContext): Promise<void> {
   await ctx.cli(['validate', '--fix', 'manifests/hello']);
 }
 
+/** An archive packed, then its folder edited (digests rewritten) without a new version. */
+async function packedThenEdited(ctx: GoldenContext): Promise<void> {
+  await ctx.cli(['pack', 'manifests/hello', '--out', 'out']);
+  await appendFile(join(ctx.dir, 'manifests', 'hello', 'data', 'words.txt'), 'edited\n');
+  await ctx.cli(['validate', '--fix', 'manifests/hello']);
+}
+
 /**
  * keygen makes a fresh random key pair: its public key and the keys file's digest differ on
  * every run. Secret keys never reach a golden file (listings of key files carry no hash).
@@ -44,6 +51,9 @@ export const PACK: readonly GoldenCase[] = [
   { args: ['pack', 'pdf-notes', '--out', 'out'], label: 'unversioned', temp: { 'pdf-notes': `${SKILLS}/unversioned/pdf-notes` }, list: ['out'] },
   { args: ['pack', 'code-extension-fields', '--format', 'skill', '--strict', '--out', 'out'], temp: { 'code-extension-fields': `${SKILLS}/valid/code-extension-fields` }, list: ['out'] },
   { args: ['pack', 'manifests/hello', '--format', 'zip'], temp: PROJECT, list: ['demo.hello-0.1.0.tgz'] },
+  // seed 003: an identity's archive never gets other bytes (ARCHIVE_IMMUTABLE), unless --force.
+  { args: ['pack', 'manifests/hello', '--out', 'out'], label: 'changed-same-version', temp: PROJECT, setup: packedThenEdited, list: ['out'] },
+  { args: ['pack', 'manifests/hello', '--out', 'out', '--force'], label: 'changed-same-version', temp: PROJECT, setup: packedThenEdited, list: ['out'] },
 ];
 
 export const PIN: readonly GoldenCase[] = [
@@ -58,7 +68,20 @@ export const PIN: readonly GoldenCase[] = [
     setup: async ({ cli }) => void (await cli(['pack', 'manifests/hello', '--out', 'out'])),
     show: [LOCK],
   },
+  // The archive of a folder the lock pins: refused, the folder's pin stays put (PIN_SOURCE_CONFLICT).
+  {
+    args: ['pin', 'out/demo.hello-0.1.0.tgz'],
+    label: 'folder-pinned',
+    temp: PROJECT,
+    setup: async (ctx) => {
+      await pinAll(ctx);
+      await ctx.cli(['pack', 'manifests/hello', '--out', 'out']);
+    },
+    show: [LOCK],
+  },
   { args: ['pin', 'skills/pdf-notes'], temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
+  { args: ['pin', '--all'], label: 'every-root', temp: { ...PROJECT, 'skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes`, '.agents/skills/pdf-tools': `${SKILLS}/valid/pdf-tools` }, show: [LOCK] },
+  { args: ['pin', '--all', '--skill-roots', 'manifests,tools/skills'], temp: { ...PROJECT, 'tools/skills/pdf-notes': `${SKILLS}/pinnable/pdf-notes` }, show: [LOCK] },
   { args: ['pin', '<ROOT>/fixtures/manifests/valid/node-entrypoint'], temp: PROJECT, list: ['pins'] },
   { args: ['pin', 'manifests/hello', '--min-signers', '1'], temp: PROJECT, list: ['pins'] },
   { args: ['pin', 'manifests/hello', '--sign', 'missing.key', '--signer', 'alice'], temp: PROJECT, list: ['pins'] },
@@ -80,6 +103,15 @@ export const VERIFY_PINS: readonly GoldenCase[] = [
     },
   },
   { args: ['verify-pins', '--min-signers', '2'], label: 'pinned', temp: PROJECT, setup: pinAll },
+  {
+    args: ['verify-pins'],
+    label: 'unpinned-in-agents-skills',
+    temp: PROJECT,
+    setup: async (ctx) => {
+      await pinAll(ctx);
+      await cp(fixture('agent-skills', 'pinnable', 'pdf-notes'), join(ctx.dir, '.agents', 'skills', 'pdf-notes'), { recursive: true });
+    },
+  },
   { args: ['verify-pins'], label: 'no-lock', temp: PROJECT },
 ];
 

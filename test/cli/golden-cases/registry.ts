@@ -15,6 +15,11 @@ async function published({ cli }: GoldenContext): Promise<void> {
   await cli(['registry', 'publish', '--registry', 'reg', ...COPIED]);
 }
 
+/** The temp dir made a project: the top of a git work tree. */
+async function inProject({ dir }: GoldenContext): Promise<void> {
+  await mkdir(join(dir, '.git'));
+}
+
 /** One MCP session: initialize, initialized, tools/list, then `calls` (JSON-RPC requests from id 3). */
 function session(calls: readonly { readonly name: string; readonly arguments: Record<string, unknown> }[]): string {
   const messages: unknown[] = [
@@ -48,6 +53,16 @@ export const REGISTRY: readonly GoldenCase[] = [
       await mkdir(join(dir, '.git'));
       await writeFile(join(dir, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n');
     }, list: ['.skillctl'] },
+  // The project's registry over the shipped one: a capability beside the shipped ones, and one shadowing a shipped id.
+  { args: ['registry', 'list'], label: 'in-project', temp: COPY, setup: async (ctx) => {
+      await inProject(ctx);
+      await ctx.cli(['registry', 'publish', 'caps/meals']);
+    } },
+  { args: ['registry', 'publish', 'json'], label: 'shadows-shipped', temp: { json: 'manifests/capabilities/json' }, setup: inProject, list: ['.skillctl/registry/index.json'] },
+  { args: ['registry', 'list', '--json'], label: 'shadowed', temp: { json: 'manifests/capabilities/json' }, setup: async (ctx) => {
+      await inProject(ctx);
+      await ctx.cli(['registry', 'publish', 'json']);
+    } },
   { args: ['registry', 'match', '--registry', 'reg', 'I just weighed 187.6 lbs'], label: 'published', temp: COPY, setup: published },
   { args: ['registry', 'list', '--json'], label: 'env', temp: COPY, setup: published, env: { SKILLCTL_REGISTRY: '<TMP>/reg' } },
   // mcp over stdio: a fixed session on stdin; the server stops at its end. Only a tool answered

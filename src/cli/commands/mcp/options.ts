@@ -7,4 +7,6 @@ export interface McpOptions {
   readonly audit?: string | false;
   /** Operator behaviour packs offered by the `skill` tool besides the built-in ones. */
   readonly packs?: string;
+  /** Also serve the project's Agent Skills (the skill roots) through the MCP Skills extension. */
+  readonly skills?: boolean;
 }

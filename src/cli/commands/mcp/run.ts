@@ -4,7 +4,7 @@
  */
 import { SkillctlError } from '../../../core/errors.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
-import { readIndex } from '../../../core/registry/index.js';
+import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
@@ -20,12 +20,16 @@ import { closeWhenDrained } from './drain.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
-import { registryFor } from '../../registry-location.js';
+import { describeRegistry, registryLayersFor } from '../../registry-location.js';
+import { renderGrouped } from '../../render/diagnostics.js';
+import { projectSkillCatalogue } from '../../served-skills.js';
+import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
-  const where = await registryFor(ctx, opts.registry);
-  const read = await readIndex(where.dir);
+  // The layered view `skillctl registry` shows: the project's capabilities beside the shipped ones.
+  const layers = await registryLayersFor(ctx, opts.registry);
+  const read = await readRegistryView(layers);
   if (!read.ok) {
     const first = read.diagnostics[0];
     throw new SkillctlError(first?.code ?? 'REGISTRY_INDEX_INVALID', first?.message ?? 'the registry cannot be read');
@@ -84,7 +88,26 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     if (!('extra' in loaded)) return fail(ctx, loaded.diagnostics);
     extraPacks = loaded.extra;
   }
-  const { server } = createMcpServer({ registry: where.dir, approval: parseApproval(opts.approve ?? []), execute, recordRefusal, version: VERSION, extraTools: [packTool(extraPacks)] });
+  let skills: SkillCatalogue | undefined;
+  if (opts.skills === true) {
+    const project = await projectSkillCatalogue(root ?? cwd);
+    if (!('catalogue' in project)) return fail(ctx, project.diagnostics);
+    skills = project.catalogue;
+    // What an agent will see, and why a folder is left out, before the session starts.
+    const first = await skills.list();
+    if (first.diagnostics.length > 0) ctx.note(renderGrouped(first.diagnostics, { style: ctx.style }));
+    const whence = project.roots.from === 'lock' ? 'skill_roots in the lock' : 'the default skill roots';
+    ctx.note(`skillctl mcp: ${first.skills.length} skill${first.skills.length === 1 ? '' : 's'} under ${project.roots.roots.join(', ')} (${whence})`);
+  }
+  const { server } = createMcpServer({
+    registry: layers,
+    approval: parseApproval(opts.approve ?? []),
+    execute,
+    recordRefusal,
+    version: VERSION,
+    extraTools: [packTool(extraPacks)],
+    ...(skills !== undefined ? { skills } : {}),
+  });
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((resolve) => {
@@ -93,7 +116,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   await server.connect(transport);
   // The session ends when the client closes our stdin and every request it sent has its reply.
   closeWhenDrained(transport, ctx.io.stdin, () => void server.close());
-  ctx.note(`skillctl mcp: serving ${where.dir} (${where.source}) on stdio`);
+  ctx.note(`skillctl mcp: serving ${layers.map((l) => describeRegistry(ctx, l)).join(', over ')} on stdio`);
   await closed;
   return EXIT.ok;
 }

@@ -12,6 +12,7 @@ export function registerPack(program: Command, run: Runner): void {
       new Option('--format <format>', 'tgz: <id>-<version>.tgz for pin and run; skill: <name>.skill, the ZIP Claude uploads take; both').choices(['tgz', 'skill', 'both']).default('tgz'),
     )
     .option('--strict', 'check SKILL.md as an upload does: client extension fields and platform rules are errors')
+    .option('--force', 'overwrite a .tgz of the same id and version that holds other bytes (only for a version never released)')
     .addHelpText(
       'after',
       `

@@ -6,6 +6,8 @@ export interface PackOptions {
   readonly format?: 'tgz' | 'skill' | 'both';
   /** SKILL.md checked as strictly as an upload checks it. */
   readonly strict?: boolean;
+  /** Overwrite a .tgz of the same id and version that holds other bytes. */
+  readonly force?: boolean;
 }
 
 /** The archives --format asks for. */

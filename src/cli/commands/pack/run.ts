@@ -13,6 +13,7 @@ export async function run(ctx: Context, dir: string, opts: PackOptions): Promise
     outLabel: opts.out ?? 'the working directory',
     formats: packFormats(opts),
     ...(opts.strict === true ? { profile: 'strict' as const } : {}),
+    ...(opts.force === true ? { force: true } : {}),
   });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   const text = ctx.opts.json ? packJson(result, show) : renderPack(result, { style: ctx.style, quiet: ctx.opts.quiet, show, label: dir });

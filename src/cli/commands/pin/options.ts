@@ -8,11 +8,23 @@ export interface PinOptions {
   readonly all?: boolean;
   readonly trustKeys?: boolean;
   readonly minSigners?: number;
+  /** --skill-roots LIST: comma-separated folders, or `default`. */
+  readonly skillRoots?: string;
 }
 
-/** Pin needs something to pin: paths, or --all; and a lock it can write. */
+/**
+ * `--skill-roots a,b/c`: the folders, trailing slashes dropped, in the order given; `default`
+ * gives `defaults` (the lock then records none). Their rules are the core's (checkSkillRoots).
+ */
+export function parseSkillRoots(value: string | undefined, defaults: readonly string[]): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === 'default') return defaults;
+  return value.split(',').map((r) => r.trim().replace(/\/+$/, '')).filter((r) => r !== '');
+}
+
+/** Pin needs something to do (paths, --all, or --skill-roots alone, which only sets the roots) and a lock it can write. */
 export function checkScope(paths: readonly string[], opts: PinOptions): void {
-  if (paths.length === 0 && opts.all !== true) throw new SkillctlError('USAGE', 'name what to pin, or pass --all', { hint: 'skillctl pin --all' });
+  if (paths.length === 0 && opts.all !== true && opts.skillRoots === undefined) throw new SkillctlError('USAGE', 'name what to pin, or pass --all', { hint: 'skillctl pin --all' });
   // `-` reads a lock from stdin for verify-pins; pin writes the lock, and stdin is no place to write it.
   if (opts.lock === '-') throw new SkillctlError('USAGE', 'pin writes the lock file: --lock - (standard input) cannot be written', { hint: 'name the lock file to update with --lock <file>' });
 }

@@ -1,14 +1,15 @@
 /** `skillctl pin [PATH...] [--all]`: the project's lock, one core call (pinPaths), the changes. */
-import { pinPaths } from '../../../core/pins/index.js';
+import { DEFAULT_SKILL_ROOTS, pinPaths } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock, projectPaths } from '../../project.js';
 import { pinJson, renderPin, renderSigned } from '../../render/pin.js';
-import { checkScope, signingKeys, type PinOptions } from './options.js';
+import { checkScope, parseSkillRoots, signingKeys, type PinOptions } from './options.js';
 
 export async function run(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<number> {
   checkScope(paths, opts);
   const keys = signingKeys(opts);
+  const skillRoots = parseSkillRoots(opts.skillRoots, DEFAULT_SKILL_ROOTS);
   const project = await projectPaths(ctx.io.cwd, opts.lock);
   const outcome = await pinPaths({
     root: project.root,
@@ -21,6 +22,7 @@ export async function run(ctx: Context, paths: readonly string[], opts: PinOptio
     replace: opts.replace === true,
     trustKeys: opts.trustKeys === true,
     ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
+    ...(skillRoots !== undefined ? { skillRoots } : {}),
     fileLock: processFileLock(),
   });
   if (ctx.opts.json) {

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
 import type { RegistryOptions, MatchOptions, PublishOptions } from './options.js';
 
-const REGISTRY_HELP = 'registry directory (default: $SKILLCTL_REGISTRY, else .skillctl/registry in the project, else the shipped one)';
+const REGISTRY_HELP = "exactly this registry directory (default: $SKILLCTL_REGISTRY, else the project's .skillctl/registry over the shipped one)";
 
 export function registerRegistry(program: Command, run: Runner): void {
   const registry = program
@@ -21,7 +21,7 @@ Examples:
 
   registry
     .command('list')
-    .description('The light index: capability_id, name, description and intent_triggers of every capability.')
+    .description('The light index: capability_id, name, description and intent_triggers of every capability, and its origin.')
     .option('--registry <dir>', REGISTRY_HELP)
     .addHelpText('after', '\nExamples:\n  $ skillctl registry list\n  $ skillctl registry list --json --registry ./my-registry')
     .action(async (opts: RegistryOptions) => run(async (ctx) => (await import('./run.js')).list(ctx, opts)));

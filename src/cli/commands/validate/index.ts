@@ -7,7 +7,7 @@ export function registerValidate(program: Command, run: Runner): void {
   program
     .command('validate')
     .description('Check skill manifests (schema, rules, digests, metadata) and Agent Skills SKILL.md folders.')
-    .argument('[paths...]', 'manifest files, SKILL.md files, directories, globs, or - for stdin (default: .)')
+    .argument('[paths...]', "manifest files, SKILL.md files, directories, globs, or - for stdin (default: the project's skill roots)")
     .option('--fix', 'rewrite manifest_digest and content_digest in place, keeping comments and layout')
     .addOption(new Option('--format <format>', 'output format (--json is the same as --format json)').choices(['human', 'json', 'sarif']))
     .addOption(
@@ -29,6 +29,7 @@ export function registerValidate(program: Command, run: Runner): void {
       'after',
       `
 Examples:
+  $ skillctl validate                           every skill under the project's skill roots
   $ skillctl validate manifests                 every bundle under manifests/
   $ skillctl validate 'skills/*/skill.yaml'     a glob
   $ skillctl validate --fix my-skill            correct the digests after an edit

@@ -11,6 +11,7 @@ import { EXIT, exitCodeFor } from '../../exit.js';
 import { expandInputs, type Target } from '../../inputs.js';
 import { processIO, readStdin } from '../../io.js';
 import { renderFixed, renderValidate, type ValidateReport } from '../../render/validate.js';
+import { skillRootInputs } from '../../skill-roots.js';
 import { openPool, poolWorker as servePool } from '../../../entry/pool.js';
 import type { PlainValidate } from '../../../entry/validate-argv.js';
 import { runPlainValidate } from '../../../entry/validate-fast.js';
@@ -29,7 +30,10 @@ async function checkStdin(ctx: Context): Promise<Checked> {
 }
 
 export async function run(ctx: Context, args: readonly string[], opts: ValidateOptions): Promise<number> {
-  const expanded = await expandInputs(ctx.io.cwd, args.length === 0 ? ['.'] : args);
+  // No path: the skill roots (or the skill folder the user is in); see ../../skill-roots.ts.
+  const roots = args.length === 0 ? await skillRootInputs(ctx.io.cwd) : undefined;
+  if (roots?.note !== undefined) ctx.note(ctx.style.dim(roots.note));
+  const expanded = await expandInputs(ctx.io.cwd, roots?.args ?? args);
   const files = expanded.targets.filter((t): t is Exclude<Target, { kind: 'stdin' }> => t.kind !== 'stdin');
   const job: ValidateJob = { cwd: ctx.io.cwd, fix: opts.fix === true, skill: agentSkillOptions(opts), targets: files };
   const checked = await openPool<Checked>('validate', ctx.io.env).run(files.length, await serveValidate(job), job);
@@ -38,7 +42,7 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
   for (const t of expanded.targets) results.push(t.kind === 'stdin' ? await checkStdin(ctx) : (checked[f++] as Checked));
   const fixed = renderFixed(results);
   if (fixed !== '') ctx.note(fixed);
-  const inputErrors = [...expanded.diagnostics, ...results.flatMap((r) => (r.notFixed !== undefined ? [r.notFixed] : []))];
+  const inputErrors = [...(roots?.diagnostics ?? []), ...expanded.diagnostics, ...results.flatMap((r) => (r.notFixed !== undefined ? [r.notFixed] : []))];
   const report: ValidateReport = { results, inputErrors, diagnostics: sortDiagnostics([...inputErrors, ...results.flatMap((r) => r.diagnostics)]) };
   const code = exitCodeFor(report);
   const text = renderValidate(report, { format: outputFormat(ctx.opts.json, opts), style: ctx.style, quiet: ctx.opts.quiet, cwd: ctx.io.cwd, exitCode: code });

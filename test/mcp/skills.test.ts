@@ -1,0 +1,159 @@
+// `skillctl mcp --skills` as an agent host meets it: the project's SKILL.md folders under the skill
+// roots, served through the MCP Skills extension (skills/list, skills/get, resources/read), with
+// digests the host can check. Driven with the SDK client over stdio.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpError, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { skillctl } from '../helpers/cli.js';
+import { BIN, fixture } from '../helpers/paths.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const EXTENSION = 'io.modelcontextprotocol/skills';
+const Entry = z.object({ uri: z.string(), frontmatter: z.record(z.string(), z.unknown()), resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })) });
+const ListResult = z.object({ skills: z.array(Entry) });
+const GetResult = z.object({ skill: Entry });
+
+function skillMd(root: string, dir: string, name: string, description = 'Count the words of a text. Use when the user asks how long a text is.'): void {
+  mkdirSync(join(root, dir, name), { recursive: true });
+  writeFileSync(join(root, dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`);
+}
+
+/** A project (a git work tree) with a skill in skills/ and one in .agents/skills/, a bundle in manifests/, and folders that are not served. */
+function project(): string {
+  const root = tempDir('skillctl-mcp-skills-');
+  mkdirSync(join(root, '.git'));
+  cpSync(fixture('pins', 'project'), root, { recursive: true });
+  cpSync(fixture('agent-skills', 'pinnable', 'pdf-notes'), join(root, 'skills', 'pdf-notes'), { recursive: true });
+  skillMd(root, '.agents/skills', 'word-count');
+  // The same name again, in a later root: the first is served.
+  skillMd(root, '.claude/skills', 'word-count', 'Another word counter.');
+  // validate rejects it (no description): not served.
+  cpSync(fixture('agent-skills', 'invalid', 'description-missing'), join(root, '.claude', 'skills', 'description-missing'), { recursive: true });
+  // A link inside the folder: a host would find a file the listing cannot vouch for.
+  skillMd(root, '.claude/skills', 'linked');
+  symlinkSync('/etc/hostname', join(root, '.claude', 'skills', 'linked', 'notes.txt'));
+  return root;
+}
+
+async function connect(cwd: string, args: string[]): Promise<{ client: Client; stderr: () => string }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, NO_COLOR: '1' }, stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (c: Buffer) => (err += c.toString()));
+  const client = new Client({ name: 'skillctl-skills-e2e', version: '0.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => err };
+}
+
+async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof McpError, String(err));
+    return { code: err.code, message: err.message };
+  }
+  assert.fail('the request succeeded');
+}
+
+const sha256 = (b: Buffer): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+describe('skillctl mcp --skills: the skill roots over the MCP Skills extension', () => {
+  const root = project();
+  let s: Awaited<ReturnType<typeof connect>>;
+  before(async () => {
+    s = await connect(root, ['--skills', '--no-audit']);
+  });
+  after(async () => {
+    await s.client.close();
+  });
+
+  it('declares the extension, and says on stderr what it serves and what it leaves out', () => {
+    assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: {} });
+    const err = s.stderr();
+    assert.match(err, /^skillctl mcp: 2 skills under manifests, skills, \.agents\/skills, \.claude\/skills \(the default skill roots\)$/m);
+    assert.match(err, /AGENT_SKILL_FIELD_MISSING/);
+    assert.match(err, /BUNDLE_SYMLINK/);
+    assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill name "word-count" is also used by \.agents\/skills\/word-count; only that one is served/);
+  });
+
+  it('skills/list: each skill with its frontmatter and every file with a digest the host can check', async () => {
+    const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
+    assert.deepEqual(skills.map((k) => k.uri), ['skill://word-count/SKILL.md', 'skill://pdf-notes/SKILL.md']);
+    const pdf = skills[1];
+    assert.equal(pdf?.frontmatter.name, 'pdf-notes');
+    const dir = join(root, 'skills', 'pdf-notes');
+    assert.deepEqual(
+      pdf?.resources.map((r) => r.uri),
+      ['SKILL.md', 'evals/cases.json', 'references/GUIDE.md', 'scripts/extract.py'].map((p) => `skill://pdf-notes/${p}`),
+    );
+    for (const r of pdf?.resources ?? []) {
+      const bytes = readFileSync(join(dir, r.uri.slice('skill://pdf-notes/'.length)));
+      assert.equal(r.digest, sha256(bytes), r.uri);
+      assert.equal(r.size, bytes.length, r.uri);
+    }
+  });
+
+  it('skills/get gives one entry; a URI it does not serve is -32602', async () => {
+    const { skill } = await s.client.request({ method: 'skills/get', params: { uri: 'skill://word-count/SKILL.md' } }, GetResult);
+    assert.equal(skill.frontmatter.description, 'Count the words of a text. Use when the user asks how long a text is.');
+    for (const uri of ['skill://description-missing/SKILL.md', 'skill://linked/SKILL.md', 'skill://hello/SKILL.md', 'file:///etc/passwd']) {
+      const e = await rpcError(s.client.request({ method: 'skills/get', params: { uri } }, GetResult));
+      assert.equal(e.code, -32602, uri);
+      assert.ok(e.message.endsWith(`${uri} is not a skill this server serves`), e.message);
+    }
+  });
+
+  it('resources/read gives a listed file; anything else is -32002 and nothing is opened', async () => {
+    const r = await s.client.request({ method: 'resources/read', params: { uri: 'skill://pdf-notes/references/GUIDE.md' } }, ReadResourceResultSchema);
+    assert.deepEqual(r.contents, [{ uri: 'skill://pdf-notes/references/GUIDE.md', mimeType: 'text/markdown', text: readFileSync(join(root, 'skills', 'pdf-notes', 'references', 'GUIDE.md'), 'utf8') }]);
+    for (const uri of ['skill://pdf-notes/../../../../etc/passwd', 'skill://pdf-notes/%2e%2e/%2e%2e/pins', 'skill://pdf-notes/missing.md', 'skill://linked/notes.txt']) {
+      assert.equal((await rpcError(s.client.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema))).code, -32002, uri);
+    }
+  });
+
+  it('reads the folders afresh: a skill added while the server runs is listed', async () => {
+    skillMd(root, 'skills', 'late-skill');
+    const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
+    assert.ok(skills.some((k) => k.uri === 'skill://late-skill/SKILL.md'));
+  });
+});
+
+describe('skillctl mcp --skills: where the list comes from', () => {
+  it('without --skills, no extension and no skills/list', async () => {
+    const c = await connect(project(), ['--no-audit']);
+    try {
+      assert.equal(c.client.getServerCapabilities()?.extensions, undefined);
+      assert.equal((await rpcError(c.client.request({ method: 'skills/list', params: {} }, ListResult))).code, -32601);
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  it("follows the lock's skill_roots", async () => {
+    const root = project();
+    assert.equal(skillctl(['pin', '--all', '--skill-roots', 'skills'], { cwd: root }).code, 0);
+    const c = await connect(root, ['--skills', '--no-audit']);
+    try {
+      const { skills } = await c.client.request({ method: 'skills/list', params: {} }, ListResult);
+      assert.deepEqual(skills.map((k) => k.uri), ['skill://pdf-notes/SKILL.md']);
+      assert.match(c.stderr(), /^skillctl mcp: 1 skill under skills \(skill_roots in the lock\)$/m);
+    } finally {
+      await c.client.close();
+    }
+  });
+
+  it('a lock whose skill_roots cannot be used stops the server: exit 1, SKILL_ROOTS_INVALID', () => {
+    const root = project();
+    mkdirSync(join(root, 'pins'));
+    writeFileSync(join(root, 'pins', 'skills.lock.json'), '{"lock_version":"skillctl.lock.v1","min_signers":0,"packs":[],"skill_roots":["../elsewhere"],"skills":[]}\n');
+    const r = skillctl(['mcp', '--skills', '--no-audit'], { cwd: root });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^pins\/skills\.lock\.json\n {10}error {3}SKILL_ROOTS_INVALID {2}skill root "\.\.\/elsewhere": /);
+  });
+});
