@@ -1,0 +1,121 @@
+/**
+ * The attack suite's rows (test/security/): a scratch folder per suite, a sentinel tree beside it
+ * that every attack aims at, and `skillctl run` as a user or an agent starts it. A row names its
+ * input, the code it must end with and the exit status; the table runner then checks that nothing
+ * in the sentinel changed, whatever the outcome. A run that does not finish within the hang guard
+ * fails its row instead of hanging the suite.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { it } from 'node:test';
+import { skillctlAsync } from './cli.js';
+import { HANG_GUARD_MS } from './hostile.js';
+import { tempDir } from './tmp.js';
+
+/** What an attack must never print: the sentinel's secret. */
+export const SECRET = 'SENTINEL-SECRET-2718';
+
+/** Every entry under `dir` by relative path: kind, mode, size, and a digest of a regular file's bytes, or a link's target. */
+export async function treeState(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (rel: string): Promise<void> => {
+    const abs = rel === '' ? dir : join(dir, rel);
+    // lstat: a link is recorded, never followed; a FIFO or a device is recorded by kind, never opened.
+    const st = await lstat(abs);
+    const head = `${(st.mode & 0o170000).toString(8)} ${(st.mode & 0o7777).toString(8)} ${st.size} ${st.mtimeMs}`;
+    if (st.isSymbolicLink()) out.set(rel, `${head} -> ${await readlink(abs)}`);
+    else if (st.isFile()) out.set(rel, `${head} ${createHash('sha256').update(await readFile(abs)).digest('hex')}`);
+    else out.set(rel, head);
+    if (st.isDirectory()) for (const name of (await readdir(abs)).sort()) await walk(rel === '' ? name : `${rel}/${name}`);
+  };
+  await walk('');
+  return out;
+}
+
+export interface Scratch {
+  /** The suite's folder (real path): `work` and `outside` are in it. */
+  readonly root: string;
+  /** The project an attack runs in: its working directory and its grants. */
+  readonly work: string;
+  /** The sentinel: what the attacks aim at, outside every grant. Holds secret.txt. */
+  readonly outside: string;
+}
+
+/**
+ * A scratch folder removed after the test file: `work/` (a git work tree's top, so that it is
+ * the project root) and `outside/secret.txt` holding SECRET. Call it where the suite is
+ * declared (tempDir registers its removal with the file, not with a hook).
+ */
+export function scratch(prefix: string): Scratch {
+  const root = realpathSync(tempDir(prefix));
+  const s = { root, work: join(root, 'work'), outside: join(root, 'outside') };
+  mkdirSync(join(s.work, '.git'), { recursive: true });
+  mkdirSync(s.outside);
+  writeFileSync(join(s.outside, 'secret.txt'), `${SECRET}\n`);
+  return s;
+}
+
+/** What `skillctl run … --json` answered. */
+export interface Ran {
+  readonly exit: number;
+  readonly status: string;
+  /** The distinct error codes, sorted. */
+  readonly errors: string[];
+  readonly output: unknown;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOpts {
+  readonly cwd: string;
+  /** A policy file; default: none (the default policy). */
+  readonly policy?: string;
+  readonly sandbox?: 'auto' | 'bwrap' | 'none';
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** `skillctl run <target> --input - --json --no-audit`, the input on stdin. */
+export async function runTarget(target: string, input: unknown, opts: RunOpts): Promise<Ran> {
+  const args = ['run', target, '--input', '-', '--json', '--no-audit', ...(opts.policy !== undefined ? ['--policy', opts.policy] : []), ...(opts.sandbox !== undefined ? ['--sandbox', opts.sandbox] : [])];
+  const t0 = Date.now();
+  const r = await skillctlAsync(args, { cwd: opts.cwd, input: typeof input === 'string' ? input : JSON.stringify(input), timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}) });
+  if (r.code === -1) assert.fail(`skillctl ${args.join(' ')} did not finish within ${HANG_GUARD_MS} ms (${Date.now() - t0} ms)`);
+  let doc: { status: string; output: unknown; diagnostics: { code: string; severity: string }[] };
+  try {
+    doc = JSON.parse(r.stdout) as typeof doc;
+  } catch {
+    return assert.fail(`stdout is not JSON (exit ${r.code}):\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
+  }
+  const errors = [...new Set(doc.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+  return { exit: r.code, status: doc.status, errors, output: doc.output, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface Attack {
+  readonly what: string;
+  /** The error code the run must end with; null: the run succeeds (the attack gets nothing). */
+  readonly code: string | null;
+  readonly exit: number;
+  readonly attempt: (s: Scratch) => Promise<Ran>;
+  /** Also true of the answer (what a harmless success returned). */
+  readonly check?: (r: Ran, s: Scratch) => void | Promise<void>;
+}
+
+/** One test per row: the code, the exit status, no SECRET in the answer, and the sentinel exactly as it was. */
+export function attackRows(rows: readonly Attack[], sc: Scratch): void {
+  for (const row of rows) {
+    it(`${row.what}: ${row.code ?? 'no error'}, exit ${row.exit}`, async () => {
+      const before = await treeState(sc.outside);
+      const r = await row.attempt(sc);
+      const said = `${r.stdout.slice(0, 2000)}${r.stderr.slice(0, 2000)}`;
+      if (row.code === null) assert.deepEqual([r.exit, r.errors], [row.exit, []], said);
+      else assert.deepEqual([r.exit, r.errors.includes(row.code)], [row.exit, true], `${row.code} expected, got ${r.errors.join(', ')}\n${said}`);
+      assert.ok(!r.errors.includes('INTERNAL'), said);
+      assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), 'the sentinel secret leaked');
+      await row.check?.(r, sc);
+      assert.deepEqual(await treeState(sc.outside), before, 'nothing outside the scratch folder changed');
+    });
+  }
+}
