@@ -59,14 +59,6 @@ describe('shell.exec_safe', () => {
       assert.ok(Number.isInteger(out.duration_ms) && out.duration_ms >= 0);
     });
 
-  it('passes argv without a shell', async () => {
-      const dir = tempDir();
-      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: ['echo'] } });
-      const out = okOutput<Exec>(await runSkill(ID, { argv: ['echo', '$HOME; touch pwned', '`id`'] }, ctx));
-      assert.equal(out.stdout, '$HOME; touch pwned `id`\n');
-      await assert.rejects(readFile(join(dir, 'pwned')));
-    });
-
   it('bounds stdout and stderr by max_output_bytes, with the flags set', async () => {
       const dir = tempDir();
       const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] } });
@@ -235,13 +227,6 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
     return r.output as Exec;
   };
-
-  it('an allowlisted command cannot write outside the fs.write grants (sort -o)', async () => {
-    const r = await exec({ argv: ['sort', '-o', join(root, 'outside', 'sortpwn.txt'), 'a.txt'] }, { 'fs.read': ['.'] });
-    assert.notEqual(out(r).exit_code, 0);
-    assert.equal(existsSync(join(root, 'outside', 'sortpwn.txt')), false, 'the file outside was not created');
-    assert.equal(r.record.result.sandbox, 'bwrap');
-  });
 
   it('an allowlisted command cannot read outside the fs.read grants: the file does not exist for it', async () => {
     const o = out(await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }));
