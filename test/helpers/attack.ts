@@ -75,11 +75,22 @@ export interface RunOpts {
   readonly policy?: string;
   readonly sandbox?: 'auto' | 'bwrap' | 'none';
   readonly env?: Record<string, string | undefined>;
+  /** An audit log to append to; default: none (--no-audit). */
+  readonly audit?: string;
 }
 
-/** `skillctl run <target> --input - --json --no-audit`, the input on stdin. */
+/** `skillctl run <target> --input - --json`, the input on stdin. */
 export async function runTarget(target: string, input: unknown, opts: RunOpts): Promise<Ran> {
-  const args = ['run', target, '--input', '-', '--json', '--no-audit', ...(opts.policy !== undefined ? ['--policy', opts.policy] : []), ...(opts.sandbox !== undefined ? ['--sandbox', opts.sandbox] : [])];
+  const args = [
+    'run',
+    target,
+    '--input',
+    '-',
+    '--json',
+    ...(opts.audit !== undefined ? ['--audit', opts.audit] : ['--no-audit']),
+    ...(opts.policy !== undefined ? ['--policy', opts.policy] : []),
+    ...(opts.sandbox !== undefined ? ['--sandbox', opts.sandbox] : []),
+  ];
   const t0 = Date.now();
   const r = await skillctlAsync(args, { cwd: opts.cwd, input: typeof input === 'string' ? input : JSON.stringify(input), timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}) });
   if (r.code === -1) assert.fail(`skillctl ${args.join(' ')} did not finish within ${HANG_GUARD_MS} ms (${Date.now() - t0} ms)`);

@@ -267,18 +267,6 @@ describe('git.status and git.diff on a hostile repository: nothing it names runs
     });
   }
 
-  it('ignores GIT_DIR, GIT_WORK_TREE and the like even when the policy passes them', async () => {
-    const repo = tempDir();
-    const other = tempDir();
-    await seedRepo(repo);
-    await seedRepo(other);
-    await writeFile(join(other, 'other-only.txt'), 'x\n');
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_DIR: join(other, '.git'), GIT_WORK_TREE: other, GIT_INDEX_FILE: join(other, '.git', 'index') };
-    const { ctx } = await skillContext('git.status', { cwd: repo, policy: { ...ALLOW, env: Object.keys(env) }, env });
-    const out = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
-    assert.deepEqual(out.untracked, ['c.txt']);
-  });
-
   it('sees only the granted paths under bubblewrap: a .git above the working directory is not there', async () => {
     const repo = tempDir();
     await seedRepo(repo);

@@ -1,13 +1,13 @@
-// Process runtimes (node, python, shell) under limits and isolation: scrubbed environment,
-// process-group kill on timeout, bounded output, bounded memory, files outside the grant
-// invisible inside bubblewrap, commands checked against the exec allowlist.
+// Process runtimes (node, python, shell) under limits and isolation: process-group kill on
+// timeout, bounded output, bounded memory, files outside the grant invisible inside bubblewrap,
+// commands checked against the exec allowlist. The scrubbed environment is an attack row in
+// test/security/environment.test.ts.
 import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { defaultPolicy } from '../../../src/core/policy/index.js';
-import { auditLine } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
 import { processesWith } from '../../helpers/procs.js';
@@ -37,10 +37,6 @@ describe('process runtimes', () => {
     await mkdir(join(root, 'granted'));
     await writeFile(join(root, 'granted', 'visible.txt'), 'v');
     await writeFile(join(root, 'secret.txt'), 's');
-    await writeBundle(b('env'), {
-      entrypoints: [node('node main.js', { requested_permissions: { env: ['HOME'] } })],
-      files: { 'main.js': `${READ_STDIN_NODE}function main(){process.stdout.write(JSON.stringify({ok:Object.entries(process.env).map(([k,v])=>k+'='+v).sort().join(';')}))}` },
-    });
     await writeBundle(b('grandchild'), {
       entrypoints: [shell('./run.sh', { runtime_limits: { max_execution_time: '1s' } })],
       files: { 'run.sh': '#!/bin/sh\nsleep 313.371 &\nsetsid sleep 313.372 &\nsleep 313.373\n' },
@@ -105,17 +101,6 @@ describe('process runtimes', () => {
   });
 
   for (const sandbox of ['bwrap', 'none'] as const) {
-    it(`--sandbox ${sandbox}: the skill sees PATH and granted variables only, never ambient credentials`, async () => {
-      const env = { PATH, HOME: '/home/tester', AWS_SECRET_ACCESS_KEY: 'aws-secret', GITHUB_TOKEN: 'gh-token', NPM_TOKEN: 'npm-token' };
-      const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
-      assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
-      // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
-      const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
-      assert.deepEqual(seen, ['HOME=/home/tester', `PATH=${PATH}`]);
-      assert.equal(r.record.result.sandbox, sandbox);
-      for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
-    });
-
     it(`--sandbox ${sandbox}: a timeout kills the skill and its children: exit 124, nothing left running`, async () => {
       const r = await engine({ cwd: root, target: b('grandchild'), env: { PATH }, request: { sandbox } });
       assert.equal(r.status, 'timeout');
