@@ -58,50 +58,71 @@ export function scratch(prefix: string): Scratch {
   return s;
 }
 
-/** What `skillctl run … --json` answered. */
+/** What a `skillctl … --json` command answered. */
 export interface Ran {
   readonly exit: number;
-  readonly status: string;
-  /** The distinct error codes, sorted. */
+  /** The run's status (`skillctl run`); other commands have none. */
+  readonly status: string | undefined;
+  /** The distinct codes of error findings anywhere in the answer, sorted. */
   readonly errors: string[];
+  /** The run's output (`skillctl run`). */
   readonly output: unknown;
   readonly stdout: string;
   readonly stderr: string;
 }
 
-export interface RunOpts {
+export interface CliOpts {
   readonly cwd: string;
+  readonly input?: string;
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** Every `{code, severity: 'error'}` in a JSON answer, whatever the command's document shape. */
+function errorCodes(doc: unknown, out: Set<string>): Set<string> {
+  if (Array.isArray(doc)) for (const x of doc) errorCodes(x, out);
+  else if (doc !== null && typeof doc === 'object') {
+    const o = doc as Record<string, unknown>;
+    if (typeof o.code === 'string' && o.severity === 'error') out.add(o.code);
+    for (const v of Object.values(o)) errorCodes(v, out);
+  }
+  return out;
+}
+
+/** `skillctl <args> --json`; fails the test if it does not finish within the hang guard or does not answer JSON. */
+export async function attempt(args: readonly string[], opts: CliOpts): Promise<Ran> {
+  const t0 = Date.now();
+  const r = await skillctlAsync([...args, '--json'], { cwd: opts.cwd, input: opts.input ?? '', timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}) });
+  if (r.code === -1) assert.fail(`skillctl ${args.join(' ')} did not finish within ${HANG_GUARD_MS} ms (${Date.now() - t0} ms)`);
+  let doc: unknown;
+  try {
+    doc = JSON.parse(r.stdout);
+  } catch {
+    return assert.fail(`stdout is not JSON (exit ${r.code}):\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
+  }
+  const run = doc as { status?: string; output?: unknown };
+  return { exit: r.code, status: run.status, errors: [...errorCodes(doc, new Set())].sort(), output: run.output, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface RunOpts extends CliOpts {
   /** A policy file; default: none (the default policy). */
   readonly policy?: string;
   readonly sandbox?: 'auto' | 'bwrap' | 'none';
-  readonly env?: Record<string, string | undefined>;
   /** An audit log to append to; default: none (--no-audit). */
   readonly audit?: string;
 }
 
 /** `skillctl run <target> --input - --json`, the input on stdin. */
-export async function runTarget(target: string, input: unknown, opts: RunOpts): Promise<Ran> {
+export function runTarget(target: string, input: unknown, opts: RunOpts): Promise<Ran> {
   const args = [
     'run',
     target,
     '--input',
     '-',
-    '--json',
     ...(opts.audit !== undefined ? ['--audit', opts.audit] : ['--no-audit']),
     ...(opts.policy !== undefined ? ['--policy', opts.policy] : []),
     ...(opts.sandbox !== undefined ? ['--sandbox', opts.sandbox] : []),
   ];
-  const t0 = Date.now();
-  const r = await skillctlAsync(args, { cwd: opts.cwd, input: typeof input === 'string' ? input : JSON.stringify(input), timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}) });
-  if (r.code === -1) assert.fail(`skillctl ${args.join(' ')} did not finish within ${HANG_GUARD_MS} ms (${Date.now() - t0} ms)`);
-  let doc: { status: string; output: unknown; diagnostics: { code: string; severity: string }[] };
-  try {
-    doc = JSON.parse(r.stdout) as typeof doc;
-  } catch {
-    return assert.fail(`stdout is not JSON (exit ${r.code}):\n${r.stdout.slice(0, 2000)}\n${r.stderr.slice(0, 2000)}`);
-  }
-  const errors = [...new Set(doc.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
-  return { exit: r.code, status: doc.status, errors, output: doc.output, stdout: r.stdout, stderr: r.stderr };
+  return attempt(args, { ...opts, input: typeof input === 'string' ? input : JSON.stringify(input) });
 }
 
 export interface Attack {
