@@ -18,14 +18,19 @@ import { tempDir } from './tmp.js';
 /** What an attack must never print: the sentinel's secret. */
 export const SECRET = 'SENTINEL-SECRET-2718';
 
-/** Every entry under `dir` by relative path: kind, mode, size, and a digest of a regular file's bytes, or a link's target. */
-export async function treeState(dir: string): Promise<Map<string, string>> {
+/**
+ * Every entry under `dir` by relative path: kind, mode, size, modification time, and a digest of a
+ * regular file's bytes, or a link's target. `dirTimes: false` leaves out directories' times (and
+ * sizes), which a file created and removed again (a lock) changes.
+ */
+export async function treeState(dir: string, opts: { dirTimes?: boolean } = {}): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (rel: string): Promise<void> => {
     const abs = rel === '' ? dir : join(dir, rel);
     // lstat: a link is recorded, never followed; a FIFO or a device is recorded by kind, never opened.
     const st = await lstat(abs);
-    const head = `${(st.mode & 0o170000).toString(8)} ${(st.mode & 0o7777).toString(8)} ${st.size} ${st.mtimeMs}`;
+    const times = opts.dirTimes !== false || !st.isDirectory() ? ` ${st.size} ${st.mtimeMs}` : '';
+    const head = `${(st.mode & 0o170000).toString(8)} ${(st.mode & 0o7777).toString(8)}${times}`;
     if (st.isSymbolicLink()) out.set(rel, `${head} -> ${await readlink(abs)}`);
     else if (st.isFile()) out.set(rel, `${head} ${createHash('sha256').update(await readFile(abs)).digest('hex')}`);
     else out.set(rel, head);
@@ -77,12 +82,14 @@ export interface CliOpts {
   readonly env?: Record<string, string | undefined>;
 }
 
-/** Every `{code, severity: 'error'}` in a JSON answer, whatever the command's document shape. */
+/** Every `{code, severity: 'error'}` and every `error: {code}` in a JSON answer, whatever the command's document shape. */
 function errorCodes(doc: unknown, out: Set<string>): Set<string> {
   if (Array.isArray(doc)) for (const x of doc) errorCodes(x, out);
   else if (doc !== null && typeof doc === 'object') {
     const o = doc as Record<string, unknown>;
     if (typeof o.code === 'string' && o.severity === 'error') out.add(o.code);
+    const error = o.error as { code?: unknown } | null | undefined;
+    if (typeof error?.code === 'string') out.add(error.code);
     for (const v of Object.values(o)) errorCodes(v, out);
   }
   return out;
