@@ -3,7 +3,8 @@
 // to a file or a directory outside), a FIFO, a device, a socket or a 2 GB sparse file where a file
 // is expected, or a patch whose headers climb out of its base or land on a symlink. Each is
 // refused with its code and exit status, or answered without reaching the outside, at once; the
-// sentinel beside the scratch folder stays as it was. Swaps during a run: races.test.ts.
+// sentinel beside the scratch folder stays as it was; shell.exec_safe's command, in bubblewrap,
+// does not see it. Swaps during a run: races.test.ts.
 import assert from 'node:assert/strict';
 import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:net';
@@ -22,6 +23,7 @@ const WRITE = 'write.policy.yaml';
 /** Writes anywhere in the scratch folder, the sentinel included: only the patch's base stands between. */
 const WIDE = 'wide.policy.yaml';
 const DEVICE = 'device.policy.yaml';
+const EXEC = 'exec.policy.yaml';
 
 const run = (skill: string, input: unknown, policy: string) => (sc: Scratch): Promise<Ran> => runTarget(skill, input, { cwd: sc.work, policy });
 const outsideFile = (sc: Scratch): string => join(sc.outside, 'secret.txt');
@@ -65,6 +67,28 @@ const reads: Attack[] = [
       assert.deepEqual([kinds.link, kinds['link.txt'], kinds.up, kinds.fifo, kinds['sparse.txt']], ['symlink', 'symlink', 'symlink', 'other', 'file']);
       assert.ok(!Object.keys(kinds).some((p) => p.includes('secret')), JSON.stringify(kinds));
     },
+  },
+];
+
+/** shell.exec_safe's command, run in bubblewrap: outside its grants, files do not exist for it. */
+const commands: Attack[] = [
+  {
+    what: "shell.exec_safe's command reads the sentinel: no such file in its sandbox",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['cat', outsideFile(sc)], cwd: 'data' }, { cwd: sc.work, policy: EXEC }),
+    check: (r) => {
+      const out = r.output as { exit_code: number; stderr: string };
+      assert.equal(out.exit_code, 1);
+      assert.match(out.stderr, /No such file or directory/);
+    },
+  },
+  {
+    what: "shell.exec_safe's command lists the scratch folder: only the granted path is there",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['ls', sc.root], cwd: 'data' }, { cwd: sc.work, policy: EXEC }),
+    check: (r) => assert.equal((r.output as { stdout: string }).stdout, 'work\n'),
   },
 ];
 
@@ -139,9 +163,10 @@ describe('filesystem: built-in skills reach no file outside the grant, and no fi
     await writeFile(join(s.work, READ_RG), policy('  fs.read: [data]\n  exec: [rg]\n'));
     await writeFile(join(s.work, WRITE), policy('  fs.read: [data]\n  fs.write: [data]\n'));
     await writeFile(join(s.work, DEVICE), policy('  fs.read: [/dev/zero]\n'));
+    await writeFile(join(s.work, EXEC), policy('  fs.read: [data]\n  exec: [cat, ls]\n'));
     await writeFile(join(s.work, WIDE), policy(`  fs.read: [${s.root}]\n  fs.write: [${s.root}]\n`));
   });
   after(() => sock?.close());
 
-  attackRows([...reads, ...searches, ...writes], s);
+  attackRows([...reads, ...commands, ...searches, ...writes], s);
 });

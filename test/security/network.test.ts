@@ -81,11 +81,19 @@ after(async () => {
 const POLICY = 'net.policy.yaml';
 const BY_NAME = 'by-name.policy.yaml';
 const RAW = 'raw.policy.yaml';
+/** node for shell.exec_safe, without and with the server's address. */
+const EXEC = 'exec.policy.yaml';
+const EXEC_NET = 'exec-net.policy.yaml';
 
 /** http.fetch_text of `url()` (max_bytes 1000) under `policy` (null: none, the default policy), the server's log cleared first. */
 const fetch = (url: () => string, policy: string | null = POLICY) => (sc: Scratch): Promise<Ran> => {
   srv.seen.length = 0;
   return runTarget('http.fetch_text', { url: url(), max_bytes: 1000 }, { cwd: sc.work, ...(policy !== null ? { policy } : {}) });
+};
+/** shell.exec_safe running node that opens a TCP connection to the server and says whether it connected. */
+const connect = (sc: Scratch, policy: string): Promise<Ran> => {
+  const probe = `require('net').connect(${srv.port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+  return runTarget('shell.exec_safe', { argv: ['node', '-e', probe] }, { cwd: sc.work, policy });
 };
 const at = (path: string) => (): string => `${srv.base}${path}`;
 /** The server received exactly these requests. */
@@ -121,6 +129,17 @@ const rows: Attack[] = [
   { what: 'a server that trickles a byte every 50 ms forever (stopped at the 2 s cap)', code: 'SKILL_TIMED_OUT', exit: 124, attempt: fetch(at('/public/trickle')) },
   { what: 'a gzip bomb (1 GiB of text in 1 MiB, inflated up to max_bytes)', code: null, exit: 0, attempt: fetch(at('/public/bomb')), check: cut },
   { what: 'headers that never end', code: 'SKILL_HTTP_FAILED', exit: 1, attempt: fetch(() => `http://127.0.0.1:${raw.port}/x`, RAW) },
+  {
+    what: "shell.exec_safe's command connects to the server without net.http: no network in its sandbox",
+    code: null,
+    exit: 0,
+    attempt: (sc) => connect(sc, EXEC),
+    check: async (r, sc) => {
+      assert.notEqual((r.output as { stdout: string }).stdout, 'connected\n');
+      // The control: granted the address, the same command connects.
+      assert.equal(((await connect(sc, EXEC_NET)).output as { stdout: string }).stdout, 'connected\n');
+    },
+  },
 ];
 
 describe('network and SSRF: http.fetch_text against hostile servers, through skillctl run', () => {
@@ -130,6 +149,8 @@ describe('network and SSRF: http.fetch_text against hostile servers, through ski
     await writeFile(join(s.work, POLICY), policy([`${srv.base}/public`]));
     await writeFile(join(s.work, BY_NAME), policy([`${srv.base}/public`, `http://localhost:${srv.port}/`]));
     await writeFile(join(s.work, RAW), policy([`http://127.0.0.1:${raw.port}/`]));
+    await writeFile(join(s.work, EXEC), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [node]\n');
+    await writeFile(join(s.work, EXEC_NET), `version: 1\npermissions:\n  fs.read: [.]\n  exec: [node]\n  net.http: ["${srv.base}"]\n`);
   });
 
   attackRows(rows, s);
