@@ -1,4 +1,4 @@
-// Threat: hostile archives (a .tgz that would write outside its target, bring a link or a device, or exhaust memory when unpacked).
+// Threat: hostile archives (an archive whose entries climb out, are links or devices, or inflate past every bound).
 // Reading an archive is reading attacker-controlled input: entries with absolute or climbing paths
 // (plain, through the ustar prefix, a pax path or a GNU long name), links, devices, FIFOs, sparse
 // entries, duplicates, more entries or bytes than the bound, gzip bombs and malformed streams are

@@ -1,4 +1,4 @@
-// Threat: audit tampering (the record of what ran is edited, cut, reordered, forged or written by the skill it records).
+// Threat: audit tampering (the record of what ran is edited, cut, reordered, forged, or written by the skill it records).
 // Records are sealed and chained: an edited, deleted, reordered or inserted record, a cut-off
 // end (against a head kept elsewhere) and a torn line each show in `skillctl audit verify`, by
 // line, with exit 1. A skill cannot write the log it is recorded in: under bubblewrap the log is

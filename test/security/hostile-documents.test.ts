@@ -1,4 +1,4 @@
-// Threat: hostile manifests and documents (a manifest, lock, policy, pack or payload built to crash, stall or mislead the reader).
+// Threat: hostile manifests and documents (a manifest, lock, policy, pack or payload built to crash, stall or mislead the parser).
 // Attack suite (issue 20, item 9): documents within the size bound built to cost time or stack.
 // Manifests, locks, payloads and capability files of 40,000 or 200,000 keys are refused with one
 // finding (MANIFEST_TOO_MANY_KEYS, or the document's own code naming it); nesting 900 or 10,000

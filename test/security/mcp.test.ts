@@ -1,4 +1,4 @@
-// Threat: MCP input (an agent, or a prompt steering one, sends `skillctl mcp` malformed, huge, out-of-order or hostile messages).
+// Threat: MCP input (an agent, or a prompt steering one, sends skillctl mcp malformed, huge, out-of-order or hostile messages).
 // The real server over stdio, spoken to on the wire: lines that are not JSON, batches, the wrong
 // protocol version, unknown methods, missing params, calls of tools not loaded, arguments off the
 // schema or with a `__proto__` key, reads outside the grant, writes needing approval, answers to

@@ -1,4 +1,4 @@
-// Threat: network and SSRF (a skill or the server it fetches from reaches an address the policy did not grant, or holds the run).
+// Threat: network and SSRF (a skill, or the server it fetches from, reaches an address the policy did not grant, or holds the run).
 // http.fetch_text against real servers on 127.0.0.1: redirects out of the granted prefix, to
 // another host, to the cloud metadata address, to file:, in a loop; names that resolve to
 // loopback, look-alike prefixes, other spellings of loopback, dot segments and credentials in the
