@@ -38,7 +38,7 @@ function threats() {
   return out;
 }
 
-/** Leaf tests of the TAP output: each `ok`/`not ok` whose YAML block is not a suite's, with its top-level suite and error. */
+/** Leaf tests of the TAP output that ran: each `ok`/`not ok` whose YAML block is not a suite's, with its top-level suite and error. */
 function leaves(tap) {
   const lines = tap.split('\n');
   const out = [];
@@ -47,7 +47,8 @@ function leaves(tap) {
     const top = /^# Subtest: (.*)$/.exec(lines[i]);
     if (top !== null) suite = top[1];
     const m = /^(\s*)(ok|not ok) \d+ - (.*)$/.exec(lines[i]);
-    if (m === null) continue;
+    // A skipped attack was not tried (it says why); it is neither held nor an escape.
+    if (m === null || / # (SKIP|TODO)\b/.test(m[3])) continue;
     const block = [];
     for (let j = i + 1; j < lines.length && !/^\s*\.\.\.$/.test(lines[j]); j++) block.push(lines[j]);
     const yaml = block.join('\n');
@@ -72,7 +73,7 @@ for (const t of leaves(readFileSync(TAP, 'utf8'))) {
 }
 const total = { tried: 0, held: 0, escapes: 0, crashes: 0, hangs: 0 };
 const table = ['| threat | attacks tried | held | escapes | crashes | hangs |', '|---|---|---|---|---|---|'];
-for (const [threat, r] of [...rows].sort(([a], [b]) => (a < b ? -1 : 1))) {
+for (const [threat, r] of [...rows].sort(([a], [b]) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))) {
   table.push(`| ${threat} | ${r.tried} | ${r.held} | ${r.escapes} | ${r.crashes} | ${r.hangs} |`);
   for (const k of Object.keys(total)) total[k] += r[k];
 }

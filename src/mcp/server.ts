@@ -8,6 +8,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool, ToolBinding } from '../core/registry/index.js';
+import { limitConcurrency } from './limit.js';
 import { Session, type ApprovalMode, type SessionRegistry, type SessionTool } from './session.js';
 import { serveSkills, SKILLS_EXTENSION, type SkillCatalogue } from './skills.js';
 
@@ -39,6 +40,9 @@ export interface McpServerOptions {
   /** Agent Skills served through the MCP Skills extension (`mcp --skills`); none without. */
   readonly skills?: SkillCatalogue;
 }
+
+/** Tool runs at once per session; further calls wait their turn (limit.ts says why). */
+const MAX_CONCURRENT_RUNS = 4;
 
 const NO_ARGS: McpTool['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false };
 const ID_ARG: McpTool['inputSchema'] = {
@@ -105,6 +109,7 @@ function idArg(args: Record<string, unknown> | undefined): string {
 
 export function createMcpServer(opts: McpServerOptions): { server: Server; session: Session } {
   const session = new Session(opts.registry, opts.approval);
+  const execute = limitConcurrency(MAX_CONCURRENT_RUNS, opts.execute);
   const extra = new Map((opts.extraTools ?? []).map((t) => [t.definition.name, t]));
   const skills = opts.skills !== undefined ? { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } } : {};
   const server = new Server({ name: 'skillctl', version: opts.version }, { capabilities: { tools: { listChanged: true }, ...skills } });
@@ -160,7 +165,7 @@ export function createMcpServer(opts: McpServerOptions): { server: Server; sessi
     if (t.tool.binding === undefined) {
       return failed({ code: 'TOOL_UNBOUND', message: `${name} has no skill binding in the registry, so skillctl cannot execute it`, tool: name });
     }
-    const r = await opts.execute({ name, capabilityId: t.capabilityId, tool: t.tool, binding: t.tool.binding, args });
+    const r = await execute({ name, capabilityId: t.capabilityId, tool: t.tool, binding: t.tool.binding, args });
     if (!r.ok) return failed({ ...r.error, tool: name });
     const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(r.output) }];
     return r.output !== null && typeof r.output === 'object' && !Array.isArray(r.output)

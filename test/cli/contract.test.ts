@@ -60,19 +60,6 @@ describe('skillctl validate --contract', () => {
     assert.match(d?.hint ?? '', /code fence/);
   });
 
-  it('hostile payloads are refused before any rule: prototype keys, duplicate keys, over 4 MiB', () => {
-    const cases = [
-      '{"result":"PASS","failure_reason":null,"confidence":0.5,"__proto__":{"polluted":true}}',
-      '{"result":"PASS","result":"FAIL","failure_reason":null,"confidence":0.5}',
-      '{"result":"PASS","failure_reason":"' + 'x'.repeat(4 * 1024 * 1024) + '","confidence":0.5}',
-    ];
-    for (const input of cases) {
-      const r = skillctl(['validate', '--json', '--contract', 'eval.output', '-'], { input });
-      assert.equal(r.code, 4, r.stderr);
-      assert.deepEqual(json<PayloadResult[]>(r)[0]?.diagnostics.map((d) => d.code), ['PAYLOAD_NOT_JSON']);
-    }
-  });
-
   it('checks several payloads and reports each', () => {
     const r = skillctl(['validate', '--json', '--contract', 'eval.output', `${VALID}/eval.output.pass-with-null-reason.json`, `${INVALID}/eval.output.confidence-1.2.json`]);
     assert.equal(r.code, 4);

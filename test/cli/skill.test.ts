@@ -228,7 +228,6 @@ describe('skillctl skill --packs', () => {
     ['reserved', 'PACK_PROFILE_RESERVED', 1],
     ['section-order', 'PACK_SECTION_ORDER', 1],
     ['parse-error', 'MANIFEST_PARSE_ERROR', 1],
-    ['alias-bomb', 'MANIFEST_ALIAS_LIMIT', 1],
   ] as const) {
     it(`a malformed pack (${name}) is ${code} with exit ${exit}, never a crash`, () => {
       const dir = fixture('packs', 'operator', 'invalid', name);

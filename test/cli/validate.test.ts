@@ -15,8 +15,6 @@ interface Result {
   diagnostics: { code: string; severity: string; pointer?: string; line?: number; column?: number }[];
 }
 
-const NO_STACK = /\n\s+at .+\(.*:\d+:\d+\)/;
-
 describe('skillctl validate', () => {
   it('exits 0 and summarises when every manifest is valid', () => {
     const r = skillctl(['validate', fixture('manifests', 'valid', 'node-entrypoint')]);
@@ -92,15 +90,6 @@ describe('skillctl validate', () => {
     assert.equal(r.code, 2);
     assert.match(r.stdout, /INPUT_UNREADABLE/);
   });
-
-  for (const name of ['yaml-alias-bomb', 'nesting-10000-deep-flow', 'nesting-10000-deep-json', 'symlink-loop', 'invalid-utf8', 'proto-key']) {
-    it(`hostile input ${name}: a diagnostic and exit 1, never a crash or a stack trace`, () => {
-      const r = skillctl(['validate', `fixtures/manifests/invalid/${name}`], { timeoutMs: 20_000 });
-      assert.equal(r.code, 1);
-      assert.doesNotMatch(r.stdout + r.stderr, NO_STACK);
-      assert.doesNotMatch(r.stderr, /internal error/i);
-    });
-  }
 
   it('--format sarif writes SARIF 2.1.0 with rules and regions', () => {
     const r = skillctl(['validate', '--format', 'sarif', 'fixtures/manifests/invalid/wrong-types']);

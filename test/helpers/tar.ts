@@ -64,3 +64,13 @@ export function tar(entries: readonly RawEntry[], trailer: Buffer = Buffer.alloc
 export function tgz(entries: readonly RawEntry[], trailer?: Buffer): Buffer {
   return gzipSync(tar(entries, trailer));
 }
+
+/**
+ * A .tgz whose one entry `name` declares and holds `mib` MiB of zeros, written as gzip members
+ * of 1 MiB each (a gzip reader inflates members one after another): about a thousandth of its
+ * inflated size, built in milliseconds rather than by compressing it all.
+ */
+export function gzipBomb(name: string, mib: number): Buffer {
+  const zeros = gzipSync(Buffer.alloc(1024 * 1024));
+  return Buffer.concat([gzipSync(header({ name, size: mib * 1024 * 1024 })), ...Array.from({ length: mib }, () => zeros), gzipSync(Buffer.alloc(1024))]);
+}

@@ -62,6 +62,8 @@ function errorOf(r: CallToolResult): Record<string, unknown> {
 const names = async (c: Client): Promise<string[]> => (await c.listTools()).tools.map((t) => t.name);
 const settle = (): Promise<void> => new Promise((r) => setTimeout(r, 200));
 
+// Malformed, hostile and out-of-order messages, and calls off the schema or of tools not loaded:
+// test/security/mcp.test.ts.
 describe('skillctl mcp, end to end with the SDK client over stdio', () => {
   // Created while the suite is collected, so it is removed after the suite, not after the hook.
   const root = tempDir('skillctl-mcp-e2e-');
@@ -111,20 +113,14 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     assert.equal(audit[1]?.result?.status, 'ok');
   });
 
-  it('arguments off the schema are refused by the run engine, as an error result', async () => {
-    const e = errorOf((await s.client.callTool({ name: 'notes__note_stats', arguments: { text: 7 } })) as CallToolResult);
-    assert.equal(e.tool, 'notes__note_stats');
-    assert.notEqual(e.status, 'ok');
-  });
-
   it('refuses a write tool that requires approval: nothing runs, and the refusal is in the audit log', async () => {
     const args = { rows: [{ measured_at: '2026-01-08T12:00:00Z', weight_lbs: 187.6 }] };
     const e = errorOf((await s.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: args })) as CallToolResult);
     assert.equal(e.code, 'TOOL_APPROVAL_REQUIRED');
     const log = join(root, '.skillctl', 'audit.jsonl');
     const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as AuditRecord);
-    assert.deepEqual(records.map((r) => r.event), ['start', 'end', 'end', 'end'], 'the note_stats run (start and end), the call its input_schema refused, and the refusal');
-    const refused = records[3] as AuditEndRecord;
+    assert.deepEqual(records.map((r) => r.event), ['start', 'end', 'end'], 'the note_stats run (start and end), and the refusal');
+    const refused = records[2] as AuditEndRecord;
     assert.equal(refused.request.target, 'weights__weight_entry_save_batch');
     assert.equal(refused.request.input_digest, jcsDigest(args));
     assert.equal(refused.policy.decision, 'deny');
@@ -139,10 +135,6 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
 
   it('a tool with no skill binding answers TOOL_UNBOUND', async () => {
     assert.equal(errorOf((await s.client.callTool({ name: 'weights__weight_entry_list', arguments: {} })) as CallToolResult).code, 'TOOL_UNBOUND');
-  });
-
-  it('a tool of a capability not loaded is a protocol error', async () => {
-    await assert.rejects(s.client.callTool({ name: 'meals__meal_entry_list', arguments: {} }), /unknown tool/);
   });
 
   it('CAPABILITY_NOT_FOUND with available_capabilities', async () => {

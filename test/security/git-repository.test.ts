@@ -7,7 +7,7 @@
  * and that no trap ran (no marker outside the scratch folder, nothing on the tripwire).
  */
 import assert from 'node:assert/strict';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { BuiltinContext, BuiltinOutcome, SandboxMode } from '../../src/core/run/index.js';
@@ -147,6 +147,34 @@ describe('submodules are other repositories', () => {
           assert.equal(codeOf(outcome), 'ok');
           assert.ok(!JSON.stringify(outcome).includes(secret), `${skill} ${JSON.stringify(input)} shows the outside repository's HEAD`);
         }
+      } finally {
+        t.close();
+      }
+    });
+  }
+  for (const sandbox of ['none', 'bwrap'] as const) {
+    it(`--sandbox ${sandbox}: a submodule's own clean filter does not run (its dirtiness is not asked)`, async () => {
+      const t = await scratch();
+      try {
+        const sub = join(t.root, 'sub');
+        await mkdir(sub);
+        git(sub, 'init', '-q', '-b', 'main');
+        await writeFile(join(sub, '.gitattributes'), '* filter=evil\n');
+        await writeFile(join(sub, 'f'), 'x\n');
+        git(sub, 'add', '.');
+        git(sub, 'commit', '-q', '-m', 'sub');
+        git(t.repo, 'init', '-q', '-b', 'main');
+        git(t.repo, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', sub, 's');
+        git(t.repo, 'commit', '-q', '-m', 'super');
+        const inner = join(t.repo, 's');
+        git(inner, 'config', 'filter.evil.clean', await t.trap('clean'));
+        await appendFile(join(inner, 'f'), 'changed\n');
+        await utimes(join(inner, 'f'), new Date(), new Date(Date.UTC(2030, 0, 1)));
+        const { ctx } = await skillContext('git.status', { cwd: t.repo, policy: ALLOW, sandbox });
+        for (const [skill, input] of [['git.diff', { target: 'working' }], ['git.diff', { target: 'staged' }], ['git.status', {}]] as const) {
+          assert.equal(codeOf(await runSkill(skill, input, ctx)), 'ok', `${skill} ${JSON.stringify(input)}`);
+        }
+        assert.deepEqual(t.sprung(), []);
       } finally {
         t.close();
       }

@@ -1,9 +1,13 @@
+// Threat: hostile manifests and documents (a manifest, lock, policy, pack or payload built to crash, stall or mislead the parser).
 // Attack suite (issue 20, item 9): documents within the size bound built to cost time or stack.
 // Manifests, locks, payloads and capability files of 40,000 or 200,000 keys are refused with one
 // finding (MANIFEST_TOO_MANY_KEYS, or the document's own code naming it); nesting 900 or 10,000
 // levels deep is MANIFEST_TOO_DEEP, never a stack overflow; 120,000 findings are capped with a
 // count of the rest; a contract's `^(a+)+$` is matched in linear time, its look-around and
-// `$ref` cycles refused when it is loaded. Each row: the input, the code, the exit status; the
+// `$ref` cycles refused when it is loaded. Then documents built to mislead or exhaust the parser:
+// YAML alias bombs (a manifest, a policy, a pack), nesting 10,000 deep, a 50 MB manifest, invalid
+// UTF-8 and UTF-16, `__proto__` and `constructor` keys (a manifest, a lock, a payload), duplicate
+// keys, a symlink loop. Each row: the input, the code, the exit status; the
 // hang guard (helpers/hostile.ts) fails a row that does not answer, and is no speed figure (see
 // bench/hostile-documents.sh for those).
 import assert from 'node:assert/strict';
@@ -15,6 +19,7 @@ import { fixture, ROOT } from '../helpers/paths.js';
 import { makeProject, removeDir, tempDir } from '../helpers/project.js';
 
 const MANIFEST = fixture('manifests', 'valid', 'node-entrypoint', 'skill.yaml');
+const nothing = async (): Promise<void> => undefined;
 
 interface Row {
   readonly what: string;
@@ -210,6 +215,61 @@ const rows: Row[] = [
       await writeFile(join(d, 'cap', 'tools.json'), JSON.stringify(tools));
     },
   },
+  ...(
+    [
+      ['yaml-alias-bomb', 'a manifest that is a YAML alias bomb', 'MANIFEST_ALIAS_LIMIT'],
+      ['nesting-10000-deep-flow', 'a manifest of flow sequences nested 10,000 deep', 'MANIFEST_TOO_DEEP'],
+      ['nesting-10000-deep-json', 'a JSON manifest nested 10,000 deep', 'MANIFEST_TOO_DEEP'],
+      ['invalid-utf8', 'a manifest of invalid UTF-8', 'MANIFEST_ENCODING'],
+      ['utf16-bom', 'a manifest in UTF-16 with a byte-order mark', 'MANIFEST_ENCODING'],
+      ['proto-key', 'a manifest with a __proto__ key', 'MANIFEST_FORBIDDEN_KEY'],
+      ['constructor-key', 'a manifest with a constructor key', 'MANIFEST_FORBIDDEN_KEY'],
+      ['yaml-duplicate-key', 'a manifest with a duplicate key in YAML', 'MANIFEST_DUPLICATE_KEY'],
+      ['json-duplicate-key', 'a manifest with a duplicate key in JSON', 'MANIFEST_DUPLICATE_KEY'],
+      ['symlink-loop', 'a bundle holding a symlink loop', 'BUNDLE_SYMLINK'],
+    ] as const
+  ).map(([name, what, code]): Row => ({ what: `${what} (fixture ${name})`, args: ['validate', fixture('manifests', 'invalid', name)], code, exit: 1, setup: nothing })),
+  {
+    what: 'a 50 MB manifest (refused unparsed)',
+    args: ['validate', 'big'],
+    code: 'MANIFEST_TOO_LARGE',
+    exit: 1,
+    setup: async (d) => {
+      await mkdir(join(d, 'big'));
+      await writeFile(join(d, 'big', 'skill.yaml'), 'skill_id: fixture.demo\n' + `x-padding: "${'a'.repeat(1000)}"\n`.repeat(50 * 1024));
+    },
+  },
+  {
+    what: 'a policy that is a YAML alias bomb',
+    args: ['run', 'fs.read_text', '--policy', 'bomb.policy.yaml', '--input', '-', '--no-audit'],
+    code: 'MANIFEST_ALIAS_LIMIT',
+    exit: 2,
+    setup: async (d) => {
+      const level = (name: string, of: string): string => `${name}: &${name} [${Array<string>(9).fill(`*${of}`).join(',')}]\n`;
+      await writeFile(join(d, 'bomb.policy.yaml'), `version: 1\na: &a [x,x,x,x,x,x,x,x,x]\n${['b', 'c', 'd', 'e', 'f', 'g'].map((n, i) => level(n, 'abcdef'[i] as string)).join('')}`);
+    },
+  },
+  { what: 'a behaviour pack that is a YAML alias bomb', args: ['skill', '--packs', fixture('packs', 'operator', 'invalid', 'alias-bomb')], code: 'MANIFEST_ALIAS_LIMIT', exit: 1, setup: nothing },
+  {
+    what: 'a lock with a __proto__ key, verify-pins',
+    args: ['verify-pins'],
+    code: 'LOCK_UNREADABLE',
+    exit: 2,
+    setup: (d) => projectWithLock(d, (lock) => JSON.parse(`{"__proto__":{"polluted":true},${JSON.stringify(lock).slice(1)}`) as Record<string, unknown>),
+  },
+  ...[
+    ['a __proto__ key', '{"result":"PASS","failure_reason":null,"confidence":0.5,"__proto__":{"polluted":true}}'],
+    ['a duplicate key', '{"result":"PASS","result":"FAIL","failure_reason":null,"confidence":0.5}'],
+    ['over 4 MiB', `{"result":"PASS","failure_reason":"${'x'.repeat(4 * 1024 * 1024)}","confidence":0.5}`],
+  ].map(
+    ([what, payload]): Row => ({
+      what: `a payload with ${what as string}, refused before any rule`,
+      args: ['validate', '--contract', 'eval.output', 'p.json'],
+      code: 'PAYLOAD_NOT_JSON',
+      exit: 4,
+      setup: (d) => writeFile(join(d, 'p.json'), payload as string),
+    }),
+  ),
 ];
 
 /** A pinned copy of the pins fixture in `dir`, its lock rewritten by `edit`. */
@@ -240,6 +300,7 @@ describe('hostile documents: one answer, at once, never a stack overflow', () =>
       assert.equal(r.code, row.exit, r.stdout.slice(0, 2000) + r.stderr);
       assert.ok(!r.codes.includes('INTERNAL'), r.stdout.slice(0, 2000));
       assert.doesNotMatch(r.stdout, /Maximum call stack size exceeded/);
+      assert.doesNotMatch(r.stdout + r.stderr, /\n\s+at .+\(.*:\d+:\d+\)/, 'no stack trace');
       row.check?.(r.stdout);
     });
   }

@@ -1,3 +1,4 @@
+// Threat: files that are not what their names say (a FIFO, a device, a socket or a sparse giant where a command expects a file).
 // Attack suite (issue 20, items 9 and 10): files that are not what their names say. A FIFO, a
 // device or a socket named like a manifest, an archive, a lock, its `.lck`, a keys file, a
 // payload or a registry index is refused before it is opened (INPUT_NOT_REGULAR_FILE or the

@@ -1,7 +1,9 @@
 // Threat: resource exhaustion. A built-in given work that never ends (a quadratic uniqueItems, a
 // document nested 300,000 deep, a patch of 20,000 hunks) is stopped at max_execution_time, whatever
 // it is doing, and a patch stopped on its way leaves the tree as it was. A built-in that allocates
-// past max_memory is stopped too.
+// past max_memory is stopped too. A process skill that writes 1 GB to stdout or allocates without
+// bound, under bubblewrap or not, is stopped at its cap, and nothing it started is left running;
+// a command of shell.exec_safe that floods stdout is cut at max_output_bytes.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -10,7 +12,10 @@ import { Worker } from 'node:worker_threads';
 import { before, describe, it } from 'node:test';
 import { defaultPolicy } from '../../src/core/policy/index.js';
 import { runSkill, type BuiltinThread, type BuiltinWorkers } from '../../src/core/run/index.js';
+import { execFileSync } from 'node:child_process';
+import { attackRows, runTarget, scratch, type Attack, type Ran } from '../helpers/attack.js';
 import { skillctlAsync, json } from '../helpers/cli.js';
+import { processesWith } from '../helpers/procs.js';
 import { ROOT } from '../helpers/paths.js';
 import { snapshot } from '../helpers/project.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -124,7 +129,6 @@ describe('threat: resource exhaustion (limits that stop)', () => {
       const [started] = (json<{ output: { ok: string } }>(r).output.ok.split('/').map(Number)) as [number];
       assert.ok(started < 600, `the run held ${started} processes at once`);
     }
-    const { processesWith } = await import('../helpers/procs.js');
     for (let i = 0; i < 100 && processesWith('sleep 161.8').length > 0; i++) await new Promise((res) => setTimeout(res, 50));
     assert.deepEqual(processesWith('sleep 161.8'), [], 'nothing the run started survives it');
   });
@@ -144,4 +148,66 @@ describe('threat: resource exhaustion (limits that stop)', () => {
     assert.deepEqual(r.record.result.caps, { memory: 'thread', processes: 'none' });
     assert.ok(Date.now() - t0 < HANG_GUARD_MS);
   });
+});
+
+/** This host's python, pinned exactly (a pin is major.minor.patch). */
+const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
+const OK = { type: 'object', properties: { ok: { type: 'string' } } };
+/** The flood's command line, by which a survivor would be found. */
+const FLOOD = 'head -c 1073741824 /dev/zero';
+
+const floods: Attack[] = (['bwrap', 'none'] as const).flatMap((sandbox): Attack[] => [
+  {
+    what: `--sandbox ${sandbox}: a shell skill writes 1 GB to stdout (stopped at max_output_bytes, discarded, nothing left running)`,
+    code: 'RUN_OUTPUT_LIMIT',
+    exit: 1,
+    attempt: (sc) => runTarget('./bundles/flood', {}, { cwd: sc.work, sandbox }),
+    check: (r) => {
+      assert.equal(r.output, null);
+      assert.deepEqual(processesWith(FLOOD), []);
+    },
+  },
+  ...['node', 'python'].map(
+    (lang): Attack => ({
+      what: `--sandbox ${sandbox}: a ${lang} skill allocates without bound (stopped at max_memory)`,
+      code: 'RUN_MEMORY_LIMIT',
+      exit: 1,
+      attempt: (sc): Promise<Ran> => runTarget(`./bundles/alloc-${lang}`, {}, { cwd: sc.work, sandbox }),
+    }),
+  ),
+]);
+floods.push({
+  what: 'shell.exec_safe runs a command that writes 1 GB to stdout (cut at max_output_bytes)',
+  code: null,
+  exit: 0,
+  attempt: (sc) => runTarget('shell.exec_safe', { argv: FLOOD.split(' '), max_output_bytes: 4096 }, { cwd: sc.work, policy: 'head.policy.yaml' }),
+  check: (r) => {
+    const out = r.output as { stdout: string; stdout_truncated: boolean };
+    assert.deepEqual([out.stdout.length, out.stdout_truncated], [4096, true]);
+    assert.deepEqual(processesWith(FLOOD), []);
+  },
+});
+
+describe('resource exhaustion: floods and allocations of process skills, through skillctl run', () => {
+  const s = scratch('skillctl-attack-limits-');
+  before(async () => {
+    const b = (name: string): string => join(s.work, 'bundles', name);
+    const limits = { max_memory: '96MiB', max_output_bytes: '1MiB', max_execution_time: '60s' };
+    await writeBundle(b('flood'), {
+      entrypoints: [entry({ runtime: 'shell', runtime_version: 'sh@1', command: './run.sh', output_schema: OK, runtime_limits: limits })],
+      files: { 'run.sh': `#!/bin/sh\nexec ${FLOOD}\n` },
+      executable: ['run.sh'],
+    });
+    await writeBundle(b('alloc-node'), {
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK, runtime_limits: limits })],
+      files: { 'main.js': 'const a=[];for(;;)a.push(Buffer.alloc(1<<20,1));\n' },
+    });
+    await writeBundle(b('alloc-python'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: limits })],
+      files: { 'main.py': 'x = []\nwhile True:\n    x.append(bytearray(1 << 20))\n' },
+    });
+    await writeFile(join(s.work, 'head.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [head]\n');
+  });
+
+  attackRows(floods, s);
 });

@@ -116,6 +116,18 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     assert.equal(existsSync(join(proj, 'conf.old')), false);
   });
 
+  it("shell.exec_safe's command cannot overwrite the policy in force, even inside its fs.write grant (the command fails, exit 0)", async () => {
+    const policy = join(proj, 'conf', 'sort.write.policy.yaml');
+    const text = `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n  exec: [sort]\n`;
+    await writeFile(policy, text);
+    await writeFile(join(proj, 'ws', 'lines.txt'), 'b\na\n');
+    const r = skillctl(['run', 'shell.exec_safe', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ argv: ['sort', '-o', policy, 'ws/lines.txt'] }) });
+    const doc = json<RunDoc>(r);
+    assert.deepEqual([r.code, errors(doc)], [0, []]);
+    assert.notEqual((doc.output as { exit_code: number }).exit_code, 0);
+    assert.equal(await readFile(policy, 'utf8'), text);
+  });
+
   it('a protected path that did not exist (no lock yet) and that a process created is removed, the run denied (exit 3)', async () => {
     const ops = [
       ['mkdir', join(proj, 'pins')],

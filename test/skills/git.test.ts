@@ -1,43 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { appendFile, chmod, mkdir, readFile, readdir, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parsePorcelainV2, type GitStatus } from '../../src/skills/git.status.js';
-import { git, seedRepo } from '../helpers/git-repo.js';
+import { seedRepo } from '../helpers/git-repo.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 import type { Diff } from '../helpers/skill-responses.js';
-import type { SandboxMode } from '../../src/core/run/index.js';
 
 const ALLOW = { read: ['.'], exec: ['git'] };
-
-/** A repository whose own configuration tries to run commands through every hook git offers. */
-async function hostileConfig(dir: string): Promise<void> {
-  const pwn = (name: string): string => `sh -c 'touch ${join(dir, name)}'`;
-  await appendFile(
-    join(dir, '.git', 'config'),
-    [
-      '[core]',
-      `\tfsmonitor = ${pwn('pwned-fsmonitor')}`,
-      `\tpager = ${pwn('pwned-pager')}`,
-      `\thooksPath = ${dir}/hooks`,
-      '[filter "evil"]',
-      `\tclean = ${pwn('pwned-clean')}`,
-      `\tsmudge = ${pwn('pwned-smudge')}`,
-      `\tprocess = ${pwn('pwned-process')}`,
-      '[diff "evil"]',
-      `\ttextconv = ${pwn('pwned-textconv')}`,
-      `\tcommand = ${pwn('pwned-diffcmd')}`,
-      '[diff]',
-      `\texternal = ${pwn('pwned-external')}`,
-      '',
-    ].join('\n'),
-  );
-  await writeFile(join(dir, '.gitattributes'), '* filter=evil diff=evil\n');
-}
 
 describe('git.status', () => {
   it("answers the seed's example request with the seed's response", async () => {
@@ -60,18 +32,6 @@ describe('git.status', () => {
       okOutput(await runSkill('git.diff', { target: 'working' }, ctx));
       assert.deepEqual(await readFile(join(dir, '.git', 'index')), index);
       assert.equal((await stat(join(dir, '.git', 'index'))).mtimeMs, before.mtimeMs);
-    });
-
-  it("runs none of the commands a repository's configuration names", async () => {
-      const dir = tempDir();
-      const head = await seedRepo(dir);
-      await mkdir(join(dir, 'hooks'));
-      await hostileConfig(dir);
-      const { ctx } = await skillContext('git.status', { cwd: dir, policy: ALLOW });
-      okOutput(await runSkill('git.status', {}, ctx));
-      for (const target of ['working', 'staged']) okOutput(await runSkill('git.diff', { target }, ctx));
-      okOutput(await runSkill('git.diff', { target: 'commit', commit: head }, ctx));
-      assert.deepEqual((await readdir(dir)).filter((f) => f.startsWith('pwned')), []);
     });
 
   it('parses renames, conflicts, detached heads and paths with spaces', () => {
@@ -164,127 +124,16 @@ describe('git.diff', () => {
       assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: 'deadbeef' }, ctx)), 'SKILL_COMMIT_NOT_FOUND');
     });
 
-  it('gives schema findings for bad requests, and refuses option-like commits even unchecked', async () => {
-      const dir = tempDir();
+  it('gives schema findings for bad requests (option-like commits: test/security/exec-arguments.test.ts)', async () => {
       // ajv reports the failed `if`/`then` at the root as well as the missing property.
       const noCommit = await inputFindings('git.diff', { target: 'commit' });
       assert.deepEqual(noCommit.map((f) => f.pointer).sort(), ['', '/commit']);
       assert.deepEqual(await inputFindings('git.diff', { target: 'tree' }), [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/target' }]);
-      const findings = await inputFindings('git.diff', { target: 'commit', commit: '--output=/tmp/x' });
-      assert.deepEqual(findings, [{ code: 'SCHEMA_VALUE_INVALID', pointer: '/commit' }]);
-      const { ctx } = await skillContext('git.diff', { cwd: dir, policy: ALLOW });
-      assert.equal(errorCode(await runSkill('git.diff', { target: 'commit', commit: '--output=x' }, ctx, { unchecked: true })), 'SKILL_REQUEST_INVALID');
-      await assert.rejects(stat(join(dir, 'x')));
     });
 });
 
-/**
- * A script inside the repository (so that the sandbox would let git start it) that leaves a marker
- * in a directory outside it, which the sandbox does not hold. Returns the marker's path.
- */
-async function plant(repo: string, outside: string, name: string): Promise<{ script: string; marker: string }> {
-  const marker = join(outside, `pwned-${name}`);
-  const script = join(repo, `${name}.sh`);
-  await writeFile(script, `#!/bin/sh\ntouch '${marker}'\ncat\n`);
-  await chmod(script, 0o755);
-  return { script, marker };
-}
-
-describe('git.status and git.diff on a hostile repository: nothing it names runs outside the sandbox', () => {
-  for (const sandbox of ['bwrap', 'none'] as const satisfies readonly SandboxMode[]) {
-    const open = async (repo: string): Promise<Awaited<ReturnType<typeof skillContext>>> => skillContext('git.status', { cwd: repo, policy: ALLOW, sandbox });
-    const sandboxes = (confined: { sandbox: string }[]): string[] => [...new Set(confined.map((c) => c.sandbox))];
-
-    it(`--sandbox ${sandbox}: core.fsmonitor, diff.external and a textconv driver write nothing outside`, async () => {
-      const repo = tempDir();
-      const outside = tempDir('skillctl-git-outside-');
-      const head = await seedRepo(repo);
-      const fsmonitor = await plant(repo, outside, 'fsmonitor');
-      const external = await plant(repo, outside, 'external');
-      const textconv = await plant(repo, outside, 'textconv');
-      git(repo, 'config', 'core.fsmonitor', fsmonitor.script);
-      git(repo, 'config', 'diff.external', external.script);
-      git(repo, 'config', 'diff.evil.textconv', textconv.script);
-      await writeFile(join(repo, '.gitattributes'), '*.txt diff=evil\n');
-      const { ctx, confined } = await open(repo);
-      const status = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
-      assert.deepEqual([status.staged, status.unstaged], [['a.txt'], ['b.txt']]);
-      const working = okOutput<Diff>(await runSkill('git.diff', { target: 'working' }, ctx));
-      assert.match(working.diff, /^\+unstaged$/m, 'the plain diff, not a driver');
-      okOutput(await runSkill('git.diff', { target: 'staged' }, ctx));
-      okOutput(await runSkill('git.diff', { target: 'commit', commit: head }, ctx));
-      for (const { marker } of [fsmonitor, external, textconv]) assert.equal(existsSync(marker), false, marker);
-      assert.deepEqual(sandboxes(confined), [sandbox]);
-    });
-
-    it(`--sandbox ${sandbox}: a signed commit does not run gpg.program (log.showSignature)`, async () => {
-      const repo = tempDir();
-      const outside = tempDir('skillctl-git-outside-');
-      await seedRepo(repo);
-      const gpg = await plant(repo, outside, 'gpg');
-      const tree = git(repo, 'rev-parse', 'HEAD^{tree}').trim();
-      const signed = [
-        `tree ${tree}`,
-        'author Test <test@example.invalid> 1767225600 +0000',
-        'committer Test <test@example.invalid> 1767225600 +0000',
-        'gpgsig -----BEGIN PGP SIGNATURE-----',
-        ' ',
-        ' x',
-        ' -----END PGP SIGNATURE-----',
-        '',
-        'signed',
-        '',
-      ].join('\n');
-      const commit = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: repo, input: signed, encoding: 'utf8' }).trim();
-      git(repo, 'config', 'log.showSignature', 'true');
-      git(repo, 'config', 'gpg.program', gpg.script);
-      const { ctx, confined } = await open(repo);
-      const diff = okOutput<Diff>(await runSkill('git.diff', { target: 'commit', commit }, ctx));
-      assert.match(diff.diff, /^\+\+\+ b\/d\.txt$/m);
-      assert.equal(existsSync(gpg.marker), false);
-      assert.deepEqual(sandboxes(confined), [sandbox]);
-    });
-
-    it(`--sandbox ${sandbox}: a submodule's own clean filter does not run (its dirtiness is not asked)`, async () => {
-      const root = tempDir();
-      const outside = tempDir('skillctl-git-outside-');
-      const sub = join(root, 'sub');
-      const repo = join(root, 'super');
-      await mkdir(sub);
-      git(sub, 'init', '-q', '-b', 'main');
-      await writeFile(join(sub, '.gitattributes'), '* filter=evil\n');
-      await writeFile(join(sub, 'f'), 'x\n');
-      git(sub, 'add', '.');
-      git(sub, 'commit', '-q', '-m', 'sub');
-      await mkdir(repo);
-      git(repo, 'init', '-q', '-b', 'main');
-      git(repo, '-c', 'protocol.file.allow=always', 'submodule', '--quiet', 'add', sub, 's');
-      git(repo, 'commit', '-q', '-m', 'super');
-      const clean = await plant(repo, outside, 'clean');
-      const inner = join(repo, 's');
-      git(inner, 'config', 'filter.evil.clean', clean.script);
-      await appendFile(join(inner, 'f'), 'changed\n');
-      await utimes(join(inner, 'f'), new Date(), new Date(Date.UTC(2030, 0, 1)));
-      const { ctx, confined } = await open(repo);
-      for (const target of ['working', 'staged']) okOutput(await runSkill('git.diff', { target }, ctx));
-      okOutput(await runSkill('git.status', {}, ctx));
-      assert.equal(existsSync(clean.marker), false);
-      assert.deepEqual(sandboxes(confined), [sandbox]);
-    });
-  }
-
-  it('ignores GIT_DIR, GIT_WORK_TREE and the like even when the policy passes them', async () => {
-    const repo = tempDir();
-    const other = tempDir();
-    await seedRepo(repo);
-    await seedRepo(other);
-    await writeFile(join(other, 'other-only.txt'), 'x\n');
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_DIR: join(other, '.git'), GIT_WORK_TREE: other, GIT_INDEX_FILE: join(other, '.git', 'index') };
-    const { ctx } = await skillContext('git.status', { cwd: repo, policy: { ...ALLOW, env: Object.keys(env) }, env });
-    const out = okOutput<GitStatus>(await runSkill('git.status', {}, ctx));
-    assert.deepEqual(out.untracked, ['c.txt']);
-  });
-
+// What a hostile repository's configuration names never runs: test/security/git-repository.test.ts.
+describe('git.status and git.diff under bubblewrap', () => {
   it('sees only the granted paths under bubblewrap: a .git above the working directory is not there', async () => {
     const repo = tempDir();
     await seedRepo(repo);

@@ -4,7 +4,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { skillContext, type SkillContext } from '../helpers/skill-context.js';
-import { denialCode, errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
+import { errorCode, inputFindings, okOutput, runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 import { hasRipgrep, type Found } from '../helpers/skill-responses.js';
 
@@ -133,20 +133,6 @@ describe('search.ripgrep', () => {
       const out = okOutput<Found>(await runSkill(ID, { pattern: '(a+)+$' }, ctx));
       assert.equal(out.matches.length, 0);
       assert.ok(performance.now() - t0 < 5000, 'linear-time matching');
-    });
-
-  it('is denied paths outside the allowed ones', async () => {
-      const dir = tempDir();
-      await mkdir(join(dir, 'data'));
-      await mkdir(join(dir, 'data2'));
-      await symlink(join(dir, 'data2'), join(dir, 'data', 'link'));
-      for (const policy of [{ read: ['data'], exec: ['rg'] }, { read: ['data'] }]) {
-        const { ctx } = await skillContext(ID, { cwd: dir, policy });
-        for (const p of ['data2', 'data/link', '/etc']) {
-          assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', p] }, ctx)), 'POLICY_PATH_DENIED', p);
-        }
-        assert.equal(denialCode(await runSkill(ID, { pattern: 'x', paths: ['data', 'data/..'] }, ctx)), 'POLICY_PATH_INVALID');
-      }
     });
 
   it('reports a missing search path', async () => {

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile, writeFile, mkdir, symlink } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { lookupCommand } from '../../src/core/fs/find-command.js';
 import type { RunResult } from '../../src/core/run/index.js';
 import { shellExecSafe } from '../../src/skills/shell.exec_safe.js';
@@ -57,14 +55,6 @@ describe('shell.exec_safe', () => {
       assert.match(out.stdout, /^42$/m);
       assert.equal(out.stdout_truncated, false);
       assert.ok(Number.isInteger(out.duration_ms) && out.duration_ms >= 0);
-    });
-
-  it('passes argv without a shell', async () => {
-      const dir = tempDir();
-      const { ctx } = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: ['echo'] } });
-      const out = okOutput<Exec>(await runSkill(ID, { argv: ['echo', '$HOME; touch pwned', '`id`'] }, ctx));
-      assert.equal(out.stdout, '$HOME; touch pwned `id`\n');
-      await assert.rejects(readFile(join(dir, 'pwned')));
     });
 
   it('bounds stdout and stderr by max_output_bytes, with the flags set', async () => {
@@ -136,25 +126,6 @@ describe('shell.exec_safe', () => {
       assert.ok(await until(() => processesWith('sleep 313.382').length === 0));
     });
 
-  for (const sandbox of ['bwrap', 'none'] as const) {
-    it(`--sandbox ${sandbox}: hands the command only PATH and the variables the policy allows`, async () => {
-      const dir = tempDir();
-      process.env.SKILLCTL_CANARY = 'ambient';
-      // bubblewrap sets PWD, the working directory, as it does for process runtimes.
-      const own = sandbox === 'bwrap' ? ['PWD'] : [];
-      try {
-        const env = { PATH, GITHUB_TOKEN: 'ghp_secret', LANG: 'C.UTF-8' };
-        const script = 'console.log(JSON.stringify(Object.keys(process.env).filter((k) => !k.startsWith("NODE_")).sort()))';
-        const strict = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE] }, env, sandbox });
-        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, strict.ctx)).stdout), ['PATH', ...own]);
-        const lang = await skillContext(ID, { cwd: dir, policy: { read: ['.'], exec: [NODE], env: ['LANG'] }, env, sandbox });
-        assert.deepEqual(JSON.parse(okOutput<Exec>(await runSkill(ID, { argv: [NODE, '-e', script] }, lang.ctx)).stdout), ['LANG', 'PATH', ...own]);
-      } finally {
-        delete process.env.SKILLCTL_CANARY;
-      }
-    });
-  }
-
   it('is denied a command or a working directory the policy does not allow', async () => {
       const dir = tempDir();
       await mkdir(join(dir, 'work'));
@@ -189,14 +160,14 @@ describe('shell.exec_safe', () => {
   });
 });
 
+// What the command cannot read, write or reach outside its grants: test/security/ (filesystem,
+// audit-tampering, self-escalation, network).
 describe('shell.exec_safe through the engine: the command sees only what the policy grants', () => {
   const tmp = tempDir('skillctl-exec-sandbox-');
   let root: string;
   let proj: string;
   let policyFile: string;
   let audit: string;
-  let port: number;
-  let server: Server;
   const EXEC = ['sort', 'cat', 'ls', 'echo', NODE];
 
   before(async () => {
@@ -212,11 +183,7 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     await writeFile(policyFile, '{"version":1}\n');
     audit = join(proj, 'out', 'log', 'runs.jsonl');
     await writeFile(audit, '');
-    server = createServer((_req, res) => res.end('hello'));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   /** shell.exec_safe run by the engine from the default bundle, the policy and audit log protected. */
   function exec(request: Record<string, unknown>, permissions: Record<string, unknown>, sandbox?: 'auto' | 'bwrap' | 'none', env: Record<string, string> = { PATH }, extra: Record<string, unknown> = {}): Promise<RunResult> {
@@ -236,21 +203,6 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     return r.output as Exec;
   };
 
-  it('an allowlisted command cannot write outside the fs.write grants (sort -o)', async () => {
-    const r = await exec({ argv: ['sort', '-o', join(root, 'outside', 'sortpwn.txt'), 'a.txt'] }, { 'fs.read': ['.'] });
-    assert.notEqual(out(r).exit_code, 0);
-    assert.equal(existsSync(join(root, 'outside', 'sortpwn.txt')), false, 'the file outside was not created');
-    assert.equal(r.record.result.sandbox, 'bwrap');
-  });
-
-  it('an allowlisted command cannot read outside the fs.read grants: the file does not exist for it', async () => {
-    const o = out(await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }));
-    assert.notEqual(o.exit_code, 0);
-    assert.match(o.stderr, /No such file or directory/);
-    assert.doesNotMatch(o.stdout + o.stderr, /the secret/);
-    assert.equal(out(await exec({ argv: ['ls', root] }, { 'fs.read': ['.'] })).stdout, 'proj\n', 'a sibling of the grant is not there');
-  });
-
   it('reads inside fs.read, writes inside fs.write, and cannot write inside a read-only grant', async () => {
     const perms = { 'fs.read': ['.'], 'fs.write': ['out'] };
     assert.equal(out(await exec({ argv: ['cat', 'ro/keep.txt'] }, perms)).stdout, 'kept\n');
@@ -263,24 +215,6 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     assert.notEqual(ro.exit_code, 0);
     assert.match(ro.stderr, /Read-only file system/);
     assert.equal(await readFile(join(proj, 'ro', 'keep.txt'), 'utf8'), 'kept\n');
-  });
-
-  it('cannot write the policy file or the audit log even under a broad fs.write grant', async () => {
-    const perms = { 'fs.read': ['.'], 'fs.write': ['.'] };
-    for (const target of [policyFile, audit]) {
-      const before = await readFile(target, 'utf8');
-      const o = out(await exec({ argv: ['sort', '-o', target, 'a.txt'] }, perms));
-      assert.notEqual(o.exit_code, 0, target);
-      assert.equal(await readFile(target, 'utf8'), before, `${target} is unchanged`);
-    }
-    // Its neighbours under the same grant are writable.
-    assert.equal(out(await exec({ argv: ['sort', '-o', join(proj, 'out', 'log', 'other.txt'), 'a.txt'] }, perms)).exit_code, 0);
-  });
-
-  it('has no network unless net.http is granted', async () => {
-    const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
-    assert.notEqual(out(await exec({ argv: [NODE, '-e', probe] }, { 'fs.read': ['.'] })).stdout, 'connected\n');
-    assert.equal(out(await exec({ argv: [NODE, '-e', probe] }, { 'fs.read': ['.'], 'net.http': [`http://127.0.0.1:${port}`] })).stdout, 'connected\n');
   });
 
   it('--sandbox none runs the command unconfined, as process runtimes do; the record says so', async () => {

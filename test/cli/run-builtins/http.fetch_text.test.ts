@@ -11,18 +11,14 @@ const SPEC = '# Spec\n\nSome text — with a dash.\n';
 
 describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
   const p = new BuiltinProject('skillctl-e2e-http-');
-  const seen: string[] = [];
   let server: Server;
   let base = '';
   let policy: string;
 
   const route = (req: IncomingMessage, res: ServerResponse): void => {
-    seen.push(req.url ?? '');
     if (req.url === '/docs/spec.md') return void res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' }).end(SPEC);
     if (req.url === '/docs/big') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('é'.repeat(50_000));
     if (req.url === '/docs/moved') return void res.writeHead(302, { location: '/docs/spec.md' }).end();
-    if (req.url === '/docs/escape') return void res.writeHead(301, { location: `${base}/private/secret` }).end();
-    if (req.url === '/docs/slow') return; // never answers
     res.writeHead(200, { 'content-type': 'text/plain' }).end('private data');
   };
 
@@ -48,40 +44,16 @@ describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
     assert.deepEqual(rec.policy.capabilities.used, [`net.http:${base}/docs`]);
   });
 
-  it('truncates at max_bytes and at the policy cap with the whole output under it, and times out at the time cap', async () => {
+  it('truncates at max_bytes and at the policy cap with the whole output under it', async () => {
     const cut = expectOk<Fetched>(await p.run(ID, { url: `${base}/docs/big`, max_bytes: 101 }, { policy }));
     assert.deepEqual([cut.text, cut.bytes, cut.truncated], ['é'.repeat(50), 100, true]);
     const capped = await p.policy({ permissions: { 'net.http': [`${base}/docs`] }, limits: { max_output_bytes: '2KiB' } });
     const c = expectCapped<Fetched>(await p.run(ID, { url: `${base}/docs/big` }, { policy: capped }), 2048);
     assert.ok(c.truncated && c.bytes > 1500 && c.text === 'é'.repeat(c.bytes / 2), JSON.stringify(c).slice(0, 200));
-    // The fetch is bounded by the policy's time cap: a server that never answers times out (124).
-    const quick = await p.policy({ permissions: { 'net.http': [`${base}/docs`] }, limits: { max_execution_time: '500ms' } });
-    const t0 = Date.now();
-    assert.equal((await p.run(ID, { url: `${base}/docs/slow` }, { policy: quick })).cli.code, 124);
-    assert.ok(Date.now() - t0 < 10_000);
   });
 
-  it('refuses a redirect hop out of the allowed prefix before fetching it: exit 3, audited', async () => {
-    seen.length = 0;
-    await expectDenied(p, await p.run(ID, { url: `${base}/docs/escape` }, { policy }), 'net.http', 'POLICY_URL_DENIED');
-    assert.deepEqual(seen, ['/docs/escape'], 'the hop was never requested');
-  });
-
-  it('refuses loopback when the policy does not name it, by URL or by a name that resolves to it', async () => {
-    seen.length = 0;
-    const port = new URL(base).port;
-    // A policy for some public host: the local server is simply not granted.
-    const elsewhere = await p.policy({ permissions: { 'net.http': ['https://example.com/'] } });
-    await expectDenied(p, await p.run(ID, { url: `${base}/docs/spec.md` }, { policy: elsewhere }), 'net.http', 'POLICY_URL_DENIED');
-    // No policy file: no network at all.
-    await expectDenied(p, await p.run(ID, { url: `${base}/docs/spec.md` }), 'net.http', 'POLICY_URL_DENIED');
-    // A policy that names the host name but not the address it resolves to.
-    const byName = await p.policy({ permissions: { 'net.http': [`http://localhost:${port}/`] } });
-    await expectDenied(p, await p.run(ID, { url: `http://localhost:${port}/docs/spec.md` }, { policy: byName }), 'net.http', 'POLICY_ADDRESS_PRIVATE');
-    // Encoded traversal and credentials in the URL.
-    await expectDenied(p, await p.run(ID, { url: `${base}/docs/%2e%2e/private` }, { policy }), 'net.http', 'POLICY_URL_INVALID');
-    await expectDenied(p, await p.run(ID, { url: `http://user:pw@127.0.0.1:${port}/docs/spec.md` }, { policy }), 'net.http', 'POLICY_URL_INVALID');
-    assert.deepEqual(seen, [], 'no request reached the server');
+  it('records a refused URL as a net.http denial: exit 3 (the attacks: test/security/network.test.ts)', async () => {
+    await expectDenied(p, await p.run(ID, { url: 'https://example.com/docs/spec.md' }, { policy }), 'net.http', 'POLICY_URL_DENIED');
   });
 
   it('gives exit 2 with schema findings for wrong types and missing fields', async () => {
@@ -90,6 +62,6 @@ describe('skillctl run http.fetch_text against a server on 127.0.0.1', () => {
   });
 
   it('every run left one intact audit record', async () => {
-    assert.equal(await p.verifyAudit(), 13);
+    assert.equal(await p.verifyAudit(), 7);
   });
 });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { BuiltinProject, expectCapped, expectDenied, expectOk, expectSchemaFindings, expectSkillError } from '../../helpers/builtin-cli.js';
 import type { Exec } from '../../helpers/skill-responses.js';
-import { tempDir } from '../../helpers/tmp.js';
 
 const ID = 'shell.exec_safe';
 
@@ -58,32 +56,12 @@ describe('skillctl run shell.exec_safe', () => {
     await expectDenied(p, await p.run(ID, { argv: ['echo', 'hi'], cwd: 'other' }, { policy }), 'fs.read', 'POLICY_PATH_DENIED');
   });
 
-  it('runs the command in bubblewrap: files outside the grants do not exist for it, the audit log stays read-only', async () => {
-    const outside = realpathSync(tempDir('skillctl-e2e-exec-outside-'));
-    await writeFile(join(outside, 'secret.txt'), 'the secret\n');
-    await writeFile(join(p.dir, 'app', 'a.txt'), 'b\na\n');
-    const confined = await p.policy({ permissions: { 'fs.read': ['app'], 'fs.write': ['.'], exec: ['sort', 'cat'] } });
-    const pwn = join(outside, 'sortpwn.txt');
-    const sorted = await p.run(ID, { argv: ['sort', '-o', pwn, 'a.txt'], cwd: 'app' }, { policy: confined });
-    assert.notEqual(expectOk<Exec>(sorted).exit_code, 0);
-    assert.equal(existsSync(pwn), false, 'nothing was written outside the grants');
-    assert.equal((await p.record(sorted)).result.sandbox, 'bwrap');
-    const cat = expectOk<Exec>(await p.run(ID, { argv: ['cat', join(outside, 'secret.txt')], cwd: 'app' }, { policy: confined }));
-    assert.deepEqual([cat.exit_code, cat.stdout], [1, '']);
-    assert.match(cat.stderr, /No such file or directory/);
-    // The audit log lies inside the fs.write grant, and is protected.
-    const log = await readFile(p.audit, 'utf8');
-    const forged = expectOk<Exec>(await p.run(ID, { argv: ['sort', '-o', p.audit, 'a.txt'], cwd: 'app' }, { policy: confined }));
-    assert.notEqual(forged.exit_code, 0);
-    assert.ok((await readFile(p.audit, 'utf8')).startsWith(log), 'the audit log was only appended to');
-  });
-
   it('gives exit 2 with schema findings for wrong types and missing fields', async () => {
     await expectSchemaFindings(p, await p.run(ID, { cwd: 3, timeout_ms: -1 }, { policy }), ['/argv', '/cwd', '/timeout_ms']);
     await expectSchemaFindings(p, await p.run(ID, { argv: 'npm test', max_output_bytes: 'lots' }, { policy }), ['/argv', '/max_output_bytes']);
   });
 
   it('every run left one intact audit record', async () => {
-    assert.equal(await p.verifyAudit(), 14);
+    assert.equal(await p.verifyAudit(), 11);
   });
 });

@@ -1,9 +1,7 @@
 // Every fixture bundle under fixtures/manifests/ yields exactly the codes fixtures/manifests/expected.json
 // lists for it: valid ones no error, each invalid one the finding it was written to prove.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { validateBundle } from '../../../src/core/manifest/index.js';
 import { fixture } from '../../helpers/paths.js';
@@ -22,6 +20,7 @@ describe('manifest fixtures', () => {
   });
 
   for (const [name, codes] of Object.entries(expected)) {
+    // Generated at run time, 50 MB: a row of test/security/hostile-documents.test.ts.
     if (name === 'invalid/too-large-generated') continue;
     it(`${name} reports ${codes.length === 0 ? 'nothing' : codes.join(', ')}`, async () => {
       const r = await validateBundle(fixture('manifests', name));
@@ -30,17 +29,4 @@ describe('manifest fixtures', () => {
       if (!r.valid) assert.ok(r.loader_error, 'an invalid manifest has a loader error');
     });
   }
-
-  it('invalid/too-large-generated: a 50 MB manifest is refused unparsed with MANIFEST_TOO_LARGE', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'skillctl-large-'));
-    try {
-      cpSync(fixture('manifests', 'invalid', 'too-large-generated'), dir, { recursive: true });
-      const line = `x-padding: "${'a'.repeat(1000)}"\n`;
-      writeFileSync(join(dir, 'skill.yaml'), 'skill_id: fixture.demo\n' + line.repeat(50 * 1024));
-      const r = await validateBundle(dir);
-      assert.deepEqual(codesOf(r.diagnostics), expected['invalid/too-large-generated']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { dirSkillResolver } from '../../../src/core/registry/index.js';
@@ -114,31 +114,9 @@ describe('publish-time checks', () => {
     assert.equal(v.valid, true);
   });
 
-  it('refuses a bundle file that is a symbolic link (it could copy any file into the registry)', async () => {
-    const dir = copyBundle(VALID('meals'));
-    const outside = join(tempDir(), 'secret.md');
-    writeFileSync(outside, '# not part of the bundle');
-    rmSync(join(dir, 'skill.md'));
-    symlinkSync(outside, join(dir, 'skill.md'));
-    const v = await validate(dir);
-    assert.deepEqual(codes(v.diagnostics), ['CAPABILITY_FILE_MISSING']);
-    assert.match(v.diagnostics[0]?.message ?? '', /symbolic link/);
-    assert.equal(v.bytes['skill.md'], undefined);
-  });
-
   it('a directory with none of the four files is one finding, and a missing one is INPUT_NOT_FOUND', async () => {
     const empty = tempDir();
     assert.deepEqual(found((await validate(empty)).diagnostics), ['CAPABILITY_FILE_MISSING']);
     assert.deepEqual(found((await validate(join(empty, 'nope'))).diagnostics), ['INPUT_NOT_FOUND']);
-  });
-
-  it('refuses hostile JSON: duplicate keys and prototype keys', async () => {
-    const dir = copyBundle(VALID('meals'));
-    writeFileSync(join(dir, 'capability.json'), '{"capability_id":"meals","capability_id":"x","name":"n","description":"d","intent_triggers":["meal"]}');
-    writeFileSync(join(dir, 'tools.json'), '{"tools":[],"__proto__":{"polluted":true}}');
-    const v = await validate(dir);
-    assert.ok(codes(v.diagnostics).includes('MANIFEST_DUPLICATE_KEY'));
-    assert.ok(codes(v.diagnostics).includes('MANIFEST_FORBIDDEN_KEY'));
-    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 });

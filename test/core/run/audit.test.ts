@@ -1,6 +1,6 @@
-// The audit log: sealed, chained records; what verify catches (an edit, a deletion, a reordering,
-// an insertion, a torn tail, a cut-off end against a kept head, a run that never finished), and
-// writers that never interleave or break the chain.
+// The audit log: sealed, chained records; old unchained records and a run that never finished;
+// writers that never interleave or break the chain. What verify catches when someone edits,
+// deletes, reorders, inserts or cuts records: test/security/audit-tampering.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
@@ -8,46 +8,11 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
 import { jcsDigest } from '../../../src/core/digest/index.js';
-import { AUDIT_GENESIS, auditLine, openAuditLog, sealRecord, verifyAuditLog, type AuditEndRecord, type AuditStartRecord } from '../../../src/core/run/index.js';
+import { AUDIT_GENESIS, auditLine, openAuditLog, sealRecord, verifyAuditLog } from '../../../src/core/run/index.js';
+import { codes, record, start } from '../../helpers/audit-records.js';
 import { ROOT } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { testFileLock } from '../../helpers/file-lock.js';
-
-function record(target: string, runId = 'r-' + target): AuditEndRecord {
-  return {
-    audit_version: 'skillctl.audit.v2',
-    event: 'end',
-    run_id: runId,
-    started_at: '2026-01-01T00:00:00.000Z',
-    finished_at: '2026-01-01T00:00:00.000Z',
-    skillctl_version: '0.0.0-test',
-    request: { target, origin: 'path', skill_id: 's', skill_version: '0.1.0', manifest_digest: null, content_digest: null, entrypoint_id: 'main', runtime: 'node', input_digest: null },
-    policy: { source: 'default', policy_digest: null, decision: 'allow', reason: 'ok', denials: [], capabilities: { requested: [], required: [], granted: [], used: null } },
-    result: { status: 'ok', exit_code: 0, duration_ms: 1, attempts: 1, sandbox: 'none', runtime_version: null, output_digest: null, truncated: { stdout: false, stderr: false }, codes: [], caps: null },
-  };
-}
-
-function start(target: string): AuditStartRecord {
-  const { result: _result, finished_at: _finished, event: _event, ...rest } = record(target);
-  void _result;
-  void _finished;
-  void _event;
-  return { ...rest, event: 'start', finished_at: null, result: null };
-}
-
-/** Lines of a chained log of `targets`, as a writer would have sealed them. */
-function chain(targets: readonly string[]): string[] {
-  let prev = AUDIT_GENESIS;
-  return targets.map((t) => {
-    const sealed = sealRecord(record(t), prev);
-    prev = sealed.receipt_hash;
-    return auditLine(sealed);
-  });
-}
-
-function codes(text: string, head?: string): (string | number | undefined)[][] {
-  return verifyAuditLog(text, 'audit.jsonl', head !== undefined ? { head } : {}).diagnostics.map((d) => [d.code, d.line]);
-}
 
 describe('audit log', () => {
   const tmp = tempDir('skillctl-audit-');
@@ -63,45 +28,6 @@ describe('audit log', () => {
     assert.equal(sealed.prev_hash, AUDIT_GENESIS);
     assert.ok(auditLine(sealed).endsWith('}\n'));
     assert.equal(auditLine(sealed).split('\n').length, 2);
-  });
-
-  it('verify finds tampered, non-canonical and malformed lines, by line number', () => {
-    const lines = chain(['a', 'b', 'c', 'd', 'e']);
-    lines[1] = (lines[1] as string).replace('"decision":"allow"', '"decision":"deny"');
-    lines[2] = 'not json\n';
-    // The same record with a key given twice: JSON.parse keeps the last, the bytes are not what was written.
-    lines[3] = (lines[3] as string).replace('{"audit_version"', '{"event":"start","audit_version"');
-    const v = verifyAuditLog(lines.join(''), 'audit.jsonl');
-    assert.equal(v.records, 5);
-    assert.deepEqual(v.bad_lines, [2, 3, 4]);
-    assert.deepEqual(codes(lines.join('')), [
-      ['AUDIT_RECORD_TAMPERED', 2],
-      ['AUDIT_LINE_MALFORMED', 3],
-      ['AUDIT_RECORD_TAMPERED', 4],
-    ]);
-    assert.deepEqual(verifyAuditLog('', 'x').records, 0);
-    assert.deepEqual(codes('{"receipt_hash":"nope"}\n'), [['AUDIT_LINE_MALFORMED', 1]]);
-  });
-
-  it('a deleted, reordered or inserted record breaks the chain at the line after it', () => {
-    const lines = chain(['a', 'b', 'c', 'd']);
-    assert.deepEqual(codes(lines.join('')), []);
-    assert.deepEqual(codes([lines[0], lines[2], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 2]], 'deleted');
-    assert.deepEqual(codes([lines[0], lines[2], lines[1], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 2], ['AUDIT_CHAIN_BROKEN', 3], ['AUDIT_CHAIN_BROKEN', 4]], 'reordered');
-    const forged = auditLine(sealRecord(record('forged'), lines[1] !== undefined ? verifyAuditLog(lines.slice(0, 2).join(''), 'x').head : AUDIT_GENESIS));
-    assert.deepEqual(codes([lines[0], lines[1], forged, lines[2], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 4]], 'inserted');
-    assert.deepEqual(codes([lines[1], lines[2]].join('')), [['AUDIT_CHAIN_BROKEN', 1]], 'the first records removed');
-  });
-
-  it('a cut-off end shows only against a head kept elsewhere; a torn last line is named as such', () => {
-    const lines = chain(['a', 'b', 'c']);
-    const head = verifyAuditLog(lines.join(''), 'x').head as string;
-    assert.deepEqual(codes(lines.join(''), head), []);
-    assert.deepEqual(codes(lines.slice(0, 2).join('')), [], 'the file alone cannot tell');
-    assert.deepEqual(codes(lines.slice(0, 2).join(''), head), [['AUDIT_HEAD_MISMATCH', undefined]]);
-    const torn = lines.join('') + (lines[0] as string).slice(0, 40);
-    assert.deepEqual(codes(torn, head), [['AUDIT_LINE_TORN', 4]]);
-    assert.equal(verifyAuditLog(torn, 'x').diagnostics[0]?.severity, 'warning');
   });
 
   it('old unchained records still verify, with a warning; a run that started and never ended is named', () => {

@@ -1,0 +1,142 @@
+// Threat: hostile archives (an archive whose entries climb out, are links or devices, or inflate past every bound).
+// Reading an archive is reading attacker-controlled input: entries with absolute or climbing paths
+// (plain, through the ustar prefix, a pax path or a GNU long name), links, devices, FIFOs, sparse
+// entries, duplicates, more entries or bytes than the bound, gzip bombs and malformed streams are
+// refused with their code; a refused archive is never unpacked, not even its harmless files.
+// Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
+// unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
+import assert from 'node:assert/strict';
+import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { before, describe, it } from 'node:test';
+import { archiveSourceFromBytes, openArchive, type BundleBounds } from '../../src/core/bundle/index.js';
+import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
+import { fixture } from '../helpers/paths.js';
+import { gzipBomb, paxData, tar, tgz, type RawEntry } from '../helpers/tar.js';
+import { tempDir } from '../helpers/tmp.js';
+
+async function codesOf(bytes: Buffer, bounds?: BundleBounds): Promise<string[]> {
+  const src = await archiveSourceFromBytes(bytes, 'hostile.tgz', bounds);
+  return [...new Set((await src.list()).diagnostics.map((d) => d.code))].sort();
+}
+
+const ok: RawEntry = { name: 'skill.yaml', data: 'skill_id: x\n' };
+
+describe('hostile archives: the archive reader refuses them, and unpacks nothing of a refused one', () => {
+  const dir = tempDir('skillctl-attack-archive-');
+
+  const cases: [string, RawEntry[], string][] = [
+    ['absolute path', [ok, { name: '/etc/passwd', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['../ escape', [ok, { name: '../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['nested ../ escape', [ok, { name: 'a/../../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['../ through the ustar prefix', [ok, { name: 'x.txt', prefix: '..', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['../ through a pax path', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../evil.txt' }) }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['../ through a GNU long name', [ok, { name: '././@LongLink', type: 'L', data: '../evil.txt\0' }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['backslash', [ok, { name: '..\\evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['drive letter', [ok, { name: 'C:/evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['control character', [ok, { name: 'a\u0001b', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+    ['symbolic link', [ok, { name: 'passwd', type: '2', linkname: '/etc/passwd' }], 'ARCHIVE_LINK'],
+    ['hard link', [ok, { name: 'passwd', type: '1', linkname: 'skill.yaml' }], 'ARCHIVE_LINK'],
+    ['pax linkpath on a file', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ linkpath: '/etc/passwd' }) }, { name: 'f.txt', data: 'x' }], 'ARCHIVE_LINK'],
+    ['character device', [ok, { name: 'null', type: '3' }], 'ARCHIVE_SPECIAL_ENTRY'],
+    ['block device', [ok, { name: 'sda', type: '4' }], 'ARCHIVE_SPECIAL_ENTRY'],
+    ['FIFO', [ok, { name: 'pipe', type: '6' }], 'ARCHIVE_SPECIAL_ENTRY'],
+    ['sparse file', [ok, { name: 'sparse', type: 'S' }], 'ARCHIVE_SPECIAL_ENTRY'],
+    ['global header setting a path', [{ name: 'g', type: 'g', data: paxData({ path: 'x' }) }, ok], 'ARCHIVE_SPECIAL_ENTRY'],
+    ['duplicate path', [ok, { name: 'skill.yaml', data: 'other\n' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+    ['a file that is also a directory', [ok, { name: 'a', data: 'x' }, { name: 'a/b', data: 'y' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+  ];
+  for (const [name, entries, code] of cases) {
+    it(`${name}: ${code}`, async () => {
+      assert.deepEqual(await codesOf(tgz(entries)), [code]);
+      const target = join(dir, name.replace(/[^a-z]/g, '-'));
+      const src = await archiveSourceFromBytes(tgz(entries), 'hostile.tgz');
+      const found = await src.extractTo(target);
+      assert.ok(found.some((d) => d.code === code));
+      await assert.rejects(stat(target), { code: 'ENOENT' });
+    });
+  }
+
+  it('more entries than the bound: ARCHIVE_TOO_LARGE, stops reading', async () => {
+    const many = Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}` }) as RawEntry);
+    assert.deepEqual(await codesOf(tgz(many)), ['ARCHIVE_TOO_LARGE']);
+  });
+
+  it('an entry declaring more bytes than the bound is refused before anything is read', async () => {
+    const bytes = tgz([ok, { name: 'huge.bin', size: 0o77777777777 }]);
+    assert.deepEqual(await codesOf(bytes), ['ARCHIVE_TOO_LARGE']);
+  });
+
+  it('a gzip bomb is refused, not inflated past the bound (default bounds)', async () => {
+    // 600 MiB of zeros inside one entry, in well under 1 MiB.
+    const bomb = gzipBomb('bomb.bin', 600);
+    assert.ok(bomb.length < 4 * 1024 * 1024);
+    const started = process.memoryUsage().rss;
+    assert.deepEqual(await codesOf(bomb), ['ARCHIVE_TOO_LARGE']);
+    assert.ok(process.memoryUsage().rss - started < 1024 * 1024 * 1024);
+  });
+
+  it('a gzip bomb of many small files is refused at the inflate bound (tight bounds)', async () => {
+    const bounds = { maxFiles: 100, maxTotalBytes: 64 * 1024 };
+    const entries = Array.from({ length: 50 }, (_, i) => ({ name: `z${i}`, data: Buffer.alloc(64 * 1024) }) as RawEntry);
+    assert.deepEqual(await codesOf(tgz(entries), bounds), ['ARCHIVE_TOO_LARGE']);
+  });
+
+  it('malformed: not gzip, bad checksum, truncated, data after the end marker', async () => {
+    assert.deepEqual(await codesOf(Buffer.from('not a gzip file at all, just text')), ['ARCHIVE_MALFORMED']);
+    const t = tar([ok]);
+    const bad = Buffer.from(t);
+    bad[0] = 0x5a;
+    assert.deepEqual(await codesOf(gzipSync(bad)), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await codesOf(gzipSync(t.subarray(0, 700))), ['ARCHIVE_MALFORMED']);
+    const trailing = Buffer.concat([Buffer.alloc(1024), Buffer.from('hidden payload')]);
+    assert.deepEqual(await codesOf(tgz([ok], trailing)), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await codesOf(gzipSync(Buffer.alloc(512, 0x41))), ['ARCHIVE_MALFORMED']);
+  });
+
+  it('openArchive refuses a file larger than the bound without reading it', async () => {
+    const path = join(dir, 'big.tgz');
+    await writeFile(path, Buffer.alloc(300 * 1024));
+    const src = await openArchive(path, { maxFiles: 10, maxTotalBytes: 64 * 1024 });
+    assert.deepEqual((await src.list()).diagnostics.map((d) => d.code), ['ARCHIVE_TOO_LARGE']);
+    await assert.rejects(openArchive(join(dir, 'absent.tgz')), { code: 'INPUT_NOT_FOUND' });
+  });
+});
+
+/** The hostile archives of the CLI rows: file name, what it holds, the code, its bytes (`sc` names the sentinel). */
+const ARCHIVES: [string, string, string, (sc: Scratch) => Buffer][] = [
+  ['hard-link', 'a hard link', 'ARCHIVE_LINK', () => tgz([ok, { name: 'passwd', type: '1', linkname: 'skill.yaml' }])],
+  ['symlink', 'a symlink to /etc/passwd', 'ARCHIVE_LINK', () => tgz([ok, { name: 'passwd', type: '2', linkname: '/etc/passwd' }])],
+  ['device', 'a character device', 'ARCHIVE_SPECIAL_ENTRY', () => tgz([ok, { name: 'null', type: '3' }])],
+  ['fifo', 'a FIFO', 'ARCHIVE_SPECIAL_ENTRY', () => tgz([ok, { name: 'pipe', type: '6' }])],
+  ['climbs', 'a path climbing to the sentinel', 'ARCHIVE_PATH_UNSAFE', () => tgz([ok, { name: '../../../outside/pwned', data: 'x' }])],
+  ['absolute', "the sentinel's absolute path", 'ARCHIVE_PATH_UNSAFE', (sc) => tgz([ok, { name: join(sc.outside, 'pwned'), data: 'x' }])],
+  ['pax-path', 'a pax path climbing to the sentinel', 'ARCHIVE_PATH_UNSAFE', () => tgz([ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../../../outside/pwned' }) }, { name: 'harmless.txt', data: 'x' }])],
+  ['bomb', '600 MiB of zeros in 600 KiB (a gzip bomb)', 'ARCHIVE_TOO_LARGE', () => gzipBomb('bomb.bin', 600)],
+];
+
+/** `skillctl run ./<name>.tgz` with TMPDIR in the scratch folder, which must be left empty. */
+const runArchive = (name: string) => async (sc: Scratch): Promise<Ran> => runTarget(`./${name}.tgz`, {}, { cwd: sc.work, env: { TMPDIR: join(sc.work, 'tmp') } });
+const nothingUnpacked = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(await readdir(join(sc.work, 'tmp')), []);
+/** `skillctl pin ../<name>.tgz` in a project: no lock written. */
+const pinArchive = (name: string) => (sc: Scratch): Promise<Ran> => attempt(['pin', `../${name}.tgz`], { cwd: join(sc.work, 'project') });
+const noLock = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(await readdir(join(sc.work, 'project', 'pins')).catch(() => []), []);
+
+const rows: Attack[] = [
+  ...ARCHIVES.map(([name, what, code]): Attack => ({ what: `skillctl run of an archive holding ${what}`, code, exit: 1, attempt: runArchive(name), check: nothingUnpacked })),
+  ...ARCHIVES.filter(([name]) => ['hard-link', 'device', 'climbs'].includes(name)).map(
+    ([name, what, code]): Attack => ({ what: `skillctl pin of an archive holding ${what}`, code, exit: 1, attempt: pinArchive(name), check: noLock }),
+  ),
+];
+
+describe('hostile archives: skillctl run and pin refuse them, and unpack nothing', () => {
+  const s = scratch('skillctl-attack-archive-cli-');
+  before(async () => {
+    await mkdir(join(s.work, 'tmp'));
+    await cp(fixture('pins', 'project'), join(s.work, 'project'), { recursive: true });
+    for (const [name, , , make] of ARCHIVES) await writeFile(join(s.work, `${name}.tgz`), make(s));
+  });
+
+  attackRows(rows, s);
+});

@@ -1,0 +1,191 @@
+// Threat: audit tampering (the record of what ran is edited, cut, reordered, forged, or written by the skill it records).
+// Records are sealed and chained: an edited, deleted, reordered or inserted record, a cut-off
+// end (against a head kept elsewhere) and a torn line each show in `skillctl audit verify`, by
+// line, with exit 1. A skill cannot write the log it is recorded in: under bubblewrap the log is
+// read-only to a process skill and to shell.exec_safe's command, even inside a write grant; a
+// process skill run with `--sandbox none` can rewrite it, and verify then shows the edit.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { AUDIT_GENESIS, auditLine, sealRecord, verifyAuditLog, type AuditRecord, type SealedAuditRecord } from '../../src/core/run/index.js';
+import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
+import { chain, codes, record } from '../helpers/audit-records.js';
+import { entry, writeBundle } from '../helpers/bundles.js';
+
+describe('audit tampering: verify finds every edit of a chained log, by line', () => {
+  it('tampered, non-canonical and malformed lines', () => {
+    const lines = chain(['a', 'b', 'c', 'd', 'e']);
+    lines[1] = (lines[1] as string).replace('"decision":"allow"', '"decision":"deny"');
+    lines[2] = 'not json\n';
+    // The same record with a key given twice: JSON.parse keeps the last, the bytes are not what was written.
+    lines[3] = (lines[3] as string).replace('{"audit_version"', '{"event":"start","audit_version"');
+    const v = verifyAuditLog(lines.join(''), 'audit.jsonl');
+    assert.equal(v.records, 5);
+    assert.deepEqual(v.bad_lines, [2, 3, 4]);
+    assert.deepEqual(codes(lines.join('')), [
+      ['AUDIT_RECORD_TAMPERED', 2],
+      ['AUDIT_LINE_MALFORMED', 3],
+      ['AUDIT_RECORD_TAMPERED', 4],
+    ]);
+    assert.deepEqual(verifyAuditLog('', 'x').records, 0);
+    assert.deepEqual(codes('{"receipt_hash":"nope"}\n'), [['AUDIT_LINE_MALFORMED', 1]]);
+  });
+
+  it('a deleted, reordered or inserted record breaks the chain at the line after it', () => {
+    const lines = chain(['a', 'b', 'c', 'd']);
+    assert.deepEqual(codes(lines.join('')), []);
+    assert.deepEqual(codes([lines[0], lines[2], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 2]], 'deleted');
+    assert.deepEqual(codes([lines[0], lines[2], lines[1], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 2], ['AUDIT_CHAIN_BROKEN', 3], ['AUDIT_CHAIN_BROKEN', 4]], 'reordered');
+    const forged = auditLine(sealRecord(record('forged'), lines[1] !== undefined ? verifyAuditLog(lines.slice(0, 2).join(''), 'x').head : AUDIT_GENESIS));
+    assert.deepEqual(codes([lines[0], lines[1], forged, lines[2], lines[3]].join('')), [['AUDIT_CHAIN_BROKEN', 4]], 'inserted');
+    assert.deepEqual(codes([lines[1], lines[2]].join('')), [['AUDIT_CHAIN_BROKEN', 1]], 'the first records removed');
+  });
+
+  it('a cut-off end shows only against a head kept elsewhere; a torn last line is named as such', () => {
+    const lines = chain(['a', 'b', 'c']);
+    const head = verifyAuditLog(lines.join(''), 'x').head as string;
+    assert.deepEqual(codes(lines.join(''), head), []);
+    assert.deepEqual(codes(lines.slice(0, 2).join('')), [], 'the file alone cannot tell');
+    assert.deepEqual(codes(lines.slice(0, 2).join(''), head), [['AUDIT_HEAD_MISMATCH', undefined]]);
+    const torn = lines.join('') + (lines[0] as string).slice(0, 40);
+    assert.deepEqual(codes(torn, head), [['AUDIT_LINE_TORN', 4]]);
+    assert.equal(verifyAuditLog(torn, 'x').diagnostics[0]?.severity, 'warning');
+  });
+});
+
+/** This host's python, pinned exactly (a pin is major.minor.patch). */
+const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
+/** The log real runs wrote (work/.skillctl/audit.jsonl), and the receipt of its last record as `skillctl run --json` reported it. */
+const LOG = (sc: Scratch): string => join(sc.work, '.skillctl', 'audit.jsonl');
+let head = '';
+let pristine = '';
+
+/** `skillctl audit verify logs/<name>.jsonl`, against the kept head when asked. */
+const verify = (name: string, withHead = false) => (sc: Scratch): Promise<Ran> =>
+  attempt(['audit', 'verify', join(sc.work, 'logs', `${name}.jsonl`), ...(withHead ? ['--head', head] : [])], { cwd: sc.work });
+/** The real log, intact: every record verifies and the records before the attack are unchanged. */
+const logIntact = async (_r: Ran, sc: Scratch): Promise<void> => {
+  const text = await readFile(LOG(sc), 'utf8');
+  assert.ok(text.startsWith(pristine), 'the records already written are unchanged');
+  assert.equal((await attempt(['audit', 'verify', LOG(sc)], { cwd: sc.work })).exit, 0);
+};
+/** The python tool's results: every operation on the log refused by the kernel. */
+const refused = (r: Ran): void => {
+  for (const result of (r.output as { ok: string }).ok.split(',')) assert.ok(['EROFS', 'EBUSY', 'EPERM', 'EACCES'].includes(result), result);
+};
+
+/** The tampered copies of the real log, made from its lines (`lines[i]` ends with its newline). */
+const TAMPERED: Record<string, (lines: string[], records: SealedAuditRecord[]) => string[]> = {
+  edited: (l) => [l[0] as string, (l[1] as string).replace('"decision":"allow"', '"decision":"deny"'), ...l.slice(2)],
+  deleted: (l) => [...l.slice(0, 2), ...l.slice(3)],
+  swapped: (l) => [...l.slice(0, 2), l[3] as string, l[2] as string, ...l.slice(4)],
+  // Sealed by its forger with the library, chained to the record before it.
+  inserted: (l, r) => [...l.slice(0, 2), auditLine(sealRecord(record('forged'), (r[1] as SealedAuditRecord).receipt_hash)), ...l.slice(2)],
+  cut: (l) => l.slice(0, 4),
+  // The forger rewrites every record from the third on, re-sealing each: a consistent chain.
+  rewritten: (l, r) => {
+    let prev = (r[1] as SealedAuditRecord).receipt_hash;
+    const rest = r.slice(2).map((x) => {
+      const { receipt_hash: _receipt, prev_hash: _prev, ...body } = x;
+      void _receipt;
+      void _prev;
+      const sealed = sealRecord({ ...body, skillctl_version: '9.9.9' } as AuditRecord, prev);
+      prev = sealed.receipt_hash;
+      return auditLine(sealed);
+    });
+    return [...l.slice(0, 2), ...rest];
+  },
+};
+
+const rows: Attack[] = [
+  { what: 'a record edited (allow for deny)', code: 'AUDIT_RECORD_TAMPERED', exit: 1, attempt: verify('edited') },
+  { what: 'a record deleted', code: 'AUDIT_CHAIN_BROKEN', exit: 1, attempt: verify('deleted') },
+  { what: 'two records swapped', code: 'AUDIT_CHAIN_BROKEN', exit: 1, attempt: verify('swapped') },
+  { what: 'a forged record inserted, sealed and chained to the record before it', code: 'AUDIT_CHAIN_BROKEN', exit: 1, attempt: verify('inserted') },
+  { what: 'the last records cut off, against the head kept from skillctl run --json', code: 'AUDIT_HEAD_MISMATCH', exit: 1, attempt: verify('cut', true) },
+  { what: 'every record from the third on rewritten and re-sealed, against the kept head', code: 'AUDIT_HEAD_MISMATCH', exit: 1, attempt: verify('rewritten', true) },
+  {
+    what: '--sandbox bwrap: a python skill granted fs.write on the project appends to, truncates and renames the log',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/tool', { ops: [['append', LOG(sc)], ['truncate', LOG(sc)], ['rename', LOG(sc)]] }, { cwd: sc.work, policy: 'write.policy.yaml', sandbox: 'bwrap', audit: LOG(sc) }),
+    check: async (r, sc) => {
+      refused(r);
+      await logIntact(r, sc);
+    },
+  },
+  {
+    what: "shell.exec_safe's command granted fs.write on the project overwrites the log (sort -o)",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['sort', '-o', LOG(sc), 'a.txt'] }, { cwd: sc.work, policy: 'write.policy.yaml', audit: LOG(sc) }),
+    check: async (r, sc) => {
+      assert.notEqual((r.output as { exit_code: number }).exit_code, 0);
+      await logIntact(r, sc);
+    },
+  },
+  {
+    what: '--sandbox none: a python skill rewrites a record of its own log, and verify shows it',
+    code: 'AUDIT_RECORD_TAMPERED',
+    exit: 1,
+    attempt: async (sc) => {
+      const log = join(sc.work, 'logs', 'unconfined.jsonl');
+      const ran = await runTarget('./bundles/tool', { ops: [['edit', log]] }, { cwd: sc.work, policy: 'write.policy.yaml', sandbox: 'none', audit: log });
+      assert.deepEqual([ran.exit, (ran.output as { ok: string }).ok], [0, 'ok'], ran.stdout);
+      return attempt(['audit', 'verify', log], { cwd: sc.work });
+    },
+  },
+];
+
+describe('audit tampering: skillctl audit verify shows it, and a skill cannot write its own log', () => {
+  const s = scratch('skillctl-attack-audit-');
+  before(async () => {
+    await writeFile(join(s.work, 'a.txt'), 'b\na\n');
+    await writeFile(join(s.work, 'write.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n  exec: [sort]\n');
+    for (let i = 0; i < 3; i++) {
+      const r = await runTarget('fs.read_text', { path: 'a.txt' }, { cwd: s.work, audit: LOG(s) });
+      head = (JSON.parse(r.stdout) as { audit: { receipt_hash: string } }).audit.receipt_hash;
+    }
+    pristine = await readFile(LOG(s), 'utf8');
+    const lines = pristine.split(/(?<=\n)/);
+    const records = lines.map((l) => JSON.parse(l) as SealedAuditRecord);
+    await mkdir(join(s.work, 'logs'));
+    for (const [name, tamper] of Object.entries(TAMPERED)) await writeFile(join(s.work, 'logs', `${name}.jsonl`), tamper(lines, records).join(''));
+    await writeFile(join(s.work, 'logs', 'unconfined.jsonl'), pristine);
+    // A python skill that does to the file system what its input says, and reports each result.
+    const main = [
+      'import errno, json, os, sys',
+      'r = []',
+      'for op, path in json.load(sys.stdin)["ops"]:',
+      '    try:',
+      '        if op == "append": open(path, "a").write("{}\\n")',
+      '        elif op == "truncate": open(path, "w").close()',
+      '        elif op == "rename": os.rename(path, path + ".old")',
+      '        else:',
+      '            text = open(path).read()',
+      '            open(path, "w").write(text.replace(\'"status":"ok"\', \'"status":"denied"\', 1))',
+      '        r.append("ok")',
+      '    except OSError as e:',
+      '        r.append(errno.errorcode[e.errno])',
+      'print(json.dumps({"ok": ",".join(r)}))',
+      '',
+    ].join('\n');
+    await writeBundle(join(s.work, 'bundles', 'tool'), {
+      entrypoints: [
+        entry({
+          runtime: 'python',
+          runtime_version: PYTHON_VERSION,
+          command: 'python3 main.py',
+          input_schema: { type: 'object', properties: { path: { type: 'string' }, ops: { type: 'array' } } },
+          output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
+          requested_permissions: { 'fs.read': ['.'], 'fs.write': ['.'] },
+        }),
+      ],
+      files: { 'main.py': main },
+    });
+  });
+
+  attackRows(rows, s);
+});
