@@ -1,13 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
-/** Pids of live processes whose command line contains `marker` (and, given `program`, whose executable name is it), read from /proc. */
+/**
+ * Pids of live processes whose command line contains `marker` (and, given `program`, whose first
+ * argument names that program: after an exec, not while a launcher such as setpriv still runs),
+ * read from /proc. Not /proc/PID/comm: Node 24 names its main thread, and comm is that name.
+ */
 export function processesWith(marker: string, program?: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const cmd = readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\u0000/g, ' ');
-      if (cmd.includes(marker) && (program === undefined || readFileSync(`/proc/${name}/comm`, 'utf8').trim() === program)) out.push(Number(name));
+      if (cmd.includes(marker) && (program === undefined || basename(cmd.split(' ')[0] ?? '') === program)) out.push(Number(name));
     } catch {
       // exited meanwhile
     }
