@@ -68,10 +68,17 @@ try {
   await step('default-bundles', () => snapshotDefaultBundles(root, stage));
   await step('packs', () => checkPacks(root, stage));
   await step('bundle', () => bundleCli(root, stage));
-  // Code caches for dist/boot.cjs to use (src/entry/warmups.mjs).
-  await step('warmup', () => warmUp(root, stage));
 } catch (err) {
   process.stderr.write(`build: ${err instanceof Error ? err.message : String(err)}\n`);
   fail(1);
 }
 if (existsSync(stage)) swap();
+// Code caches for dist/boot.cjs to use (src/entry/warmups.mjs), made in dist/ itself: a script
+// compiled from a cache keeps the file name it was produced under, and a stack trace should not
+// name the staging directory, gone after the swap. Until they are written, bundles compile cold.
+try {
+  await step('warmup', () => warmUp(root, dist));
+} catch (err) {
+  process.stderr.write(`build: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
