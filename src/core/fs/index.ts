@@ -18,3 +18,4 @@ export {
 export { asOutputWrite } from './output-error.js';
 export { lookupCommand, type CommandLookup } from './find-command.js';
 export { within } from './within.js';
+export { entryExists } from './entry-exists.js';

@@ -17,7 +17,7 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { DirOps } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
-import type { BoundedRead } from '../fs/read-bounded.js';
+import type { BoundedRead } from '../fs/index.js';
 import type { BlobReader, GitTree, TreeEntry } from './model.js';
 
 interface DirNode {
@@ -117,15 +117,15 @@ export function treeDirOps(tree: GitTree, root: string, blobs: BlobReader, opts:
   const resolve = async (path: string, followLast: boolean): Promise<Resolved> => {
     const rel = relative(root, path);
     if (rel.startsWith('..') || isAbsolute(rel)) return { outside: path };
-    let todo = rel === '' ? [] : rel.split(sep);
+    let remaining = rel === '' ? [] : rel.split(sep);
     let done: string[] = [];
     let node: Node = top;
     let hops = 0;
-    while (todo.length > 0) {
-      const name = todo.shift() as string;
+    while (remaining.length > 0) {
+      const name = remaining.shift() as string;
       if (name === '' || name === '.') continue;
       if (name === '..') {
-        if (done.length === 0) return { outside: join(dirname(root), ...todo) };
+        if (done.length === 0) return { outside: join(dirname(root), ...remaining) };
         done = done.slice(0, -1);
         node = dirAt(done);
         continue;
@@ -133,23 +133,23 @@ export function treeDirOps(tree: GitTree, root: string, blobs: BlobReader, opts:
       if (node.kind !== 'dir') throw fsError('ENOTDIR', path);
       const child = node.children.get(name);
       if (child === undefined) throw fsError('ENOENT', path);
-      if (child.kind === 'entry' && child.entry.kind === 'link' && (todo.length > 0 || followLast)) {
+      if (child.kind === 'entry' && child.entry.kind === 'link' && (remaining.length > 0 || followLast)) {
         if (++hops > MAX_HOPS) throw fsError('ELOOP', path);
         if (child.entry.size > LINK_MAX) throw fsError('ENAMETOOLONG', path);
         const target = (await blobs.read(child.entry.oid, child.entry.size)).toString('utf8');
         if (target.startsWith('/')) {
           const inside = relative(root, target);
-          if (inside.startsWith('..') || isAbsolute(inside)) return { outside: join(target, ...todo) };
+          if (inside.startsWith('..') || isAbsolute(inside)) return { outside: join(target, ...remaining) };
           done = [];
           node = top;
-          todo = [...(inside === '' ? [] : inside.split(sep)), ...todo];
+          remaining = [...(inside === '' ? [] : inside.split(sep)), ...remaining];
         } else {
-          todo = [...target.split('/'), ...todo];
+          remaining = [...target.split('/'), ...remaining];
         }
         continue;
       }
       // A submodule's files are in another repository: nothing under it can be read here.
-      if (child.kind === 'entry' && child.entry.kind === 'submodule' && todo.length > 0) throw fsError('ENOENT', path);
+      if (child.kind === 'entry' && child.entry.kind === 'submodule' && remaining.length > 0) throw fsError('ENOENT', path);
       done = [...done, name];
       node = child;
     }

@@ -7,7 +7,7 @@
  * (POLICY_PATH_PROTECTED) and its output discarded.
  */
 import { rm } from 'node:fs/promises';
-import { entryExists as exists } from '../fs/entry-exists.js';
+import { entryExists as exists } from '../fs/index.js';
 import { diag } from '../diagnostics.js';
 import { failed, type Attempt } from './attempt.js';
 
