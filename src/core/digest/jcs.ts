@@ -13,9 +13,8 @@ import { SkillctlError } from '../errors.js';
 export const JCS_MAX_DEPTH = 1000;
 
 const LONE_SURROGATE = /(?:[\uD800-\uDBFF](?![\uDC00-\uDFFF]))|(?:(?<![\uD800-\uDBFF])[\uDC00-\uDFFF])/;
-
-/** Why a value has no canonical form; undefined once it was written out. */
-type Problem = string | undefined;
+// Almost no string holds a surrogate at all; this plain class is far cheaper than the lookarounds.
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
 
 /**
  * Where a failing value is, as "(root)/a/0": built from the stack of keys only when something
@@ -25,64 +24,63 @@ function where(path: readonly (string | number)[]): string {
   return ['(root)', ...path.map((k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1'))].join('/');
 }
 
-function str(s: string, path: readonly (string | number)[], isKey: boolean, out: string[]): Problem {
-  // I-JSON (RFC 7493 §2.1), which RFC 8785 requires, forbids unpaired surrogates.
-  if (LONE_SURROGATE.test(s)) return `${where(path)}${isKey ? ' key' : ''} contains an unpaired UTF-16 surrogate`;
-  out.push(JSON.stringify(s));
-  return undefined;
-}
+/**
+ * Writes canonical text by string concatenation, which V8 keeps as a rope until it is read:
+ * cheaper, for the many small pieces of a manifest, than collecting them in an array to join.
+ * The first value with no canonical form sets `problem`; everything written after it is discarded.
+ */
+class Writer {
+  problem: string | undefined;
 
-/** Appends the canonical text of `value` to `out`, or returns why it has none (and stops). */
-function write(value: unknown, path: (string | number)[], out: string[]): Problem {
-  if (path.length > JCS_MAX_DEPTH) return `${where(path)} is nested more than ${JCS_MAX_DEPTH} levels deep`;
-  switch (typeof value) {
-    case 'string':
-      return str(value, path, false, out);
-    case 'number':
-      if (!Number.isFinite(value)) return `${where(path)} is ${String(value)}, which JSON cannot represent`;
-      out.push(JSON.stringify(value));
-      return undefined;
-    case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return undefined;
-    case 'object': {
-      if (value === null) {
-        out.push('null');
-        return undefined;
-      }
-      if (Array.isArray(value)) {
-        out.push('[');
-        for (let i = 0; i < value.length; i++) {
-          if (i > 0) out.push(',');
-          path.push(i);
-          const problem = write(value[i], path, out);
-          if (problem !== undefined) return problem;
-          path.pop();
+  private fail(problem: string): string {
+    this.problem ??= problem;
+    return '';
+  }
+
+  str(s: string, path: readonly (string | number)[], isKey: boolean): string {
+    // I-JSON (RFC 7493 §2.1), which RFC 8785 requires, forbids unpaired surrogates.
+    if (ANY_SURROGATE.test(s) && LONE_SURROGATE.test(s)) return this.fail(`${where(path)}${isKey ? ' key' : ''} contains an unpaired UTF-16 surrogate`);
+    return JSON.stringify(s);
+  }
+
+  value(value: unknown, path: (string | number)[]): string {
+    if (path.length > JCS_MAX_DEPTH) return this.fail(`${where(path)} is nested more than ${JCS_MAX_DEPTH} levels deep`);
+    switch (typeof value) {
+      case 'string':
+        return this.str(value, path, false);
+      case 'number':
+        return Number.isFinite(value) ? JSON.stringify(value) : this.fail(`${where(path)} is ${String(value)}, which JSON cannot represent`);
+      case 'boolean':
+        return value ? 'true' : 'false';
+      case 'object': {
+        if (value === null) return 'null';
+        if (Array.isArray(value)) {
+          let out = '[';
+          for (let i = 0; i < value.length && this.problem === undefined; i++) {
+            path.push(i);
+            out += (i > 0 ? ',' : '') + this.value(value[i], path);
+            path.pop();
+          }
+          return `${out}]`;
         }
-        out.push(']');
-        return undefined;
+        const obj = value as Record<string, unknown>;
+        let out = '{';
+        let first = true;
+        for (const k of Object.keys(obj).sort()) {
+          const v = obj[k];
+          if (v === undefined) continue;
+          if (this.problem !== undefined) break;
+          const key = this.str(k, path, true);
+          path.push(k);
+          out += (first ? '' : ',') + key + ':' + this.value(v, path);
+          path.pop();
+          first = false;
+        }
+        return `${out}}`;
       }
-      const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj)
-        .filter((k) => obj[k] !== undefined)
-        .sort();
-      out.push('{');
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i] as string;
-        if (i > 0) out.push(',');
-        const keyProblem = str(k, path, true, out);
-        if (keyProblem !== undefined) return keyProblem;
-        out.push(':');
-        path.push(k);
-        const problem = write(obj[k], path, out);
-        if (problem !== undefined) return problem;
-        path.pop();
-      }
-      out.push('}');
-      return undefined;
+      default:
+        return this.fail(`${where(path)} is a ${typeof value}, which JSON cannot represent`);
     }
-    default:
-      return `${where(path)} is a ${typeof value}, which JSON cannot represent`;
   }
 }
 
@@ -91,10 +89,10 @@ function write(value: unknown, path: (string | number)[], out: string[]): Proble
  * where a value JSON cannot represent is a finding about that file.
  */
 export function canonicalJson(value: unknown): Result<string> {
-  const out: string[] = [];
-  const problem = write(value, [], out);
-  if (problem !== undefined) return { ok: false, diagnostics: [diag('DIGEST_NOT_CANONICALIZABLE', problem)] };
-  return { ok: true, value: out.join(''), diagnostics: [] };
+  const writer = new Writer();
+  const text = writer.value(value, []);
+  if (writer.problem !== undefined) return { ok: false, diagnostics: [diag('DIGEST_NOT_CANONICALIZABLE', writer.problem)] };
+  return { ok: true, value: text, diagnostics: [] };
 }
 
 /**

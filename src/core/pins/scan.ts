@@ -99,8 +99,13 @@ export async function findSkillFolders(
   known: ReadonlySet<string> = new Set(),
 ): Promise<string[]> {
   const found = new Set((await Promise.all(roots.map((r) => findBundles(root, r, ops, known)))).flat());
-  const all = [...found].sort(comparePaths);
-  return all.filter((f) => !all.some((o) => f.startsWith(`${o}/`)));
+  return [...found].sort(comparePaths).filter((f) => !insideAny(f, found));
+}
+
+/** Whether a proper ancestor of `path` is in `folders`: one lookup a level, not a scan of them all. */
+function insideAny(path: string, folders: ReadonlySet<string>): boolean {
+  for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) if (folders.has(path.slice(0, cut))) return true;
+  return false;
 }
 
 /**
@@ -115,7 +120,8 @@ export async function findPinnable(
 ): Promise<Pinnable> {
   const [bundles, packs] = await Promise.all([findSkillFolders(root, roots, ops, known), findPacks(root, ops)]);
   // A packs directory that is itself a bundle's subdirectory is part of that bundle.
-  return { bundles, packs: packs.filter((p) => !bundles.some((b) => p.startsWith(`${b}/`))) };
+  const folders = new Set(bundles);
+  return { bundles, packs: packs.filter((p) => !insideAny(p, folders)) };
 }
 
 /** Provenact bundle directories: skills/<id>/<version>/ holding manifest.json. */
