@@ -19,7 +19,9 @@ import { runProtectedPaths } from '../core/policy/protected.js';
 import {
   DEFAULT_AUDIT_PATH,
   defaultSchemaCompiler,
+  builtinThreadLimits,
   loadFull,
+  selectEntrypoint,
   type BuiltinThread,
   type CgroupHost,
   type Builtins,
@@ -28,7 +30,10 @@ import {
   type RunOptions,
   type SchemaCompiler,
 } from '../core/run/index.js';
+import { startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
 import { canStartWorkers, startWorker } from '../entry/workers.js';
+import { resolveLimits } from '../core/manifest/limits.js';
+import { capLimits } from '../core/policy/index.js';
 import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
@@ -71,13 +76,20 @@ export function auditFileFor(cwd: string, root: string | undefined, flag: string
   return typeof flag === 'string' ? resolve(cwd, flag) : join(root ?? cwd, DEFAULT_AUDIT_PATH);
 }
 
-/** The build's validation results of the default bundle (dist/default-bundles.json), if present. */
+const snapshotsRead = new Map<string, BundleSnapshots | undefined>();
+
+/** The build's validation results of the default bundle (dist/default-bundles.json), if present; read once. */
 function defaultSnapshots(pkg: string): BundleSnapshots | undefined {
-  try {
-    return JSON.parse(readFileSync(join(pkg, 'dist', 'default-bundles.json'), 'utf8')) as BundleSnapshots;
-  } catch {
-    return undefined;
+  if (!snapshotsRead.has(pkg)) {
+    let read: BundleSnapshots | undefined;
+    try {
+      read = JSON.parse(readFileSync(join(pkg, 'dist', 'default-bundles.json'), 'utf8')) as BundleSnapshots;
+    } catch {
+      read = undefined;
+    }
+    snapshotsRead.set(pkg, read);
   }
+  return snapshotsRead.get(pkg);
 }
 
 /** Skill ids resolve through the project's lock, then the default bundle inside the package. */
@@ -139,17 +151,31 @@ function dataSegment(): { dataKiB?: number } {
  * finds them: src/entry/workers.ts), where the deadline and max_memory can stop them; without the
  * bundles (the library run from source), in this thread.
  */
-function builtins(): Builtins {
+function builtins(spare: SpareWorker | undefined): Builtins {
   if (!canStartWorkers()) return async (id) => (await import('../skills/index.js')).BUILTINS.get(id);
   return {
     has: (id) => BUILTIN_IDS.has(id),
-    // One thread per run, serving one job (src/skills/worker.ts).
+    // One thread per run, serving one job (src/skills/worker.ts): the spare when its limits are these.
     start: (resourceLimits) => {
-      const thread = startWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits });
+      const thread = spare?.take(resourceLimits) ?? startWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits });
       if (thread === undefined) throw new Error('the built-in skills cannot start without the CLI bundles');
       return thread as unknown as BuiltinThread;
     },
   };
+}
+
+/**
+ * For a run of a shipped built-in, its thread started now, with the heap limits the shipped
+ * manifest and the policy give it (src/entry/spare-worker.ts): it boots while the run resolves,
+ * authorises and prepares. The run takes it only if its grant has exactly those limits.
+ */
+export function spareBuiltinThread(target: string, entrypoint: string | undefined, policy: PolicyInForce): SpareWorker | undefined {
+  if (!BUILTIN_IDS.has(target) || 'invalid' in policy || !canStartWorkers()) return undefined;
+  const manifest = defaultSnapshots(packageRoot())?.[target]?.manifest;
+  const ep = manifest !== undefined ? selectEntrypoint(manifest, entrypoint) : undefined;
+  if (ep === undefined || !('entrypoint_id' in ep)) return undefined;
+  const { limits } = capLimits(resolveLimits(ep.runtime_limits ?? {}), policy.limits);
+  return startSpareWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits: builtinThreadLimits(limits.memoryMiB) });
 }
 
 export interface RunSetup {
@@ -158,6 +184,8 @@ export interface RunSetup {
   readonly auditFile: string | undefined;
   /** `--contracts DIR`s for schemas that name payload contracts. */
   readonly contracts?: readonly string[];
+  /** A built-in's thread started early (spareBuiltinThread). */
+  readonly spare?: SpareWorker;
 }
 
 /** The engine's options for runs from this process. */
@@ -169,7 +197,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     policy,
     // process.hrtime, not performance.now(): the performance global loads perf_hooks (~1 ms).
     clock: { now: () => Date.now(), monotonic: () => Number(process.hrtime.bigint()) / 1e6 },
-    builtins: builtins(),
+    builtins: builtins(setup.spare),
     compileSchema: schemaCompiler(ctx, setup.contracts ?? []),
     resolve: runResolveOptions(root),
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },

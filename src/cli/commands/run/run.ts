@@ -7,7 +7,7 @@ import { exitCodeFor } from '../../exit.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions } from '../../run-env.js';
+import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 
 /** `run --list`: the skill ids a run in this directory accepts. */
@@ -25,6 +25,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   const root = await findProjectRoot(cwd);
   if (target === undefined) return list(ctx, root);
   const policy = await policyInForce(ctx, root, opts.policy);
+  const spare = spareBuiltinThread(target, opts.entrypoint, policy);
   const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
   const auditFile = auditFileFor(cwd, root, opts.audit);
   // Opened before anything runs: a run that cannot be recorded does not happen.
@@ -37,9 +38,10 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   try {
     result = await runSkill(
       { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' },
-      { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [] }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal },
+      { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal },
     );
   } finally {
+    spare?.stop();
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await log?.close();
   }

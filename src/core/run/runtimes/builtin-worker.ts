@@ -57,6 +57,11 @@ export interface BuiltinWorkers {
 /** V8's heap needs room of its own before a skill allocates anything. */
 const MIN_HEAP_MIB = 32;
 
+/** The limits of the thread a built-in runs in when its run may use `memoryMiB`. */
+export function builtinThreadLimits(memoryMiB: number): ResourceLimits {
+  return { maxOldGenerationSizeMb: Math.max(MIN_HEAP_MIB, Math.floor(memoryMiB)), stackSizeMb: 4 };
+}
+
 /**
  * Removes what a stopped skill left on its way to a result: its temporary files, then the
  * directories it made (deepest first, and only if empty). The names are the skill's own fresh
@@ -69,7 +74,7 @@ async function removeScratch(scratch: readonly { path: string; kind: 'file' | 'd
 }
 
 export function runBuiltinInWorker(workers: BuiltinWorkers, job: BuiltinJob, uses: GateUse[], observer: Pick<BuiltinObserver, 'confined'>, outer?: AbortSignal): Promise<Attempt> {
-  const worker = workers.start({ maxOldGenerationSizeMb: Math.max(MIN_HEAP_MIB, Math.floor(job.limits.memoryMiB)), stackSizeMb: 4 });
+  const worker = workers.start(builtinThreadLimits(job.limits.memoryMiB));
   const groups = new Set<number>();
   let scratch: { path: string; kind: 'file' | 'dir' }[] = [];
   let committing = false;
