@@ -229,15 +229,16 @@ describe('shell.exec_safe through the engine: the command sees only what the pol
     const bin = join(root, 'nobwrap');
     await mkdir(bin, { recursive: true });
     for (const c of ['sort', 'cat']) await symlink(await which(c), join(bin, c)).catch(() => undefined);
-    const env = { PATH: bin };
-    const refused = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env);
+    // The run's PATH is the policy's.
+    const env = { PATH };
+    const refused = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env, { path: [bin] });
     assert.deepEqual([refused.status, refused.exitCode, errorCodes(refused)], ['unavailable', 2, ['RUN_SANDBOX_UNAVAILABLE']]);
     assert.match(refused.diagnostics.find((d) => d.code === 'RUN_SANDBOX_UNAVAILABLE')?.hint ?? '', /allow_unsandboxed/);
-    const auto = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env, { allow_unsandboxed: true });
+    const auto = await exec({ argv: ['cat', join(root, 'outside', 'secret.txt')] }, { 'fs.read': ['.'] }, 'auto', env, { allow_unsandboxed: true, path: [bin] });
     assert.equal(out(auto).stdout, 'the secret\n');
     assert.equal(auto.record.result.sandbox, 'none');
     assert.deepEqual(auto.diagnostics.filter((d) => d.code === 'RUN_UNSANDBOXED').map((d) => d.severity), ['warning']);
-    const strict = await exec({ argv: ['sort', '-o', join(root, 'outside', 'strict.txt'), 'a.txt'] }, { 'fs.read': ['.'] }, 'bwrap', env);
+    const strict = await exec({ argv: ['sort', '-o', join(root, 'outside', 'strict.txt'), 'a.txt'] }, { 'fs.read': ['.'] }, 'bwrap', env, { path: [bin] });
     assert.deepEqual([strict.status, strict.exitCode, errorCodes(strict)], ['unavailable', 2, ['RUN_SANDBOX_UNAVAILABLE']]);
     assert.equal(existsSync(join(root, 'outside', 'strict.txt')), false);
   });

@@ -18,7 +18,7 @@ export { argumentDenied, globMatch } from './glob.js';
 export { grantEntry, grantIn, grantValue } from './grant-hint.js';
 export { grantedLabels, grantPermissions, type ExecGrant, type Grant, type GrantedPermissions, type GrantOptions, type NetGrant, type PermissionDenial } from './grant.js';
 export { capLimits } from './limits.js';
-export { defaultPolicy, POLICY_FILE_NAME } from './default.js';
+export { defaultPolicy, POLICY_FILE_NAME, RUN_PATH_DEFAULT } from './default.js';
 export { loadPolicy, type LoadPolicyOptions, type PolicyLoad } from './load.js';
 export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
 export { kernelDirReason, pathForm, resolveReal, within, type PathForm } from './paths.js';

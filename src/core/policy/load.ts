@@ -11,6 +11,7 @@ import { parseLimit } from '../manifest/limits.js';
 import { parseDocumentBytes, type DocumentFormat } from '../manifest/parse.js';
 import { validate as validatePolicySchema } from '../../generated/policy-v1.validator.js';
 import policySchema from '../../../schemas/policy.v1.schema.json' with { type: 'json' };
+import { RUN_PATH_DEFAULT } from './default.js';
 import { globPattern } from './glob.js';
 import type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
 import { parseScopeValue, type ScopeValue } from './scopes.js';
@@ -44,6 +45,7 @@ interface PolicyDocument {
   };
   limits?: { max_execution_time?: number | string; max_memory?: number | string; max_output_bytes?: number | string };
   allow_unsandboxed?: boolean;
+  path?: string[];
 }
 
 function duplicates(values: readonly string[], at: string, out: Diagnostic[]): void {
@@ -135,6 +137,7 @@ function build(doc: PolicyDocument, source: string, digest: HostPolicy['digest']
     env,
     limits: limits(doc, out),
     allowUnsandboxed: doc.allow_unsandboxed === true,
+    runPath: doc.path !== undefined ? doc.path.join(':') : RUN_PATH_DEFAULT,
   };
 }
 

@@ -40,4 +40,9 @@ export interface HostPolicy {
    * refuse them (false, the default). `--sandbox none` accepts it for one run.
    */
   readonly allowUnsandboxed: boolean;
+  /**
+   * The PATH of every run (the policy's `path`, else RUN_PATH_DEFAULT): never the host's, which
+   * differs from machine to machine and would be hidden context.
+   */
+  readonly runPath: string;
 }

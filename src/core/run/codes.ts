@@ -20,6 +20,11 @@ export const RUN_CODES = {
   },
   RUN_INPUT_INVALID: { severity: 'error', title: "The input is not JSON or does not conform to the entrypoint's input_schema.", exit: 'usage' },
   RUN_ENV_MISSING: { severity: 'error', title: 'An environment variable the entrypoint requires is granted but not set.', exit: 'usage' },
+  RUN_VALUE_FINGERPRINT_MISMATCH: {
+    severity: 'warning',
+    title: "A variable's value differs from its value_fingerprints entry; an error when the entrypoint asks for strict determinism.",
+    exit: 'usage',
+  },
   RUN_OUTPUT_INVALID: {
     severity: 'error',
     title: "The skill's output is not JSON or violates its output_schema; it was discarded.",

@@ -13,7 +13,7 @@ import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
 import { withDenialHints } from './denial-hints.js';
 import { executeAttempts } from './execute.js';
 import { checkInput, readInput } from './input.js';
-import { missingEnv, prepareExecution, type Builtins } from './prepare.js';
+import { fingerprintMismatches, missingEnv, prepareExecution, type Builtins } from './prepare.js';
 import { resolveSkill, type ResolveOptions } from './resolve.js';
 import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
@@ -136,7 +136,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   const auth = await authorise(
     { requested: ep.requested_permissions, required: ep.required_permissions, requiredEnv: requiredEnv(skill.manifest, ep), limits: resolveLimits(ep.runtime_limits) },
     policy,
-    { cwd: opts.cwd, pathEnv: opts.env.PATH ?? '' },
+    { cwd: opts.cwd, pathEnv: policy.runPath },
   );
   trail.facts.grant = auth.grant;
   trail.add(...auth.diagnostics);
@@ -149,6 +149,9 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     trail.add(...unset);
     return trail.end('unavailable');
   }
+  const drift = fingerprintMismatches(skill.manifest, ep, auth.grant.granted.env, opts.env);
+  trail.add(...drift);
+  if (drift.some((d) => d.severity === 'error')) return trail.end('unavailable');
   const compile = opts.compileSchema ?? defaultSchemaCompiler;
   const inputSchema = await compile(ep.input_schema, 'input_schema');
   const laterSchemas = Promise.all([compile(ep.output_schema, 'output_schema'), compile(ep.error_schema, 'error_schema')] as const);
@@ -167,6 +170,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     input: input.value,
     cwd: opts.cwd,
     hostEnv: opts.env,
+    runPath: policy.runPath,
     sandbox: req.sandbox ?? 'auto',
     allowUnsandboxed: policy.allowUnsandboxed,
     builtins: opts.builtins,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { canonicalize } from '../digest/index.js';
+import { canonicalize, sha256 } from '../digest/index.js';
 import type { Entrypoint, Manifest } from '../manifest/index.js';
 import { resolveReal, type Authorisation, type GateUse, type HostLookup } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
@@ -33,6 +33,8 @@ export interface PrepareInput {
   readonly input: unknown;
   readonly cwd: string;
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
+  /** The policy's PATH for runs (never the host's). */
+  readonly runPath: string;
   readonly sandbox: SandboxMode;
   /** The policy's allow_unsandboxed. */
   readonly allowUnsandboxed: boolean;
@@ -52,18 +54,20 @@ export type Prepared = { readonly execute: () => Promise<Attempt>; readonly rele
 export const DEFAULT_CONTEXT = { locale: 'C.UTF-8', timezone: 'UTC', encoding: 'utf-8' } as const;
 
 /**
- * PATH, the granted variables the entrypoint declares it reads, and its locale, time zone and
- * encoding (declared or the defaults). Hidden context must not change behaviour: a variable
- * granted but not in `required_environment_variables` stays out, and a host's time zone or
- * locale never leaks in through an undeclared default.
+ * The policy's PATH, the granted variables the entrypoint declares it reads, and its locale, time
+ * zone and encoding (declared or the defaults). Hidden context must not change behaviour: a
+ * variable granted but not in `required_environment_variables` stays out, and the host's PATH,
+ * time zone or locale never leaks in.
  */
-function scrubbedEnv(m: Manifest, ep: Entrypoint, granted: readonly string[], host: PrepareInput['hostEnv']): Record<string, string> {
-  const env: Record<string, string> = { PATH: host.PATH ?? '/usr/local/bin:/usr/bin:/bin' };
+function scrubbedEnv(m: Manifest, ep: Entrypoint, granted: readonly string[], host: PrepareInput['hostEnv'], runPath: string): Record<string, string> {
+  const env: Record<string, string> = {};
   const declared = new Set(ep.required_environment_variables ?? m.execution_context?.required_environment_variables ?? []);
   for (const name of granted) {
     const v = host[name];
     if (v !== undefined && declared.has(name)) env[name] = v;
   }
+  // After the granted names: commands are checked against this PATH, so the skill gets this one.
+  env.PATH = runPath;
   env.LC_ALL = ep.execution_context?.locale ?? m.execution_context?.locale ?? DEFAULT_CONTEXT.locale;
   env.TZ = ep.execution_context?.timezone ?? m.execution_context?.timezone ?? DEFAULT_CONTEXT.timezone;
   // Python reads and writes its standard streams in this encoding whatever the locale says.
@@ -131,6 +135,35 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
   };
 }
 
+/**
+ * Each variable whose value the skill will see differs from its `value_fingerprints` entry (the
+ * sha256 of the UTF-8 value: the manifest names the value it was written for without holding it).
+ * A variable that will not reach the skill (not required, or not granted) differs too. An error
+ * that stops the run when the entrypoint asks for strict determinism, else a warning: the run
+ * then goes ahead in a context its manifest did not describe, and says so.
+ */
+export function fingerprintMismatches(m: Manifest, ep: Entrypoint, grantedEnv: readonly string[], hostEnv: PrepareInput['hostEnv']): Diagnostic[] {
+  const expected = ep.value_fingerprints ?? m.execution_context?.value_fingerprints ?? {};
+  const pointer = ep.value_fingerprints !== undefined ? undefined : '/execution_context/value_fingerprints';
+  const seen = new Set(requiredEnv(m, ep).filter((n) => grantedEnv.includes(n)));
+  const severity = ep.requested_determinism_profile === 'strict' ? 'error' : 'warning';
+  const out: Diagnostic[] = [];
+  for (const [name, want] of Object.entries(expected)) {
+    const value = seen.has(name) ? hostEnv[name] : undefined;
+    const why = !seen.has(name) ? 'does not reach the skill (not in required_environment_variables, or not granted)' : value === undefined ? 'is not set' : sha256(value) !== want ? 'has a value whose sha256 differs from its fingerprint' : undefined;
+    if (why !== undefined) {
+      out.push(
+        diag('RUN_VALUE_FINGERPRINT_MISMATCH', `${name} ${why}`, {
+          severity,
+          ...(pointer !== undefined ? { pointer: `${pointer}/${name}` } : {}),
+          hint: severity === 'error' ? 'set the value the manifest was written for, or drop strict determinism' : 'the run goes ahead in a context its manifest does not describe',
+        }),
+      );
+    }
+  }
+  return out;
+}
+
 /** A variable the entrypoint requires (and the policy granted) that is not set: nothing runs. */
 export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['hostEnv']): Diagnostic[] {
   return requiredEnv(m, ep)
@@ -142,7 +175,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const { trail, ep, auth } = p;
   const granted = auth.grant.granted;
 
-  const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv);
+  const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
   const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));

@@ -19,7 +19,10 @@ export type SandboxMode = 'auto' | 'bwrap' | 'none';
 export type SystemEntry = { readonly path: string; readonly symlink?: string };
 
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
-/** What dynamic linking, name resolution, TLS and time zones need; nothing with secrets. */
+/**
+ * What dynamic linking, name resolution and TLS need; nothing with secrets. Not /etc/localtime:
+ * the host's time zone is hidden context (bwrapArgs puts the run's declared zone there).
+ */
 const ETC_FILES = [
   '/etc/alternatives',
   '/etc/ca-certificates',
@@ -28,7 +31,6 @@ const ETC_FILES = [
   '/etc/ld.so.cache',
   '/etc/ld.so.conf',
   '/etc/ld.so.conf.d',
-  '/etc/localtime',
   '/etc/nsswitch.conf',
   '/etc/passwd',
   '/etc/pki',
@@ -51,14 +53,26 @@ export async function systemLayout(): Promise<SystemEntry[]> {
   return out;
 }
 
+/**
+ * Where the bundle appears inside the sandbox, whatever its path on the host: a run's working
+ * directory, and every path to a bundle file the command names, do not depend on where the bundle
+ * was checked out or an archive unpacked (seed 003: a deterministic working directory).
+ */
+export const BUNDLE_MOUNT = '/skill';
+
+/** `path` as a program in the sandbox sees it: under BUNDLE_MOUNT when it is in the bundle. */
+export function sandboxPath(path: string, bundle: string): string {
+  return path === bundle ? BUNDLE_MOUNT : path.startsWith(`${bundle}/`) ? `${BUNDLE_MOUNT}${path.slice(bundle.length)}` : path;
+}
+
 export interface SandboxSpec {
   readonly system: readonly SystemEntry[];
   /**
-   * Real path of the bundle, if the process runs one; mounted read-only, last, so nothing granted
-   * can make it writable.
+   * Real path of the bundle, if the process runs one; mounted read-only at BUNDLE_MOUNT, last, so
+   * nothing granted can make it writable.
    */
   readonly bundle?: string;
-  /** Where the process starts: inside the bundle, or inside a granted path. */
+  /** Where the process starts (a host path): inside the bundle, or inside a granted path. */
   readonly cwd: string;
   /** Extra read-only directories the runtime needs (an interpreter installed outside /usr). */
   readonly runtimeDirs: readonly string[];
@@ -67,7 +81,12 @@ export interface SandboxSpec {
   readonly network: boolean;
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
+  /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
+  readonly timezone?: string;
 }
+
+/** An IANA zone name as a path under /usr/share/zoneinfo: no `.` segment can climb out. */
+const ZONE_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
 
 type Mount = { readonly kind: string; readonly path: string; readonly source?: string };
 
@@ -82,6 +101,9 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   const mounts: Mount[] = [];
   for (const e of spec.system) mounts.push(e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind: '--ro-bind', path: e.path });
   for (const f of ETC_FILES) mounts.push({ kind: '--ro-bind-try', path: f });
+  // A program that reads /etc/localtime rather than TZ sees the declared zone too. An unknown
+  // name leaves the link dangling, which the C library reads as UTC, as it reads such a TZ.
+  if (spec.timezone !== undefined && ZONE_NAME.test(spec.timezone)) mounts.push({ kind: '--symlink', path: '/etc/localtime', source: `/usr/share/zoneinfo/${spec.timezone}` });
   mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, { kind: '--tmpfs', path: '/tmp' });
   for (const d of spec.runtimeDirs) mounts.push({ kind: '--ro-bind', path: d });
   // A read grant inside a write grant is already visible (and writable): binding it read-only on
@@ -114,8 +136,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
     else args.push(m.kind, m.path, m.path);
   }
-  if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, spec.bundle);
-  args.push('--chdir', spec.cwd);
+  if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
+  args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }
 

@@ -40,6 +40,17 @@ limits:
     assert.equal(p.source, 'skillctl.policy.yaml');
   });
 
+  it("gives every run the policy's PATH, else the documented default, never the host's", () => {
+    assert.equal(load('version: 1\n').policy?.runPath, '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
+    assert.equal(defaultPolicy('/p').runPath, '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin');
+    assert.equal(load('version: 1\npath: [/opt/homebrew/bin, /usr/bin, /bin]\n').policy?.runPath, '/opt/homebrew/bin:/usr/bin:/bin');
+    for (const bad of ['[bin]', '["/a:/b"]', '[/a, /a]']) {
+      const r = load(`version: 1\npath: ${bad}\n`);
+      assert.equal(r.policy, undefined, bad);
+      assert.ok(r.diagnostics.some((d) => d.pointer?.startsWith('/path') === true), `${bad}: ${JSON.stringify(r.diagnostics)}`);
+    }
+  });
+
   it('refuses unknown keys and scopes (schema), with positions', () => {
     const r = load('version: 1\npermissions:\n  fs.delete: [/]\nextra: true\n');
     assert.equal(r.policy, undefined);

@@ -99,6 +99,16 @@ describe('run engine with built-in skills', () => {
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
     await mk('test.missing');
     await mk('test.needs-env', { command: 'builtin:test.env', requested_permissions: { env: ['HOME'] }, required_environment_variables: ['HOME'] });
+    // sha256 of "/h", the value this manifest was written for.
+    const home = { HOME: 'sha256:141582aa3785bb7d6cfe7b16dc441f4a7a9db343fdea989a0475ec30a5b243c7' };
+    await mk('test.fingerprinted', { command: 'builtin:test.env', requested_permissions: { env: ['HOME'] }, required_environment_variables: ['HOME'], value_fingerprints: home });
+    await mk('test.fingerprinted-strict', {
+      command: 'builtin:test.env',
+      requested_permissions: { env: ['HOME'] },
+      required_environment_variables: ['HOME'],
+      value_fingerprints: home,
+      requested_determinism_profile: 'strict',
+    });
     await writeBundle(bundle('two'), {
       skill_id: 'test.two',
       entrypoints: [entry({ entrypoint_id: 'a', command: 'builtin:test.env', output_schema: OUTPUT }), entry({ entrypoint_id: 'b', tool_profile_id: 'test.tool-b', command: 'builtin:test.wrong', output_schema: OUTPUT })],
@@ -237,6 +247,24 @@ describe('run engine with built-in skills', () => {
       assert.equal(r.exitCode, 3);
       assert.deepEqual(r.record.policy.denials.map((d) => d.code), ['POLICY_URL_DENIED']);
     }
+  });
+
+  it('checks value_fingerprints before the run: a warning, or under strict determinism a refusal', async () => {
+    const granted = policyFrom({ permissions: { 'fs.read': ['.'], env: ['HOME'] } }, root);
+    const codes = (r: Awaited<ReturnType<typeof engine>>): string[] => r.diagnostics.filter((d) => d.code === 'RUN_VALUE_FINGERPRINT_MISMATCH').map((d) => `${d.severity}: ${d.message}`);
+    const right = await engine({ cwd: root, target: bundle('test.fingerprinted'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/h' } });
+    assert.equal(right.status, 'ok');
+    assert.deepEqual(codes(right), []);
+    const wrong = await engine({ cwd: root, target: bundle('test.fingerprinted'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/elsewhere' } });
+    assert.equal(wrong.status, 'ok');
+    assert.deepEqual(codes(wrong), ['warning: HOME has a value whose sha256 differs from its fingerprint']);
+    const strict = await engine({ cwd: root, target: bundle('test.fingerprinted-strict'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/elsewhere' } });
+    assert.equal(strict.status, 'unavailable');
+    assert.equal(strict.exitCode, 2);
+    assert.deepEqual(codes(strict), ['error: HOME has a value whose sha256 differs from its fingerprint']);
+    assert.equal(strict.output, undefined);
+    const strictRight = await engine({ cwd: root, target: bundle('test.fingerprinted-strict'), builtins: ALL, policy: granted, env: { PATH: '/usr/bin', HOME: '/h' } });
+    assert.equal(strictRight.status, 'ok');
   });
 
   it('chooses the entrypoint: the only one, main, or the one named', async () => {

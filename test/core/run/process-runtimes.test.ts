@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { defaultPolicy } from '../../../src/core/policy/index.js';
+import { defaultPolicy, RUN_PATH_DEFAULT } from '../../../src/core/policy/index.js';
 import { auditLine } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
@@ -108,14 +108,18 @@ describe('process runtimes', () => {
       const seenBy = async (name: string): Promise<string[]> => {
         const r = await engine({ cwd: root, target: b(name), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
         assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
-        // bubblewrap sets PWD to the directory it starts the skill in (inside the bundle).
-        return (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b(name)}`);
+        const seen = (r.output as { ok: string }).ok.split(';');
+        // bubblewrap sets PWD to the directory it starts the skill in: the bundle, at /skill whatever its host path.
+        if (sandbox === 'bwrap') assert.ok(seen.includes('PWD=/skill'), seen.join(';'));
+        return seen.filter((kv) => !kv.startsWith('PWD='));
       };
-      assert.deepEqual(await seenBy('env-undeclared'), ['LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
-      assert.deepEqual(await seenBy('env-declared-context'), ['LC_ALL=C', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=Europe/Berlin', 'zone=Europe/Berlin']);
+      // The policy's PATH (here the default), never the host's.
+      const RUN_PATH = RUN_PATH_DEFAULT;
+      assert.deepEqual(await seenBy('env-undeclared'), ['LC_ALL=C.UTF-8', `PATH=${RUN_PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
+      assert.deepEqual(await seenBy('env-declared-context'), ['LC_ALL=C', `PATH=${RUN_PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=Europe/Berlin', 'zone=Europe/Berlin']);
       const r = await engine({ cwd: root, target: b('env'), env, policy: policyFrom({ permissions: { env: ['HOME'] } }, root), request: { sandbox } });
-      const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => kv !== `PWD=${b('env')}`);
-      assert.deepEqual(seen, ['HOME=/home/tester', 'LC_ALL=C.UTF-8', `PATH=${PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
+      const seen = (r.output as { ok: string }).ok.split(';').filter((kv) => !kv.startsWith('PWD='));
+      assert.deepEqual(seen, ['HOME=/home/tester', 'LC_ALL=C.UTF-8', `PATH=${RUN_PATH}`, 'PYTHONIOENCODING=utf-8', `SKILLCTL_CWD=${root}`, 'TZ=UTC', 'zone=UTC']);
       assert.equal(r.record.result.sandbox, sandbox);
       for (const secret of ['aws-secret', 'gh-token', 'npm-token']) assert.ok(!auditLine(r.record).includes(secret));
     });
@@ -188,17 +192,23 @@ describe('process runtimes', () => {
 
   it('container: a clear error when no container engine answers', async () => {
     for (const path of [`${join(root, 'fakebin')}:/usr/bin:/bin`, join(root, 'granted')]) {
-      const r = await engine({ cwd: root, target: b('container'), env: { PATH: path } });
+      const r = await engine({ cwd: root, target: b('container'), env: { PATH }, policy: { ...defaultPolicy(root), runPath: path } });
       assert.equal(r.status, 'unavailable');
       assert.equal(r.exitCode, 2);
       assert.deepEqual(errorCodes(r), ['RUN_CONTAINER_ENGINE_UNAVAILABLE']);
     }
   });
 
-  it('a missing interpreter is a clear error', async () => {
-    const r = await engine({ cwd: root, target: b('prose'), env: { PATH: join(root, 'granted') } });
+  it("a missing interpreter is a clear error: looked up on the policy's PATH, not the host's", async () => {
+    const r = await engine({ cwd: root, target: b('peek'), env: { PATH }, input: { path: '/' }, policy: { ...defaultPolicy(root), runPath: join(root, 'granted') } });
     assert.equal(r.exitCode, 2);
     assert.deepEqual(errorCodes(r), ['RUN_RUNTIME_UNAVAILABLE']);
+  });
+
+  it("node that is not on the policy's PATH is the node running skillctl", async () => {
+    const r = await engine({ cwd: root, target: b('thesis'), env: { PATH }, input: 'x', policy: { ...defaultPolicy(root), runPath: join(root, 'granted') }, request: { sandbox: 'none' } });
+    assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
+    assert.equal(r.output, 'X');
   });
 
   it('says when the interpreter is not the pinned version', async () => {
@@ -208,15 +218,16 @@ describe('process runtimes', () => {
   });
 
   it('without bubblewrap and prlimit: auto refuses unless the policy accepts it, then runs unsandboxed with warnings; bwrap refuses', async () => {
-    const env = { PATH: join(root, 'nodeonly') };
-    const refused = await engine({ cwd: root, target: b('old-pin'), env });
+    const env = { PATH };
+    const nodeOnly = { ...defaultPolicy(root), runPath: join(root, 'nodeonly') };
+    const refused = await engine({ cwd: root, target: b('old-pin'), env, policy: nodeOnly });
     assert.deepEqual([refused.exitCode, errorCodes(refused)], [2, ['RUN_SANDBOX_UNAVAILABLE']]);
-    const auto = await engine({ cwd: root, target: b('old-pin'), env, policy: { ...defaultPolicy(root), allowUnsandboxed: true } });
+    const auto = await engine({ cwd: root, target: b('old-pin'), env, policy: { ...nodeOnly, allowUnsandboxed: true } });
     assert.equal(auto.status, 'ok');
     assert.equal(auto.record.result.sandbox, 'none');
     const warnings = auto.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code);
     assert.ok(warnings.includes('RUN_UNSANDBOXED') && warnings.includes('RUN_MEMORY_UNCAPPED'));
-    const strict = await engine({ cwd: root, target: b('old-pin'), env, request: { sandbox: 'bwrap' } });
+    const strict = await engine({ cwd: root, target: b('old-pin'), env, policy: nodeOnly, request: { sandbox: 'bwrap' } });
     assert.equal(strict.exitCode, 2);
     assert.deepEqual(errorCodes(strict), ['RUN_SANDBOX_UNAVAILABLE']);
   });

@@ -26,7 +26,20 @@ describe('bwrapArgs', () => {
     assert.equal(at('--ro-bind-try', '/elsewhere/policy.yaml'), -1, 'a protected path outside every write grant needs no mount');
     assert.ok(at('--symlink', 'usr/bin') >= 0);
     assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
-    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/b/skill', '--chdir', '/b/skill/src']);
+    // The bundle appears at /skill wherever it is on the host: the working directory is the same on every run.
+    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/skill', '--chdir', '/skill/src']);
+    assert.equal(at('--ro-bind-try', '/etc/localtime'), -1, "the host's time zone is never mounted");
+  });
+
+  it("shows the run's declared time zone at /etc/localtime, and nothing for a name that could leave zoneinfo", () => {
+    const a = bwrapArgs({ ...base, timezone: 'Asia/Tokyo' });
+    assert.ok(a.join(' ').includes('--symlink /usr/share/zoneinfo/Asia/Tokyo /etc/localtime'), a.join(' '));
+    for (const tz of ['../../etc/shadow', 'Asia/../../x', '/etc/passwd', 'UTC\n']) assert.ok(!bwrapArgs({ ...base, timezone: tz }).includes('/etc/localtime'), tz);
+  });
+
+  it('keeps a working directory outside the bundle as it is', () => {
+    assert.deepEqual(bwrapArgs({ ...base, cwd: '/work/project' }).slice(-2), ['--chdir', '/work/project']);
+    assert.deepEqual(bwrapArgs({ ...base, cwd: '/b/skill-other' }).slice(-2), ['--chdir', '/b/skill-other']);
   });
   it('pins each directory between a write grant and a protected path, so none can be renamed and refilled', () => {
     const a = bwrapArgs({ ...base, write: ['/w'], read: [], protect: ['/w/conf/ci/policy.yaml', '/w/locked'] });

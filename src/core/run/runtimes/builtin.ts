@@ -61,6 +61,8 @@ export interface ConfineOptions {
   readonly track?: (pid: number, exited: boolean) => void;
   /** Goes before the sandbox's own prefix (the run's cgroup). */
   readonly processPrefix?: readonly string[];
+  /** The run's declared time zone, for /etc/localtime inside the sandbox. */
+  readonly timezone?: string;
 }
 
 /** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
@@ -76,6 +78,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       write: o.granted.fsWrite,
       network: o.granted.netHttp.length > 0,
       protect: o.protectedPaths,
+      ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
@@ -107,6 +110,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       report: (sandbox, found) => observer.confined(sandbox, found),
       track: (pid, exited) => observer.process(pid, exited),
       ...(job.processPrefix !== undefined ? { processPrefix: job.processPrefix } : {}),
+      ...(job.env.TZ !== undefined ? { timezone: job.env.TZ } : {}),
     }),
     async commit(work) {
       observer.committing(true);

@@ -46,9 +46,12 @@ export async function findInterpreter(
   env: Readonly<Record<string, string>>,
   hostNode: HostNode | undefined,
 ): Promise<{ interpreter?: Interpreter; diagnostics: Diagnostic[] }> {
-  const found = await lookupCommand(name, env.PATH ?? '');
+  let found = await lookupCommand(name, env.PATH ?? '');
+  // The run's PATH is the policy's, not the user's: a node installed by a version manager is not
+  // on it, but the node running skillctl always exists.
+  if (!found.ok && name === 'node' && hostNode !== undefined) found = { ok: true, path: hostNode.path };
   if (!found.ok) {
-    return { diagnostics: [diag('RUN_RUNTIME_UNAVAILABLE', `${name} is ${found.reason}`, { hint: `install ${name} or put it on PATH` })] };
+    return { diagnostics: [diag('RUN_RUNTIME_UNAVAILABLE', `${name} is ${found.reason}`, { hint: `install ${name} in a directory of the policy's path` })] };
   }
   const real = await realpath(found.path);
   let version: string | undefined;

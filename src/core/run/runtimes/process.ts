@@ -15,7 +15,7 @@ import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, memoryLimited, type Attempt } from '../attempt.js';
 import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
-import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../process-runner.js';
 import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 import { pushAll } from '../../findings.js';
@@ -70,6 +70,12 @@ async function bundleFile(bundleDir: string, cwd: string, rel: string): Promise<
   }
 }
 
+/** An argument, or the value of a `--flag=PATH`, that names a path in the bundle, as the sandbox shows it. */
+function inBundleMount(arg: string, bundle: string): string {
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  return eq > 0 ? arg.slice(0, eq + 1) + sandboxPath(arg.slice(eq + 1), bundle) : sandboxPath(arg, bundle);
+}
+
 function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
   return { failure: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', message, { pointer: '/command' })]), diagnostics };
 }
@@ -116,7 +122,9 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       const perm = nodePermissionFlag(interp.version);
       if (perm !== undefined) {
         flags.push(perm, '--disable-warning=ExperimentalWarning');
-        for (const p of outermost([o.bundleDir, ...fsRead, ...fsWrite])) flags.push(`--allow-fs-read=${p}`);
+        // The bundle on its own, even inside a read grant: under bubblewrap it is also at /skill.
+        flags.push(`--allow-fs-read=${o.bundleDir}`);
+        for (const p of outermost([...fsRead, ...fsWrite])) flags.push(`--allow-fs-read=${p}`);
         for (const p of outermost(fsWrite)) flags.push(`--allow-fs-write=${p}`);
         if (o.grant.granted.exec.length > 0) flags.push('--allow-child-process');
       }
@@ -155,10 +163,14 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     write: fsWrite,
     network: o.grant.granted.netHttp.length > 0,
     protect: o.protectedPaths ?? [],
+    ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });
   if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
   pushAll(diagnostics, confined.diagnostics);
   const sandbox = confined.sandbox;
+  // Inside bubblewrap the bundle is at BUNDLE_MOUNT: the script and the flags that name the
+  // bundle point there (arguments and flags hold no other path to it).
+  if (sandbox === 'bwrap') command = command.map((arg) => inBundleMount(arg, o.bundleDir));
   command = [...confined.prefix, ...command];
 
   const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
