@@ -207,9 +207,10 @@ export {
 /**
  * Behaviour packs (docs/packs.md): `renderPack(profile = 'daily', maxChars?, { packs? })` returns the
  * BM-L1 text of a pack, the same bytes as `skillctl skill`. `maxChars` counts Unicode code points and
- * is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] = [100, 16000]; leaving it out gives the whole pack.
- * A cut text keeps the whole first line `skill profile=<p> version=<v>`, is cut between lines, and
- * ends with a line `...`. An unknown profile or non-integer budget is an INVALID_INPUT diagnostic
+ * is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] = [600, 16000]; leaving it out gives the whole pack.
+ * Every budget keeps the whole first line `skill profile=<p> version=<v>` and the whole NEXT LOOP
+ * section; a cut text keeps as many whole lines from the start as fit besides them, and each run
+ * of lines left out is a line `...`. An unknown profile or non-integer budget is an INVALID_INPUT diagnostic
  * (`ok: false`), never an exception. `packs` adds operator packs (validated; none may take a
  * built-in name).
  */

@@ -3,7 +3,7 @@
  * BM-L1 text, marked `line_protocol`. The same request check and bytes as `skillctl skill`.
  */
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
-import { packCatalogue, renderRequest, type Pack } from '../core/behaviour-packs/index.js';
+import { packCatalogue, PACK_MAX_CHARS, PACK_MIN_CHARS, renderRequest, type Pack } from '../core/behaviour-packs/index.js';
 import type { ExtraTool } from './server.js';
 
 /** The tool over the built-in packs plus `extra` (operator packs, already validated by loadPackDir). */
@@ -15,7 +15,7 @@ export function packTool(extra: readonly Pack[] = []): ExtraTool {
     name: 'skill',
     description:
       'A behaviour pack: compact guidance (BM-L1 text) for discovering, loading, running and verifying skills with skillctl. ' +
-      `profile is one of ${profiles.join(', ')} (default daily); max_chars is the text budget in characters (clamped to 100..16000; none: the whole pack).`,
+      `profile is one of ${profiles.join(', ')} (default daily); max_chars is the text budget in characters (clamped to ${PACK_MIN_CHARS}..${PACK_MAX_CHARS}; none: the whole pack; every budget keeps the identity line and the next loop).`,
     inputSchema: {
       type: 'object',
       properties: { profile: { type: 'string', enum: profiles }, max_chars: { type: 'integer' } },

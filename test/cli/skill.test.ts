@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../src/core/behaviour-packs/index.js';
+import { BUILTIN_PACKS, BUILTIN_PROFILES, codePoints, PACK_MAX_CHARS, PACK_MIN_CHARS, renderPack } from '../../src/core/behaviour-packs/index.js';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
 import { BIN, fixture, ROOT } from '../helpers/paths.js';
 
@@ -34,14 +34,14 @@ interface ErrorDoc {
 
 describe('skillctl skill: golden output', () => {
   for (const profile of BUILTIN_PROFILES) {
-    it(`${profile}: whole, and cut to 400 characters`, () => {
+    it(`${profile}: whole, and cut to 700 characters`, () => {
       golden(`${profile}.txt`, ok(skillctl(['skill', '--profile', profile])).stdout);
-      golden(`${profile}.max-chars-400.txt`, ok(skillctl(['skill', '--profile', profile, '--max-chars', '400'])).stdout);
+      golden(`${profile}.max-chars-700.txt`, ok(skillctl(['skill', '--profile', profile, '--max-chars', '700'])).stdout);
     });
   }
 
   it('daily with --json', () => {
-    golden('daily.max-chars-250.json', ok(skillctl(['skill', '--json', '--max-chars', '250'])).stdout);
+    golden('daily.max-chars-650.json', ok(skillctl(['skill', '--json', '--max-chars', '650'])).stdout);
   });
 });
 
@@ -91,20 +91,20 @@ describe('skillctl skill: determinism', () => {
   });
 
   it('the whole text is printed without a trailing newline, so the budget holds for stdout too', () => {
-    const r = ok(skillctl(['skill', '--profile', 'teamlead', '--max-chars', '500']));
+    const r = ok(skillctl(['skill', '--profile', 'teamlead', '--max-chars', '700']));
     assert.ok(r.stdout.endsWith('\n...'));
-    assert.ok(codePoints(r.stdout) <= 500);
+    assert.ok(codePoints(r.stdout) <= 700);
   });
 });
 
 describe('skillctl skill: budgets', () => {
   it('--json gives the line-protocol envelope with the effective budget', () => {
-    const human = ok(skillctl(['skill', '--profile', 'strict', '--max-chars', '300'])).stdout;
-    const doc = json<Record<string, unknown>>(ok(skillctl(['skill', '--profile', 'strict', '--max-chars', '300', '--json'])));
+    const human = ok(skillctl(['skill', '--profile', 'strict', '--max-chars', '700'])).stdout;
+    const doc = json<Record<string, unknown>>(ok(skillctl(['skill', '--profile', 'strict', '--max-chars', '700', '--json'])));
     assert.deepEqual(Object.keys(doc), ['clamped', 'line_protocol', 'max_chars', 'max_chars_requested', 'profile', 'skill_pack_version', 'text', 'truncated']);
     assert.deepEqual(
       { ...doc, text: undefined },
-      { clamped: false, line_protocol: true, max_chars: 300, max_chars_requested: 300, profile: 'strict', skill_pack_version: '0.1.0', text: undefined, truncated: true },
+      { clamped: false, line_protocol: true, max_chars: 700, max_chars_requested: 700, profile: 'strict', skill_pack_version: '0.1.0', text: undefined, truncated: true },
     );
     assert.equal(doc.text, human);
   });
@@ -117,15 +117,29 @@ describe('skillctl skill: budgets', () => {
     assert.deepEqual([high.max_chars, high.truncated], [PACK_MAX_CHARS, false]);
     const human = ok(skillctl(['skill', '--max-chars', '10']));
     assert.match(human.stderr, /PACK_BUDGET_CLAMPED/);
-    assert.match(human.stdout, /^skill profile=daily version=0\.1\.0\n\[DAILY\]\n[^\n]+\n\.\.\.$/);
+    assert.equal(human.stdout, renderPack('daily', PACK_MIN_CHARS).value?.text);
+    assert.match(human.stdout, /^skill profile=daily version=0\.1\.0\n\[DAILY\]\n[^]+\n\.\.\.\n\[NEXT LOOP\]\n[^]+\n\.\.\.$/);
     assert.equal(ok(skillctl(['skill', '--max-chars', '10', '--quiet'])).stderr, '');
   });
 
+  it('keeps the whole next loop at the smallest budgets, with the bytes of renderPack', () => {
+    for (const pack of BUILTIN_PACKS) {
+      const section = pack.sections.find((s) => s.name === 'NEXT LOOP');
+      const loop = `\n[NEXT LOOP]\n${section?.lines.join('\n') ?? ''}\n`;
+      for (const budget of [0, PACK_MIN_CHARS + 1]) {
+        const r = ok(skillctl(['skill', '--profile', pack.profile, '--max-chars', String(budget), '--quiet']));
+        assert.equal(r.stdout, renderPack(pack.profile, budget).value?.text, `${pack.profile} at ${budget}`);
+        assert.ok(r.stdout.includes(loop), `${pack.profile} at ${budget}`);
+      }
+    }
+  });
+
   it('counts code points for an operator pack with astral characters', () => {
-    for (const n of [100, 120, 160, 230, 300]) {
+    for (const n of [600, 650, 700, 800, 900]) {
       const r = ok(skillctl(['skill', '--packs', fixture('packs', 'operator', 'valid'), '--profile', 'acme-oncall', '--max-chars', String(n)]));
       assert.ok(codePoints(r.stdout) <= n, `${codePoints(r.stdout)} > ${n}`);
       assert.ok(r.stdout.startsWith('skill profile=acme-oncall version=1.2.0-rc.1\n'));
+      assert.ok(r.stdout.includes('\n[NEXT LOOP]\n1. Read the newest alert.') && r.stdout.endsWith('\n...'), r.stdout);
     }
   });
 });

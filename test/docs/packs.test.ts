@@ -39,11 +39,11 @@ describe('docs/packs.md worked example', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('injects the research pack for a research job and records its identity line', () => {
-    const r = run('research-gitignore', 'goal.txt', '', '400');
+    const r = run('research-gitignore', 'goal.txt', '', '700');
     assert.equal(r.code, 0, r.stderr);
-    const pack = renderPack('research', 400).value?.text ?? '';
+    const pack = renderPack('research', 700).value?.text ?? '';
     assert.ok(r.stdout.includes(`\n\nSKILL PACK (bounded):\n${pack}\n\nJOB (research-gitignore):\nCheck that`), r.stdout);
-    assert.match(readFileSync(join(dir, 'jobs.log'), 'utf8'), /^job research-gitignore: skill profile=research version=0\.1\.0 max_chars=400$/m);
+    assert.match(readFileSync(join(dir, 'jobs.log'), 'utf8'), /^job research-gitignore: skill profile=research version=0\.1\.0 max_chars=700$/m);
   });
 
   it('defaults to strict with a 1200-character budget', () => {

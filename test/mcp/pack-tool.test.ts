@@ -5,9 +5,9 @@ import { packTool } from '../../src/mcp/pack-tool.js';
 
 describe('MCP skill tool (behaviour packs)', () => {
   it('returns the same text as renderPack, marked line_protocol', async () => {
-    const r = await packTool().call({ profile: 'teamlead', max_chars: 150 });
+    const r = await packTool().call({ profile: 'teamlead', max_chars: 700 });
     assert.equal(r.isError, undefined);
-    assert.deepEqual(r.content, [{ type: 'text', text: renderPack('teamlead', 150).value?.text }]);
+    assert.deepEqual(r.content, [{ type: 'text', text: renderPack('teamlead', 700).value?.text }]);
     assert.equal(r._meta?.line_protocol, true);
     assert.equal(r._meta?.truncated, true);
     assert.match((r.content[0] as { text: string }).text, /^skill profile=teamlead version=\S+\n/);

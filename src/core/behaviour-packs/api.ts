@@ -44,8 +44,9 @@ export function packCatalogue(extra: readonly Pack[] = []): Result<readonly Pack
 
 /**
  * Renders the pack of `profile` (default `daily`) as BM-L1 text of at most `maxChars` Unicode code
- * points. `maxChars` is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] (100..16000); leaving it out gives
- * the whole pack. Same build, profile and budget give the same text, byte for byte.
+ * points. `maxChars` is clamped to [PACK_MIN_CHARS, PACK_MAX_CHARS] (600..16000); leaving it out gives
+ * the whole pack. Every budget keeps the identity line and the whole next loop (see fitLines).
+ * Same build, profile and budget give the same text, byte for byte.
  *
  * An unknown profile or a `maxChars` that is not an integer is an INVALID_INPUT diagnostic, not an
  * exception: check `ok`.

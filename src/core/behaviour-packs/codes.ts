@@ -22,5 +22,9 @@ export const PACK_CODES = {
   PACK_SECTION_ORDER: { severity: 'error', title: "A pack's first section is not its own profile section.", exit: 'findings' },
   PACK_SECTION_DUPLICATE: { severity: 'error', title: 'A pack has two sections with the same name.', exit: 'findings' },
   PACK_SECTION_MISSING: { severity: 'error', title: 'A pack has no NEXT LOOP or no PROOF section.', exit: 'findings' },
-  PACK_TOO_LARGE: { severity: 'error', title: 'A pack file or its rendered text is larger than the bound.', exit: 'findings' },
+  PACK_TOO_LARGE: {
+    severity: 'error',
+    title: 'A pack file or its rendered text is larger than the bound, or its next loop does not fit the smallest budget.',
+    exit: 'findings',
+  },
 } as const satisfies CodeCatalogue;

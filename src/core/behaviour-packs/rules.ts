@@ -3,8 +3,8 @@
  * passed the schema, returning diagnostics with pointers.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { PACK_MAX_CHARS, REQUIRED_SECTIONS, type Pack } from './model.js';
-import { codePoints, packLines } from './render.js';
+import { NEXT_LOOP_SECTION, PACK_MAX_CHARS, PACK_MIN_CHARS, REQUIRED_SECTIONS, type Pack } from './model.js';
+import { codePoints, packLines, renderPackText } from './render.js';
 
 export interface PackRuleContext {
   readonly pack: Pack;
@@ -83,4 +83,25 @@ const fitsMaxBudget: PackRule = {
   },
 };
 
-export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, fitsMaxBudget];
+/**
+ * Every budget keeps the identity line and the whole next loop (seed 000), so the smallest budget
+ * must hold them with their cut marks; otherwise a small budget could not be met.
+ */
+const nextLoopFitsMinBudget: PackRule = {
+  name: 'next-loop-fits-min-budget',
+  check: ({ pack }) => {
+    const i = pack.sections.findIndex((s) => s.name === NEXT_LOOP_SECTION);
+    if (i < 0) return []; // required-sections reports it
+    const size = codePoints(renderPackText(pack, PACK_MIN_CHARS).text);
+    return size <= PACK_MIN_CHARS
+      ? []
+      : [
+          diag('PACK_TOO_LARGE', `the identity line and the [${NEXT_LOOP_SECTION}] section, which every budget keeps, take ${size} characters; the smallest budget is ${PACK_MIN_CHARS}`, {
+            pointer: `/sections/${i}`,
+            hint: 'shorten the next loop; longer guidance belongs in another section',
+          }),
+        ];
+  },
+};
+
+export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, fitsMaxBudget, nextLoopFitsMinBudget];

@@ -68,7 +68,7 @@ export const REGISTRY: readonly GoldenCase[] = [
   // mcp over stdio: a fixed session on stdin; the server stops at its end. Only a tool answered
   // without I/O (skill) is here: the server closes at stdin's end without waiting for calls in
   // flight, so a call that reads the registry loses its answer (one of the report's findings).
-  { args: ['mcp', '--no-audit'], label: 'skill-tool', temp: {}, stdin: session([{ name: 'skill', arguments: { profile: 'daily', max_chars: 200 } }]) },
+  { args: ['mcp', '--no-audit'], label: 'skill-tool', temp: {}, stdin: session([{ name: 'skill', arguments: { profile: 'daily', max_chars: 700 } }]) },
   { args: ['mcp', '--no-audit', '--registry', 'nosuch'], temp: {} },
   { args: ['mcp', '--no-audit', '--packs', '<ROOT>/fixtures/packs/operator/invalid/reserved'], temp: {} },
 ];

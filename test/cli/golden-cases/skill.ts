@@ -6,7 +6,7 @@ const PACKS = 'fixtures/packs/operator';
 
 export const SKILL: readonly GoldenCase[] = [
   { args: ['skill'] },
-  { args: ['skill', '--profile', 'teamlead', '--max-chars', '150'] },
+  { args: ['skill', '--profile', 'teamlead', '--max-chars', '700'] },
   { args: ['skill', '-p', 'strict', '--max-chars', '1200'] },
   { args: ['skill', '--max-chars', '5'] },
   { args: ['skill', '--json', '--profile', 'research', '--max-chars', '400'] },

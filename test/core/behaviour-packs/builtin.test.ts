@@ -50,11 +50,13 @@ describe('built-in packs', () => {
     }
   });
 
-  it('stay useful at the smallest budget: the own section and its first line survive', () => {
+  it('stay useful at the smallest budget: the first line of the own section and the whole next loop survive', () => {
     for (const p of BUILTIN_PACKS) {
       const own = p.sections[0];
+      const loop = p.sections.find((s) => s.name === 'NEXT LOOP');
       const r = renderPackText(p, PACK_MIN_CHARS);
       assert.ok(r.text.startsWith(`${identityLine(p)}\n[${own?.name}]\n${own?.lines[0]}\n`), r.text);
+      assert.ok(r.text.includes(`\n[NEXT LOOP]\n${loop?.lines.join('\n') ?? ''}\n`), r.text);
     }
   });
 
@@ -77,8 +79,8 @@ describe('renderPack', () => {
     const r = renderPack('strict', 3);
     assert.equal(r.ok, true);
     assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity, d.pointer]), [['PACK_BUDGET_CLAMPED', 'warning', '/max_chars']]);
-    assert.equal(r.value?.max_chars, 100);
-    assert.deepEqual(renderPack('strict', 300).diagnostics, []);
+    assert.equal(r.value?.max_chars, PACK_MIN_CHARS);
+    assert.deepEqual(renderPack('strict', PACK_MIN_CHARS).diagnostics, []);
   });
 
   it('is deterministic', () => {

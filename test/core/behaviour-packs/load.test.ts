@@ -36,6 +36,7 @@ describe('loadPackDir on the fixtures', () => {
     ['reserved', [['PACK_PROFILE_RESERVED', '/profile']]],
     ['duplicate', [['PACK_PROFILE_DUPLICATE', '/profile']]],
     ['section-order', [['PACK_SECTION_ORDER', '/sections/0/name']]],
+    ['next-loop-too-large', [['PACK_TOO_LARGE', '/sections/1']]],
     ['section-duplicate', [['PACK_SECTION_DUPLICATE', '/sections/3/name']]],
     [
       'section-missing',
