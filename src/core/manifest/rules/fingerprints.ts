@@ -1,20 +1,10 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { closest } from '../../suggest.js';
+import { resolveLocalRef } from '../local-ref.js';
 import type { JsonSchema } from '../model.js';
 import type { Rule } from './rule.js';
 
 type Lookup = 'declared' | 'undeclared' | 'unknowable';
-
-function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur !== null && typeof cur === 'object' ? (cur as JsonSchema) : undefined;
-}
 
 /**
  * Does `schema` declare the property path `segments`? Follows `properties`, local `$ref`s and
