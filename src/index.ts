@@ -9,12 +9,19 @@ export { InternalError, SkillctlError } from './core/errors.js';
 export { canonicalize, isSha256Digest, jcsDigest, sha256, treeDigest, type Sha256Digest, type TreeFile } from './core/digest/index.js';
 /** Reads a bundle directory: `computeContent(dirSource(dir))` gives its files and content_digest. */
 export { computeContent, dirSource, type BundleContent, type BundleSource } from './core/bundle/index.js';
-/** Validates manifests: `validateBundle(dir)` or `validateManifest(bytes, format, { file })`. */
+/**
+ * Validates manifests: `validateBundle(dir)` or `validateManifest(bytes, format, { file })`. Each
+ * result's `entrypoints` says, per entrypoint, whether it is determinism-eligible and why not
+ * (`EntrypointSummary`); `metadata.determinism_eligible` is true when all of them are.
+ */
 export {
   fixDigests,
   manifestDigestOf,
   validateBundle,
   validateManifest,
+  type DeterminismReason,
+  type EntrypointDeterminism,
+  type EntrypointSummary,
   type LoaderError,
   type Manifest,
   type ManifestValidation,

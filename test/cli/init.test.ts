@@ -27,15 +27,27 @@ describe('skillctl init, non-interactive', () => {
       { cwd },
     );
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.deepEqual(json(r), {
-      created: 'fetch',
-      format: 'manifest',
-      id: 'acme.fetch',
-      runtime: 'node',
-      runtime_version: '20.19.0',
-      files: ['scripts/main.mjs', 'skill.yaml'],
-      diagnostics: [],
-    });
+    const out = json<{ diagnostics: { code: string; severity: string; pointer: string }[] }>(r);
+    assert.deepEqual(
+      { ...out, diagnostics: [] },
+      {
+        created: 'fetch',
+        format: 'manifest',
+        id: 'acme.fetch',
+        runtime: 'node',
+        runtime_version: '20.19.0',
+        files: ['scripts/main.mjs', 'skill.yaml'],
+        diagnostics: [],
+      },
+    );
+    // The new skill is valid; it is not determinism-eligible until its net.http effect is declared.
+    assert.deepEqual(
+      out.diagnostics.map((d) => [d.severity, d.code, d.pointer]),
+      [
+        ['info', 'DETERMINISM_SIDE_EFFECT_UNCOVERED', '/entrypoints/0/requested_permissions/net.http'],
+        ['info', 'DETERMINISM_SIDE_EFFECT_UNCOVERED', '/entrypoints/0/side_effect_fingerprint_fields'],
+      ],
+    );
   });
 
   it('writes an Agent Skills folder with --format skill-md', async () => {

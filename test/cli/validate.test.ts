@@ -3,6 +3,7 @@ import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { json, skillctl } from '../helpers/cli.js';
+import { canonicalManifest, entrypoint, withDigest } from '../helpers/manifests.js';
 import { fixture, ROOT } from '../helpers/paths.js';
 import { rawZip } from '../helpers/raw-zip.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -12,7 +13,7 @@ interface Result {
   valid: boolean;
   metadata: Record<string, unknown>;
   loader_error: Record<string, unknown> | null;
-  diagnostics: { code: string; severity: string; pointer?: string; line?: number; column?: number }[];
+  diagnostics: { code: string; severity: string; message: string; pointer?: string; line?: number; column?: number }[];
 }
 
 describe('skillctl validate', () => {
@@ -116,6 +117,60 @@ describe('skillctl validate', () => {
     assert.doesNotMatch(plain.stdout, /\u001b\[/);
     const flag = skillctl(['validate', '--no-color', 'fixtures/manifests/invalid/wrong-types'], { env: { FORCE_COLOR: '1' } });
     assert.doesNotMatch(flag.stdout, /\u001b\[/);
+  });
+});
+
+describe('skillctl validate --json: determinism per entrypoint', () => {
+  it('each entrypoint has determinism { eligible, reasons }, each reason a code, pointer and message', () => {
+    const m = canonicalManifest();
+    const eligible = entrypoint(m);
+    const timed = {
+      ...eligible,
+      entrypoint_id: 'timed',
+      tool_profile_id: 'tool.timed',
+      output_schema: { type: 'object', properties: { summary: { type: 'string' }, duration_ms: { type: 'integer' } } },
+      requested_determinism_profile: 'strict',
+    };
+    m.entrypoints = [eligible, timed];
+    const r = skillctl(['validate', '--json', '-'], { input: JSON.stringify(withDigest(m)) });
+    // Ineligible is not invalid: the request for strict determinism is a warning.
+    assert.equal(r.code, 0, r.stdout);
+    const [res] = json<(Result & { entrypoints: unknown[] })[]>(r);
+    assert.equal(res?.valid, true);
+    assert.equal(res?.metadata.determinism_eligible, false);
+    assert.equal(res?.metadata.fingerprint_completeness, 'incomplete');
+    assert.deepEqual(res?.entrypoints, [
+      { entrypoint_id: 'main', pointer: '/entrypoints/0', determinism: { eligible: true, reasons: [] } },
+      {
+        entrypoint_id: 'timed',
+        pointer: '/entrypoints/1',
+        determinism: {
+          eligible: false,
+          reasons: [
+            {
+              code: 'DETERMINISM_FINGERPRINT_UNCOVERED',
+              pointer: '/entrypoints/1/output_schema/properties/duration_ms',
+              message: res?.diagnostics.find((d) => d.code === 'DETERMINISM_FINGERPRINT_UNCOVERED')?.message,
+            },
+          ],
+        },
+      },
+    ]);
+    assert.deepEqual(
+      res?.diagnostics.map((d) => [d.severity, d.code, d.pointer]),
+      [
+        ['info', 'DETERMINISM_FINGERPRINT_UNCOVERED', '/entrypoints/1/output_schema/properties/duration_ms'],
+        ['warning', 'DETERMINISM_REQUEST_UNMET', '/entrypoints/1/requested_determinism_profile'],
+      ],
+    );
+    // The keys of a result keep their order, the new one after metadata.
+    assert.deepEqual(Object.keys(res ?? {}).slice(0, 7), ['file', 'skill_id', 'skill_version', 'valid', 'metadata', 'entrypoints', 'loader_error']);
+  });
+
+  it('a manifest that does not parse has no entrypoints', () => {
+    const r = skillctl(['validate', '--json', '-'], { input: '{ "skill_id": ' });
+    const [res] = json<(Result & { entrypoints: unknown[] })[]>(r);
+    assert.deepEqual(res?.entrypoints, []);
   });
 });
 

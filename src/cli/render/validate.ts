@@ -46,6 +46,8 @@ function resultJson(r: Checked): Record<string, unknown> {
     skill_version: r.skill_version ?? null,
     valid: r.valid,
     metadata: r.metadata,
+    // Why each entrypoint is or is not determinism-eligible: metadata.determinism_eligible is all of them.
+    entrypoints: r.entrypoints.map((e) => ({ entrypoint_id: e.entrypoint_id ?? null, pointer: e.pointer, determinism: e.determinism })),
     loader_error: r.loader_error ?? null,
     digests: {
       manifest_digest: { declared: r.digests.manifest.declared ?? null, computed: r.digests.manifest.computed ?? null },

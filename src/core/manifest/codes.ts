@@ -126,4 +126,27 @@ export const MANIFEST_CODES = {
     title: 'requested_determinism_profile asks for strict determinism but the entrypoint is not eligible.',
     exit: 'findings',
   },
+
+  // Determinism eligibility (src/core/manifest/determinism/): why an entrypoint is not eligible,
+  // where no loader error says it already. Info: none makes a manifest invalid by itself.
+  DETERMINISM_RUNTIME_INEXACT: {
+    severity: 'info',
+    title: 'A runtime_version the loader does not check (a builtin entrypoint) is not one exact version.',
+    exit: 'findings',
+  },
+  DETERMINISM_FINGERPRINT_UNCOVERED: {
+    severity: 'info',
+    title: 'An input or output schema property is not in args_fingerprint_fields or result_fingerprint_fields.',
+    exit: 'findings',
+  },
+  DETERMINISM_SIDE_EFFECT_UNCOVERED: {
+    severity: 'info',
+    title: 'An fs.write, net.http or exec permission has no matching side-effect category, or no side_effect_fingerprint_fields.',
+    exit: 'findings',
+  },
+  DETERMINISM_CONTEXT_FROM_HOST: {
+    severity: 'info',
+    title: 'required_environment_variables names a locale, time zone or encoding variable, so that context comes from the host.',
+    exit: 'findings',
+  },
 } as const satisfies CodeCatalogue;

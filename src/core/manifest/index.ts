@@ -1,9 +1,10 @@
 export { CORE_SIDE_EFFECT_CATEGORIES, classifyCategory, SIDE_EFFECT_SET_VERSION, type CoreSideEffectCategory } from './categories.js';
+export type { DeterminismReason, EntrypointDeterminism, EntrypointSummary } from './determinism/index.js';
 export { fixDigests, type DigestFix } from './fix.js';
 export { readCleanJson } from './guards.js';
 export { DEFAULT_LIMITS, parseLimit, resolveLimits, type ResolvedLimits } from './limits.js';
 export { LOADER_PRECEDENCE, toLoaderError, type LoaderError, type LoaderErrorCode, type ValidationStage } from './loader-error.js';
-export { deriveMetadata, type ValidationMetadata } from './metadata.js';
+export { deriveMetadata, UNKNOWN_METADATA, type ValidationMetadata } from './metadata.js';
 export * from './model.js';
 export { parseJsonStrict } from './json-strict.js';
 export { jsonSyntaxProblem, type JsonSyntaxProblem } from './json-syntax.js';

@@ -119,6 +119,11 @@ export const LOADER_CLASS = {
   FINGERPRINT_INCOMPLETE: fingerprint,
   FINGERPRINT_FIELD_UNKNOWN: fingerprint,
   DETERMINISM_REQUEST_UNMET: fingerprint,
+  // Info findings: never primary, listed so every manifest code has its stage.
+  DETERMINISM_RUNTIME_INEXACT: { error_code: 'ERR_RUNTIME_UNPINNED', stage: 'runtime' },
+  DETERMINISM_FINGERPRINT_UNCOVERED: fingerprint,
+  DETERMINISM_SIDE_EFFECT_UNCOVERED: sideEffect,
+  DETERMINISM_CONTEXT_FROM_HOST: contract,
   SIDE_EFFECT_UNDECLARED: sideEffect,
   SIDE_EFFECT_CATEGORY_UNKNOWN: sideEffect,
   SIDE_EFFECT_CATEGORY_ALIAS: sideEffect,
@@ -135,6 +140,11 @@ export const LOADER_CLASS = {
   BUNDLE_TOO_LARGE: bundle,
   BUNDLE_UNREADABLE: { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' },
 } as const satisfies Record<ManifestValidationCode, LoaderClass>;
+
+/** The stage a manifest code belongs to; undefined for codes the manifest linter never reports. */
+export function stageOf(code: Code): ValidationStage | undefined {
+  return (LOADER_CLASS as Partial<Record<Code, LoaderClass>>)[code]?.stage;
+}
 
 function classOf(code: Code): LoaderClass {
   return (LOADER_CLASS as Partial<Record<Code, LoaderClass>>)[code] ?? { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' };

@@ -12,3 +12,8 @@ export const SKILL_VERSION_PATTERN = new RegExp(props.skill_version.pattern);
 /** entrypoint_id and tool_profile_id. */
 export const ID_PATTERN = new RegExp(contractSchema.$defs.id.pattern);
 export const ID_MAX_LENGTH: number = contractSchema.$defs.id.maxLength;
+/**
+ * One exact release of an interpreter or of skillctl: major.minor.patch, optionally a prerelease.
+ * Ranges, tags and channels float to whatever is newest, and a partial version is a range.
+ */
+export const EXACT_RUNTIME_VERSION = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;

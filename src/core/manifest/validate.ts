@@ -16,10 +16,11 @@ import contractSchema from '../../../schemas/skill.contract.v1.schema.json' with
 import { toLoaderError, type LoaderError } from './loader-error.js';
 import { fieldExample } from './examples.js';
 import { checkSkillMdSync } from './skill-md-sync.js';
-import { deriveMetadata, type ValidationMetadata } from './metadata.js';
-import { VALIDATION_POLICY_VERSION, type Manifest } from './model.js';
+import { checkDeterminism, summariseEntrypoints, unmetRequests, type DeterminismFindings, type EntrypointSummary } from './determinism/index.js';
+import { deriveMetadata, UNKNOWN_METADATA, type ValidationMetadata } from './metadata.js';
+import type { Manifest } from './model.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes, type DocumentFormat, type ParsedDocument } from './parse.js';
-import { entrypointViews, RULES } from './rules/index.js';
+import { entrypointViews, RULES, type ViewedEntrypoint } from './rules/index.js';
 
 const validator = validateContract as StandaloneValidator;
 
@@ -41,6 +42,8 @@ export interface ManifestValidation {
   /** True when there is no error-severity diagnostic. */
   readonly valid: boolean;
   readonly metadata: ValidationMetadata;
+  /** Each entrypoint that is a mapping, with its determinism eligibility and the reasons against it. */
+  readonly entrypoints: readonly EntrypointSummary[];
   readonly loader_error?: LoaderError;
   readonly diagnostics: readonly Diagnostic[];
   readonly digests: { readonly manifest: DigestCheck; readonly content: DigestCheck };
@@ -118,12 +121,14 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
   let manifestCheck: DigestCheck = {};
   let contentCheck: DigestCheck = {};
   let files: readonly BundleFile[] | undefined;
+  let entrypoints: ViewedEntrypoint[] = [];
+  let determinism: DeterminismFindings | undefined;
 
   if (data !== undefined) {
     const schemaFindings = schemaDiagnostics(data, doc);
     pushAll(found, schemaFindings);
     // The rules run whatever the schema found: each reads what is not broken (rules/view.ts).
-    const entrypoints = entrypointViews(data, schemaFindings);
+    entrypoints = entrypointViews(data, schemaFindings);
 
     let computedContent: Sha256Digest | undefined;
     if (opts.bundle !== undefined) {
@@ -134,6 +139,8 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
       if (content.complete) computedContent = content.digest;
     }
     for (const rule of RULES) pushAll(found, rule.check({ data, entrypoints, ...(files !== undefined ? { files } : {}) }));
+    determinism = checkDeterminism(data, entrypoints);
+    pushAll(found, determinism.findings);
     if (opts.bundle !== undefined && files !== undefined) {
       pushAll(found, await checkSkillMdSync({ source: opts.bundle, files, data, label: opts.bundleLabel ?? opts.bundle.location }));
     }
@@ -178,19 +185,9 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
   // Capped before positions are looked up: a position per finding is the costly part.
   const diagnostics = sortDiagnostics(positioned(doc, opts.file, capFindings(found, opts.file)));
   const metadata = deriveMetadata(diagnostics);
-  const extra: Diagnostic[] = [];
-  if (data !== undefined && !metadata.determinism_eligible) {
-    for (const { ep, pointer, label } of entrypointViews(data, [])) {
-      if (ep.requested_determinism_profile === 'strict') {
-        extra.push(
-          diag('DETERMINISM_REQUEST_UNMET', `entrypoint ${label} requests strict determinism but the manifest is not determinism-eligible`, {
-            pointer: `${pointer}/requested_determinism_profile`,
-            hint: 'fix the runtime, fingerprint, side-effect and permission findings',
-          }),
-        );
-      }
-    }
-  }
+  const summaries = summariseEntrypoints(entrypoints, determinism?.byEntrypoint ?? new Map(), diagnostics);
+  // Advisory (seed 003): a strict request never changes eligibility, it is only told it is unmet.
+  const extra = unmetRequests(entrypoints, summaries);
   const all = extra.length > 0 ? sortDiagnostics([...diagnostics, ...positioned(doc, opts.file, extra)]) : diagnostics;
   const loaderError = toLoaderError(data, all);
   const schemaValid = metadata.contract_valid && data !== undefined;
@@ -202,6 +199,7 @@ export async function validateManifest(bytes: Uint8Array, format: DocumentFormat
     ...(str(data?.skill_version) !== undefined ? { skill_version: str(data?.skill_version) } : {}),
     valid: !hasErrors(all),
     metadata,
+    entrypoints: summaries,
     ...(loaderError !== undefined ? { loader_error: loaderError } : {}),
     diagnostics: all,
     digests: { manifest: manifestCheck, content: contentCheck },
@@ -228,16 +226,8 @@ export function unreadable(file: string, diagnostic: Diagnostic, format: Documen
     file,
     format,
     valid: false,
-    metadata: {
-      contract_valid: false,
-      determinism_eligible: false,
-      side_effect_risk: 'unknown',
-      fingerprint_completeness: 'unknown',
-      permission_risk: 'unknown',
-      runtime_pinning: 'unknown',
-      trust_level: 'untrusted',
-      validation_policy_version: VALIDATION_POLICY_VERSION,
-    },
+    metadata: UNKNOWN_METADATA,
+    entrypoints: [],
     ...(loaderError !== undefined ? { loader_error: loaderError } : {}),
     diagnostics,
     digests: { manifest: {}, content: {} },

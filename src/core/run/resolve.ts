@@ -149,15 +149,23 @@ interface Checked {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/**
+ * The validation's errors and warnings: they decide or qualify the run. Its info findings
+ * (determinism eligibility) describe the manifest, not this run; `skillctl validate` shows them.
+ */
+function runRelevant(diagnostics: readonly Diagnostic[]): readonly Diagnostic[] {
+  return diagnostics.filter((d) => d.severity !== 'info');
+}
+
 async function validated(real: string, label: string, snapshot: BundleSnapshot | undefined): Promise<Checked> {
   const snap = snapshot !== undefined ? await matchSnapshot(real, snapshot) : undefined;
   if (snap !== undefined) {
     const { skill_id, skill_version } = snap.manifest;
-    return { file: join(label, snap.manifest_file), manifest: snap.manifest, identity: { skill_id, skill_version, manifest_digest: snap.manifest_digest, content_digest: snap.content_digest }, diagnostics: snap.diagnostics };
+    return { file: join(label, snap.manifest_file), manifest: snap.manifest, identity: { skill_id, skill_version, manifest_digest: snap.manifest_digest, content_digest: snap.content_digest }, diagnostics: runRelevant(snap.diagnostics) };
   }
   // Any other bundle is validated in full: the YAML parser and the validators load now.
   const v = await (await loadFull()).validateBundle(real, label);
-  return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: v.diagnostics };
+  return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: runRelevant(v.diagnostics) };
 }
 
 async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {

@@ -1,29 +1,26 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { closest } from '../../suggest.js';
+import { resolveLocalRef } from '../local-ref.js';
 import type { JsonSchema } from '../model.js';
 import type { Rule } from './rule.js';
 
 type Lookup = 'declared' | 'undeclared' | 'unknowable';
-
-function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
-  if (!ref.startsWith('#/')) return undefined;
-  let cur: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[seg];
-  }
-  return cur !== null && typeof cur === 'object' ? (cur as JsonSchema) : undefined;
-}
 
 /**
  * Does `schema` declare the property path `segments`? Follows `properties`, local `$ref`s and
  * the branches of `allOf`/`anyOf`/`oneOf`. A `$ref` to another document (a payload contract)
  * cannot be followed here, so such paths are "unknowable" rather than wrong.
  */
-function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[], depth = 0): Lookup {
+function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[], depth = 0, seen: Map<JsonSchema, Set<number>> = new Map()): Lookup {
   if (segments.length === 0) return 'declared';
   if (depth > 32) return 'unknowable';
+  // Each subschema once per remaining path: branches that $ref one definition several times would
+  // otherwise multiply the walk at every level (3 refs, 32 levels: minutes). A second visit finds
+  // nothing the first did not: 'declared' ended the search, 'unknowable' was recorded on the way up.
+  const visited = seen.get(schema) ?? new Set<number>();
+  if (visited.has(segments.length)) return 'undeclared';
+  visited.add(segments.length);
+  seen.set(schema, visited);
   let sawUnknowable = false;
   const candidates: JsonSchema[] = [schema];
   if (typeof schema.$ref === 'string') {
@@ -38,7 +35,7 @@ function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[
   const [head, ...rest] = segments as [string, ...string[]];
   for (const c of candidates) {
     if (c !== schema) {
-      const r = lookup(root, c, segments, depth + 1);
+      const r = lookup(root, c, segments, depth + 1, seen);
       if (r === 'declared') return r;
       if (r === 'unknowable') sawUnknowable = true;
       continue;
@@ -47,7 +44,7 @@ function lookup(root: JsonSchema, schema: JsonSchema, segments: readonly string[
     if (props !== null && typeof props === 'object' && head in props) {
       const child = (props as Record<string, unknown>)[head];
       if (child !== null && typeof child === 'object') {
-        const r = lookup(root, child as JsonSchema, rest, depth + 1);
+        const r = lookup(root, child as JsonSchema, rest, depth + 1, seen);
         if (r === 'declared') return r;
         if (r === 'unknowable') sawUnknowable = true;
       } else if (rest.length === 0) {

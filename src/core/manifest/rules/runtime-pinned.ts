@@ -1,9 +1,8 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { PINNED_RUNTIMES } from '../model.js';
+import { EXACT_RUNTIME_VERSION } from '../patterns.js';
 import type { Rule } from './rule.js';
 
-// A pin names one release: major.minor.patch. Ranges, tags and channels float to whatever is newest.
-const EXACT_VERSION = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 const EXAMPLE: Record<string, string> = {
   node: '20.19.0 (the exact Node.js version)',
   python: '3.11.9 (the exact Python version)',
@@ -20,7 +19,7 @@ function unpinnedReason(runtime: string, version: string): string | undefined {
     // A shell entrypoint names the tool set it was written for, e.g. "bash@5.2" or "posix@2017".
     return /^[a-z][a-z0-9_-]*@\d+(?:\.\d+)*$/.test(version) ? undefined : 'a shell runtime is pinned as <shell>@<version>, e.g. bash@5.2';
   }
-  if (!EXACT_VERSION.test(version)) return `${JSON.stringify(version)} is a range, tag or partial version, not an exact major.minor.patch`;
+  if (!EXACT_RUNTIME_VERSION.test(version)) return `${JSON.stringify(version)} is a range, tag or partial version, not an exact major.minor.patch`;
   return undefined;
 }
 
