@@ -45,6 +45,12 @@ describe('skillctl skill: golden output', () => {
   });
 });
 
+describe('skillctl skill --help', () => {
+  it('states the clamp bounds the renderer uses', () => {
+    assert.ok(skillctl(['skill', '--help']).stdout.replace(/\s+/g, ' ').includes(`clamped to ${PACK_MIN_CHARS}..${PACK_MAX_CHARS}`));
+  });
+});
+
 describe('skillctl skill: determinism', () => {
   it('two separate processes print the same bytes, for every profile and several budgets', () => {
     for (const profile of BUILTIN_PROFILES) {

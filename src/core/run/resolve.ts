@@ -273,9 +273,10 @@ export async function resolveSkill(target: string, opts: ResolveOptions): Promis
       const path = join(opts.projectRoot, found.pin.source);
       // A pin of the default bundle itself (as in skillctl's own repository) is checked against
       // the build's snapshot too: the snapshot stands for exactly those bytes wherever they are,
-      // and, having no findings, names no file. Any other bytes are validated in full.
+      // and, having no findings a run reports (info findings are not), names no file. Any other
+      // bytes are validated in full.
       const snap = defaultSnapshot(opts, skillId);
-      if (snap !== undefined && snap.diagnostics.length === 0 && !isArchivePath(path)) return load(path, found.pin.source, 'lock', found.pin, snap);
+      if (snap !== undefined && runRelevant(snap.diagnostics).length === 0 && !isArchivePath(path)) return load(path, found.pin.source, 'lock', found.pin, snap);
       return loadTarget(path, found.pin.source, 'lock', found.pin, opts);
     }
   }

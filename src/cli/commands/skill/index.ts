@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { PACK_MAX_CHARS, PACK_MIN_CHARS } from '../../../core/behaviour-packs/model.js';
 import type { Runner } from '../../context.js';
 import type { SkillOptions } from './options.js';
 
@@ -8,7 +7,9 @@ export function registerSkill(program: Command, run: Runner): void {
     .command('skill')
     .description('Print a behaviour pack: BM-L1 guidance for an agent, cut to a character budget.')
     .option('-p, --profile <name>', 'daily, strict, research or teamlead, or a profile from --packs (default: daily)')
-    .option('--max-chars <n>', `budget in characters (code points), clamped to ${PACK_MIN_CHARS}..${PACK_MAX_CHARS} (default: the whole pack)`)
+    // The bounds are PACK_MIN_CHARS and PACK_MAX_CHARS written out: a command's index stays free of
+    // the core (test/architecture/chunks.test.ts); test/cli/skill.test.ts holds them equal.
+    .option('--max-chars <n>', 'budget in characters (code points), clamped to 600..16000 (default: the whole pack)')
     .option('--stdin', 'read the request from stdin as JSON: {"profile": "daily", "max_chars": 2000}')
     .option('--packs <dir>', 'also offer the operator packs in DIR (<profile>.yaml files, validated)')
     .addHelpText(

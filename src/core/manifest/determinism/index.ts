@@ -89,8 +89,12 @@ function byPointer(a: DeterminismReason, b: DeterminismReason): number {
  */
 export function summariseEntrypoints(entrypoints: readonly ViewedEntrypoint[], own: ReadonlyMap<number, readonly Diagnostic[]>, diagnostics: readonly Diagnostic[]): EntrypointSummary[] {
   const errors = diagnostics.filter((d) => d.severity === 'error' && inputOf(d) !== undefined);
+  // Schema validity is one input: its first error stands for all of them (they are all listed in
+  // the findings already), so a manifest of a thousand unknown keys does not repeat each per entrypoint.
+  const schema = errors.find((d) => inputOf(d) === 'schema');
+  const staged = errors.filter((d) => inputOf(d) !== 'schema');
   return entrypoints.map(({ index, pointer, ep }) => {
-    const found = [...errors.filter((d) => concerns(d, index)), ...(own.get(index) ?? [])];
+    const found = [...(schema !== undefined ? [schema] : []), ...staged.filter((d) => concerns(d, index)), ...(own.get(index) ?? [])];
     const reasons = found.map((d) => ({ code: d.code, pointer: d.pointer ?? '', message: d.message })).sort(byPointer);
     return { ...(ep.entrypoint_id !== undefined ? { entrypoint_id: ep.entrypoint_id } : {}), pointer, determinism: { eligible: reasons.length === 0, reasons } };
   });
