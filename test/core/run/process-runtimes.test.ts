@@ -205,7 +205,7 @@ describe('process runtimes', () => {
     assert.deepEqual(errorCodes(r), ['RUN_RUNTIME_UNAVAILABLE']);
   });
 
-  it("node that is not on the policy's PATH is the node running skillctl", async () => {
+  it("node is the node running skillctl, whatever the policy's PATH holds", async () => {
     const r = await engine({ cwd: root, target: b('thesis'), env: { PATH }, input: 'x', policy: { ...defaultPolicy(root), runPath: join(root, 'granted') }, request: { sandbox: 'none' } });
     assert.equal(r.status, 'ok', JSON.stringify(r.diagnostics));
     assert.equal(r.output, 'X');

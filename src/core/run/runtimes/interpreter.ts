@@ -46,10 +46,10 @@ export async function findInterpreter(
   env: Readonly<Record<string, string>>,
   hostNode: HostNode | undefined,
 ): Promise<{ interpreter?: Interpreter; diagnostics: Diagnostic[] }> {
-  let found = await lookupCommand(name, env.PATH ?? '');
-  // The run's PATH is the policy's, not the user's: a node installed by a version manager is not
-  // on it, but the node running skillctl always exists.
-  if (!found.ok && name === 'node' && hostNode !== undefined) found = { ok: true, path: hostNode.path };
+  // `node` is the node running skillctl: it always exists, its version is known without asking,
+  // and it is the same whichever PATH the policy gives (a node installed by a version manager is
+  // on none of them). Anything else is looked up on the run's PATH, the policy's.
+  const found = name === 'node' && hostNode !== undefined ? { ok: true as const, path: hostNode.path } : await lookupCommand(name, env.PATH ?? '');
   if (!found.ok) {
     return { diagnostics: [diag('RUN_RUNTIME_UNAVAILABLE', `${name} is ${found.reason}`, { hint: `install ${name} in a directory of the policy's path` })] };
   }
