@@ -37,6 +37,8 @@ const fails = skill('test.fails', async (input) => ({
   error: (input as { path?: string }).path === 'bad' ? { code: 7 as unknown as string, message: 'x' } : { code: 'BINARY_FILE', message: 'not text' },
 }));
 const hangs = skill('test.hangs', () => new Promise(() => undefined));
+// NaN has no JSON form (RFC 8785 refuses it).
+const nonJson = skill('test.nonjson', async () => ({ status: 'ok', output: { ok: Number.NaN } }));
 const big = skill('test.big', async () => ({ status: 'ok', output: { ok: 'x'.repeat(10_000) } }));
 const envs = skill('test.env', async (_input, ctx) => ({ status: 'ok', output: { ok: Object.keys(ctx.env).sort().join(',') } }));
 const throws = skill('test.throws', async () => {
@@ -65,7 +67,7 @@ const fetcher = skill('test.fetch', async (input, ctx) => {
   return { status: 'error', error: { code: 'TOO_MANY_REDIRECTS', message: 'too many redirects' } };
 });
 
-const ALL = [read, flaky, wrong, fails, hangs, big, envs, throws, fetcher];
+const ALL = [read, flaky, wrong, fails, hangs, nonJson, big, envs, throws, fetcher];
 
 describe('run engine with built-in skills', () => {
   const tmp = tempDir('skillctl-engine-');
@@ -95,6 +97,7 @@ describe('run engine with built-in skills', () => {
     await mk('test.big', { runtime_limits: { max_output_bytes: 1000 } });
     await mk('test.env', { requested_permissions: { env: ['HOME', 'GITHUB_TOKEN'] }, required_environment_variables: ['HOME'] });
     await mk('test.throws');
+    await mk('test.nonjson');
     await mk('test.fetch', { requested_permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } });
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
     await mk('test.missing');
@@ -178,6 +181,12 @@ describe('run engine with built-in skills', () => {
     assert.equal(r.output, undefined);
     assert.equal(r.record.result.output_digest, null);
     assert.deepEqual(errorCodes(r), ['RUN_OUTPUT_INVALID', 'SCHEMA_VALUE_INVALID']);
+  });
+
+  it('a value with no JSON form is RUN_OUTPUT_NOT_JSON, not an output_schema violation: exit 4', async () => {
+    const r = await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL });
+    assert.deepEqual([r.status, r.exitCode, errorCodes(r)], ['output_invalid', 4, ['RUN_OUTPUT_NOT_JSON']]);
+    assert.deepEqual(r.record.result.codes, ['RUN_OUTPUT_NOT_JSON']);
   });
 
   it('with retries, runs again after a violation and accepts the conforming output', async () => {
@@ -300,6 +309,7 @@ describe('run engine with built-in skills', () => {
       await engine({ cwd: root, target: bundle('test.wrong'), builtins: ALL, request: { retries: 1 } }),
       await engine({ cwd: root, target: bundle('test.hangs'), builtins: ALL }),
       await engine({ cwd: root, target: 'no.such.skill', builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL }),
       await engine({ cwd: root, target: bundle('test.read'), builtins: ALL, options: { policy: { invalid: [], source: 'broken.yaml' } } }),
     ];
     for (const r of runs) assert.deepEqual(compiled.check(r.record), [], `${r.status}: ${auditLine(r.record)}`);

@@ -161,7 +161,7 @@ export function builtinAttempt(result: BuiltinOutcome, limits: BuiltinLimits): A
       try {
         text = canonicalize(result.output);
       } catch {
-        return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_INVALID', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
+        return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_NOT_JSON', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
       }
       if (Buffer.byteLength(text) > limits.maxOutputBytes) {
         return { outcome: failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `the output passed ${limits.maxOutputBytes} bytes; it was discarded`)]), stdoutTruncated: true, stderrTruncated: false };
