@@ -7,6 +7,7 @@
  * before it (`prev_hash`), so an edit, a deletion, a reordering or an insertion shows.
  */
 import { canonicalize, jcsDigest, type Sha256Digest } from '../digest/index.js';
+import type { LoaderError } from '../manifest/index.js';
 import type { RunStatus } from './attempt.js';
 
 export const AUDIT_VERSION = 'skillctl.audit.v2';
@@ -42,6 +43,12 @@ export interface AuditResult {
   readonly codes: readonly string[];
   /** Where max_memory and the process count held; null when nothing executed. */
   readonly caps: { readonly memory: CapScope; readonly processes: CapScope } | null;
+  /**
+   * Only when the bundle failed validation (`bundle_invalid`): the manifest loader's error
+   * (`skill.loader_error.v1`), naming the finding the bundle was refused for. Absent otherwise,
+   * so records written before it existed still conform.
+   */
+  readonly loader_error?: LoaderError;
 }
 
 interface RecordBase {

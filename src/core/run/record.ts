@@ -4,6 +4,7 @@
  * value refused at run time (which may come from the input) only as its scope and reason.
  */
 import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
+import type { LoaderError } from '../manifest/index.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
@@ -20,6 +21,8 @@ export interface RunFacts {
   skillVersion?: string;
   manifestDigest?: string;
   contentDigest?: string;
+  /** Why the bundle was refused, as the manifest loader says it (a `bundle_invalid` run). */
+  loaderError?: LoaderError;
   entrypointId?: string;
   runtime?: string;
   inputDigest?: string;
@@ -143,6 +146,7 @@ export function buildRecord(
       truncated: facts.truncated,
       codes,
       caps: facts.attempts > 0 ? (facts.caps ?? null) : null,
+      ...(facts.loaderError !== undefined ? { loader_error: facts.loaderError } : {}),
     },
   };
 }

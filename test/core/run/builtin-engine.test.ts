@@ -8,6 +8,7 @@ import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compileSchema } from '../../../src/core/json-schema/index.js';
+import { LOADER_PRECEDENCE } from '../../../src/core/manifest/index.js';
 import { verifyAuditLog, auditLine, type BuiltinSkill, type RunResult } from '../../../src/core/run/index.js';
 import { ROOT } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -98,6 +99,8 @@ describe('run engine with built-in skills', () => {
     await mk('test.env', { requested_permissions: { env: ['HOME', 'GITHUB_TOKEN'] }, required_environment_variables: ['HOME'] });
     await mk('test.throws');
     await mk('test.nonjson');
+    // python without runtime_version: the bundle does not validate, and nothing of it runs.
+    await writeBundle(bundle('test.unpinned'), { skill_id: 'test.unpinned', entrypoints: [entry({ runtime: 'python', command: 'python3 main.py', output_schema: OUTPUT })], files: { 'main.py': '' } });
     await mk('test.fetch', { requested_permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } });
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
     await mk('test.missing');
@@ -187,6 +190,17 @@ describe('run engine with built-in skills', () => {
     const r = await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL });
     assert.deepEqual([r.status, r.exitCode, errorCodes(r)], ['output_invalid', 4, ['RUN_OUTPUT_NOT_JSON']]);
     assert.deepEqual(r.record.result.codes, ['RUN_OUTPUT_NOT_JSON']);
+  });
+
+  it('an invalid bundle is not run; its record carries the loader error, and no other record does', async () => {
+    const r = await engine({ cwd: root, target: bundle('test.unpinned'), builtins: ALL });
+    assert.deepEqual([r.status, r.exitCode, r.record.result.attempts], ['bundle_invalid', 1, 0]);
+    const le = r.record.result.loader_error;
+    assert.equal(le?.skill_id, 'test.unpinned');
+    assert.equal(le?.error_code, 'ERR_RUNTIME_UNPINNED');
+    assert.equal(le?.entrypoint_id, 'main');
+    const ok = await engine({ cwd: root, target: bundle('test.read'), input: { path: 'notes.txt' }, builtins: ALL });
+    assert.equal('loader_error' in ok.record.result, false);
   });
 
   it('with retries, runs again after a violation and accepts the conforming output', async () => {
@@ -309,9 +323,13 @@ describe('run engine with built-in skills', () => {
       await engine({ cwd: root, target: bundle('test.wrong'), builtins: ALL, request: { retries: 1 } }),
       await engine({ cwd: root, target: bundle('test.hangs'), builtins: ALL }),
       await engine({ cwd: root, target: 'no.such.skill', builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.unpinned'), builtins: ALL }),
       await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL }),
       await engine({ cwd: root, target: bundle('test.read'), builtins: ALL, options: { policy: { invalid: [], source: 'broken.yaml' } } }),
     ];
     for (const r of runs) assert.deepEqual(compiled.check(r.record), [], `${r.status}: ${auditLine(r.record)}`);
+    // The schema's loader error names the codes the loader has, no more, no fewer.
+    const defs = (schema as { $defs: { loaderError: { properties: { error_code: { enum: string[] } } } } }).$defs;
+    assert.deepEqual(defs.loaderError.properties.error_code.enum, [...LOADER_PRECEDENCE]);
   });
 });
