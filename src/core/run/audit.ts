@@ -26,6 +26,15 @@ export interface AuditDenial {
   readonly reason: string;
 }
 
+/** An operation the policy refused that the skill did without (search.ripgrep without rg). */
+export interface AuditFallback {
+  readonly scope: string;
+  readonly code: string;
+  readonly reason: string;
+  /** What the skill did instead. */
+  readonly instead: string;
+}
+
 /** Where a run's memory and process caps held: the whole run (a cgroup), each process, the built-in's thread. */
 export type CapScope = 'run' | 'process' | 'thread' | 'none';
 
@@ -79,6 +88,11 @@ interface RecordBase {
     readonly decision: 'allow' | 'deny' | 'not_evaluated';
     readonly reason: string;
     readonly denials: readonly AuditDenial[];
+    /**
+     * Refusals the skill did without, doing the work another way: they are not denials, and the
+     * decision stays `allow`. Absent when there were none (and in records written before it existed).
+     */
+    readonly fallbacks?: readonly AuditFallback[];
     readonly capabilities: {
       readonly requested: readonly string[];
       readonly required: readonly string[];

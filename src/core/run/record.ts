@@ -9,7 +9,7 @@ import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
 import { randomBytes } from 'node:crypto';
-import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
+import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditFallback, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
 export interface RunFacts {
@@ -112,9 +112,13 @@ export function buildRecord(
 ): AuditEndRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
-    ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+    ...facts.uses.filter((u) => !u.allowed && u.fallback === undefined).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
     ...(facts.refusals ?? []),
   ];
+  // A refusal the skill did without (rg refused, the built-in search ran) denied the run nothing.
+  const fallbacks: AuditFallback[] = facts.uses.flatMap((u) =>
+    !u.allowed && u.fallback !== undefined ? [{ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '', instead: u.fallback }] : [],
+  );
   const policyRefused = diagnostics.some((d) => d.code === 'POLICY_INVALID');
   const decision: AuditRecord['policy']['decision'] = denials.length > 0 || policyRefused ? 'deny' : facts.grant === undefined ? 'not_evaluated' : 'allow';
   let reason: string;
@@ -134,7 +138,15 @@ export function buildRecord(
     finished_at: iso(times.finishedAt),
     skillctl_version: skillctlVersion,
     request: requestOf(facts),
-    policy: { source: facts.policySource, policy_digest: facts.policyDigest ?? null, decision, reason, denials, capabilities: capabilitiesOf(facts, used) },
+    policy: {
+      source: facts.policySource,
+      policy_digest: facts.policyDigest ?? null,
+      decision,
+      reason,
+      denials,
+      ...(fallbacks.length > 0 ? { fallbacks } : {}),
+      capabilities: capabilitiesOf(facts, used),
+    },
     result: {
       status,
       exit_code: exitCode,

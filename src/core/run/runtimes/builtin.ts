@@ -139,7 +139,7 @@ export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' 
 export function recordSelfRefusal(gate: RecordingGate, outcome: BuiltinOutcome): void {
   if (outcome.status !== 'denied') return;
   const { code, reason, scope } = outcome.decision;
-  const recorded = gate.uses.some((u) => !u.allowed && u.code === code && u.reason === reason);
+  const recorded = gate.uses.some((u) => !u.allowed && u.fallback === undefined && u.code === code && u.reason === reason);
   if (!recorded && scope !== undefined) gate.recordRefusal(scope, code, reason);
 }
 
