@@ -71,6 +71,24 @@ describe('skillctl run', () => {
     assert.match(doc.audit?.receipt_hash ?? '', /^sha256:/);
   });
 
+  it('an invalid bundle: --json and the audit record carry the loader error validate gives; a valid run has none', async () => {
+    // python without runtime_version: ERR_RUNTIME_UNPINNED, about entrypoint main.
+    await writeBundle(join(project, 'unpinned'), { entrypoints: [entry({ runtime: 'python', command: 'python3 main.py', output_schema: OK })], files: { 'main.py': '' } });
+    const validated = json<{ loader_error: unknown }[]>(skillctl(['validate', './unpinned', '--json'], { cwd: project }))[0]?.loader_error;
+    assert.equal((validated as { error_code?: string } | undefined)?.error_code, 'ERR_RUNTIME_UNPINNED');
+    const r = skillctl(['run', './unpinned', '--json'], { cwd: project });
+    assert.equal(r.code, 1, r.stdout);
+    const doc = json<RunDoc & { loader_error: unknown }>(r);
+    assert.equal(doc.status, 'bundle_invalid');
+    assert.deepEqual(doc.loader_error, validated);
+    const end = (await lines()).at(-1) as { result: { status: string; loader_error?: unknown } };
+    assert.equal(end.result.status, 'bundle_invalid');
+    assert.deepEqual(end.result.loader_error, validated);
+    assert.deepEqual(verifyAuditLog(await readFile(audit(), 'utf8'), audit()).diagnostics, []);
+    const ok = skillctl(['run', './echo', '--json', '--no-audit'], { cwd: project, env: { HOME: '/h' } });
+    assert.equal(json<{ loader_error: unknown }>(ok).loader_error, null);
+  });
+
   it('runs a packed archive, named on the command line or pinned in the lock, and leaves no unpacked copy', async () => {
     const scratch = join(project, 'scratch');
     await mkdir(scratch);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { CLI_CODES } from '../../src/cli/codes.js';
 import { CODES } from '../../src/core/diagnostics.js';
+import { LOADER_PRECEDENCE } from '../../src/core/manifest/index.js';
 import { ROOT } from '../helpers/paths.js';
 
 describe('docs/codes.md', () => {
@@ -17,5 +18,30 @@ describe('docs/codes.md', () => {
   it('documents no code that does not exist', () => {
     const stale = [...headings].filter((h) => !(h !== undefined && h in codes));
     assert.deepEqual(stale, []);
+  });
+});
+
+/**
+ * A code a page names must be one skillctl reports: a renamed or invented code in the docs sends
+ * a user (or a script matching on it) looking for something that never comes. Codes are what
+ * looks like one: `UPPER_SNAKE` in backticks, after a severity in sample output, or a JSON "code".
+ */
+describe('codes named in docs/commands and docs/formats', () => {
+  const known = new Set<string>([...Object.keys(CODES), ...Object.keys(CLI_CODES), ...LOADER_PRECEDENCE]);
+  // Upper-snake names that are not codes: variables, constants and open(2) flags the pages mention.
+  const NOT_CODES = new Set(['FORCE_COLOR', 'GIT_INDEX_FILE', 'LC_ALL', 'MIN_SIGNERS', 'NO_COLOR', 'O_APPEND', 'O_EXCL', 'SKILLCTL_CWD', 'SKILLCTL_REGISTRY', 'SKILLCTL_THREADS']);
+  const SHAPE = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+';
+  const patterns = [new RegExp(`\`(${SHAPE})\``, 'g'), new RegExp(`\\b(?:error|warning|info) +(${SHAPE})\\b`, 'g'), new RegExp(`"(?:code|error_code)": *"(${SHAPE})"`, 'g')];
+  for (const dir of ['commands', 'formats']) {
+    for (const page of readdirSync(join(ROOT, 'docs', dir)).filter((f) => f.endsWith('.md')).sort()) {
+      it(`docs/${dir}/${page} names only codes that exist`, () => {
+        const text = readFileSync(join(ROOT, 'docs', dir, page), 'utf8');
+        const named = new Set(patterns.flatMap((re) => [...text.matchAll(re)].map((m) => m[1] as string)));
+        assert.deepEqual([...named].filter((c) => !known.has(c) && !NOT_CODES.has(c)).sort(), []);
+      });
+    }
+  }
+  it('the list of names that are not codes holds no code', () => {
+    assert.deepEqual([...NOT_CODES].filter((c) => known.has(c)), []);
   });
 });

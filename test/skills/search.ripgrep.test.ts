@@ -106,6 +106,16 @@ describe('search.ripgrep', () => {
       assert.ok(!js.gate.uses.some((u) => u.scope === 'exec' && u.allowed), 'the fallback ran');
     });
 
+  it('asks for rg as a program it can do without: a refusal is recorded as a fallback, never a denial', async () => {
+      const dir = tempDir();
+      await tree(dir);
+      const { js } = await contexts(dir);
+      okOutput<Found>(await runSkill(ID, { pattern: 'TODO' }, js.ctx));
+      const exec = js.gate.uses.filter((u) => u.scope === 'exec');
+      assert.deepEqual(exec.map((u) => [u.allowed, u.code, u.fallback]), [[false, 'POLICY_EXEC_DENIED', 'the built-in search']]);
+      assert.deepEqual(js.gate.uses.filter((u) => !u.allowed && u.fallback === undefined), []);
+    });
+
   it('truncates at max_matches and at the host output cap, both ways', async () => {
       const dir = tempDir();
       await writeFile(join(dir, 'many.txt'), 'x\n'.repeat(100));

@@ -15,6 +15,8 @@ export function runJson(r: RunResult, auditFile: string | undefined): string {
     skill: { skill_id: request.skill_id, skill_version: request.skill_version, entrypoint_id: request.entrypoint_id, origin: request.origin },
     output: r.output ?? null,
     error: r.error ?? null,
+    // As in `validate --json`: the manifest loader's error when the bundle was refused, else null.
+    loader_error: result.loader_error ?? null,
     stderr: r.stderr ?? null,
     truncated: result.truncated,
     sandbox: result.sandbox,

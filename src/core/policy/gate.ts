@@ -49,12 +49,21 @@ export interface PolicyGate {
   /** May the skill fetch this URL (and, for redirects, each hop)? Includes the address checks. */
   checkUrl(url: string): Promise<PolicyDecision>;
   /** May the skill run this argv (argv[0] a name or absolute path)? `resolved` is the executable. */
-  checkExec(argv: readonly string[]): Promise<PolicyDecision>;
+  checkExec(argv: readonly string[], opts?: ExecCheckOptions): Promise<PolicyDecision>;
   /** May the skill see this environment variable? */
   checkEnv(name: string): PolicyDecision;
 }
 
 export type GateScope = 'fs.read' | 'fs.write' | 'net.http' | 'exec' | 'env';
+
+export interface ExecCheckOptions {
+  /**
+   * What the skill does instead when the program is refused (search.ripgrep: `the built-in
+   * search`). A refusal is then recorded as a fallback, not a denial: the skill needs nothing
+   * the policy withheld, so the run stays allowed, and the record says what it did without.
+   */
+  readonly fallback?: string;
+}
 
 /** One question the gate answered. Values are not kept: they may come from the skill's input. */
 export interface GateUse {
@@ -64,6 +73,8 @@ export interface GateUse {
   readonly covered_by?: string;
   readonly code?: Code;
   readonly reason?: string;
+  /** On a refusal the skill did without: what it did instead (ExecCheckOptions.fallback). */
+  readonly fallback?: string;
 }
 
 export interface RecordingGate extends PolicyGate {
@@ -118,8 +129,8 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     record({ scope, allowed: true, covered_by: `${scope}:${coveredBy}` });
     return address !== undefined ? { allowed: true, resolved, address } : { allowed: true, resolved };
   };
-  const deny = (scope: GateScope, code: Code, reason: string): PolicyDecision => {
-    record({ scope, allowed: false, code, reason });
+  const deny = (scope: GateScope, code: Code, reason: string, fallback?: string): PolicyDecision => {
+    record({ scope, allowed: false, code, reason, ...(fallback !== undefined ? { fallback } : {}) });
     return { allowed: false, code, reason, scope };
   };
 
@@ -179,24 +190,25 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     return allow('net.http', grant.raw, form.url.href, addresses[0]);
   }
 
-  async function checkExec(argv: readonly string[]): Promise<PolicyDecision> {
+  async function checkExec(argv: readonly string[], eo: ExecCheckOptions = {}): Promise<PolicyDecision> {
+    const refuse = (code: Code, reason: string): PolicyDecision => deny('exec', code, reason, eo.fallback);
     if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string')) {
-      return deny('exec', 'POLICY_EXEC_DENIED', 'exec: argv must be a non-empty list of strings');
+      return refuse('POLICY_EXEC_DENIED', 'exec: argv must be a non-empty list of strings');
     }
     const [command, ...args] = argv as [string, ...string[]];
-    if (CONTROL.test(command)) return deny('exec', 'POLICY_EXEC_DENIED', 'exec: the command contains a control character');
+    if (CONTROL.test(command)) return refuse('POLICY_EXEC_DENIED', 'exec: the command contains a control character');
     const found = await lookupCommand(command, opts.pathEnv);
-    if (!found.ok) return deny('exec', 'POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
+    if (!found.ok) return refuse('POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
     const grant = granted.exec.find((g) => g.path === found.path);
-    if (grant === undefined) return deny('exec', 'POLICY_EXEC_DENIED', "exec: the command is not on the granted allowlist (the commands the skill's manifest requests that the host policy also allows)");
+    if (grant === undefined) return refuse('POLICY_EXEC_DENIED', "exec: the command is not on the granted allowlist (the commands the skill's manifest requests that the host policy also allows)");
     for (const [i, arg] of args.entries()) {
       const n = i + 1;
-      if (arg.includes('\u0000')) return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} contains NUL`);
+      if (arg.includes('\u0000')) return refuse('POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} contains NUL`);
       if (argumentDenied(grant.deny_args ?? [], arg)) {
-        return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} reaches an option a deny_args pattern names`);
+        return refuse('POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} reaches an option a deny_args pattern names`);
       }
       if (grant.args !== undefined && !grant.args.some((p) => globMatch(p, arg))) {
-        return deny('exec', 'POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} matches none of the allowed argument patterns`);
+        return refuse('POLICY_EXEC_ARGUMENT_DENIED', `exec: argument ${n} matches none of the allowed argument patterns`);
       }
     }
     return allow('exec', grant.path, found.path);

@@ -5,6 +5,7 @@ export { evaluateCapability, isPermissionScope, type Evaluation } from './evalua
 export { lookupCommand, type CommandLookup } from '../fs/find-command.js';
 export {
   createPolicyGate,
+  type ExecCheckOptions,
   type GateOptions,
   type GateScope,
   type GateUse,

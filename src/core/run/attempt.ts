@@ -3,7 +3,7 @@
  * back (an output, an error the skill reported, or a failure), and the output-bound flags.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { readJsonValue } from './json.js';
+import { firstError, readJsonValue, refusalOf } from './json.js';
 import { bwrapComplaint, bwrapSetupFailed } from './sandbox.js';
 import type { SpawnOutcome } from './process-runner.js';
 
@@ -52,13 +52,28 @@ export function interrupted(): Attempt {
   return { outcome: failed('interrupted', [diag('RUN_INTERRUPTED', 'the run was interrupted; the skill and its processes were stopped')]), stdoutTruncated: false, stderrTruncated: false };
 }
 
-/** Reads JSON the skill printed; undefined with a diagnostic when it is not one JSON document. */
+const PRINT_JSON = 'a process entrypoint prints one JSON document on stdout';
+
+/**
+ * Reads JSON the skill printed; a RUN_OUTPUT_NOT_JSON finding when it is not one JSON document,
+ * at the line and column of stdout where the first error is (the reader's own codes are about
+ * manifests, and would send the user looking for one).
+ */
 export async function parseJsonOutput(bytes: Uint8Array, what: string): Promise<{ value: unknown } | { diagnostics: Diagnostic[] }> {
-  if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill printed no ${what}`, { hint: 'a process entrypoint prints one JSON document on stdout' })] };
+  if (bytes.length === 0) return { diagnostics: [diag('RUN_OUTPUT_NOT_JSON', `the skill printed no ${what}`, { file: 'stdout', hint: PRINT_JSON })] };
   // Any JSON value (a payload may be a string), read with the hostile-document guards.
   const parsed = await readJsonValue(bytes);
   if ('errors' in parsed) {
-    return { diagnostics: [diag('RUN_OUTPUT_INVALID', `the skill's ${what} is not JSON; it was discarded`), ...parsed.errors.map((d) => ({ ...d, file: 'stdout' }))] };
+    const first = firstError(parsed.errors);
+    return {
+      diagnostics: [
+        diag('RUN_OUTPUT_NOT_JSON', `the skill's ${what} ${refusalOf(first)}; it was discarded`, {
+          file: 'stdout',
+          ...(first?.line !== undefined ? { line: first.line, column: first.column ?? 1 } : {}),
+          hint: first?.hint ?? PRINT_JSON,
+        }),
+      ],
+    };
   }
   return { value: parsed.data };
 }

@@ -7,6 +7,7 @@
  * before it (`prev_hash`), so an edit, a deletion, a reordering or an insertion shows.
  */
 import { canonicalize, jcsDigest, type Sha256Digest } from '../digest/index.js';
+import type { LoaderError } from '../manifest/index.js';
 import type { RunStatus } from './attempt.js';
 
 export const AUDIT_VERSION = 'skillctl.audit.v2';
@@ -23,6 +24,15 @@ export interface AuditDenial {
   readonly value?: string;
   readonly code: string;
   readonly reason: string;
+}
+
+/** An operation the policy refused that the skill did without (search.ripgrep without rg). */
+export interface AuditFallback {
+  readonly scope: string;
+  readonly code: string;
+  readonly reason: string;
+  /** What the skill did instead. */
+  readonly instead: string;
 }
 
 /** Where a run's memory and process caps held: the whole run (a cgroup), each process, the built-in's thread. */
@@ -42,6 +52,12 @@ export interface AuditResult {
   readonly codes: readonly string[];
   /** Where max_memory and the process count held; null when nothing executed. */
   readonly caps: { readonly memory: CapScope; readonly processes: CapScope } | null;
+  /**
+   * Only when the bundle failed validation (`bundle_invalid`): the manifest loader's error
+   * (`skill.loader_error.v1`), naming the finding the bundle was refused for. Absent otherwise,
+   * so records written before it existed still conform.
+   */
+  readonly loader_error?: LoaderError;
 }
 
 interface RecordBase {
@@ -72,6 +88,11 @@ interface RecordBase {
     readonly decision: 'allow' | 'deny' | 'not_evaluated';
     readonly reason: string;
     readonly denials: readonly AuditDenial[];
+    /**
+     * Refusals the skill did without, doing the work another way: they are not denials, and the
+     * decision stays `allow`. Absent when there were none (and in records written before it existed).
+     */
+    readonly fallbacks?: readonly AuditFallback[];
     readonly capabilities: {
       readonly requested: readonly string[];
       readonly required: readonly string[];

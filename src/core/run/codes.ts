@@ -27,7 +27,12 @@ export const RUN_CODES = {
   },
   RUN_OUTPUT_INVALID: {
     severity: 'error',
-    title: "The skill's output is not JSON or violates its output_schema; it was discarded.",
+    title: "The skill's output violates its output_schema; it was discarded.",
+    exit: 'contract',
+  },
+  RUN_OUTPUT_NOT_JSON: {
+    severity: 'error',
+    title: "The skill's output is not one JSON document (or one the document guards refuse); it was discarded.",
     exit: 'contract',
   },
   RUN_OUTPUT_DISCARDED: {

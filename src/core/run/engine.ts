@@ -105,6 +105,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     skillVersion: resolution.identity?.skill_version,
     manifestDigest: resolution.identity?.manifest_digest,
     contentDigest: resolution.identity?.content_digest,
+    loaderError: resolution.loaderError,
   });
   const skill = resolution.skill;
   if (skill === undefined) {

@@ -26,7 +26,9 @@ export async function executeAttempts(trail: RunTrail, execute: () => Promise<At
     const retry = attempt <= allowed;
     if (a.outcome.kind === 'failed') {
       if (a.outcome.status === 'output_invalid' && retry) {
-        trail.add(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output was not JSON; it was discarded`), ...discarded(attempt, a.outcome.diagnostics.filter((d) => d.code !== 'RUN_OUTPUT_INVALID')));
+        // Where the discarded output went wrong stays a finding (about stdout), as a warning.
+        const why = a.outcome.diagnostics.map((d) => ({ ...d, severity: 'warning' as const, message: `attempt ${attempt}: ${d.message}` }));
+        trail.add(diag('RUN_OUTPUT_DISCARDED', `attempt ${attempt}: the output was not JSON; it was discarded`), ...why);
         continue;
       }
       trail.add(...a.outcome.diagnostics);

@@ -7,6 +7,7 @@ export {
   sealRecord,
   type AuditDenial,
   type AuditEndRecord,
+  type AuditFallback,
   type AuditRecord,
   type AuditResult,
   type AuditStartRecord,

@@ -5,24 +5,22 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { jcsDigest } from '../digest/index.js';
 import { schemaFindings, type Compiled } from './check.js';
-import { readJsonValue } from './json.js';
+import { readJsonValue, refusalOf } from './json.js';
 
 export type InputRead = { readonly value: unknown; readonly digest: string } | { readonly diagnostics: readonly Diagnostic[] };
-
-const NOT_JSON = 'invalid JSON: ';
 
 export async function readInput(bytes: Uint8Array | undefined): Promise<InputRead> {
   const doc = await readJsonValue(bytes ?? Buffer.from('{}'));
   if ('errors' in doc) {
     // The reader's findings carry the document parser's codes (MANIFEST_PARSE_ERROR...); about the
     // input they are the input's own finding, at the reader's line and column.
-    const found = doc.errors.length > 0 ? doc.errors : [diag('RUN_INPUT_INVALID', `${NOT_JSON}it is not one JSON value`)];
+    const found: readonly (Diagnostic | undefined)[] = doc.errors.length > 0 ? doc.errors : [undefined];
     return {
       diagnostics: found.map((d) =>
-        diag('RUN_INPUT_INVALID', d.message.startsWith(NOT_JSON) ? `the input is not JSON: ${d.message.slice(NOT_JSON.length)}` : `the input is refused: ${d.message}`, {
+        diag('RUN_INPUT_INVALID', `the input ${refusalOf(d)}`, {
           file: 'input',
-          ...(d.line !== undefined ? { line: d.line, column: d.column ?? 1 } : {}),
-          hint: d.hint ?? 'give one JSON value, e.g. {"path": "README.md"}, in the file or on stdin with --input -',
+          ...(d?.line !== undefined ? { line: d.line, column: d.column ?? 1 } : {}),
+          hint: d?.hint ?? 'give one JSON value, e.g. {"path": "README.md"}, in the file or on stdin with --input -',
         }),
       ),
     };

@@ -11,6 +11,25 @@ import { loadFull } from './full-load.js';
 
 export type JsonValueRead = { readonly data: unknown } | { readonly errors: readonly Diagnostic[] };
 
+/** How the document parser words a syntax error; its guards (a duplicate key, too deep) word theirs otherwise. */
+const NOT_JSON = 'invalid JSON: ';
+
+/**
+ * A reader's error said of a named document (`the input`, `the skill's output`): `is not JSON: …`
+ * for a syntax error, `is refused: …` for a guard. The reader's codes (MANIFEST_PARSE_ERROR…) are
+ * about manifests; a run reports the finding under a code of its own, at the reader's position.
+ */
+export function refusalOf(d: Diagnostic | undefined): string {
+  if (d === undefined) return 'is not JSON: it is not one JSON value';
+  return d.message.startsWith(NOT_JSON) ? `is not JSON: ${d.message.slice(NOT_JSON.length)}` : `is refused: ${d.message}`;
+}
+
+/** The error nearest the start of the document: what a reader fixes first. */
+export function firstError(errors: readonly Diagnostic[]): Diagnostic | undefined {
+  const at = (d: Diagnostic): number => (d.line ?? Number.MAX_SAFE_INTEGER) * 1e6 + (d.column ?? 0);
+  return errors.reduce<Diagnostic | undefined>((best, d) => (best === undefined || at(d) < at(best) ? d : best), undefined);
+}
+
 /** Any JSON value (a payload may be a string); `errors` when the document is refused. */
 export async function readJsonValue(bytes: Uint8Array): Promise<JsonValueRead> {
   const clean = readCleanJson(bytes);

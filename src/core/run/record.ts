@@ -4,11 +4,12 @@
  * value refused at run time (which may come from the input) only as its scope and reason.
  */
 import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostics.js';
+import type { LoaderError } from '../manifest/index.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
 import { randomBytes } from 'node:crypto';
-import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
+import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditFallback, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
 export interface RunFacts {
@@ -20,6 +21,8 @@ export interface RunFacts {
   skillVersion?: string;
   manifestDigest?: string;
   contentDigest?: string;
+  /** Why the bundle was refused, as the manifest loader says it (a `bundle_invalid` run). */
+  loaderError?: LoaderError;
   entrypointId?: string;
   runtime?: string;
   inputDigest?: string;
@@ -109,9 +112,13 @@ export function buildRecord(
 ): AuditEndRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
-    ...facts.uses.filter((u) => !u.allowed).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+    ...facts.uses.filter((u) => !u.allowed && u.fallback === undefined).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
     ...(facts.refusals ?? []),
   ];
+  // A refusal the skill did without (rg refused, the built-in search ran) denied the run nothing.
+  const fallbacks: AuditFallback[] = facts.uses.flatMap((u) =>
+    !u.allowed && u.fallback !== undefined ? [{ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '', instead: u.fallback }] : [],
+  );
   const policyRefused = diagnostics.some((d) => d.code === 'POLICY_INVALID');
   const decision: AuditRecord['policy']['decision'] = denials.length > 0 || policyRefused ? 'deny' : facts.grant === undefined ? 'not_evaluated' : 'allow';
   let reason: string;
@@ -131,7 +138,15 @@ export function buildRecord(
     finished_at: iso(times.finishedAt),
     skillctl_version: skillctlVersion,
     request: requestOf(facts),
-    policy: { source: facts.policySource, policy_digest: facts.policyDigest ?? null, decision, reason, denials, capabilities: capabilitiesOf(facts, used) },
+    policy: {
+      source: facts.policySource,
+      policy_digest: facts.policyDigest ?? null,
+      decision,
+      reason,
+      denials,
+      ...(fallbacks.length > 0 ? { fallbacks } : {}),
+      capabilities: capabilitiesOf(facts, used),
+    },
     result: {
       status,
       exit_code: exitCode,
@@ -143,6 +158,7 @@ export function buildRecord(
       truncated: facts.truncated,
       codes,
       caps: facts.attempts > 0 ? (facts.caps ?? null) : null,
+      ...(facts.loaderError !== undefined ? { loader_error: facts.loaderError } : {}),
     },
   };
 }

@@ -11,7 +11,7 @@ import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import type { Manifest, ManifestValidation } from '../manifest/index.js';
+import type { LoaderError, Manifest, ManifestValidation } from '../manifest/index.js';
 import { skillNotFound } from './catalogue.js';
 import { loadFull } from './full-load.js';
 import { readJsonObject } from './json.js';
@@ -119,6 +119,8 @@ export interface Resolution {
   readonly cleanup?: () => Promise<void>;
   /** What the run would have been about, when the bundle was found but refused. */
   readonly identity?: { readonly skill_id?: string; readonly skill_version?: string; readonly manifest_digest?: string; readonly content_digest?: string };
+  /** The manifest loader's one error (`skill.loader_error.v1`), when the bundle failed validation. */
+  readonly loaderError?: LoaderError;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -146,6 +148,7 @@ interface Checked {
   readonly file: string;
   readonly manifest?: Manifest;
   readonly identity: NonNullable<Resolution['identity']>;
+  readonly loaderError?: LoaderError;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -165,7 +168,13 @@ async function validated(real: string, label: string, snapshot: BundleSnapshot |
   }
   // Any other bundle is validated in full: the YAML parser and the validators load now.
   const v = await (await loadFull()).validateBundle(real, label);
-  return { file: v.file, ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}), identity: identityOf(v), diagnostics: runRelevant(v.diagnostics) };
+  return {
+    file: v.file,
+    ...(v.manifest !== undefined && !hasErrors(v.diagnostics) ? { manifest: v.manifest } : {}),
+    identity: identityOf(v),
+    ...(v.loader_error !== undefined ? { loaderError: v.loader_error } : {}),
+    diagnostics: runRelevant(v.diagnostics),
+  };
 }
 
 async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {
@@ -176,11 +185,12 @@ async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillP
   } catch (err) {
     return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
   }
-  const { file, manifest, identity, diagnostics: found } = await validated(real, label, snapshot);
+  const { file, manifest, identity, loaderError, diagnostics: found } = await validated(real, label, snapshot);
   const diagnostics: Diagnostic[] = [...found];
   if (manifest === undefined) {
     diagnostics.push(diag('RUN_BUNDLE_INVALID', `${label} is not a valid bundle; it is not run`, { file: label, hint: `skillctl validate ${label}` }));
-    return { identity, diagnostics };
+    // The loader error says, as `validate` would, which finding the bundle is refused for.
+    return { identity, ...(loaderError !== undefined ? { loaderError } : {}), diagnostics };
   }
   if (pin !== undefined) {
     const wrong: string[] = [];

@@ -79,7 +79,9 @@ export async function searchWithRipgrep(
   relativeRoots: boolean,
   collector: Collector,
 ): Promise<BuiltinOutcome | 'unavailable' | undefined> {
-  const decision = await ctx.policy.checkExec(['rg', ...args]);
+  // rg is optional: refused or not installed, the built-in search gives the same results, so the
+  // refusal is recorded as a fallback and the run stays allowed.
+  const decision = await ctx.policy.checkExec(['rg', ...args], { fallback: 'the built-in search' });
   if (!decision.allowed) return 'unavailable';
   const decoder = new TextDecoder('utf-8');
   let pending = '';

@@ -60,6 +60,13 @@ export const RUN: readonly GoldenCase[] = [
       await ctx.cli(['pack', 'node-trivial']);
     },
   },
+  // an invalid bundle: not run; --json gives the loader error validate would (here its runtime is unpinned)
+  {
+    args: ['run', './node-trivial', '--no-audit', '--sandbox', 'none', '--json'],
+    label: 'unpinned-runtime',
+    temp: TRIVIAL,
+    setup: async ({ dir }) => editManifest(join(dir, 'node-trivial'), (text) => text.replace(/\n {4}runtime_version: \S+/, '')),
+  },
   // with an audit record: the log's path, and a receipt hash that differs on every run
   { args: ['run', 'fs.read_text', '--input', '-', '--json'], label: 'audited', temp: PROJECT, stdin: READ, redact: [RECEIPT, HEAD], list: ['.skillctl'], listHashes: false },
 ];

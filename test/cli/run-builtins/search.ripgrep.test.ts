@@ -48,6 +48,22 @@ describe('skillctl run search.ripgrep', () => {
     }
   });
 
+  it('without rg granted, the built-in search is an allowed run: the record says it fell back, not that it was denied', async () => {
+    const ran = await p.run(ID, seedRequest, { policy: withoutRg });
+    expectOk<Found>(ran);
+    const { policy } = await p.record(ran);
+    assert.deepEqual([policy.decision, policy.denials], ['allow', []]);
+    assert.deepEqual(
+      policy.fallbacks?.map((f) => [f.scope, f.code, f.instead]),
+      [['exec', 'POLICY_EXEC_DENIED', 'the built-in search']],
+    );
+    assert.deepEqual(policy.capabilities.used, [`fs.read:${join(p.dir, 'src')}`]);
+    if (hasRipgrep()) {
+      const viaRg = await p.record(await p.run(ID, seedRequest, { policy: withRg }));
+      assert.deepEqual([viaRg.policy.decision, viaRg.policy.fallbacks], ['allow', undefined]);
+    }
+  });
+
   it('truncates at max_matches, and at the policy cap with the whole output under it', async () => {
     const few = expectOk<Found>(await p.run(ID, { pattern: 'todo', paths: ['src/many.rs'], max_matches: 5 }, { policy: withoutRg }));
     assert.deepEqual([few.matches.length, few.truncated, few.matches[4]?.line], [5, true, 5]);
@@ -71,6 +87,6 @@ describe('skillctl run search.ripgrep', () => {
   });
 
   it('every run left one intact audit record', async () => {
-    assert.equal(await p.verifyAudit(), hasRipgrep() ? 9 : 8);
+    assert.equal(await p.verifyAudit(), hasRipgrep() ? 11 : 9);
   });
 });

@@ -197,6 +197,20 @@ describe('policy gate', () => {
       assert.equal(denied(await gate.checkExec([])), 'POLICY_EXEC_DENIED');
       assert.equal(denied(await gate.checkExec(['tool\n', 'status'])), 'POLICY_EXEC_DENIED');
     });
+    it('a command the skill can do without: refused the same way, recorded as a fallback; an allowed one is a plain use', async () => {
+      const before = gate.uses.length;
+      assert.equal(denied(await gate.checkExec(['other'], { fallback: 'the built-in search' })), 'POLICY_EXEC_DENIED');
+      assert.equal(denied(await gate.checkExec(['tool', 'push'], { fallback: 'the built-in search' })), 'POLICY_EXEC_ARGUMENT_DENIED');
+      allowed(await gate.checkExec(['tool', 'status'], { fallback: 'the built-in search' }));
+      assert.deepEqual(
+        gate.uses.slice(before).map((u) => [u.allowed, u.code, u.fallback]),
+        [
+          [false, 'POLICY_EXEC_DENIED', 'the built-in search'],
+          [false, 'POLICY_EXEC_ARGUMENT_DENIED', 'the built-in search'],
+          [true, undefined, undefined],
+        ],
+      );
+    });
     it('refuses another name for the same binary (compared by path, not by symlink target)', async () => {
       assert.equal(denied(await gate.checkExec(['tool-alias', 'status'])), 'POLICY_EXEC_DENIED');
     });

@@ -8,6 +8,7 @@ import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compileSchema } from '../../../src/core/json-schema/index.js';
+import { LOADER_PRECEDENCE } from '../../../src/core/manifest/index.js';
 import { verifyAuditLog, auditLine, type BuiltinSkill, type RunResult } from '../../../src/core/run/index.js';
 import { ROOT } from '../../helpers/paths.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -37,6 +38,8 @@ const fails = skill('test.fails', async (input) => ({
   error: (input as { path?: string }).path === 'bad' ? { code: 7 as unknown as string, message: 'x' } : { code: 'BINARY_FILE', message: 'not text' },
 }));
 const hangs = skill('test.hangs', () => new Promise(() => undefined));
+// NaN has no JSON form (RFC 8785 refuses it).
+const nonJson = skill('test.nonjson', async () => ({ status: 'ok', output: { ok: Number.NaN } }));
 const big = skill('test.big', async () => ({ status: 'ok', output: { ok: 'x'.repeat(10_000) } }));
 const envs = skill('test.env', async (_input, ctx) => ({ status: 'ok', output: { ok: Object.keys(ctx.env).sort().join(',') } }));
 const throws = skill('test.throws', async () => {
@@ -65,7 +68,7 @@ const fetcher = skill('test.fetch', async (input, ctx) => {
   return { status: 'error', error: { code: 'TOO_MANY_REDIRECTS', message: 'too many redirects' } };
 });
 
-const ALL = [read, flaky, wrong, fails, hangs, big, envs, throws, fetcher];
+const ALL = [read, flaky, wrong, fails, hangs, nonJson, big, envs, throws, fetcher];
 
 describe('run engine with built-in skills', () => {
   const tmp = tempDir('skillctl-engine-');
@@ -95,6 +98,9 @@ describe('run engine with built-in skills', () => {
     await mk('test.big', { runtime_limits: { max_output_bytes: 1000 } });
     await mk('test.env', { requested_permissions: { env: ['HOME', 'GITHUB_TOKEN'] }, required_environment_variables: ['HOME'] });
     await mk('test.throws');
+    await mk('test.nonjson');
+    // python without runtime_version: the bundle does not validate, and nothing of it runs.
+    await writeBundle(bundle('test.unpinned'), { skill_id: 'test.unpinned', entrypoints: [entry({ runtime: 'python', command: 'python3 main.py', output_schema: OUTPUT })], files: { 'main.py': '' } });
     await mk('test.fetch', { requested_permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } });
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
     await mk('test.missing');
@@ -178,6 +184,23 @@ describe('run engine with built-in skills', () => {
     assert.equal(r.output, undefined);
     assert.equal(r.record.result.output_digest, null);
     assert.deepEqual(errorCodes(r), ['RUN_OUTPUT_INVALID', 'SCHEMA_VALUE_INVALID']);
+  });
+
+  it('a value with no JSON form is RUN_OUTPUT_NOT_JSON, not an output_schema violation: exit 4', async () => {
+    const r = await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL });
+    assert.deepEqual([r.status, r.exitCode, errorCodes(r)], ['output_invalid', 4, ['RUN_OUTPUT_NOT_JSON']]);
+    assert.deepEqual(r.record.result.codes, ['RUN_OUTPUT_NOT_JSON']);
+  });
+
+  it('an invalid bundle is not run; its record carries the loader error, and no other record does', async () => {
+    const r = await engine({ cwd: root, target: bundle('test.unpinned'), builtins: ALL });
+    assert.deepEqual([r.status, r.exitCode, r.record.result.attempts], ['bundle_invalid', 1, 0]);
+    const le = r.record.result.loader_error;
+    assert.equal(le?.skill_id, 'test.unpinned');
+    assert.equal(le?.error_code, 'ERR_RUNTIME_UNPINNED');
+    assert.equal(le?.entrypoint_id, 'main');
+    const ok = await engine({ cwd: root, target: bundle('test.read'), input: { path: 'notes.txt' }, builtins: ALL });
+    assert.equal('loader_error' in ok.record.result, false);
   });
 
   it('with retries, runs again after a violation and accepts the conforming output', async () => {
@@ -300,8 +323,13 @@ describe('run engine with built-in skills', () => {
       await engine({ cwd: root, target: bundle('test.wrong'), builtins: ALL, request: { retries: 1 } }),
       await engine({ cwd: root, target: bundle('test.hangs'), builtins: ALL }),
       await engine({ cwd: root, target: 'no.such.skill', builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.unpinned'), builtins: ALL }),
+      await engine({ cwd: root, target: bundle('test.nonjson'), builtins: ALL }),
       await engine({ cwd: root, target: bundle('test.read'), builtins: ALL, options: { policy: { invalid: [], source: 'broken.yaml' } } }),
     ];
     for (const r of runs) assert.deepEqual(compiled.check(r.record), [], `${r.status}: ${auditLine(r.record)}`);
+    // The schema's loader error names the codes the loader has, no more, no fewer.
+    const defs = (schema as { $defs: { loaderError: { properties: { error_code: { enum: string[] } } } } }).$defs;
+    assert.deepEqual(defs.loaderError.properties.error_code.enum, [...LOADER_PRECEDENCE]);
   });
 });

@@ -84,6 +84,14 @@ describe('process runtimes', () => {
       entrypoints: [node('main.js')],
       files: { 'main.js': 'process.stdout.write("Here is your answer: 42");\n' },
     });
+    await writeBundle(b('late-garbage'), {
+      entrypoints: [node('main.js')],
+      files: { 'main.js': 'process.stdout.write(\'{\\n  "ok": "x",\\n  , "y": 1}\\n\');\n' },
+    });
+    await writeBundle(b('silent'), {
+      entrypoints: [node('main.js')],
+      files: { 'main.js': '\n' },
+    });
     await writeBundle(b('container'), {
       entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK })],
     });
@@ -183,11 +191,36 @@ describe('process runtimes', () => {
     assert.deepEqual(r.error, { code: 'NOT_FOUND', message: 'no such thing' });
   });
 
-  it('prose on stdout is not an output: discarded, exit 4', async () => {
+  it('prose on stdout is not an output: RUN_OUTPUT_NOT_JSON about stdout at its first error, discarded, exit 4', async () => {
     const r = await engine({ cwd: root, target: b('prose'), env: { PATH } });
     assert.equal(r.status, 'output_invalid');
     assert.equal(r.exitCode, 4);
     assert.equal(r.output, undefined);
+    // Its own code, not the manifest reader's (MANIFEST_PARSE_ERROR), and only that one.
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.file, d.line, d.column]),
+      [['RUN_OUTPUT_NOT_JSON', 'stdout', 1, 1]],
+    );
+    assert.deepEqual(r.record.result.codes, ['RUN_OUTPUT_NOT_JSON']);
+    const late = await engine({ cwd: root, target: b('late-garbage'), env: { PATH } });
+    assert.deepEqual(
+      late.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.file, d.line, d.column]),
+      [['RUN_OUTPUT_NOT_JSON', 'stdout', 3, 3]],
+    );
+    assert.equal(late.exitCode, 4);
+    const silent = await engine({ cwd: root, target: b('silent'), env: { PATH } });
+    assert.deepEqual([silent.status, silent.exitCode, errorCodes(silent)], ['output_invalid', 4, ['RUN_OUTPUT_NOT_JSON']]);
+  });
+
+  it('with retries, an output that is not JSON is discarded as a warning that keeps its position', async () => {
+    const r = await engine({ cwd: root, target: b('prose'), env: { PATH }, request: { retries: 1 } });
+    assert.equal(r.record.result.attempts, 2);
+    assert.equal(r.exitCode, 4);
+    const warned = r.diagnostics.filter((d) => d.severity === 'warning').map((d) => [d.code, d.file, d.line, d.message.slice(0, 10)]);
+    assert.deepEqual(warned, [
+      ['RUN_OUTPUT_DISCARDED', undefined, undefined, 'attempt 1:'],
+      ['RUN_OUTPUT_NOT_JSON', 'stdout', 1, 'attempt 1:'],
+    ]);
   });
 
   it('container: a clear error when no container engine answers', async () => {

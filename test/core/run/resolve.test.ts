@@ -111,6 +111,8 @@ describe('resolveSkill', () => {
     const r = await resolveSkill(bad, opts());
     assert.equal(r.skill, undefined);
     assert.ok(codes(r).includes('RUN_BUNDLE_INVALID'));
+    // The manifest loader's one error, as validate gives it.
+    assert.deepEqual([r.loaderError?.error_code, r.loaderError?.skill_id, r.loaderError?.validation_stage], ['ERR_SCHEMA_INVALID', 'x', 'schema']);
   });
 });
 

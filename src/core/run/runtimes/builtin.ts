@@ -139,7 +139,7 @@ export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' 
 export function recordSelfRefusal(gate: RecordingGate, outcome: BuiltinOutcome): void {
   if (outcome.status !== 'denied') return;
   const { code, reason, scope } = outcome.decision;
-  const recorded = gate.uses.some((u) => !u.allowed && u.code === code && u.reason === reason);
+  const recorded = gate.uses.some((u) => !u.allowed && u.fallback === undefined && u.code === code && u.reason === reason);
   if (!recorded && scope !== undefined) gate.recordRefusal(scope, code, reason);
 }
 
@@ -161,7 +161,7 @@ export function builtinAttempt(result: BuiltinOutcome, limits: BuiltinLimits): A
       try {
         text = canonicalize(result.output);
       } catch {
-        return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_INVALID', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
+        return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_NOT_JSON', 'the skill returned a value that is not JSON; it was discarded')]), ...none };
       }
       if (Buffer.byteLength(text) > limits.maxOutputBytes) {
         return { outcome: failed('output_limit', [diag('RUN_OUTPUT_LIMIT', `the output passed ${limits.maxOutputBytes} bytes; it was discarded`)]), stdoutTruncated: true, stderrTruncated: false };
