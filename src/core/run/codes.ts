@@ -64,6 +64,21 @@ export const RUN_CODES = {
     exit: 'usage',
   },
   RUN_BUILTIN_UNKNOWN: { severity: 'error', title: 'The builtin:<skill_id> the entrypoint names is not part of this skillctl.', exit: 'findings' },
+  RUN_DETERMINISM_INELIGIBLE: {
+    severity: 'error',
+    title: '--check-determinism was asked for an entrypoint that is not determinism-eligible; nothing was run.',
+    exit: 'usage',
+  },
+  RUN_DETERMINISM_WRITES: {
+    severity: 'error',
+    title: '--check-determinism was asked for an entrypoint that may write files (fs.write); nothing was run.',
+    exit: 'usage',
+  },
+  RUN_NONDETERMINISTIC: {
+    severity: 'error',
+    title: 'Two runs of the same input (--check-determinism) differ in their result or side-effect fingerprint.',
+    exit: 'findings',
+  },
   AUDIT_UNWRITABLE: { severity: 'error', title: 'The audit log cannot be opened for appending; nothing is run.', exit: 'usage' },
   AUDIT_LINE_MALFORMED: { severity: 'error', title: 'An audit log line is not a JSON record with a receipt_hash.', exit: 'findings' },
   AUDIT_CHAIN_BROKEN: {

@@ -19,6 +19,8 @@ export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './au
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { listSkills, skillNotFound, type CatalogueOptions, type ListedSkill, type SkillCatalogue } from './catalogue.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
+export { checkRunDeterminism, type DeterminismResult, type DeterminismVerdict } from './determinism.js';
+export { fieldValue, fingerprintDifferences, fingerprintOf, NO_FINGERPRINTS, runFingerprints, type FingerprintFields, type FingerprintRoots, type RunFingerprints } from './fingerprints.js';
 export { refusalRecord, type Refusal } from './record.js';
 export { runSkill, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
 export type { Builtins } from './prepare.js';

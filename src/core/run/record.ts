@@ -7,6 +7,7 @@ import { diag, sortDiagnostics, type Code, type Diagnostic } from '../diagnostic
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
+import { NO_FINGERPRINTS, type RunFingerprints } from './fingerprints.js';
 import { randomBytes } from 'node:crypto';
 import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
@@ -38,6 +39,8 @@ export interface RunFacts {
   refusals?: readonly AuditDenial[];
   /** Where max_memory and the process count held, once the runtime is known. */
   caps?: AuditResult['caps'];
+  /** The run's fingerprints, as far as it got (args once the input is read, the rest with a result). */
+  fingerprints?: RunFingerprints;
 }
 
 /** A fresh run id: random, like the timestamps the log is the only place of. */
@@ -94,6 +97,7 @@ export function startRecord(facts: RunFacts, startedAt: number, skillctlVersion:
       denials: [],
       capabilities: capabilitiesOf(facts, null),
     },
+    fingerprints: { ...(facts.fingerprints ?? NO_FINGERPRINTS), result: null, side_effects: null },
     result: null,
   };
 }
@@ -132,6 +136,7 @@ export function buildRecord(
     skillctl_version: skillctlVersion,
     request: requestOf(facts),
     policy: { source: facts.policySource, policy_digest: facts.policyDigest ?? null, decision, reason, denials, capabilities: capabilitiesOf(facts, used) },
+    fingerprints: facts.fingerprints ?? NO_FINGERPRINTS,
     result: {
       status,
       exit_code: exitCode,
