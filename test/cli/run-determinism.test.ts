@@ -78,6 +78,13 @@ describe('skillctl run --check-determinism', () => {
     assert.deepEqual(doc.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code), ['RUN_NONDETERMINISTIC']);
     assert.deepEqual(doc.determinism?.differ, ['result']);
     assert.equal(doc.determinism?.run_ids.length, 2);
+    // The two recorded runs, compared after the fact by run id.
+    const [one, two] = doc.determinism?.run_ids ?? [];
+    const diff = skillctl(['audit', 'diff', one ?? '', two ?? '', '--json'], { cwd: project });
+    assert.equal(diff.code, 1, diff.stdout);
+    assert.deepEqual(json<{ differ: string[] }>(diff).differ, ['result']);
+    assert.equal(skillctl(['audit', 'diff', one ?? '', one ?? ''], { cwd: project }).code, 0);
+    assert.equal(skillctl(['audit', 'diff', '9999', one ?? ''], { cwd: project }).code, 2);
     const fixed = skillctl(['run', './fixed', '--check-determinism', '--sandbox', 'none', '--json'], { cwd: project });
     assert.equal(fixed.code, 0, fixed.stdout);
     assert.deepEqual(json<CheckDoc>(fixed).determinism?.differ, []);

@@ -90,5 +90,7 @@ export const RUN_CODES = {
   AUDIT_LINE_TORN: { severity: 'warning', title: "The audit log's last line is incomplete: a writer stopped in the middle of it.", exit: 'findings' },
   AUDIT_UNCHAINED: { severity: 'warning', title: 'Records written before the audit log was chained: a deletion among them cannot be detected.', exit: 'findings' },
   AUDIT_RUN_UNFINISHED: { severity: 'warning', title: 'A run has a start record and no end record: it was killed, or is still running.', exit: 'findings' },
+  AUDIT_RECORD_NOT_FOUND: { severity: 'error', title: 'skillctl audit diff: the audit log has no record at that line or with that run id.', exit: 'usage' },
+  AUDIT_FINGERPRINTS_DIFFER: { severity: 'error', title: 'skillctl audit diff: the two records differ in their args, result or side-effect fingerprint.', exit: 'findings' },
   AUDIT_RECORD_TAMPERED: { severity: 'error', title: "An audit record does not match its receipt_hash: it was altered after it was written.", exit: 'findings' },
 } as const satisfies CodeCatalogue;
