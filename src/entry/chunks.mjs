@@ -26,6 +26,7 @@ export const ENTRIES = {
  */
 export const DYNAMIC_CHUNKS = {
   'src/cli/commands/audit/run.ts': 'audit',
+  'src/cli/commands/audit/diff.ts': 'audit-diff',
   'src/cli/commands/contract/run.ts': 'contract',
   'src/cli/commands/convert/run.ts': 'convert',
   'src/cli/commands/init/run.ts': 'init',

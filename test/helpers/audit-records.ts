@@ -12,6 +12,7 @@ export function record(target: string, runId = 'r-' + target): AuditEndRecord {
     skillctl_version: '0.0.0-test',
     request: { target, origin: 'path', skill_id: 's', skill_version: '0.1.0', manifest_digest: null, content_digest: null, entrypoint_id: 'main', runtime: 'node', input_digest: null },
     policy: { source: 'default', policy_digest: null, decision: 'allow', reason: 'ok', denials: [], capabilities: { requested: [], required: [], granted: [], used: null } },
+    fingerprints: { args: null, result: null, side_effects: null },
     result: { status: 'ok', exit_code: 0, duration_ms: 1, attempts: 1, sandbox: 'none', runtime_version: null, output_digest: null, truncated: { stdout: false, stderr: false }, codes: [], caps: null },
   };
 }

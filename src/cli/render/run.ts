@@ -1,12 +1,12 @@
 /** What `skillctl run` prints: the JSON document, or the output on stdout and what went wrong on stderr. */
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { ListedSkill, RunResult, SkillCatalogue } from '../../core/run/index.js';
+import type { DeterminismVerdict, ListedSkill, RunResult, SkillCatalogue } from '../../core/run/index.js';
 import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
 import { table } from './table.js';
 
-export function runJson(r: RunResult, auditFile: string | undefined): string {
+export function runJson(r: RunResult & { readonly determinism?: DeterminismVerdict }, auditFile: string | undefined): string {
   const { request, policy, result } = r.record;
   return renderJson({
     ok: r.status === 'ok',
@@ -21,6 +21,9 @@ export function runJson(r: RunResult, auditFile: string | undefined): string {
     truncated: result.truncated,
     sandbox: result.sandbox,
     policy: { source: policy.source, decision: policy.decision, reason: policy.reason },
+    fingerprints: r.record.fingerprints,
+    // With --check-determinism: both runs' fingerprints and which differ.
+    ...(r.determinism !== undefined ? { determinism: r.determinism } : {}),
     // `head`: the receipt of the log's last record now, to keep for `audit verify --head`.
     audit: auditFile !== undefined ? { file: auditFile, receipt_hash: r.record.receipt_hash, head: r.record.receipt_hash } : null,
     diagnostics: r.diagnostics,

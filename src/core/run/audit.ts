@@ -9,6 +9,7 @@
 import { canonicalize, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import type { LoaderError } from '../manifest/index.js';
 import type { RunStatus } from './attempt.js';
+import type { RunFingerprints } from './fingerprints.js';
 
 export const AUDIT_VERSION = 'skillctl.audit.v2';
 /** Records written before the log was chained: they verify, with a warning. */
@@ -101,6 +102,11 @@ interface RecordBase {
       readonly used: readonly string[] | null;
     };
   };
+  /**
+   * sha256 of the RFC 8785 form of `{ <declared path>: <value or null> }` for the entrypoint's
+   * args, result and side-effect fingerprint fields; null where there is nothing to fingerprint.
+   */
+  readonly fingerprints: RunFingerprints;
   readonly result: AuditResult | null;
 }
 

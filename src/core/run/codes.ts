@@ -69,6 +69,21 @@ export const RUN_CODES = {
     exit: 'usage',
   },
   RUN_BUILTIN_UNKNOWN: { severity: 'error', title: 'The builtin:<skill_id> the entrypoint names is not part of this skillctl.', exit: 'findings' },
+  RUN_DETERMINISM_INELIGIBLE: {
+    severity: 'error',
+    title: '--check-determinism was asked for an entrypoint that is not determinism-eligible; nothing was run.',
+    exit: 'usage',
+  },
+  RUN_DETERMINISM_WRITES: {
+    severity: 'error',
+    title: '--check-determinism was asked for an entrypoint that may write files (fs.write); nothing was run.',
+    exit: 'usage',
+  },
+  RUN_NONDETERMINISTIC: {
+    severity: 'error',
+    title: 'Two runs of the same input (--check-determinism) differ in their result or side-effect fingerprint.',
+    exit: 'findings',
+  },
   AUDIT_UNWRITABLE: { severity: 'error', title: 'The audit log cannot be opened for appending; nothing is run.', exit: 'usage' },
   AUDIT_LINE_MALFORMED: { severity: 'error', title: 'An audit log line is not a JSON record with a receipt_hash.', exit: 'findings' },
   AUDIT_CHAIN_BROKEN: {
@@ -80,5 +95,7 @@ export const RUN_CODES = {
   AUDIT_LINE_TORN: { severity: 'warning', title: "The audit log's last line is incomplete: a writer stopped in the middle of it.", exit: 'findings' },
   AUDIT_UNCHAINED: { severity: 'warning', title: 'Records written before the audit log was chained: a deletion among them cannot be detected.', exit: 'findings' },
   AUDIT_RUN_UNFINISHED: { severity: 'warning', title: 'A run has a start record and no end record: it was killed, or is still running.', exit: 'findings' },
+  AUDIT_RECORD_NOT_FOUND: { severity: 'error', title: 'skillctl audit diff: the audit log has no record at that line or with that run id.', exit: 'usage' },
+  AUDIT_FINGERPRINTS_DIFFER: { severity: 'error', title: 'skillctl audit diff: the two records differ in their args, result or side-effect fingerprint.', exit: 'findings' },
   AUDIT_RECORD_TAMPERED: { severity: 'error', title: "An audit record does not match its receipt_hash: it was altered after it was written.", exit: 'findings' },
 } as const satisfies CodeCatalogue;

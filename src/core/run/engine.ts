@@ -132,6 +132,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     return trail.end('input_invalid');
   }
   trail.facts.inputDigest = input.digest;
+  trail.fingerprint({ args: ep.args_fingerprint_fields, result: ep.result_fingerprint_fields, side_effects: ep.side_effect_fingerprint_fields }, input.value);
 
   // 3. Authorise: the policy's decision comes before anything of the skill runs.
   const auth = await authorise(

@@ -16,10 +16,13 @@ export {
   type SealedAuditRecord,
 } from './audit.js';
 export { openAuditLog, type AuditLog } from './audit-log.js';
+export { diffAuditRecords, pickRecord, toRecordRef, type AuditDiff, type PickedRecord, type RecordRef } from './audit-diff.js';
 export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { listSkills, skillNotFound, type CatalogueOptions, type ListedSkill, type SkillCatalogue } from './catalogue.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
+export { checkRunDeterminism, type DeterminismResult, type DeterminismVerdict } from './determinism.js';
+export { fieldValue, fingerprintDifferences, fingerprintOf, NO_FINGERPRINTS, runFingerprints, type FingerprintFields, type FingerprintRoots, type RunFingerprints } from './fingerprints.js';
 export { refusalRecord, type Refusal } from './record.js';
 export { runSkill, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
 export type { Builtins } from './prepare.js';

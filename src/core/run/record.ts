@@ -8,6 +8,7 @@ import type { LoaderError } from '../manifest/index.js';
 import type { Grant, GateUse } from '../policy/index.js';
 import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
+import { NO_FINGERPRINTS, type RunFingerprints } from './fingerprints.js';
 import { randomBytes } from 'node:crypto';
 import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditFallback, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
@@ -41,6 +42,8 @@ export interface RunFacts {
   refusals?: readonly AuditDenial[];
   /** Where max_memory and the process count held, once the runtime is known. */
   caps?: AuditResult['caps'];
+  /** The run's fingerprints, as far as it got (args once the input is read, the rest with a result). */
+  fingerprints?: RunFingerprints;
 }
 
 /** A fresh run id: random, like the timestamps the log is the only place of. */
@@ -97,6 +100,7 @@ export function startRecord(facts: RunFacts, startedAt: number, skillctlVersion:
       denials: [],
       capabilities: capabilitiesOf(facts, null),
     },
+    fingerprints: { ...(facts.fingerprints ?? NO_FINGERPRINTS), result: null, side_effects: null },
     result: null,
   };
 }
@@ -147,6 +151,7 @@ export function buildRecord(
       ...(fallbacks.length > 0 ? { fallbacks } : {}),
       capabilities: capabilitiesOf(facts, used),
     },
+    fingerprints: facts.fingerprints ?? NO_FINGERPRINTS,
     result: {
       status,
       exit_code: exitCode,

@@ -8,6 +8,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { exitStatusOf } from '../exit-status.js';
 import type { RunStatus } from './attempt.js';
 import { sealRecord, type AuditRecord, type Sealed, type SealedAuditRecord } from './audit.js';
+import { runFingerprints, type FingerprintFields } from './fingerprints.js';
 import { buildRecord, newRunId, startRecord, type RunFacts } from './record.js';
 
 /** Where records go as the run makes them: a `started` record, then the outcome. */
@@ -44,6 +45,8 @@ export class RunTrail {
   /** The manifest file and the entrypoint's pointer, once known. */
   #file: string | undefined;
   #pointer = '';
+  /** What the fingerprints are computed from: held here, never written (only digests are). */
+  #fingerprinted: { readonly fields: FingerprintFields; readonly input: unknown } | undefined;
 
   constructor(
     target: string,
@@ -78,6 +81,12 @@ export class RunTrail {
     this.#pointer = pointer;
   }
 
+  /** The entrypoint's fingerprint fields and the input: the args fingerprint now, the others with the result. */
+  fingerprint(fields: FingerprintFields, input: unknown): void {
+    this.#fingerprinted = { fields, input };
+    this.facts.fingerprints = runFingerprints(fields, input);
+  }
+
   /** The `start` record: written before anything of the skill runs, so a run that never ends is seen. */
   async started(): Promise<void> {
     await this.sink?.append(startRecord(this.facts, this.#startedAt, this.skillctlVersion));
@@ -91,6 +100,9 @@ export class RunTrail {
     const diagnostics = this.diagnostics.map((d) =>
       d.file === undefined && d.pointer !== undefined && this.#file !== undefined ? { ...d, file: this.#file, pointer: `${this.#pointer}${d.pointer}` } : d,
     );
+    if (this.#fingerprinted !== undefined && extra.output !== undefined) {
+      this.facts.fingerprints = runFingerprints(this.#fingerprinted.fields, this.#fingerprinted.input, { output: extra.output });
+    }
     const exitCode = status === 'interrupted' ? (this.signal?.reason === 'SIGTERM' ? 143 : 130) : exitStatusOf(diagnostics);
     const record = buildRecord(this.facts, status, exitCode, diagnostics, this.#times(), this.skillctlVersion);
     const sealed = this.sink !== undefined ? await this.sink.append(record) : sealRecord(record);

@@ -20,4 +20,21 @@ Exit status: 0 every record intact, 1 a line is malformed, altered or out of the
 does not end at --head), 2 the log cannot be read.`,
     )
     .action(async (file: string | undefined, opts: { head?: string }) => run(async (ctx) => (await import('./run.js')).run(ctx, file, opts.head)));
+  audit
+    .command('diff')
+    .description('Compare the fingerprints (args, result, side effects) of two audit records.')
+    .argument('<a>', 'a record: a line number or a run id in the log, or a file (its last end record)')
+    .argument('<b>', 'the other record, named the same ways')
+    .option('--log <file>', 'the log line numbers and run ids refer to (default: .skillctl/audit.jsonl in the project root)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl audit diff 2 4                              the records on lines 2 and 4 of the log
+  $ skillctl audit diff 3f9a0c2e7b1d4a65 9b1c0d2e3f4a5b6c  the end records of two runs
+  $ skillctl audit diff ci/a.jsonl ci/b.jsonl             the last end record of each file
+
+Exit status: 0 the fingerprints agree, 1 they differ, 2 a record cannot be found or read.`,
+    )
+    .action(async (a: string, b: string, opts: { log?: string }) => run(async (ctx) => (await import('./diff.js')).diff(ctx, a, b, opts.log)));
 }

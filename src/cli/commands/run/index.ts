@@ -16,6 +16,7 @@ export function registerRun(program: Command, run: Runner): void {
     .option('--retries <n>', 'run again, up to n (at most 3) more times, when the output violates its contract', '0')
     .option('--audit <file>', 'append the audit record here (default: .skillctl/audit.jsonl in the project root)')
     .option('--no-audit', 'do not write an audit record')
+    .option('--check-determinism', 'run a determinism-eligible entrypoint twice and fail (exit 1) when the result or side-effect fingerprints differ')
     .option('--contracts <dir>', 'payload contracts the schemas may $ref, besides the built-in ones (repeatable)', collect)
     .addHelpText(
       'after',
@@ -27,6 +28,7 @@ Examples:
   $ skillctl run ./my-skill --entrypoint main --json       a bundle directory
   $ skillctl run dist/my-skill-1.0.0.tgz                    an archive skillctl pack wrote
   $ skillctl run ./my-skill --policy ci.policy.yaml --retries 2
+  $ skillctl run fs.read_text --input request.json --check-determinism
   $ skillctl audit verify                                   check the audit log
 
 Exit status: 0 ok, 1 skill failed, 2 usage or invalid input, 3 denied by policy,

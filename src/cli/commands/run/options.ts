@@ -10,6 +10,8 @@ export interface RunCommandOptions {
   readonly retries?: string;
   /** A file with --audit, false with --no-audit. */
   readonly audit?: string | false;
+  /** Run twice and compare the records' fingerprints. */
+  readonly checkDeterminism?: boolean;
   /** Directories of payload contracts the entrypoint's schemas may $ref (besides the built-in ones). */
   readonly contracts?: string[];
 }
@@ -17,6 +19,7 @@ export interface RunCommandOptions {
 /** The target to run: required unless --list, which takes none. */
 export function targetOf(target: string | undefined, opts: RunCommandOptions): string | undefined {
   if (opts.list === true) {
+    if (opts.checkDeterminism === true) throw new SkillctlError('USAGE', '--list and --check-determinism do not go together');
     if (target !== undefined) throw new SkillctlError('USAGE', `--list takes no target (got ${target})`, { hint: 'skillctl run --list, then skillctl run <skill_id>' });
     return undefined;
   }

@@ -1,10 +1,11 @@
 /** `skillctl run TARGET`: the policy and audit log in force (run-env.ts), one core call (runSkill), the output. */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
-import { listSkills, lockPinLookup, openAuditLog, runSkill, type RunResult } from '../../../core/run/index.js';
+import { checkRunDeterminism, listSkills, lockPinLookup, openAuditLog, runSkill, type DeterminismResult } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { renderGrouped } from '../../render/diagnostics.js';
+import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
@@ -16,6 +17,13 @@ async function list(ctx: Context, root: string | undefined): Promise<number> {
   ctx.out(renderSkillList(catalogue, { json: ctx.opts.json, style: ctx.style }));
   if (!ctx.opts.json && catalogue.diagnostics.length > 0) ctx.error(renderGrouped(catalogue.diagnostics, { style: ctx.style }));
   return exitCodeFor(catalogue);
+}
+
+function refuse(ctx: Context, d: Diagnostic): number {
+  const diagnostics = [d];
+  if (ctx.opts.json) ctx.out(renderJson({ ok: false, status: 'refused', exit_code: exitCodeFor({ diagnostics }), diagnostics }).trimEnd());
+  else ctx.error(renderGrouped(diagnostics, { style: ctx.style }));
+  return exitCodeFor({ diagnostics });
 }
 
 export async function run(ctx: Context, given: string | undefined, opts: RunCommandOptions): Promise<number> {
@@ -34,12 +42,18 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   const interrupt = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => interrupt.abort(signal);
   process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-  let result: RunResult;
+  let result: DeterminismResult;
   try {
-    result = await runSkill(
-      { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' },
-      { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal },
-    );
+    const request = { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' } as const;
+    const options = { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
+    if (opts.checkDeterminism === true) {
+      const checked = await checkRunDeterminism(request, options);
+      // Refused before anything ran: a finding like a command-line error, with no record.
+      if ('refused' in checked) return refuse(ctx, checked.refused);
+      result = checked;
+    } else {
+      result = await runSkill(request, options);
+    }
   } finally {
     spare?.stop();
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
