@@ -19,9 +19,8 @@ import { runProtectedPaths } from '../core/policy/protected.js';
 import {
   DEFAULT_AUDIT_PATH,
   defaultSchemaCompiler,
-  builtinThreadLimits,
+  expectedThreadLimits,
   loadFull,
-  selectEntrypoint,
   type BuiltinThread,
   type CgroupHost,
   type Builtins,
@@ -32,8 +31,6 @@ import {
 } from '../core/run/index.js';
 import { startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
 import { canStartWorkers, startWorker } from '../entry/workers.js';
-import { resolveLimits } from '../core/manifest/limits.js';
-import { capLimits } from '../core/policy/index.js';
 import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
@@ -172,10 +169,8 @@ function builtins(spare: SpareWorker | undefined): Builtins {
 export function spareBuiltinThread(target: string, entrypoint: string | undefined, policy: PolicyInForce): SpareWorker | undefined {
   if (!BUILTIN_IDS.has(target) || 'invalid' in policy || !canStartWorkers()) return undefined;
   const manifest = defaultSnapshots(packageRoot())?.[target]?.manifest;
-  const ep = manifest !== undefined ? selectEntrypoint(manifest, entrypoint) : undefined;
-  if (ep === undefined || !('entrypoint_id' in ep)) return undefined;
-  const { limits } = capLimits(resolveLimits(ep.runtime_limits ?? {}), policy.limits);
-  return startSpareWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits: builtinThreadLimits(limits.memoryMiB) });
+  const resourceLimits = manifest !== undefined ? expectedThreadLimits(manifest, entrypoint, policy) : undefined;
+  return resourceLimits !== undefined ? startSpareWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits }) : undefined;
 }
 
 export interface RunSetup {

@@ -44,11 +44,10 @@ export {
 } from './resolve.js';
 export { confiner, type BuiltinJob, type BuiltinLookup, type BuiltinObserver, type ConfineOptions } from './runtimes/builtin.js';
 export { serveBuiltinJob, type JobPort } from './runtimes/builtin-host.js';
-export { builtinThreadLimits, COMMIT_GRACE_MS, type BuiltinThread, type BuiltinWorkers, type WorkerMessage } from './runtimes/builtin-worker.js';
+export { builtinThreadLimits, COMMIT_GRACE_MS, expectedThreadLimits, type BuiltinThread, type BuiltinWorkers, type WorkerMessage } from './runtimes/builtin-worker.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, type SandboxMode, type SandboxSpec } from './sandbox.js';
 export { killGroup, spawnBounded, type SpawnOutcome, type SpawnSpec } from './process-runner.js';
 export type { SkillCode } from './skill-codes.js';
-export { selectEntrypoint } from './select.js';

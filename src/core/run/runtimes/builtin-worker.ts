@@ -9,7 +9,9 @@
 import { rm, rmdir } from 'node:fs/promises';
 import type { ResourceLimits } from 'node:worker_threads';
 import { diag, type Diagnostic } from '../../diagnostics.js';
-import type { GateUse } from '../../policy/index.js';
+import { capLimits, type GateUse, type HostPolicy } from '../../policy/index.js';
+import { resolveLimits, type Manifest } from '../../manifest/index.js';
+import { selectEntrypoint } from '../select.js';
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinOutcome } from '../builtin.js';
 import { killGroup } from '../process-runner.js';
@@ -60,6 +62,17 @@ const MIN_HEAP_MIB = 32;
 /** The limits of the thread a built-in runs in when its run may use `memoryMiB`. */
 export function builtinThreadLimits(memoryMiB: number): ResourceLimits {
   return { maxOldGenerationSizeMb: Math.max(MIN_HEAP_MIB, Math.floor(memoryMiB)), stackSizeMb: 4 };
+}
+
+/**
+ * The thread limits a run of `manifest`'s entrypoint (`entrypointId`, or the default one) gets
+ * under `policy`, worked out as the engine works them out (the entrypoint it selects, its
+ * declared limits lowered to the policy's caps); undefined when no entrypoint is selected.
+ */
+export function expectedThreadLimits(manifest: Manifest, entrypointId: string | undefined, policy: HostPolicy): ResourceLimits | undefined {
+  const ep = selectEntrypoint(manifest, entrypointId);
+  if (!('entrypoint_id' in ep)) return undefined;
+  return builtinThreadLimits(capLimits(resolveLimits(ep.runtime_limits), policy.limits).limits.memoryMiB);
 }
 
 /**
