@@ -1,5 +1,4 @@
-import { Option, type Command } from 'commander';
-import { SkillctlError } from '../../../core/errors.js';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
 import { parseMinSigners } from '../../options.js';
 import { PULL_SCHEMES, type PullOptions } from './options.js';
@@ -8,7 +7,13 @@ export function registerPull(program: Command, run: Runner): void {
   program
     .command('pull')
     .description('Fetch a skill from where it is published, verify it, and write it into the project.')
-    .argument('<reference>', 'oci://HOST[:PORT]/REPO[:TAG|@sha256:HEX]')
+    .addArgument(
+      new Argument('<reference>', 'oci://HOST[:PORT]/REPO[:TAG|@sha256:HEX]').argParser((value: string) => {
+        // Any other scheme is a usage error naming the ones pull takes.
+        if (!PULL_SCHEMES.some((s) => value.startsWith(s))) throw new InvalidArgumentError(`pull takes ${PULL_SCHEMES.join(' or ')} references.`);
+        return value;
+      }),
+    )
     .option('--out <dir>', 'make the skill folder in this directory (default: .agents/skills for SKILL.md folders, skills for bundles)')
     .option('--force', 'replace a skill folder that holds other content')
     .option('--plain-http', 'oci://: allow plain HTTP to a registry that is not on loopback')
@@ -23,9 +28,6 @@ Examples:
   $ skillctl pull oci://registry.example/skills/x:1 --min-signers 1 --keys pins/public-keys.json`,
     )
     .action(async (reference: string, opts: PullOptions) =>
-      run(async (ctx) => {
-        if (reference.startsWith('oci://')) return (await import('./oci.js')).run(ctx, reference, opts);
-        throw new SkillctlError('USAGE', `${reference}: pull takes ${PULL_SCHEMES.join(' or ')} references`);
-      }),
+      run(async (ctx) => (await import('./oci.js')).run(ctx, reference, opts)),
     );
 }

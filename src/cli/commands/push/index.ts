@@ -7,7 +7,7 @@ export function registerPush(program: Command, run: Runner): void {
     .command('push')
     .description('Push a skill (folder or pack archive) to an OCI registry as an artifact whose layer is the reproducible pack archive.')
     .argument('<source>', 'a skill folder (skill.yaml bundle or SKILL.md folder), or a .tgz that skillctl pack wrote')
-    .argument('<reference>', 'oci://HOST[:PORT]/REPO[:TAG] (tag default: latest)')
+    .argument('<ref>', 'oci://HOST[:PORT]/REPO[:TAG] (tag default: latest)')
     .option('--plain-http', 'allow plain HTTP to a registry that is not on loopback (loopback needs no flag)')
     .option('--sign <key>', 'sign the manifest digest with this secret key file and attach the signature as a referrer (with --signer)')
     .option('--signer <id>', 'the signer id of the --sign key')
