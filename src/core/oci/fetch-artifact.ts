@@ -23,15 +23,23 @@ export interface FetchedArtifact {
   readonly fromCache: boolean;
 }
 
-/** The manifest, config and layer of `digest` from the cache alone; undefined when one is missing. Corrupt entries are refused. */
-export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest: Sha256Digest): Promise<FetchedArtifact | undefined> {
+/**
+ * The manifest, config and layer of `digest` from the cache alone; undefined when one is missing.
+ * A cached file that no longer hashes to its name is removed; with `refuseCorrupt` that is
+ * OCI_DIGEST_MISMATCH (a run must not quietly use something else), else a miss (a pull fetches again).
+ */
+export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest: Sha256Digest, refuseCorrupt = false): Promise<FetchedArtifact | undefined> {
   const what = `manifest ${formatOciReference({ ...ref, digest })}`;
+  const check = (state: 'ok' | 'missing' | 'corrupt', name: string): boolean => {
+    if (state === 'corrupt' && refuseCorrupt) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached ${name} of ${what} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
+    return state === 'ok';
+  };
   const m = await cache.verified(digest);
-  if (m.state !== 'ok') return undefined;
+  if (!check(m.state, 'manifest') || m.state !== 'ok') return undefined;
   const artifact = toSkillArtifact(await readFile(m.path), OCI_MANIFEST, what);
   const c = await cache.verified(artifact.config.digest, artifact.config.size);
   const l = await cache.verified(artifact.layer.digest, artifact.layer.size);
-  if (c.state !== 'ok' || l.state !== 'ok') return undefined;
+  if (!check(c.state, 'config') || !check(l.state, 'layer') || c.state !== 'ok' || l.state !== 'ok') return undefined;
   const config = toSkillConfig(await readFile(c.path), `config of ${what}`);
   return { digest, artifact, config, layerPath: l.path, fromCache: true };
 }

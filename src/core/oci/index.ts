@@ -23,3 +23,5 @@ export { pushSkill, type PushRequest, type PushResult } from './push.js';
 export { formatOciReference, isLoopback, isOciArgument, manifestRef, parseOciReference, type OciReference } from './reference.js';
 export { referrersTag, trustedSigners, type PushedSignature } from './signature.js';
 export { type TransportOptions } from './transport.js';
+export { remoteDrift } from './drift.js';
+export { cachedRunArchive, runDigest } from './run-target.js';
