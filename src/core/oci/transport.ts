@@ -123,10 +123,12 @@ export class Transport {
   private async once(method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Reply> {
     const controller = new AbortController();
     const idle = this.opts.idleMs ?? 60_000;
-    let timer = setTimeout(() => controller.abort(), idle);
+    // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
+    const arm = (): NodeJS.Timeout => setTimeout(() => controller.abort(), idle).unref();
+    let timer = arm();
     const touch = (): void => {
       clearTimeout(timer);
-      timer = setTimeout(() => controller.abort(), idle);
+      timer = arm();
     };
     try {
       const response = await fetch(url, { method, headers, redirect: 'manual', signal: controller.signal, ...(body !== undefined ? { body } : {}) });
@@ -179,7 +181,12 @@ export class Transport {
       const res = reply.response;
       if (res.status === 401 && authRounds === 0) {
         authRounds++;
-        if ((await this.answer(res, init.what)) !== undefined) {
+        const answered = await this.answer(res, init.what).catch(async (err: unknown) => {
+          await res.body?.cancel().catch(() => undefined);
+          reply.done();
+          throw err;
+        });
+        if (answered !== undefined) {
           await res.body?.cancel().catch(() => undefined);
           reply.done();
           continue;
