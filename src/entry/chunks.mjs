@@ -34,13 +34,18 @@ export const DYNAMIC_CHUNKS = {
   'src/cli/commands/mcp/run.ts': 'mcp',
   'src/cli/commands/pack/run.ts': 'pack',
   'src/cli/commands/pin/run.ts': 'pin',
+  'src/cli/commands/pin/oci.ts': 'pin-oci',
   'src/cli/commands/prompt/run.ts': 'prompt',
+  'src/cli/commands/pull/oci.ts': 'pull-oci',
+  'src/cli/commands/push/run.ts': 'push',
   'src/cli/commands/registry/run.ts': 'registry',
   'src/cli/commands/registry/publish.ts': 'registry-publish',
   'src/cli/commands/run/run.ts': 'run',
+  'src/cli/commands/run/oci.ts': 'run-oci',
   'src/cli/commands/skill/run.ts': 'skill',
   'src/cli/commands/validate/run.ts': 'validate',
   'src/cli/commands/verify-pins/run.ts': 'verify-pins',
+  'src/cli/commands/verify-pins/remote.ts': 'verify-pins-remote',
   'src/core/run/full.ts': 'run-full',
   // The built-in skills: a run starts them in a worker thread (cmd/builtin-worker.cjs, below) and
   // loads them in its own thread only where there are no worker bundles.

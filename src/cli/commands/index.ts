@@ -9,6 +9,8 @@ import { registerKeygen } from './keygen/index.js';
 import { registerPack } from './pack/index.js';
 import { registerPin } from './pin/index.js';
 import { registerPrompt } from './prompt/index.js';
+import { registerPull } from './pull/index.js';
+import { registerPush } from './push/index.js';
 import { registerRun } from './run/index.js';
 import { registerRegistry } from './registry/index.js';
 import { registerSkill } from './skill/index.js';
@@ -31,4 +33,6 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerPin,
   registerVerifyPins,
   registerKeygen,
+  registerPush,
+  registerPull,
 ];

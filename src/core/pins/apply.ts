@@ -48,6 +48,8 @@ interface PinKind<T extends { readonly source: string }> {
   readonly sameContent: (a: T, b: T) => boolean;
   readonly archive: (e: T) => boolean;
   readonly what: (e: T) => string;
+  /** The new entry with what it inherits from the old one of the same content (default: nothing). */
+  readonly carry?: (old: T, next: T) => T;
 }
 
 const SKILL: PinKind<SkillPin> = {
@@ -57,6 +59,8 @@ const SKILL: PinKind<SkillPin> = {
   sameContent: (a, b) => a.manifest_digest === b.manifest_digest && a.content_digest === b.content_digest,
   archive: (e) => e.archive_digest !== undefined,
   what: (e) => `${e.skill_id} ${e.skill_version}`,
+  // A re-pin of a pulled skill's folder keeps where it was pulled from, while the content is the same.
+  carry: (old, next) => (old.origin !== undefined && next.origin === undefined && old.source === next.source ? { ...next, origin: old.origin } : next),
 };
 
 const PACK: PinKind<PackPin> = {
@@ -76,8 +80,9 @@ interface Merge {
 }
 
 /** `list` with `e` merged in (or unchanged, with the finding, when the rules refuse it). */
-function mergeOne<T extends { readonly source: string }>(list: readonly T[], e: T, k: PinKind<T>, m: Merge): T[] {
-  const old = list.find((s) => k.id(s) === k.id(e) && k.version(s) === k.version(e));
+function mergeOne<T extends { readonly source: string }>(list: readonly T[], next: T, k: PinKind<T>, m: Merge): T[] {
+  const old = list.find((s) => k.id(s) === k.id(next) && k.version(s) === k.version(next));
+  const e = old !== undefined && k.carry !== undefined && k.sameContent(old, next) ? k.carry(old, next) : next;
   if (old !== undefined && !k.sameContent(old, e) && !m.replace) {
     m.diagnostics.push(
       diag('PIN_IMMUTABLE', `${k.what(e)} is already pinned with other digests; an identity never changes content`, {

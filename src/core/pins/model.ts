@@ -34,6 +34,14 @@ export interface SkillPin {
   readonly archive_digest?: Sha256Digest;
   /** Signers that must have signed `manifest_digest`, sorted. */
   readonly signers: readonly string[];
+  /** Where the skill was pulled from, when it was (one key per scheme). */
+  readonly origin?: SkillOrigin;
+}
+
+/** Where a pulled skill came from: exactly one key, named for the scheme it was pulled by. */
+export interface SkillOrigin {
+  /** `pull oci://…`: the reference as given (tag, no digest) and the manifest digest it resolved to. */
+  readonly oci?: { readonly reference: string; readonly digest: Sha256Digest };
 }
 
 /** One pinned behaviour pack document (manifests/packs/<profile>.yaml). */

@@ -7,6 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { FileLockOptions } from '../fs/index.js';
 import { readSecretKey } from '../sign/index.js';
+import type { SkillOrigin } from './model.js';
 import { pin, type PinOutcome } from './pin.js';
 import type { Signing } from './prepare.js';
 import { readSkillRoots } from './project-skills.js';
@@ -30,6 +31,8 @@ export interface PinPathsRequest {
   readonly replace: boolean;
   readonly trustKeys: boolean;
   readonly minSigners?: number;
+  /** Origins to record on the pins of these sources (POSIX paths relative to root). */
+  readonly origins?: ReadonlyMap<string, SkillOrigin>;
   readonly fileLock: FileLockOptions;
 }
 
@@ -63,6 +66,7 @@ export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
     ...(req.minSigners !== undefined ? { minSigners: req.minSigners } : {}),
     prune: req.all,
     ...(req.skillRoots !== undefined ? { skillRoots: req.skillRoots } : {}),
+    ...(req.origins !== undefined ? { origins: req.origins } : {}),
     fileLock: req.fileLock,
   });
 }

@@ -1,5 +1,5 @@
 /** `skillctl pin [PATH...] [--all]`: the project's lock, one core call (pinPaths), the changes. */
-import { DEFAULT_SKILL_ROOTS, pinPaths } from '../../../core/pins/index.js';
+import { DEFAULT_SKILL_ROOTS, pinPaths, type SkillOrigin } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock, projectPaths } from '../../project.js';
@@ -7,6 +7,16 @@ import { pinJson, renderPin, renderSigned } from '../../render/pin.js';
 import { checkScope, parseSkillRoots, signingKeys, type PinOptions } from './options.js';
 
 export async function run(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<number> {
+  // oci:// references are pulled first (pull/oci.ts), then pinned here as the folders they wrote.
+  if (paths.some((p) => p.startsWith('oci://'))) {
+    const pulled = await (await import('./oci.js')).pullReferences(ctx, paths, opts);
+    return typeof pulled === 'number' ? pulled : pinWith(ctx, pulled.paths, opts, pulled.origins);
+  }
+  return pinWith(ctx, paths, opts);
+}
+
+/** Pins `paths`, recording `origins` (by source) on their pins. */
+async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions, origins?: ReadonlyMap<string, SkillOrigin>): Promise<number> {
   checkScope(paths, opts);
   const keys = signingKeys(opts);
   const skillRoots = parseSkillRoots(opts.skillRoots, DEFAULT_SKILL_ROOTS);
@@ -23,6 +33,7 @@ export async function run(ctx: Context, paths: readonly string[], opts: PinOptio
     trustKeys: opts.trustKeys === true,
     ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
     ...(skillRoots !== undefined ? { skillRoots } : {}),
+    ...(origins !== undefined ? { origins } : {}),
     fileLock: processFileLock(),
   });
   if (ctx.opts.json) {

@@ -27,7 +27,9 @@ function refuse(ctx: Context, d: Diagnostic): number {
 }
 
 export async function run(ctx: Context, given: string | undefined, opts: RunCommandOptions): Promise<number> {
-  const target = targetOf(given, opts);
+  const named = targetOf(given, opts);
+  // A pulled skill, by digest or pinned tag: its archive from the cache (run/oci.ts).
+  const target = named?.startsWith('oci://') === true ? await (await import('./oci.js')).ociRunTarget(ctx, named) : named;
   const retries = retriesOf(opts.retries);
   const cwd = ctx.io.cwd;
   const root = await findProjectRoot(cwd);

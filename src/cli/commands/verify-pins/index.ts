@@ -10,6 +10,7 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
     .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
+    .option('--remote', 'also ask the registry of each pin pulled from oci:// whether its tag still resolves to the pinned digest')
     .addOption(
       new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
     )
@@ -21,6 +22,7 @@ Examples:
   $ skillctl verify-pins --staged                       in a pre-commit hook: what is being committed
   $ skillctl verify-pins --rev HEAD                     in a pre-push hook or CI: a commit's tree
   $ skillctl verify-pins --json | jq '.diagnostics[]'
+  $ skillctl verify-pins --remote                       and report pinned oci:// tags that moved
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read.`,

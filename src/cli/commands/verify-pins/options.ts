@@ -5,4 +5,6 @@ export interface VerifyPinsOptions {
   readonly staged?: boolean;
   /** Verify this commit's tree instead of the working tree. */
   readonly rev?: string;
+  /** Also ask each pinned origin (an OCI registry) whether its tag still resolves to the pinned digest. */
+  readonly remote?: boolean;
 }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path';
 import { syncDirOps } from '../../../core/bundle/index.js';
+import { sortDiagnostics } from '../../../core/diagnostics.js';
 import { SkillctlError } from '../../../core/errors.js';
 import {
   DEFAULT_LOCK_PATH,
@@ -79,6 +80,10 @@ async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: s
     result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills });
   } finally {
     p.end();
+  }
+  if (opts.remote === true && opened.context.format === 'skillctl') {
+    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock.skills, lockFile);
+    if (remote.length > 0) result = { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) };
   }
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);

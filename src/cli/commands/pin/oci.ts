@@ -1,0 +1,42 @@
+/**
+ * `skillctl pin oci://…`: each reference is pulled (as `pull` does: verified, into its default
+ * folder), then every folder is pinned as usual, each pulled one with the origin
+ * `{oci: {reference, digest}}` that `verify-pins --remote` checks.
+ */
+import { relative } from 'node:path';
+import { formatOciReference, parseOciReference, pullSkill } from '../../../core/oci/index.js';
+import { toSource, type SkillOrigin } from '../../../core/pins/index.js';
+import type { Context } from '../../context.js';
+import { exitCodeFor } from '../../exit.js';
+import { blobCache, transportOptions } from '../../oci-env.js';
+import { projectPaths } from '../../project.js';
+import { pullJson, renderPull } from '../../render/oci.js';
+import type { PinOptions } from './options.js';
+/** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
+export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, SkillOrigin> } | number> {
+  const cwd = ctx.io.cwd;
+  const project = await projectPaths(cwd, opts.lock);
+  const transport = await transportOptions(ctx.io, {});
+  const local: string[] = [];
+  const origins = new Map<string, SkillOrigin>();
+  for (const p of paths) {
+    if (!p.startsWith('oci://')) {
+      local.push(p);
+      continue;
+    }
+    const ref = parseOciReference(p);
+    const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root });
+    if (!pulled.ok || pulled.path === undefined || pulled.digest === undefined) {
+      const show = (x: string): string => (relative(cwd, x).startsWith('..') ? x : relative(cwd, x));
+      ctx.out(ctx.opts.json ? pullJson(pulled, show) : renderPull(pulled, { style: ctx.style, quiet: ctx.opts.quiet, label: p, show }));
+      return exitCodeFor(pulled);
+    }
+    if (!ctx.opts.json) ctx.note(`pulled ${pulled.reference ?? p} into ${relative(cwd, pulled.path)}`);
+    local.push(relative(cwd, pulled.path) || '.');
+    const source = toSource(project.root, pulled.path);
+    const { digest: _given, ...named } = ref;
+    void _given;
+    if (source !== undefined) origins.set(source, { oci: { reference: formatOciReference(named), digest: pulled.digest } });
+  }
+  return { paths: local, origins };
+}

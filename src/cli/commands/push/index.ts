@@ -1,0 +1,33 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Runner } from '../../context.js';
+import { parseChunkMib, type PushOptions } from './options.js';
+
+export function registerPush(program: Command, run: Runner): void {
+  program
+    .command('push')
+    .description('Push a skill (folder or pack archive) to an OCI registry as an artifact whose layer is the reproducible pack archive.')
+    .argument('<source>', 'a skill folder (skill.yaml bundle or SKILL.md folder), or a .tgz that skillctl pack wrote')
+    .argument('<ref>', 'oci://HOST[:PORT]/REPO[:TAG] (tag default: latest)')
+    .option('--plain-http', 'allow plain HTTP to a registry that is not on loopback (loopback needs no flag)')
+    .option('--sign <key>', 'sign the manifest digest with this secret key file and attach the signature as a referrer (with --signer)')
+    .option('--signer <id>', 'the signer id of the --sign key')
+    .addOption(
+      new Option('--chunk-mib <n>', 'upload blobs larger than this many MiB in chunks of this size').default(8).argParser((v) => {
+        try {
+          return parseChunkMib(v);
+        } catch (err) {
+          throw new InvalidArgumentError((err as Error).message);
+        }
+      }),
+    )
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ skillctl push .agents/skills/pdf-tools oci://localhost:5000/skills/pdf-tools:1.0.0
+  $ skillctl push dist/my.skill-1.0.0.tgz oci://ghcr.io/acme/my.skill:1.0.0
+  $ skillctl push my-skill oci://registry.example/skills/my-skill:1 --sign .skillctl/keys/alice.key --signer alice
+  $ skillctl push my-skill oci://localhost:5000/my-skill --json | jq -r .digest`,
+    )
+    .action(async (source: string, reference: string, opts: PushOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, source, reference, opts)));
+}

@@ -1,0 +1,16 @@
+export interface PushOptions {
+  /** Allow plain HTTP to a registry that is not on loopback. */
+  readonly plainHttp?: boolean;
+  /** Sign the manifest digest with this secret key file (with --signer). */
+  readonly sign?: string;
+  readonly signer?: string;
+  /** Blobs above this many MiB go in chunks of this size. */
+  readonly chunkMib?: number;
+}
+
+/** `--chunk-mib`: 1 to 1024. */
+export function parseChunkMib(value: string): number {
+  const n = Number(value);
+  if (!/^[1-9][0-9]{0,3}$/.test(value) || n > 1024) throw new Error('an integer from 1 to 1024 is required.');
+  return n;
+}

@@ -1,0 +1,32 @@
+/**
+ * `run oci://…`: the reference turned into the archive a run reads, from the cache only
+ * (src/core/oci/run-target.ts). A tag is looked up in the project's lock; the scratch copy of the
+ * archive is removed when the process ends.
+ */
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
+import { cachedRunArchive, parseOciReference, runDigest } from '../../../core/oci/index.js';
+import { readLockFile, type SkillPin } from '../../../core/pins/index.js';
+import type { Context } from '../../context.js';
+import { blobCache } from '../../oci-env.js';
+import { projectPaths } from '../../project.js';
+
+async function lockPins(ctx: Context): Promise<readonly SkillPin[]> {
+  const project = await projectPaths(ctx.io.cwd, undefined);
+  try {
+    const lock = await readLockFile(project.lockPath, project.lockFile);
+    return lock.loaded?.format === 'skillctl' ? lock.loaded.lock.skills : [];
+  } catch {
+    // No lock: only a digest can name what runs.
+    return [];
+  }
+}
+
+export async function ociRunTarget(ctx: Context, target: string): Promise<string> {
+  const ref = parseOciReference(target);
+  const digest = runDigest(ref, ref.digest !== undefined ? [] : await lockPins(ctx));
+  const archive = await cachedRunArchive(blobCache(ctx.io), ref, digest, tmpdir());
+  process.once('exit', () => rmSync(dirname(archive), { recursive: true, force: true }));
+  return archive;
+}

@@ -1,0 +1,84 @@
+/**
+ * The content-addressed cache of manifests and blobs (`$XDG_CACHE_HOME/skillctl/oci/blobs/sha256/<hex>`,
+ * docs/formats/oci.md). A file is named after the digest of its bytes and is only ever made by
+ * rename from a scratch file that was verified whole, so a reader never sees a partial one. The
+ * cache is a directory anyone with the user's rights can write, so every use hashes the file
+ * again: what changed between the pull that stored it and the run that uses it is refused.
+ */
+import { createReadStream } from 'node:fs';
+import { lstat, open, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { hashStream } from '../bundle/index.js';
+import { sha256, type Sha256Digest } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { makeDirs } from '../fs/index.js';
+
+export class BlobCache {
+  readonly root: string;
+
+  /** `root` is the skillctl cache directory (`$XDG_CACHE_HOME/skillctl`). */
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  pathOf(digest: Sha256Digest): string {
+    return join(this.root, 'oci', 'blobs', 'sha256', digest.slice('sha256:'.length));
+  }
+
+  private async scratchDir(): Promise<string> {
+    const dir = join(this.root, 'oci', 'tmp');
+    try {
+      await makeDirs(dir, 0o700);
+    } catch (err) {
+      throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make the cache directory ${dir}: ${errnoCode(err) ?? String(err)}`, { hint: 'set XDG_CACHE_HOME to a writable directory' });
+    }
+    await makeDirs(join(this.root, 'oci', 'blobs', 'sha256'), 0o755);
+    return dir;
+  }
+
+  /**
+   * The cached file for `digest` if it is there, a regular file (never followed through a link)
+   * and still hashes to `digest`. A file that does not is removed and reported as `corrupt`.
+   */
+  async verified(digest: Sha256Digest, size?: number): Promise<{ state: 'ok'; path: string } | { state: 'missing' | 'corrupt' }> {
+    const path = this.pathOf(digest);
+    let st;
+    try {
+      st = await lstat(path);
+    } catch {
+      return { state: 'missing' };
+    }
+    const ok = st.isFile() && (size === undefined || st.size === size) && (await hashStream(createReadStream(path)).catch(() => undefined)) === digest;
+    if (ok) return { state: 'ok', path };
+    await rm(path, { force: true }).catch(() => undefined);
+    return { state: 'corrupt' };
+  }
+
+  /** Bytes already verified in memory (a manifest), stored under their own digest. */
+  async putBytes(bytes: Buffer): Promise<string> {
+    const digest = sha256(bytes);
+    return this.store(digest, async (tmp) => {
+      const fh = await open(tmp, 'wx', 0o644);
+      try {
+        await fh.writeFile(bytes);
+      } finally {
+        await fh.close();
+      }
+    });
+  }
+
+  /** Runs `fill(tmp)` (which must verify what it writes) and renames the result into place. */
+  async store(digest: Sha256Digest, fill: (tmp: string) => Promise<void>): Promise<string> {
+    const tmp = join(await this.scratchDir(), `${digest.slice(7, 23)}.${randomBytes(6).toString('hex')}`);
+    try {
+      await fill(tmp);
+      const path = this.pathOf(digest);
+      await rename(tmp, path);
+      return path;
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => undefined);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * A skill artifact's manifest, config and layer, verified and in the cache. By digest, a manifest
+ * already cached (and still hashing to its name) is used without asking the registry; by tag the
+ * registry is always asked, since a tag moves. Blobs come from the cache when they are there and
+ * still hash to their digest, and are fetched into it otherwise.
+ */
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
+import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
+import { SkillctlError } from '../errors.js';
+import { OCI_MANIFEST, SMALL_BLOB_MAX_BYTES, toSkillArtifact, toSkillConfig, type SkillArtifact, type SkillConfig } from './artifact.js';
+import type { BlobCache } from './cache.js';
+import type { RegistryClient } from './client.js';
+import { formatOciReference, manifestRef, type OciReference } from './reference.js';
+
+export interface FetchedArtifact {
+  readonly digest: Sha256Digest;
+  readonly artifact: SkillArtifact;
+  readonly config: SkillConfig;
+  /** The layer (the skill's archive) in the cache. */
+  readonly layerPath: string;
+  /** True when nothing was asked of the registry. */
+  readonly fromCache: boolean;
+}
+
+/**
+ * The manifest, config and layer of `digest` from the cache alone; undefined when one is missing.
+ * A cached file that no longer hashes to its name is removed; with `refuseCorrupt` that is
+ * OCI_DIGEST_MISMATCH (a run must not quietly use something else), else a miss (a pull fetches again).
+ */
+export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest: Sha256Digest, refuseCorrupt = false): Promise<FetchedArtifact | undefined> {
+  const what = `manifest ${formatOciReference({ ...ref, digest })}`;
+  const check = (state: 'ok' | 'missing' | 'corrupt', name: string): boolean => {
+    if (state === 'corrupt' && refuseCorrupt) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached ${name} of ${what} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
+    return state === 'ok';
+  };
+  const m = await cache.verified(digest);
+  if (!check(m.state, 'manifest') || m.state !== 'ok') return undefined;
+  const artifact = toSkillArtifact(await readFile(m.path), OCI_MANIFEST, what);
+  const c = await cache.verified(artifact.config.digest, artifact.config.size);
+  const l = await cache.verified(artifact.layer.digest, artifact.layer.size);
+  if (!check(c.state, 'config') || !check(l.state, 'layer') || c.state !== 'ok' || l.state !== 'ok') return undefined;
+  const config = toSkillConfig(await readFile(c.path), `config of ${what}`);
+  return { digest, artifact, config, layerPath: l.path, fromCache: true };
+}
+
+export async function fetchArtifact(client: RegistryClient, ref: OciReference, cache: BlobCache): Promise<FetchedArtifact> {
+  if (ref.digest !== undefined && isSha256Digest(ref.digest)) {
+    const hit = await cachedArtifact(cache, ref, ref.digest);
+    if (hit !== undefined) return hit;
+  }
+  const manifest = await client.getManifest(manifestRef(ref));
+  const what = `manifest ${formatOciReference({ ...ref, digest: manifest.digest })}`;
+  // Refused by media type before any blob is fetched or anything is cached.
+  const artifact = toSkillArtifact(manifest.bytes, manifest.contentType, what);
+  // A layer over what the archive reader would accept is refused before a byte of it is fetched.
+  const limit = inflateLimit(DEFAULT_ARCHIVE_BOUNDS);
+  if (artifact.layer.size > limit) throw new SkillctlError('ARCHIVE_TOO_LARGE', `${what}: its layer claims ${artifact.layer.size} bytes; archives are bounded to ${limit}`);
+  const configBytes = await client.getSmallBlob(artifact.config, SMALL_BLOB_MAX_BYTES);
+  const config = toSkillConfig(configBytes, `config of ${what}`);
+  const cachedLayer = await cache.verified(artifact.layer.digest, artifact.layer.size);
+  const layerPath = cachedLayer.state === 'ok' ? cachedLayer.path : await cache.store(artifact.layer.digest, (tmp) => client.downloadBlob(artifact.layer, tmp));
+  await cache.putBytes(configBytes);
+  // The manifest last: a cached manifest always has its blobs beside it.
+  await cache.putBytes(manifest.bytes);
+  return { digest: manifest.digest, artifact, config, layerPath, fromCache: false };
+}

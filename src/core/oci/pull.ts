@@ -1,0 +1,139 @@
+/**
+ * `pull`: a skill from a registry into a folder. Fixed steps, each on verified bytes only:
+ * manifest (by digest from the cache when it is there, re-hashed; else fetched, bounded and
+ * hashed), media types, config, layer (streamed into the cache with its size and digest checked
+ * as it arrives), signers when asked, then the archive read by the guarded reader of
+ * `run ARCHIVE` and the skill validated as its kind, all before anything is written outside the
+ * cache. The files are unpacked into a scratch folder beside the destination and renamed into
+ * place: a failed pull leaves the destination as it was.
+ */
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { DEFAULT_ARCHIVE_BOUNDS } from '../archive/index.js';
+import { openArchive } from '../bundle/index.js';
+import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import type { Sha256Digest } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { entryExists, makeDirs } from '../fs/index.js';
+import { checkSkillDir, checkSkillSource, type SkillKind } from '../skill-gate/index.js';
+import type { PublicKey } from '../sign/index.js';
+import type { SkillConfig } from './artifact.js';
+import type { BlobCache } from './cache.js';
+import { RegistryClient } from './client.js';
+import { formatOciReference, type OciReference } from './reference.js';
+import { trustedSigners } from './signature.js';
+import type { TransportOptions } from './transport.js';
+import { fetchArtifact } from './fetch-artifact.js';
+
+export interface PullRequest {
+  readonly ref: OciReference;
+  readonly transport: TransportOptions;
+  readonly cache: BlobCache;
+  /** The project root: default destinations are under it. */
+  readonly root: string;
+  /** The folder the skill's own folder is made in (default: `.agents/skills` or `skills` under root). */
+  readonly outDir?: string;
+  /** Replace an existing folder that holds other content. */
+  readonly force?: boolean;
+  /** Refuse unless this many distinct trusted keys signed the manifest (default 0). */
+  readonly minSigners?: number;
+  readonly keys?: ReadonlyMap<string, PublicKey>;
+}
+
+export interface PullResult {
+  readonly ok: boolean;
+  /** `oci://registry/repo[:tag]@sha256:…`. */
+  readonly reference?: string;
+  readonly digest?: Sha256Digest;
+  readonly config?: SkillConfig;
+  readonly kind?: SkillKind;
+  /** The folder written (or found already holding the same content). */
+  readonly path?: string;
+  /** `written`, or `unchanged` when the folder already held exactly this content. */
+  readonly outcome?: 'written' | 'unchanged';
+  /** True when the manifest and layer came from the cache without asking the registry. */
+  readonly fromCache?: boolean;
+  readonly signers?: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Where a skill goes by default: SKILL.md folders where agents look, bundles among the project's skill roots. */
+export function defaultPullDir(root: string, kind: SkillKind): string {
+  return kind === 'agent-skill' ? join(root, '.agents', 'skills') : join(root, 'skills');
+}
+
+export async function pullSkill(req: PullRequest): Promise<PullResult> {
+  const client = new RegistryClient(req.ref, req.transport);
+  const fetched = await fetchArtifact(client, req.ref, req.cache);
+  const { digest, config } = fetched;
+  const reference = formatOciReference({ ...req.ref, digest });
+  const base = { reference, digest, config, fromCache: fetched.fromCache };
+
+  let signers: string[] | undefined;
+  if ((req.minSigners ?? 0) > 0) {
+    signers = await trustedSigners(client, digest, req.keys ?? new Map());
+    if (signers.length < (req.minSigners ?? 0)) {
+      return {
+        ok: false,
+        ...base,
+        signers,
+        diagnostics: [
+          diag('OCI_SIGNERS_TOO_FEW', `${reference} has ${signers.length} distinct trusted signer(s)${signers.length > 0 ? ` (${signers.join(', ')})` : ''}; --min-signers asks for ${req.minSigners}`, {
+            hint: 'push --sign with the keys the keys file trusts, or lower --min-signers',
+          }),
+        ],
+      };
+    }
+  }
+
+  // The guarded reader of run ARCHIVE: links, `..`, devices, duplicates and bombs are refused here.
+  const source = await openArchive(fetched.layerPath, DEFAULT_ARCHIVE_BOUNDS, `${reference} (layer)`);
+  const check = await checkSkillSource(source, config.id, { dirName: config.id });
+  const withSigners = signers !== undefined ? { signers } : {};
+  if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
+  if (check.kind !== config.kind || check.identity.content_digest !== config.content_digest || check.identity.skill_id !== config.id) {
+    throw new SkillctlError(
+      'OCI_MANIFEST_INVALID',
+      `${reference}: the config says ${config.kind} ${config.id} with content ${config.content_digest}; the layer holds ${check.kind} ${check.identity.skill_id} with content ${check.identity.content_digest}`,
+    );
+  }
+  const parent = req.outDir ?? defaultPullDir(req.root, check.kind);
+  const dest = join(parent, check.identity.skill_id);
+  if (await entryExists(dest)) {
+    const there = await checkSameContent(dest, check.identity.content_digest);
+    if (there) return { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, outcome: 'unchanged', diagnostics: check.diagnostics };
+    if (req.force !== true) {
+      throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
+    }
+  }
+  try {
+    await makeDirs(parent, 0o755);
+  } catch (err) {
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make ${parent}: ${errnoCode(err) ?? String(err)}`);
+  }
+  const scratch = await mkdtemp(join(parent, `.${basename(dest)}.pull-`));
+  try {
+    const problems = await source.extractTo(scratch);
+    if (hasErrors(problems)) return { ok: false, ...base, ...withSigners, diagnostics: problems };
+    if (await entryExists(dest)) {
+      // --force: the old folder is moved aside, the new one renamed in, then the old removed.
+      const aside = join(dirname(dest), `.${basename(dest)}.old-${randomBytes(6).toString('hex')}`);
+      await rename(dest, aside);
+      await rename(scratch, dest);
+      await rm(aside, { recursive: true, force: true });
+    } else {
+      await rename(scratch, dest);
+    }
+  } catch (err) {
+    await rm(scratch, { recursive: true, force: true });
+    throw err;
+  }
+  return { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, outcome: 'written', diagnostics: check.diagnostics };
+}
+
+/** Whether the folder already holds the skill with this content digest (a repeated pull writes nothing). */
+async function checkSameContent(dir: string, content: Sha256Digest): Promise<boolean> {
+  const check = await checkSkillDir(dir, dir).catch(() => undefined);
+  return check?.identity?.content_digest === content;
+}

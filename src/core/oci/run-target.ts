@@ -1,0 +1,47 @@
+/**
+ * `run oci://…`: the archive a run of a pulled skill reads, from the cache only (a run never
+ * fetches). A digest names it; a tag alone is taken only when a lock pins it (`origin.oci`), since
+ * a tag can move between the pull and the run. The layer's bytes are read once, hashed, and
+ * written to a private scratch file that the run then reads: what runs is what was verified.
+ */
+import { mkdtemp, open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
+import { SkillctlError } from '../errors.js';
+import type { SkillPin } from '../pins/index.js';
+import type { BlobCache } from './cache.js';
+import { cachedArtifact } from './fetch-artifact.js';
+import { formatOciReference, type OciReference } from './reference.js';
+
+/** The digest a run of `ref` takes: its own, or the one a pin's origin records for its tag. */
+export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256Digest {
+  if (ref.digest !== undefined && isSha256Digest(ref.digest)) return ref.digest;
+  const { digest: _none, ...named } = ref;
+  void _none;
+  const reference = formatOciReference(named);
+  const pin = pins.find((p) => p.origin?.oci?.reference === reference);
+  if (pin?.origin?.oci === undefined) {
+    throw new SkillctlError('OCI_TAG_UNPINNED', `${reference}: a run takes a digest, or a tag a lock pins; no pin of this lock has this origin`, {
+      hint: `skillctl pin ${reference} records it, or run ${reference.replace(/:[^:/]+$/, '')}@sha256:<digest>`,
+    });
+  }
+  return pin.origin.oci.digest;
+}
+
+/** Writes the verified layer of `digest` to `<scratch>/<id>-<version>.tgz` and returns that path. */
+export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<string> {
+  const reference = formatOciReference({ ...ref, digest });
+  const hit = await cachedArtifact(cache, ref, digest, true);
+  if (hit === undefined) throw new SkillctlError('OCI_NOT_CACHED', `${reference} is not in the cache (${cache.root})`, { hint: `skillctl pull ${reference}` });
+  const bytes = await readFile(hit.layerPath);
+  if (sha256(bytes) !== hit.artifact.layer.digest) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached layer of ${reference} changed while it was read`);
+  const dir = await mkdtemp(join(scratchParent, 'skillctl-run-oci-'));
+  const path = join(dir, `${hit.config.id}-${hit.config.version}.tgz`);
+  const fh = await open(path, 'wx', 0o600);
+  try {
+    await fh.writeFile(bytes);
+  } finally {
+    await fh.close();
+  }
+  return path;
+}

@@ -1,0 +1,166 @@
+// pull oci:// from a registry that lies: each lie gives its code and exit status, and nothing is
+// written outside the cache and --out (the project folder stays empty, the cache holds no blob
+// of what was refused).
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { packBundle } from '../../src/core/pack/index.js';
+import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
+import type { SkillConfig } from '../../src/core/oci/index.js';
+import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { hostileRegistry, type Misbehaviour } from '../helpers/hostile-registry.js';
+import { dockerConfig } from '../helpers/oci-registry.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+import { gzipBomb, tgz } from '../helpers/tar.js';
+
+interface ErrorDoc {
+  error?: { code: string; message: string };
+  diagnostics?: { code: string }[];
+}
+
+function codesOf(r: CliRun): string[] {
+  const doc = json<ErrorDoc>(r);
+  return doc.error !== undefined ? [doc.error.code] : [...new Set((doc.diagnostics ?? []).map((d) => d.code))];
+}
+
+describe('pull oci:// from a hostile registry', () => {
+  let work: string;
+  let layer: Buffer;
+  let config: SkillConfig;
+  let n = 0;
+
+  before(async () => {
+    work = await tempDir('skillctl-oci-hostile-');
+    const packed = await packBundle(PDF_NOTES_DIR, join(work, 'packed'));
+    layer = await readFile(packed.archive as string);
+    const id = (await checkSkillArchive(packed.archive as string, 'pdf-notes')).identity;
+    assert.ok(id !== undefined);
+    config = { kind: 'agent-skill', id: id.skill_id, version: id.skill_version, manifest_digest: id.manifest_digest, content_digest: id.content_digest };
+  });
+  after(() => removeDir(work));
+
+  /** Pulls from a fresh hostile registry into a fresh project with a fresh cache. */
+  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; basic?: { user: string; password: string }; ref?: 'tag' | 'digest' } = {}) {
+    const reg = await hostileRegistry({
+      misbehaviour,
+      layer: opts.layer ?? layer,
+      config,
+      ...(opts.basic !== undefined ? { basic: `Basic ${Buffer.from(`${opts.basic.user}:${opts.basic.password}`).toString('base64')}` } : {}),
+    });
+    const proj = join(work, `proj-${n}`);
+    const cache = join(work, `cache-${n}`);
+    n++;
+    await mkdir(proj);
+    const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(reg.host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
+    const name = opts.ref === 'digest' ? `@${reg.digest}` : ':1';
+    try {
+      const r = await skillctlAsync(['pull', `oci://${reg.host}/skills/pdf-notes${name}`, '--out', 'out', '--json'], { cwd: proj, env, timeoutMs: 60_000 });
+      return { r, reg, proj, cache };
+    } finally {
+      await reg.close();
+    }
+  }
+
+  /** Nothing in the project, and no blob in the cache but the manifest and config that verified. */
+  async function nothingWritten(proj: string, cache: string, allowed: number): Promise<void> {
+    assert.deepEqual(await readdir(proj), []);
+    const blobs = join(cache, 'skillctl', 'oci', 'blobs', 'sha256');
+    const stored = existsSync(blobs) ? await readdir(blobs) : [];
+    assert.ok(stored.length <= allowed, `cache holds ${stored.length} blobs`);
+    const tmp = join(cache, 'skillctl', 'oci', 'tmp');
+    assert.deepEqual(existsSync(tmp) ? await readdir(tmp) : [], []);
+  }
+
+  it('a well-behaved server: the pull works (the baseline the attacks differ from)', async () => {
+    const { r, proj } = await pull('none');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(existsSync(join(proj, 'out', 'pdf-notes', 'SKILL.md')));
+  });
+
+  const findings: [Misbehaviour, string, number][] = [
+    ['wrong-layer-digest', 'OCI_DIGEST_MISMATCH', 1],
+    ['short-layer', 'OCI_SIZE_MISMATCH', 1],
+    ['long-layer', 'OCI_SIZE_MISMATCH', 1],
+    ['huge-manifest', 'OCI_MANIFEST_TOO_LARGE', 1],
+    ['huge-manifest-unannounced', 'OCI_MANIFEST_TOO_LARGE', 1],
+    ['manifest-digest-header-lies', 'OCI_DIGEST_MISMATCH', 1],
+    ['layer-media-type', 'OCI_MEDIA_TYPE_UNSUPPORTED', 1],
+    ['image-manifest', 'OCI_MEDIA_TYPE_UNSUPPORTED', 1],
+    ['redirect-loop', 'OCI_REDIRECT_REFUSED', 2],
+    ['redirect-plain-http', 'OCI_PLAIN_HTTP_REFUSED', 2],
+    ['always-500', 'OCI_UNREACHABLE', 2],
+  ];
+  for (const [misbehaviour, code, exit] of findings) {
+    it(`${misbehaviour}: ${code}, exit ${exit}, nothing written`, async () => {
+      const { r, proj, cache } = await pull(misbehaviour);
+      assert.equal(r.code, exit, r.stdout + r.stderr);
+      assert.deepEqual(codesOf(r), [code]);
+      await nothingWritten(proj, cache, 0);
+    });
+  }
+
+  it('always-500: the registry\'s own message is shown, after retries', async () => {
+    const { r, reg } = await pull('always-500');
+    assert.match(json<ErrorDoc>(r).error?.message ?? '', /storage on fire/);
+    assert.equal(reg.seen.filter((s) => s.url.includes('/manifests/')).length, 4);
+  });
+
+  it('429 twice, then an answer: retried with backoff, the pull works', async () => {
+    const { r, reg } = await pull('busy-then-ok');
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(reg.seen.length >= 5);
+  });
+
+  it('a blob redirected to another host is fetched there without the credentials', async () => {
+    const { r, reg } = await pull('redirect-other-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' } });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(reg.seen.some((s) => s.authorization?.startsWith('Basic ') === true), 'the registry got the credentials');
+    assert.equal(reg.otherSeen.length, 1);
+    assert.equal(reg.otherSeen[0]?.authorization, undefined);
+    assert.ok(!(r.stdout + r.stderr).includes('SENTINEL-PASSWORD'));
+  });
+
+  it('credentials the registry refuses: OCI_AUTH_DENIED; none configured: OCI_AUTH_REQUIRED; the password is never printed', async () => {
+    const reg = await hostileRegistry({ misbehaviour: 'none', layer, config, basic: 'Basic nobody-has-this' });
+    try {
+      const proj = join(work, 'proj-auth');
+      await mkdir(proj);
+      const base = { cwd: proj, timeoutMs: 30_000 };
+      const denied = await skillctlAsync(['pull', `oci://${reg.host}/skills/pdf-notes:1`, '--json'], {
+        ...base,
+        env: { XDG_CACHE_HOME: join(work, 'cache-auth'), DOCKER_CONFIG: dockerConfig(reg.host, 'alice', 'SENTINEL-PASSWORD') },
+      });
+      assert.equal(denied.code, 2);
+      assert.deepEqual(codesOf(denied), ['OCI_AUTH_DENIED']);
+      assert.ok(!(denied.stdout + denied.stderr).includes('SENTINEL-PASSWORD'));
+      const required = await skillctlAsync(['pull', `oci://${reg.host}/skills/pdf-notes:1`, '--json'], { ...base, env: { XDG_CACHE_HOME: join(work, 'cache-auth'), DOCKER_CONFIG: join(work, 'no-docker') } });
+      assert.equal(required.code, 2);
+      assert.deepEqual(codesOf(required), ['OCI_AUTH_REQUIRED']);
+      assert.match(json<ErrorDoc>(required).error?.message ?? '', /authentication required/);
+      assert.deepEqual(await readdir(proj), []);
+    } finally {
+      await reg.close();
+    }
+  });
+
+  const archives: [string, () => Buffer, string][] = [
+    ['a gzip bomb', () => gzipBomb('SKILL.md', 600), 'ARCHIVE_TOO_LARGE'],
+    ['a ../ entry', () => tgz([{ name: '../escape.txt', data: 'x' }, { name: 'SKILL.md', data: '---\nname: pdf-notes\ndescription: d\n---\n' }]), 'ARCHIVE_PATH_UNSAFE'],
+    ['a symbolic link', () => tgz([{ name: 'SKILL.md', type: '2', linkname: '/etc/passwd' }]), 'ARCHIVE_LINK'],
+    ['a hard link', () => tgz([{ name: 'SKILL.md', data: 'x' }, { name: 'b.md', type: '1', linkname: 'SKILL.md' }]), 'ARCHIVE_LINK'],
+  ];
+  for (const [what, make, code] of archives) {
+    it(`a layer holding ${what}: ${code}, exit 1, nothing unpacked`, async () => {
+      const bad = make();
+      const { r, proj, cache } = await pull('none', { layer: bad });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.ok(codesOf(r).includes(code), codesOf(r).join(','));
+      // The verified layer is cached (it is what the registry holds); nothing is unpacked.
+      await nothingWritten(proj, cache, 3);
+      assert.ok(!existsSync(join(work, 'escape.txt')));
+    });
+  }
+});

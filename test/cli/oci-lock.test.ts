@@ -1,0 +1,102 @@
+// pin oci://, verify-pins --remote and run oci:// against the real docker-registry.
+import assert from 'node:assert/strict';
+import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { json, skillctl, type CliRun } from '../helpers/cli.js';
+import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+
+const READ_TEXT = join(process.cwd(), 'manifests', 'default', 'fs.read_text');
+const READ_TREE = join(process.cwd(), 'manifests', 'default', 'fs.read_tree');
+
+interface Lock {
+  skills: { skill_id: string; source: string; origin?: { oci?: { reference: string; digest: string } } }[];
+}
+
+describe('pin, verify-pins --remote and run with oci:// origins', () => {
+  let registry: RunningRegistry;
+  let work: string;
+  let proj: string;
+  let env: Record<string, string>;
+  let digest: string;
+  let ref: string;
+  const cli = (args: string[]): CliRun => skillctl(args, { cwd: proj, env, timeoutMs: 120_000 });
+  const codes = (r: CliRun): string[] => {
+    const doc = json<{ error?: { code: string }; diagnostics?: { code: string }[] }>(r);
+    return doc.error !== undefined ? [doc.error.code] : (doc.diagnostics ?? []).map((d) => d.code);
+  };
+
+  before(async () => {
+    registry = await startRegistry();
+    work = await tempDir('skillctl-oci-lock-');
+    proj = join(work, 'proj');
+    await mkdir(join(proj, '.git'), { recursive: true });
+    await mkdir(join(work, 'docker'));
+    env = { XDG_CACHE_HOME: join(work, 'cache'), DOCKER_CONFIG: join(work, 'docker') };
+    ref = `oci://${registry.host}/skills/fs.read_text:0.1.0`;
+    const pushed = cli(['push', READ_TEXT, ref, '--json']);
+    assert.equal(pushed.code, 0, pushed.stdout + pushed.stderr);
+    digest = json<{ digest: string }>(pushed).digest;
+    await writeFile(join(proj, 'in.txt'), 'hello\n');
+    await writeFile(join(proj, 'input.json'), JSON.stringify({ path: 'in.txt' }));
+  });
+  after(async () => {
+    await registry.stop();
+    await removeDir(work);
+  });
+
+  it('pin oci:// pulls into skills/<id>/ and records the origin; verify-pins passes offline and --remote', async () => {
+    const r = cli(['pin', ref]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const lock = JSON.parse(await readFile(join(proj, 'pins', 'skills.lock.json'), 'utf8')) as Lock;
+    assert.deepEqual(lock.skills.map((s) => [s.skill_id, s.source, s.origin]), [['fs.read_text', 'skills/fs.read_text', { oci: { reference: ref, digest } }]]);
+    assert.equal(cli(['verify-pins']).code, 0);
+    assert.equal(cli(['verify-pins', '--remote']).code, 0);
+    // pin --all again: the same content from the same folder keeps its origin.
+    assert.equal(cli(['pin', '--all']).code, 0);
+    assert.deepEqual((JSON.parse(await readFile(join(proj, 'pins', 'skills.lock.json'), 'utf8')) as Lock).skills[0]?.origin, { oci: { reference: ref, digest } });
+  });
+
+  it('run oci://…@digest and run of the pinned tag use the cache; a tag no lock pins is OCI_TAG_UNPINNED', () => {
+    const byDigest = cli(['run', `oci://${registry.host}/skills/fs.read_text@${digest}`, '--input', 'input.json', '--json']);
+    assert.equal(byDigest.code, 0, byDigest.stdout + byDigest.stderr);
+    assert.equal(json<{ output: { text: string } }>(byDigest).output.text, 'hello\n');
+    assert.equal(cli(['run', ref, '--input', 'input.json']).code, 0);
+    const unpinned = cli(['run', `oci://${registry.host}/skills/fs.read_text:latest`, '--input', 'input.json', '--json']);
+    assert.equal(unpinned.code, 2);
+    assert.deepEqual(codes(unpinned), ['OCI_TAG_UNPINNED']);
+  });
+
+  it('run of a digest not in the cache is OCI_NOT_CACHED; a cached layer that changed is OCI_DIGEST_MISMATCH', async () => {
+    const missing = cli(['run', `oci://${registry.host}/skills/fs.read_text@sha256:${'1'.repeat(64)}`, '--input', 'input.json', '--json']);
+    assert.equal(missing.code, 2);
+    assert.deepEqual(codes(missing), ['OCI_NOT_CACHED']);
+    // Every cached blob is rewritten with other bytes of the same length.
+    const blobs = join(work, 'cache', 'skillctl', 'oci', 'blobs', 'sha256');
+    for (const name of await readdir(blobs)) {
+      const bytes = await readFile(join(blobs, name));
+      if (bytes.length > 1000) await writeFile(join(blobs, name), Buffer.alloc(bytes.length, 0x41));
+    }
+    const corrupt = cli(['run', `oci://${registry.host}/skills/fs.read_text@${digest}`, '--input', 'input.json', '--json']);
+    assert.equal(corrupt.code, 1, corrupt.stdout);
+    assert.deepEqual(codes(corrupt), ['OCI_DIGEST_MISMATCH']);
+  });
+
+  it('a tag pushed over is OCI_TAG_DRIFT (exit 1) with --remote only; verify-pins stays offline', () => {
+    const over = cli(['push', READ_TREE, ref, '--json']);
+    assert.equal(over.code, 0, over.stdout);
+    assert.equal(cli(['verify-pins']).code, 0);
+    const r = cli(['verify-pins', '--remote', '--json']);
+    assert.equal(r.code, 1, r.stdout);
+    assert.deepEqual(codes(r), ['OCI_TAG_DRIFT']);
+  });
+
+  it('--remote against a registry that is gone gives its code, exit 2', async () => {
+    await registry.stop();
+    const r = cli(['verify-pins', '--remote', '--json']);
+    assert.equal(r.code, 2, r.stdout);
+    assert.deepEqual(codes(r), ['OCI_UNREACHABLE']);
+    registry = await startRegistry();
+  });
+});
