@@ -35,6 +35,7 @@ export const DYNAMIC_CHUNKS = {
   'src/cli/commands/pack/run.ts': 'pack',
   'src/cli/commands/pin/run.ts': 'pin',
   'src/cli/commands/prompt/run.ts': 'prompt',
+  'src/cli/commands/pull/mcp.ts': 'pull-mcp',
   'src/cli/commands/registry/run.ts': 'registry',
   'src/cli/commands/registry/publish.ts': 'registry-publish',
   'src/cli/commands/run/run.ts': 'run',

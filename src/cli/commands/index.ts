@@ -9,6 +9,7 @@ import { registerKeygen } from './keygen/index.js';
 import { registerPack } from './pack/index.js';
 import { registerPin } from './pin/index.js';
 import { registerPrompt } from './prompt/index.js';
+import { registerPull } from './pull/index.js';
 import { registerRun } from './run/index.js';
 import { registerRegistry } from './registry/index.js';
 import { registerSkill } from './skill/index.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerRegistry,
   registerMcp,
   registerPack,
+  registerPull,
   registerPin,
   registerVerifyPins,
   registerKeygen,
