@@ -219,3 +219,48 @@ describe('skillctl pull skill:// never shadows a skill of another origin', () =>
     assertSameTree(join(project, '.agents/skills/pdf-processing'), join(SERVED, 'pdf-processing'));
   });
 });
+
+describe('pins of pulled skills', () => {
+  interface Lock {
+    skills: { skill_id: string; source: string; origin?: { mcp: { server: { command: string[] }; uri: string; files: { path: string; digest: string; size: number }[] } } }[];
+  }
+  const lockOf = (project: string): Lock => JSON.parse(readFileSync(join(project, 'pins/skills.lock.json'), 'utf8')) as Lock;
+
+  it('pin records the origin; verify-pins stays offline; --remote reports drift as MCP_PIN_DRIFT', () => {
+    const project = realpathSync(tempDir());
+    const served = oneSkillDir();
+    const command = serverCommand(served);
+    assert.equal(skillctl(['pull', 'skill://pdf-processing/SKILL.md', '--mcp', command], { cwd: project }).code, 0);
+    const pinned = skillctl(['pin', '.agents/skills/pdf-processing'], { cwd: project });
+    assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+    const origin = lockOf(project).skills[0]?.origin?.mcp;
+    assert.equal(origin?.uri, 'skill://pdf-processing/SKILL.md');
+    assert.deepEqual(origin?.server.command, [process.execPath, SERVER, '--dir', served]);
+    assert.equal(origin?.files.length, 6);
+    assert.equal(origin?.files[0]?.path, 'SKILL.md');
+
+    assert.equal(skillctl(['verify-pins'], { cwd: project }).code, 0);
+    const same = skillctl(['verify-pins', '--remote', '--json'], { cwd: project });
+    assert.equal(same.code, 0, same.stdout);
+
+    writeFileSync(join(served, 'pdf-processing/references/FORMS.md'), 'Rotated by the server.\n');
+    const drift = skillctl(['verify-pins', '--remote', '--json'], { cwd: project });
+    assert.equal(drift.code, 1, drift.stdout);
+    const found = json<{ diagnostics: { code: string; message: string; file: string }[] }>(drift).diagnostics.filter((d) => d.code === 'MCP_PIN_DRIFT');
+    assert.equal(found.length, 1);
+    assert.match(found[0]?.message ?? '', /references\/FORMS\.md changed/);
+    assert.equal(found[0]?.file, '.agents/skills/pdf-processing');
+    // Offline, the local files still match their pin: the server is never asked.
+    assert.equal(skillctl(['verify-pins'], { cwd: project }).code, 0);
+  });
+
+  it('a pulled folder edited since is pinned without its origin, with MCP_PIN_ORIGIN_STALE', () => {
+    const project = realpathSync(tempDir());
+    assert.equal(skillctl(['pull', 'skill://pdf-processing/SKILL.md', '--mcp', serverCommand(SERVED)], { cwd: project }).code, 0);
+    writeFileSync(join(project, '.agents/skills/pdf-processing/templates/invoice.md'), 'Edited here.\n');
+    const r = skillctl(['pin', '.agents/skills/pdf-processing', '--json'], { cwd: project });
+    assert.equal(r.code, 0, r.stdout);
+    assert.deepEqual(json<{ diagnostics: { code: string }[] }>(r).diagnostics.map((d) => d.code), ['MCP_PIN_ORIGIN_STALE']);
+    assert.equal(lockOf(project).skills[0]?.origin, undefined);
+  });
+});

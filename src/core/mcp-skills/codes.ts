@@ -71,6 +71,18 @@ export const MCP_SKILL_CODES = {
     title: 'A skill of that name already exists from another origin (a local skill, another server or another URI).',
     exit: 'findings',
   },
+
+  // Pins of pulled skills.
+  MCP_PIN_ORIGIN_STALE: {
+    severity: 'warning',
+    title: 'A pulled skill folder no longer holds the files it was pulled with; it is pinned without its origin.',
+    exit: 'findings',
+  },
+  MCP_PIN_DRIFT: {
+    severity: 'error',
+    title: "The server's current entry for a pinned skill lists another resource set than the pin (verify-pins --remote).",
+    exit: 'findings',
+  },
 } as const satisfies CodeCatalogue;
 
 export type McpSkillCode = keyof typeof MCP_SKILL_CODES;

@@ -7,3 +7,5 @@ export { ORIGINS_FILE, readOrigins, sameOrigin, type McpOrigin, type OriginFile,
 export { originKey, placeSkills, type Placed, type PlaceOptions, type PlaceResult } from './place.js';
 export { pullFrom, pullSkills, type PullOptions, type PullRequest, type PullResult } from './pull.js';
 export { parseSkillUri, SKILL_SCHEME, type SkillUri } from './uri.js';
+export { mcpPinOrigin, type HashedFile } from './pin-origin.js';
+export { remoteDrift, type DriftOptions } from './drift.js';

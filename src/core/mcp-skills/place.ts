@@ -12,7 +12,6 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { makeDirs } from '../fs/index.js';
-import { findProjectSkills } from '../pins/index.js';
 import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
 import { readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
@@ -23,6 +22,8 @@ export interface PlaceOptions {
   /** The folder the skills' folders are written into. */
   readonly outDir: string;
   readonly server: ServerAddress;
+  /** The project's skill folders, relative to `root` (those under its skill roots). */
+  readonly localFolders: readonly string[];
 }
 
 export interface Placed {
@@ -64,7 +65,7 @@ function describe(o: McpOrigin | undefined): string {
 async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, origins: Origins): Promise<{ diagnostics: Diagnostic[]; replacing: Set<string> }> {
   const diagnostics: Diagnostic[] = [];
   const replacing = new Set<string>();
-  const local = (await findProjectSkills(opts.root)).folders;
+  const local = opts.localFolders;
   for (const s of skills) {
     const dir = join(opts.outDir, s.name);
     const key = originKey(opts.root, dir);

@@ -34,6 +34,20 @@ export interface SkillPin {
   readonly archive_digest?: Sha256Digest;
   /** Signers that must have signed `manifest_digest`, sorted. */
   readonly signers: readonly string[];
+  /** Where a pulled skill came from (`skillctl pull`): exactly one key. */
+  readonly origin?: PinOrigin;
+}
+
+/** The origin of a pulled skill; each kind of source adds its key. */
+export interface PinOrigin {
+  /** Pulled from an MCP server: the server, the skill URI and the resource set (src/core/mcp-skills/). */
+  readonly mcp?: McpPinOrigin;
+}
+
+export interface McpPinOrigin {
+  readonly server: { readonly command: readonly string[] } | { readonly url: string };
+  readonly uri: string;
+  readonly files: readonly { readonly path: string; readonly digest: Sha256Digest; readonly size: number }[];
 }
 
 /** One pinned behaviour pack document (manifests/packs/<profile>.yaml). */

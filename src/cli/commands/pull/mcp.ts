@@ -4,6 +4,7 @@
  */
 import { isAbsolute, join, relative } from 'node:path';
 import { asOutputWrite, findProjectRoot } from '../../../core/fs/index.js';
+import { findProjectSkills } from '../../../core/pins/index.js';
 import { DEFAULT_PULL_LIMITS, placeSkills, pullSkills, serverLabel } from '../../../core/mcp-skills/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
@@ -18,7 +19,7 @@ export async function run(ctx: Context, refs: readonly string[], opts: McpPullOp
   const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
   const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round(opts.timeout * 1000), limits: DEFAULT_PULL_LIMITS });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
-  const placed = pulled.ok && pulled.skills.length > 0 ? await asOutputWrite(show(outDir), () => placeSkills(pulled.skills, { root, outDir, server })) : undefined;
+  const placed = pulled.ok && pulled.skills.length > 0 ? await asOutputWrite(show(outDir), async () => placeSkills(pulled.skills, { root, outDir, server, localFolders: (await findProjectSkills(root)).folders })) : undefined;
   const result = {
     ok: pulled.ok && (placed?.ok ?? true),
     server: serverLabel(server),

@@ -5,4 +5,6 @@ export interface VerifyPinsOptions {
   readonly staged?: boolean;
   /** Verify this commit's tree instead of the working tree. */
   readonly rev?: string;
+  /** Also ask each pulled skill's origin for its current resource set (starts recorded MCP servers). */
+  readonly remote?: boolean;
 }

@@ -24,6 +24,7 @@ import { projectPaths } from '../../project.js';
 import { openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
+import { remoteFindings } from './remote.js';
 import { runTree } from './run-tree.js';
 import { EARLY_START_BYTES, servePins, verifyJob, verifyPinAt } from './share.js';
 
@@ -79,6 +80,10 @@ async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: s
     result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills });
   } finally {
     p.end();
+  }
+  if (opts.remote === true && opened.context.format === 'skillctl') {
+    const drift = await remoteFindings(opened.context.lock, { cwd: ctx.io.cwd, timeoutMs: 30_000 });
+    if (drift.length > 0) result = { ...result, ok: false, diagnostics: [...result.diagnostics, ...drift] };
   }
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
