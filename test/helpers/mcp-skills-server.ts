@@ -150,8 +150,9 @@ function serverFor(skills: Skill[], lie: Lie | undefined): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: skills.flatMap((s) => s.served.map((f) => ({ uri: f.uri, name: f.uri.slice(f.uri.lastIndexOf('/') + 1) }))),
   }));
+  const byUri = new Map(skills.flatMap((s) => s.served).map((f) => [f.uri, f]));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const f = skills.flatMap((s) => s.served).find((x) => x.uri === req.params.uri);
+    const f = byUri.get(req.params.uri);
     if (f === undefined) throw new McpError(-32002, `${req.params.uri}: no such resource`);
     const bytes = f.bytes();
     const text = f.uri.endsWith('.png') ? undefined : bytes.toString('utf8');
