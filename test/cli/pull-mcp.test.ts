@@ -175,6 +175,14 @@ describe('skillctl pull skill:// when the server cannot be used or the arguments
     assert.deepEqual(errors(r), ['MCP_PULL_SERVER_UNAVAILABLE']);
   });
 
+  it('runs no shell: ; $(…) and | in --mcp are words given to the program, never commands', () => {
+    const project = realpathSync(tempDir());
+    const r = skillctl(['pull', 'skill://x/SKILL.md', '--mcp', `${serverCommand(SERVED)} ; touch pwned-1 $(touch pwned-2) | touch pwned-3`, '--json'], { cwd: project });
+    assert.equal(r.code, 2);
+    assert.deepEqual(errors(r), ['MCP_PULL_SERVER_UNAVAILABLE']);
+    assert.deepEqual(readdirSync(project), []);
+  });
+
   const usage: [string, string[], RegExp][] = [
     ['no server', ['pull', 'skill://x/SKILL.md'], /--mcp COMMAND or --mcp-url URL/],
     ['both servers', ['pull', 'skill://x/SKILL.md', '--mcp', 'x', '--mcp-url', 'http://127.0.0.1:1/mcp'], /one of them/],

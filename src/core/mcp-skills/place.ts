@@ -6,12 +6,11 @@
  * (same server, same URI) from an earlier pull, which is then replaced.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
-import { errnoCode } from '../errors.js';
-import { makeDirs } from '../fs/index.js';
+import { entryExists, makeDirs } from '../fs/index.js';
 import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
 import { readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
@@ -47,16 +46,6 @@ export function originKey(root: string, dir: string): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel.split(sep).join('/');
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return false;
-    throw err;
-  }
-}
-
 function describe(o: McpOrigin | undefined): string {
   return o === undefined ? 'a local skill' : `${o.uri} from ${serverLabel(o.server)}`;
 }
@@ -70,7 +59,7 @@ async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, or
     const dir = join(opts.outDir, s.name);
     const key = originKey(opts.root, dir);
     const here = { server: opts.server, uri: s.uri };
-    if (await exists(dir)) {
+    if (await entryExists(dir)) {
       const o = origins[key];
       if (o !== undefined && sameOrigin(o, here)) replacing.add(s.name);
       else {
@@ -123,11 +112,17 @@ export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOpt
   }
   const placed: Placed[] = [];
   const next: Record<string, McpOrigin> = { ...origins };
-  for (const s of skills) {
+  for (const [i, s] of skills.entries()) {
     const dir = join(opts.outDir, s.name);
     const replaced = replacing.has(s.name);
-    if (replaced) await rename(dir, scratch(s.name, 'old'));
-    await rename(scratch(s.name, 'pull'), dir);
+    try {
+      if (replaced) await rename(dir, scratch(s.name, 'old'));
+      await rename(scratch(s.name, 'pull'), dir);
+    } catch (err) {
+      // A rename the system refuses: the skills not yet in place leave no scratch folder behind.
+      await Promise.all(skills.slice(i).map((k) => rm(scratch(k.name, 'pull'), { recursive: true, force: true })));
+      throw err;
+    }
     if (replaced) await rm(scratch(s.name, 'old'), { recursive: true, force: true });
     next[originKey(opts.root, dir)] = {
       server: opts.server,
