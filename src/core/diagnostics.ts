@@ -17,6 +17,7 @@ import { GIT_TREE_CODES } from './git-tree/codes.js';
 import { IO_CODES } from './io-codes.js';
 import { JSON_SCHEMA_CODES } from './json-schema/codes.js';
 import { MANIFEST_CODES } from './manifest/codes.js';
+import { MCP_SKILL_CODES } from './mcp-skills/codes.js';
 import { POLICY_CODES } from './policy/codes.js';
 import { RUN_CODES } from './run/codes.js';
 import { PACK_CODES } from './behaviour-packs/codes.js';
@@ -46,6 +47,7 @@ export const CODES = {
   ...REGISTRY_CODES,
   ...SKILL_CODES,
   ...OCI_CODES,
+  ...MCP_SKILL_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

@@ -38,6 +38,7 @@ export const DYNAMIC_CHUNKS = {
   'src/cli/commands/prompt/run.ts': 'prompt',
   'src/cli/commands/pull/oci.ts': 'pull-oci',
   'src/cli/commands/push/run.ts': 'push',
+  'src/cli/commands/pull/mcp.ts': 'pull-mcp',
   'src/cli/commands/registry/run.ts': 'registry',
   'src/cli/commands/registry/publish.ts': 'registry-publish',
   'src/cli/commands/run/run.ts': 'run',

@@ -30,9 +30,9 @@ export const COMMANDS: readonly ((program: Command, run: Runner) => void)[] = [
   registerRegistry,
   registerMcp,
   registerPack,
+  registerPush,
+  registerPull,
   registerPin,
   registerVerifyPins,
   registerKeygen,
-  registerPush,
-  registerPull,
 ];

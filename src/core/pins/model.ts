@@ -42,6 +42,14 @@ export interface SkillPin {
 export interface SkillOrigin {
   /** `pull oci://…`: the reference as given (tag, no digest) and the manifest digest it resolved to. */
   readonly oci?: { readonly reference: string; readonly digest: Sha256Digest };
+  /** `pull skill://…`: the MCP server, the skill URI and the resource set (src/core/mcp-skills/). */
+  readonly mcp?: McpPinOrigin;
+}
+
+export interface McpPinOrigin {
+  readonly server: { readonly command: readonly string[] } | { readonly url: string };
+  readonly uri: string;
+  readonly files: readonly { readonly path: string; readonly digest: Sha256Digest; readonly size: number }[];
 }
 
 /** One pinned behaviour pack document (manifests/packs/<profile>.yaml). */

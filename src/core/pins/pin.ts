@@ -8,6 +8,7 @@
  * a folder the lock already pins: a new signatures.json there would change the files its pin
  * covers and break a pin that verifies, so such a run writes nothing.
  */
+import { readOrigins } from '../mcp-skills/index.js';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
@@ -182,9 +183,10 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     keys = loaded.keys;
   }
   const prepared: Prepared[] = [];
+  const origins = await readOrigins(req.root);
   if (!hasErrors(found)) {
     for (const t of req.targets) {
-      const r = await preparePin({ root: req.root, keys, signing: req.signing }, t);
+      const r = await preparePin({ root: req.root, keys, signing: req.signing, origins }, t);
       pushAll(found, r.diagnostics);
       if (r.prepared !== undefined) prepared.push(r.prepared);
     }

@@ -4,6 +4,7 @@
  * refused when invalid; signatures are added in memory; the
  * digests are those of the files as they will be once the new signatures.json is written.
  */
+import { mcpPinOrigin, type Origins } from '../mcp-skills/index.js';
 import { dirSource, hashFiles, openArchive, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
@@ -50,6 +51,8 @@ export interface PrepareContext {
   readonly root: string;
   readonly keys: ReadonlyMap<string, PublicKey>;
   readonly signing: readonly Signing[];
+  /** Where pulled skill folders came from (`skillctl pull`), by folder relative to `root`. */
+  readonly origins?: Origins;
 }
 
 /** Validates the target as its kind: a folder on disk, or an archive read into memory. */
@@ -121,6 +124,9 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
     const sig = listing.files.find((f) => f.path === 'signatures.json') as TreeFile;
     all.push({ path: sig.path, size: sig.size, mode: sig.mode, digest: await source.digest('signatures.json') });
   }
+  // A pulled folder's pin binds to the resource set it was pulled as (core/mcp-skills/pin-origin.ts).
+  const pulled = target.kind === 'bundle' ? mcpPinOrigin(ctx.origins?.[target.source], hashed.files, target.source) : { diagnostics: [] };
+  pushAll(found, pulled.diagnostics);
   const entry: SkillPin = {
     ...(validated.kind === 'agent-skill' ? { kind: 'agent-skill' as const } : {}),
     skill_id: id.skill_id,
@@ -131,6 +137,7 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
     files_digest: treeDigest(all),
     ...(archiveDigest !== undefined ? { archive_digest: archiveDigest } : {}),
     signers: [...check.valid],
+    ...(pulled.origin !== undefined ? { origin: pulled.origin } : {}),
   };
   return { kind: 'skill', entry, distinctKeys: check.distinctKeys, ...(write !== undefined ? { write } : {}) };
 }

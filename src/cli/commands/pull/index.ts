@@ -1,33 +1,67 @@
-import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
 import { parseMinSigners } from '../../options.js';
+import type { McpPullOptions } from './mcp-options.js';
 import { PULL_SCHEMES, type PullOptions } from './options.js';
 
+/** `--timeout <seconds>`: a positive number of seconds, at most a day. */
+function parseTimeout(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400) throw new InvalidArgumentError('a number of seconds above 0 and at most 86400 is required.');
+  return n;
+}
+
+type AllPullOptions = PullOptions & McpPullOptions;
+
+/** Options that belong to one scheme: given with the other, they would be silently ignored. */
+const OCI_ONLY = { plainHttp: '--plain-http', minSigners: '--min-signers', keys: '--keys', force: '--force' } as const;
+const MCP_ONLY = { mcp: '--mcp', mcpUrl: '--mcp-url', all: '--all' } as const;
+
+function misplaced(opts: AllPullOptions, only: Readonly<Record<string, string>>): string | undefined {
+  return Object.entries(only).find(([key]) => (opts as unknown as Record<string, unknown>)[key] !== undefined)?.[1];
+}
+
 export function registerPull(program: Command, run: Runner): void {
-  program
-    .command('pull')
-    .description('Fetch a skill from where it is published, verify it, and write it into the project.')
-    .addArgument(
-      new Argument('<reference>', 'oci://HOST[:PORT]/REPO[:TAG|@sha256:HEX]').argParser((value: string) => {
-        // Any other scheme is a usage error naming the ones pull takes.
-        if (!PULL_SCHEMES.some((s) => value.startsWith(s))) throw new InvalidArgumentError(`pull takes ${PULL_SCHEMES.join(' or ')} references.`);
-        return value;
-      }),
-    )
-    .option('--out <dir>', 'make the skill folder in this directory (default: .agents/skills for SKILL.md folders, skills for bundles)')
-    .option('--force', 'replace a skill folder that holds other content')
+  const cmd = program.command('pull');
+  cmd
+    .description('Take skills from elsewhere into the project, verified before anything is written: an OCI artifact (oci://), or skill:// URIs from an MCP server (the Skills extension).')
+    .argument('[refs...]', 'what to pull: one oci://HOST[:PORT]/REPO[:TAG|@sha256:HEX], or skill://PATH/SKILL.md URIs (none with --all)')
+    .option('--out <dir>', 'write each skill to <dir>/<name>/ (default: .agents/skills/<name>/ for SKILL.md folders, skills/<id>/ for bundles)')
+    .option('--force', 'oci://: replace a skill folder that holds other content')
     .option('--plain-http', 'oci://: allow plain HTTP to a registry that is not on loopback')
     .addOption(new Option('--min-signers <n>', 'oci://: refuse unless this many distinct trusted keys signed the manifest').argParser(parseMinSigners))
     .option('--keys <file>', 'oci://: the public-keys file (signer to Ed25519 key) that --min-signers trusts')
+    .option('--mcp <command>', "skill://: the MCP server to start, as one string (split into words without a shell: 'npx -y some-server --flag')")
+    .option('--mcp-url <url>', 'skill://: the Streamable HTTP endpoint of the MCP server')
+    .option('--all', 'skill://: every skill the server lists')
+    .option('--timeout <seconds>', 'skill://: how long each request to the server may take', parseTimeout, 30)
     .addHelpText(
       'after',
       `
 Examples:
   $ skillctl pull oci://localhost:5000/skills/pdf-tools:1.0.0        into .agents/skills/pdf-tools/
   $ skillctl pull oci://ghcr.io/acme/my.skill@sha256:<hex> --out vendor
-  $ skillctl pull oci://registry.example/skills/x:1 --min-signers 1 --keys pins/public-keys.json`,
+  $ skillctl pull oci://registry.example/skills/x:1 --min-signers 1 --keys pins/public-keys.json
+  $ skillctl pull skill://git-workflow/SKILL.md --mcp 'npx -y acme-skills-server'
+  $ skillctl pull skill://acme/billing/refunds/SKILL.md --mcp-url https://mcp.example.com/mcp
+  $ skillctl pull --all --mcp 'skillctl mcp --skills ../other/skills' --out vendor/skills
+  $ skillctl pull --all --mcp-url http://127.0.0.1:8080/mcp --json | jq '.skills[].dir'`,
     )
-    .action(async (reference: string, opts: PullOptions) =>
-      run(async (ctx) => (await import('./oci.js')).run(ctx, reference, opts)),
-    );
+    .action(async (refs: string[], opts: AllPullOptions) => {
+      // The scheme of the first reference picks the module; with none, the server options say skill://.
+      const serverGiven = opts.all === true || opts.mcp !== undefined || opts.mcpUrl !== undefined;
+      const scheme = refs.length === 0 && serverGiven ? 'skill://' : PULL_SCHEMES.find((s) => refs[0]?.startsWith(s));
+      // Usage errors (exit 2) go through commander, as for any other bad argument.
+      if (scheme === undefined) {
+        return cmd.error(refs.length === 0 ? 'error: name what to pull' : `error: cannot pull ${refs[0] ?? ''}: pull takes ${PULL_SCHEMES.join(', ')} references`, { code: 'skillctl.pullScheme' });
+      }
+      const other = refs.find((r) => !r.startsWith(scheme));
+      if (other !== undefined) return cmd.error(`error: cannot pull ${other} with ${refs[0] ?? ''}: one scheme at a time`, { code: 'skillctl.pullScheme' });
+      const wrong = misplaced(opts, scheme === 'oci://' ? MCP_ONLY : OCI_ONLY);
+      if (wrong !== undefined) return cmd.error(`error: ${wrong} does not apply to ${scheme} references`, { code: 'skillctl.pullScheme' });
+      if (scheme === 'skill://') return run(async (ctx) => (await import('./mcp.js')).run(ctx, refs, opts));
+      if (refs.length !== 1) return cmd.error('error: pull takes one oci:// reference at a time', { code: 'skillctl.pullScheme' });
+      const reference = refs[0] as string;
+      return run(async (ctx) => (await import('./oci.js')).run(ctx, reference, opts));
+    });
 }

@@ -12,4 +12,4 @@ export interface PullOptions {
 }
 
 /** The schemes `pull` takes, each handled by its own module. */
-export const PULL_SCHEMES = ['oci://'] as const;
+export const PULL_SCHEMES = ['oci://', 'skill://'] as const;

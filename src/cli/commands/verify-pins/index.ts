@@ -14,6 +14,7 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .addOption(
       new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
     )
+    .option('--remote', "also ask the MCP server of each pulled skill's pin for its current resource set, and report drift (starts the server programs the lock records)")
     .addHelpText(
       'after',
       `
@@ -24,6 +25,7 @@ Examples:
   $ skillctl verify-pins --json | jq '.diagnostics[]'
   $ skillctl verify-pins --remote                       and report pinned oci:// tags that moved
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
+  $ skillctl verify-pins --remote                       pulled skills: has the server's resource set changed?
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read.`,
     )

@@ -5,6 +5,6 @@ export interface VerifyPinsOptions {
   readonly staged?: boolean;
   /** Verify this commit's tree instead of the working tree. */
   readonly rev?: string;
-  /** Also ask each pinned origin (an OCI registry) whether its tag still resolves to the pinned digest. */
+  /** Also ask each pinned origin whether it moved: an OCI tag still resolving to the pinned digest, an MCP server's resource set (starts recorded MCP servers). */
   readonly remote?: boolean;
 }

@@ -82,7 +82,7 @@ async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: s
     p.end();
   }
   if (opts.remote === true && opened.context.format === 'skillctl') {
-    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock.skills, lockFile);
+    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock, lockFile);
     if (remote.length > 0) result = { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) };
   }
   const text = renderVerification(result, view);

@@ -1,0 +1,32 @@
+/**
+ * `skillctl pull skill://… --mcp CMD | --mcp-url URL`: every skill asked for is fetched and
+ * verified (core/mcp-skills/pull.ts), and only then are all of them written (place.ts), or none.
+ */
+import { isAbsolute, join, relative } from 'node:path';
+import { asOutputWrite, findProjectRoot } from '../../../core/fs/index.js';
+import { findProjectSkills } from '../../../core/pins/index.js';
+import { DEFAULT_PULL_LIMITS, placeSkills, pullSkills, serverLabel } from '../../../core/mcp-skills/index.js';
+import type { Context } from '../../context.js';
+import { exitCodeFor } from '../../exit.js';
+import { pullMcpJson, renderPullMcp } from '../../render/pull-mcp.js';
+import { requestOf, serverOf, type McpPullOptions } from './mcp-options.js';
+
+export async function run(ctx: Context, refs: readonly string[], opts: McpPullOptions): Promise<number> {
+  const server = serverOf(opts);
+  const request = requestOf(refs, opts);
+  const cwd = ctx.io.cwd;
+  const root = (await findProjectRoot(cwd)) ?? cwd;
+  const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
+  const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round(opts.timeout * 1000), limits: DEFAULT_PULL_LIMITS });
+  const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
+  const placed = pulled.ok && pulled.skills.length > 0 ? await asOutputWrite(show(outDir), async () => placeSkills(pulled.skills, { root, outDir, server, localFolders: (await findProjectSkills(root)).folders })) : undefined;
+  const result = {
+    ok: pulled.ok && (placed?.ok ?? true),
+    server: serverLabel(server),
+    placed: placed?.placed ?? [],
+    files: new Map(pulled.skills.map((s) => [s.uri, s.files.length])),
+    diagnostics: [...pulled.diagnostics, ...(placed?.diagnostics ?? [])],
+  };
+  ctx.out(ctx.opts.json ? pullMcpJson(result, show) : renderPullMcp(result, { style: ctx.style, quiet: ctx.opts.quiet, show }));
+  return exitCodeFor(result);
+}

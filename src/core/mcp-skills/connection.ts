@@ -1,0 +1,142 @@
+/**
+ * A connection to an MCP server that serves skills, through the official SDK's client and
+ * transports (stdio: a program started without a shell; Streamable HTTP: a URL). The SDK frames
+ * JSON-RPC; every result is returned as `unknown` for answers.ts to check, because the server is
+ * untrusted. Three bounds keep a hostile server from holding the host: a time limit on every
+ * request, the largest message the transport buffers, and the SDK's own process shutdown.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { diag, type Code, type Diagnostic } from '../diagnostics.js';
+
+export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
+/** Where the server is: a program and its arguments, or a Streamable HTTP endpoint. */
+export type ServerAddress = { readonly command: readonly string[] } | { readonly url: string };
+
+/** How a server is named in findings and in the lock: the argv joined, or the URL. */
+export function serverLabel(server: ServerAddress): string {
+  return 'url' in server ? server.url : server.command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+export interface ConnectOptions {
+  /** Working directory of a stdio server. */
+  readonly cwd: string;
+  /** Milliseconds each request (initialize included) may take. */
+  readonly timeoutMs: number;
+  /** The largest message taken from the server, in bytes. */
+  readonly maxMessageBytes: number;
+}
+
+/** Why the server cannot be used: a finding that stops the pull. */
+export class ServerFailure extends Error {
+  /** `rpcCode`: the JSON-RPC error code the server answered with, if it did. */
+  constructor(
+    readonly diagnostic: Diagnostic,
+    readonly rpcCode?: number,
+  ) {
+    super(diagnostic.message);
+    this.name = 'ServerFailure';
+  }
+}
+
+const fail = (code: Code, message: string, hint?: string): ServerFailure => new ServerFailure(diag(code, message, hint === undefined ? {} : { hint }));
+
+export interface SkillServer {
+  /** The server declared `directoryRead: true` for the extension. */
+  readonly directoryRead: boolean;
+  /** Sends one request; throws `ServerFailure` when there is no usable answer. */
+  request(method: string, params: Record<string, unknown>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC error as the SDK raises it. */
+function rpcCode(err: unknown): number | undefined {
+  const c = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof c === 'number' ? c : undefined;
+}
+
+/** fetch whose response bodies stop (with an error) after `max` bytes. */
+function boundedFetch(max: number, onTooLarge: () => void): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (res.body === null) return res;
+    let seen = 0;
+    const counted = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          seen += chunk.byteLength;
+          if (seen > max) {
+            onTooLarge();
+            ctl.error(new Error(`a response of more than ${max} bytes`));
+            return;
+          }
+          ctl.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+/** Starts or reaches the server, initializes, and checks that it declares the Skills extension. */
+export async function connectSkillServer(server: ServerAddress, opts: ConnectOptions): Promise<SkillServer> {
+  const [{ Client: ClientClass }, sdkTypes] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
+  let tooLarge = false;
+  let transport: Transport;
+  if ('url' in server) {
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: boundedFetch(opts.maxMessageBytes, () => (tooLarge = true)) });
+  } else {
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const [command, ...args] = server.command as [string, ...string[]];
+    // The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER): no secret of
+    // skillctl's own environment reaches a program that is only asked for files.
+    transport = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'inherit', maxBufferSize: opts.maxMessageBytes });
+  }
+  const client: Client = new ClientClass({ name: 'skillctl', version: '1' }, { capabilities: {} });
+  client.onerror = (err) => {
+    // The stdio transport's buffer refuses a message over the bound and drops the rest of it; the
+    // stream is then out of step, so the connection is of no further use.
+    if (/exceeded maximum size/.test(err.message)) tooLarge = true;
+  };
+  const label = serverLabel(server);
+  const translate = (err: unknown, method: string): ServerFailure => {
+    if (err instanceof ServerFailure) return err;
+    if (tooLarge) return fail('MCP_PULL_FILE_TOO_LARGE', `${label} sent a message of more than ${opts.maxMessageBytes} bytes (answering ${method})`);
+    const code = rpcCode(err);
+    const msg = err instanceof Error ? err.message : String(err);
+    if (code === sdkTypes.ErrorCode.RequestTimeout) {
+      return fail('MCP_PULL_SERVER_TIMEOUT', `${label} did not answer ${method} within ${opts.timeoutMs / 1000} s`, 'a larger --timeout gives a slow server more time');
+    }
+    if (code === sdkTypes.ErrorCode.ConnectionClosed || code === undefined) return fail('MCP_PULL_SERVER_UNAVAILABLE', `${label}: ${method}: ${msg}`);
+    return new ServerFailure(diag('MCP_PULL_SERVER_ERROR', `${label} answered ${method} with error ${code}: ${msg.slice(0, 500)}`), code);
+  };
+  try {
+    await client.connect(transport, { timeout: opts.timeoutMs });
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw translate(err, 'initialize');
+  }
+  const caps = client.getServerCapabilities();
+  const ext: unknown = caps?.extensions?.[SKILLS_EXTENSION];
+  if (caps?.resources === undefined || typeof ext !== 'object' || ext === null) {
+    await client.close().catch(() => undefined);
+    throw fail('MCP_PULL_NOT_SUPPORTED', `${label} does not declare the ${SKILLS_EXTENSION} extension with the resources capability`);
+  }
+  const anything = sdkTypes.ResultSchema;
+  return {
+    directoryRead: (ext as { directoryRead?: unknown }).directoryRead === true,
+    async request(method, params) {
+      // A message over the bound has already closed the stream: fail at once rather than wait.
+      if (tooLarge) throw translate(undefined, method);
+      try {
+        return await client.request({ method, params }, anything, { timeout: opts.timeoutMs });
+      } catch (err) {
+        if (tooLarge) await client.close().catch(() => undefined);
+        throw translate(err, method);
+      }
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * Writes verified skills to `<outDir>/<name>/`, all or nothing: each skill is written whole into
+ * a scratch folder beside its target, and only when every one was written are they renamed into
+ * place. A name already taken is a collision (SEP-2640 "Names": an MCP-served skill never
+ * silently shadows or replaces a skill of another origin), unless the folder holds the same skill
+ * (same server, same URI) from an earlier pull, which is then replaced.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { comparePaths } from '../digest/index.js';
+import { entryExists, makeDirs } from '../fs/index.js';
+import { serverLabel, type ServerAddress } from './connection.js';
+import type { PulledSkill } from './fetch-skill.js';
+import { readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
+
+export interface PlaceOptions {
+  /** The project root: where the origin records are kept and local skills are looked for. */
+  readonly root: string;
+  /** The folder the skills' folders are written into. */
+  readonly outDir: string;
+  readonly server: ServerAddress;
+  /** The project's skill folders, relative to `root` (those under its skill roots). */
+  readonly localFolders: readonly string[];
+}
+
+export interface Placed {
+  readonly name: string;
+  readonly uri: string;
+  /** The skill's folder, absolute. */
+  readonly dir: string;
+  /** True when it replaced an earlier pull of the same skill. */
+  readonly replaced: boolean;
+}
+
+export interface PlaceResult {
+  readonly ok: boolean;
+  readonly placed: readonly Placed[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** The key of a folder in the origin records: relative to the root when inside it. */
+export function originKey(root: string, dir: string): string {
+  const rel = relative(root, dir);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel.split(sep).join('/');
+}
+
+function describe(o: McpOrigin | undefined): string {
+  return o === undefined ? 'a local skill' : `${o.uri} from ${serverLabel(o.server)}`;
+}
+
+/** Why each skill may not be written where it would go; empty when all may. */
+async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, origins: Origins): Promise<{ diagnostics: Diagnostic[]; replacing: Set<string> }> {
+  const diagnostics: Diagnostic[] = [];
+  const replacing = new Set<string>();
+  const local = opts.localFolders;
+  for (const s of skills) {
+    const dir = join(opts.outDir, s.name);
+    const key = originKey(opts.root, dir);
+    const here = { server: opts.server, uri: s.uri };
+    if (await entryExists(dir)) {
+      const o = origins[key];
+      if (o !== undefined && sameOrigin(o, here)) replacing.add(s.name);
+      else {
+        diagnostics.push(
+          diag('MCP_PULL_NAME_COLLISION', `${key} already holds ${describe(o)}; ${s.uri} is not written over it`, {
+            file: s.uri,
+            hint: 'pull into another folder with --out, or remove the folder first if it is to be replaced',
+          }),
+        );
+      }
+    }
+    for (const folder of local) {
+      if (basename(folder) !== s.name || folder === key) continue;
+      const o = origins[folder];
+      if (o !== undefined && sameOrigin(o, here)) continue;
+      diagnostics.push(
+        diag('MCP_PULL_NAME_COLLISION', `the project already has a skill named ${JSON.stringify(s.name)}: ${folder} (${describe(o)})`, {
+          file: s.uri,
+          hint: 'two skills of one name shadow each other in an agent; rename or remove one of them',
+        }),
+      );
+    }
+  }
+  return { diagnostics, replacing };
+}
+
+async function writeSkill(scratch: string, skill: PulledSkill): Promise<void> {
+  await mkdir(scratch, { mode: 0o755 });
+  for (const f of skill.files) {
+    const path = join(scratch, ...f.path.split('/'));
+    await makeDirs(dirname(path));
+    // 'wx': a path is created once; two entries landing on one file were refused before.
+    await writeFile(path, f.bytes, { flag: 'wx', mode: 0o644 });
+  }
+}
+
+/** Writes every skill or none; records each one's origin. */
+export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOptions): Promise<PlaceResult> {
+  const origins = await readOrigins(opts.root);
+  const { diagnostics, replacing } = await collisions(skills, opts, origins);
+  if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics };
+  await makeDirs(opts.outDir);
+  const tag = randomBytes(6).toString('hex');
+  const scratch = (name: string, kind: string): string => join(opts.outDir, `.${name}.${kind}-${tag}`);
+  try {
+    for (const s of skills) await writeSkill(scratch(s.name, 'pull'), s);
+  } catch (err) {
+    await Promise.all(skills.map((s) => rm(scratch(s.name, 'pull'), { recursive: true, force: true })));
+    throw err;
+  }
+  const placed: Placed[] = [];
+  const next: Record<string, McpOrigin> = { ...origins };
+  for (const [i, s] of skills.entries()) {
+    const dir = join(opts.outDir, s.name);
+    const replaced = replacing.has(s.name);
+    try {
+      if (replaced) await rename(dir, scratch(s.name, 'old'));
+      await rename(scratch(s.name, 'pull'), dir);
+    } catch (err) {
+      // A rename the system refuses: the skills not yet in place leave no scratch folder behind.
+      await Promise.all(skills.slice(i).map((k) => rm(scratch(k.name, 'pull'), { recursive: true, force: true })));
+      throw err;
+    }
+    if (replaced) await rm(scratch(s.name, 'old'), { recursive: true, force: true });
+    next[originKey(opts.root, dir)] = {
+      server: opts.server,
+      uri: s.uri,
+      files: [...s.files].map((f) => ({ path: f.path, digest: f.digest, size: f.size })).sort((a, b) => comparePaths(a.path, b.path)),
+    };
+    placed.push({ name: s.name, uri: s.uri, dir, replaced });
+  }
+  await writeOrigins(opts.root, next);
+  return { ok: true, placed, diagnostics: [] };
+}

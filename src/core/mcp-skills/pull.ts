@@ -1,0 +1,122 @@
+/**
+ * `pull skill://…` in fixed steps, every one of which must pass before anything is kept: the
+ * entries (skills/get for each URI, or skills/list for all), the checks on each entry, the files
+ * the server shows under each skill, then every file read and verified. Nothing is written here;
+ * place.ts writes the verified skills.
+ */
+import { pushAll } from '../findings.js';
+import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
+import { toGetResult, type SkillEntry } from './answers.js';
+import { checkEntry, type PlannedSkill } from './check-entry.js';
+import { connectSkillServer, serverLabel, ServerFailure, type ServerAddress, type SkillServer } from './connection.js';
+import { fetchSkill, unlistedFiles, type PulledSkill } from './fetch-skill.js';
+import { maxMessageBytes, type PullLimits } from './limits.js';
+import { listResources, listSkills, walkDirectory } from './listing.js';
+
+/** Which skills: the SKILL.md URIs given, or every skill the server lists. */
+export type PullRequest = { readonly uris: readonly string[] } | { readonly all: true };
+
+export interface PullResult {
+  /** True when every skill asked for was verified. */
+  readonly ok: boolean;
+  /** The verified skills, only when `ok`. */
+  readonly skills: readonly PulledSkill[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const INVALID_PARAMS = -32602;
+
+async function entriesOf(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<{ entry: SkillEntry; asked?: string }[]> {
+  if ('all' in request) return (await listSkills(server, limits)).map((entry) => ({ entry }));
+  const out: { entry: SkillEntry; asked: string }[] = [];
+  for (const uri of request.uris) {
+    let result: unknown;
+    try {
+      result = await server.request('skills/get', { uri });
+    } catch (err) {
+      if (err instanceof ServerFailure && err.rpcCode === INVALID_PARAMS) {
+        throw new ServerFailure(diag('MCP_PULL_SKILL_NOT_FOUND', `the server serves no skill ${uri}: ${err.diagnostic.message}`, { file: uri }));
+      }
+      throw err;
+    }
+    const entry = toGetResult(result);
+    if ('problem' in entry) throw new ServerFailure(diag('MCP_PULL_RESPONSE_INVALID', `skills/get ${uri}: ${entry.problem}`, { file: uri }));
+    out.push({ entry: entry.value, asked: uri });
+  }
+  return out;
+}
+
+/**
+ * Two skills of one name would land in one folder: the SEP forbids discarding or preferring one
+ * silently, so both are refused and the user picks one by URI.
+ */
+function sameNames(plans: readonly PlannedSkill[]): Diagnostic[] {
+  const byName = new Map<string, string[]>();
+  for (const p of plans) byName.set(p.skill.name, [...(byName.get(p.skill.name) ?? []), p.entry.uri]);
+  return [...byName.values()]
+    .filter((uris) => uris.length > 1)
+    .flatMap((uris) =>
+      uris.map((u) =>
+        diag('MCP_PULL_NAME_COLLISION', `${u} has the name of ${uris.filter((o) => o !== u).join(', ')}; both would be written to one folder`, {
+          file: u,
+          hint: 'pull one of them by its URI',
+        }),
+      ),
+    );
+}
+
+/** The steps on a connected server. Throws `ServerFailure` when the server cannot be used. */
+export async function pullFrom(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<PullResult> {
+  const found: Diagnostic[] = [];
+  const plans: PlannedSkill[] = [];
+  for (const { entry, asked } of await entriesOf(server, request, limits)) {
+    const checked = checkEntry(entry, limits, asked);
+    pushAll(found, checked.diagnostics);
+    if (checked.plan !== undefined) plans.push(checked.plan);
+  }
+  pushAll(found, sameNames(plans));
+  if (hasErrors(found) || plans.length === 0) return { ok: !hasErrors(found), skills: [], diagnostics: sortDiagnostics(found) };
+  const listed = await listResources(server, limits);
+  for (const plan of plans) {
+    const shown = server.directoryRead ? [...listed, ...(await walkDirectory(server, plan.skill.root, limits))] : listed;
+    pushAll(found, unlistedFiles(plan, shown));
+  }
+  if (hasErrors(found)) return { ok: false, skills: [], diagnostics: sortDiagnostics(found) };
+  const skills: PulledSkill[] = [];
+  for (const plan of plans) {
+    const r = await fetchSkill(server, plan, limits);
+    pushAll(found, r.diagnostics);
+    if (r.skill !== undefined) skills.push(r.skill);
+  }
+  const ok = !hasErrors(found);
+  return { ok, skills: ok ? skills : [], diagnostics: sortDiagnostics(found) };
+}
+
+export interface PullOptions {
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly limits: PullLimits;
+}
+
+/** Connects to `address`, pulls, and closes; a server that cannot be used is a finding, not a throw. */
+export async function pullSkills(address: ServerAddress, request: PullRequest, opts: PullOptions): Promise<PullResult> {
+  const label = serverLabel(address);
+  const failed = (err: unknown): PullResult => {
+    if (!(err instanceof ServerFailure)) throw err;
+    const d = err.diagnostic;
+    return { ok: false, skills: [], diagnostics: [d.file === undefined ? { ...d, file: label } : d] };
+  };
+  let server: SkillServer;
+  try {
+    server = await connectSkillServer(address, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxMessageBytes: maxMessageBytes(opts.limits) });
+  } catch (err) {
+    return failed(err);
+  }
+  try {
+    return await pullFrom(server, request, opts.limits);
+  } catch (err) {
+    return failed(err);
+  } finally {
+    await server.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { filePathOf, parseSkillUri, type SkillUri } from '../../../src/core/mcp-skills/uri.js';
+
+function skill(uri: string): SkillUri {
+  const p = parseSkillUri(uri);
+  assert.ok(!('problem' in p), uri);
+  return p;
+}
+
+describe('parseSkillUri', () => {
+  it('takes the skill path and its last segment as the name (SEP-2640 examples)', () => {
+    assert.deepEqual(skill('skill://git-workflow/SKILL.md'), { uri: 'skill://git-workflow/SKILL.md', root: 'skill://git-workflow', segments: ['git-workflow'], name: 'git-workflow' });
+    const r = skill('skill://acme/billing/refunds/SKILL.md');
+    assert.equal(r.root, 'skill://acme/billing/refunds');
+    assert.equal(r.name, 'refunds');
+  });
+
+  for (const bad of [
+    'https://x/SKILL.md',
+    'skill://SKILL.md',
+    'skill://a/b/README.md',
+    'skill://a/../b/SKILL.md',
+    'skill://a/./SKILL.md',
+    'skill://a//SKILL.md',
+    'skill://a%2Fb/SKILL.md',
+    'skill://a%5Cb/SKILL.md',
+    'skill://a/%2e%2e/SKILL.md',
+    'skill://a%00/SKILL.md',
+    'skill://a?x=1/SKILL.md',
+    'skill://a%zz/SKILL.md',
+  ]) {
+    it(`refuses ${bad}`, () => assert.ok('problem' in parseSkillUri(bad)));
+  }
+});
+
+describe('filePathOf', () => {
+  const s = skill('skill://acme/refunds/SKILL.md');
+  it('gives the decoded path below the skill root', () => {
+    assert.deepEqual(filePathOf(s, 'skill://acme/refunds/templates/regional/eu-invoice.md'), { path: 'templates/regional/eu-invoice.md' });
+    assert.deepEqual(filePathOf(s, 'skill://acme/refunds/notes/a%20b.md'), { path: 'notes/a b.md' });
+  });
+  for (const bad of [
+    'skill://acme/refunds/../other/SKILL.md',
+    'skill://acme/refunds/a/%2E%2E/%2E%2E/x',
+    'skill://acme/refunds/a%2F..%2F..%2Fx',
+    'skill://acme/refunds/a%5C..%5Cx',
+    'skill://acme/refunds-evil/SKILL.md',
+    'skill://acme/other/SKILL.md',
+    'skill://acme/refunds/',
+    'skill://acme/refunds/a//b',
+    'skill://acme/refunds/.git/hooks/pre-commit',
+    'skill://acme/refunds/node_modules/x/index.js',
+    'skill://acme/refunds/.skillctl/audit.jsonl',
+    'skill://acme/refunds/a%0Ab',
+    'file:///etc/passwd',
+    '/etc/passwd',
+  ]) {
+    it(`refuses ${bad}`, () => assert.ok('problem' in filePathOf(s, bad)));
+  }
+});
