@@ -10,11 +10,10 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
     .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
-    .option('--remote', 'also ask the registry of each pin pulled from oci:// whether its tag still resolves to the pinned digest')
+    .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set (starts the server programs the lock records)")
     .addOption(
       new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
     )
-    .option('--remote', "also ask the MCP server of each pulled skill's pin for its current resource set, and report drift (starts the server programs the lock records)")
     .addHelpText(
       'after',
       `
@@ -23,9 +22,8 @@ Examples:
   $ skillctl verify-pins --staged                       in a pre-commit hook: what is being committed
   $ skillctl verify-pins --rev HEAD                     in a pre-push hook or CI: a commit's tree
   $ skillctl verify-pins --json | jq '.diagnostics[]'
-  $ skillctl verify-pins --remote                       and report pinned oci:// tags that moved
+  $ skillctl verify-pins --remote                       and report pulled skills whose origin moved
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
-  $ skillctl verify-pins --remote                       pulled skills: has the server's resource set changed?
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read.`,
     )
