@@ -73,18 +73,19 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
   });
 
   it('declares the extension, and says on stderr what it serves and what it leaves out', () => {
-    assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: {} });
+    assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: { directoryRead: true } });
     const err = s.stderr();
     assert.match(err, /^skillctl mcp: 2 skills under manifests, skills, \.agents\/skills, \.claude\/skills \(the default skill roots\)$/m);
     assert.match(err, /AGENT_SKILL_FIELD_MISSING/);
     assert.match(err, /BUNDLE_SYMLINK/);
-    assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill name "word-count" is also used by \.agents\/skills\/word-count; only that one is served/);
+    assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill path "word-count" is also served from \.agents\/skills\/word-count; only that one is served/);
   });
 
   it('skills/list: each skill with its frontmatter and every file with a digest the host can check', async () => {
     const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
-    assert.deepEqual(skills.map((k) => k.uri), ['skill://word-count/SKILL.md', 'skill://pdf-notes/SKILL.md']);
-    const pdf = skills[1];
+    // Root by root (skills/ before .agents/skills/), in path order within a root.
+    assert.deepEqual(skills.map((k) => k.uri), ['skill://pdf-notes/SKILL.md', 'skill://word-count/SKILL.md']);
+    const pdf = skills[0];
     assert.equal(pdf?.frontmatter.name, 'pdf-notes');
     const dir = join(root, 'skills', 'pdf-notes');
     assert.deepEqual(
@@ -104,7 +105,7 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
     for (const uri of ['skill://description-missing/SKILL.md', 'skill://linked/SKILL.md', 'skill://hello/SKILL.md', 'file:///etc/passwd']) {
       const e = await rpcError(s.client.request({ method: 'skills/get', params: { uri } }, GetResult));
       assert.equal(e.code, -32602, uri);
-      assert.ok(e.message.endsWith(`${uri} is not a skill this server serves`), e.message);
+      assert.equal(e.message, `MCP error -32602: Invalid params: ${uri} is not the SKILL.md of a skill this server serves`);
     }
   });
 

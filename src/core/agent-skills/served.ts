@@ -4,12 +4,21 @@
  * sha256 digest, so a host can check each file it reads against the listing. The extension
  * makes a file the listing lacks a verification failure, so a folder is served whole or not at
  * all: a symbolic link, special file or unreadable entry anywhere in it, or a SKILL.md that
- * `validate` rejects, keeps the skill out, and the finding says why. A skill's URI is its name,
- * which the folder's name must equal (the rule `validate` checks), so two folders of one name in
- * different roots serve the first and report the other (AGENT_SKILL_NAME_DUPLICATE).
+ * `validate` rejects, keeps the skill out, and the finding says why.
+ *
+ * A skill's path (`skill://<path>/SKILL.md`) is its folder's path below the root it was found
+ * under, so it ends in the folder's name, which `validate` makes equal to the frontmatter `name`.
+ * A SKILL.md below another skill is a skill of its own (a flat entry) and, for the outer skill,
+ * one of its files (SEP-2640, nested skills). Two roots holding one path serve the first.
+ *
+ * Digests are kept by file identity (device, inode, size, modification and change times): a
+ * listing re-hashes only what changed since the last one, and a read checks that the file it
+ * opened is the one listed, so a file changed after listing is never served under its old digest.
  */
+import { constants as fsConstants, lstatSync, readdirSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { dirSource, hashFiles, type BundleSource } from '../bundle/index.js';
+import { dirSource, EXCLUDED_DIRS, syncDirOps, type BundleSource, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
@@ -19,24 +28,36 @@ import { checkSkillMd } from './validate.js';
 /** The one file name the extension knows a skill by. */
 export const SERVED_SKILL_MD = 'SKILL.md';
 
+/** What says a file is the one that was hashed. */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
 export interface ServedFile {
   /** POSIX path relative to the skill's folder. */
   readonly path: string;
   readonly size: number;
   readonly digest: Sha256Digest;
+  readonly identity: FileIdentity;
 }
 
 export interface ServedSkill {
+  /** The skill's path in the namespace (`acme/billing/refunds`); its last segment is `name`. */
+  readonly path: string;
   /** The frontmatter `name`, equal to the folder's name. */
   readonly name: string;
-  /** How the folder is named in findings (relative to the project root). */
+  /** How the folder is named in findings (relative to the project root, or as given). */
   readonly label: string;
   /** The frontmatter as parsed, every field, as the extension's `skills/list` carries it. */
   readonly frontmatter: Readonly<Record<string, unknown>>;
   /** Every file of the folder (SKILL.md included), in path order; .skillignore'd files are not part of it. */
   readonly files: readonly ServedFile[];
-  /** Reads one listed file; the caller checks that `path` is one of `files`. */
-  readonly source: BundleSource;
+  /** The folder, absolute. */
+  readonly dir: string;
 }
 
 export interface ServedSkills {
@@ -45,12 +66,59 @@ export interface ServedSkills {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/** A folder to serve: where it is, its path in the namespace, and its name in findings. */
+export interface SkillFolder {
+  readonly dir: string;
+  readonly path: string;
+  readonly label: string;
+}
+
+/** Digests by absolute file path, valid while the file's identity is unchanged. */
+export class DigestCache {
+  readonly #entries = new Map<string, { identity: FileIdentity; digest: Sha256Digest }>();
+
+  get(file: string, identity: FileIdentity): Sha256Digest | undefined {
+    const e = this.#entries.get(file);
+    return e !== undefined && sameIdentity(e.identity, identity) ? e.digest : undefined;
+  }
+
+  set(file: string, identity: FileIdentity, digest: Sha256Digest): void {
+    this.#entries.set(file, { identity, digest });
+  }
+}
+
+export function identityOf(st: Stats): FileIdentity {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+export function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** The walk's calls (blocking: a listing is many small calls), keeping each file's lstat. */
+function recordingOps(stats: Map<string, Stats>): DirOps {
+  return {
+    ...syncDirOps,
+    lstat: (path) => {
+      try {
+        const st = lstatSync(path);
+        stats.set(path, st);
+        return Promise.resolve(st);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    },
+  };
+}
+
 /**
- * One folder (`dir` absolute, `label` as findings name it). No skill and no finding when the
- * folder holds no SKILL.md: it is a skill.yaml bundle, which the capability registry serves.
+ * One folder. No skill and no finding when the folder holds no SKILL.md: it is a skill.yaml
+ * bundle, which the capability registry serves.
  */
-export async function readServedSkill(dir: string, label: string): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
-  const source = dirSource(dir);
+export async function readServedSkill(folder: SkillFolder, cache: DigestCache = new DigestCache()): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
+  const { dir, label } = folder;
+  const stats = new Map<string, Stats>();
+  const source: BundleSource = dirSource(dir, undefined, recordingOps(stats));
   const listing = await source.list();
   if (!listing.files.some((f) => f.path === SERVED_SKILL_MD)) return { diagnostics: [] };
   const at = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
@@ -66,29 +134,116 @@ export async function readServedSkill(dir: string, label: string): Promise<{ rea
   const frontmatter = checked.document?.frontmatter;
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
   if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
-  const hashed = await hashFiles(source, listing.files);
-  if (hasErrors(hashed.diagnostics)) return { diagnostics: hashed.diagnostics.map(at) };
-  const files = hashed.files.map((f) => ({ path: f.path, size: f.size, digest: f.digest }));
-  return { skill: { name: checked.properties.name, label, frontmatter, files, source }, diagnostics: [] };
+  const files: ServedFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const f of listing.files) {
+    const abs = join(dir, ...f.path.split('/'));
+    const st = stats.get(abs);
+    if (st === undefined) {
+      diagnostics.push(at(diag('BUNDLE_UNREADABLE', 'the file was not seen by the listing', { file: f.path })));
+      continue;
+    }
+    const identity = identityOf(st);
+    let digest = cache.get(abs, identity);
+    if (digest === undefined) {
+      try {
+        digest = await source.digest(f.path);
+      } catch (err) {
+        diagnostics.push(at(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path })));
+        continue;
+      }
+      cache.set(abs, identity, digest);
+    }
+    files.push({ path: f.path, size: f.size, digest, identity });
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  return { skill: { path: folder.path, name: checked.properties.name, label, frontmatter, files, dir }, diagnostics: [] };
 }
 
-/** The folders in order; of two with one name, the first. */
-export async function readServedSkills(folders: readonly { readonly dir: string; readonly label: string }[]): Promise<ServedSkills> {
+/** The folders in order; of two with one path, the first. */
+export async function readServedSkills(folders: readonly SkillFolder[], cache: DigestCache = new DigestCache()): Promise<ServedSkills> {
   const skills: ServedSkill[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const { dir, label } of folders) {
-    const r = await readServedSkill(dir, label);
+  const byPath = new Map<string, ServedSkill>();
+  for (const folder of folders) {
+    const r = await readServedSkill(folder, cache);
     pushAll(diagnostics, r.diagnostics);
     if (r.skill === undefined) continue;
-    const first = skills.find((s) => s.name === r.skill?.name);
+    const first = byPath.get(r.skill.path);
     if (first !== undefined) {
       diagnostics.push(
-        diag('AGENT_SKILL_NAME_DUPLICATE', `skill name ${JSON.stringify(r.skill.name)} is also used by ${first.label}; only that one is served`, {
-          file: join(label, SERVED_SKILL_MD),
-          hint: 'agents tell skills apart by name; rename one of them',
+        diag('AGENT_SKILL_NAME_DUPLICATE', `skill path ${JSON.stringify(r.skill.path)} is also served from ${first.label}; only that one is served`, {
+          file: join(folder.label, SERVED_SKILL_MD),
+          hint: 'agents tell skills apart by their URI; rename or move one of them',
         }),
       );
-    } else skills.push(r.skill);
+    } else {
+      byPath.set(r.skill.path, r.skill);
+      skills.push(r.skill);
+    }
   }
   return { skills, diagnostics };
+}
+
+/** At most this many directories are walked under one root looking for skills. */
+const MAX_WALKED_DIRS = 100_000;
+
+/**
+ * Every folder holding a SKILL.md under `root` (absolute), nested ones included, with its path
+ * below the root; the root itself when it holds one (its path is then its own name). Links and
+ * the directories a bundle never includes (.git, node_modules, .skillctl) are not entered.
+ */
+export function findSkillMdFolders(root: string, label: string): SkillFolder[] {
+  const out: SkillFolder[] = [];
+  const stack: string[] = [''];
+  let walked = 0;
+  while (stack.length > 0 && walked++ < MAX_WALKED_DIRS) {
+    const rel = stack.pop() as string;
+    let entries;
+    try {
+      entries = readdirSync(rel === '' ? root : join(root, ...rel.split('/')), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    if (entries.some((e) => e.name === SERVED_SKILL_MD && e.isFile())) {
+      const path = rel === '' ? basename(root) : rel;
+      out.push({ dir: rel === '' ? root : join(root, ...rel.split('/')), path, label: rel === '' ? label : `${label}/${rel}` });
+    }
+    for (const e of entries) if (e.isDirectory() && !EXCLUDED_DIRS.has(e.name)) stack.push(rel === '' ? e.name : `${rel}/${e.name}`);
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** Why a listed file was not read: it is no longer the file the listing hashed. */
+export class ServedFileChanged extends Error {
+  constructor(readonly path: string) {
+    super(`${path} changed since it was listed`);
+  }
+}
+
+// O_NOFOLLOW: a file swapped for a link is refused; O_NONBLOCK: a FIFO swapped in does not block the open.
+const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O_NONBLOCK;
+
+/**
+ * The bytes of one listed file, only if the file opened is the one listed (same device, inode,
+ * size and times): a file replaced, edited, or reached through a directory swapped for a link
+ * since the listing throws ServedFileChanged, and the caller lists the skill again.
+ */
+export async function readServedFile(skill: ServedSkill, file: ServedFile): Promise<Buffer> {
+  const fh = await open(join(skill.dir, ...file.path.split('/')), OPEN_FLAGS);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || !sameIdentity(identityOf(st), file.identity)) throw new ServedFileChanged(file.path);
+    const bytes = Buffer.alloc(file.size);
+    let off = 0;
+    while (off < file.size) {
+      const { bytesRead } = await fh.read(bytes, off, file.size - off, off);
+      if (bytesRead === 0) break;
+      off += bytesRead;
+    }
+    if (off !== file.size) throw new ServedFileChanged(file.path);
+    return bytes;
+  } finally {
+    await fh.close();
+  }
 }
