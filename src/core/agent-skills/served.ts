@@ -18,9 +18,11 @@
 import { constants as fsConstants, lstatSync, readdirSync, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { dirSource, EXCLUDED_DIRS, syncDirOps, type BundleSource, type DirOps } from '../bundle/index.js';
+import { dirSource, EXCLUDED_DIRS, MANIFEST_NAMES, syncDirOps, type BundleFile, type BundleSource, type DirOps } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
-import type { Sha256Digest } from '../digest/index.js';
+import { sha256, type Sha256Digest } from '../digest/index.js';
+import { validateBundle } from '../manifest/index.js';
+import { manifestToSkillMd } from './to-skill-md.js';
 import { errnoCode } from '../errors.js';
 import { pushAll } from '../findings.js';
 import { checkSkillMd } from './validate.js';
@@ -43,6 +45,8 @@ export interface ServedFile {
   readonly size: number;
   readonly digest: Sha256Digest;
   readonly identity: FileIdentity;
+  /** The bytes of a file made rather than read: the SKILL.md of a skill.contract.v1 bundle. */
+  readonly made?: Buffer;
 }
 
 export interface ServedSkill {
@@ -111,32 +115,65 @@ function recordingOps(stats: Map<string, Stats>): DirOps {
   };
 }
 
+const MANIFEST_FILES: ReadonlySet<string> = new Set(MANIFEST_NAMES);
+
+/** A made file has no identity on disk. */
+const MADE: FileIdentity = { dev: -1, ino: -1, size: -1, mtimeMs: -1, ctimeMs: -1 };
+
 /**
- * One folder. No skill and no finding when the folder holds no SKILL.md: it is a skill.yaml
- * bundle, which the capability registry serves.
+ * A skill.contract.v1 bundle (skill.yaml, no SKILL.md) as an Agent Skill: the SKILL.md
+ * `skillctl convert` would write, made from the validated manifest (deterministic, so its digest
+ * is stable while the manifest is), served as the bundle's SKILL.md.
+ */
+async function contractSkillMd(dir: string, label: string, files: readonly BundleFile[]): Promise<{ bytes?: Buffer; diagnostics: readonly Diagnostic[] }> {
+  const v = await validateBundle(dir, label);
+  const errors = v.diagnostics.filter((d) => d.severity === 'error');
+  if (!v.valid || v.manifest === undefined) return { diagnostics: errors };
+  const conv = manifestToSkillMd(v.manifest, { dirName: basename(dir), files, file: join(label, SERVED_SKILL_MD) });
+  if (conv.text === undefined) return { diagnostics: conv.diagnostics.filter((d) => d.severity === 'error') };
+  return { bytes: Buffer.from(conv.text, 'utf8'), diagnostics: [] };
+}
+
+/**
+ * One folder: a SKILL.md folder, or a skill.contract.v1 bundle served through the conversion. No
+ * skill and no finding when the folder holds neither.
  */
 export async function readServedSkill(folder: SkillFolder, cache: DigestCache = new DigestCache()): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const { dir, label } = folder;
   const stats = new Map<string, Stats>();
   const source: BundleSource = dirSource(dir, undefined, recordingOps(stats));
   const listing = await source.list();
-  if (!listing.files.some((f) => f.path === SERVED_SKILL_MD)) return { diagnostics: [] };
+  const hasMd = listing.files.some((f) => f.path === SERVED_SKILL_MD);
+  const isContract = !hasMd && listing.files.some((f) => MANIFEST_FILES.has(f.path));
+  if (!hasMd && !isContract) return { diagnostics: [] };
   const at = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
   if (hasErrors(listing.diagnostics)) return { diagnostics: listing.diagnostics.filter((d) => d.severity === 'error').map(at) };
   const file = join(label, SERVED_SKILL_MD);
   let bytes: Buffer;
-  try {
-    bytes = await source.read(SERVED_SKILL_MD);
-  } catch (err) {
-    return { diagnostics: [diag('BUNDLE_UNREADABLE', `cannot read ${SERVED_SKILL_MD}: ${errnoCode(err) ?? String(err)}`, { file })] };
+  let made: Buffer | undefined;
+  if (isContract) {
+    const c = await contractSkillMd(dir, label, listing.files);
+    if (c.bytes === undefined) return { diagnostics: c.diagnostics };
+    bytes = made = c.bytes;
+  } else {
+    try {
+      bytes = await source.read(SERVED_SKILL_MD);
+    } catch (err) {
+      return { diagnostics: [diag('BUNDLE_UNREADABLE', `cannot read ${SERVED_SKILL_MD}: ${errnoCode(err) ?? String(err)}`, { file })] };
+    }
   }
-  const checked = checkSkillMd(bytes, { file, dirLabel: label, dirName: basename(dir), files: listing.files });
+  const all = made === undefined ? listing.files : [...listing.files, { path: SERVED_SKILL_MD, size: made.length, mode: '0644' as const }].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const checked = checkSkillMd(bytes, { file, dirLabel: label, dirName: basename(dir), files: all });
   const frontmatter = checked.document?.frontmatter;
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
   if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
   const files: ServedFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const f of listing.files) {
+  for (const f of all) {
+    if (made !== undefined && f.path === SERVED_SKILL_MD) {
+      files.push({ path: f.path, size: made.length, digest: sha256(made), identity: MADE, made });
+      continue;
+    }
     const abs = join(dir, ...f.path.split('/'));
     const st = stats.get(abs);
     if (st === undefined) {
@@ -189,7 +226,7 @@ export async function readServedSkills(folders: readonly SkillFolder[], cache: D
 const MAX_WALKED_DIRS = 100_000;
 
 /**
- * Every folder holding a SKILL.md under `root` (absolute), nested ones included, with its path
+ * Every folder holding a SKILL.md or a skill manifest under `root` (absolute), nested ones included, with its path
  * below the root; the root itself when it holds one (its path is then its own name). Links and
  * the directories a bundle never includes (.git, node_modules, .skillctl) are not entered.
  */
@@ -205,7 +242,7 @@ export function findSkillMdFolders(root: string, label: string): SkillFolder[] {
     } catch {
       continue;
     }
-    if (entries.some((e) => e.name === SERVED_SKILL_MD && e.isFile())) {
+    if (entries.some((e) => (e.name === SERVED_SKILL_MD || MANIFEST_FILES.has(e.name)) && e.isFile())) {
       const path = rel === '' ? basename(root) : rel;
       out.push({ dir: rel === '' ? root : join(root, ...rel.split('/')), path, label: rel === '' ? label : `${label}/${rel}` });
     }
@@ -230,6 +267,7 @@ const OPEN_FLAGS = fsConstants.O_RDONLY | fsConstants.O_NOFOLLOW | fsConstants.O
  * since the listing throws ServedFileChanged, and the caller lists the skill again.
  */
 export async function readServedFile(skill: ServedSkill, file: ServedFile): Promise<Buffer> {
+  if (file.made !== undefined) return Buffer.from(file.made);
   const fh = await open(join(skill.dir, ...file.path.split('/')), OPEN_FLAGS);
   try {
     const st = await fh.stat();
