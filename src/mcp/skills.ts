@@ -8,6 +8,7 @@
  * current listing names is ever read, and only if it is still the file that was hashed: a URI is
  * looked up in the listing, never joined onto a path.
  */
+import { randomBytes } from 'node:crypto';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
@@ -19,6 +20,9 @@ export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
 /** The largest file `resources/read` returns, whole, in one message. */
 export const MAX_SERVED_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Listings kept for their later pages. */
+const MAX_SNAPSHOTS = 8;
 
 /** Skills a page of `skills/list` carries (an entry is never split across pages). */
 export const SKILLS_PAGE_SIZE = 200;
@@ -169,9 +173,24 @@ function children(s: ServedSkill, dir: string): Resource[] | undefined {
 
 /** Registers the extension's methods on the server (declared with `resources` and the extension). */
 export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
+  // The pages of one listing come from one snapshot of it (the cursor names the snapshot), so a
+  // host walking the pages sees one point in time and the server lists the folders once per walk.
+  // A cursor whose snapshot was dropped continues on a fresh listing at the same offset.
+  const snapshots = new Map<string, readonly ServedSkill[]>();
   handle(SkillsListRequestSchema, async (req) => {
-    const { items, nextCursor } = page((await catalogue.list()).skills, req.params?.cursor, SKILLS_PAGE_SIZE);
-    return { skills: items.map(entryOf), ...(nextCursor !== undefined ? { nextCursor } : {}) };
+    const cursor = req.params?.cursor;
+    const m = cursor !== undefined ? /^([0-9a-f]{16})\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
+    if (cursor !== undefined && m === null) throw new RpcError(RPC.INVALID_PARAMS, 'Invalid params: cursor is not one this server gave');
+    let snap = m?.[1];
+    let all = snap !== undefined ? snapshots.get(snap) : undefined;
+    if (all === undefined) {
+      all = (await catalogue.list()).skills;
+      snap = randomBytes(8).toString('hex');
+      snapshots.set(snap, all);
+      for (const old of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(old);
+    }
+    const { items, nextCursor } = page(all, m?.[2], SKILLS_PAGE_SIZE);
+    return { skills: items.map(entryOf), ...(nextCursor !== undefined ? { nextCursor: `${snap}.${nextCursor}` } : {}) };
   });
   handle(SkillsGetRequestSchema, async (req) => {
     const { uri } = req.params;

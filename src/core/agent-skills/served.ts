@@ -77,9 +77,23 @@ export interface SkillFolder {
   readonly label: string;
 }
 
-/** Digests by absolute file path, valid while the file's identity is unchanged. */
+/**
+ * Digests by absolute file path, valid while the file's identity is unchanged; and each skill as
+ * last read, valid while its listing (every path and identity) is unchanged, so a listing of
+ * unchanged folders costs their walk and nothing more (no read, no parse, no hash).
+ */
 export class DigestCache {
   readonly #entries = new Map<string, { identity: FileIdentity; digest: Sha256Digest }>();
+  readonly #skills = new Map<string, { fingerprint: string; skill: ServedSkill }>();
+
+  skill(key: string, fingerprint: string): ServedSkill | undefined {
+    const e = this.#skills.get(key);
+    return e !== undefined && e.fingerprint === fingerprint ? e.skill : undefined;
+  }
+
+  keepSkill(key: string, fingerprint: string, skill: ServedSkill): void {
+    this.#skills.set(key, { fingerprint, skill });
+  }
 
   get(file: string, identity: FileIdentity): Sha256Digest | undefined {
     const e = this.#entries.get(file);
@@ -148,6 +162,17 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache = 
   if (!hasMd && !isContract) return { diagnostics: [] };
   const at = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
   if (hasErrors(listing.diagnostics)) return { diagnostics: listing.diagnostics.filter((d) => d.severity === 'error').map(at) };
+  // The folder as it is now: every file's path and identity. A contract bundle's SKILL.md is
+  // made from its manifest, which is one of these files.
+  const fingerprint = listing.files
+    .map((f) => {
+      const st = stats.get(join(dir, ...f.path.split('/')));
+      return st === undefined ? `${f.path}\0?` : `${f.path}\0${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+    })
+    .join('\n');
+  const key = `${dir}\0${folder.path}\0${label}`;
+  const kept = cache.skill(key, fingerprint);
+  if (kept !== undefined) return { skill: kept, diagnostics: [] };
   const file = join(label, SERVED_SKILL_MD);
   let bytes: Buffer;
   let made: Buffer | undefined;
@@ -194,7 +219,9 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache = 
     files.push({ path: f.path, size: f.size, digest, identity });
   }
   if (diagnostics.length > 0) return { diagnostics };
-  return { skill: { path: folder.path, name: checked.properties.name, label, frontmatter, files, dir }, diagnostics: [] };
+  const skill: ServedSkill = { path: folder.path, name: checked.properties.name, label, frontmatter, files, dir };
+  cache.keepSkill(key, fingerprint, skill);
+  return { skill, diagnostics: [] };
 }
 
 /** The folders in order; of two with one path, the first. */
