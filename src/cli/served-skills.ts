@@ -1,31 +1,41 @@
 /**
- * `skillctl mcp --skills`: the skills the server offers are the SKILL.md folders under the
- * project's skill roots (the lock's `skill_roots`, else the defaults), the same list `pin --all`,
- * `verify-pins`, `validate` and `prompt` read. The roots are read once, at start; the folders
- * under them on every request, so a skill added or edited while the server runs is seen as it is.
+ * `skillctl mcp --skills [DIR...]`: the skills the server offers are the SKILL.md folders under
+ * the DIRs given, or else under the project's skill roots (the lock's `skill_roots`, else the
+ * defaults), the same roots `pin --all`, `verify-pins`, `validate` and `prompt` read. A skill's
+ * path is its folder's path below its root. The roots are fixed at start; the folders under them
+ * are read on every request (digests cached by file identity), so a skill added or edited while
+ * the server runs is served as it is.
  */
-import { basename, join } from 'node:path';
-import { readServedSkills, type ServedSkills } from '../core/agent-skills/index.js';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { DigestCache, findSkillMdFolders, readServedSkills, type ServedSkills, type SkillFolder } from '../core/agent-skills/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { findSkillFolders, loadSkillRoots, type SkillRoots } from '../core/pins/index.js';
+import { loadSkillRoots } from '../core/pins/index.js';
 import type { SkillCatalogue } from '../mcp/skills.js';
 
-export type ProjectCatalogue = { readonly catalogue: SkillCatalogue; readonly roots: SkillRoots } | { readonly diagnostics: readonly Diagnostic[] };
+export type ProjectCatalogue = { readonly catalogue: SkillCatalogue; readonly roots: readonly string[]; readonly from: 'flag' | 'lock' | 'default' } | { readonly diagnostics: readonly Diagnostic[] };
 
-/** The catalogue of the project at `root`; a lock whose skill_roots cannot be used stops it. */
-export async function projectSkillCatalogue(root: string): Promise<ProjectCatalogue> {
+function catalogueOf(roots: readonly { dir: string; label: string }[]): SkillCatalogue {
+  const cache = new DigestCache();
+  const folders = (): SkillFolder[] => roots.flatMap((r) => findSkillMdFolders(r.dir, r.label));
+  const read = (keep: (f: SkillFolder) => boolean): Promise<ServedSkills> => readServedSkills(folders().filter(keep), cache);
+  return {
+    list: () => read(() => true),
+    // Only the folders whose path is the one asked for are read and hashed.
+    get: async (path) => (await read((f) => f.path === path)).skills[0],
+  };
+}
+
+/** The catalogue of `dirs` (relative to `cwd`) when given, else of the project at `root`; a lock whose skill_roots cannot be used stops it. */
+export async function projectSkillCatalogue(root: string, cwd: string, dirs: readonly string[] = []): Promise<ProjectCatalogue> {
+  if (dirs.length > 0) {
+    const roots = dirs.map((d) => {
+      const dir = resolve(cwd, d);
+      const rel = relative(cwd, dir);
+      return { dir, label: rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel };
+    });
+    return { catalogue: catalogueOf(roots), roots: roots.map((r) => r.label), from: 'flag' };
+  }
   const roots = await loadSkillRoots(root);
   if (roots.diagnostics.length > 0) return { diagnostics: roots.diagnostics };
-  const read = async (keep: (folder: string) => boolean): Promise<ServedSkills> => {
-    const folders = (await findSkillFolders(root, roots.roots)).filter(keep);
-    return readServedSkills(folders.map((f) => ({ dir: join(root, ...f.split('/')), label: f })));
-  };
-  return {
-    roots,
-    catalogue: {
-      list: () => read(() => true),
-      // A skill's name is its folder's name (checked when it is read): only those folders are read.
-      get: async (name) => (await read((f) => basename(f) === name)).skills[0],
-    },
-  };
+  return { catalogue: catalogueOf(roots.roots.map((r) => ({ dir: join(root, ...r.split('/')), label: r }))), roots: roots.roots, from: roots.from === 'lock' ? 'lock' : 'default' };
 }

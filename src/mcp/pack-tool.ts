@@ -25,6 +25,8 @@ export function packTool(extra: readonly Pack[] = []): ExtraTool {
   };
   return {
     definition,
+    // The seed makes every bad request, arguments that are not an object included, INVALID_INPUT.
+    ownArgumentCheck: true,
     call(args) {
       const r = renderRequest(args, packs);
       if (r.value === undefined) {

@@ -6,11 +6,20 @@
  * executor the caller provides (the run engine, under the host policy, with an audit record).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, InitializeRequestSchema, ListToolsRequestSchema, PingRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { compileSchema, type CompiledSchema } from '../core/json-schema/index.js';
 import type { Tool, ToolBinding } from '../core/registry/index.js';
+import type { Pack } from '../core/behaviour-packs/index.js';
+import type { Handle } from './handle.js';
 import { limitConcurrency } from './limit.js';
+import { servePackPrompts } from './pack-prompts.js';
+import { serveResources } from './resources.js';
 import { Session, type ApprovalMode, type SessionRegistry, type SessionTool } from './session.js';
-import { serveSkills, SKILLS_EXTENSION, type SkillCatalogue } from './skills.js';
+import { SKILLS_EXTENSION, type SkillCatalogue } from './skills.js';
+import { RPC, RpcError } from './wire/errors.js';
+import { GatedTransport } from './wire/gate.js';
 
 /** What running a bound tool produced: the accepted output, or an error the agent can read. */
 export type ToolRunOutcome =
@@ -26,8 +35,11 @@ export type RefusalRecorder = (call: { readonly name: string; readonly capabilit
 /** An extra tool served next to the protocol's (the behaviour-pack `skill` tool). */
 export interface ExtraTool {
   readonly definition: McpTool;
-  call(args: Record<string, unknown>): Promise<CallToolResult>;
+  /** Checks its own arguments, whatever they are (its errors are its own); the server checks them against `definition.inputSchema` otherwise. */
+  readonly ownArgumentCheck?: boolean;
+  call(args: unknown): Promise<CallToolResult>;
 }
+
 
 export interface McpServerOptions {
   /** The registry served: a directory, or layers read as one view (upper first). */
@@ -39,6 +51,15 @@ export interface McpServerOptions {
   readonly extraTools?: readonly ExtraTool[];
   /** Agent Skills served through the MCP Skills extension (`mcp --skills`); none without. */
   readonly skills?: SkillCatalogue;
+  /** The behaviour packs offered as prompts (the `skill` tool's). */
+  readonly packs?: readonly Pack[];
+}
+
+/** A server ready to be connected: `connect` puts the gate in front of the transport. */
+export interface McpServer {
+  readonly server: Server;
+  readonly session: Session;
+  connect(transport: Transport): Promise<void>;
 }
 
 /** Tool runs at once per session; further calls wait their turn (limit.ts says why). */
@@ -101,23 +122,61 @@ function describeTool(t: SessionTool): McpTool {
   return out;
 }
 
-function idArg(args: Record<string, unknown> | undefined): string {
-  const id = args?.capability_id;
-  if (typeof id !== 'string' || id === '') throw new McpError(ErrorCode.InvalidParams, 'capability_id (a string) is required');
-  return id;
+function idArg(args: Record<string, unknown>): string {
+  return args.capability_id as string;
 }
 
-export function createMcpServer(opts: McpServerOptions): { server: Server; session: Session } {
+/** The first finding of a check of `args`, as the one sentence of a -32602. */
+function argsError(name: string, found: readonly { message: string; pointer?: string }[]): RpcError {
+  const d = found[0];
+  const where = d?.pointer !== undefined && d.pointer !== '' ? ` (at arguments${d.pointer})` : '';
+  return new RpcError(RPC.INVALID_PARAMS, `Invalid params: arguments of ${name}: ${d?.message ?? 'invalid'}${where}`);
+}
+
+export function createMcpServer(opts: McpServerOptions): McpServer {
   const session = new Session(opts.registry, opts.approval);
   const execute = limitConcurrency(MAX_CONCURRENT_RUNS, opts.execute);
   const extra = new Map((opts.extraTools ?? []).map((t) => [t.definition.name, t]));
-  const skills = opts.skills !== undefined ? { resources: {}, extensions: { [SKILLS_EXTENSION]: {} } } : {};
-  const server = new Server({ name: 'skillctl', version: opts.version }, { capabilities: { tools: { listChanged: true }, ...skills } });
-  if (opts.skills !== undefined) serveSkills(server, opts.skills);
+  const capabilities = {
+    tools: { listChanged: true },
+    resources: {},
+    prompts: {},
+    ...(opts.skills !== undefined ? { extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } } : {}),
+  };
+  const server = new Server({ name: 'skillctl', version: opts.version }, { capabilities });
+  const schemas = new Map<string, z.ZodType>([
+    ['initialize', InitializeRequestSchema],
+    ['ping', PingRequestSchema],
+  ]);
+  const handle: Handle = (schema, handler) => {
+    schemas.set(schema.shape.method.value, schema);
+    server.setRequestHandler(schema, (req) => handler(req) as never);
+  };
+  serveResources(handle, session, opts.skills);
+  servePackPrompts(handle, opts.packs ?? []);
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [...META_TOOLS, ...[...extra.values()].map((t) => t.definition), ...session.tools().map(describeTool)],
-  }));
+  // Schemas of the meta tools and extra tools, compiled once, on first use.
+  const fixed = new Map<string, Promise<CompiledSchema | { error: unknown }>>();
+  const checkFixed = async (name: string, schema: McpTool['inputSchema'], args: unknown): Promise<void> => {
+    let c = fixed.get(name);
+    if (c === undefined) fixed.set(name, (c = compileSchema(schema, { validateSchema: false })));
+    const compiled = await c;
+    if ('check' in compiled) {
+      const found = compiled.check(args);
+      if (found.length > 0) throw argsError(name, found);
+    }
+  };
+
+  // Requests are handled concurrently, but a call of a tool must see the loads sent before it:
+  // each load is chained here when its request arrives, and a call (or tools/list) waits for
+  // the chain as it stood on its own arrival.
+  let loads: Promise<unknown> = Promise.resolve();
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await loads;
+    return { tools: [...META_TOOLS, ...[...extra.values()].map((t) => t.definition), ...session.tools().map(describeTool)] };
+  });
+  schemas.set('tools/list', ListToolsRequestSchema);
 
   const load = async (id: string, reload: boolean): Promise<CallToolResult> => {
     const r = await session.load(id, reload);
@@ -128,15 +187,16 @@ export function createMcpServer(opts: McpServerOptions): { server: Server; sessi
   };
 
   const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const meta = META_TOOLS.find((t) => t.name === name);
+    if (meta !== undefined) await checkFixed(name, meta.inputSchema, args);
     switch (name) {
       case 'capability_registry_list': {
         const query = args.query;
-        if (query !== undefined && typeof query !== 'string') throw new McpError(ErrorCode.InvalidParams, 'query must be a string');
         if (query === undefined) {
           const r = await session.list();
           return r.ok ? ok({ capabilities: r.capabilities }) : failed({ ...r.error });
         }
-        const r = await session.match(query);
+        const r = await session.match(query as string);
         return r.ok ? ok({ query, matches: r.matches }) : failed({ ...r.error });
       }
       case 'capability_skill_load':
@@ -147,11 +207,16 @@ export function createMcpServer(opts: McpServerOptions): { server: Server; sessi
         break;
     }
     const x = extra.get(name);
-    if (x !== undefined) return x.call(args);
+    if (x !== undefined) {
+      if (x.ownArgumentCheck !== true) await checkFixed(name, x.definition.inputSchema, args);
+      return x.call(args);
+    }
     const t = session.find(name);
     if (t === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `unknown tool ${name}; load its capability with capability_skill_load first (loaded: ${session.loaded.join(', ') || 'none'})`);
+      throw new RpcError(RPC.INVALID_PARAMS, `unknown tool ${name}; load its capability with capability_skill_load first (loaded: ${session.loaded.join(', ') || 'none'})`);
     }
+    const bad = session.checkArgs(t, args);
+    if (bad.length > 0) throw argsError(name, bad);
     if (!session.approved(t)) {
       const message = `${name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`;
       await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: message });
@@ -173,6 +238,28 @@ export function createMcpServer(opts: McpServerOptions): { server: Server; sessi
       : { content };
   };
 
-  server.setRequestHandler(CallToolRequestSchema, (req) => call(req.params.name, (req.params.arguments ?? {}) as Record<string, unknown>));
-  return { server, session };
+  server.setRequestHandler(CallToolRequestSchema, (req) => {
+    const { name } = req.params;
+    const args = (req.params.arguments ?? {}) as Record<string, unknown>;
+    // Synchronous up to here: handlers start in arrival order, so `loads` is the chain as it
+    // stood when this request arrived.
+    if (name === 'capability_skill_load' || name === 'capability_skill_reload') {
+      const done = call(name, args);
+      loads = Promise.all([loads, done.catch(() => undefined)]);
+      return done;
+    }
+    const before = loads;
+    return before.then(() => call(name, args));
+  });
+  schemas.set('tools/call', CallToolRequestSchema);
+
+  const rawToolCall = (name: string, args: unknown): Promise<CallToolResult> | undefined => {
+    const x = extra.get(name);
+    return x?.ownArgumentCheck === true ? x.call(args) : undefined;
+  };
+  return {
+    server,
+    session,
+    connect: (transport) => server.connect(new GatedTransport(transport, { schemas, rawToolCall })),
+  };
 }

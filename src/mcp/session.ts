@@ -19,6 +19,8 @@ import {
   type RegistryView,
   type Tool,
 } from '../core/registry/index.js';
+import { compileSchema, type CompiledSchema } from '../core/json-schema/index.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 /** Which write tools that require approval may run: none (the default), all, or named ones. */
 export interface ApprovalMode {
@@ -58,6 +60,8 @@ export class Session {
   readonly #layers: readonly RegistryLocation[];
   readonly #approval: ApprovalMode;
   readonly #loaded = new Map<string, CapabilityBundle>();
+  /** Each loaded tool's compiled args_schema, by namespaced name: arguments are checked before a call. */
+  readonly #checkers = new Map<string, CompiledSchema>();
 
   constructor(registry: SessionRegistry, approval: ApprovalMode = NO_APPROVAL) {
     this.#layers = typeof registry === 'string' ? [{ dir: registry, source: 'flag', writable: true }] : registry;
@@ -100,6 +104,19 @@ export class Session {
     if (!read.ok) return read;
     const r = await loadFromView(read.view, id);
     if (!r.ok) return { ok: false, error: r.error };
+    // A tool is offered with its args_schema as inputSchema, and its arguments are checked
+    // against it: a schema that cannot be compiled, or that is not an object schema (MCP
+    // requires one), keeps the whole capability out rather than offer a tool nothing can check.
+    const checkers = new Map<string, CompiledSchema>();
+    for (const tool of r.bundle.tools) {
+      const name = namespacedToolName(id, tool.name);
+      const compiled = await compileArgsSchema(tool);
+      if ('error' in compiled) return { ok: false, error: schemaMalformed(id, tool, compiled.error) };
+      checkers.set(name, compiled);
+    }
+    const before = this.#loaded.get(id);
+    if (before !== undefined) for (const name of this.#namesOf(before)) this.#checkers.delete(name);
+    for (const [name, c] of checkers) this.#checkers.set(name, c);
     this.#loaded.set(id, r.bundle);
     return { ok: true, bundle: r.bundle, cached: false, tools: this.#namesOf(r.bundle) };
   }
@@ -117,6 +134,19 @@ export class Session {
     return this.tools().find((t) => t.name === name);
   }
 
+  /** Why `args` do not fit the tool's args_schema (empty when they do). */
+  checkArgs(t: SessionTool, args: unknown): Diagnostic[] {
+    return this.#checkers.get(t.name)?.check(args) ?? [];
+  }
+
+  /** A capability's skill_doc, read from the registry without loading it into the session. */
+  async skillDoc(id: string): Promise<{ ok: true; text: string } | { ok: false; error: LoadError | RegistryError }> {
+    const read = await this.#view();
+    if (!read.ok) return read;
+    const r = await loadFromView(read.view, id);
+    return r.ok ? { ok: true, text: r.bundle.skill_doc } : { ok: false, error: r.error };
+  }
+
   /** May this tool run without asking? Reads and writes without approval may; approval writes only when granted. */
   approved(t: SessionTool): boolean {
     if (t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return true;
@@ -127,4 +157,22 @@ export class Session {
 function registryError(ds: readonly { code: string; message: string; hint?: string }[]): RegistryError {
   const d = ds[0];
   return { code: d?.code ?? 'REGISTRY_INDEX_INVALID', message: d?.message ?? 'the registry cannot be read', ...(d?.hint !== undefined ? { hint: d.hint } : {}) };
+}
+
+async function compileArgsSchema(tool: Tool): Promise<CompiledSchema | { error: Diagnostic }> {
+  const schema = tool.args_schema as unknown;
+  if (schema === null || typeof schema !== 'object' || (schema as { type?: unknown }).type !== 'object') {
+    return { error: { code: 'TOOL_SCHEMA_INVALID', severity: 'error', message: 'args_schema must be a JSON Schema of type "object" (MCP describes arguments as an object)' } };
+  }
+  return compileSchema(schema, { validateSchema: true });
+}
+
+function schemaMalformed(id: string, tool: Tool, d: Diagnostic): LoadError {
+  const message = `args_schema of tool '${tool.name}' is not a valid JSON Schema: ${d.message}`;
+  return {
+    code: 'SKILL_MALFORMED',
+    message: `Skill '${id}' has an invalid tool schema`,
+    details: message,
+    findings: [{ code: 'TOOL_SCHEMA_INVALID', message, file: 'tools.json', field: 'args_schema', tool: tool.name }],
+  };
 }

@@ -1,111 +1,210 @@
 /**
- * `skillctl mcp --skills`: the project's Agent Skills served through the MCP Skills extension
- * (SEP-2640, `io.modelcontextprotocol/skills`): `skills/list` and `skills/get` give each skill's
- * frontmatter and every file with its sha256 digest; `resources/read` gives a file's bytes, as
- * `skill://<name>/<path>`. Every request reads the folders afresh, so a listing's digests are
- * those of the files as they are, and a host that reads a file changed since sees the mismatch
- * the extension tells it to act on. Only a file the skill's listing names is ever read: a URI is
+ * `skillctl mcp --skills`: Agent Skills served through the MCP Skills extension (SEP-2640,
+ * `io.modelcontextprotocol/skills`): `skills/list` (paged) and `skills/get` give each skill's
+ * frontmatter and every file with its size and sha256 digest; `resources/read` a file's bytes as
+ * `skill://<skill-path>/<file-path>`; `resources/directory/read` the children of a directory of a
+ * skill. Every request lists the folders afresh (digests come from a cache kept by file
+ * identity), so an entry's digests are those of the files as they are. Only a file the skill's
+ * current listing names is ever read, and only if it is still the file that was hashed: a URI is
  * looked up in the listing, never joined onto a path.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSchema, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
+import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { SERVED_SKILL_MD, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
+import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
+import { page } from './paging.js';
+import type { Handle } from './handle.js';
+import { RPC, RpcError } from './wire/errors.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
-/** MCP's "resource not found" (the specification's -32002). */
-const RESOURCE_NOT_FOUND = -32002;
-
 /** The largest file `resources/read` returns, whole, in one message. */
 export const MAX_SERVED_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Listings kept for their later pages. */
+const MAX_SNAPSHOTS = 8;
+
+/** Skills a page of `skills/list` carries (an entry is never split across pages). */
+export const SKILLS_PAGE_SIZE = 200;
 
 /** The skills a server offers, read afresh on each call. */
 export interface SkillCatalogue {
   /** The skills, and why any folder is not served. */
   list(): Promise<ServedSkills>;
-  /** The skill named `name`, or undefined. */
-  get(name: string): Promise<ServedSkill | undefined>;
+  /** The skill at `path` (`acme/billing/refunds`), or undefined. */
+  get(path: string): Promise<ServedSkill | undefined>;
 }
 
 const SkillsListRequestSchema = z.object({ method: z.literal('skills/list'), params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });
 const SkillsGetRequestSchema = z.object({ method: z.literal('skills/get'), params: z.looseObject({ uri: z.string() }) });
+const DirectoryReadRequestSchema = z.object({ method: z.literal('resources/directory/read'), params: z.looseObject({ uri: z.string(), cursor: z.optional(z.string()) }) });
 
-/** `skill://<name>/<path>`, each segment percent-encoded. */
-export function skillUri(name: string, path?: string): string {
-  const rest = path === undefined ? '' : `/${path.split('/').map(encodeURIComponent).join('/')}`;
-  return `skill://${encodeURIComponent(name)}${rest}`;
+const enc = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
+
+/** `skill://<skill-path>[/<file-path>]`, each segment percent-encoded. */
+export function skillUri(skillPath: string, file?: string): string {
+  return `skill://${enc(skillPath)}${file === undefined ? '' : `/${enc(file)}`}`;
 }
 
-/** The skill name and file path a URI names (path undefined for the skill's root), or undefined. */
-function parseUri(uri: string): { name: string; path?: string } | undefined {
-  const m = /^skill:\/\/([^/?#]+)(?:\/([^?#]*))?$/.exec(uri);
+/** The decoded segments of a `skill://` URI, or undefined (not one, or an empty, `.` or `..` segment). */
+function segmentsOf(uri: string): string[] | undefined {
+  const m = /^skill:\/\/([^?#]+)$/.exec(uri);
   if (m === null) return undefined;
   try {
-    const name = decodeURIComponent(m[1] as string);
-    const path = m[2] === undefined || m[2] === '' ? undefined : m[2].split('/').map(decodeURIComponent).join('/');
-    return path === undefined ? { name } : { name, path };
+    const segs = (m[1] as string).split('/').map(decodeURIComponent);
+    return segs.every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('/')) ? segs : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** Every split of `segs` into a skill path and a file path, longest skill path first (nested skills). */
+function splits(segs: readonly string[]): { skill: string; file: string | undefined }[] {
+  const out: { skill: string; file: string | undefined }[] = [];
+  for (let i = segs.length; i >= 1; i--) out.push({ skill: segs.slice(0, i).join('/'), file: i === segs.length ? undefined : segs.slice(i).join('/') });
+  return out;
+}
+
 function entryOf(s: ServedSkill): Record<string, unknown> {
   return {
-    uri: skillUri(s.name, SERVED_SKILL_MD),
+    uri: skillUri(s.path, SERVED_SKILL_MD),
     frontmatter: s.frontmatter,
-    resources: s.files.map((f) => ({ uri: skillUri(s.name, f.path), digest: f.digest, size: f.size })),
+    resources: s.files.map((f) => ({ uri: skillUri(s.path, f.path), digest: f.digest, size: f.size })),
   };
 }
 
-function mimeOf(path: string): string {
-  return path.endsWith('.md') ? 'text/markdown' : 'text/plain';
+const MIME: Record<string, string> = {
+  md: 'text/markdown',
+  txt: 'text/plain',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  py: 'text/x-python',
+  sh: 'application/x-sh',
+  js: 'text/javascript',
+  ts: 'text/x-typescript',
+  html: 'text/html',
+  css: 'text/css',
+  csv: 'text/csv',
+  xml: 'application/xml',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+};
+
+function mimeOf(path: string): string | undefined {
+  const dot = path.lastIndexOf('.');
+  return dot < 0 ? undefined : MIME[path.slice(dot + 1).toLowerCase()];
 }
 
-async function readFileOf(skill: ServedSkill, path: string, uri: string): Promise<ReadResourceResult> {
-  const file = skill.files.find((f) => f.path === path);
-  if (file === undefined) throw new McpError(RESOURCE_NOT_FOUND, `${uri}: skill ${skill.name} has no file ${path}`);
-  if (file.size > MAX_SERVED_FILE_BYTES) throw new McpError(ErrorCode.InvalidRequest, `${uri}: ${file.size} bytes is more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
-  const bytes = await skill.source.read(path);
-  let text: string | undefined;
+/** A file's resource metadata (SKILL.md's carries the skill's name and description, as the SEP asks). */
+export function fileResource(s: ServedSkill, f: ServedFile): Resource {
+  const mime = mimeOf(f.path);
+  const base: Resource = { uri: skillUri(s.path, f.path), name: f.path.slice(f.path.lastIndexOf('/') + 1), size: f.size, ...(mime !== undefined ? { mimeType: mime } : {}) };
+  if (f.path !== SERVED_SKILL_MD) return base;
+  return { ...base, name: s.name, ...(typeof s.frontmatter.description === 'string' ? { description: s.frontmatter.description } : {}) };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Text when the bytes are UTF-8 and survive the round trip a host makes (TextEncoder of the text); a base64 blob otherwise. */
+function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult['contents'][number] {
+  const mime = mimeOf(path);
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const text = utf8.decode(bytes);
+    return { uri, mimeType: mime ?? 'text/plain', text };
   } catch {
-    text = undefined;
+    return { uri, mimeType: mime ?? 'application/octet-stream', blob: bytes.toString('base64') };
   }
-  const content = text !== undefined ? { uri, mimeType: mimeOf(path), text } : { uri, mimeType: 'application/octet-stream', blob: bytes.toString('base64') };
-  return { contents: [content] };
 }
 
-/** Registers the extension's methods and the resource reads on `server` (declared with `resources` and the extension). */
-export function serveSkills(server: Server, catalogue: SkillCatalogue): void {
-  const named = async (uri: string): Promise<{ skill: ServedSkill; path?: string }> => {
-    const parsed = parseUri(uri);
-    const skill = parsed !== undefined ? await catalogue.get(parsed.name) : undefined;
-    if (parsed === undefined || skill === undefined) throw new McpError(ErrorCode.InvalidParams, `${uri} is not a skill this server serves`);
-    return parsed.path === undefined ? { skill } : { skill, path: parsed.path };
-  };
-  server.setRequestHandler(SkillsListRequestSchema, async () => ({ skills: (await catalogue.list()).skills.map(entryOf) }));
-  server.setRequestHandler(SkillsGetRequestSchema, async (req) => {
-    const { skill, path } = await named(req.params.uri);
-    if (path !== undefined && path !== SERVED_SKILL_MD) throw new McpError(ErrorCode.InvalidParams, `${req.params.uri} is a file, not a skill; skills/get takes the skill's SKILL.md URI`);
+/** The skill a URI lies in, and the file it names (undefined for the skill's root). */
+async function resolve(catalogue: SkillCatalogue, uri: string): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
+  const segs = segmentsOf(uri);
+  if (segs === undefined) return undefined;
+  for (const split of splits(segs)) {
+    const skill = await catalogue.get(split.skill);
+    if (skill !== undefined) return { skill, file: split.file };
+  }
+  return undefined;
+}
+
+/** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */
+export async function readSkillResource(catalogue: SkillCatalogue, uri: string): Promise<ReadResourceResult> {
+  // Twice at most: a file changed between the listing and the read is read from a fresh listing.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const found = await resolve(catalogue, uri);
+    const file = found?.file !== undefined ? found.skill.files.find((f) => f.path === found.file) : undefined;
+    if (found === undefined || file === undefined) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a file of a skill this server serves`);
+    if (file.size > MAX_SERVED_FILE_BYTES) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${uri} is ${file.size} bytes, more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
+    try {
+      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill, file))] };
+    } catch (err) {
+      if (!(err instanceof ServedFileChanged)) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} cannot be read`);
+    }
+  }
+  throw new RpcError(RPC.INTERNAL_ERROR, `${uri} is changing while it is read; read it again`);
+}
+
+/** Every file of every skill, as resources. */
+export async function skillResources(catalogue: SkillCatalogue): Promise<Resource[]> {
+  return (await catalogue.list()).skills.flatMap((s) => s.files.map((f) => fileResource(s, f)));
+}
+
+/** The direct children of directory `dir` (a path below the skill's root; '' for the root). */
+function children(s: ServedSkill, dir: string): Resource[] | undefined {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const files: Resource[] = [];
+  const dirs = new Set<string>();
+  for (const f of s.files) {
+    if (!f.path.startsWith(prefix)) continue;
+    const rest = f.path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash < 0) files.push(fileResource(s, f));
+    else dirs.add(rest.slice(0, slash));
+  }
+  if (dir !== '' && files.length === 0 && dirs.size === 0) return undefined;
+  const sub = [...dirs].sort().map((d): Resource => ({ uri: skillUri(s.path, `${prefix}${d}`), name: d, mimeType: 'inode/directory' }));
+  return [...files, ...sub];
+}
+
+/** Registers the extension's methods on the server (declared with `resources` and the extension). */
+export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
+  // The pages of one listing come from one snapshot of it (the cursor names the snapshot), so a
+  // host walking the pages sees one point in time and the server lists the folders once per walk.
+  // A cursor whose snapshot was dropped continues on a fresh listing at the same offset.
+  const snapshots = new Map<string, readonly ServedSkill[]>();
+  handle(SkillsListRequestSchema, async (req) => {
+    const cursor = req.params?.cursor;
+    const m = cursor !== undefined ? /^([0-9a-f]{16})\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
+    if (cursor !== undefined && m === null) throw new RpcError(RPC.INVALID_PARAMS, 'Invalid params: cursor is not one this server gave');
+    let snap = m?.[1];
+    let all = snap !== undefined ? snapshots.get(snap) : undefined;
+    if (all === undefined) {
+      all = (await catalogue.list()).skills;
+      snap = randomBytes(8).toString('hex');
+      snapshots.set(snap, all);
+      for (const old of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(old);
+    }
+    const { items, nextCursor } = page(all, m?.[2], SKILLS_PAGE_SIZE);
+    return { skills: items.map(entryOf), ...(nextCursor !== undefined ? { nextCursor: `${snap}.${nextCursor}` } : {}) };
+  });
+  handle(SkillsGetRequestSchema, async (req) => {
+    const { uri } = req.params;
+    const segs = segmentsOf(uri);
+    const skill = segs !== undefined && segs.at(-1) === SERVED_SKILL_MD && segs.length > 1 ? await catalogue.get(segs.slice(0, -1).join('/')) : undefined;
+    if (skill === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not the SKILL.md of a skill this server serves`);
     return { skill: entryOf(skill) };
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: (await catalogue.list()).skills.map(
-      (s): Resource => ({
-        uri: skillUri(s.name, SERVED_SKILL_MD),
-        name: s.name,
-        mimeType: 'text/markdown',
-        ...(typeof s.frontmatter.description === 'string' ? { description: s.frontmatter.description } : {}),
-      }),
-    ),
-  }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const uri = req.params.uri;
-    const parsed = parseUri(uri);
-    const skill = parsed !== undefined ? await catalogue.get(parsed.name) : undefined;
-    if (parsed?.path === undefined || skill === undefined) throw new McpError(RESOURCE_NOT_FOUND, `${uri} is not a file of a skill this server serves`);
-    return readFileOf(skill, parsed.path, uri);
+  handle(DirectoryReadRequestSchema, async (req) => {
+    const { uri } = req.params;
+    const found = await resolve(catalogue, uri);
+    const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
+    if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
+    const { items, nextCursor } = page(kids, req.params.cursor, 1000);
+    return { resources: items, ...(nextCursor !== undefined ? { nextCursor } : {}) };
   });
 }

@@ -45,10 +45,15 @@ export class McpWire {
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   }
 
+  /** Starts `skillctl mcp <args>` in `cwd`, without any message sent. */
+  static spawn(cwd: string, args: readonly string[]): McpWire {
+    const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    return new McpWire(child);
+  }
+
   /** Starts `skillctl mcp <args>` in `cwd` and completes the initialize handshake. */
   static async start(cwd: string, args: readonly string[]): Promise<McpWire> {
-    const child = spawn(process.execPath, [BIN, 'mcp', ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    const wire = new McpWire(child);
+    const wire = McpWire.spawn(cwd, args);
     const init = await wire.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attack-suite', version: '0' } });
     if (init.error !== undefined) throw new Error(`initialize failed: ${init.error.message}`);
     wire.send({ jsonrpc: '2.0', method: 'notifications/initialized' });

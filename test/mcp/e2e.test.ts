@@ -165,7 +165,7 @@ describe('skillctl mcp, end to end with the SDK client over stdio', () => {
     const other = await connect(root, ['--approve', 'weights__weight_entry_save_batch']);
     try {
       await other.client.callTool({ name: 'capability_skill_load', arguments: { capability_id: 'weights' } });
-      const e = errorOf((await other.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: { rows: [] } })) as CallToolResult);
+      const e = errorOf((await other.client.callTool({ name: 'weights__weight_entry_save_batch', arguments: { rows: [{ measured_at: '2026-01-01T08:00:00Z', weight_lbs: 180 }] } })) as CallToolResult);
       assert.equal(e.code, 'TOOL_UNBOUND', 'past the approval gate');
       assert.equal(errorOf((await other.client.callTool({ name: 'weights__weight_entry_delete_batch', arguments: { ids: ['x'] } })) as CallToolResult).code, 'TOOL_APPROVAL_REQUIRED');
     } finally {

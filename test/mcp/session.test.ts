@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { publishCapabilities } from '../../src/core/registry/index.js';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Sha256Digest } from '../../src/core/digest/index.js';
+import { bundleDigest, bundleDir, INDEX_FILE, publishCapabilities, readCapabilityFiles } from '../../src/core/registry/index.js';
 import { parseApproval, Session } from '../../src/mcp/session.js';
 import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -75,5 +77,43 @@ describe('MCP session', () => {
     assert.deepEqual(await grant(['weights']), [true, true, true]);
     assert.deepEqual(await grant(['weights__weight_entry_save_batch']), [true, true, false]);
     assert.deepEqual(await grant(['workouts, weight_entry_save_batch']), [true, false, false]);
+  });
+});
+
+describe('MCP session: tool argument schemas', () => {
+  it('arguments are checked against args_schema, additionalProperties included', async () => {
+    const s = new Session(await registry());
+    assert.ok((await s.load('weights')).ok);
+    const t = s.find('weights__weight_entry_get');
+    assert.ok(t !== undefined);
+    assert.deepEqual(s.checkArgs(t, { id: 'w1' }), []);
+    const extra = s.checkArgs(t, { id: 'w1', sneaky: true });
+    assert.equal(extra[0]?.code, 'SCHEMA_VALUE_INVALID');
+    assert.match(extra[0]?.message ?? '', /sneaky/);
+  });
+
+  it('a capability whose args_schema cannot be compiled (a $ref to nothing) is not loaded: SKILL_MALFORMED with TOOL_SCHEMA_INVALID, and no tool is offered', async () => {
+    // publish refuses such a schema, so the registry is altered after publishing, its index kept
+    // consistent (the digest and directory recomputed), as a hand-edited registry would be.
+    const reg = await registry();
+    const indexPath = join(reg, INDEX_FILE);
+    const index = JSON.parse(readFileSync(indexPath, 'utf8')) as { capabilities: { capability_id: string; digest: Sha256Digest }[] };
+    const entry = index.capabilities.find((c) => c.capability_id === 'weights');
+    assert.ok(entry !== undefined);
+    const dir = bundleDir(reg, entry);
+    const toolsPath = join(dir, 'tools.json');
+    const tools = JSON.parse(readFileSync(toolsPath, 'utf8')) as { tools: { args_schema: unknown }[] };
+    (tools.tools[0] as { args_schema: unknown }).args_schema = { type: 'object', properties: { limit: { $ref: '#/$defs/missing' } } };
+    writeFileSync(toolsPath, JSON.stringify(tools));
+    entry.digest = bundleDigest((await readCapabilityFiles(dir, '')).bytes);
+    renameSync(dir, bundleDir(reg, entry));
+    writeFileSync(indexPath, JSON.stringify(index));
+    const s = new Session(reg);
+    const r = await s.load('weights');
+    assert.equal(r.ok, false, JSON.stringify(r).slice(0, 300));
+    assert.equal(r.ok ? undefined : r.error.code, 'SKILL_MALFORMED');
+    assert.deepEqual(r.ok || !('findings' in r.error) ? [] : r.error.findings.map((f) => [f.code, f.tool]), [['TOOL_SCHEMA_INVALID', 'weight_entry_list']]);
+    assert.deepEqual(s.tools(), []);
+    assert.deepEqual(s.loaded, []);
   });
 });

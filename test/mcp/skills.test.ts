@@ -73,17 +73,19 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
   });
 
   it('declares the extension, and says on stderr what it serves and what it leaves out', () => {
-    assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: {} });
+    assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: { directoryRead: true } });
     const err = s.stderr();
-    assert.match(err, /^skillctl mcp: 2 skills under manifests, skills, \.agents\/skills, \.claude\/skills \(the default skill roots\)$/m);
+    assert.match(err, /^skillctl mcp: 3 skills under manifests, skills, \.agents\/skills, \.claude\/skills \(the default skill roots\)$/m);
     assert.match(err, /AGENT_SKILL_FIELD_MISSING/);
     assert.match(err, /BUNDLE_SYMLINK/);
-    assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill name "word-count" is also used by \.agents\/skills\/word-count; only that one is served/);
+    assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill path "word-count" is also served from \.agents\/skills\/word-count; only that one is served/);
   });
 
   it('skills/list: each skill with its frontmatter and every file with a digest the host can check', async () => {
     const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
-    assert.deepEqual(skills.map((k) => k.uri), ['skill://word-count/SKILL.md', 'skill://pdf-notes/SKILL.md']);
+    // Root by root (manifests/, skills/, .agents/skills/), in path order within a root; the
+    // skill.yaml bundle manifests/hello through the conversion's SKILL.md.
+    assert.deepEqual(skills.map((k) => k.uri), ['skill://hello/SKILL.md', 'skill://pdf-notes/SKILL.md', 'skill://word-count/SKILL.md']);
     const pdf = skills[1];
     assert.equal(pdf?.frontmatter.name, 'pdf-notes');
     const dir = join(root, 'skills', 'pdf-notes');
@@ -101,10 +103,10 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
   it('skills/get gives one entry; a URI it does not serve is -32602', async () => {
     const { skill } = await s.client.request({ method: 'skills/get', params: { uri: 'skill://word-count/SKILL.md' } }, GetResult);
     assert.equal(skill.frontmatter.description, 'Count the words of a text. Use when the user asks how long a text is.');
-    for (const uri of ['skill://description-missing/SKILL.md', 'skill://linked/SKILL.md', 'skill://hello/SKILL.md', 'file:///etc/passwd']) {
+    for (const uri of ['skill://description-missing/SKILL.md', 'skill://linked/SKILL.md', 'skill://nope/SKILL.md', 'skill://pdf-notes/references/GUIDE.md', 'skill://pdf-notes', 'file:///etc/passwd']) {
       const e = await rpcError(s.client.request({ method: 'skills/get', params: { uri } }, GetResult));
       assert.equal(e.code, -32602, uri);
-      assert.ok(e.message.endsWith(`${uri} is not a skill this server serves`), e.message);
+      assert.equal(e.message, `MCP error -32602: Invalid params: ${uri} is not the SKILL.md of a skill this server serves`);
     }
   });
 
@@ -116,10 +118,95 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
     }
   });
 
+  it('a skill.contract.v1 bundle: the SKILL.md convert would write, the same bytes and digest on every listing', async () => {
+    const get = (): Promise<z.infer<typeof GetResult>> => s.client.request({ method: 'skills/get', params: { uri: 'skill://hello/SKILL.md' } }, GetResult);
+    const [a, b] = [await get(), await get()];
+    assert.deepEqual(a, b);
+    assert.deepEqual(a.skill.frontmatter, { name: 'hello', description: 'Say hello.', metadata: { 'skillctl.skill_id': 'demo.hello', 'skillctl.skill_version': '0.1.0' } });
+    const md = await s.client.request({ method: 'resources/read', params: { uri: 'skill://hello/SKILL.md' } }, ReadResourceResultSchema);
+    const text = (md.contents[0] as { text: string }).text;
+    assert.equal(a.skill.resources.find((r) => r.uri === 'skill://hello/SKILL.md')?.digest, sha256(Buffer.from(text)));
+    assert.match(text, /^---\nname: hello\n/);
+  });
+
+  it('resources/directory/read: the direct children from the listing, subdirectories as inode/directory; -32602 for a file or unknown directory', async () => {
+    const DirResult = z.object({ resources: z.array(z.object({ uri: z.string(), mimeType: z.string().optional() })) });
+    const r = await s.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-notes' } }, DirResult);
+    assert.deepEqual(
+      r.resources.map((x) => [x.uri, x.mimeType]),
+      [
+        ['skill://pdf-notes/SKILL.md', 'text/markdown'],
+        ['skill://pdf-notes/evals', 'inode/directory'],
+        ['skill://pdf-notes/references', 'inode/directory'],
+        ['skill://pdf-notes/scripts', 'inode/directory'],
+      ],
+    );
+    const refs = await s.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-notes/references' } }, DirResult);
+    assert.deepEqual(refs.resources.map((x) => x.uri), ['skill://pdf-notes/references/GUIDE.md']);
+    for (const uri of ['skill://pdf-notes/SKILL.md', 'skill://pdf-notes/nope', 'skill://linked', 'skill://pdf-notes/..']) {
+      assert.equal((await rpcError(s.client.request({ method: 'resources/directory/read', params: { uri } }, DirResult))).code, -32602, uri);
+    }
+  });
+
+  it('a file changed after a listing: read, it is the new bytes, and skills/get gives their digest, never the old one', async () => {
+    const guide = join(root, 'skills', 'pdf-notes', 'references', 'GUIDE.md');
+    const before = (await s.client.request({ method: 'skills/get', params: { uri: 'skill://pdf-notes/SKILL.md' } }, GetResult)).skill;
+    const old = before.resources.find((r) => r.uri.endsWith('GUIDE.md'))?.digest;
+    writeFileSync(guide, '# Guide, edited after the listing\n');
+    const read = await s.client.request({ method: 'resources/read', params: { uri: 'skill://pdf-notes/references/GUIDE.md' } }, ReadResourceResultSchema);
+    assert.equal((read.contents[0] as { text: string }).text, '# Guide, edited after the listing\n');
+    const after = (await s.client.request({ method: 'skills/get', params: { uri: 'skill://pdf-notes/SKILL.md' } }, GetResult)).skill;
+    const fresh = after.resources.find((r) => r.uri.endsWith('GUIDE.md'))?.digest;
+    assert.notEqual(fresh, old);
+    assert.equal(fresh, sha256(readFileSync(guide)));
+  });
+
+  it('prompts: each behaviour pack; resources: each capability skill_doc, read without loading it', async () => {
+    const prompts = await s.client.listPrompts();
+    assert.deepEqual(prompts.prompts.map((p) => p.name).sort(), ['daily', 'research', 'strict', 'teamlead']);
+    const p = await s.client.getPrompt({ name: 'strict', arguments: { max_chars: '700' } });
+    const first = p.messages[0]?.content;
+    assert.ok(first?.type === 'text' && first.text.startsWith('skill profile=strict '), JSON.stringify(first));
+    assert.equal((await rpcError(s.client.getPrompt({ name: 'nope' }))).code, -32602);
+    const listed = await s.client.listResources();
+    assert.ok(listed.resources.some((r) => r.uri === 'capability://git/skill.md'));
+    assert.ok(listed.resources.some((r) => r.uri === 'skill://pdf-notes/references/GUIDE.md'));
+    const doc = await s.client.readResource({ uri: 'capability://git/skill.md' });
+    assert.match((doc.contents[0] as { text: string }).text, /^# /m);
+    assert.ok(!(await s.client.listTools()).tools.some((t) => t.name.startsWith('git__')), 'reading the doc loaded nothing');
+  });
+
   it('reads the folders afresh: a skill added while the server runs is listed', async () => {
     skillMd(root, 'skills', 'late-skill');
     const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
     assert.ok(skills.some((k) => k.uri === 'skill://late-skill/SKILL.md'));
+  });
+});
+
+describe('skillctl mcp --skills DIR: skill paths, nesting, exclusions, pages', () => {
+  it('paths below DIR (a prefix kept), a nested skill listed flat and as files of its outer skill, .git never served; 201 skills in two pages', async () => {
+    const dir = tempDir('skillctl-mcp-skills-dir-');
+    skillMd(dir, 'lib/acme/billing', 'refunds');
+    skillMd(dir, 'lib', 'outer');
+    skillMd(dir, 'lib/outer', 'inner');
+    mkdirSync(join(dir, 'lib', 'outer', '.git'));
+    writeFileSync(join(dir, 'lib', 'outer', '.git', 'config'), '[core]\n');
+    for (let i = 0; i < 198; i++) skillMd(dir, 'many', `s${String(i).padStart(3, '0')}`);
+    const c = await connect(dir, ['--skills', 'lib', 'many', '--no-audit']);
+    try {
+      const first = await c.client.request({ method: 'skills/list', params: {} }, ListResult.extend({ nextCursor: z.string().optional() }));
+      assert.equal(first.skills.length, 200);
+      assert.deepEqual(first.skills.slice(0, 3).map((k) => k.uri), ['skill://acme/billing/refunds/SKILL.md', 'skill://outer/SKILL.md', 'skill://outer/inner/SKILL.md']);
+      assert.deepEqual(first.skills[1]?.resources.map((r) => r.uri), ['skill://outer/SKILL.md', 'skill://outer/inner/SKILL.md']);
+      assert.equal(typeof first.nextCursor, 'string');
+      const second = await c.client.request({ method: 'skills/list', params: { cursor: first.nextCursor } }, ListResult.extend({ nextCursor: z.string().optional() }));
+      assert.deepEqual(second.skills.map((k) => k.uri), ['skill://s197/SKILL.md']);
+      assert.equal(second.nextCursor, undefined);
+      assert.equal((await rpcError(c.client.request({ method: 'skills/list', params: { cursor: 'bm9wZQ' } }, ListResult))).code, -32602);
+      assert.equal((await rpcError(c.client.request({ method: 'resources/read', params: { uri: 'skill://outer/.git/config' } }, ReadResourceResultSchema))).code, -32002);
+    } finally {
+      await c.client.close();
+    }
   });
 });
 

@@ -4,9 +4,11 @@
 // schema or with a `__proto__` key, reads outside the grant, writes needing approval, answers to
 // requests never made, cancellations of nothing, a second initialize, duplicate ids, a burst of
 // 60 calls at once, a 9 MB argument and an 11 MB line without an end. Each is answered with its
-// JSON-RPC error code or the tool's error code, or ignored, and the session goes on (the next
-// request is answered, the server exits 0 when the client leaves) — except the line past the
-// transport's 10 MiB bound, which ends the session at once rather than grow without bound.
+// JSON-RPC error JSON-RPC 2.0 names (-32700 or -32600 with id null when the id cannot be told,
+// -32602 with one sentence for params off their schema, duplicate keys or `__proto__`), or the
+// tool's error code, or ignored (responses and notifications are never answered), and the session
+// goes on (the next request is answered, the server exits 0 when the client leaves). A line past
+// the 10 MiB bound is answered once and skipped, never buffered past the bound.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -42,16 +44,64 @@ describe('MCP input: the server answers or ignores each hostile message, and the
   /** The session still answers: a ping. */
   const alive = async (): Promise<void> => assert.deepEqual((await w.request('ping')).result, {});
 
+  /** Sends one line and returns the one answer it gets (by id, or the id-null answer), then checks the session still answers. */
+  const answerTo = async (line: string | Buffer, id: unknown = null): Promise<Message> => {
+    const before = w.messages.length;
+    w.send(line);
+    // An answer with an id may come after the ping's (its check can take longer); one with id null
+    // is written when the line is read, before the ping is.
+    if (id !== null) await w.answer(id);
+    await alive();
+    const got = w.messages.slice(before).filter((m) => m.method === undefined && m.id === id);
+    assert.equal(got.length, 1, JSON.stringify(w.messages.slice(before)));
+    return got[0] as Message;
+  };
+
+  for (const [what, line, code, message] of [
+    ['a line that is not JSON', '{"jsonrpc":"2.0","id":1,"method":', -32700, /^Parse error: /],
+    ['two messages on one line', '{"jsonrpc":"2.0","id":1,"method":"ping"}{"jsonrpc":"2.0","id":2,"method":"ping"}', -32700, /^Parse error: Unexpected non-whitespace character after JSON/],
+    ['a line of invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]), -32700, /^Parse error: the message is not valid UTF-8$/],
+    ['a JSON-RPC batch', '[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]', -32600, /^Invalid Request: a batch \(a JSON array\) is not supported by MCP/],
+    ['an empty batch', '[]', -32600, /^Invalid Request: a batch/],
+    ['a request whose id is an object', '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}', -32600, /^Invalid Request: id must be a string or an integer, not an object$/],
+    ['a request whose id is an array', '{"jsonrpc":"2.0","id":[1],"method":"tools/list"}', -32600, /^Invalid Request: id must be a string or an integer, not an array$/],
+    ['a request whose id is a fraction', '{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}', -32600, /^Invalid Request: id must be a string or an integer, not a fractional number$/],
+    ['a message that is a number', '42', -32600, /^Invalid Request: a message must be a JSON object, not an integer$/],
+  ] as const) {
+    it(`${what}: ${code} with id null, the session goes on`, async () => {
+      const m = await answerTo(line);
+      assert.equal(m.jsonrpc, '2.0');
+      assert.equal(m.error?.code, code);
+      assert.match(m.error?.message ?? '', message);
+    });
+  }
+
+  for (const [what, line, id, code, message] of [
+    ['a request of JSON-RPC 1.0', '{"jsonrpc":"1.0","id":4,"method":"tools/list"}', 4, -32600, 'Invalid Request: jsonrpc must be "2.0", not "1.0"'],
+    ['a request without jsonrpc', '{"id":5,"method":"tools/list"}', 5, -32600, 'Invalid Request: jsonrpc must be "2.0", not missing'],
+    ['params as an array', '{"jsonrpc":"2.0","id":6,"method":"tools/list","params":[1]}', 6, -32602, 'Invalid params: params must be an object (MCP names its parameters), not an array'],
+    ['tools/call with arguments a string', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"capability_registry_list","arguments":"x"}}', 7, -32602, 'Invalid params: tools/call: params.arguments must be an object, not a string'],
+    ['tools/call with a number for name', '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":123}}', 8, -32602, 'Invalid params: tools/call: params.name must be a string, not an integer'],
+    ['tools/call without params', '{"jsonrpc":"2.0","id":9,"method":"tools/call"}', 9, -32602, 'Invalid params: tools/call: params is required (an object)'],
+    ['arguments with a key twice', '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":"git","capability_id":"filesystem"}}}', 10, -32602, 'Invalid params: params.arguments has the key "capability_id" twice'],
+    ['arguments with the id hidden in __proto__', '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"__proto__":{"capability_id":"filesystem"}}}}', 11, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
+    ['__proto__ spelt with an escape', '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"\\u005f_proto__":{}}}}', 12, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
+    ['an argument the schema does not allow', '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":"filesystem","extra":1}}}', 13, -32602, 'Invalid params: arguments of capability_skill_load: property `extra` is not allowed (at arguments/extra)'],
+  ] as const) {
+    it(`${what}: ${code} with its id, one sentence, the session goes on`, async () => {
+      const m = await answerTo(line, id);
+      assert.equal(m.error?.code, code);
+      assert.ok(m.error?.message.startsWith(message), m.error?.message);
+      assert.ok(!m.error?.message.includes('\n') && !m.error?.message.includes('MCP error'), m.error?.message);
+    });
+  }
+
   for (const [what, line] of [
-    ['a line that is not JSON', '{"jsonrpc":"2.0","id":1,"method":'],
-    ['a JSON-RPC batch', '[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]'],
-    ['a request of JSON-RPC 1.0', '{"jsonrpc":"1.0","id":4,"method":"tools/list"}'],
-    ['a request whose id is an object', '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}'],
     ['an answer to a request never made', '{"jsonrpc":"2.0","id":424242,"result":{}}'],
     ['a cancellation of a request never made', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":31337}}'],
-    ['a line of invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
+    ['a notification with params as an array', '{"jsonrpc":"2.0","method":"notifications/initialized","params":[1]}'],
   ] as const) {
-    it(`${what}: ignored (no answer), the session goes on`, async () => {
+    it(`${what}: ignored (JSON-RPC answers no notification or response), the session goes on`, async () => {
       const before = w.messages.length;
       w.send(line);
       await alive();
@@ -59,21 +109,31 @@ describe('MCP input: the server answers or ignores each hostile message, and the
     });
   }
 
+  it("the skill tool with arguments that are not an object: the tool's INVALID_INPUT, as its seed asks", async () => {
+    assert.equal(toolError(await answerTo('{"jsonrpc":"2.0","id":"skill-x","method":"tools/call","params":{"name":"skill","arguments":"x"}}', 'skill-x')).code, 'INVALID_INPUT');
+  });
+
+  it('a load and a call of its tool sent back to back: the call sees the load', async () => {
+    w.send({ jsonrpc: '2.0', id: 'load-git', method: 'tools/call', params: { name: 'capability_skill_load', arguments: { capability_id: 'git' } } });
+    w.send({ jsonrpc: '2.0', id: 'call-git', method: 'tools/call', params: { name: 'git__git_status', arguments: {} } });
+    const r = await w.answer('call-git');
+    assert.equal(r.error, undefined, JSON.stringify(r));
+  });
+
   for (const [what, method, params, code] of [
     ['an unknown method', 'resources/nope', undefined, -32601],
-    ['tools/call without params', 'tools/call', undefined, -32603],
-    ['a call of a tool whose capability is not loaded', 'tools/call', { name: 'git__git_status', arguments: {} }, -32602],
+    ['a call of a tool whose capability is not loaded', 'tools/call', { name: 'shell__nope', arguments: {} }, -32602],
     ['capability_skill_load with a number for its id', 'tools/call', { name: 'capability_skill_load', arguments: { capability_id: 7 } }, -32602],
-    ['capability_skill_load with the id hidden in __proto__', 'tools/call', JSON.parse('{"name":"capability_skill_load","arguments":{"__proto__":{"capability_id":"filesystem"}}}') as unknown, -32602],
   ] as const) {
     it(`${what}: JSON-RPC error ${code}, the session goes on`, async () => {
-      assert.equal((await w.request(method, params)).error?.code, code);
+      const m = await w.request(method, params);
+      assert.equal(m.error?.code, code);
+      assert.ok(!m.error.message.includes('MCP error'), m.error.message);
       await alive();
     });
   }
 
   for (const [what, name, args, code] of [
-    ['arguments off the input schema', 'filesystem__fs_read_text', () => ({ path: 7 }), 'RUN_INPUT_INVALID'],
     ['a read of the sentinel, outside the grant', 'filesystem__fs_read_text', () => ({ path: join(s.outside, 'secret.txt') }), 'POLICY_PATH_DENIED'],
     ["a write that needs the user's approval", 'filesystem__fs_write_patch', () => ({ unified_diff: '--- /dev/null\n+++ b/pwned\n@@ -0,0 +1 @@\n+x\n' }), 'TOOL_APPROVAL_REQUIRED'],
     ['a 9 MB argument', 'filesystem__fs_read_text', () => ({ path: 'x'.repeat(9_000_000) }), 'RUN_INPUT_INVALID'],
@@ -83,12 +143,6 @@ describe('MCP input: the server answers or ignores each hostile message, and the
       await alive();
     });
   }
-
-  it('arguments with a __proto__ key: the key never reaches the skill, which reads what the own keys say', async () => {
-    w.send('{"jsonrpc":"2.0","id":"proto","method":"tools/call","params":{"name":"filesystem__fs_read_text","arguments":{"path":"hello.txt","__proto__":{"path":"SENTINEL"}}}}'.replace('SENTINEL', join(s.outside, 'secret.txt')));
-    const r = (await w.answer('proto')).result as { structuredContent: { text: string } };
-    assert.equal(r.structuredContent.text, 'hello\n');
-  });
 
   it('a second initialize, and two requests in flight with one id: each answered, the session goes on', async () => {
     assert.equal(((await w.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'again', version: '0' } })).result as { serverInfo: { name: string } }).serverInfo.name, 'skillctl');
@@ -123,16 +177,48 @@ describe('MCP input: the server answers or ignores each hostile message, and the
   });
 });
 
-describe('MCP input: a line past the transport bound ends the session, it does not grow', () => {
+describe('MCP input: a line past the transport bound is answered and skipped; the session goes on', () => {
   const s = scratch('skillctl-attack-mcp-huge-');
 
-  it('an 11 MB line without an end: the server stops reading and exits 0 at once, answering nothing after it', async () => {
+  it('an 11 MB line: -32600 with id null once, its bytes never buffered past the bound, and the next request is answered', async () => {
     const w = await McpWire.start(s.work, ARGS);
-    const t0 = Date.now();
-    w.send('x'.repeat(11 * 1024 * 1024), true);
+    w.send('x'.repeat(11 * 1024 * 1024));
     w.send({ jsonrpc: '2.0', id: 'after', method: 'ping' });
-    assert.equal(await w.exited, 0);
-    assert.ok(Date.now() - t0 < 10_000, `exited after ${Date.now() - t0} ms`);
-    assert.ok(!w.messages.some((m) => m.id === 'after'));
+    assert.deepEqual((await w.answer('after')).result, {});
+    const errors = w.messages.filter((m) => m.id === null);
+    assert.equal(errors.length, 1);
+    assert.equal(errors[0]?.error?.code, -32600);
+    assert.match(errors[0]?.error?.message ?? '', /^Invalid Request: a message is limited to 10485760 bytes; this one was skipped up to its end of line$/);
+    assert.equal(await w.close(), 0);
+  });
+});
+
+describe('MCP input: before initialize', () => {
+  const s = scratch('skillctl-attack-mcp-early-');
+
+  it('tools/call before initialize: -32600, nothing runs; ping is answered, and after initialize the call is served', async () => {
+    const w = McpWire.spawn(s.work, ARGS);
+    w.send({ jsonrpc: '2.0', id: 'early', method: 'tools/call', params: { name: 'capability_registry_list', arguments: {} } });
+    const early = await w.answer('early');
+    assert.equal(early.error?.code, -32600);
+    assert.equal(early.error?.message, 'Invalid Request: tools/call before initialize; the session starts with an initialize request');
+    assert.deepEqual((await w.request('ping')).result, {});
+    await w.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'late', version: '0' } });
+    const r = await w.request('tools/call', { name: 'capability_registry_list', arguments: {} });
+    assert.equal(r.error, undefined);
+    assert.equal(await w.close(), 0);
+  });
+});
+
+describe('MCP start: an audit log that cannot be opened', () => {
+  const s = scratch('skillctl-attack-mcp-audit-');
+
+  it('refuses to start: AUDIT_UNWRITABLE, exit 2, nothing on stdout', async () => {
+    // A file where the log's directory would be: the log cannot be created.
+    await writeFile(join(s.work, 'blocker'), '');
+    const w = McpWire.spawn(s.work, ['--registry', join(ROOT, 'manifests', 'registry'), '--audit', join(s.work, 'blocker', 'audit.jsonl')]);
+    assert.equal(await w.exited, 2);
+    assert.match(w.stderr, /AUDIT_UNWRITABLE/);
+    assert.deepEqual(w.messages, []);
   });
 });

@@ -17,7 +17,19 @@ export {
 } from './model.js';
 export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
-export { readServedSkill, readServedSkills, SERVED_SKILL_MD, type ServedFile, type ServedSkill, type ServedSkills } from './served.js';
+export {
+  DigestCache,
+  findSkillMdFolders,
+  readServedFile,
+  readServedSkill,
+  readServedSkills,
+  SERVED_SKILL_MD,
+  ServedFileChanged,
+  type ServedFile,
+  type ServedSkill,
+  type ServedSkills,
+  type SkillFolder,
+} from './served.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 export { agentSkillToManifest, scriptsOf, type ManifestConversion, type RuntimeVersions, type ToManifestOptions } from './to-manifest.js';
 export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkillMdOptions } from './to-skill-md.js';

@@ -7,6 +7,10 @@ export interface McpOptions {
   readonly audit?: string | false;
   /** Operator behaviour packs offered by the `skill` tool besides the built-in ones. */
   readonly packs?: string;
-  /** Also serve the project's Agent Skills (the skill roots) through the MCP Skills extension. */
-  readonly skills?: boolean;
+  /** Also serve Agent Skills through the MCP Skills extension: true for the project's skill roots, or the DIRs given. */
+  readonly skills?: boolean | string[];
+  /** Serve over Streamable HTTP on HOST:PORT instead of stdio. */
+  readonly http?: { readonly host: string; readonly port: number };
+  /** Allow --http on an address other than loopback. */
+  readonly httpAllowRemote?: boolean;
 }

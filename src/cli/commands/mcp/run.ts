@@ -8,15 +8,16 @@ import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
-import type { Pack } from '../../../core/behaviour-packs/index.js';
+import { packCatalogue, type Pack } from '../../../core/behaviour-packs/index.js';
 import { packTool } from '../../../mcp/pack-tool.js';
 import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
 import { parseApproval } from '../../../mcp/session.js';
+import { isLoopback, serveHttp } from '../../../mcp/wire/http.js';
+import { LineTransport } from '../../../mcp/wire/stdio.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
 import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
-import { closeWhenDrained } from './drain.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
@@ -39,6 +40,14 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
   const options = runOptions(ctx, { root, policy, auditFile });
+  if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
+    throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
+      hint: 'listen on 127.0.0.1 (the default), or add --http-allow-remote to mean it',
+    });
+  }
+  // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
+  // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
+  if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
 
   // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
   const execute: ToolExecutor = async (call) => {
@@ -89,34 +98,59 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     extraPacks = loaded.extra;
   }
   let skills: SkillCatalogue | undefined;
-  if (opts.skills === true) {
-    const project = await projectSkillCatalogue(root ?? cwd);
+  if (opts.skills !== undefined && opts.skills !== false) {
+    const project = await projectSkillCatalogue(root ?? cwd, cwd, opts.skills === true ? [] : opts.skills);
     if (!('catalogue' in project)) return fail(ctx, project.diagnostics);
-    skills = project.catalogue;
+    skills = withWarnings(ctx, project.catalogue);
     // What an agent will see, and why a folder is left out, before the session starts.
     const first = await skills.list();
-    if (first.diagnostics.length > 0) ctx.note(renderGrouped(first.diagnostics, { style: ctx.style }));
-    const whence = project.roots.from === 'lock' ? 'skill_roots in the lock' : 'the default skill roots';
-    ctx.note(`skillctl mcp: ${first.skills.length} skill${first.skills.length === 1 ? '' : 's'} under ${project.roots.roots.join(', ')} (${whence})`);
+    const whence = project.from === 'lock' ? 'skill_roots in the lock' : project.from === 'flag' ? '--skills' : 'the default skill roots';
+    ctx.note(`skillctl mcp: ${first.skills.length} skill${first.skills.length === 1 ? '' : 's'} under ${project.roots.join(', ')} (${whence})`);
   }
-  const { server } = createMcpServer({
-    registry: layers,
-    approval: parseApproval(opts.approve ?? []),
-    execute,
-    recordRefusal,
-    version: VERSION,
-    extraTools: [packTool(extraPacks)],
-    ...(skills !== undefined ? { skills } : {}),
-  });
-  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
+  const packs = packCatalogue(extraPacks).value ?? [];
+  const newServer = (): ReturnType<typeof createMcpServer> =>
+    createMcpServer({
+      registry: layers,
+      approval: parseApproval(opts.approve ?? []),
+      execute,
+      recordRefusal,
+      version: VERSION,
+      extraTools: [packTool(extraPacks)],
+      packs,
+      ...(skills !== undefined ? { skills } : {}),
+    });
+  const serving = layers.map((l) => describeRegistry(ctx, l)).join(', over ');
+  if (opts.http !== undefined) {
+    const http = await serveHttp(opts.http.host, opts.http.port, newServer, (err) => ctx.note(`skillctl mcp: ${err.message}`));
+    const stop = (): void => void http.close();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    ctx.note(`skillctl mcp: serving ${serving} at ${http.url}`);
+    await http.closed;
+    return EXIT.ok;
+  }
+  const { server, connect } = newServer();
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
-  await server.connect(transport);
   // The session ends when the client closes our stdin and every request it sent has its reply.
-  closeWhenDrained(transport, ctx.io.stdin, () => void server.close());
-  ctx.note(`skillctl mcp: serving ${layers.map((l) => describeRegistry(ctx, l)).join(', over ')} on stdio`);
+  await connect(new LineTransport(ctx.io.stdin, ctx.io.stdout));
+  ctx.note(`skillctl mcp: serving ${serving} on stdio`);
   await closed;
   return EXIT.ok;
+}
+
+/** The catalogue, saying on stderr why a folder is left out: at start, and again when the reason is new. */
+function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
+  const said = new Set<string>();
+  return {
+    list: async () => {
+      const r = await catalogue.list();
+      const fresh = r.diagnostics.filter((d) => !said.has(`${d.code} ${d.file ?? ''} ${d.message}`));
+      for (const d of fresh) said.add(`${d.code} ${d.file ?? ''} ${d.message}`);
+      if (fresh.length > 0) ctx.note(renderGrouped(fresh, { style: ctx.style }));
+      return r;
+    },
+    get: (path) => catalogue.get(path),
+  };
 }

@@ -1,0 +1,150 @@
+/**
+ * MCP over stdio, one JSON-RPC message a line, in place of the SDK's StdioServerTransport, which
+ * drops a line it cannot parse without an answer and ends the session on a line over its bound.
+ * Here every line is classified (inbound.ts): a broken one is answered with its JSON-RPC error and
+ * the session goes on. A line longer than the bound is not buffered past it: it is answered once
+ * with -32600 and skipped up to its newline, so memory stays bounded and the client learns why.
+ *
+ * The end of the session: a client may write its last requests and close our stdin at once
+ * (`printf '…' | skillctl mcp`); closing on stdin's end would drop the replies still being
+ * computed. So requests are counted in and replies out, and the transport closes once stdin has
+ * ended and every request has had its reply (or was cancelled).
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { errorResponse, RPC } from './errors.js';
+import { admit } from './inbound.js';
+
+/** The longest message accepted: the SDK's own stdio bound. */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+const NEWLINE = 0x0a;
+
+export class LineTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onerror?: Transport['onerror'];
+  onclose?: Transport['onclose'];
+
+  readonly #in: Readable;
+  readonly #out: Writable;
+  readonly #max: number;
+  #chunks: Buffer[] = [];
+  #buffered = 0;
+  /** Inside a line past the bound: its bytes are dropped up to the next newline. */
+  #skipping = false;
+  /** Requests passed on and not yet answered, by id (an id may be in flight twice). */
+  readonly #pending = new Map<RequestId, number>();
+  #ended = false;
+  #closed = false;
+
+  constructor(stdin: Readable, stdout: Writable, maxMessageBytes = MAX_MESSAGE_BYTES) {
+    this.#in = stdin;
+    this.#out = stdout;
+    this.#max = maxMessageBytes;
+  }
+
+  readonly #ondata = (chunk: Buffer): void => {
+    let rest = chunk;
+    for (let nl = rest.indexOf(NEWLINE); nl >= 0; nl = rest.indexOf(NEWLINE)) {
+      const part = rest.subarray(0, nl);
+      rest = rest.subarray(nl + 1);
+      if (this.#skipping) this.#skipping = false;
+      else if (this.#buffered + part.length > this.#max) this.#tooLong();
+      else {
+        const line = this.#chunks.length === 0 ? part : Buffer.concat([...this.#chunks, part]);
+        this.#chunks = [];
+        this.#buffered = 0;
+        this.#line(line);
+      }
+    }
+    if (this.#skipping || rest.length === 0) return;
+    if (this.#buffered + rest.length > this.#max) {
+      this.#tooLong();
+      this.#skipping = true;
+      return;
+    }
+    // A copy: the stream may reuse the chunk's memory.
+    this.#chunks.push(Buffer.from(rest));
+    this.#buffered += rest.length;
+  };
+
+  readonly #onend = (): void => {
+    // The last message may end without a newline.
+    if (!this.#skipping && this.#chunks.length > 0) {
+      const line = Buffer.concat(this.#chunks);
+      this.#chunks = [];
+      this.#buffered = 0;
+      this.#line(line);
+    }
+    this.#ended = true;
+    this.#maybeClose();
+  };
+
+  readonly #onerror = (err: Error): void => this.onerror?.(err);
+
+  #tooLong(): void {
+    this.#chunks = [];
+    this.#buffered = 0;
+    this.#write(errorResponse(null, RPC.INVALID_REQUEST, `Invalid Request: a message is limited to ${this.#max} bytes; this one was skipped up to its end of line`));
+  }
+
+  #line(line: Buffer): void {
+    const r = admit(line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
+    if ('reply' in r) {
+      this.#write(r.reply);
+      return;
+    }
+    if ('ignore' in r) return;
+    const m = r.message;
+    if ('method' in m && 'id' in m) this.#pending.set(m.id, (this.#pending.get(m.id) ?? 0) + 1);
+    // A cancelled request gets no reply (MCP), so it is no longer awaited.
+    if ('method' in m && !('id' in m) && m.method === 'notifications/cancelled') {
+      const id = (m.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.#settle(id);
+    }
+    this.onmessage?.(m);
+  }
+
+  #settle(id: RequestId): void {
+    const n = this.#pending.get(id);
+    if (n === undefined) return;
+    if (n <= 1) this.#pending.delete(id);
+    else this.#pending.set(id, n - 1);
+    this.#maybeClose();
+  }
+
+  #maybeClose(): void {
+    if (this.#ended && this.#pending.size === 0) void this.close();
+  }
+
+  #write(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.#out.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.#out.once('drain', resolve);
+    });
+  }
+
+  start(): Promise<void> {
+    this.#in.on('data', this.#ondata);
+    this.#in.on('end', this.#onend);
+    this.#in.on('error', this.#onerror);
+    return Promise.resolve();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.#write(message);
+    if (!('method' in message) && 'id' in message && message.id !== null && message.id !== undefined) this.#settle(message.id);
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    this.#in.off('data', this.#ondata);
+    this.#in.off('end', this.#onend);
+    this.#in.off('error', this.#onerror);
+    this.#in.pause();
+    this.onclose?.();
+    return Promise.resolve();
+  }
+}
