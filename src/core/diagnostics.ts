@@ -24,6 +24,7 @@ import { REGISTRY_CODES } from './registry/codes.js';
 import { SKILL_CODES } from './run/skill-codes.js';
 import { PIN_CODES } from './pins/codes.js';
 import { SIGN_CODES } from './sign/codes.js';
+import { WASM_CODES } from './run/wasm/codes.js';
 
 export type { CodeCatalogue, CodeSpec, ExitClass, Severity } from './code-spec.js';
 
@@ -44,6 +45,7 @@ export const CODES = {
   ...PACK_CODES,
   ...REGISTRY_CODES,
   ...SKILL_CODES,
+  ...WASM_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;
