@@ -58,7 +58,11 @@ export class Reader {
     const n = this.u32();
     const start = this.pos;
     this.skip(n);
-    return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, start + n));
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(start, start + n));
+    } catch {
+      throw new WasmFormatError('a name is not UTF-8');
+    }
   }
 }
 

@@ -15,7 +15,7 @@ type ErrorClass = new (message?: string) => Error;
 
 export interface WasmApi {
   validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
+  Module: (new (bytes: Uint8Array) => object) & { exports(module: object): { name: string; kind: string }[] };
   Instance: new (module: object, imports: Record<string, Record<string, unknown>>) => WasmInstance;
   Memory: new (d: { initial: number; maximum?: number }) => WasmMemory;
   Global: new (d: { value: string; mutable?: boolean }, v?: unknown) => WasmGlobal;

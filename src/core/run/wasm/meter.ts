@@ -15,7 +15,7 @@
  * (docs/formats/wasm.md, docs/performance.md).
  */
 import { pushAll } from '../../findings.js';
-import { Reader, s64Bytes, u32Bytes } from './binary.js';
+import { Reader, s64Bytes, u32Bytes, WasmFormatError } from './binary.js';
 import { OP, readInstruction } from './instructions.js';
 
 /** A stretch's head, filled in with its count once the stretch ends. */
@@ -53,7 +53,7 @@ function meterBody(bytes: Uint8Array, start: number, end: number, global: number
       parts.push(current);
     }
   }
-  if (!r.done) throw new Error('code after the end of a function body');
+  if (!r.done) throw new WasmFormatError('code after the end of a function body');
   const out: number[] = [];
   for (const p of parts) {
     if (p instanceof Uint8Array) for (const b of p) out.push(b);
