@@ -26,6 +26,7 @@ import { SKILL_CODES } from './run/skill-codes.js';
 import { PIN_CODES } from './pins/codes.js';
 import { SIGN_CODES } from './sign/codes.js';
 import { OCI_CODES } from './oci/codes.js';
+import { WASM_CODES } from './run/wasm/codes.js';
 
 export type { CodeCatalogue, CodeSpec, ExitClass, Severity } from './code-spec.js';
 
@@ -48,6 +49,7 @@ export const CODES = {
   ...SKILL_CODES,
   ...OCI_CODES,
   ...MCP_SKILL_CODES,
+  ...WASM_CODES,
 } as const satisfies CodeCatalogue;
 
 export type Code = keyof typeof CODES;

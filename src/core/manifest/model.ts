@@ -10,7 +10,7 @@ export const CONTRACT_VERSION_ALIAS = '1.0.5';
 export const SUPPORTED_CONTRACT_VERSIONS: readonly string[] = [CONTRACT_VERSION, CONTRACT_VERSION_ALIAS];
 export const VALIDATION_POLICY_VERSION = 'skill.validation.v1';
 
-export type Runtime = 'python' | 'node' | 'shell' | 'container' | 'builtin';
+export type Runtime = 'python' | 'node' | 'shell' | 'container' | 'builtin' | 'wasm';
 /** Runtimes whose interpreter or image must be pinned to an exact version. */
 export const PINNED_RUNTIMES: ReadonlySet<Runtime> = new Set(['python', 'node', 'shell', 'container']);
 

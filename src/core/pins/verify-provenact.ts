@@ -43,7 +43,8 @@ async function readPinned(ops: DirOps, path: string, max: number): Promise<Buffe
   throw new SkillctlError('INPUT_UNREADABLE', describeRefusal(r, path));
 }
 
-function manifestShape(m: Record<string, unknown>): string | undefined {
+/** Why a provenact manifest.json does not have the v0 shape (unknown fields refused), or undefined. */
+export function manifestShape(m: Record<string, unknown>): string | undefined {
   for (const k of Object.keys(m)) if (!MANIFEST_FIELDS.has(k)) return `unknown field \`${k}\``;
   if (typeof m.name !== 'string' || m.name === '') return 'name is not a non-empty string';
   if (typeof m.version !== 'string' || m.version === '') return 'version is not a non-empty string';

@@ -10,6 +10,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { AUDIT_GENESIS, AUDIT_VERSION, AUDIT_VERSION_V1 } from './audit.js';
 import { lineHash } from './audit-log.js';
+import { wasmReceiptProblem } from './audit-receipt.js';
 
 export interface AuditVerification {
   /** Lines read (a torn last line included). */
@@ -85,6 +86,11 @@ export function verifyAuditLog(text: string, file: string, opts: VerifyOptions =
           hint: 'compare with a copy of the log, or with the head printed by skillctl run --json',
         }),
       );
+    }
+    const receipt = wasmReceiptProblem(parsed.value);
+    if (receipt !== undefined) {
+      if (!bad.includes(n)) bad.push(n);
+      diagnostics.push(diag('AUDIT_RECEIPT_INCONSISTENT', `line ${n}: ${receipt}`, { ...at(n), hint: 'the record was rewritten and sealed again, or written by a faulty writer' }));
     }
     if (parsed.value.audit_version === AUDIT_VERSION && typeof parsed.value.run_id === 'string') {
       if (parsed.value.event === 'start') open.set(parsed.value.run_id, n);

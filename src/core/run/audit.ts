@@ -44,7 +44,7 @@ export interface AuditResult {
   readonly exit_code: number;
   readonly duration_ms: number;
   readonly attempts: number;
-  readonly sandbox: 'bwrap' | 'none' | 'in-process' | 'container' | null;
+  readonly sandbox: 'bwrap' | 'none' | 'in-process' | 'container' | 'wasm' | null;
   readonly runtime_version: string | null;
   /** sha256 of the RFC 8785 form of the accepted output; null when none was accepted. */
   readonly output_digest: string | null;
@@ -59,6 +59,19 @@ export interface AuditResult {
    * so records written before it existed still conform.
    */
   readonly loader_error?: LoaderError;
+  /** Only for a wasm run: provenact's receipt fields (docs/formats/wasm.md). Absent otherwise. */
+  readonly wasm?: WasmReceipt;
+}
+
+/** What a wasm run's record adds: the receipt provenact writes, beside the record's own digests. */
+export interface WasmReceipt {
+  /** sha256 of the module file as the bundle holds it (provenact's `artifact`). */
+  readonly artifact_digest: string;
+  /** sha256 of the raw output bytes (provenact's `outputs_hash`); null when there were none. */
+  readonly output_bytes_digest: string | null;
+  /** The capability kinds hostcalls were allowed, sorted and distinct. */
+  readonly caps_used: readonly string[];
+  readonly limits: { readonly fuel: number | null; readonly memory_bytes: number; readonly timeout_ms: number; readonly max_output_bytes: number };
 }
 
 interface RecordBase {

@@ -80,6 +80,8 @@ export interface RunOptions {
    * own for max_memory and a process count where the host allows it. Without it, caps are per process.
    */
   readonly cgroups?: CgroupHost;
+  /** The wasm runtime's instruction budget (default 10,000,000); null runs modules unmetered, to measure what metering costs. */
+  readonly wasmFuel?: number | null;
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
@@ -182,6 +184,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(opts.cgroups !== undefined ? { cgroups: opts.cgroups } : {}),
+    ...(opts.wasmFuel !== undefined ? { wasmFuel: opts.wasmFuel } : {}),
   });
   if ('status' in prepared) return trail.end(prepared.status);
   if (prepared.release !== undefined) cleanups.push(prepared.release);

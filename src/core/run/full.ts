@@ -14,3 +14,5 @@ export { compileSchema } from '../json-schema/index.js';
 export { parseDocumentBytes, validateBundle } from '../manifest/index.js';
 export { loadPolicy } from '../policy/index.js';
 export { loadLock } from '../pins/lock.js';
+export { manifestShape as provenactManifestShape } from '../pins/verify-provenact.js';
+export { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';

@@ -20,6 +20,7 @@ import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
 import { absentPaths, withoutPlanting } from './planted.js';
+import { prepareWasmRun } from './wasm-run.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
 export type Builtins = BuiltinLookup | BuiltinWorkers;
@@ -46,6 +47,8 @@ export interface PrepareInput {
   readonly signal?: AbortSignal;
   /** Where the host's cgroups are: a run gets one of its own where the host allows it. */
   readonly cgroups?: CgroupHost;
+  /** The wasm runtime's instruction budget; default 10,000,000; null runs unmetered (for measuring metering). */
+  readonly wasmFuel?: number | null;
 }
 
 export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
@@ -182,6 +185,9 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   // A container's engine caps the container itself; every other run gets a cgroup where the host gives one.
   const cgroup = ep.runtime === 'container' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
   switch (ep.runtime) {
+    case 'wasm':
+      await cgroup?.release();
+      return prepareWasmRun(p, protectedPaths, env.PATH ?? '', stdin);
     case 'builtin':
       return prepareBuiltin(p, env, protectedPaths, cgroup);
     case 'container': {

@@ -10,6 +10,7 @@ import type { RunStatus } from './attempt.js';
 import { exitStatusOf } from '../exit-status.js';
 import { NO_FINGERPRINTS, type RunFingerprints } from './fingerprints.js';
 import { randomBytes } from 'node:crypto';
+import type { WasmReceipt } from './audit.js';
 import { AUDIT_VERSION, type AuditDenial, type AuditEndRecord, type AuditFallback, type AuditRecord, type AuditResult, type AuditStartRecord } from './audit.js';
 
 /** What the engine knows when a run ends; every field is optional because a run can stop early. */
@@ -44,6 +45,8 @@ export interface RunFacts {
   caps?: AuditResult['caps'];
   /** The run's fingerprints, as far as it got (args once the input is read, the rest with a result). */
   fingerprints?: RunFingerprints;
+  /** A wasm run's receipt: the module's digest, its output bytes' digest, caps used, its limits. */
+  wasm?: WasmReceipt;
 }
 
 /** A fresh run id: random, like the timestamps the log is the only place of. */
@@ -164,6 +167,7 @@ export function buildRecord(
       codes,
       caps: facts.attempts > 0 ? (facts.caps ?? null) : null,
       ...(facts.loaderError !== undefined ? { loader_error: facts.loaderError } : {}),
+      ...(facts.wasm !== undefined && facts.attempts > 0 ? { wasm: facts.wasm } : {}),
     },
   };
 }

@@ -18,6 +18,7 @@ import { readJsonObject } from './json.js';
 import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 import { compareVersions } from './versions.js';
 import { verifiedPin } from './lock-pin.js';
+import { isProvenactBundle, loadProvenactBundle } from './provenact-bundle.js';
 
 export { compareVersions };
 
@@ -185,7 +186,8 @@ async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillP
   } catch (err) {
     return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
   }
-  const { file, manifest, identity, loaderError, diagnostics: found } = await validated(real, label, snapshot);
+  // A provenact bundle (skill.wasm, manifest.json, signatures.json) runs as it is, checked as provenact checks it.
+  const { file, manifest, identity, loaderError, diagnostics: found } = (await isProvenactBundle(real)) ? { file: join(label, 'manifest.json'), loaderError: undefined, ...(await loadProvenactBundle(real, label)) } : await validated(real, label, snapshot);
   const diagnostics: Diagnostic[] = [...found];
   if (manifest === undefined) {
     diagnostics.push(diag('RUN_BUNDLE_INVALID', `${label} is not a valid bundle; it is not run`, { file: label, hint: `skillctl validate ${label}` }));

@@ -44,14 +44,19 @@ export const bundlePaths: Rule = {
         continue;
       }
       if (ep.runtime === 'container') continue; // the command runs inside the image
+      if (ep.runtime === 'wasm' && (argv.length > 2 || !(argv[0] as string).endsWith('.wasm'))) {
+        out.push(diag('COMMAND_INVALID', 'a wasm entrypoint names its module and, optionally, the export to call: <module>.wasm [export]', { pointer: at }));
+        continue;
+      }
       const interp = INTERPRETERS[ep.runtime];
+      // A wasm module is the command itself; its second word is the export to call.
       const scriptIndex = interp !== undefined && interp.includes(argv[0] as string) ? 1 : 0;
       const script = argv[scriptIndex];
       if (script === undefined) {
         out.push(diag('COMMAND_INVALID', `command names no ${ep.runtime} script to run`, { pointer: at }));
         continue;
       }
-      const looksLikePath = interp !== undefined || script.includes('/');
+      const looksLikePath = interp !== undefined || ep.runtime === 'wasm' || script.includes('/');
       if (!looksLikePath) continue; // a program from PATH; the permissions rule checks exec
       const why = escapes(script) ?? (workingDirectory !== undefined && wd === undefined ? escapes(posix.join(workingDirectory, script)) : undefined);
       if (why !== undefined) {

@@ -27,7 +27,7 @@ const LIMIT_FIELDS = ['max_execution_time', 'max_memory', 'max_output_bytes'];
 const isLimits: Guard = (v) => isObject(v) && Object.entries(v).every(([k, x]) => LIMIT_FIELDS.includes(k) && (typeof x === 'number' || typeof x === 'string'));
 const isContext: Guard = (v) => isObject(v) && ['locale', 'timezone', 'encoding'].every((k) => v[k] === undefined || isString(v[k]));
 
-const RUNTIMES: readonly Runtime[] = ['python', 'node', 'shell', 'container', 'builtin'];
+const RUNTIMES: readonly Runtime[] = ['python', 'node', 'shell', 'container', 'builtin', 'wasm'];
 
 /** What each field must be for the rules to read it; `satisfies` keeps it in step with the model. */
 const GUARDS = {

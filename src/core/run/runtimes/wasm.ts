@@ -1,0 +1,202 @@
+/**
+ * The wasm runtime: a WebAssembly module from the bundle runs in a worker thread of its own with
+ * the provenact host ABI as its only imports. Before it starts, the module is checked and
+ * rewritten (wasm/module.ts: imports, memory and table caps, the entry's signature, fuel); while
+ * it runs, its hostcalls are answered here, behind the same gate as every other runtime
+ * (wasm/hostcalls.ts); at the deadline its thread is terminated. docs/formats/wasm.md.
+ */
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { sep } from 'node:path';
+import { Worker, MessageChannel } from 'node:worker_threads';
+import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
+import { sha256 } from '../../digest/index.js';
+import { commandArgv, type Entrypoint } from '../../manifest/index.js';
+import { checkedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
+import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
+import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
+import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
+import { wasmApi } from '../wasm/engine-types.js';
+import { wasmThread, type ThreadData, type ThreadResult } from '../wasm/thread.js';
+import { builtinThreadLimits } from './builtin-worker.js';
+
+/** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
+export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
+export const WASM_DEFAULT_FUEL = 10_000_000;
+/** provenact's bound on a module file. */
+export const WASM_MAX_MODULE_BYTES = 16 * 1024 * 1024;
+/** The export a module's entry is when the command names none (every provenact bundle uses it). */
+export const WASM_DEFAULT_ENTRY = 'run';
+/** What provenact's placeholder skills write instead of a result. */
+export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
+
+const THREAD_SOURCE = `(${wasmThread.toString()})()`;
+
+export interface WasmLimits {
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly memoryBytes: number;
+  /** Instructions; null: not metered (only for measuring the cost of metering). */
+  readonly fuel: number | null;
+}
+
+export interface WasmModuleFile {
+  readonly bytes: Uint8Array;
+  readonly digest: string;
+  readonly entry: string;
+}
+
+/** The module the entrypoint names, read from inside the bundle (never through a link out of it). */
+export async function readWasmModule(ep: Entrypoint, bundleDir: string): Promise<WasmModuleFile | { readonly refused: Diagnostic }> {
+  const [file = '', entry = WASM_DEFAULT_ENTRY, ...rest] = commandArgv(ep.command);
+  const bad = (message: string): { refused: Diagnostic } => ({ refused: diag('RUN_WASM_INVALID', message, { pointer: '/command' }) });
+  if (rest.length > 0 || !file.endsWith('.wasm')) return bad('a wasm entrypoint names its module and, optionally, the export to call: <module>.wasm [export]');
+  try {
+    const root = await realpath(bundleDir);
+    const real = await realpath(`${root}/${file}`);
+    if (!real.startsWith(root + sep)) return bad(`the module ${JSON.stringify(file)} lies outside the bundle`);
+    const st = await stat(real);
+    if (!st.isFile()) return bad(`the module ${JSON.stringify(file)} is not a file`);
+    if (st.size > WASM_MAX_MODULE_BYTES) return bad(`the module is ${st.size} bytes, more than ${WASM_MAX_MODULE_BYTES}`);
+    const bytes = await readFile(real);
+    return { bytes, digest: sha256(bytes), entry };
+  } catch (err) {
+    return bad(`the module ${JSON.stringify(file)} cannot be read (${(err as { code?: string }).code ?? 'error'})`);
+  }
+}
+
+/** The memory a run grants: the entrypoint's max_memory when it declares one, else provenact's 8 MiB, within the policy's cap. */
+export function wasmMemoryBytes(ep: Entrypoint, memoryMiB: number): number {
+  const cap = Math.floor(memoryMiB * 1024 * 1024);
+  const bytes = ep.runtime_limits?.max_memory !== undefined ? cap : Math.min(WASM_DEFAULT_MEMORY_BYTES, cap);
+  return Math.max(PAGE_BYTES, bytes - (bytes % PAGE_BYTES));
+}
+
+export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits): PreparedModule | { readonly refused: Diagnostic } {
+  const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, entry: file.entry, ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
+  if ('refused' in prepared) return { refused: diag(prepared.refused.code, prepared.refused.message, { pointer: '/command' }) };
+  try {
+    // The engine's own validation, before a thread is started for it.
+    if (!wasmApi().validate(prepared.bytes)) return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
+  } catch {
+    return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
+  }
+  return prepared;
+}
+
+function attempt(status: RunStatus, d: Diagnostic, stdoutTruncated = false): Attempt {
+  return { outcome: failed(status, [d]), stdoutTruncated, stderrTruncated: false };
+}
+
+/** The bare capability kinds the run used, sorted and distinct (provenact's `caps_used`). */
+export function capsUsed(uses: readonly GateUse[]): string[] {
+  return [...new Set(uses.filter((u) => u.allowed).map((u) => u.scope))].sort();
+}
+
+/**
+ * How the module's bytes map to the run's JSON: `json`, the input is its canonical JSON and the
+ * output must be JSON; `bytes` (a provenact bundle), a string input is passed as its UTF-8 bytes
+ * and the output comes back as a string, whatever the return value, as provenact takes it.
+ */
+export type WasmIo = 'json' | 'bytes';
+
+async function interpret(r: ThreadResult, module: PreparedModule, limits: WasmLimits, io: WasmIo, onOutput: (bytes: Uint8Array | null) => void): Promise<Attempt> {
+  switch (r.t) {
+    case 'done': {
+      const bytes = r.output ?? (r.returned !== null ? new TextEncoder().encode(String(r.returned)) : new Uint8Array(0));
+      onOutput(bytes);
+      if (bytes.length > limits.maxOutputBytes) return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `the output passed ${limits.maxOutputBytes} bytes; it was discarded`), true);
+      if (Buffer.from(bytes).toString('utf8') === UNIMPLEMENTED_MARKER) {
+        return attempt('failed', diag('RUN_WASM_UNIMPLEMENTED', `the module wrote ${UNIMPLEMENTED_MARKER}${r.returned !== null ? ` and returned ${r.returned}` : ''}: it is a placeholder that implements nothing`));
+      }
+      if (io === 'bytes') {
+        try {
+          return { outcome: { kind: 'output', value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }, stdoutTruncated: false, stderrTruncated: false };
+        } catch {
+          return attempt('output_invalid', diag('RUN_OUTPUT_NOT_JSON', "the module's output is not UTF-8 text; it was discarded"));
+        }
+      }
+      const failedReturn = r.output !== null && r.returned !== null && r.returned !== 0;
+      const parsed = await parseJsonOutput(bytes, failedReturn ? 'error' : 'output');
+      if (failedReturn) {
+        if ('value' in parsed) return { outcome: { kind: 'error', value: parsed.value }, stdoutTruncated: false, stderrTruncated: false };
+        return attempt('failed', diag('RUN_SKILL_FAILED', `the module returned ${r.returned}`));
+      }
+      return 'value' in parsed ? { outcome: { kind: 'output', value: parsed.value }, stdoutTruncated: false, stderrTruncated: false } : { outcome: failed('output_invalid', parsed.diagnostics), stdoutTruncated: false, stderrTruncated: false };
+    }
+    case 'denied': {
+      const code: Code = Object.hasOwn(CODES, r.code) ? (r.code as Code) : 'POLICY_PERMISSION_DENIED';
+      return attempt('denied', diag(code, `${r.operation}: ${r.reason}`));
+    }
+    case 'trap':
+      if (r.fuel) return attempt('failed', diag('RUN_WASM_FUEL_EXHAUSTED', `fuel exhausted: the module executed its ${limits.fuel ?? 0} instructions and was stopped`));
+      return attempt('failed', diag('RUN_WASM_TRAP', `the module trapped: ${r.message}${module.metered ? '' : ' (unmetered)'}`));
+    case 'output_limit':
+      return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `output_write of ${r.size} bytes passed ${limits.maxOutputBytes} bytes; the module was stopped`), true);
+    case 'invalid':
+      return attempt('unavailable', diag('RUN_WASM_INVALID', `the module could not be instantiated: ${r.message}`));
+    default: {
+      const never: never = r;
+      return never;
+    }
+  }
+}
+
+export interface WasmJob {
+  readonly module: PreparedModule;
+  readonly input: Uint8Array;
+  readonly limits: WasmLimits;
+  readonly gate: RecordingGate;
+  readonly cwd: string;
+  /** The V8 heap of the thread (the module's memory is capped by the module's rewrite). */
+  readonly heapMiB: number;
+  readonly userAgent: string;
+  readonly io: WasmIo;
+  /** Told the module's output bytes, when it ended with one. */
+  readonly onOutput?: (bytes: Uint8Array | null) => void;
+}
+
+export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
+  const { port1, port2 } = new MessageChannel();
+  const ctrl = new SharedArrayBuffer(4);
+  const flag = new Int32Array(ctrl);
+  const data: ThreadData = { bytes: job.module.bytes, entry: job.module.entry, returnsI32: job.module.returnsI32, input: job.input, maxOutputBytes: job.limits.maxOutputBytes, ctrl, port: port2 };
+  const worker = new Worker(THREAD_SOURCE, {
+    eval: true,
+    workerData: data,
+    transferList: [port2],
+    resourceLimits: builtinThreadLimits(job.heapMiB),
+    stdout: true,
+    stderr: true,
+  });
+  const ctx = { gate: job.gate, files: checkedFs(job.gate, job.cwd), userAgent: job.userAgent };
+  return new Promise<Attempt>((resolve) => {
+    let settled = false;
+    const end = (a: Attempt | Promise<Attempt>): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onOuter);
+      port1.close();
+      void Promise.all([worker.terminate(), a]).then(([, x]) => resolve(x));
+    };
+    const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
+    const onOuter = (): void => end(interrupted());
+    outer?.addEventListener('abort', onOuter, { once: true });
+    port1.on('message', (req: HostRequest) => {
+      void serveHostcall(ctx, req)
+        .catch(() => ({ kind: 'fail' as const }))
+        .then((answer) => {
+          if (settled) return;
+          port1.postMessage(answer);
+          Atomics.store(flag, 0, 1);
+          Atomics.notify(flag, 0);
+        });
+    });
+    worker.on('message', (r: ThreadResult) => end(interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined))));
+    worker.on('error', (err: Error & { code?: string }) => {
+      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') end(attempt('memory_limit', diag('RUN_MEMORY_LIMIT', `the module's thread ran out of its ${job.heapMiB} MiB heap and was stopped`)));
+      else end(attempt('failed', diag('RUN_WASM_TRAP', `the module's thread failed: ${err.message}`)));
+    });
+    worker.on('exit', () => end(attempt('failed', diag('RUN_WASM_TRAP', "the module's thread ended without a result"))));
+  });
+}

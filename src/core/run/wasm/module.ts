@@ -1,0 +1,298 @@
+/**
+ * A module checked and rewritten before anything of it runs: its imports are the host's own calls
+ * with the types the host gives them (anything else is refused, naming the module and the call);
+ * its memory is capped at the grant (a minimum above it is refused, its maximum lowered to it, so
+ * `memory.grow` past the grant returns -1 in the engine itself); its tables are capped likewise;
+ * its entry export has one of the two accepted signatures; and, with a budget, every function
+ * body pays fuel (meter.ts).
+ */
+import { encodeSection, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type Section } from './binary.js';
+import { pushAll } from '../../findings.js';
+import { meterCode } from './meter.js';
+
+export const PAGE_BYTES = 65536;
+/** The most table elements a module may have (provenact's limit). */
+export const MAX_TABLE_ELEMENTS = 10_000;
+/** The export through which the host reads what is left of the fuel. */
+export const FUEL_EXPORT = 'skillctl_fuel';
+/** The export through which the host calls the module's start function. */
+export const START_EXPORT = 'skillctl_start';
+
+const I32 = 0x7f;
+const I64 = 0x7e;
+
+interface FuncType {
+  readonly params: readonly number[];
+  readonly results: readonly number[];
+}
+
+/** The provenact host ABI: each import's type (i32 pointers and lengths). */
+export const HOSTCALL_TYPES: Readonly<Record<string, FuncType>> = {
+  input_len: { params: [], results: [I32] },
+  input_read: { params: [I32, I32, I32], results: [I32] },
+  output_write: { params: [I32, I32], results: [I32] },
+  sha256_input_hex: { params: [I32, I32], results: [I32] },
+  time_now_unix: { params: [], results: [I64] },
+  random_fill: { params: [I32, I32], results: [I32] },
+  fs_read_file: { params: [I32, I32, I32, I32], results: [I32] },
+  fs_read_tree: { params: [I32, I32, I32, I32], results: [I32] },
+  fs_write_file: { params: [I32, I32, I32, I32], results: [I32] },
+  http_fetch: { params: [I32, I32, I32, I32], results: [I32] },
+  kv_put: { params: [I32, I32, I32, I32], results: [I32] },
+  kv_get: { params: [I32, I32, I32, I32], results: [I32] },
+  queue_publish: { params: [I32, I32, I32, I32], results: [I32] },
+  queue_consume: { params: [I32, I32, I32, I32], results: [I32] },
+};
+
+export const HOST_MODULE = 'provenact';
+
+export interface ModuleLimits {
+  readonly memoryBytes: number;
+  /** Instructions the module may execute; undefined: not metered. */
+  readonly fuel?: number;
+  /** The export the run calls. */
+  readonly entry: string;
+}
+
+/** Why a module is refused before it starts. */
+export interface ModuleRefusal {
+  readonly code: 'RUN_WASM_INVALID' | 'RUN_WASM_IMPORT_REFUSED' | 'RUN_WASM_MEMORY_LIMIT' | 'RUN_WASM_ENTRY_INVALID';
+  readonly message: string;
+}
+
+export interface PreparedModule {
+  readonly bytes: Uint8Array;
+  /** The export the run calls. */
+  readonly entry: string;
+  /** The host calls the module imports, by name. */
+  readonly hostcalls: readonly string[];
+  /** Whether the entry returns an i32 (else nothing). */
+  readonly returnsI32: boolean;
+  readonly metered: boolean;
+}
+
+function sameType(a: FuncType, b: FuncType): boolean {
+  return a.params.length === b.params.length && a.results.length === b.results.length && a.params.every((t, i) => b.params[i] === t) && a.results.every((t, i) => b.results[i] === t);
+}
+
+function typeText(t: FuncType): string {
+  const n = (v: number): string => ({ [I32]: 'i32', [I64]: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref' })[v] ?? '?';
+  return `(${t.params.map(n).join(', ')}) -> (${t.results.map(n).join(', ')})`;
+}
+
+function readTypes(bytes: Uint8Array, s: Section | undefined): FuncType[] {
+  if (s === undefined) return [];
+  const r = new Reader(bytes, s.start, s.end);
+  const n = r.u32();
+  const out: FuncType[] = [];
+  for (let i = 0; i < n; i++) {
+    if (r.byte() !== 0x60) throw new WasmFormatError('only function types are supported (no GC types)');
+    const vec = (): number[] => {
+      const k = r.u32();
+      const v: number[] = [];
+      for (let j = 0; j < k; j++) {
+        const at = r.pos;
+        skipValType(r);
+        v.push(bytes[at] as number);
+      }
+      return v;
+    };
+    const params = vec();
+    out.push({ params, results: vec() });
+  }
+  return out;
+}
+
+class Refused extends Error {
+  constructor(readonly refusal: ModuleRefusal) {
+    super(refusal.message);
+  }
+}
+
+const refuse = (code: ModuleRefusal['code'], message: string): never => {
+  throw new Refused({ code, message });
+};
+
+export function prepareModule(bytes: Uint8Array, limits: ModuleLimits): PreparedModule | { readonly refused: ModuleRefusal } {
+  try {
+    return rewrite(bytes, limits);
+  } catch (err) {
+    if (err instanceof Refused) return { refused: err.refusal };
+    if (err instanceof WasmFormatError || err instanceof RangeError) return { refused: { code: 'RUN_WASM_INVALID', message: `the module is not valid WebAssembly: ${err.message}` } };
+    throw err;
+  }
+}
+
+function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
+  const list = sections(bytes);
+  const find = (id: number): Section | undefined => list.find((s) => s.id === id);
+  for (const s of list) if (s.id !== 0 && list.filter((x) => x.id === s.id).length > 1) throw new WasmFormatError(`section ${s.id} appears twice`);
+  const types = readTypes(bytes, find(1));
+  /** New payloads by section id; null drops the section. */
+  const replaced = new Map<number, number[] | null>();
+
+  // Imports: the host's calls, with their types; nothing else.
+  const hostcalls: string[] = [];
+  const funcTypes: number[] = [];
+  const imports = find(2);
+  if (imports !== undefined) {
+    const r = new Reader(bytes, imports.start, imports.end);
+    const n = r.u32();
+    for (let i = 0; i < n; i++) {
+      const mod = r.name();
+      const name = r.name();
+      const kind = r.byte();
+      const what = `${JSON.stringify(mod)}.${JSON.stringify(name)}`;
+      if (mod !== HOST_MODULE) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} from module ${JSON.stringify(mod)}; this host offers only the import module "${HOST_MODULE}"`);
+      if (kind !== 0) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} as a ${['function', 'table', 'memory', 'global', 'tag'][kind] ?? 'value'}; the host offers only functions`);
+      const typeIndex = r.u32();
+      const want = HOSTCALL_TYPES[name];
+      if (want === undefined || !Object.hasOwn(HOSTCALL_TYPES, name)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what}, which the host does not offer`);
+      const got = types[typeIndex];
+      if (got === undefined) throw new WasmFormatError(`import ${what} names type ${typeIndex}, which does not exist`);
+      if (!sameType(got, want as FuncType)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} as ${typeText(got)}; the host gives it as ${typeText(want as FuncType)}`);
+      hostcalls.push(name);
+      funcTypes.push(typeIndex);
+    }
+  }
+
+  const funcs = find(3);
+  if (funcs !== undefined) {
+    const r = new Reader(bytes, funcs.start, funcs.end);
+    const n = r.u32();
+    for (let i = 0; i < n; i++) funcTypes.push(r.u32());
+  }
+
+  // Memory: at most one, its minimum within the grant, its maximum lowered to the grant.
+  const grantPages = Math.floor(limits.memoryBytes / PAGE_BYTES);
+  const memory = find(5);
+  if (memory !== undefined) {
+    const r = new Reader(bytes, memory.start, memory.end);
+    const n = r.u32();
+    if (n > 1) refuse('RUN_WASM_INVALID', `the module declares ${n} memories; the host gives one`);
+    if (n === 1) {
+      const l = readLimits(r);
+      if ((l.flags & 6) !== 0) refuse('RUN_WASM_INVALID', 'the module declares a shared or 64-bit memory; the host gives one 32-bit unshared memory');
+      if (l.min > grantPages) refuse('RUN_WASM_MEMORY_LIMIT', `the module's memory starts at ${l.min} pages (${l.min * 64} KiB), more than the ${grantPages} pages (${limits.memoryBytes} bytes) granted`);
+      replaced.set(5, [1, ...limitsBytes(l.min, Math.min(l.max ?? grantPages, grantPages))]);
+    }
+  }
+
+  // Tables: capped in elements like memory in pages.
+  const tables = find(4);
+  if (tables !== undefined) {
+    const r = new Reader(bytes, tables.start, tables.end);
+    const n = r.u32();
+    const out = [...u32Bytes(n)];
+    for (let i = 0; i < n; i++) {
+      const ref = r.byte();
+      const l = readLimits(r);
+      if (l.min > MAX_TABLE_ELEMENTS) refuse('RUN_WASM_MEMORY_LIMIT', `the module's table ${i} starts at ${l.min} elements, more than ${MAX_TABLE_ELEMENTS}`);
+      out.push(ref);
+      pushAll(out, limitsBytes(l.min, Math.min(l.max ?? MAX_TABLE_ELEMENTS, MAX_TABLE_ELEMENTS)));
+    }
+    replaced.set(4, out);
+  }
+
+  // Exports: the entry, with one of the two signatures.
+  let returnsI32 = false;
+  const exportsSection = find(7);
+  const exportNames = new Set<string>();
+  let entryFunc: number | undefined;
+  if (exportsSection !== undefined) {
+    const r = new Reader(bytes, exportsSection.start, exportsSection.end);
+    const n = r.u32();
+    for (let i = 0; i < n; i++) {
+      const name = r.name();
+      const kind = r.byte();
+      const index = r.u32();
+      exportNames.add(name);
+      if (name === limits.entry && kind === 0) entryFunc = index;
+    }
+  }
+  if (entryFunc === undefined) refuse('RUN_WASM_ENTRY_INVALID', `the module exports no function ${JSON.stringify(limits.entry)}`);
+  const entryType = types[funcTypes[entryFunc as number] ?? -1];
+  if (entryType === undefined) throw new WasmFormatError('the entry function has no type');
+  if (entryType.params.length > 0 || entryType.results.length > 1 || (entryType.results.length === 1 && entryType.results[0] !== I32)) {
+    refuse('RUN_WASM_ENTRY_INVALID', `the entry ${JSON.stringify(limits.entry)} is ${typeText(entryType)}; the host calls () -> i32 or () -> ()`);
+  }
+  returnsI32 = entryType.results.length === 1;
+
+  // The start function runs when the host calls it, after instantiation, so that its hostcalls
+  // reach the module's memory and its traps (fuel included) are told apart like the entry's.
+  const extraExports: number[][] = [];
+  const reserved = (name: string): void => {
+    if (exportNames.has(name)) refuse('RUN_WASM_INVALID', `the module exports ${JSON.stringify(name)}, a name the host keeps for itself`);
+  };
+  const start = find(8);
+  if (start !== undefined) {
+    reserved(START_EXPORT);
+    const index = new Reader(bytes, start.start, start.end).u32();
+    replaced.set(8, null);
+    extraExports.push([...nameBytes(START_EXPORT), 0x00, ...u32Bytes(index)]);
+  }
+  if (limits.fuel !== undefined) {
+    reserved(FUEL_EXPORT);
+    // The counter: a new global after the module's own (only functions are imported, above).
+    const globals = find(6);
+    let count = 0;
+    let body: number[] = [];
+    if (globals !== undefined) {
+      const r = new Reader(bytes, globals.start, globals.end);
+      count = r.u32();
+      const first = r.pos;
+      for (let i = 0; i < count; i++) {
+        skipValType(r);
+        r.byte();
+        skipConstExpr(r);
+      }
+      body = [...bytes.subarray(first, r.pos)];
+    }
+    replaced.set(6, [...u32Bytes(count + 1), ...body, I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b]);
+    extraExports.push([...nameBytes(FUEL_EXPORT), 0x03, ...u32Bytes(count)]);
+    const code = find(10);
+    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count));
+  }
+  if (extraExports.length > 0) {
+    const exp = exportsSection as Section;
+    const r = new Reader(bytes, exp.start, exp.end);
+    const n = r.u32();
+    replaced.set(7, [...u32Bytes(n + extraExports.length), ...bytes.subarray(r.pos, exp.end), ...extraExports.flat()]);
+  }
+
+  return { bytes: assemble(bytes, list, replaced), entry: limits.entry, hostcalls, returnsI32, metered: limits.fuel !== undefined };
+}
+
+/** The module with the replaced payloads, and new sections where the module had none, in order. */
+function assemble(bytes: Uint8Array, list: readonly Section[], replaced: ReadonlyMap<number, readonly number[] | null>): Uint8Array {
+  const parts: Uint8Array[] = [bytes.subarray(0, 8)];
+  const pending = new Map(replaced);
+  const flushBefore = (order: number): void => {
+    for (const [id, payload] of [...pending].sort((a, b) => (sectionOrder(a[0]) ?? 0) - (sectionOrder(b[0]) ?? 0))) {
+      if ((sectionOrder(id) ?? 0) < order && !list.some((s) => s.id === id)) {
+        if (payload !== null) parts.push(encodeSection(id, payload));
+        pending.delete(id);
+      }
+    }
+  };
+  for (const s of list) {
+    const order = sectionOrder(s.id);
+    if (order !== undefined) flushBefore(order);
+    const payload = pending.get(s.id);
+    if (payload !== undefined && s.id !== 0) {
+      if (payload !== null) parts.push(encodeSection(s.id, payload));
+      pending.delete(s.id);
+    } else {
+      parts.push(encodeSection(s.id, bytes.subarray(s.start, s.end)));
+    }
+  }
+  flushBefore(Number.MAX_SAFE_INTEGER);
+  const size = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -1,0 +1,172 @@
+/**
+ * The module's thread. WebAssembly calls its imports synchronously, but a hostcall that reaches a
+ * file or the network is asynchronous on the host (the gate resolves paths and host names, the
+ * checked file layer opens handles). So the module runs in a worker thread of its own, and each
+ * such hostcall posts its request to the run's thread on a MessagePort, then blocks on
+ * `Atomics.wait` over a SharedArrayBuffer until the run's thread has answered on the port and
+ * stored a flag; the answer is then taken with `receiveMessageOnPort`, synchronously. The calls
+ * that need nothing of the host (input, output, sha256 of the input) are answered in the thread.
+ *
+ * `wasmThread` is started from its source text (`new Worker(source, { eval: true })`), the same
+ * whether skillctl runs from its bundles or from source, so it refers to nothing outside itself.
+ * Every pointer and length the guest passes is checked against its memory: out of bounds is -1.
+ */
+import type * as WorkerThreads from 'node:worker_threads';
+import type * as Crypto from 'node:crypto';
+import type { WasmApi, WasmInstance, WasmMemory } from './engine-types.js';
+import type { HostAnswer, HostRequest } from './hostcalls.js';
+
+export interface ThreadData {
+  readonly bytes: Uint8Array;
+  readonly entry: string;
+  readonly returnsI32: boolean;
+  readonly input: Uint8Array;
+  readonly maxOutputBytes: number;
+  /** Int32 slot 0: 0 while a hostcall waits, 1 once its answer is on the port. */
+  readonly ctrl: SharedArrayBuffer;
+  readonly port: WorkerThreads.MessagePort;
+}
+
+export type ThreadResult =
+  | { readonly t: 'done'; readonly output: Uint8Array | null; readonly returned: number | null }
+  | { readonly t: 'denied'; readonly code: string; readonly reason: string; readonly operation: string }
+  | { readonly t: 'trap'; readonly message: string; readonly fuel: boolean }
+  | { readonly t: 'output_limit'; readonly size: number }
+  | { readonly t: 'invalid'; readonly message: string };
+
+export function wasmThread(): void {
+  const wt = process.getBuiltinModule('node:worker_threads') as typeof WorkerThreads;
+  const crypto = process.getBuiltinModule('node:crypto') as typeof Crypto;
+  const d = wt.workerData as ThreadData;
+  const parent = wt.parentPort as WorkerThreads.MessagePort;
+  const ctrl = new Int32Array(d.ctrl);
+  const input = d.input;
+  // Not engine-types.ts's wasmApi(): this function is run from its text and imports nothing.
+  const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+  /** Ends the run from inside a hostcall: it unwinds the module's frames like a trap. */
+  class Stop extends Error {
+    constructor(readonly result: ThreadResult) {
+      super('stopped by the host');
+    }
+  }
+  let memory: WasmMemory | undefined;
+  let output: Uint8Array | null = null;
+
+  const view = (ptr: number, len: number): Uint8Array | undefined => {
+    if (memory === undefined || !Number.isInteger(ptr) || !Number.isInteger(len) || ptr < 0 || len < 0) return undefined;
+    const buf = memory.buffer;
+    if (ptr + len > buf.byteLength) return undefined;
+    return new Uint8Array(buf, ptr, len);
+  };
+  const text = (ptr: number, len: number): string | undefined => {
+    const v = view(ptr, len);
+    if (v === undefined) return undefined;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(v);
+    } catch {
+      return undefined;
+    }
+  };
+  const ask = (req: HostRequest): HostAnswer => {
+    Atomics.store(ctrl, 0, 0);
+    d.port.postMessage(req);
+    while (Atomics.load(ctrl, 0) === 0) Atomics.wait(ctrl, 0, 0);
+    const m = wt.receiveMessageOnPort(d.port);
+    if (m === undefined) throw new Error('the host gave no answer');
+    const a = m.message as HostAnswer;
+    if (a.kind === 'denied') throw new Stop({ t: 'denied', code: a.code, reason: a.reason, operation: a.operation });
+    return a;
+  };
+  /** An answer's bytes into the guest's buffer: their length, or -1. */
+  const into = (a: HostAnswer, out: Uint8Array): number => {
+    if (a.kind !== 'ok' || a.data === undefined || a.data.length > out.length) return -1;
+    out.set(a.data);
+    return a.data.length;
+  };
+  const pathCall =
+    (op: 'fs_read_file' | 'fs_read_tree' | 'http_fetch') =>
+    (pPtr: number, pLen: number, oPtr: number, oLen: number): number => {
+      const p = text(pPtr, pLen);
+      const out = view(oPtr, oLen);
+      if (p === undefined || out === undefined) return -1;
+      const a = ask(op === 'http_fetch' ? { op, url: p, max: oLen } : { op, path: p, max: oLen });
+      // The guest's memory cannot have changed while it waited: take the view again all the same.
+      return into(a, view(oPtr, oLen) ?? new Uint8Array(0));
+    };
+  const refusedCall =
+    (op: 'kv_put' | 'kv_get' | 'queue_publish' | 'queue_consume') =>
+    (): number => {
+      ask({ op });
+      return -1;
+    };
+
+  const provenact = {
+    input_len: (): number => input.length,
+    input_read: (ptr: number, offset: number, len: number): number => {
+      if (offset < 0 || len < 0 || offset > input.length) return -1;
+      const n = Math.min(len, input.length - offset);
+      const v = view(ptr, n);
+      if (v === undefined) return -1;
+      v.set(input.subarray(offset, offset + n));
+      return n;
+    },
+    output_write: (ptr: number, len: number): number => {
+      const v = view(ptr, len);
+      if (v === undefined) return -1;
+      if (len > d.maxOutputBytes) throw new Stop({ t: 'output_limit', size: len });
+      output = v.slice();
+      return len;
+    },
+    sha256_input_hex: (ptr: number, len: number): number => {
+      const v = view(ptr, 64);
+      if (len < 64 || v === undefined) return -1;
+      v.set(new TextEncoder().encode(crypto.createHash('sha256').update(input).digest('hex')));
+      return 64;
+    },
+    time_now_unix: (): bigint => {
+      // The clock is the host's: the answer carries the seconds (little-endian i64).
+      const a = ask({ op: 'time_now_unix' });
+      return a.kind === 'ok' && a.data !== undefined && a.data.length === 8 ? new DataView(a.data.buffer, a.data.byteOffset, 8).getBigInt64(0, true) : -1n;
+    },
+    random_fill: (ptr: number, len: number): number => {
+      const v = view(ptr, len);
+      if (v === undefined || len > 8 * 1024 * 1024) return -1;
+      ask({ op: 'random_fill' });
+      crypto.randomFillSync(v);
+      return len;
+    },
+    fs_read_file: pathCall('fs_read_file'),
+    fs_read_tree: pathCall('fs_read_tree'),
+    http_fetch: pathCall('http_fetch'),
+    fs_write_file: (pPtr: number, pLen: number, dPtr: number, dLen: number): number => {
+      const p = text(pPtr, pLen);
+      const data = view(dPtr, dLen);
+      if (p === undefined || data === undefined) return -1;
+      return ask({ op: 'fs_write_file', path: p, data: data.slice() }).kind === 'ok' ? 0 : -1;
+    },
+    kv_put: refusedCall('kv_put'),
+    kv_get: refusedCall('kv_get'),
+    queue_publish: refusedCall('queue_publish'),
+    queue_consume: refusedCall('queue_consume'),
+  };
+
+  let instance: WasmInstance | undefined;
+  const post = (r: ThreadResult): void => parent.postMessage(r);
+  try {
+    const mod = new WA.Module(d.bytes);
+    instance = new WA.Instance(mod, { provenact });
+    const exports = instance.exports;
+    memory = exports.memory instanceof WA.Memory ? (exports.memory as WasmMemory) : undefined;
+    const start = exports.skillctl_start;
+    if (typeof start === 'function') (start as () => unknown)();
+    const returned = (exports[d.entry] as () => unknown)();
+    post({ t: 'done', output, returned: d.returnsI32 ? Number(returned) : null });
+  } catch (err) {
+    if (err instanceof Stop) return post(err.result);
+    if (err instanceof WA.CompileError || err instanceof WA.LinkError) return post({ t: 'invalid', message: err.message });
+    const fuel = instance?.exports.skillctl_fuel;
+    const exhausted = fuel instanceof WA.Global && ((fuel as { value: bigint }).value) < 0n;
+    post({ t: 'trap', message: err instanceof Error ? err.message : String(err), fuel: exhausted });
+  }
+}
