@@ -31,6 +31,8 @@ export interface PinPathsRequest {
   readonly trustKeys: boolean;
   readonly minSigners?: number;
   readonly fileLock: FileLockOptions;
+  /** Called after each target is read and digested (done of total), for a progress line. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ signing: Signing[]; diagnostics: Diagnostic[] }> {
@@ -64,5 +66,6 @@ export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
     prune: req.all,
     ...(req.skillRoots !== undefined ? { skillRoots: req.skillRoots } : {}),
     fileLock: req.fileLock,
+    ...(req.onProgress !== undefined ? { onProgress: req.onProgress } : {}),
   });
 }

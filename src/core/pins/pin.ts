@@ -45,6 +45,8 @@ export interface PinRequest {
   /** Set the lock's skill roots (`--skill-roots`), checked by the caller. */
   readonly skillRoots?: readonly string[];
   readonly fileLock: FileLockOptions;
+  /** Called after each target is read and digested (done of total), for a progress line. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface PinOutcome {
@@ -175,10 +177,11 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   }
   const prepared: Prepared[] = [];
   if (!hasErrors(found)) {
-    for (const t of req.targets) {
+    for (const [i, t] of req.targets.entries()) {
       const r = await preparePin({ root: req.root, keys, signing: req.signing }, t);
       pushAll(found, r.diagnostics);
       if (r.prepared !== undefined) prepared.push(r.prepared);
+      req.onProgress?.(i + 1, req.targets.length);
     }
   }
   if (hasErrors(found)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(found) };
