@@ -2,17 +2,22 @@
 // The start-up wing's loader (src/entry/; the build copies it to dist/boot.cjs). bin/skillctl.js
 // requires it and calls `main`; every worker thread of the CLI starts from it too (see the end).
 //
-// Most of skillctl's start-up cost is V8 compiling the bundles. The build runs a few warm-up
-// commands with SKILLCTL_V8_CACHE=produce, which writes each bundle's code cache *after* it ran,
-// so the cache holds the functions a real invocation compiles, not only the top level. Here each
-// bundle is compiled with its cache; V8 rejects a cache made by another V8 version or for other
-// source bytes, and then the bundle simply compiles as usual. SKILLCTL_V8_CACHE=off disables it.
+// Most of skillctl's start-up cost is V8 compiling the bundles, so each bundle is compiled with a
+// V8 code cache beside it (<bundle>.v8cache). No cache ships in the package: a cache only works
+// for the V8 build that made it, so one made on the packer's machine is dead weight on most
+// users' (docs/performance.md). Instead, the first time a bundle is compiled without a usable
+// cache (none yet, or V8 rejected one made by another Node build or for other source bytes), its
+// cache is written when the process ends, so it holds the functions that run compiled, not only
+// the top level; where the package directory cannot be written, nothing is, and nothing fails.
+// The build's warm-ups (src/entry/warmups.mjs) run with SKILLCTL_V8_CACHE=produce, which writes
+// every cache whatever is there; SKILLCTL_V8_CACHE=off neither reads nor writes one.
 const fs = require('node:fs');
 const path = require('node:path');
 const Module = require('node:module');
 
 const mode = process.env.SKILLCTL_V8_CACHE;
 const produced = [];
+let exitHook = false;
 
 const loaded = new Map();
 
@@ -40,29 +45,42 @@ function compile(rel) {
     }
   }
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
+  // Queued before the bundle runs, so a run that ends inside it (process.exit) still writes it.
+  if (mode === 'produce' || (mode !== 'off' && (cachedData === undefined || script.cachedDataRejected === true))) {
+    if (!exitHook) process.on('exit', writeCaches);
+    exitHook = true;
+    produced.push([script, filename]);
+  }
   const mod = new Module(filename, module);
   mod.filename = filename;
   const req = Module.createRequire(filename);
   script.runInThisContext()(mod.exports, req, mod, filename, path.dirname(filename));
   mod.loaded = true;
-  if (mode === 'produce') produced.push([script, filename]);
   return mod.exports;
 }
 
-/** Writes the code cache of every bundle this thread compiled; write and rename, as threads may race. */
+/**
+ * Writes the code cache of every bundle this thread compiled and queued, once: to a scratch file
+ * created anew (never through a link someone left), then renamed over the cache, as threads and
+ * processes may race. Outside the build, a cache that cannot be written (a read-only install) is
+ * left out silently: it only saves time.
+ */
 function writeCaches() {
-  for (const [script, filename] of produced) {
+  for (const [script, filename] of produced.splice(0)) {
     const tmp = `${filename}.v8cache.${process.pid}.${Math.random().toString(36).slice(2)}`;
-    fs.writeFileSync(tmp, script.createCachedData());
-    fs.renameSync(tmp, filename + '.v8cache');
+    try {
+      fs.writeFileSync(tmp, script.createCachedData(), { flag: 'wx' });
+      fs.renameSync(tmp, filename + '.v8cache');
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      if (mode === 'produce') throw err;
+    }
   }
 }
 
 // How the bundles reach this loader: a chunk's stand-in (src/entry/chunk.cjs) loads the chunk
 // through `load`, with its code cache; src/entry/workers.ts starts worker threads from `file`.
 globalThis[Symbol.for('skillctl.boot')] = { load, file: __filename };
-
-if (mode === 'produce') process.on('exit', writeCaches);
 
 /** Runs skillctl with `argv` (without node and script): a fast path when one applies, else the full CLI. */
 function main(argv) {
@@ -80,7 +98,7 @@ function main(argv) {
 const worker = process.argv.includes('--skillctl-worker') ? require('node:worker_threads') : undefined;
 if (worker !== undefined && !worker.isMainThread) {
   const { chunk, entry, data } = worker.workerData;
-  if (mode === 'produce') {
+  if (mode !== 'off') {
     // A worker that is terminated runs no exit handler: write the caches with each message it posts.
     const post = worker.parentPort.postMessage.bind(worker.parentPort);
     worker.parentPort.postMessage = (...args) => {

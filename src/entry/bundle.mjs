@@ -16,6 +16,13 @@ const BUNDLED = new Set([
   // a process entrypoint; bundled, it loads with its chunk's code cache, and only when used.
   'ajv',
   'ajv-formats',
+  // Version precedence when a run picks a pin: its few modules, bundled, cost nothing at start-up.
+  'semver',
+  // Used by `skillctl mcp` alone, never by the library (src/index.ts): bundled into cmd/mcp.cjs and
+  // kept out of a user's install, where the SDK with zod, hono, express and their dependencies
+  // weighed about 17 MB of 45 (bench/install-size.sh). They are devDependencies for that reason.
+  '@modelcontextprotocol/sdk',
+  'zod',
 ]);
 
 /**

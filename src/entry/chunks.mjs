@@ -62,9 +62,13 @@ export const ENTRY_CHUNKS = {
  * Imported statically but called synchronously and rarely: loaded on the first call of one of the
  * named exports. The full YAML parser, which a clean manifest never needs (src/core/manifest/parse.ts),
  * and RE2 (re2js) for schema patterns, which only a schema with a pattern that needs checking loads.
+ * Each YAML package is in one bundle of its own, shared by every command that reads or writes YAML,
+ * not copied into each: the full one (`yaml`) in yaml-document, js-yaml (the quick reader of clean
+ * manifests, src/core/manifest/yaml-fast.ts) in yaml-fast.
  */
 export const SYNC_CHUNKS = {
-  'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText'] },
+  'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText', 'toYamlText'] },
+  'src/core/manifest/yaml-fast.ts': { name: 'yaml-fast', exports: ['readPlainYaml'] },
   'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
 };
 

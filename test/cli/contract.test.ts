@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { json, skillctl } from '../helpers/cli.js';
+import { assertSarif } from '../helpers/sarif.js';
 import { fixture } from '../helpers/paths.js';
 
 const VALID = 'fixtures/contracts/valid';
@@ -85,7 +86,7 @@ describe('skillctl validate --contract', () => {
   it('SARIF output names each rule', () => {
     const r = skillctl(['validate', '--format', 'sarif', '--contract', 'ctr.output', `${INVALID}/ctr.output.four-hooks.json`]);
     assert.equal(r.code, 4);
-    const sarif = JSON.parse(r.stdout) as { runs: { results: { ruleId: string }[] }[] };
+    const sarif = assertSarif(r.stdout);
     assert.deepEqual(sarif.runs[0]?.results.map((x) => x.ruleId), ['PAYLOAD_TOO_FEW_ITEMS']);
   });
 

@@ -16,6 +16,7 @@ import { CASES } from './golden-cases.js';
 import { skillctlAsync, type CliRun } from '../helpers/cli.js';
 import { caseName, fileSections, render, substitute, type GoldenCase, type Normaliser } from '../helpers/golden-cli.js';
 import { ROOT } from '../helpers/paths.js';
+import { assertSarif } from '../helpers/sarif.js';
 
 const UPDATE = process.env.SKILLCTL_UPDATE_GOLDEN === '1';
 const GOLDEN_DIR = join(ROOT, 'fixtures', 'cli-golden');
@@ -83,6 +84,8 @@ async function runCase(c: GoldenCase, temps: string[]): Promise<string> {
   const env = { ...baseEnv(), ...Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, substitute(v, REPO, dir)])) };
   const input = c.stdin === undefined ? '' : typeof c.stdin === 'string' ? substitute(c.stdin, REPO, dir) : await readFile(join(ROOT, c.stdin.file));
   const run = await skillctlAsync(c.args.map((a) => substitute(a, REPO, dir)), { cwd, env, input });
+  // Every SARIF document a case prints is valid SARIF 2.1.0, whatever its golden file says.
+  if (c.args.includes('sarif')) assertSarif(run.stdout);
   const n: Normaliser = { paths, version: VERSION, redact: c.redact ?? [] };
   return render(c, { run, files: await fileSections(c, dir, n) }, n);
 }

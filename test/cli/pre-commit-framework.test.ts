@@ -42,6 +42,10 @@ async function hookRepo(temps: string[]): Promise<{ repo: string; rev: string }>
   return { repo: dir, rev: git(dir, ['rev-parse', 'HEAD']).stdout.trim() };
 }
 
+function config(repo: string, rev: string, hooks: readonly string[]): string {
+  return `minimum_pre_commit_version: 3.0.0\nrepos:\n  - repo: ${repo}\n    rev: ${rev}\n    hooks:\n${hooks.map((h) => `      - id: ${h}\n`).join('')}`;
+}
+
 describe('the pre-commit framework hook', { skip: SKIP }, () => {
   const temps: string[] = [];
   after(async () => Promise.all(temps.map(removeDir)));
@@ -53,7 +57,7 @@ describe('the pre-commit framework hook', { skip: SKIP }, () => {
     const home = await tempDir('skillctl-pre-commit-home-');
     temps.push(home);
     const env = { PRE_COMMIT_HOME: home };
-    await writeFile(join(root, '.pre-commit-config.yaml'), `repos:\n  - repo: ${repo}\n    rev: ${rev}\n    hooks:\n      - id: skillctl-verify-pins\n`);
+    await writeFile(join(root, '.pre-commit-config.yaml'), config(repo, rev, ['skillctl-verify-pins']));
     git(root, ['add', '.pre-commit-config.yaml']);
     git(root, ['commit', '-q', '-m', 'pre-commit config']);
     for (const type of ['pre-commit', 'pre-push']) {
@@ -97,5 +101,30 @@ describe('the pre-commit framework hook', { skip: SKIP }, () => {
     assert.notEqual(push.code, 0, push.stdout + push.stderr);
     assert.match(push.stdout + push.stderr, /PIN_MODIFIED/);
     assert.notEqual(git(remote, ['rev-parse', 'main']).stdout.trim(), git(root, ['rev-parse', 'HEAD']).stdout.trim());
+  });
+
+  it('pre-commit run --all-files: both hooks pass on good pins, and fail on a tampered bundle', async () => {
+    const { repo, rev } = await hookRepo(temps);
+    const { root } = await pinnedRepo();
+    temps.push(root);
+    const home = await tempDir('skillctl-pre-commit-home-');
+    temps.push(home);
+    const env = { PRE_COMMIT_HOME: home };
+    await writeFile(join(root, '.pre-commit-config.yaml'), config(repo, rev, ['skillctl-verify-pins', 'skillctl-validate']));
+    git(root, ['add', '.pre-commit-config.yaml']);
+
+    const good = sh(root, 'pre-commit', ['run', '--all-files'], { env });
+    assert.equal(good.code, 0, good.stdout + good.stderr);
+    assert.match(good.stdout, /skillctl verify-pins\.+Passed/);
+    assert.match(good.stdout, /skillctl validate\.+Passed/);
+
+    await appendFile(join(root, RUN_JS), '// tampered\n');
+    git(root, ['add', RUN_JS]);
+    const bad = sh(root, 'pre-commit', ['run', '--all-files'], { env });
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /skillctl verify-pins\.+Failed/);
+    assert.match(bad.stdout, /PIN_MODIFIED/);
+    assert.match(bad.stdout, /skillctl validate\.+Failed/);
+    assert.match(bad.stdout, /CONTENT_DIGEST_MISMATCH/);
   });
 });

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { json, skillctl } from '../helpers/cli.js';
 import { canonicalManifest, entrypoint, withDigest } from '../helpers/manifests.js';
 import { fixture, ROOT } from '../helpers/paths.js';
 import { rawZip } from '../helpers/raw-zip.js';
+import { assertSarif } from '../helpers/sarif.js';
 import { tempDir } from '../helpers/tmp.js';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface Result {
   file: string;
@@ -95,16 +99,30 @@ describe('skillctl validate', () => {
   it('--format sarif writes SARIF 2.1.0 with rules and regions', () => {
     const r = skillctl(['validate', '--format', 'sarif', 'fixtures/manifests/invalid/wrong-types']);
     assert.equal(r.code, 1);
-    const sarif = JSON.parse(r.stdout) as {
-      version: string;
-      runs: { tool: { driver: { rules: { id: string }[] } }; results: { ruleId: string; level: string; locations: { physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }[] }[] }[];
-    };
+    const sarif = assertSarif(r.stdout);
     assert.equal(sarif.version, '2.1.0');
     const run = sarif.runs[0];
-    assert.deepEqual(run?.tool.driver.rules.map((x) => x.id), ['SCHEMA_TYPE']);
+    assert.deepEqual(run?.tool.driver.rules.map((x) => [x.id, x.helpUri]), [['SCHEMA_TYPE', `https://github.com/skillctl/skillctl/blob/v${VERSION}/docs/codes.md#schema_type`]]);
     assert.equal(run?.results.length, 2);
-    assert.deepEqual(new Set(run?.results.map((x) => x.locations[0]?.physicalLocation.artifactLocation.uri)), new Set(['fixtures/manifests/invalid/wrong-types/skill.yaml']));
-    assert.deepEqual(run?.results.map((x) => x.locations[0]?.physicalLocation.region.startLine).sort(), [4, 40].sort());
+    const location = { uri: 'fixtures/manifests/invalid/wrong-types/skill.yaml', uriBaseId: '%SRCROOT%' };
+    assert.deepEqual(run?.results.map((x) => x.locations[0]?.physicalLocation.artifactLocation), [location, location]);
+    assert.deepEqual(run?.originalUriBaseIds, { '%SRCROOT%': { uri: pathToFileURL(ROOT).href } });
+    assert.deepEqual(run?.results.map((x) => x.locations[0]?.physicalLocation.region?.startLine).sort(), [4, 40].sort());
+  });
+
+  it('--format sarif percent-encodes paths, and gives files beside the working directory a path relative to it', () => {
+    const dir = tempDir();
+    const work = join(dir, 'work');
+    cpSync(fixture('manifests', 'invalid', 'wrong-types'), join(work, 'my skill#1'), { recursive: true });
+    cpSync(fixture('manifests', 'invalid', 'wrong-types'), join(dir, 'beside 100%'), { recursive: true });
+    const r = skillctl(['validate', '--format', 'sarif', 'my skill#1', '../beside 100%'], { cwd: work });
+    assert.equal(r.code, 1, r.stderr);
+    const run = assertSarif(r.stdout).runs[0];
+    assert.deepEqual(new Set(run?.results.map((x) => JSON.stringify(x.locations[0]?.physicalLocation.artifactLocation))), new Set([
+      JSON.stringify({ uri: 'my%20skill%231/skill.yaml', uriBaseId: '%SRCROOT%' }),
+      JSON.stringify({ uri: '../beside%20100%25/skill.yaml', uriBaseId: '%SRCROOT%' }),
+    ]));
+    assert.deepEqual(run?.originalUriBaseIds, { '%SRCROOT%': { uri: `${pathToFileURL(work).href}/` } });
   });
 
   it('--quiet prints only errors, and colour follows NO_COLOR and FORCE_COLOR', () => {

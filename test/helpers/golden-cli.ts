@@ -99,7 +99,8 @@ function escapeRegExp(s: string): string {
  * - temp dirs become `<TMP>` and the repository root `<ROOT>` (longest first, since a temp dir
  *   may sit inside the root);
  * - skillctl's own version becomes `<VERSION>`, but only where it names skillctl (`--version`, the
- *   SARIF driver, MCP serverInfo, audit records, the HTTP user agent): the fixtures' skills are
+ *   SARIF driver and its rules' links to docs/codes.md, MCP serverInfo, audit records, the HTTP
+ *   user agent): the fixtures' skills are
  *   at 0.1.0 too, and their versions must stay as they are;
  * - then the case's own redactions.
  */
@@ -112,6 +113,7 @@ export function normalise(text: string, n: Normaliser): string {
   out = out.replace(new RegExp(`("name":\\s*"skillctl",\\s*"version":\\s*")${v}"`, 'g'), '$1<VERSION>"');
   out = out.replace(new RegExp(`("skillctl_version":\\s*")${v}"`, 'g'), '$1<VERSION>"');
   out = out.replace(new RegExp(`\\bskillctl/${v}\\b`, 'g'), 'skillctl/<VERSION>');
+  out = out.replace(new RegExp(`(/skillctl/blob/v)${v}/`, 'g'), '$1<VERSION>/');
   for (const r of n.redact) out = out.replace(r.pattern, r.replacement);
   return out;
 }

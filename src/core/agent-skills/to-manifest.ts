@@ -4,7 +4,6 @@
  * script needs), digest-correct and validated before it is returned.
  */
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { computeContent, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import {
@@ -15,6 +14,7 @@ import {
   SKILL_ID_PATTERN,
   SKILL_VERSION_PATTERN,
   validateManifest,
+  toYamlText,
 } from '../manifest/index.js';
 import { classifyScript, entrypointIds, scriptCandidates, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 import type { AgentSkillValidation } from './validate.js';
@@ -151,7 +151,7 @@ export async function agentSkillToManifest(source: BundleSource, validation: Age
     entrypoints: found.scripts.map((s, i) => entrypoint(ids[i] as string, s, skillId, version, opts.runtimeVersions[s.runtime] as string)),
   };
   manifest.manifest_digest = manifestDigestOf(manifest);
-  const text = HEADER + stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false });
+  const text = HEADER + toYamlText(manifest);
   // Fail closed: what is returned has passed the same validation `skillctl validate` runs.
   const check = await validateManifest(Buffer.from(text, 'utf8'), 'yaml', { file: opts.file, bundle: source, bundleLabel: source.location });
   if (!check.valid) return { scripts: found.scripts, diagnostics: [...diagnostics, ...check.diagnostics] };

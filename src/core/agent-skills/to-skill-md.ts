@@ -3,10 +3,9 @@
  * load, naming the entrypoints and how to run them under skillctl. The text is checked with the
  * SKILL.md checker (default profile) against the folder before it is returned.
  */
-import { stringify } from 'yaml';
 import type { BundleFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { commandArgv, type Entrypoint, type Manifest } from '../manifest/index.js';
+import { commandArgv, toYamlText, type Entrypoint, type Manifest } from '../manifest/index.js';
 import { NAME_MAX_CHARS } from './model.js';
 import { checkSkillMd } from './validate.js';
 
@@ -92,7 +91,7 @@ export function manifestToSkillMd(manifest: Manifest, opts: ToSkillMdOptions): S
     description: manifest.description,
     metadata: { 'skillctl.skill_id': manifest.skill_id, 'skillctl.skill_version': manifest.skill_version },
   };
-  const text = `---\n${stringify(frontmatter, { lineWidth: 0, aliasDuplicateObjects: false })}---\n\n${body(name, manifest)}`;
+  const text = `---\n${toYamlText(frontmatter)}---\n\n${body(name, manifest)}`;
   const files = opts.files.some((f) => f.path === 'SKILL.md')
     ? opts.files
     : [...opts.files, { path: 'SKILL.md', size: Buffer.byteLength(text), mode: '0644' as const }];

@@ -26,4 +26,5 @@ export {
   type ValidateOptions,
 } from './validate.js';
 export { bytePosition, firstInvalidUtf8 } from './utf8.js';
+export { toYamlText } from './yaml-document.js';
 export { ID_MAX_LENGTH, ID_PATTERN, SKILL_ID_MAX_LENGTH, SKILL_ID_PATTERN, SKILL_VERSION_PATTERN } from './patterns.js';

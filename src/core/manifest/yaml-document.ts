@@ -1,8 +1,10 @@
 /**
- * The full YAML/JSON document reader: the `yaml` package's parse, with source positions for every
- * finding, scalar ranges for in-place edits, and the checks that refuse hostile documents. It is
- * a chunk of its own in the CLI build, loaded on first use: a clean manifest is read by
- * yaml-fast.ts (or, for JSON, json-strict.ts) and only needs this module to place a finding.
+ * Everything skillctl does with the full YAML package (`yaml`): reading a YAML/JSON document with
+ * source positions for every finding, scalar ranges for in-place edits, and the checks that refuse
+ * hostile documents; and writing the YAML that convert and init create (`toYamlText`). It is a
+ * chunk of its own in the CLI build, loaded on first use, so the parser is in one bundle, not in
+ * each command's: a clean manifest is read by yaml-fast.ts (or, for JSON, json-strict.ts) and
+ * only needs this module to place a finding.
  */
 import {
   isAlias,
@@ -12,6 +14,7 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
+  stringify,
   type Pair,
   type YAMLMap,
   type Document,
@@ -215,4 +218,12 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
     ]);
   }
   return parsed(data);
+}
+
+/**
+ * `value` as YAML text the way skillctl writes manifests and front matter: no line folding (a long
+ * description stays on one line), and an object that appears twice written twice, never as an alias.
+ */
+export function toYamlText(value: unknown): string {
+  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
 }

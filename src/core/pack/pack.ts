@@ -78,11 +78,14 @@ export interface PackResult {
 export async function buildArchive(
   files: readonly { path: string; size: number; mode: TreeFile['mode'] }[],
   read: (path: string) => Promise<Buffer>,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<{ bytes: Buffer; files: TreeFile[] }> {
   const gz = new DeterministicGzip();
   try {
     const out: TreeFile[] = [];
     let written = 0;
+    let done = 0;
+    const total = files.reduce((n, f) => n + f.size, 0);
     // Read the next file while the current one is compressed.
     let next = files.length > 0 ? read((files[0] as TreeFile).path) : undefined;
     for (let i = 0; i < files.length; i++) {
@@ -96,6 +99,8 @@ export async function buildArchive(
       gz.write(pad);
       written += header.length + data.length + pad.length;
       out.push({ path: f.path, size: data.length, mode: f.mode, digest: sha256(data) });
+      done += f.size;
+      onProgress?.(done, total);
     }
     gz.write(archiveTrailer(written));
     return { bytes: await gz.end(), files: out };
@@ -116,6 +121,8 @@ export interface PackOptions {
   readonly outLabel?: string;
   /** Overwrite a `.tgz` of the same identity that holds other bytes (default false). */
   readonly force?: boolean;
+  /** Called after each file goes into the `.tgz`: bytes of file content done of the total (default: none). */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /**
@@ -204,7 +211,7 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
   const changed = diag('CONTENT_DIGEST_MISMATCH', 'the folder changed while it was being packed', { file: label, hint: 'pack it again' });
   const built: { -readonly [K in keyof Built]: Built[K] } = {};
   if (formats.has('tgz') && check.identity !== undefined) {
-    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p));
+    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.onProgress);
     if (contentOf(files) !== check.identity.content_digest) return refused([changed]);
     built.tgz = { path: join(outDir, `${check.identity.skill_id}-${check.identity.skill_version}.tgz`), bytes, files };
   }

@@ -34,6 +34,8 @@ export interface PinPathsRequest {
   /** Origins to record on the pins of these sources (POSIX paths relative to root). */
   readonly origins?: ReadonlyMap<string, SkillOrigin>;
   readonly fileLock: FileLockOptions;
+  /** Called after each target is read and digested (done of total), for a progress line. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 async function readKeys(cwd: string, keys: PinPathsRequest['keys']): Promise<{ signing: Signing[]; diagnostics: Diagnostic[] }> {
@@ -68,5 +70,6 @@ export async function pinPaths(req: PinPathsRequest): Promise<PinOutcome> {
     ...(req.skillRoots !== undefined ? { skillRoots: req.skillRoots } : {}),
     ...(req.origins !== undefined ? { origins: req.origins } : {}),
     fileLock: req.fileLock,
+    ...(req.onProgress !== undefined ? { onProgress: req.onProgress } : {}),
   });
 }

@@ -48,6 +48,8 @@ export interface PinRequest {
   /** Origins to record on the pins of these sources (pulled skills); other pins keep theirs. */
   readonly origins?: ReadonlyMap<string, SkillOrigin>;
   readonly fileLock: FileLockOptions;
+  /** Called after each target is read and digested (done of total), for a progress line. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 export interface PinOutcome {
@@ -185,10 +187,11 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
   const prepared: Prepared[] = [];
   const origins = await readOrigins(req.root);
   if (!hasErrors(found)) {
-    for (const t of req.targets) {
+    for (const [i, t] of req.targets.entries()) {
       const r = await preparePin({ root: req.root, keys, signing: req.signing, origins }, t);
       pushAll(found, r.diagnostics);
       if (r.prepared !== undefined) prepared.push(r.prepared);
+      req.onProgress?.(i + 1, req.targets.length);
     }
   }
   if (hasErrors(found)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(found) };

@@ -1,17 +1,23 @@
-/** Choosing the newest pin of a skill id. */
+/**
+ * Choosing the newest pin of a skill id, by semver precedence as npm's own `semver` package
+ * computes it: numeric pre-release parts compare as numbers (1.0.0-rc.10 is newer than
+ * 1.0.0-rc.2), a pre-release sorts before its release, and build metadata does not count.
+ */
+import compareSemver from 'semver/functions/compare.js';
+import parseSemver from 'semver/functions/parse.js';
 
-function semverParts(v: string): [number, number, number, string] {
-  const m = /^(\d+)\.(\d+)\.(\d+)(?:-([^+]*))?/.exec(v);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] ?? ''] : [0, 0, 0, v];
-}
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Semver precedence, enough to choose the newest pin: a pre-release sorts before its release. */
+/**
+ * Semver precedence of two versions; versions of equal precedence (differing in build metadata)
+ * by their text, so the order is total and the same every time. A string that is not a semantic
+ * version (a hand-edited lock) sorts below every version that is, and by text among its kind.
+ */
 export function compareVersions(a: string, b: string): number {
-  const x = semverParts(a);
-  const y = semverParts(b);
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
-  if (x[3] === y[3]) return 0;
-  if (x[3] === '') return 1;
-  if (y[3] === '') return -1;
-  return x[3] < y[3] ? -1 : 1;
+  const x = parseSemver(a);
+  const y = parseSemver(b);
+  if (x !== null && y !== null) return compareSemver(x, y) || byText(a, b);
+  if (x !== null) return 1;
+  if (y !== null) return -1;
+  return byText(a, b);
 }

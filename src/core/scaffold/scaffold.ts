@@ -3,11 +3,10 @@
  * What is returned is digest-correct and has passed the same validation `skillctl validate`
  * runs, so the caller only writes it.
  */
-import { stringify } from 'yaml';
 import { checkSkillMd, scriptCommand, type ScriptRuntime } from '../agent-skills/index.js';
 import { computeContent, memorySource, type MemoryFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { CONTRACT_VERSION, manifestDigestOf, validateManifest, type PermissionScope } from '../manifest/index.js';
+import { CONTRACT_VERSION, manifestDigestOf, toYamlText, validateManifest, type PermissionScope } from '../manifest/index.js';
 import { scriptTemplate } from './templates.js';
 
 export type SkillFormat = 'manifest' | 'skill-md';
@@ -58,7 +57,7 @@ function skillMd(spec: ScaffoldSpec): MemoryFile[] {
   } else {
     steps.push('1. Read the request and decide whether this skill applies.', '2. Do the work step by step, saying what you did.');
   }
-  const head = stringify({ name: spec.id, description: spec.description }, { lineWidth: 0, aliasDuplicateObjects: false });
+  const head = toYamlText({ name: spec.id, description: spec.description });
   const text = `---\n${head}---\n\n# ${title(spec.id)}\n\n${spec.description}\n\n## Instructions\n\n${steps.join('\n')}\n`;
   files.push(file('SKILL.md', text));
   return files;
@@ -102,7 +101,7 @@ async function manifestBundle(spec: ScaffoldSpec, runtime: ScriptRuntime): Promi
   };
   manifest.manifest_digest = manifestDigestOf(manifest);
   const header = '# yaml-language-server: $schema=https://unpkg.com/skillctl/schemas/skill.contract.v1.schema.json\n';
-  const yamlFile = file('skill.yaml', header + stringify(manifest, { lineWidth: 0, aliasDuplicateObjects: false }));
+  const yamlFile = file('skill.yaml', header + toYamlText(manifest));
   const files = [yamlFile, script];
   const check = await validateManifest(yamlFile.data, 'yaml', { file: 'skill.yaml', bundle: memorySource(files, spec.dirName), bundleLabel: spec.dirName });
   return { files, diagnostics: [...check.diagnostics] };

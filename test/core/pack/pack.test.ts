@@ -23,6 +23,17 @@ describe('pack', () => {
   });
   after(async () => removeDir(dir));
 
+  it('reports progress after each file, in bytes of content, up to the total (what pack draws on a terminal)', async () => {
+    const ticks: [number, number][] = [];
+    const out = join(dir, 'progress');
+    const r = await packBundle(fixture('pack', 'golden-bundle'), out, { onProgress: (done, total) => ticks.push([done, total]) });
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    const total = r.files.reduce((n, f) => n + f.size, 0);
+    assert.equal(ticks.length, r.files.length);
+    assert.deepEqual(ticks.at(-1), [total, total]);
+    assert.ok(ticks.every(([d, t], i) => t === total && (i === 0 || d >= (ticks[i - 1] as [number, number])[0])));
+  });
+
   it(`packs the golden bundle to the recorded digest on Node ${process.version}`, async () => {
     const r = await packBundle(fixture('pack', 'golden-bundle'), dir);
     assert.equal(r.ok, true, JSON.stringify(r.diagnostics));

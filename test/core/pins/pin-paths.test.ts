@@ -32,4 +32,14 @@ describe('pinPaths', () => {
     assert.ok(r.diagnostics.some((d) => d.file === 'missing.key'));
     assert.equal(existsSync(req.lockPath), false);
   });
+
+  it('reports progress after each target it reads (what pin --all draws on a terminal)', async () => {
+    const ticks: [number, number][] = [];
+    const req = await request({ all: true, onProgress: (done, total) => ticks.push([done, total]) });
+    const r = await pinPaths(req);
+    assert.equal(r.ok, true, JSON.stringify(r.diagnostics));
+    const n = r.changes.filter((c) => c.action === 'added').length;
+    assert.ok(n >= 2, `the fixture project has several targets (${n})`);
+    assert.deepEqual(ticks, Array.from({ length: n }, (_, i) => [i + 1, n]));
+  });
 });

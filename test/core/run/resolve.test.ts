@@ -31,7 +31,16 @@ describe('resolveSkill', () => {
     const one = await writeBundle(join(project, 'skills', 'a-0.1.0'), { skill_id: 'test.a', skill_version: '0.1.0', entrypoints: [entry()], files: { 'x.txt': '1' } });
     const two = await writeBundle(join(project, 'skills', 'a-0.2.0'), { skill_id: 'test.a', skill_version: '0.2.0', entrypoints: [entry()], files: { 'x.txt': '2' } });
     const drift = await writeBundle(join(project, 'skills', 'drift'), { skill_id: 'test.drift', entrypoints: [entry()], files: { 'x.txt': 'pinned' } });
-    const pins = [await pinOf(one, 'skills/a-0.1.0'), await pinOf(two, 'skills/a-0.2.0'), await pinOf(drift, 'skills/drift')];
+    // Two pre-releases whose numeric parts order differently as text: rc.10 is the newer.
+    const rc2 = await writeBundle(join(project, 'skills', 'sv-rc.2'), { skill_id: 'sv.demo', skill_version: '1.0.0-rc.2', entrypoints: [entry()], files: { 'x.txt': 'rc.2' } });
+    const rc10 = await writeBundle(join(project, 'skills', 'sv-rc.10'), { skill_id: 'sv.demo', skill_version: '1.0.0-rc.10', entrypoints: [entry()], files: { 'x.txt': 'rc.10' } });
+    const pins = [
+      await pinOf(one, 'skills/a-0.1.0'),
+      await pinOf(two, 'skills/a-0.2.0'),
+      await pinOf(drift, 'skills/drift'),
+      await pinOf(rc10, 'skills/sv-rc.10'),
+      await pinOf(rc2, 'skills/sv-rc.2'),
+    ];
     // The drifted bundle is rewritten, self-consistent, after it was pinned.
     await writeBundle(drift, { skill_id: 'test.drift', entrypoints: [entry()], files: { 'x.txt': 'changed' } });
     await writeLock(project, pins as never[]);
@@ -52,6 +61,13 @@ describe('resolveSkill', () => {
     assert.equal(latest.skill?.manifest.skill_version, '0.2.0');
     assert.equal((await resolveSkill('test.a@0.1.0', opts())).skill?.manifest.skill_version, '0.1.0');
     assert.deepEqual(codes(await resolveSkill('test.a@9.9.9', opts())), ['RUN_SKILL_NOT_FOUND']);
+  });
+
+  it('takes the highest version by semver precedence, not by text: 1.0.0-rc.10 over 1.0.0-rc.2', async () => {
+    const latest = await resolveSkill('sv.demo', opts());
+    assert.deepEqual(codes(latest), []);
+    assert.equal(latest.skill?.manifest.skill_version, '1.0.0-rc.10');
+    assert.equal((await resolveSkill('sv.demo@1.0.0-rc.2', opts())).skill?.manifest.skill_version, '1.0.0-rc.2');
   });
 
   it('refuses a bundle whose digests no longer match its pin', async () => {
@@ -225,5 +241,19 @@ describe('compareVersions', () => {
   it('orders by semver precedence', () => {
     const sorted = ['1.0.0', '0.10.0', '0.2.0', '1.0.0-rc.1', '0.2.1'].sort(compareVersions);
     assert.deepEqual(sorted, ['0.2.0', '0.2.1', '0.10.0', '1.0.0-rc.1', '1.0.0']);
+  });
+
+  it('orders pre-releases as semver 2.0.0 §11 does: numeric identifiers as numbers, below alphanumeric ones', () => {
+    // The specification's own example, shuffled, and rc.10 after rc.2.
+    const spec = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0-rc.2', '1.0.0-rc.10', '1.0.0'];
+    const shuffled = [spec[5], spec[9], spec[0], spec[8], spec[2], spec[7], spec[4], spec[1], spec[6], spec[3]] as string[];
+    assert.deepEqual(shuffled.sort(compareVersions), spec);
+  });
+
+  it('gives a total order: build metadata by text at equal precedence, non-versions below versions', () => {
+    assert.equal(compareVersions('1.0.0+b', '1.0.0+a'), 1);
+    assert.equal(compareVersions('1.0.0+a', '1.0.0'), 1);
+    assert.equal(compareVersions('1.0.0', '1.0.0'), 0);
+    assert.deepEqual(['1.0.0', 'latest', '0.0.1', 'dev'].sort(compareVersions), ['dev', 'latest', '0.0.1', '1.0.0']);
   });
 });

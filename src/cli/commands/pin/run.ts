@@ -3,6 +3,7 @@ import { DEFAULT_SKILL_ROOTS, pinPaths, type SkillOrigin } from '../../../core/p
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock, projectPaths } from '../../project.js';
+import { progressLine } from '../../progress.js';
 import { pinJson, renderPin, renderSigned } from '../../render/pin.js';
 import { checkScope, parseSkillRoots, signingKeys, type PinOptions } from './options.js';
 
@@ -21,6 +22,8 @@ async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions,
   const keys = signingKeys(opts);
   const skillRoots = parseSkillRoots(opts.skillRoots, DEFAULT_SKILL_ROOTS);
   const project = await projectPaths(ctx.io.cwd, opts.lock);
+  // On a terminal only, as verify-pins: `pin --all` over thousands of bundles takes seconds.
+  const progress = progressLine(ctx, 'pinning');
   const outcome = await pinPaths({
     root: project.root,
     cwd: ctx.io.cwd,
@@ -35,7 +38,8 @@ async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions,
     ...(skillRoots !== undefined ? { skillRoots } : {}),
     ...(origins !== undefined ? { origins } : {}),
     fileLock: processFileLock(),
-  });
+    onProgress: progress.tick,
+  }).finally(progress.end);
   if (ctx.opts.json) {
     ctx.out(pinJson(outcome, project.lockFile));
   } else {
