@@ -5,7 +5,10 @@
  */
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { SkillctlError } from '../core/errors.js';
+import { readInputFile } from '../core/fs/index.js';
 import { BlobCache, loadDockerCredentials, type TransportOptions } from '../core/oci/index.js';
+import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../core/sign/index.js';
 import type { CliIO } from './io.js';
 
 function home(io: CliIO): string {
@@ -30,4 +33,14 @@ export function dockerConfigPath(io: CliIO): string {
 
 export async function transportOptions(io: CliIO, opts: { readonly plainHttp?: boolean }): Promise<TransportOptions> {
   return { credentials: await loadDockerCredentials(dockerConfigPath(io)), ...(opts.plainHttp === true ? { plainHttp: true } : {}) };
+}
+
+/** `--min-signers N --keys FILE`: the trusted keys, or undefined when no signer is asked for. */
+export async function trustedKeys(io: CliIO, opts: { readonly minSigners?: number; readonly keys?: string }): Promise<ReadonlyMap<string, PublicKey> | undefined> {
+  if ((opts.minSigners ?? 0) === 0) return undefined;
+  if (opts.keys === undefined) throw new SkillctlError('USAGE', '--min-signers needs --keys FILE, the public keys it trusts');
+  const bytes = await readInputFile(isAbsolute(opts.keys) ? opts.keys : join(io.cwd, opts.keys), opts.keys, { maxBytes: KEYS_MAX_BYTES });
+  const loaded = loadPublicKeys(bytes, opts.keys);
+  if (loaded.diagnostics.length > 0) throw new SkillctlError('KEYS_INVALID', loaded.diagnostics[0]?.message ?? `${opts.keys} is not a keys file`);
+  return loaded.keys;
 }

@@ -41,6 +41,7 @@ export const DYNAMIC_CHUNKS = {
   'src/cli/commands/pull/mcp.ts': 'pull-mcp',
   'src/cli/commands/registry/run.ts': 'registry',
   'src/cli/commands/registry/publish.ts': 'registry-publish',
+  'src/cli/commands/registry/oci-sources.ts': 'registry-oci',
   'src/cli/commands/run/run.ts': 'run',
   'src/cli/commands/run/oci.ts': 'run-oci',
   'src/cli/commands/skill/run.ts': 'skill',

@@ -60,7 +60,8 @@ const JSON_FILES = {
 
 /** Joins a bundle label and a file name the way every diagnostic names the file. */
 export function bundlePath(label: string, name: string): string {
-  return label === '' ? name : join(label, name);
+  // A bundle pulled from oci:// is named by its reference, which path joining would mangle (oci:/).
+  return label === '' ? name : label.includes('://') ? `${label}/${name}` : join(label, name);
 }
 
 function positioned(doc: ParsedDocument, file: string, found: readonly Diagnostic[]): Diagnostic[] {

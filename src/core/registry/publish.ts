@@ -14,6 +14,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
+import { bundlePath } from './bundle.js';
 import { bundleDigest } from './load.js';
 import type { RegistrySource } from './locate.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
@@ -60,7 +61,7 @@ export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'
 function shadowNote(label: string, id: string, origin: RegistrySource, dryRun: boolean): Diagnostic {
   const what = `the capability of the same id in the ${origin} registry`;
   return diag('CAPABILITY_SHADOWED', dryRun ? `capability ${id} would shadow ${what}` : `capability ${id} shadows ${what}: list, match and load now see this one`, {
-    file: join(label, 'capability.json'),
+    file: bundlePath(label, 'capability.json'),
     pointer: '/capability_id',
     hint: 'publish it under another capability_id to offer both',
   });
@@ -102,7 +103,7 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
     if (mine !== undefined) {
       const prev = firstOf.get(mine.capability_id);
       if (prev !== undefined) {
-        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: join(read.label, 'capability.json'), pointer: '/capability_id' }));
+        diagnostics.push(diag('CAPABILITY_ID_DUPLICATE', `capability ${mine.capability_id} is also published from ${prev}`, { file: bundlePath(read.label, 'capability.json'), pointer: '/capability_id' }));
       } else firstOf.set(mine.capability_id, read.label);
     }
     const previous = mine !== undefined ? index.capabilities.find((e) => e.capability_id === mine.capability_id) : undefined;

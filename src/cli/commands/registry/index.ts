@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
+import { parseMinSigners } from '../../options.js';
 import type { RegistryOptions, MatchOptions, PublishOptions } from './options.js';
 
 const REGISTRY_HELP = "exactly this registry directory (default: $SKILLCTL_REGISTRY, else the project's .skillctl/registry over the shipped one)";
@@ -50,11 +51,14 @@ Examples:
     registry
       .command(name)
       .description(description)
-      .argument('<dir...>', 'capability bundle directories (capability.json, skill.md, tools.json, ui_schemas.json)')
+      .argument('<dir...>', 'capability bundle directories (capability.json, skill.md, tools.json, ui_schemas.json), or oci://HOST[:PORT]/REPO[:TAG|@sha256:HEX] artifacts that hold one')
       .option('--registry <dir>', REGISTRY_HELP)
+      .option('--plain-http', 'oci://: allow plain HTTP to a registry that is not on loopback')
+      .addOption(new Option('--min-signers <n>', 'oci://: refuse an artifact unless this many distinct trusted keys signed its manifest').argParser(parseMinSigners))
+      .option('--keys <file>', 'oci://: the public-keys file (signer to Ed25519 key) that --min-signers trusts')
       .addHelpText(
         'after',
-        `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json ./capabilities/*`,
+        `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json ./capabilities/*\n  $ skillctl registry ${name} oci://localhost:5000/team/weights:1.0.0`,
       )
       .action(async (dirs: string[], opts: PublishOptions) => run(async (ctx) => (await import('./publish.js')).run(ctx, dirs, opts, dryRun)));
   }

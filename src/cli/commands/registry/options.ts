@@ -9,7 +9,14 @@ export interface MatchOptions extends RegistryOptions {
   readonly limit?: string;
 }
 
-export type PublishOptions = RegistryOptions;
+export interface PublishOptions extends RegistryOptions {
+  /** oci:// sources: allow plain HTTP to a registry that is not on loopback. */
+  readonly plainHttp?: boolean;
+  /** oci:// sources: distinct trusted signers each artifact needs (with --keys). */
+  readonly minSigners?: number;
+  /** oci:// sources: the public-keys file trusted signers are read from. */
+  readonly keys?: string;
+}
 
 /** --limit N: a positive integer, or no limit. */
 export function matchLimit(opts: MatchOptions): number | undefined {

@@ -11,6 +11,8 @@ import { describeRegistry, openView, registriesNote, registryLayersFor } from '.
 import { runSkillResolver } from '../../skill-resolver.js';
 import type { PublishOptions } from './options.js';
 
+const OCI_SCHEME = 'oci://';
+
 /** `registry validate` (dryRun) and `registry publish`. */
 export async function run(ctx: Context, dirs: readonly string[], opts: PublishOptions, dryRun: boolean): Promise<number> {
   // validate checks as publish would, into the registry publish would write (which may not exist yet).
@@ -24,14 +26,25 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
   // The layers a publish lies over: what it may shadow, and whose tool names it must not reuse.
   const lower = beneath.length > 0 ? (await openView(ctx, beneath)).capabilities : [];
   ctx.note(ctx.style.dim(registriesNote(ctx, [where, ...beneath])));
-  const abs = dirs.map((d) => (isAbsolute(d) ? d : join(ctx.io.cwd, d)));
-  const result = await publishCapabilities(where.dir, abs, {
-    labels: dirs,
-    skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)),
-    create: true,
-    dryRun,
-    beneath: lower,
-  });
+  const anyOci = dirs.some((d) => d.startsWith(OCI_SCHEME));
+  if (!anyOci && (opts.plainHttp === true || opts.minSigners !== undefined || opts.keys !== undefined)) {
+    throw new SkillctlError('USAGE', '--plain-http, --min-signers and --keys apply to oci:// sources, and none is given');
+  }
+  const resolve = (d: string): string => (isAbsolute(d) ? d : join(ctx.io.cwd, d));
+  // oci:// artifacts are pulled (and verified) into a scratch folder first; the rest are read where they are.
+  const pulled = anyOci
+    ? await (await import('./oci-sources.js')).pullSources(ctx, dirs, opts, resolve)
+    : { sources: dirs.map((d) => ({ dir: resolve(d), label: d })), dispose: async (): Promise<void> => {} };
+  let result;
+  try {
+    result = await publishCapabilities(
+      where.dir,
+      pulled.sources.map((s) => s.dir),
+      { labels: pulled.sources.map((s) => s.label), skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)), create: true, dryRun, beneath: lower },
+    );
+  } finally {
+    await pulled.dispose();
+  }
   const all = sortDiagnostics(result.diagnostics);
   const code = exitCodeFor({ diagnostics: all });
   const text = renderPublish(result, all, {
