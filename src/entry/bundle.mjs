@@ -78,6 +78,29 @@ const lazyBuiltins = {
   },
 };
 
+/**
+ * Subpaths a package exports for `import` only, which the bundles (CommonJS, where import() becomes
+ * require()) could not load by name: each is required by its file, found beside the file the
+ * package exports to `require`. unpdf/pdfjs (pdf.js without canvas, for extract.text) is one; it
+ * loads through require(esm), which Node 20.19 and later have.
+ */
+const IMPORT_ONLY = { 'unpdf/pdfjs': { package: 'unpdf', file: 'pdfjs.mjs' } };
+
+const importOnly = {
+  name: 'import-only-subpaths',
+  setup(b) {
+    const names = Object.keys(IMPORT_ONLY).map((n) => n.replace(/[/.]/g, '\\$&'));
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'import-only' }));
+    b.onLoad({ filter: /.*/, namespace: 'import-only' }, (args) => {
+      const { package: pkg, file } = IMPORT_ONLY[args.path];
+      return {
+        contents: `const p = require('node:path'); module.exports = require(p.join(p.dirname(require.resolve(${JSON.stringify(pkg)})), ${JSON.stringify(file)}));`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 /** Bundles the CLI of the repository at `root` into `out` (the build's staging directory). */
 export async function bundleCli(root, out) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -91,7 +114,7 @@ export async function bundleCli(root, out) {
       ...Object.entries(chunks).map(([src, name]) => ({ in: src, out: `cmd/${name}` })),
     ],
     outExtension: { '.js': '.cjs' },
-    plugins: [chunkStandIns(root), lazyBuiltins],
+    plugins: [chunkStandIns(root), lazyBuiltins, importOnly],
     // Dynamic import() becomes require(): no ES module loader is started for a lazy command.
     supported: { 'dynamic-import': false },
     bundle: true,

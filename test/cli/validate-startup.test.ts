@@ -35,18 +35,18 @@ describe('skillctl validate: what a run loads', () => {
     return { code: r.status ?? -1, stdout: readFileSync(out, 'utf8'), touched: JSON.parse(readFileSync(trace, 'utf8')) as string[] };
   }
 
-  it('checks a clean manifest with its own chunk only, and writes without building a stdout stream', () => {
+  it('checks a clean manifest with its own chunk and the shared quick YAML reader only, and writes without building a stdout stream', () => {
     const r = traced(['manifests/examples/text.stats/skill.yaml']);
     assert.equal(r.code, 0, r.stdout);
     assert.equal(r.stdout, '✔ 1 manifest checked: all valid; 0 errors, 0 warnings\n', 'no colour in a file');
-    assert.deepEqual(r.touched, ['validate.cjs']);
+    assert.deepEqual(r.touched, ['validate.cjs', 'yaml-fast.cjs']);
   });
 
   it('loads the full YAML parser to place the findings of a manifest that has some', () => {
     const r = traced(['fixtures/manifests/invalid/missing-required-fields']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^ {2}2:1 {5}error {3}SCHEMA_REQUIRED/m);
-    assert.deepEqual(r.touched, ['validate.cjs', 'yaml-document.cjs']);
+    assert.deepEqual(r.touched, ['validate.cjs', 'yaml-document.cjs', 'yaml-fast.cjs']);
   });
 });
 

@@ -89,7 +89,8 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
       await appendFile(manifest, '# a comment changes the bytes, not the manifest\n');
       const r = traced(join(copy, 'bin', 'skillctl.js'), ['fs.read_text']);
       assert.equal(r.code, 0, JSON.stringify(r.doc));
-      assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs'], 'validated in full, the clean manifest without the full YAML parser');
+      // The quick YAML reader is one chunk shared by every command that reads a clean manifest.
+      assert.deepEqual(r.chunks, ['run-full.cjs', 'run.cjs', 'yaml-fast.cjs'], 'validated in full, the clean manifest without the full YAML parser');
     } finally {
       await writeFile(manifest, original);
     }
@@ -103,7 +104,7 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
       await writeFile(manifest, original.replace('description: Read a text file', 'description: Read any file'));
       const edited = traced(join(copy, 'bin', 'skillctl.js'), ['fs.read_text']);
       assert.equal(edited.code, 1);
-      assert.deepEqual([edited.doc.status, edited.chunks], ['bundle_invalid', ['run-full.cjs', 'run.cjs', 'yaml-document.cjs']]);
+      assert.deepEqual([edited.doc.status, edited.chunks], ['bundle_invalid', ['run-full.cjs', 'run.cjs', 'yaml-document.cjs', 'yaml-fast.cjs']]);
       assert.ok(edited.doc.diagnostics.some((d) => d.code === 'MANIFEST_DIGEST_MISMATCH'));
     } finally {
       await writeFile(manifest, original);
