@@ -201,6 +201,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     // The audit log, the policy file and the project's pins: never writable by a skill.
     protectedPaths: runProtectedPaths({
       cwd: ctx.io.cwd,
+      install: packageRoot(),
       ...(root !== undefined ? { root } : {}),
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { json, skillctl } from '../helpers/cli.js';
+import { ROOT } from '../helpers/paths.js';
 import { snapshot } from '../helpers/project.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -95,6 +96,20 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
       assert.deepEqual([r.code, errors(json<RunDoc>(r))], [3, ['POLICY_PATH_PROTECTED']], path);
     }
     assert.deepEqual(await snapshot(proj), before);
+  });
+
+  it("fs.write_patch cannot plant code in skillctl's own installation: a bundle's code cache, a shipped skill, a dependency (POLICY_PATH_PROTECTED, exit 3)", async () => {
+    // skillctl is often installed inside the project a skill may write: what it plants there would
+    // run in the next skillctl, outside every sandbox. Here the checkout running the tests is the
+    // install, the run starts inside it, and the policy grants it whole.
+    const policy = join(root, 'install-write.policy.yaml');
+    await writeFile(policy, `version: 1\npermissions:\n  fs.read: [${ROOT}]\n  fs.write: [${ROOT}]\n`);
+    for (const path of ['dist/cmd/planted.cjs.v8cache', 'bin/planted.js', 'manifests/default/fs.read_text/planted.py', 'node_modules/fflate/planted.js']) {
+      const diff = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+planted\n`;
+      const r = skillctl(['run', 'fs.write_patch', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: ROOT, input: JSON.stringify({ unified_diff: diff }) });
+      assert.deepEqual([r.code, errors(json<RunDoc>(r))], [3, ['POLICY_PATH_PROTECTED']], path);
+      assert.equal(existsSync(join(ROOT, path)), false, path);
+    }
   });
 
   it('under bubblewrap the policy directory can be neither renamed nor refilled, nor the policy rewritten', async () => {

@@ -46,7 +46,7 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [['.skillctl'], ['
  * protecting itself and everything below it.
  */
 export function protectedReason(real: string, extra: readonly string[] = []): string | undefined {
-  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file or the audit log of this run';
+  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file or the audit log of this run, or code skillctl itself loads';
   const segments = real.split('/').filter((s) => s !== '');
   const name = segments[segments.length - 1];
   if (name !== undefined && PROTECTED_FILE_NAMES.includes(name)) return `files named ${name} are protected in every directory`;
@@ -67,13 +67,15 @@ export interface RunPlaces {
   readonly policyFile?: string;
   /** The audit log, if the run writes one. */
   readonly auditFile?: string;
+  /** Where skillctl itself is installed (its package root), whose code the next run loads. */
+  readonly install?: string;
 }
 
 /**
  * The paths one run protects besides the names protected everywhere: the policy in force and
  * the audit log, each with its directory (renaming a directory and refilling it would replace
- * them for the next run), and the project's policy, lock, keys, `.skillctl/` and git hooks and
- * configuration. A directory that holds the working directory (the project root, say) is not
+ * them for the next run), the project's policy, lock, keys, `.skillctl/` and git hooks and
+ * configuration, and skillctl's own installation (installPaths). A directory that holds the working directory (the project root, say) is not
  * protected whole: that would take away every write grant; its protected files are.
  */
 export function runProtectedPaths(p: RunPlaces): string[] {
@@ -88,5 +90,25 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.root !== undefined) {
     for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.git/hooks', '.git/config']) out.add(join(p.root, rel));
   }
+  if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   return [...out].sort();
+}
+
+/**
+ * What the next skillctl run loads from its installation: its bundles and launcher, the V8 code
+ * caches it writes beside them at first use, its package.json, the default skills and schemas it
+ * ships, and every `node_modules` directory Node's resolution walks from the install for the
+ * dependencies it loads at run time. skillctl is most often installed in the very project a skill
+ * may be granted to write: rewriting one of these files would run the skill's code, or widen a
+ * shipped skill's manifest, in the next skillctl, outside every sandbox and policy. The install is
+ * protected whole, unless it holds the working directory (a checkout of skillctl itself), where
+ * protecting it whole would take away every write grant: then the parts it loads are.
+ */
+export function installPaths(install: string, cwd: string): string[] {
+  const out = within(cwd, install) ? ['dist', 'bin', 'package.json', 'manifests', 'schemas'].map((rel) => join(install, rel)) : [install];
+  for (let dir = install; ; dir = dirname(dir)) {
+    out.push(join(dir, 'node_modules'));
+    if (dirname(dir) === dir) break;
+  }
+  return out;
 }
