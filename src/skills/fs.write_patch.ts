@@ -166,9 +166,9 @@ async function stage(ctx: BuiltinContext, targets: readonly Target[], work: Work
     }
     const dir = await makePlace(ctx, t.place, work);
     if (isFailure(dir)) return failure(dir, t.rel);
-    const tmp = await dir.writeTemp(t.place.name, Buffer.from(t.current as string, 'utf8'), t.newMode ?? t.mode);
+    // Announced before it exists: a run stopped while the file is written still removes it.
+    const tmp = await dir.writeTemp(t.place.name, Buffer.from(t.current as string, 'utf8'), t.newMode ?? t.mode, (path) => ctx.scratch(path, 'file'));
     if (typeof tmp !== 'string') return failure(tmp, t.rel);
-    ctx.scratch(`${dir.real}/${tmp}`, 'file');
     work.staged.push({ target: t, dir, tmp });
   }
   return undefined;

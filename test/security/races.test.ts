@@ -9,15 +9,17 @@ import { lstat, mkdir, readdir, readFile, rename, symlink, writeFile } from 'nod
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { BuiltinOutcome } from '../../src/core/run/index.js';
+import { runTarget, scratch, SECRET } from '../helpers/attack.js';
+import { entry, writeBundle } from '../helpers/bundles.js';
 import { ROOT } from '../helpers/paths.js';
 import { snapshot } from '../helpers/project.js';
+import { writeLock } from '../helpers/run.js';
 import { skillContext } from '../helpers/skill-context.js';
 import { runSkill } from '../helpers/skill-contract.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** Runs per attack: the issue asks for at least 200 against the swapping process. */
 const RUNS = 200;
-const SECRET = 'OUTSIDE-SECRET';
 
 interface Swap {
   readonly proc: ChildProcess;
@@ -137,3 +139,41 @@ describe('threat: check-then-use races (a directory swapped for a symlink while 
   });
 
 });
+
+describe('threat: check-then-use races (a pinned script swapped between its verification and its run)', () => {
+  const sc = scratch('skillctl-race-pin-');
+  const SWAP_RUNS = 24;
+
+  before(async () => {
+    const project = sc.work;
+    await writeBundle(join(project, 'skills', 'tool'), {
+      skill_id: 'race.tool',
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: { type: 'object', properties: { ok: { type: 'string' } } } })],
+      files: { 'main.js': 'process.stdout.write(JSON.stringify({ ok: "pinned" }))\n' },
+    });
+    const m = JSON.parse(await readFile(join(project, 'skills', 'tool', 'skill.json'), 'utf8')) as Record<string, string>;
+    await writeLock(project, [{ skill_id: 'race.tool', skill_version: '0.1.0', source: 'skills/tool', manifest_digest: m.manifest_digest as `sha256:${string}`, content_digest: m.content_digest as `sha256:${string}` }]);
+    await writeFile(join(project, 'evil.js'), `process.stdout.write(JSON.stringify({ ok: "${SECRET}" }))\n`);
+    await writeFile(join(project, 'race.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [node]\n');
+  });
+
+  it(`${SWAP_RUNS} runs of a pinned node skill while its main.js and another script trade places: each runs the pinned script or is refused (RUN_BUNDLE_INVALID), never the other`, async () => {
+    const s = await swap(join(sc.work, 'skills', 'tool', 'main.js'), join(sc.work, 'evil.js'));
+    const seen: Record<string, number> = {};
+    try {
+      for (let i = 0; i < SWAP_RUNS; i++) {
+        const r = await runTarget('race.tool', {}, { cwd: sc.work, policy: 'race.policy.yaml' });
+        assert.ok(!r.stdout.includes(SECRET), `a run ran the swapped-in script: ${r.stdout}`);
+        const key = r.exit === 0 ? `ok:${(r.output as { ok: string }).ok}` : `exit ${r.exit}:${r.errors.join(',')}`;
+        seen[key] = (seen[key] ?? 0) + 1;
+      }
+    } finally {
+      await s.stop();
+    }
+    // Refused: the copy holds the other script (its digest does not match), or a file moved out of the bundle while it was copied.
+    const allowed = ['ok:pinned', 'exit 1:CONTENT_DIGEST_MISMATCH,RUN_BUNDLE_INVALID', 'exit 1:RUN_BUNDLE_INVALID'];
+    for (const key of Object.keys(seen)) assert.ok(allowed.includes(key), JSON.stringify(seen));
+    assert.ok((seen['ok:pinned'] ?? 0) > 0, `no run got through while the files swapped: ${JSON.stringify(seen)}`);
+  });
+});
+

@@ -60,8 +60,12 @@ export interface CheckedDir {
   dir(name: string): Promise<CheckedDir | FsFailure>;
   /** Creates a child directory (fs.write) and opens it. */
   makeDir(name: string): Promise<CheckedDir | FsFailure>;
-  /** Writes `data` to a new temporary file in this directory (fs.write); returns its name. */
-  writeTemp(forName: string, data: Uint8Array, mode: number): Promise<string | FsFailure>;
+  /**
+   * Writes `data` to a new temporary file in this directory (fs.write); returns its name.
+   * `announce` hears the file's path before the file exists, so that a run stopped while it is
+   * written (a thread terminated at its deadline) can still remove it.
+   */
+  writeTemp(forName: string, data: Uint8Array, mode: number, announce?: (path: string) => void): Promise<string | FsFailure>;
   /** Renames a child over another (fs.write on both names); a symlink named `to` is replaced, not followed. */
   rename(from: string, to: string): Promise<FsFailure | undefined>;
   /** Removes a child file (fs.write); a symlink is removed, not followed. */
@@ -219,10 +223,11 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
         const j = await judge(child(name), 'fs.write', false, 'dir');
         return isFailure(j) ? j : dirOf(j, 'fs.write');
       },
-      async writeTemp(forName, data, mode) {
+      async writeTemp(forName, data, mode, announce) {
         const bad = writable(forName);
         if (bad !== undefined) return bad;
         const tmp = `.${forName.slice(0, 100)}.skillctl-${randomBytes(6).toString('hex')}.tmp`;
+        announce?.(`${h.real === '/' ? '' : h.real}/${tmp}`);
         let fh: FileHandle;
         try {
           // O_EXCL|O_NOFOLLOW: a new file, never an existing one or a link planted under its name.

@@ -99,7 +99,8 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   const trail = new RunTrail(req.target, { source: opts.policy.source, ...(policy !== undefined ? { digest: policy.digest } : {}) }, opts.clock, opts.skillctlVersion, opts.audit, opts.signal);
 
   // 1. Resolve: the bundle the target names, and the entrypoint.
-  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve });
+  // A bundle directory runs from a private copy, verified as copied (stage.ts).
+  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, stage: true });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   trail.add(...resolution.diagnostics);
   Object.assign(trail.facts, {

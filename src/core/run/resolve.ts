@@ -7,87 +7,23 @@
  * no path leaving the bundle, bounded size) and unpacked into a fresh scratch directory, which the
  * engine removes when the run ends (`cleanup`).
  */
-import { mkdtemp, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import type { LoaderError, Manifest, ManifestValidation } from '../manifest/index.js';
 import { skillNotFound } from './catalogue.js';
 import { loadFull } from './full-load.js';
-import { readJsonObject } from './json.js';
+import { lockPinLookup, verifiedPinLookup, type PinLookup, type SkillPin } from './package-lock.js';
 import { matchSnapshot, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
+import { stageBundle } from './stage.js';
 import { compareVersions } from './versions.js';
-import { verifiedPin } from './lock-pin.js';
 import { isProvenactBundle, loadProvenactBundle } from './provenact-bundle.js';
 
 export { compareVersions };
 
-/** One entry of pins/skills.lock.json, in the fields the run engine needs. */
-export interface SkillPin {
-  /** `agent-skill` for a SKILL.md folder: instructions for an agent, nothing run can execute. */
-  readonly kind?: string;
-  readonly skill_id: string;
-  readonly skill_version: string;
-  /** The bundle directory, relative to the project root (the directory holding pins/). */
-  readonly source: string;
-  readonly manifest_digest: string;
-  readonly content_digest: string;
-  readonly archive_digest?: string;
-}
-
-/**
- * Finds the pin of `skillId` (at `version`, else the highest version) in the lock of `root`.
- * Returns `pin: undefined` when the lock does not exist or does not pin the skill.
- * The integrator may replace this with the pins module's lookup.
- */
-export type PinLookup = (root: string, skillId: string, version: string | undefined) => Promise<{ readonly pin?: SkillPin; readonly diagnostics: readonly Diagnostic[] }>;
-
-export const LOCK_PATH = 'pins/skills.lock.json';
-
-function isPin(v: unknown): v is SkillPin {
-  if (v === null || typeof v !== 'object') return false;
-  const p = v as Record<string, unknown>;
-  return ['skill_id', 'skill_version', 'source', 'manifest_digest', 'content_digest'].every((k) => typeof p[k] === 'string');
-}
-
-/** The project's pin, trusted only as verify-pins would trust it (lock-pin.ts). */
-export const verifiedPinLookup: PinLookup = verifiedPin;
-
-/**
- * Reads the `skills` array of the lock shipped inside the skillctl package (the minimum shape the
- * pins module writes): that lock is part of skillctl itself, trusted as its code is.
- */
-export const lockPinLookup: PinLookup = async (root, skillId, version) => {
-  const file = join(root, LOCK_PATH);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    if (errnoCode(err) === 'ENOENT') return { diagnostics: [] };
-    return { diagnostics: [diag('RUN_LOCK_INVALID', `cannot read the lock file: ${errnoCode(err) ?? String(err)}`, { file })] };
-  }
-  const doc = await readJsonObject(bytes);
-  const skills = (doc.data as { skills?: unknown } | undefined)?.skills;
-  if (!Array.isArray(skills) || !skills.every(isPin)) {
-    return { diagnostics: [diag('RUN_LOCK_INVALID', 'the lock file is not JSON with a `skills` array of pins', { file }), ...doc.diagnostics.map((d) => ({ ...d, file }))] };
-  }
-  const matches = skills.filter((p) => p.skill_id === skillId && (version === undefined || p.skill_version === version));
-  // An Agent Skills pin (any `kind`) has nothing to run; a manifest bundle pinned under the same id is still run.
-  const byVersion = (a: SkillPin, b: SkillPin): number => compareVersions(b.skill_version, a.skill_version);
-  const pin = matches.filter((p) => p.kind === undefined).sort(byVersion)[0];
-  const agentSkill = pin === undefined ? matches.sort(byVersion)[0] : undefined;
-  if (agentSkill !== undefined) {
-    return {
-      diagnostics: [
-        diag('RUN_BUNDLE_INVALID', `${skillId} is pinned as an Agent Skills folder (${agentSkill.source}), which has no manifest or entrypoints to run`, {
-          file,
-          hint: `skillctl convert ${agentSkill.source} writes a skill.yaml for its scripts; pin it again, then run it`,
-        }),
-      ],
-    };
-  }
-  return { ...(pin !== undefined ? { pin } : {}), diagnostics: [] };
-};
+export { LOCK_PATH, lockPinLookup, verifiedPinLookup, type PinLookup, type SkillPin } from './package-lock.js';
 
 export type SkillOrigin = 'path' | 'lock' | 'default';
 
@@ -112,6 +48,12 @@ export interface ResolveOptions {
   readonly scratchDir?: string;
   /** Build-time validation results of the default bundle (see snapshot.ts). */
   readonly defaultSnapshots?: BundleSnapshots;
+  /**
+   * Verify and run a private copy of a bundle directory, made in `scratchDir` (else the system's
+   * temporary directory), not the directory itself (stage.ts). The run engine asks for it; a
+   * caller that only reads the manifest (registry bindings) does not.
+   */
+  readonly stage?: boolean;
 }
 
 export interface Resolution {
@@ -178,7 +120,7 @@ async function validated(real: string, label: string, snapshot: BundleSnapshot |
   };
 }
 
-async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {
+async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot, stageIn?: string): Promise<Resolution> {
   let real: string;
   try {
     real = await realpath(dir);
@@ -186,6 +128,28 @@ async function load(dir: string, label: string, origin: SkillOrigin, pin: SkillP
   } catch (err) {
     return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} is not a bundle directory (${errnoCode(err) ?? 'unreadable'})`, { file: label })] };
   }
+  return stageIn === undefined ? loadReal(real, label, origin, pin, snapshot) : loadStaged(real, label, origin, pin, stageIn);
+}
+
+/** Copies the bundle (stage.ts), then verifies the copy, which is what runs. */
+async function loadStaged(real: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, scratchDir: string): Promise<Resolution> {
+  const staged = await stageBundle(real, scratchDir);
+  if ('dir' in staged) {
+    const r = await loadReal(staged.dir, label, origin, pin);
+    if (r.skill === undefined) await staged.cleanup();
+    return r.skill === undefined ? r : { ...r, cleanup: staged.cleanup };
+  }
+  if (staged.kind === 'scratch') {
+    return { diagnostics: [diag('RUN_TARGET_INVALID', `${label} cannot be copied for its run: ${staged.reason}`, { file: label, hint: 'set TMPDIR to a writable directory' })] };
+  }
+  // A bundle that cannot be copied is not run. Its findings are the validation's, read where it lies.
+  const r = await loadReal(real, label, origin, pin);
+  const why = staged.kind === 'changed' ? `${staged.file} changed while it was copied for the run: ${staged.reason}` : 'it changed while it was copied for the run';
+  if (r.skill === undefined) return r;
+  return { identity: r.identity ?? {}, diagnostics: [...r.diagnostics, diag('RUN_BUNDLE_INVALID', `${label} is not run: ${why}`, { file: label, hint: 'run it again once nothing else writes the bundle' })] };
+}
+
+async function loadReal(real: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, snapshot?: BundleSnapshot): Promise<Resolution> {
   // A provenact bundle (skill.wasm, manifest.json, signatures.json) runs as it is, checked as provenact checks it.
   const { file, manifest, identity, loaderError, diagnostics: found } = (await isProvenactBundle(real)) ? { file: join(label, 'manifest.json'), loaderError: undefined, ...(await loadProvenactBundle(real, label)) } : await validated(real, label, snapshot);
   const diagnostics: Diagnostic[] = [...found];
@@ -263,7 +227,12 @@ function defaultSnapshot(opts: ResolveOptions, skillId: string): BundleSnapshot 
 
 /** A bundle directory or an archive, by its name. */
 function loadTarget(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
-  return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts.scratchDir) : load(path, label, origin, pin);
+  return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts.scratchDir) : load(path, label, origin, pin, undefined, stagingDir(opts));
+}
+
+/** Where a bundle directory is copied for its run, when the caller asks for a copy. */
+function stagingDir(opts: ResolveOptions): string | undefined {
+  return opts.stage === true ? (opts.scratchDir ?? tmpdir()) : undefined;
 }
 
 /** Resolves a run target (a bundle directory, a `.tgz` archive, or `skill_id[@version]`) to a bundle that may run. */

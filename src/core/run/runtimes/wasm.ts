@@ -5,11 +5,12 @@
  * it runs, its hostcalls are answered here, behind the same gate as every other runtime
  * (wasm/hostcalls.ts); at the deadline its thread is terminated. docs/formats/wasm.md.
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { Worker, MessageChannel } from 'node:worker_threads';
 import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
 import { sha256 } from '../../digest/index.js';
+import { readBounded } from '../../fs/read-bounded.js';
 import { commandArgv, type Entrypoint } from '../../manifest/index.js';
 import { checkedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
@@ -50,18 +51,20 @@ export async function readWasmModule(ep: Entrypoint, bundleDir: string): Promise
   const [file = '', entry = WASM_DEFAULT_ENTRY, ...rest] = commandArgv(ep.command);
   const bad = (message: string): { refused: Diagnostic } => ({ refused: diag('RUN_WASM_INVALID', message, { pointer: '/command' }) });
   if (rest.length > 0 || !file.endsWith('.wasm')) return bad('a wasm entrypoint names its module and, optionally, the export to call: <module>.wasm [export]');
+  let real: string;
   try {
     const root = await realpath(bundleDir);
-    const real = await realpath(`${root}/${file}`);
+    real = await realpath(`${root}/${file}`);
     if (!real.startsWith(root + sep)) return bad(`the module ${JSON.stringify(file)} lies outside the bundle`);
-    const st = await stat(real);
-    if (!st.isFile()) return bad(`the module ${JSON.stringify(file)} is not a file`);
-    if (st.size > WASM_MAX_MODULE_BYTES) return bad(`the module is ${st.size} bytes, more than ${WASM_MAX_MODULE_BYTES}`);
-    const bytes = await readFile(real);
-    return { bytes, digest: sha256(bytes), entry };
   } catch (err) {
     return bad(`the module ${JSON.stringify(file)} cannot be read (${(err as { code?: string }).code ?? 'error'})`);
   }
+  // One open of the path just checked, which neither follows a link swapped in since nor blocks on a FIFO.
+  const read = await readBounded(real, { maxBytes: WASM_MAX_MODULE_BYTES, followLinks: false });
+  if (read.ok) return { bytes: read.bytes, digest: sha256(read.bytes), entry };
+  if (read.reason === 'too-large') return bad(`the module is ${read.size} bytes, more than ${WASM_MAX_MODULE_BYTES}`);
+  if (read.reason === 'not-regular') return bad(`the module ${JSON.stringify(file)} is not a file`);
+  return bad(`the module ${JSON.stringify(file)} cannot be read (${read.errno})`);
 }
 
 /** The memory a run grants: the entrypoint's max_memory when it declares one, else provenact's 8 MiB, within the policy's cap. */
