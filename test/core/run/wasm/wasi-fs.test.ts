@@ -3,7 +3,7 @@
 // preopens' rights, and a file left as it was when the module never reached a commit.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { checkedFs, createPolicyGate, type RecordingGate } from '../../../../src/core/policy/index.js';
@@ -29,6 +29,8 @@ describe('WASI file calls over the gate', () => {
     await writeFile(join(rw, 'a.txt'), 'hello');
     await writeFile(join(rw, 'dir', 'b.txt'), 'b');
     await writeFile(join(ro, 'r.txt'), 'read only');
+    await mkdir(join(root, 'outside'));
+    await writeFile(join(root, 'outside', 's.txt'), 'secret');
   });
 
   function host(): { fs: WasiFs; gate: RecordingGate; call: (c: Call) => Promise<WasiAnswer> } {
@@ -40,7 +42,7 @@ describe('WASI file calls over the gate', () => {
   // Preopens are sorted by path: 3 is ro, 4 is rw.
   const RO = 3;
   const RW = 4;
-  const open = (fd: number, path: string, oflags = 0, rightsBase = RIGHTS.FD_READ, fdflags = 0): Call => ({ call: 'path_open', fd, follow: true, path, oflags, rightsBase, rightsInheriting: 0n, fdflags });
+  const open = (fd: number, path: string, oflags = 0, rightsBase = RIGHTS.FD_READ, fdflags = 0, follow = true): Call => ({ call: 'path_open', fd, follow, path, oflags, rightsBase, rightsInheriting: 0n, fdflags });
 
   it('names the preopens by their real paths; other descriptors are not preopens', async () => {
     const { call } = host();
@@ -132,6 +134,28 @@ describe('WASI file calls over the gate', () => {
     }
     assert.equal(gate.uses.filter((u) => !u.allowed && u.scope === 'fs.write').length, 4);
     assert.equal(await readFile(join(ro, 'r.txt'), 'utf8'), 'read only');
+  });
+
+  it('a symlinked directory leading out of the preopen is refused as a middle component, to read and to write', async () => {
+    const { call, gate } = host();
+    const link = join(rw, 'away');
+    await symlink(join(root, 'outside'), link);
+    try {
+      assert.equal((await call(open(RW, 'away/s.txt'))).errno, ERRNO.NOTCAPABLE);
+      assert.equal((await call(open(RW, 'away/planted.txt', OFLAGS.CREAT, RIGHTS.FD_WRITE))).errno, ERRNO.NOTCAPABLE);
+      assert.equal((await call({ call: 'path_create_directory', fd: RW, path: 'away/d' })).errno, ERRNO.NOTCAPABLE);
+      assert.equal((await call({ call: 'path_filestat_get', fd: RW, follow: true, path: 'away/s.txt' })).errno, ERRNO.NOTCAPABLE);
+      assert.deepEqual(
+        gate.uses.filter((u) => !u.allowed).map((u) => u.code),
+        ['POLICY_PATH_DENIED', 'POLICY_PATH_DENIED', 'POLICY_PATH_DENIED', 'POLICY_PATH_DENIED'],
+      );
+      await assert.rejects(stat(join(root, 'outside', 'planted.txt')), { code: 'ENOENT' });
+      await assert.rejects(stat(join(root, 'outside', 'd')), { code: 'ENOENT' });
+      // Without symlink_follow, a final symlink is LOOP, wherever it leads.
+      assert.equal((await call(open(RW, 'away', 0, RIGHTS.FD_READ, 0, false))).errno, ERRNO.LOOP);
+    } finally {
+      await unlink(link);
+    }
   });
 
   it('an unknown descriptor is BADF; a file is not a directory', async () => {
