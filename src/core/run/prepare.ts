@@ -187,7 +187,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   switch (ep.runtime) {
     case 'wasm':
       await cgroup?.release();
-      return prepareWasmRun(p, protectedPaths, env.PATH ?? '', stdin);
+      return prepareWasmRun(p, protectedPaths, env, stdin);
     case 'builtin':
       return prepareBuiltin(p, env, protectedPaths, cgroup);
     case 'container': {

@@ -4,14 +4,17 @@
  * hostcalls ask, and the receipt its audit record carries (runtimes/wasm.ts runs it).
  */
 import { sha256 } from '../digest/index.js';
+import { diag } from '../diagnostics.js';
 import type { GateUse } from '../policy/index.js';
-import type { Entrypoint } from '../manifest/index.js';
+import { commandArgv, type Entrypoint } from '../manifest/index.js';
 import type { Authorisation, HostLookup } from '../policy/index.js';
 import type { Attempt, RunStatus } from './attempt.js';
 import type { RunTrail } from './trail.js';
 import { PROVENACT_IO } from './provenact-bundle.js';
 import { builtinGate } from './runtimes/builtin.js';
 import { capsUsed, checkWasmModule, readWasmModule, runWasm, WASM_DEFAULT_FUEL, wasmMemoryBytes, type WasmLimits } from './runtimes/wasm.js';
+import { WASI_ENTRY } from './wasm/wasi-abi.js';
+import { wasiPreopens } from './wasm/wasi-grant.js';
 
 /** What preparing a wasm run needs of the engine's preparation (prepare.ts's PrepareInput has it all). */
 export interface WasmRunInput {
@@ -26,9 +29,17 @@ export interface WasmRunInput {
   readonly wasmFuel?: number | null;
 }
 
-export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly string[], pathEnv: string, input: Uint8Array): Promise<{ readonly execute: () => Promise<Attempt> } | { readonly status: RunStatus }> {
+/**
+ * `env` is the environment the process runtimes get (the granted variables the entrypoint
+ * declares, and the run's context): a WASI command sees it without PATH, since it runs no program.
+ */
+export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly string[], env: Readonly<Record<string, string>>, input: Uint8Array): Promise<{ readonly execute: () => Promise<Attempt> } | { readonly status: RunStatus }> {
   const { trail, ep, auth } = p;
-  const file = await readWasmModule(ep, p.bundleDir);
+  const pathEnv = env.PATH ?? '';
+  // `[module.wasm, _start, args...]`: a WASI command and its arguments (argv[0] is the module's name).
+  const argv = commandArgv(ep.command);
+  const wasiArgs = argv[1] === WASI_ENTRY ? argv.slice(2) : [];
+  const file = await readWasmModule(wasiArgs.length > 0 ? { ...ep, command: argv.slice(0, 2) } : ep, p.bundleDir);
   if ('refused' in file) {
     trail.add(file.refused);
     return { status: 'bundle_invalid' };
@@ -39,10 +50,14 @@ export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly s
     memoryBytes: wasmMemoryBytes(ep, auth.limits.memoryMiB),
     fuel: p.wasmFuel === undefined ? WASM_DEFAULT_FUEL : p.wasmFuel,
   };
-  const module = checkWasmModule(file, limits);
+  const module = checkWasmModule(file, limits, argv.length > 1);
   if ('refused' in module) {
     trail.add(module.refused);
     return { status: module.refused.code === 'RUN_WASM_MEMORY_LIMIT' ? 'memory_limit' : 'bundle_invalid' };
+  }
+  if (wasiArgs.length > 0 && !module.wasi) {
+    trail.add(diag('RUN_WASM_ENTRY_INVALID', `the command gives arguments, but the module is not a WASI command (it does not import "wasi_snapshot_preview1"); only a WASI command takes arguments`, { pointer: '/command' }));
+    return { status: 'bundle_invalid' };
   }
   trail.facts.observable = true;
   // The module reaches nothing but its hostcalls: no process, no file, no socket of its own.
@@ -64,7 +79,14 @@ export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly s
   const bytes = io === 'bytes' && typeof p.input === 'string' ? Buffer.from(p.input, 'utf8') : input;
   return {
     execute: async () => {
-      const a = await runWasm({ module, input: bytes, io, limits, gate, cwd: p.cwd, heapMiB: auth.limits.memoryMiB, userAgent: `skillctl (wasm ${file.digest.slice(7, 19)})`, onOutput: receipt }, p.signal);
+      const wasi = {
+        args: [argv[0] ?? '', ...wasiArgs],
+        env: Object.entries(env)
+          .filter(([name]) => name !== 'PATH')
+          .map(([name, value]) => `${name}=${value}`),
+        preopens: wasiPreopens(auth.grant.granted),
+      };
+      const a = await runWasm({ module, input: bytes, io, limits, gate, cwd: p.cwd, heapMiB: auth.limits.memoryMiB, userAgent: `skillctl (wasm ${file.digest.slice(7, 19)})`, onOutput: receipt, wasi }, p.signal);
       // The caps a refused or trapped run used are in its receipt too.
       if (trail.facts.wasm?.output_bytes_digest === null) receipt(null);
       return a;

@@ -44,8 +44,9 @@ export const bundlePaths: Rule = {
         continue;
       }
       if (ep.runtime === 'container') continue; // the command runs inside the image
-      if (ep.runtime === 'wasm' && (argv.length > 2 || !(argv[0] as string).endsWith('.wasm'))) {
-        out.push(diag('COMMAND_INVALID', 'a wasm entrypoint names its module and, optionally, the export to call: <module>.wasm [export]', { pointer: at }));
+      // A WASI command's arguments follow its export: <module>.wasm _start [arg...].
+      if (ep.runtime === 'wasm' && ((argv.length > 2 && argv[1] !== '_start') || !(argv[0] as string).endsWith('.wasm'))) {
+        out.push(diag('COMMAND_INVALID', 'a wasm entrypoint names its module and, optionally, the export to call: <module>.wasm [export], or <module>.wasm _start [arg...] for a WASI command', { pointer: at }));
         continue;
       }
       const interp = INTERPRETERS[ep.runtime];

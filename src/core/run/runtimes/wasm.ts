@@ -18,6 +18,8 @@ import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
 import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
 import { wasmThread, type ThreadData, type ThreadResult } from '../wasm/thread.js';
+import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
+import { wasiImports, type WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from './builtin-worker.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
@@ -30,7 +32,9 @@ export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
 export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
 
-const THREAD_SOURCE = `(${wasmThread.toString()})()`;
+const THREAD_SOURCE = `(${wasmThread.toString()})(${wasiImports.toString()})`;
+/** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
+export const WASI_MAX_STDERR_BYTES = 64 * 1024;
 
 export interface WasmLimits {
   readonly timeoutMs: number;
@@ -74,8 +78,9 @@ export function wasmMemoryBytes(ep: Entrypoint, memoryMiB: number): number {
   return Math.max(PAGE_BYTES, bytes - (bytes % PAGE_BYTES));
 }
 
-export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits): PreparedModule | { readonly refused: Diagnostic } {
-  const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, entry: file.entry, ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
+/** `named`: the command names the export to call; else the module's ABI says (`_start` for a WASI command, else `run`). */
+export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named = true): PreparedModule | { readonly refused: Diagnostic } {
+  const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, ...(named ? { entry: file.entry } : {}), ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
   if ('refused' in prepared) return { refused: diag(prepared.refused.code, prepared.refused.message, { pointer: '/command' }) };
   try {
     // The engine's own validation, before a thread is started for it.
@@ -102,8 +107,37 @@ export function capsUsed(uses: readonly GateUse[]): string[] {
  */
 export type WasmIo = 'json' | 'bytes';
 
+/**
+ * A WASI command's end: stdout is its output, as a process's is; a non-zero status with JSON on
+ * stdout is the skill's error (for a contract entrypoint), else a failure naming the status.
+ */
+async function interpretExit(r: WasiExit, io: WasmIo, onOutput: (bytes: Uint8Array | null) => void): Promise<Attempt> {
+  onOutput(r.stdout);
+  const flags = { stdoutTruncated: false, stderrTruncated: r.stderrTruncated, stderr: Buffer.from(r.stderr).toString('utf8') };
+  const failure = (): Attempt => ({ outcome: failed('failed', [diag('RUN_SKILL_FAILED', `the module exited with status ${r.code}`)]), ...flags });
+  if (io === 'bytes') {
+    if (r.code !== 0) return failure();
+    try {
+      return { outcome: { kind: 'output', value: new TextDecoder('utf-8', { fatal: true }).decode(r.stdout) }, ...flags };
+    } catch {
+      return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_NOT_JSON', "the module's output is not UTF-8 text; it was discarded")]), ...flags };
+    }
+  }
+  if (r.code === 0) {
+    const parsed = await parseJsonOutput(r.stdout, 'output');
+    return { outcome: 'value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics), ...flags };
+  }
+  if (r.stdout.length > 0) {
+    const parsed = await parseJsonOutput(r.stdout, 'error');
+    if ('value' in parsed) return { outcome: { kind: 'error', value: parsed.value }, ...flags };
+  }
+  return failure();
+}
+
 async function interpret(r: ThreadResult, module: PreparedModule, limits: WasmLimits, io: WasmIo, onOutput: (bytes: Uint8Array | null) => void): Promise<Attempt> {
   switch (r.t) {
+    case 'exit':
+      return interpretExit(r, io, onOutput);
     case 'done': {
       const bytes = r.output ?? (r.returned !== null ? new TextEncoder().encode(String(r.returned)) : new Uint8Array(0));
       onOutput(bytes);
@@ -134,6 +168,7 @@ async function interpret(r: ThreadResult, module: PreparedModule, limits: WasmLi
       if (r.fuel) return attempt('failed', diag('RUN_WASM_FUEL_EXHAUSTED', `fuel exhausted: the module executed its ${limits.fuel ?? 0} instructions and was stopped`));
       return attempt('failed', diag('RUN_WASM_TRAP', `the module trapped: ${r.message}${module.metered ? '' : ' (unmetered)'}`));
     case 'output_limit':
+      if (module.wasi) return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `stdout passed ${limits.maxOutputBytes} bytes; the module was stopped and its output discarded`), true);
       return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `output_write of ${r.size} bytes passed ${limits.maxOutputBytes} bytes; the module was stopped`), true);
     case 'invalid':
       return attempt('unavailable', diag('RUN_WASM_INVALID', `the module could not be instantiated: ${r.message}`));
@@ -156,13 +191,25 @@ export interface WasmJob {
   readonly io: WasmIo;
   /** Told the module's output bytes, when it ended with one. */
   readonly onOutput?: (bytes: Uint8Array | null) => void;
+  /** For a WASI command: its arguments, environment (`NAME=value`) and preopened directories. */
+  readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly preopens: readonly Preopen[] };
 }
 
 export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
   const { port1, port2 } = new MessageChannel();
   const ctrl = new SharedArrayBuffer(4);
   const flag = new Int32Array(ctrl);
-  const data: ThreadData = { bytes: job.module.bytes, entry: job.module.entry, returnsI32: job.module.returnsI32, input: job.input, maxOutputBytes: job.limits.maxOutputBytes, ctrl, port: port2 };
+  const wasi = job.module.wasi ? (job.wasi ?? { args: [], env: [], preopens: [] }) : undefined;
+  const data: ThreadData = {
+    bytes: job.module.bytes,
+    entry: job.module.entry,
+    returnsI32: job.module.returnsI32,
+    input: job.input,
+    maxOutputBytes: job.limits.maxOutputBytes,
+    ctrl,
+    port: port2,
+    ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES } } : {}),
+  };
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
     workerData: data,
@@ -172,6 +219,7 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     stderr: true,
   });
   const ctx = { gate: job.gate, files: checkedFs(job.gate, job.cwd), userAgent: job.userAgent };
+  const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
     const end = (a: Attempt | Promise<Attempt>): void => {
@@ -185,8 +233,8 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());
     outer?.addEventListener('abort', onOuter, { once: true });
-    port1.on('message', (req: HostRequest) => {
-      void serveHostcall(ctx, req)
+    port1.on('message', (req: HostRequest | WasiRequest) => {
+      void (req.op === 'wasi' ? (files?.serve(req) ?? Promise.resolve({ kind: 'fail' as const })) : serveHostcall(ctx, req))
         .catch(() => ({ kind: 'fail' as const }))
         .then((answer) => {
           if (settled) return;
@@ -195,7 +243,11 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
           Atomics.notify(flag, 0);
         });
     });
-    worker.on('message', (r: ThreadResult) => end(interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined))));
+    worker.on('message', (r: ThreadResult) => {
+      const result = interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined));
+      // A WASI command that ended by returning or by proc_exit has its open files written; a trap does not.
+      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result);
+    });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') end(attempt('memory_limit', diag('RUN_MEMORY_LIMIT', `the module's thread ran out of its ${job.heapMiB} MiB heap and was stopped`)));
       else end(attempt('failed', diag('RUN_WASM_TRAP', `the module's thread failed: ${err.message}`)));

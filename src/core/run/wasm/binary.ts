@@ -96,6 +96,16 @@ export function nameBytes(name: string): number[] {
   return [...u32Bytes(b.length), ...b];
 }
 
+/** The value types of i32 and i64, as the binary format writes them. */
+export const I32 = 0x7f;
+export const I64 = 0x7e;
+
+/** A function type: its parameter and result value types. */
+export interface FuncType {
+  readonly params: readonly number[];
+  readonly results: readonly number[];
+}
+
 export interface Section {
   readonly id: number;
   /** The payload, without the id and size. */

@@ -6,9 +6,10 @@
  * its entry export has one of the two accepted signatures; and, with a budget, every function
  * body pays fuel (meter.ts).
  */
-import { encodeSection, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type Section } from './binary.js';
+import { encodeSection, I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
 import { pushAll } from '../../findings.js';
 import { meterCode } from './meter.js';
+import { WASI_ENTRY, WASI_MODULE, WASI_TYPES } from './wasi-abi.js';
 
 export const PAGE_BYTES = 65536;
 /** The most table elements a module may have (provenact's limit). */
@@ -18,13 +19,6 @@ export const FUEL_EXPORT = 'skillctl_fuel';
 /** The export through which the host calls the module's start function. */
 export const START_EXPORT = 'skillctl_start';
 
-const I32 = 0x7f;
-const I64 = 0x7e;
-
-interface FuncType {
-  readonly params: readonly number[];
-  readonly results: readonly number[];
-}
 
 /** The provenact host ABI: each import's type (i32 pointers and lengths). */
 export const HOSTCALL_TYPES: Readonly<Record<string, FuncType>> = {
@@ -45,13 +39,18 @@ export const HOSTCALL_TYPES: Readonly<Record<string, FuncType>> = {
 };
 
 export const HOST_MODULE = 'provenact';
+/** The export a provenact module's run calls when the command names none. */
+export const PROVENACT_ENTRY = 'run';
+
+/** The import modules the host offers, each with its calls; a module imports from one of them. */
+const OFFERED: Readonly<Record<string, Readonly<Record<string, FuncType>>>> = { [HOST_MODULE]: HOSTCALL_TYPES, [WASI_MODULE]: WASI_TYPES };
 
 export interface ModuleLimits {
   readonly memoryBytes: number;
   /** Instructions the module may execute; undefined: not metered. */
   readonly fuel?: number;
-  /** The export the run calls. */
-  readonly entry: string;
+  /** The export the run calls; undefined: the ABI's own (`_start` for a WASI command, else `run`). */
+  readonly entry?: string;
 }
 
 /** Why a module is refused before it starts. */
@@ -66,6 +65,8 @@ export interface PreparedModule {
   readonly entry: string;
   /** The host calls the module imports, by name. */
   readonly hostcalls: readonly string[];
+  /** A WASI command: it imports from wasi_snapshot_preview1 (and from nothing else). */
+  readonly wasi: boolean;
   /** Whether the entry returns an i32 (else nothing). */
   readonly returnsI32: boolean;
   readonly metered: boolean;
@@ -134,6 +135,7 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
   // Imports: the host's calls, with their types; nothing else.
   const hostcalls: string[] = [];
   const funcTypes: number[] = [];
+  let abi: string | undefined;
   const imports = find(2);
   if (imports !== undefined) {
     const r = new Reader(bytes, imports.start, imports.end);
@@ -143,11 +145,14 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
       const name = r.name();
       const kind = r.byte();
       const what = `${JSON.stringify(mod)}.${JSON.stringify(name)}`;
-      if (mod !== HOST_MODULE) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} from module ${JSON.stringify(mod)}; this host offers only the import module "${HOST_MODULE}"`);
+      const table = Object.hasOwn(OFFERED, mod) ? OFFERED[mod] : undefined;
+      if (table === undefined) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} from module ${JSON.stringify(mod)}; this host offers only the import modules "${HOST_MODULE}" and "${WASI_MODULE}"`);
+      if (abi !== undefined && abi !== mod) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} besides calls of "${abi}"; a module imports from one of "${HOST_MODULE}" and "${WASI_MODULE}"`);
+      abi = mod;
       if (kind !== 0) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} as a ${['function', 'table', 'memory', 'global', 'tag'][kind] ?? 'value'}; the host offers only functions`);
       const typeIndex = r.u32();
-      const want = HOSTCALL_TYPES[name];
-      if (want === undefined || !Object.hasOwn(HOSTCALL_TYPES, name)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what}, which the host does not offer`);
+      const want = table?.[name];
+      if (want === undefined || !Object.hasOwn(table ?? {}, name)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what}, which the host does not offer`);
       const got = types[typeIndex];
       if (got === undefined) throw new WasmFormatError(`import ${what} names type ${typeIndex}, which does not exist`);
       if (!sameType(got, want as FuncType)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} as ${typeText(got)}; the host gives it as ${typeText(want as FuncType)}`);
@@ -194,7 +199,10 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     replaced.set(4, out);
   }
 
-  // Exports: the entry, with one of the two signatures.
+  // Exports: the entry, with one of the two signatures. A WASI command starts at _start.
+  const wasi = abi === WASI_MODULE;
+  const entry = limits.entry ?? (wasi ? WASI_ENTRY : PROVENACT_ENTRY);
+  if (wasi && entry !== WASI_ENTRY) refuse('RUN_WASM_ENTRY_INVALID', `the module is a WASI command (it imports ${JSON.stringify(WASI_MODULE)}); it starts at ${JSON.stringify(WASI_ENTRY)}, not ${JSON.stringify(entry)}`);
   let returnsI32 = false;
   const exportsSection = find(7);
   const exportNames = new Set<string>();
@@ -207,16 +215,17 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
       const kind = r.byte();
       const index = r.u32();
       exportNames.add(name);
-      if (name === limits.entry && kind === 0) entryFunc = index;
+      if (name === entry && kind === 0) entryFunc = index;
     }
   }
-  if (entryFunc === undefined) refuse('RUN_WASM_ENTRY_INVALID', `the module exports no function ${JSON.stringify(limits.entry)}`);
+  if (entryFunc === undefined) refuse('RUN_WASM_ENTRY_INVALID', `the module exports no function ${JSON.stringify(entry)}`);
   const entryType = types[funcTypes[entryFunc as number] ?? -1];
   if (entryType === undefined) throw new WasmFormatError('the entry function has no type');
   if (entryType.params.length > 0 || entryType.results.length > 1 || (entryType.results.length === 1 && entryType.results[0] !== I32)) {
-    refuse('RUN_WASM_ENTRY_INVALID', `the entry ${JSON.stringify(limits.entry)} is ${typeText(entryType)}; the host calls () -> i32 or () -> ()`);
+    refuse('RUN_WASM_ENTRY_INVALID', `the entry ${JSON.stringify(entry)} is ${typeText(entryType)}; the host calls () -> i32 or () -> ()`);
   }
   returnsI32 = entryType.results.length === 1;
+  if (wasi && returnsI32) refuse('RUN_WASM_ENTRY_INVALID', `the WASI command's ${JSON.stringify(WASI_ENTRY)} is ${typeText(entryType)}; a command's is () -> ()`);
 
   // The start function runs when the host calls it, after instantiation, so that its hostcalls
   // reach the module's memory and its traps (fuel included) are told apart like the entry's.
@@ -260,7 +269,7 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     replaced.set(7, [...u32Bytes(n + extraExports.length), ...bytes.subarray(r.pos, exp.end), ...extraExports.flat()]);
   }
 
-  return { bytes: assemble(bytes, list, replaced), entry: limits.entry, hostcalls, returnsI32, metered: limits.fuel !== undefined };
+  return { bytes: assemble(bytes, list, replaced), entry, hostcalls, wasi, returnsI32, metered: limits.fuel !== undefined };
 }
 
 /** The module with the replaced payloads, and new sections where the module had none, in order. */

@@ -15,6 +15,8 @@ import type * as WorkerThreads from 'node:worker_threads';
 import type * as Crypto from 'node:crypto';
 import type { WasmApi, WasmInstance, WasmMemory } from './engine-types.js';
 import type { HostAnswer, HostRequest } from './hostcalls.js';
+import type { WasiRequest } from './wasi-fs.js';
+import type { WasiExit, wasiImports } from './wasi-thread.js';
 
 export interface ThreadData {
   readonly bytes: Uint8Array;
@@ -25,6 +27,8 @@ export interface ThreadData {
   /** Int32 slot 0: 0 while a hostcall waits, 1 once its answer is on the port. */
   readonly ctrl: SharedArrayBuffer;
   readonly port: WorkerThreads.MessagePort;
+  /** Set for a WASI command: its arguments and environment (`NAME=value`). */
+  readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly maxStderrBytes: number };
 }
 
 export type ThreadResult =
@@ -32,9 +36,11 @@ export type ThreadResult =
   | { readonly t: 'denied'; readonly code: string; readonly reason: string; readonly operation: string }
   | { readonly t: 'trap'; readonly message: string; readonly fuel: boolean }
   | { readonly t: 'output_limit'; readonly size: number }
-  | { readonly t: 'invalid'; readonly message: string };
+  | { readonly t: 'invalid'; readonly message: string }
+  | WasiExit;
 
-export function wasmThread(): void {
+/** `makeWasi` is wasi-thread.ts's wasiImports, passed in as text beside this function's. */
+export function wasmThread(makeWasi: typeof wasiImports): void {
   const wt = process.getBuiltinModule('node:worker_threads') as typeof WorkerThreads;
   const crypto = process.getBuiltinModule('node:crypto') as typeof Crypto;
   const d = wt.workerData as ThreadData;
@@ -68,13 +74,16 @@ export function wasmThread(): void {
       return undefined;
     }
   };
-  const ask = (req: HostRequest): HostAnswer => {
+  const exchange = (req: HostRequest | WasiRequest): unknown => {
     Atomics.store(ctrl, 0, 0);
     d.port.postMessage(req);
     while (Atomics.load(ctrl, 0) === 0) Atomics.wait(ctrl, 0, 0);
     const m = wt.receiveMessageOnPort(d.port);
     if (m === undefined) throw new Error('the host gave no answer');
-    const a = m.message as HostAnswer;
+    return m.message;
+  };
+  const ask = (req: HostRequest): HostAnswer => {
+    const a = exchange(req) as HostAnswer;
     if (a.kind === 'denied') throw new Stop({ t: 'denied', code: a.code, reason: a.reason, operation: a.operation });
     return a;
   };
@@ -155,13 +164,34 @@ export function wasmThread(): void {
   const post = (r: ThreadResult): void => parent.postMessage(r);
   try {
     const mod = new WA.Module(d.bytes);
-    instance = new WA.Instance(mod, { provenact });
+    const wasi =
+      d.wasi === undefined
+        ? undefined
+        : makeWasi({
+            mem: view,
+            text,
+            ask: (req) => {
+              const a = exchange(req) as ReturnType<Parameters<typeof makeWasi>[0]['ask']>;
+              // Anything but an errno (the host failed to answer the call) is ERRNO_IO (29), never success.
+              return typeof a.errno === 'number' ? a : { kind: 'wasi', errno: 29 };
+            },
+            stop: (r) => {
+              throw new Stop(r);
+            },
+            input,
+            args: d.wasi.args,
+            env: d.wasi.env,
+            maxOutputBytes: d.maxOutputBytes,
+            maxStderrBytes: d.wasi.maxStderrBytes,
+          });
+    instance = new WA.Instance(mod, wasi === undefined ? { provenact } : { wasi_snapshot_preview1: wasi.imports });
     const exports = instance.exports;
     memory = exports.memory instanceof WA.Memory ? (exports.memory as WasmMemory) : undefined;
     const start = exports.skillctl_start;
     if (typeof start === 'function') (start as () => unknown)();
     const returned = (exports[d.entry] as () => unknown)();
-    post({ t: 'done', output, returned: d.returnsI32 ? Number(returned) : null });
+    // A WASI command that returns from _start exits with status 0.
+    post(wasi !== undefined ? wasi.exit(0) : { t: 'done', output, returned: d.returnsI32 ? Number(returned) : null });
   } catch (err) {
     if (err instanceof Stop) return post(err.result);
     if (err instanceof WA.CompileError || err instanceof WA.LinkError) return post({ t: 'invalid', message: err.message });
