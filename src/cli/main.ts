@@ -10,6 +10,7 @@ import { COMMANDS } from './commands/index.js';
 import { colorEnabled, loadStyle, makeContext, type Context, type GlobalOptions } from './context.js';
 import { EXIT } from './exit.js';
 import { processIO, type CliIO } from './io.js';
+import { renderJson } from './render/json.js';
 import { errorDoc, report } from './report.js';
 
 const EXAMPLES = `
@@ -24,6 +25,11 @@ Exit status: 0 ok, 1 findings, 2 usage or unreadable input, 3 denied by policy,
 /** The global options that take no value: with nothing else, no command was given. */
 const GLOBAL_FLAGS: ReadonlySet<string> = new Set(['--json', '--no-color', '-q', '--quiet', '--debug']);
 
+/** `--json --version` (schemas/cli/version.schema.json): the package and the Node.js that runs it. */
+function versionDoc(): string {
+  return renderJson({ name: 'skillctl', version: VERSION, node: process.version }).trimEnd();
+}
+
 /** Runs skillctl with `argv` (without node and script) and returns the exit status. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   let exitCode: number = EXIT.ok;
@@ -31,7 +37,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const program = new Command('skillctl');
   program
     .description('Lint, digest, pack, pin, verify and run agent skills under a host-enforced policy.')
-    .version(VERSION, '-V, --version', 'print the version and exit')
+    // Commander prints the version string as given: with --json, the one object every --json run prints.
+    .version(wantsJson ? versionDoc() : VERSION, '-V, --version', 'print the version and exit')
     .option('--json', 'print one JSON document on stdout (errors included)')
     .option('--no-color', 'no colours (also: NO_COLOR=1)')
     .option('-q, --quiet', 'print only errors and results')

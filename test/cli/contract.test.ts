@@ -31,7 +31,7 @@ describe('skillctl validate --contract', () => {
   it('a violating payload: exit 4, every violation with pointer, line and rule', () => {
     const r = skillctl(['validate', '--json', '--contract', 'ctr.output.v1', `${INVALID}/ctr.output.thumbnail-7-words.json`]);
     assert.equal(r.code, 4);
-    const doc = json<PayloadResult[]>(r);
+    const doc = json<{ payloads: PayloadResult[] }>(r).payloads;
     assert.equal(doc.length, 1);
     assert.equal(doc[0]?.valid, false);
     assert.equal(doc[0]?.contract, 'ctr.output.v1');
@@ -47,7 +47,7 @@ describe('skillctl validate --contract', () => {
     for (const args of [['-'], []]) {
       const r = skillctl(['validate', '--contract', 'eval.output', '--json', ...args], { input: bytes });
       assert.equal(r.code, 4, r.stderr);
-      const doc = json<PayloadResult[]>(r);
+      const doc = json<{ payloads: PayloadResult[] }>(r).payloads;
       assert.equal(doc[0]?.file, '-');
       assert.deepEqual(found(doc), ['PAYLOAD_REQUIRED_IF@/failure_reason']);
     }
@@ -56,7 +56,7 @@ describe('skillctl validate --contract', () => {
   it('C1: a markdown-fenced payload is not JSON, with a hint to drop the fence', () => {
     const r = skillctl(['validate', '--json', '--contract', 'ctr.output', `${INVALID}/ctr.output.markdown-fenced.json`]);
     assert.equal(r.code, 4);
-    const d = json<PayloadResult[]>(r)[0]?.diagnostics[0];
+    const d = json<{ payloads: PayloadResult[] }>(r).payloads[0]?.diagnostics[0];
     assert.equal(d?.code, 'PAYLOAD_NOT_JSON');
     assert.match(d?.hint ?? '', /code fence/);
   });
@@ -64,7 +64,7 @@ describe('skillctl validate --contract', () => {
   it('checks several payloads and reports each', () => {
     const r = skillctl(['validate', '--json', '--contract', 'eval.output', `${VALID}/eval.output.pass-with-null-reason.json`, `${INVALID}/eval.output.confidence-1.2.json`]);
     assert.equal(r.code, 4);
-    assert.deepEqual(json<PayloadResult[]>(r).map((x) => `${x.file ?? ''} ${x.valid}`), [
+    assert.deepEqual(json<{ payloads: PayloadResult[] }>(r).payloads.map((x) => `${x.file ?? ''} ${x.valid}`), [
       `${VALID}/eval.output.pass-with-null-reason.json true`,
       `${INVALID}/eval.output.confidence-1.2.json false`,
     ]);
@@ -73,10 +73,10 @@ describe('skillctl validate --contract', () => {
   it('rules that relate output to input: warnings without --input, checked with it', () => {
     const without = skillctl(['validate', '--json', '--contract', 'script.output', `${INVALID}/script.output.thesis-late.json`]);
     assert.equal(without.code, 0);
-    assert.deepEqual(found(json<PayloadResult[]>(without)), ['PAYLOAD_RULE_UNCHECKED@/script', 'PAYLOAD_RULE_UNCHECKED@/script']);
+    assert.deepEqual(found(json<{ payloads: PayloadResult[] }>(without).payloads), ['PAYLOAD_RULE_UNCHECKED@/script', 'PAYLOAD_RULE_UNCHECKED@/script']);
     const withInput = skillctl(['validate', '--json', '--contract', 'script.output', '--input', SCRIPT_INPUT, `${INVALID}/script.output.thesis-late.json`]);
     assert.equal(withInput.code, 4);
-    assert.deepEqual(found(json<PayloadResult[]>(withInput)), ['PAYLOAD_OFF_SUBJECT@/script']);
+    assert.deepEqual(found(json<{ payloads: PayloadResult[] }>(withInput).payloads), ['PAYLOAD_OFF_SUBJECT@/script']);
     const good = skillctl(['validate', '--contract', 'script.output', '--input', SCRIPT_INPUT, '-'], {
       input: readFileSync(fixture('contracts', 'valid', 'script.output.addresses-thesis-early.json')),
     });
@@ -95,13 +95,13 @@ describe('skillctl validate --contract', () => {
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     const v2 = skillctl(['validate', '--json', '--contract', 'acme.summary', '--contracts', 'fixtures/contracts/user/good', 'fixtures/contracts/user/payloads/acme.summary.v1.conforms.json']);
     assert.equal(v2.code, 4);
-    assert.equal(json<PayloadResult[]>(v2)[0]?.contract, 'acme.summary.v2');
+    assert.equal(json<{ payloads: PayloadResult[] }>(v2).payloads[0]?.contract, 'acme.summary.v2');
   });
 
   it('a malformed contract is a finding (exit 1), not a crash', () => {
     const r = skillctl(['validate', '--json', '--contract', 'acme.unknown_keyword.v1', '--contracts', 'fixtures/contracts/user/malformed', `${VALID}/ctr.output.five-each.json`]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.deepEqual(found(json<PayloadResult[]>(r)), ['CONTRACT_UNKNOWN_KEYWORD@/properties/title/maxWord']);
+    assert.deepEqual(found(json<{ payloads: PayloadResult[] }>(r).payloads), ['CONTRACT_UNKNOWN_KEYWORD@/properties/title/maxWord']);
     const human = skillctl(['validate', '--contract', 'acme.bad_regex', '--contracts', 'fixtures/contracts/user/malformed', `${VALID}/ctr.output.five-each.json`]);
     assert.equal(human.code, 1);
     assert.match(human.stdout, /CONTRACT_MALFORMED/);
@@ -127,8 +127,8 @@ describe('skillctl validate --contract', () => {
   it('a missing payload file: exit 2, and the other files are still checked', () => {
     const r = skillctl(['validate', '--json', '--contract', 'ctr.output', 'no-such.json', `${INVALID}/ctr.output.four-hooks.json`]);
     assert.equal(r.code, 2);
-    assert.deepEqual(found(json<PayloadResult[]>(r)), ['INPUT_NOT_FOUND@', 'PAYLOAD_TOO_FEW_ITEMS@/hooks']);
-    assert.deepEqual(json<{ valid: boolean | null }[]>(r).map((d) => d.valid), [null, false]);
+    assert.deepEqual(found(json<{ payloads: PayloadResult[] }>(r).payloads), ['INPUT_NOT_FOUND@', 'PAYLOAD_TOO_FEW_ITEMS@/hooks']);
+    assert.deepEqual(json<{ payloads: { valid: boolean | null }[] }>(r).payloads.map((d) => d.valid), [null, false]);
     const human = skillctl(['validate', '--contract', 'ctr.output', 'no-such.json', `${INVALID}/ctr.output.four-hooks.json`]);
     assert.match(human.stdout, /1 payload checked against ctr\.output\.v1: 1 violates it; 1 could not be read;/);
   });

@@ -49,7 +49,7 @@ describe('messages that guide', () => {
     await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('skill_version: 0.1.0', 'skill_version: 0.2.0'));
     const fixed = skillctl(['validate', '--fix', '--json', 'wc'], { cwd: dir });
     assert.equal(fixed.code, 0, fixed.stdout);
-    const results = JSON.parse(fixed.stdout) as { file: string; fixed?: unknown }[];
+    const { results } = JSON.parse(fixed.stdout) as { results: { file: string; fixed?: unknown }[] };
     assert.deepEqual(results[0]?.fixed, { file: 'wc/skill.yaml', fields: ['manifest_digest'] });
     assert.equal(results[1]?.fixed, undefined, 'SKILL.md is never rewritten by --fix');
 

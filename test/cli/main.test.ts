@@ -16,6 +16,15 @@ describe('global options', () => {
     }
   });
 
+  it('--json --version prints one object: the name, the version and the Node.js that runs it', () => {
+    for (const args of [['--json', '--version'], ['-V', '--json']]) {
+      const r = skillctl(args);
+      assert.equal(r.code, 0);
+      assert.equal(r.stderr, '');
+      assert.equal(r.stdout, `${JSON.stringify({ name: 'skillctl', version: pkg.version, node: process.version }, null, 2)}\n`);
+    }
+  });
+
   it('--help lists commands, global options, examples and exit codes', () => {
     const r = skillctl(['--help']);
     assert.equal(r.code, 0);

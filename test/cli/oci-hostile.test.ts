@@ -43,7 +43,7 @@ describe('pull oci:// from a hostile registry', () => {
   after(() => removeDir(work));
 
   /** Pulls from a fresh hostile registry into a fresh project with a fresh cache. */
-  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; basic?: { user: string; password: string }; ref?: 'tag' | 'digest' } = {}) {
+  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; basic?: { user: string; password: string }; ref?: 'tag' | 'digest'; argv?: (ref: string) => string[] } = {}) {
     const reg = await hostileRegistry({
       misbehaviour,
       layer: opts.layer ?? layer,
@@ -57,7 +57,8 @@ describe('pull oci:// from a hostile registry', () => {
     const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(reg.host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
     const name = opts.ref === 'digest' ? `@${reg.digest}` : ':1';
     try {
-      const r = await skillctlAsync(['pull', `oci://${reg.host}/skills/pdf-notes${name}`, '--out', 'out', '--json'], { cwd: proj, env, timeoutMs: 60_000 });
+      const ref = `oci://${reg.host}/skills/pdf-notes${name}`;
+      const r = await skillctlAsync(opts.argv !== undefined ? opts.argv(ref) : ['pull', ref, '--out', 'out', '--json'], { cwd: proj, env, timeoutMs: 60_000 });
       return { r, reg, proj, cache };
     } finally {
       await reg.close();
@@ -144,6 +145,16 @@ describe('pull oci:// from a hostile registry', () => {
     } finally {
       await reg.close();
     }
+  });
+
+  it('pin --json of a reference whose pulled layer is refused: pin\'s own document, nothing pinned, the pull\'s findings', async () => {
+    const bad = tgz([{ name: '../escape.txt', data: 'x' }, { name: 'SKILL.md', data: '---\nname: pdf-notes\ndescription: d\n---\n' }]);
+    const { r, proj } = await pull('none', { layer: bad, argv: (ref) => ['pin', ref, '--json'] });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const doc = json<{ ok: boolean; lock: string; lock_written: boolean; signatures_written: unknown[]; changes: unknown[]; diagnostics: { code: string }[] }>(r);
+    assert.deepEqual([doc.ok, doc.lock, doc.lock_written, doc.signatures_written, doc.changes], [false, 'pins/skills.lock.json', false, [], []]);
+    assert.ok(doc.diagnostics.some((d) => d.code === 'ARCHIVE_PATH_UNSAFE'), r.stdout);
+    assert.deepEqual(await readdir(proj), []);
   });
 
   const archives: [string, () => Buffer, string][] = [

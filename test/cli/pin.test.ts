@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { loadLock, type SkillctlLock } from '../../src/core/pins/index.js';
 import { json, skillctl } from '../helpers/cli.js';
+import { checkCliJson, wantsJson } from '../helpers/cli-json.js';
 import { BIN } from '../helpers/paths.js';
 import { editManifest, projects } from '../helpers/project.js';
 import { addPdfNotes, PDF_NOTES, UNVERSIONED_DIR } from '../helpers/skill-md.js';
@@ -23,7 +24,10 @@ function runAsync(args: string[], cwd: string): Promise<{ code: number | null; s
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.on('close', (code) => resolve({ code, stdout }));
+    child.on('close', (code) => {
+      if (code !== null && wantsJson(args)) checkCliJson(args, stdout);
+      resolve({ code, stdout });
+    });
   });
 }
 

@@ -74,7 +74,7 @@ describe('skillctl run', () => {
   it('an invalid bundle: --json and the audit record carry the loader error validate gives; a valid run has none', async () => {
     // python without runtime_version: ERR_RUNTIME_UNPINNED, about entrypoint main.
     await writeBundle(join(project, 'unpinned'), { entrypoints: [entry({ runtime: 'python', command: 'python3 main.py', output_schema: OK })], files: { 'main.py': '' } });
-    const validated = json<{ loader_error: unknown }[]>(skillctl(['validate', './unpinned', '--json'], { cwd: project }))[0]?.loader_error;
+    const validated = json<{ results: { loader_error: unknown }[] }>(skillctl(['validate', './unpinned', '--json'], { cwd: project })).results[0]?.loader_error;
     assert.equal((validated as { error_code?: string } | undefined)?.error_code, 'ERR_RUNTIME_UNPINNED');
     const r = skillctl(['run', './unpinned', '--json'], { cwd: project });
     assert.equal(r.code, 1, r.stdout);

@@ -76,7 +76,7 @@ describe('skill roots', () => {
       const r = skillctl(['validate', '--json'], { cwd });
       assert.equal(r.code, 0, r.stdout + r.stderr);
       // Relative to the working directory when inside it, else absolute.
-      const files = json<{ file: string }[]>(r).map((x) => (isAbsolute(x.file) ? relative(realpathSync(root), x.file) : relative(root, join(cwd, x.file))));
+      const files = json<{ results: { file: string }[] }>(r).results.map((x) => (isAbsolute(x.file) ? relative(realpathSync(root), x.file) : relative(root, join(cwd, x.file))));
       assert.deepEqual(files.sort(), ['.agents/skills/word-count/SKILL.md', '.claude/skills/line-count/SKILL.md', 'manifests/hello/skill.yaml', 'skills/pdf-notes/SKILL.md']);
     }
     const human = skillctl(['validate'], { cwd: root });
@@ -89,7 +89,7 @@ describe('skill roots', () => {
     const root = await everyRoot(project);
     const r = skillctl(['validate', '--json'], { cwd: join(root, 'skills', 'pdf-notes') });
     assert.equal(r.code, 0, r.stdout);
-    assert.deepEqual(json<{ file: string }[]>(r).map((x) => x.file), ['SKILL.md']);
+    assert.deepEqual(json<{ results: { file: string }[] }>(r).results.map((x) => x.file), ['SKILL.md']);
   });
 
   it('prompt with no arguments lists the SKILL.md folders of every root', async () => {

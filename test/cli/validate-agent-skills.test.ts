@@ -24,7 +24,7 @@ describe('skillctl validate on Agent Skills folders', () => {
 
   it('searches a directory for both kinds, and a SKILL.md path names its folder', () => {
     const r = skillctl(['validate', '--json', 'fixtures/agent-skills/valid', 'fixtures/manifests/valid/node-entrypoint', 'fixtures/agent-skills/invalid/Name-Uppercase/SKILL.md']);
-    const doc = json<SkillResult[]>(r);
+    const doc = json<{ results: SkillResult[] }>(r).results;
     assert.equal(doc.filter((d) => d.kind === 'agent-skill').length, 13);
     assert.equal(doc.filter((d) => d.kind === undefined).length, 1);
     assert.ok(doc.some((d) => d.file === 'fixtures/agent-skills/valid/lowercase-file/skill.md'));
@@ -39,7 +39,7 @@ describe('skillctl validate on Agent Skills folders', () => {
     assert.equal(skillctl(['validate', '--strict', dir]).code, 1);
     const reserved = 'fixtures/agent-skills/valid/claude-helper';
     assert.equal(skillctl(['validate', '--profile', 'spec', reserved]).code, 0);
-    const strict = json<SkillResult[]>(skillctl(['validate', '--json', '--strict', reserved]));
+    const strict = json<{ results: SkillResult[] }>(skillctl(['validate', '--json', '--strict', reserved])).results;
     assert.equal(strict[0]?.profile, 'strict');
     assert.deepEqual(strict[0]?.diagnostics.map((d) => [d.code, d.severity]), [['AGENT_SKILL_NAME_RESERVED', 'error']]);
   });
@@ -60,7 +60,7 @@ describe('skillctl validate on Agent Skills folders', () => {
     const cwd = tempDir();
     for (let i = 0; i < 210; i++) cpSync(fixture('agent-skills', 'valid', 'claude-helper'), join(cwd, 'skills', `s${i}`, 'claude-helper'), { recursive: true });
     const r = skillctl(['validate', '--json', '--strict', 'skills'], { cwd, env: { SKILLCTL_THREADS: '2' } });
-    const doc = json<SkillResult[]>(r);
+    const doc = json<{ results: SkillResult[] }>(r).results;
     assert.equal(doc.length, 210);
     assert.ok(doc.every((d) => d.profile === 'strict' && d.diagnostics.length === 1 && d.diagnostics[0]?.severity === 'error'));
   });

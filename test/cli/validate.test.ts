@@ -34,10 +34,10 @@ describe('skillctl validate', () => {
     assert.match(r.stdout, /did you mean `entrypoint_id`/);
   });
 
-  it('--json prints one array of per-manifest results with metadata and loader error', () => {
+  it('--json prints one object: per-manifest results with metadata and loader error, and the tally', () => {
     const r = skillctl(['validate', '--json', 'fixtures/manifests/invalid/runtime-unpinned-python', 'fixtures/manifests/valid/node-entrypoint']);
     assert.equal(r.code, 1);
-    const doc = json<Result[]>(r);
+    const doc = json<{ results: Result[] }>(r).results;
     assert.equal(doc.length, 2);
     const [bad, good] = doc;
     assert.equal(bad?.valid, false);
@@ -47,6 +47,7 @@ describe('skillctl validate', () => {
     assert.deepEqual(bad?.diagnostics.map((d) => d.code), ['RUNTIME_UNPINNED']);
     assert.equal(good?.valid, true);
     assert.equal(good?.loader_error, null);
+    assert.deepEqual(json<{ summary: unknown }>(r).summary, { checked: 2, valid: 1, invalid: 1, errors: 1, warnings: 0 });
   });
 
   it('--json output is byte-identical across runs', () => {
@@ -57,10 +58,10 @@ describe('skillctl validate', () => {
 
   it('searches a directory for bundles and accepts globs', () => {
     const dir = skillctl(['validate', '--json', 'fixtures/manifests/valid']);
-    assert.equal(json<Result[]>(dir).length, 10);
+    assert.equal(json<{ results: Result[] }>(dir).results.length, 10);
     const glob = skillctl(['validate', '--json', 'fixtures/manifests/valid/*-entrypoint/skill.yaml']);
     assert.deepEqual(
-      json<Result[]>(glob).map((x) => x.file),
+      json<{ results: Result[] }>(glob).results.map((x) => x.file),
       ['builtin', 'node', 'python'].map((k) => `fixtures/manifests/valid/${k}-entrypoint/skill.yaml`),
     );
   });
@@ -69,7 +70,7 @@ describe('skillctl validate', () => {
     const text = readFileSync(fixture('manifests', 'valid', 'node-entrypoint', 'skill.yaml'));
     const r = skillctl(['validate', '--json', '-'], { input: text });
     assert.equal(r.code, 0, r.stdout);
-    const [res] = json<Result[]>(r);
+    const [res] = json<{ results: Result[] }>(r).results;
     assert.deepEqual(res?.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_UNVERIFIED']);
     const asJson = skillctl(['validate', '--json', '-'], { input: readFileSync(fixture('manifests', 'valid', 'json-manifest', 'skill.json')) });
     assert.equal(asJson.code, 0, asJson.stdout);
@@ -78,8 +79,10 @@ describe('skillctl validate', () => {
   it('a missing path is a usage error (exit 2, INPUT_NOT_FOUND)', () => {
     const r = skillctl(['validate', '--json', 'no/such/dir']);
     assert.equal(r.code, 2);
-    const doc = json<{ diagnostics: { code: string }[] }[]>(r);
-    assert.deepEqual(doc.at(-1)?.diagnostics.map((d) => d.code), ['INPUT_NOT_FOUND']);
+    const doc = json<{ ok: boolean; results: unknown[]; input_errors: { code: string; file?: string }[] }>(r);
+    assert.equal(doc.ok, false);
+    assert.deepEqual(doc.results, []);
+    assert.deepEqual(doc.input_errors.map((d) => [d.code, d.file]), [['INPUT_NOT_FOUND', 'no/such/dir']]);
   });
 
   it('a directory with no bundle is a usage error (exit 2, NO_INPUT)', () => {
@@ -153,7 +156,7 @@ describe('skillctl validate --json: determinism per entrypoint', () => {
     const r = skillctl(['validate', '--json', '-'], { input: JSON.stringify(withDigest(m)) });
     // Ineligible is not invalid: the request for strict determinism is a warning.
     assert.equal(r.code, 0, r.stdout);
-    const [res] = json<(Result & { entrypoints: unknown[] })[]>(r);
+    const [res] = json<{ results: (Result & { entrypoints: unknown[] })[] }>(r).results;
     assert.equal(res?.valid, true);
     assert.equal(res?.metadata.determinism_eligible, false);
     assert.equal(res?.metadata.fingerprint_completeness, 'incomplete');
@@ -187,7 +190,7 @@ describe('skillctl validate --json: determinism per entrypoint', () => {
 
   it('a manifest that does not parse has no entrypoints', () => {
     const r = skillctl(['validate', '--json', '-'], { input: '{ "skill_id": ' });
-    const [res] = json<(Result & { entrypoints: unknown[] })[]>(r);
+    const [res] = json<{ results: (Result & { entrypoints: unknown[] })[] }>(r).results;
     assert.deepEqual(res?.entrypoints, []);
   });
 });
@@ -200,7 +203,7 @@ describe('skillctl validate ARCHIVE', () => {
     assert.equal(skillctl(['pack', 'code-extension-fields', '--format', 'skill', '--out', 'dist'], { cwd: dir }).code, 0);
     const r = skillctl(['validate', '--json', 'dist/fs.read_text-0.1.0.tgz', 'dist/code-extension-fields.skill'], { cwd: dir });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const results = json<Result[]>(r);
+    const results = json<{ results: Result[] }>(r).results;
     assert.deepEqual(
       results.map((x) => [x.file, x.valid]),
       [
@@ -239,7 +242,7 @@ describe('skillctl validate --fix', () => {
     const before = readFileSync(join(dir, 'skill.yaml'), 'utf8');
     const stale = skillctl(['validate', '--json', dir]);
     assert.equal(stale.code, 1);
-    assert.deepEqual(json<Result[]>(stale)[0]?.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
+    assert.deepEqual(json<{ results: Result[] }>(stale).results[0]?.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
 
     const fixed = skillctl(['validate', '--fix', dir]);
     assert.equal(fixed.code, 0, fixed.stdout + fixed.stderr);
@@ -257,7 +260,7 @@ describe('skillctl validate --fix', () => {
     writeFileSync(join(dir, 'json', 'main.js'), '// edited\n');
     const r = skillctl(['validate', '--fix', '--json', join(dir, 'yaml'), join(dir, 'json')]);
     assert.equal(r.code, 0, r.stdout);
-    assert.ok(json<Result[]>(r).every((x) => x.valid && x.diagnostics.length === 0));
+    assert.ok(json<{ results: Result[] }>(r).results.every((x) => x.valid && x.diagnostics.length === 0));
     const yaml = readFileSync(join(dir, 'yaml', 'skill.yaml'), 'utf8');
     assert.match(yaml, /\nmanifest_digest: sha256:[0-9a-f]{64}\ncontent_digest: sha256:[0-9a-f]{64}\n/);
     JSON.parse(readFileSync(join(dir, 'json', 'skill.json'), 'utf8'));
@@ -283,7 +286,7 @@ describe('skillctl validate on many bundles', () => {
     const single = skillctl(['validate', '--json', dir], { env: { SKILLCTL_THREADS: '1' } });
     assert.equal(threaded.code, 1);
     assert.equal(threaded.stdout, single.stdout);
-    const doc = json<Result[]>(threaded);
+    const doc = json<{ results: Result[] }>(threaded).results;
     assert.equal(doc.length, 210);
     assert.deepEqual(doc.filter((x) => !x.valid).map((x) => x.file), [join(dir, 'skill-0007', 'skill.yaml')]);
   });
@@ -293,7 +296,7 @@ describe('skillctl validate on the shipped manifests', () => {
   it('checks every skill bundle under manifests/ and leaves capability bundles (their own skill.md) to the registry', () => {
     const r = skillctl(['validate', '--json', 'manifests']);
     assert.equal(r.code, 0, r.stdout);
-    const doc = json<{ file: string; valid: boolean }[]>(r);
+    const doc = json<{ results: { file: string; valid: boolean }[] }>(r).results;
     assert.ok(doc.length >= 11);
     assert.ok(doc.every((x) => x.valid && x.file.endsWith('skill.yaml')), JSON.stringify(doc.map((x) => x.file)));
   });

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { checkCliJson, wantsJson } from './cli-json.js';
 import { BIN, ROOT } from './paths.js';
 
 export interface CliRun {
@@ -30,7 +31,16 @@ export function skillctl(args: readonly string[], opts: CliOptions = {}): CliRun
     maxBuffer: 64 * 1024 * 1024,
   });
   if (r.error) throw r.error;
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return checked(args, { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr });
+}
+
+/**
+ * The run, once its JSON document (when the arguments ask for one) matched its schema under
+ * schemas/cli/. A run killed by a signal (a test's timeout) printed what it had, and is left to the test.
+ */
+function checked(args: readonly string[], run: CliRun): CliRun {
+  if (run.code !== -1 && wantsJson(args)) checkCliJson(args, run.stdout);
+  return run;
 }
 
 /**
@@ -51,7 +61,11 @@ export function skillctlAsync(args: readonly string[], opts: CliOptions = {}): P
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+      try {
+        resolve(checked(args, { code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+      } catch (e) {
+        reject(e instanceof Error ? e : new Error(String(e)));
+      }
     });
     child.stdin.end(opts.input ?? '');
   });

@@ -10,6 +10,7 @@ import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { GIT_TEST_ENV } from './git-repo.js';
 import { pinnedProject } from './pins.js';
+import { checkCliJson, wantsJson } from './cli-json.js';
 import { BIN, ROOT } from './paths.js';
 
 /** PATH with this test's node and the system tools, and no skillctl of the machine's. */
@@ -43,7 +44,9 @@ export function git(cwd: string, args: readonly string[], check = true): Ran {
 
 /** skillctl, as the project's installed copy, in `cwd`. */
 export function skillctlIn(cwd: string, args: readonly string[], input?: string): Ran {
-  return sh(cwd, process.execPath, [BIN, ...args], input !== undefined ? { input } : {});
+  const r = sh(cwd, process.execPath, [BIN, ...args], input !== undefined ? { input } : {});
+  if (wantsJson(args)) checkCliJson(args, r.stdout);
+  return r;
 }
 
 /** Makes `node_modules/.bin/skillctl` in `root` lead to this checkout's bin, as `npm install -D` would. */

@@ -42,6 +42,10 @@ describe('the packed tarball', () => {
     assert.deepEqual(files.filter((f) => f.includes('.v8cache')), []);
   });
 
+  it('ships the schema of every --json document (schemas/cli/, docs/formats/cli-json.md)', () => {
+    for (const f of ['schemas/cli/validate.schema.json', 'schemas/cli/version.schema.json', 'schemas/cli/shared/error.schema.json', 'schemas/cli/shared/diagnostic.schema.json']) assert.ok(files.includes(f), f);
+  });
+
   it('ships the Apache-2.0 licence text, and links to the repository, its home page and issues', () => {
     assert.equal(pkg['license'], 'Apache-2.0');
     const text = readFileSync(join(dir, 'unpacked', 'package', 'LICENSE'), 'utf8');

@@ -72,7 +72,8 @@ export function renderContractShow(c: Contract, rules: readonly ContractRule[], 
 /** `validate --contract`: one JSON document per payload, SARIF, or the findings and a summary. */
 export function renderPayloads(check: PayloadsCheck, opts: ContractRenderOptions & { readonly format: 'human' | 'json' | 'sarif'; readonly cwd: string }): string {
   const all = check.diagnostics;
-  if (opts.format === 'json') return renderJson(check.payloads).trimEnd();
+  // One object like every --json document (schemas/cli/validate.schema.json, the --contract form).
+  if (opts.format === 'json') return renderJson({ ok: opts.exitCode === 0, contract: check.label, checked: check.checked, payloads: check.payloads }).trimEnd();
   if (opts.format === 'sarif') return renderSarif(all, opts.cwd).trimEnd();
   const out: string[] = [];
   const shown = opts.quiet ? all.filter((d) => d.severity === 'error') : all;

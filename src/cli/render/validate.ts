@@ -59,6 +59,21 @@ function resultJson(r: Checked): Record<string, unknown> {
   };
 }
 
+/**
+ * The one JSON object of `validate --json` (schemas/cli/validate.schema.json): a result per target,
+ * the arguments that named nothing readable apart from them, and the tally the human summary gives.
+ */
+function validateJson(report: ValidateReport, exitCode: number): Record<string, unknown> {
+  const c = count(report.diagnostics);
+  const invalid = report.results.filter((r) => !r.valid).length;
+  return {
+    ok: exitCode === 0,
+    results: report.results.map(resultJson),
+    input_errors: report.inputErrors,
+    summary: { checked: report.results.length, valid: report.results.length - invalid, invalid, errors: c.errors, warnings: c.warnings },
+  };
+}
+
 function human(report: ValidateReport, opts: ValidateRenderOptions): string {
   const { results, diagnostics: all } = report;
   const lines: string[] = [];
@@ -78,11 +93,8 @@ function human(report: ValidateReport, opts: ValidateRenderOptions): string {
 /** The report in the chosen format; empty when there is nothing to say (--quiet and all valid). */
 export function renderValidate(report: ValidateReport, opts: ValidateRenderOptions): string {
   switch (opts.format) {
-    case 'json': {
-      const doc = report.results.map(resultJson);
-      if (report.inputErrors.length > 0) doc.push({ file: null, valid: false, diagnostics: report.inputErrors });
-      return renderJson(doc).trimEnd();
-    }
+    case 'json':
+      return renderJson(validateJson(report, opts.exitCode)).trimEnd();
     case 'sarif':
       return renderSarif(report.diagnostics, opts.cwd).trimEnd();
     case 'human':

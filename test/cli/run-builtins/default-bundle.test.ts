@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { checkCliJson } from '../../helpers/cli-json.js';
 import { BIN, ROOT } from '../../helpers/paths.js';
 import { chunkTracePreload } from '../../helpers/chunk-trace.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -31,11 +32,13 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
 
   function traced(bin: string, args: readonly string[], request = input, cwd = dir): Traced {
     const trace = join(dir, 'trace.json');
-    const r = spawnSync(process.execPath, ['-r', preload, bin, 'run', ...args, '--input', request, '--json', '--no-audit'], {
+    const argv = ['run', ...args, '--input', request, '--json', '--no-audit'];
+    const r = spawnSync(process.execPath, ['-r', preload, bin, ...argv], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', SKILLCTL_TRACE_FILE: trace },
       encoding: 'utf8',
     });
+    checkCliJson(argv, r.stdout);
     return { code: r.status ?? -1, doc: JSON.parse(r.stdout) as Traced['doc'], chunks: JSON.parse(readFileSync(trace, 'utf8')) as string[] };
   }
 

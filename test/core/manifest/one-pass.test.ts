@@ -97,7 +97,7 @@ describe('validate: every finding in one pass', () => {
   it('the command line shows them in one run, exit 1', () => {
     const r = skillctl(['validate', '--json', sixWays()]);
     assert.equal(r.code, 1);
-    const codes = (JSON.parse(r.stdout) as { diagnostics: { code: string }[] }[])[0]?.diagnostics.map((d) => d.code);
+    const codes = (JSON.parse(r.stdout) as { results: { diagnostics: { code: string }[] }[] }).results[0]?.diagnostics.map((d) => d.code);
     for (const c of ['SCHEMA_TYPE', 'RUNTIME_UNPINNED', 'FINGERPRINT_FIELD_UNKNOWN', 'PERMISSION_UNDECLARED']) assert.ok(codes?.includes(c), c);
   });
 

@@ -10,7 +10,8 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { blobCache, transportOptions } from '../../oci-env.js';
 import { projectPaths } from '../../project.js';
-import { pullJson, renderPull } from '../../render/oci.js';
+import { renderPull } from '../../render/oci.js';
+import { pinJson } from '../../render/pin.js';
 import type { PinOptions } from './options.js';
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
 export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, SkillOrigin> } | number> {
@@ -28,7 +29,9 @@ export async function pullReferences(ctx: Context, paths: readonly string[], opt
     const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root });
     if (!pulled.ok || pulled.path === undefined || pulled.digest === undefined) {
       const show = (x: string): string => (relative(cwd, x).startsWith('..') ? x : relative(cwd, x));
-      ctx.out(ctx.opts.json ? pullJson(pulled, show) : renderPull(pulled, { style: ctx.style, quiet: ctx.opts.quiet, label: p, show }));
+      // --json: pin's own document (schemas/cli/pin.schema.json), nothing pinned, with the pull's findings.
+      const unpinned = { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: pulled.diagnostics };
+      ctx.out(ctx.opts.json ? pinJson(unpinned, project.lockFile) : renderPull(pulled, { style: ctx.style, quiet: ctx.opts.quiet, label: p, show }));
       return exitCodeFor(pulled);
     }
     if (!ctx.opts.json) ctx.note(`pulled ${pulled.reference ?? p} into ${relative(cwd, pulled.path)}`);
