@@ -28,7 +28,7 @@ import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';
 
 /** Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default, still small. */
-const PIECE = 256 * 1024;
+const PIECE = 64 * 1024;
 
 export interface UnpackedArchive extends BundleSource {
   /** The folder the files were written into. */
