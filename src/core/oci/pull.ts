@@ -10,7 +10,7 @@
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { streamedArchiveBounds } from '../archive/index.js';
+import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
 import { unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
@@ -90,6 +90,16 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   const withSigners = signers !== undefined ? { signers } : {};
   // The skill's kind from the config places it; the layer must then say the same.
   const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
+  // A second pull of a cached digest whose folder is already in place: the cached blobs were
+  // re-hashed, and the folder is validated and must hold the content the config names. Nothing
+  // would be written, so the layer is not unpacked again.
+  if (fetched.fromCache && isPlainName(config.id)) {
+    const dest = join(parent, config.id);
+    const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
+    if (there?.ok === true && there.kind === config.kind && there.identity?.skill_id === config.id && there.identity.content_digest === config.content_digest) {
+      return { ok: true, ...base, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
+    }
+  }
   let madeParent: string | undefined;
   try {
     madeParent = await makeDirs(parent, 0o755);
@@ -134,6 +144,11 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     // A failed pull leaves the destination as it was: folders made for it go again.
     if (!placed && madeParent !== undefined) await rm(madeParent, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/** A skill id from an untrusted config that names one folder, not a path. */
+function isPlainName(id: string): boolean {
+  return !id.includes('/') && !id.startsWith('.') && unsafeArchivePath(id) === undefined;
 }
 
 /** Whether the folder already holds the skill with this content digest (a repeated pull writes nothing). */
