@@ -8,20 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 command -v skopeo >/dev/null || { echo "skopeo is needed (apt-get install skopeo)"; exit 2; }
 [ -x /usr/bin/docker-registry ] || { echo "docker-registry is needed (apt-get install docker-registry)"; exit 2; }
-scratch
-SK="$NODE $PWD/bin/skillctl.js"
-PORT=$("$NODE" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-HOST=127.0.0.1:$PORT
-cat > "$DIR/config.yml" <<YAML
-version: 0.1
-log: {level: error, accesslog: {disabled: true}}
-storage: {filesystem: {rootdirectory: $DIR/storage}}
-http: {addr: $HOST}
-YAML
-docker-registry serve "$DIR/config.yml" 2>/dev/null & REG=$!
-trap 'kill $REG 2>/dev/null; rm -rf "$DIR"' EXIT
-for _ in $(seq 100); do (echo > /dev/tcp/127.0.0.1/$PORT) 2>/dev/null && break; sleep 0.1; done
-export XDG_CACHE_HOME=$DIR/cache DOCKER_CONFIG=$DIR/docker
+source "$(dirname "$0")/lib-registry.sh"
 mkdir -p "$DIR/bundle" "$DIR/out" "$DIR/docker"
 "$NODE" bench/gen-pack-bundle.mjs "$DIR/bundle" 100
 $SK pack --quiet "$DIR/bundle" --out "$DIR/out"

@@ -89,6 +89,16 @@ describe('push and pull oci:// with docker-registry', () => {
     assert.equal(byDigest.code, 0, byDigest.stdout);
     assert.equal(json<PullDoc>(byDigest).from_cache, true);
     assert.equal(json<PullDoc>(byDigest).path, join('vendor', 'fs.read_text'));
+    // Again by digest: the cached blobs are re-hashed and the folder validated; it holds the
+    // content the config names, so nothing is unpacked or written.
+    const again = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
+    assert.deepEqual([again.outcome, again.from_cache], ['unchanged', true]);
+    // A folder changed since is not taken for the same content: the full pull refuses to overwrite it.
+    const changed = join(proj, 'vendor', 'fs.read_text', (await readdir(join(proj, 'vendor', 'fs.read_text'))).find((n) => n !== 'skill.yaml') as string);
+    await writeFile(changed, 'changed\n');
+    const refused = cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj);
+    assert.deepEqual([refused.code, json<{ error?: { code: string } }>(refused).error?.code], [2, 'OUTPUT_EXISTS']);
+    assert.equal(await readFile(changed, 'utf8'), 'changed\n');
     // Pulled again: the folder already holds it, nothing is written.
     assert.equal(json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text:pull`, '--json'], proj)).outcome, 'unchanged');
   });

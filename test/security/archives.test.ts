@@ -2,7 +2,8 @@
 // Reading an archive is reading attacker-controlled input: entries with absolute or climbing paths
 // (plain, through the ustar prefix, a pax path or a GNU long name), links, devices, FIFOs, sparse
 // entries, duplicates, more entries or bytes than the bound, gzip bombs and malformed streams are
-// refused with their code; a refused archive is never unpacked, not even its harmless files.
+// refused with their code; a refused archive is never unpacked, not even its harmless files. The
+// streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
 import assert from 'node:assert/strict';
@@ -10,7 +11,8 @@ import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { before, describe, it } from 'node:test';
-import { archiveSourceFromBytes, openArchive, type BundleBounds } from '../../src/core/bundle/index.js';
+import { streamedArchiveBounds } from '../../src/core/archive/index.js';
+import { archiveSourceFromBytes, openArchive, unpackTgz, type BundleBounds } from '../../src/core/bundle/index.js';
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { fixture } from '../helpers/paths.js';
 import { gzipBomb, paxData, tar, tgz, type RawEntry } from '../helpers/tar.js';
@@ -23,31 +25,33 @@ async function codesOf(bytes: Buffer, bounds?: BundleBounds): Promise<string[]> 
 
 const ok: RawEntry = { name: 'skill.yaml', data: 'skill_id: x\n' };
 
+/** One hostile archive per refusal: what it holds and the code it gets. */
+const CASES: [string, RawEntry[], string][] = [
+  ['absolute path', [ok, { name: '/etc/passwd', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['../ escape', [ok, { name: '../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['nested ../ escape', [ok, { name: 'a/../../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['../ through the ustar prefix', [ok, { name: 'x.txt', prefix: '..', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['../ through a pax path', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../evil.txt' }) }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['../ through a GNU long name', [ok, { name: '././@LongLink', type: 'L', data: '../evil.txt\0' }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['backslash', [ok, { name: '..\\evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['drive letter', [ok, { name: 'C:/evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['control character', [ok, { name: 'a\u0001b', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
+  ['symbolic link', [ok, { name: 'passwd', type: '2', linkname: '/etc/passwd' }], 'ARCHIVE_LINK'],
+  ['hard link', [ok, { name: 'passwd', type: '1', linkname: 'skill.yaml' }], 'ARCHIVE_LINK'],
+  ['pax linkpath on a file', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ linkpath: '/etc/passwd' }) }, { name: 'f.txt', data: 'x' }], 'ARCHIVE_LINK'],
+  ['character device', [ok, { name: 'null', type: '3' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['block device', [ok, { name: 'sda', type: '4' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['FIFO', [ok, { name: 'pipe', type: '6' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['sparse file', [ok, { name: 'sparse', type: 'S' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['global header setting a path', [{ name: 'g', type: 'g', data: paxData({ path: 'x' }) }, ok], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['duplicate path', [ok, { name: 'skill.yaml', data: 'other\n' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+  ['a file that is also a directory', [ok, { name: 'a', data: 'x' }, { name: 'a/b', data: 'y' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+];
+
 describe('hostile archives: the archive reader refuses them, and unpacks nothing of a refused one', () => {
   const dir = tempDir('skillctl-attack-archive-');
 
-  const cases: [string, RawEntry[], string][] = [
-    ['absolute path', [ok, { name: '/etc/passwd', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['../ escape', [ok, { name: '../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['nested ../ escape', [ok, { name: 'a/../../outside.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['../ through the ustar prefix', [ok, { name: 'x.txt', prefix: '..', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['../ through a pax path', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../evil.txt' }) }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['../ through a GNU long name', [ok, { name: '././@LongLink', type: 'L', data: '../evil.txt\0' }, { name: 'harmless.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['backslash', [ok, { name: '..\\evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['drive letter', [ok, { name: 'C:/evil.txt', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['control character', [ok, { name: 'a\u0001b', data: 'x' }], 'ARCHIVE_PATH_UNSAFE'],
-    ['symbolic link', [ok, { name: 'passwd', type: '2', linkname: '/etc/passwd' }], 'ARCHIVE_LINK'],
-    ['hard link', [ok, { name: 'passwd', type: '1', linkname: 'skill.yaml' }], 'ARCHIVE_LINK'],
-    ['pax linkpath on a file', [ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ linkpath: '/etc/passwd' }) }, { name: 'f.txt', data: 'x' }], 'ARCHIVE_LINK'],
-    ['character device', [ok, { name: 'null', type: '3' }], 'ARCHIVE_SPECIAL_ENTRY'],
-    ['block device', [ok, { name: 'sda', type: '4' }], 'ARCHIVE_SPECIAL_ENTRY'],
-    ['FIFO', [ok, { name: 'pipe', type: '6' }], 'ARCHIVE_SPECIAL_ENTRY'],
-    ['sparse file', [ok, { name: 'sparse', type: 'S' }], 'ARCHIVE_SPECIAL_ENTRY'],
-    ['global header setting a path', [{ name: 'g', type: 'g', data: paxData({ path: 'x' }) }, ok], 'ARCHIVE_SPECIAL_ENTRY'],
-    ['duplicate path', [ok, { name: 'skill.yaml', data: 'other\n' }], 'ARCHIVE_DUPLICATE_ENTRY'],
-    ['a file that is also a directory', [ok, { name: 'a', data: 'x' }, { name: 'a/b', data: 'y' }], 'ARCHIVE_DUPLICATE_ENTRY'],
-  ];
-  for (const [name, entries, code] of cases) {
+  for (const [name, entries, code] of CASES) {
     it(`${name}: ${code}`, async () => {
       assert.deepEqual(await codesOf(tgz(entries)), [code]);
       const target = join(dir, name.replace(/[^a-z]/g, '-'));
@@ -101,6 +105,63 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
     const src = await openArchive(path, { maxFiles: 10, maxTotalBytes: 64 * 1024 });
     assert.deepEqual((await src.list()).diagnostics.map((d) => d.code), ['ARCHIVE_TOO_LARGE']);
     await assert.rejects(openArchive(join(dir, 'absent.tgz')), { code: 'INPUT_NOT_FOUND' });
+  });
+});
+
+
+/** The streaming unpacker of pulled and pushed layers, fed in pieces of `piece` compressed bytes. */
+async function streamed(bytes: Buffer, target: string, bounds?: BundleBounds, piece = 1000): Promise<{ codes: string[]; written: string[] }> {
+  async function* pieces(): AsyncGenerator<Buffer> {
+    for (let i = 0; i < bytes.length; i += piece) yield bytes.subarray(i, i + piece);
+  }
+  const src = await unpackTgz(pieces(), target, bounds ?? streamedArchiveBounds(bytes.length), 'hostile.tgz');
+  const codes = [...new Set((await src.list()).diagnostics.map((d) => d.code))].sort();
+  return { codes, written: (await readdir(target, { recursive: true })).sort() };
+}
+
+describe('hostile archives: the streaming unpacker refuses the same, and writes nothing outside its target', () => {
+  const dir = tempDir('skillctl-attack-stream-');
+  for (const [name, entries, code] of CASES) {
+    it(`${name}: ${code}`, async () => {
+      const box = join(dir, name.replace(/[^a-z]/g, '-'));
+      await mkdir(box);
+      const { codes, written } = await streamed(tgz(entries), join(box, 'target'));
+      assert.deepEqual(codes, [code]);
+      // Only what came before the refused entry, and only inside the target.
+      assert.deepEqual(await readdir(box), ['target']);
+      assert.ok(written.every((f) => entries.some((e) => e.name === f && e.type === undefined)), written.join(','));
+    });
+  }
+
+  it('more entries than the bound, an entry over the bound, gzip bombs: ARCHIVE_TOO_LARGE', async () => {
+    const many = Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}` }) as RawEntry);
+    assert.deepEqual((await streamed(tgz(many), join(dir, 'many'), undefined, 64 * 1024)).codes, ['ARCHIVE_TOO_LARGE']);
+    assert.deepEqual((await streamed(tgz([ok, { name: 'huge.bin', size: 0o77777777777 }]), join(dir, 'huge'))).codes, ['ARCHIVE_TOO_LARGE']);
+    // 600 MiB of zeros in one entry: its header is over the bound (16 times 600 KiB, at least 512 MiB).
+    const bomb = await streamed(gzipBomb('bomb.bin', 600), join(dir, 'bomb'), undefined, 64 * 1024);
+    assert.deepEqual(bomb, { codes: ['ARCHIVE_TOO_LARGE'], written: [] });
+    // Many small zero files: the inflated bytes pass the bound (tight bounds), and the walk stops there.
+    const entries = Array.from({ length: 50 }, (_, i) => ({ name: `z${i}`, data: Buffer.alloc(64 * 1024) }) as RawEntry);
+    assert.deepEqual((await streamed(tgz(entries), join(dir, 'zeros'), { maxFiles: 100, maxTotalBytes: 64 * 1024 })).codes, ['ARCHIVE_TOO_LARGE']);
+  });
+
+  it('malformed: not gzip, bad checksum, truncated, data after the end marker, damaged gzip', async () => {
+    const t = tar([ok]);
+    const bad = Buffer.from(t);
+    bad[0] = 0x5a;
+    const damaged = tgz([ok]);
+    damaged.writeUInt32LE(damaged.readUInt32LE(damaged.length - 8) ^ 1, damaged.length - 8);
+    const inputs = [
+      Buffer.from('not a gzip file at all, just text'),
+      gzipSync(bad),
+      gzipSync(t.subarray(0, 700)),
+      tgz([ok], Buffer.concat([Buffer.alloc(1024), Buffer.from('hidden payload')])),
+      gzipSync(Buffer.alloc(512, 0x41)),
+      damaged,
+    ];
+    for (const [i, bytes] of inputs.entries()) {
+      assert.deepEqual((await streamed(bytes, join(dir, `malformed-${i}`), undefined, 7)).codes, ['ARCHIVE_MALFORMED'], `input ${i}`);
+    }
   });
 });
 

@@ -12,6 +12,8 @@ export {
   type ReadTgz,
   type TarEntry,
 } from './read-tgz.js';
+export { streamedArchiveBounds, STREAMED_ARCHIVE_CEILING, STREAMED_ARCHIVE_RATIO } from './stream-bounds.js';
+export { TarWalk, type TarEvent } from './tar-walk.js';
 export { readSkillZip, readZip, type ReadSkillZip } from './read-zip.js';
 export {
   excludedFromSkillZip,

@@ -71,27 +71,43 @@ export async function archiveSourceFromBytes(
   };
 }
 
-async function extract(target: string, listing: BundleListing, entries: ReadonlyMap<string, TarEntry>): Promise<readonly Diagnostic[]> {
-  if (hasErrors(listing.diagnostics)) return listing.diagnostics;
+/**
+ * Makes `target` (which must not exist or be an empty directory) and returns its resolved path,
+ * or the finding that it cannot be unpacked into.
+ */
+export async function emptyTarget(target: string): Promise<{ root: string } | { problem: Diagnostic }> {
   const root = resolve(target);
   try {
     await mkdir(root, { recursive: false });
   } catch (err) {
     if (errnoCode(err) !== 'EEXIST') {
-      return [diag('ARCHIVE_TARGET_INVALID', `cannot create ${target}: ${errnoCode(err) ?? String(err)}`, { file: target })];
+      return { problem: diag('ARCHIVE_TARGET_INVALID', `cannot create ${target}: ${errnoCode(err) ?? String(err)}`, { file: target }) };
     }
     let names: string[];
     try {
       names = await readdir(root);
     } catch (e) {
-      return [diag('ARCHIVE_TARGET_INVALID', `${target} is not a directory: ${errnoCode(e) ?? String(e)}`, { file: target })];
+      return { problem: diag('ARCHIVE_TARGET_INVALID', `${target} is not a directory: ${errnoCode(e) ?? String(e)}`, { file: target }) };
     }
-    if (names.length > 0) return [diag('ARCHIVE_TARGET_INVALID', `${target} is not empty`, { file: target })];
+    if (names.length > 0) return { problem: diag('ARCHIVE_TARGET_INVALID', `${target} is not empty`, { file: target }) };
   }
+  return { root };
+}
+
+/** The path of the archive file `path` under `root`; paths were checked when read, this guards the invariant. */
+export function pathUnder(root: string, path: string, target: string): string {
+  const dest = join(root, ...path.split('/'));
+  if (!dest.startsWith(root + sep)) throw new SkillctlError('ARCHIVE_PATH_UNSAFE', `${path} would leave ${target}`);
+  return dest;
+}
+
+async function extract(target: string, listing: BundleListing, entries: ReadonlyMap<string, TarEntry>): Promise<readonly Diagnostic[]> {
+  if (hasErrors(listing.diagnostics)) return listing.diagnostics;
+  const made = await emptyTarget(target);
+  if ('problem' in made) return [made.problem];
+  const { root } = made;
   for (const f of listing.files) {
-    const dest = join(root, ...f.path.split('/'));
-    // Paths were checked when read; this guards the invariant, not the input.
-    if (!dest.startsWith(root + sep)) throw new SkillctlError('ARCHIVE_PATH_UNSAFE', `${f.path} would leave ${target}`);
+    const dest = pathUnder(root, f.path, target);
     const parent = dest.slice(0, dest.lastIndexOf(sep));
     if (parent !== root) await makeDirs(parent, 0o755);
     // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.

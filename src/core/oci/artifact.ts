@@ -53,11 +53,15 @@ function descriptor(mediaType: string, bytes: Buffer, annotations?: Record<strin
   return { mediaType, digest: sha256(bytes), size: bytes.length, ...(annotations !== undefined ? { annotations } : {}) };
 }
 
-/** The config, the layer's descriptor and the manifest for an archive and what it holds. */
-export function buildArtifact(config: SkillConfig, archive: Buffer, archiveName: string): BuiltArtifact {
+/**
+ * The config, the layer's descriptor and the manifest for an archive and what it holds. The
+ * archive is its bytes, or its digest and size when it stays in a file.
+ */
+export function buildArtifact(config: SkillConfig, archive: Buffer | { readonly digest: Sha256Digest; readonly size: number }, archiveName: string): BuiltArtifact {
   const configBytes = Buffer.from(canonicalize(config), 'utf8');
   const configDescriptor = descriptor(SKILL_CONFIG, configBytes);
-  const layerDescriptor = descriptor(SKILL_BUNDLE, archive, { 'org.opencontainers.image.title': archiveName });
+  const title = { 'org.opencontainers.image.title': archiveName };
+  const layerDescriptor = Buffer.isBuffer(archive) ? descriptor(SKILL_BUNDLE, archive, title) : { mediaType: SKILL_BUNDLE, digest: archive.digest, size: archive.size, annotations: title };
   const annotations: Record<string, string> = {
     'org.opencontainers.image.title': config.id,
     'org.opencontainers.image.version': config.version,

@@ -188,14 +188,42 @@ export class RegistryClient {
    * per chunk (Content-Range), PUT with the digest. Returns whether anything was sent.
    */
   async uploadBlob(bytes: Buffer, digest: Sha256Digest, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
+    return this.uploadBlobFrom({ size: bytes.length, read: (off, len) => Promise.resolve(bytes.subarray(off, off + len)) }, digest, chunkBytes);
+  }
+
+  /**
+   * `uploadBlob` of the file at `path` (whose digest the caller computed as it wrote or read it),
+   * read one chunk at a time: a layer of any size costs one chunk of memory.
+   */
+  async uploadBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
+    const fh = await open(path, 'r');
+    try {
+      const buf = Buffer.allocUnsafe(Math.min(size, chunkBytes));
+      const read = async (off: number, len: number): Promise<Buffer> => {
+        let got = 0;
+        while (got < len) {
+          const { bytesRead } = await fh.read(buf, got, len - got, off + got);
+          if (bytesRead === 0) throw new SkillctlError('INPUT_UNREADABLE', `${path} ended after ${off + got} of ${size} bytes while it was uploaded`);
+          got += bytesRead;
+        }
+        return buf.subarray(0, len);
+      };
+      return await this.uploadBlobFrom({ size, read }, digest, chunkBytes);
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Each piece `read` returns is sent before the next is asked for (a retry sends it again). */
+  private async uploadBlobFrom(blob: { size: number; read: (off: number, len: number) => Promise<Buffer> }, digest: Sha256Digest, chunkBytes: number): Promise<boolean> {
     if (await this.hasBlob(digest)) return false;
     const what = `blob ${digest}`;
     const start = await this.http.request('POST', `/v2/${this.ref.repository}/blobs/uploads/`, { what: `upload of ${what}` });
     start.done();
     let url = this.uploadUrl(start);
-    if (bytes.length > chunkBytes) {
-      for (let off = 0; off < bytes.length; off += chunkBytes) {
-        const chunk = bytes.subarray(off, Math.min(off + chunkBytes, bytes.length));
+    if (blob.size > chunkBytes) {
+      for (let off = 0; off < blob.size; off += chunkBytes) {
+        const chunk = await blob.read(off, Math.min(chunkBytes, blob.size - off));
         const reply = await this.http.request('PATCH', this.relative(url), {
           headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}`, 'content-length': String(chunk.length) },
           body: chunk,
@@ -210,7 +238,8 @@ export class RegistryClient {
       return true;
     }
     url.searchParams.set('digest', digest);
-    const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body: bytes, what: `upload of ${what}` });
+    const body = await blob.read(0, blob.size);
+    const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` });
     put.done();
     return true;
   }

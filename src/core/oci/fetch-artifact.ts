@@ -5,7 +5,7 @@
  * still hash to their digest, and are fetched into it otherwise.
  */
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
+import { STREAMED_ARCHIVE_CEILING } from '../archive/index.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { OCI_MANIFEST, SMALL_BLOB_MAX_BYTES, toSkillArtifact, toSkillConfig, type SkillArtifact, type SkillConfig } from './artifact.js';
@@ -53,8 +53,8 @@ export async function fetchArtifact(client: RegistryClient, ref: OciReference, c
   const what = `manifest ${formatOciReference({ ...ref, digest: manifest.digest })}`;
   // Refused by media type before any blob is fetched or anything is cached.
   const artifact = toSkillArtifact(manifest.bytes, manifest.contentType, what);
-  // A layer over what the archive reader would accept is refused before a byte of it is fetched.
-  const limit = inflateLimit(DEFAULT_ARCHIVE_BOUNDS);
+  // A layer over what the streaming unpacker would accept is refused before a byte of it is fetched.
+  const limit = STREAMED_ARCHIVE_CEILING;
   if (artifact.layer.size > limit) throw new SkillctlError('ARCHIVE_TOO_LARGE', `${what}: its layer claims ${artifact.layer.size} bytes; archives are bounded to ${limit}`);
   const configBytes = await client.getSmallBlob(artifact.config, SMALL_BLOB_MAX_BYTES);
   const config = toSkillConfig(configBytes, `config of ${what}`);

@@ -2,17 +2,17 @@
  * `pull`: a skill from a registry into a folder. Fixed steps, each on verified bytes only:
  * manifest (by digest from the cache when it is there, re-hashed; else fetched, bounded and
  * hashed), media types, config, layer (streamed into the cache with its size and digest checked
- * as it arrives), signers when asked, then the archive read by the guarded reader of
- * `run ARCHIVE` and the skill validated as its kind, all before anything is written outside the
- * cache. The files are unpacked into a scratch folder beside the destination and renamed into
- * place: a failed pull leaves the destination as it was.
+ * as it arrives), signers when asked, then the layer streamed through the guarded tar walk of
+ * `run ARCHIVE` into a scratch folder beside the destination (never held whole in memory; each
+ * file hashed as it is written) and the skill validated there as its kind. Only then is the
+ * folder renamed into place: a failed pull leaves the destination as it was.
  */
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { DEFAULT_ARCHIVE_BOUNDS } from '../archive/index.js';
-import { openArchive } from '../bundle/index.js';
-import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
+import { unpackTgzFile } from '../bundle/index.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { entryExists, makeDirs } from '../fs/index.js';
@@ -87,49 +87,68 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     }
   }
 
-  // The guarded reader of run ARCHIVE: links, `..`, devices, duplicates and bombs are refused here.
-  const source = await openArchive(fetched.layerPath, DEFAULT_ARCHIVE_BOUNDS, `${reference} (layer)`);
-  const check = await checkSkillSource(source, config.id, { dirName: config.id });
   const withSigners = signers !== undefined ? { signers } : {};
-  if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
-  if (check.kind !== config.kind || check.identity.content_digest !== config.content_digest || check.identity.skill_id !== config.id) {
-    throw new SkillctlError(
-      'OCI_MANIFEST_INVALID',
-      `${reference}: the config says ${config.kind} ${config.id} with content ${config.content_digest}; the layer holds ${check.kind} ${check.identity.skill_id} with content ${check.identity.content_digest}`,
-    );
-  }
-  const parent = req.outDir ?? defaultPullDir(req.root, check.kind);
-  const dest = join(parent, check.identity.skill_id);
-  if (await entryExists(dest)) {
-    const there = await checkSameContent(dest, check.identity.content_digest);
-    if (there) return { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, outcome: 'unchanged', diagnostics: check.diagnostics };
-    if (req.force !== true) {
-      throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
+  // The skill's kind from the config places it; the layer must then say the same.
+  const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
+  // A second pull of a cached digest whose folder is already in place: the cached blobs were
+  // re-hashed, and the folder is validated and must hold the content the config names. Nothing
+  // would be written, so the layer is not unpacked again.
+  if (fetched.fromCache && isPlainName(config.id)) {
+    const dest = join(parent, config.id);
+    const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
+    if (there?.ok === true && there.kind === config.kind && there.identity?.skill_id === config.id && there.identity.content_digest === config.content_digest) {
+      return { ok: true, ...base, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
     }
   }
+  let madeParent: string | undefined;
   try {
-    await makeDirs(parent, 0o755);
+    madeParent = await makeDirs(parent, 0o755);
   } catch (err) {
     throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make ${parent}: ${errnoCode(err) ?? String(err)}`);
   }
-  const scratch = await mkdtemp(join(parent, `.${basename(dest)}.pull-`));
+  const scratch = await mkdtemp(join(parent, '.skillctl-pull-'));
+  let placed = false;
   try {
-    const problems = await source.extractTo(scratch);
-    if (hasErrors(problems)) return { ok: false, ...base, ...withSigners, diagnostics: problems };
+    // The guarded walk of run ARCHIVE, streamed: links, `..`, devices, duplicates and bombs are
+    // refused as the layer is unpacked into the scratch folder, each file hashed as it is written.
+    const label = `${reference} (layer)`;
+    const source = await unpackTgzFile(fetched.layerPath, join(scratch, 'skill'), streamedArchiveBounds(fetched.artifact.layer.size), label);
+    const check = await checkSkillSource(source, config.id, { dirName: config.id });
+    if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
+    if (check.kind !== config.kind || check.identity.content_digest !== config.content_digest || check.identity.skill_id !== config.id) {
+      throw new SkillctlError(
+        'OCI_MANIFEST_INVALID',
+        `${reference}: the config says ${config.kind} ${config.id} with content ${config.content_digest}; the layer holds ${check.kind} ${check.identity.skill_id} with content ${check.identity.content_digest}`,
+      );
+    }
+    const dest = join(parent, check.identity.skill_id);
+    const done = { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, diagnostics: check.diagnostics } as const;
     if (await entryExists(dest)) {
+      placed = true; // the folder is there either way: what was made for it stays
+      if (await checkSameContent(dest, check.identity.content_digest)) return { ...done, outcome: 'unchanged' };
+      if (req.force !== true) {
+        throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
+      }
       // --force: the old folder is moved aside, the new one renamed in, then the old removed.
       const aside = join(dirname(dest), `.${basename(dest)}.old-${randomBytes(6).toString('hex')}`);
       await rename(dest, aside);
-      await rename(scratch, dest);
+      await rename(source.dir, dest);
       await rm(aside, { recursive: true, force: true });
     } else {
-      await rename(scratch, dest);
+      await rename(source.dir, dest);
+      placed = true;
     }
-  } catch (err) {
+    return { ...done, outcome: 'written' };
+  } finally {
     await rm(scratch, { recursive: true, force: true });
-    throw err;
+    // A failed pull leaves the destination as it was: folders made for it go again.
+    if (!placed && madeParent !== undefined) await rm(madeParent, { recursive: true, force: true }).catch(() => undefined);
   }
-  return { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, outcome: 'written', diagnostics: check.diagnostics };
+}
+
+/** A skill id from an untrusted config that names one folder, not a path. */
+function isPlainName(id: string): boolean {
+  return !id.includes('/') && !id.startsWith('.') && unsafeArchivePath(id) === undefined;
 }
 
 /** Whether the folder already holds the skill with this content digest (a repeated pull writes nothing). */

@@ -5,13 +5,15 @@
  * has are not sent again; the manifest goes last, so a tag never names a manifest whose blobs
  * are missing.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { streamedArchiveBounds } from '../archive/index.js';
+import { unpackTgzFile } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
-import { readInputFile } from '../fs/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { packFolder } from '../pack/index.js';
-import { checkSkillArchive, type SkillCheck } from '../skill-gate/index.js';
+import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
 import { buildArtifact, OCI_MANIFEST, type Descriptor, type SkillConfig } from './artifact.js';
 import { RegistryClient } from './client.js';
@@ -49,28 +51,49 @@ export interface PushResult {
 
 interface Packed {
   readonly check: SkillCheck | undefined;
-  readonly bytes?: Buffer;
+  /** The archive file, its digest and size (hashed as it was read), when it passed. */
+  readonly archive?: { readonly path: string; readonly digest: Sha256Digest; readonly size: number };
   readonly name?: string;
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** The archive's bytes: a folder packed into a scratch directory, or an archive file checked as `run ARCHIVE` checks it. */
-async function archiveOf(req: PushRequest): Promise<Packed & { description?: string }> {
-  if (/\.tgz$/i.test(req.source)) {
-    const check = await checkSkillArchive(req.source, req.label);
-    if (!check.ok) return { check, diagnostics: check.diagnostics };
-    const bytes = await readInputFile(req.source, req.label, { maxBytes: 512 * 1024 * 1024 });
-    return { check, bytes, name: basename(req.source), diagnostics: check.diagnostics, ...description(check) };
-  }
+/**
+ * The archive to push, checked as `run ARCHIVE` checks one but streamed (never held whole):
+ * unpacked through the guarded tar walk into a scratch folder, hashed as it is read, and the skill
+ * validated there. A folder is packed into the scratch folder first. `use` runs while the
+ * archive is still there; the scratch folder is removed after.
+ */
+async function withArchive<T>(req: PushRequest, use: (packed: Packed & { description?: string }) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(req.tmpDir, 'skillctl-push-'));
   try {
-    const packed = await packFolder(req.source, scratch, { label: req.label, outLabel: 'a scratch directory' });
-    if (!packed.ok || packed.archive === undefined) return { check: undefined, diagnostics: packed.diagnostics };
-    const bytes = await readInputFile(packed.archive, packed.archive, { maxBytes: 512 * 1024 * 1024 });
-    const check = await checkSkillArchive(packed.archive, req.label);
-    return { check, bytes, name: basename(packed.archive), diagnostics: packed.diagnostics, ...description(check) };
+    let path = req.source;
+    // A folder's findings are those of its pack (the archive then only confirms them).
+    let packedDiagnostics: readonly Diagnostic[] | undefined;
+    if (!/\.tgz$/i.test(req.source)) {
+      const packed = await packFolder(req.source, scratch, { label: req.label, outLabel: 'a scratch directory' });
+      if (!packed.ok || packed.archive === undefined) return await use({ check: undefined, diagnostics: packed.diagnostics });
+      path = packed.archive;
+      packedDiagnostics = packed.diagnostics;
+    }
+    const size = await archiveSize(path, req.label);
+    const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
+    const check = await checkSkillSource(source, req.label);
+    const diagnostics = packedDiagnostics ?? check.diagnostics;
+    if (!check.ok) return await use({ check, diagnostics: check.diagnostics });
+    const archive = { path, digest: source.archiveDigest, size: source.archiveSize };
+    return await use({ check, archive, name: basename(path), diagnostics, ...description(check) });
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The size of the archive file; the codes `run ARCHIVE` gives for a missing or unreadable one. */
+async function archiveSize(path: string, label: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (err) {
+    const code = errnoCode(err);
+    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
   }
 }
 
@@ -80,34 +103,36 @@ function description(check: SkillCheck): { description?: string } {
 }
 
 export async function pushSkill(req: PushRequest): Promise<PushResult> {
-  const packed = await archiveOf(req);
-  const identity = packed.check?.identity;
-  if (packed.bytes === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
-    return { ok: false, diagnostics: packed.diagnostics };
-  }
-  const config: SkillConfig = {
-    kind: packed.check.kind,
-    id: identity.skill_id,
-    version: identity.skill_version,
-    ...(packed.description !== undefined ? { description: packed.description } : {}),
-    manifest_digest: identity.manifest_digest,
-    content_digest: identity.content_digest,
-  };
-  const built = buildArtifact(config, packed.bytes, packed.name as string);
-  const client = new RegistryClient(req.ref, req.transport);
-  const layerSent = await client.uploadBlob(packed.bytes, built.layerDescriptor.digest, req.chunkBytes);
-  const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
-  // By tag when one was given; else by digest, which names the manifest without a tag.
-  await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);
-  const signature = req.sign !== undefined ? await pushSignature(client, { mediaType: OCI_MANIFEST, digest: built.digest, size: built.manifest.length }, req.sign) : undefined;
-  return {
-    ok: true,
-    reference: formatOciReference({ ...req.ref, digest: built.digest }),
-    digest: built.digest,
-    config,
-    layer: built.layerDescriptor,
-    uploaded: { config: configSent, layer: layerSent },
-    ...(signature !== undefined ? { signature } : {}),
-    diagnostics: packed.diagnostics,
-  };
+  return withArchive(req, async (packed) => {
+    const identity = packed.check?.identity;
+    if (packed.archive === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
+      return { ok: false, diagnostics: packed.diagnostics };
+    }
+    const config: SkillConfig = {
+      kind: packed.check.kind,
+      id: identity.skill_id,
+      version: identity.skill_version,
+      ...(packed.description !== undefined ? { description: packed.description } : {}),
+      manifest_digest: identity.manifest_digest,
+      content_digest: identity.content_digest,
+    };
+    const { archive } = packed;
+    const built = buildArtifact(config, archive, packed.name as string);
+    const client = new RegistryClient(req.ref, req.transport);
+    const layerSent = await client.uploadBlobFile(archive.path, archive.size, archive.digest, req.chunkBytes);
+    const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
+    // By tag when one was given; else by digest, which names the manifest without a tag.
+    await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);
+    const signature = req.sign !== undefined ? await pushSignature(client, { mediaType: OCI_MANIFEST, digest: built.digest, size: built.manifest.length }, req.sign) : undefined;
+    return {
+      ok: true,
+      reference: formatOciReference({ ...req.ref, digest: built.digest }),
+      digest: built.digest,
+      config,
+      layer: built.layerDescriptor,
+      uploaded: { config: configSent, layer: layerSent },
+      ...(signature !== undefined ? { signature } : {}),
+      diagnostics: packed.diagnostics,
+    };
+  });
 }
