@@ -152,5 +152,7 @@ function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
       return r;
     },
     get: (path) => catalogue.get(path),
+    lookup: (path) => catalogue.lookup(path),
+    forget: (skill, file) => catalogue.forget(skill, file),
   };
 }

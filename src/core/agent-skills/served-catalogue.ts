@@ -1,0 +1,67 @@
+/**
+ * The skills one server offers, from its roots (fixed at start; the folders under them read on
+ * every call, through one walker and one cache kept for the server's life):
+ *
+ * - `list()`: every skill, every directory checked and every file stat'ed (a `readdir` only of
+ *   a changed directory, a hash only of a changed file);
+ * - `get(path)`: one skill, found without walking the roots, and listed as `list()` would;
+ * - `lookup(path)`: for a read of one file: the skill's last entry while its shape (directories,
+ *   SKILL.md, .skillignore) is unchanged, else as `get`. The read checks the file it serves
+ *   against that entry, and on a mismatch calls `forget` and reads from `get`.
+ */
+import { DigestCache } from './served-cache.js';
+import { readServedSkills, skillKey, type ServedSkill, type ServedSkills } from './served.js';
+import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
+import type { ServedFile } from './served-read.js';
+import { join } from 'node:path';
+
+/** A root to serve: absolute, and how it is named in findings and skill paths. */
+export interface ServedRoot {
+  readonly dir: string;
+  readonly label: string;
+}
+
+export interface ServedCatalogue {
+  list(): Promise<ServedSkills>;
+  get(path: string): Promise<ServedSkill | undefined>;
+  lookup(path: string): Promise<ServedSkill | undefined>;
+  forget(skill: ServedSkill, file: ServedFile): void;
+}
+
+export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): ServedCatalogue {
+  const walker = new ServedWalker(now);
+  const cache = new DigestCache(walker);
+  // The folder each skill path was last served from, for `lookup` and `forget`.
+  const served = new Map<string, SkillFolder>();
+  const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
+  const get = async (path: string): Promise<ServedSkill | undefined> => {
+    walker.begin();
+    const folders = candidates(path);
+    const skill = (await readServedSkills(folders, cache)).skills[0];
+    const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
+    if (from !== undefined) served.set(path, from);
+    else served.delete(path);
+    return skill;
+  };
+  return {
+    list: () => {
+      walker.begin();
+      return readServedSkills(
+        roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)),
+        cache,
+      );
+    },
+    get,
+    async lookup(path) {
+      walker.begin();
+      const from = served.get(path);
+      // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
+      const kept = from !== undefined && candidates(path)[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
+      return kept ?? get(path);
+    },
+    forget(skill, file) {
+      const from = served.get(skill.path);
+      if (from !== undefined) cache.forget(skillKey(from), join(skill.dir, ...file.path.split('/')));
+    },
+  };
+}
