@@ -35,8 +35,11 @@ export interface SkillCatalogue {
   list(): Promise<ServedSkills>;
   /** The skill at `path` (`acme/billing/refunds`), or undefined. */
   get(path: string): Promise<ServedSkill | undefined>;
-  /** The skill at `path` for a read of one of its files: its last entry while its shape is unchanged, else as `get`. */
-  lookup(path: string): Promise<ServedSkill | undefined>;
+  /**
+   * The first of `paths` that is a skill, for a read of one of its files: its last entry while
+   * its shape is unchanged, else as `get`; with the index of its path.
+   */
+  lookup(paths: readonly string[]): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
   /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
   forget(skill: ServedSkill, file: ServedFile): void;
 }
@@ -139,8 +142,13 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
 async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
-  for (const split of splits(segs)) {
-    const skill = await (fresh ? catalogue.get(split.skill) : catalogue.lookup(split.skill));
+  const all = splits(segs);
+  if (!fresh) {
+    const found = await catalogue.lookup(all.map((s) => s.skill));
+    return found !== undefined ? { skill: found.skill, file: all[found.index]?.file } : undefined;
+  }
+  for (const split of all) {
+    const skill = await catalogue.get(split.skill);
     if (skill !== undefined) return { skill, file: split.file };
   }
   return undefined;
@@ -216,7 +224,8 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
   });
   handle(DirectoryReadRequestSchema, async (req) => {
     const { uri } = req.params;
-    const found = await resolve(catalogue, uri, true);
+    // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
+    const found = await resolve(catalogue, uri, false);
     const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
     if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
     const { items, nextCursor } = page(kids, req.params.cursor, 1000);

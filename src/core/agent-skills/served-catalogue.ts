@@ -5,7 +5,8 @@
  * - `list()`: every skill, every directory checked and every file stat'ed (a `readdir` only of
  *   a changed directory, a hash only of a changed file);
  * - `get(path)`: one skill, found without walking the roots, and listed as `list()` would;
- * - `lookup(path)`: for a read of one file: the skill's last entry while its shape (directories,
+ * - `lookup(paths)`: for a read of one file, the first of `paths` (a URI's splits, longest
+ *   first) that is a skill, in one pass: the skill's last entry while its shape (directories,
  *   SKILL.md, .skillignore) is unchanged, else as `get`. The read checks the file it serves
  *   against that entry, and on a mismatch calls `forget` and reads from `get`.
  */
@@ -24,7 +25,7 @@ export interface ServedRoot {
 export interface ServedCatalogue {
   list(): Promise<ServedSkills>;
   get(path: string): Promise<ServedSkill | undefined>;
-  lookup(path: string): Promise<ServedSkill | undefined>;
+  lookup(paths: readonly string[]): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
   forget(skill: ServedSkill, file: ServedFile): void;
 }
 
@@ -34,14 +35,18 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): Serve
   // The folder each skill path was last served from, for `lookup` and `forget`.
   const served = new Map<string, SkillFolder>();
   const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
-  const get = async (path: string): Promise<ServedSkill | undefined> => {
-    walker.begin();
+  // A pass begun by the caller: the splits of one URI share its stats.
+  const read = async (path: string): Promise<ServedSkill | undefined> => {
     const folders = candidates(path);
     const skill = (await readServedSkills(folders, cache)).skills[0];
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
     if (from !== undefined) served.set(path, from);
     else served.delete(path);
     return skill;
+  };
+  const get = (path: string): Promise<ServedSkill | undefined> => {
+    walker.begin();
+    return read(path);
   };
   return {
     list: () => {
@@ -52,12 +57,17 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): Serve
       );
     },
     get,
-    async lookup(path) {
+    async lookup(paths) {
       walker.begin();
-      const from = served.get(path);
-      // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
-      const kept = from !== undefined && candidates(path)[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
-      return kept ?? get(path);
+      for (let index = 0; index < paths.length; index++) {
+        const path = paths[index] as string;
+        const from = served.get(path);
+        // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
+        const kept = from !== undefined && candidates(path)[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
+        const skill = kept ?? (await read(path));
+        if (skill !== undefined) return { skill, index };
+      }
+      return undefined;
     },
     forget(skill, file) {
       const from = served.get(skill.path);

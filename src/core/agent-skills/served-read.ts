@@ -8,7 +8,6 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { identityOf, sameIdentity, type FileIdentity } from './served-walk.js';
@@ -99,24 +98,30 @@ export function hashRegularFile(path: string, keep: boolean): HashedFile {
  * through a directory swapped for a link since the listing throws ServedFileChanged, and the
  * caller lists the skill again.
  */
-export async function readServedFile(dir: string, file: ServedFile): Promise<Buffer> {
-  if (file.made !== undefined) return Buffer.from(file.made);
-  const fh = await open(join(dir, ...file.path.split('/')), OPEN_FLAGS);
+export function readServedFile(dir: string, file: ServedFile): Promise<Buffer> {
+  if (file.made !== undefined) return Promise.resolve(Buffer.from(file.made));
+  // Blocking calls: one small file a request, where the thread pool's round trips (open, stat,
+  // read, close) cost more than the read.
   try {
-    const st = await fh.stat();
-    if (!st.isFile() || file.identity === undefined || !sameIdentity(identityOf(st), file.identity)) throw new ServedFileChanged(file.path);
-    const bytes = Buffer.alloc(file.size);
-    let off = 0;
-    while (off < file.size) {
-      const { bytesRead } = await fh.read(bytes, off, file.size - off, off);
-      if (bytesRead === 0) break;
-      off += bytesRead;
+    const fd = openSync(join(dir, ...file.path.split('/')), OPEN_FLAGS);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || file.identity === undefined || !sameIdentity(st, file.identity)) throw new ServedFileChanged(file.path);
+      const bytes = Buffer.alloc(file.size);
+      let off = 0;
+      while (off < file.size) {
+        const n = readSync(fd, bytes, off, file.size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      // The times a file system keeps can miss a change (a coarse clock, a restored mtime on a
+      // system whose ctime is coarse too): the bytes themselves must be the ones listed.
+      if (off !== file.size || sha256(bytes) !== file.digest) throw new ServedFileChanged(file.path);
+      return Promise.resolve(bytes);
+    } finally {
+      closeSync(fd);
     }
-    // The times a file system keeps can miss a change (a coarse clock, a restored mtime on a
-    // system whose ctime is coarse too): the bytes themselves must be the ones listed.
-    if (off !== file.size || sha256(bytes) !== file.digest) throw new ServedFileChanged(file.path);
-    return bytes;
-  } finally {
-    await fh.close();
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
 }

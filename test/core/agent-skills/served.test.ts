@@ -133,7 +133,7 @@ describe('servedCatalogue: reads', () => {
     const root = tempDir();
     const dir = skill(root, 'word-count', { 'references/a.md': 'alpha\n' });
     const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
-    const listed = await c.lookup('word-count');
+    const listed = (await c.lookup(['word-count/references', 'word-count']))?.skill;
     assert.ok(listed);
     const entry = listed.files.find((f) => f.path === 'references/a.md');
     assert.ok(entry);
@@ -141,8 +141,8 @@ describe('servedCatalogue: reads', () => {
     await sleep(TICK_MS);
     writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
     // Its shape (directories, SKILL.md) is unchanged, so the read may start from the last entry; the file is checked.
-    const kept = await c.lookup('word-count');
-    assert.equal(kept, listed);
+    const kept = await c.lookup(['word-count/references', 'word-count']);
+    assert.deepEqual(kept, { skill: listed, index: 1 });
     await assert.rejects(readServedFile(listed.dir, entry), ServedFileChanged);
     const fresh = await c.get('word-count');
     assert.deepEqual(fresh !== undefined ? file(fresh, 'references/a.md') : undefined, { digest: digestOf('omega\n'), size: 6 });
