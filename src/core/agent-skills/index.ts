@@ -17,10 +17,11 @@ export {
 } from './model.js';
 export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
-export { readServedSkill, readServedSkills, type ServedSkill, type ServedSkills } from './served.js';
+export { readServedSkill, readServedSkills } from './served.js';
+export type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 export { servedCatalogue, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
 export { DigestCache } from './served-cache.js';
-export { hashRegularFile, readServedFile, ServedFileChanged, type ServedFile } from './served-read.js';
+export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';
 export { identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 export { agentSkillToManifest, scriptsOf, type ManifestConversion, type RuntimeVersions, type ToManifestOptions } from './to-manifest.js';

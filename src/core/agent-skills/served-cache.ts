@@ -11,7 +11,7 @@
  * there, and the caller lists the skill afresh.
  */
 import type { Sha256Digest } from '../digest/index.js';
-import type { ServedSkill } from './served.js';
+import type { ServedSkill } from './served-model.js';
 import { sameIdentity, type FileIdentity, type ServedWalker } from './served-walk.js';
 
 /** A listed path and the identity it had. */

@@ -11,9 +11,9 @@
  *   against that entry, and on a mismatch calls `forget` and reads from `get`.
  */
 import { DigestCache } from './served-cache.js';
-import { readServedSkills, skillKey, type ServedSkill, type ServedSkills } from './served.js';
+import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
+import { readServedSkills, skillKey } from './served.js';
 import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
-import type { ServedFile } from './served-read.js';
 import { join } from 'node:path';
 
 /** A root to serve: absolute, and how it is named in findings and skill paths. */

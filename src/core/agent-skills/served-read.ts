@@ -10,19 +10,8 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256, type Sha256Digest } from '../digest/index.js';
+import type { ServedFile } from './served-model.js';
 import { identityOf, sameIdentity, type FileIdentity } from './served-walk.js';
-
-/** One file of a served skill, as its listing has it. */
-export interface ServedFile {
-  /** POSIX path relative to the skill's folder. */
-  readonly path: string;
-  readonly size: number;
-  readonly digest: Sha256Digest;
-  /** The identity of the file that was hashed; undefined for a made file. */
-  readonly identity?: FileIdentity;
-  /** The bytes of a file made rather than read: the SKILL.md of a skill.contract.v1 bundle. */
-  readonly made?: Buffer;
-}
 
 /** Why a listed file was not read: it is no longer the file the listing hashed. */
 export class ServedFileChanged extends Error {

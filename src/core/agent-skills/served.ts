@@ -22,31 +22,11 @@ import { errnoCode } from '../errors.js';
 import { pushAll } from '../findings.js';
 import { validateBundle } from '../manifest/index.js';
 import type { DigestCache, PathIdentity } from './served-cache.js';
-import { hashRegularFile, type HashedFile, type ServedFile } from './served-read.js';
+import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
+import { hashRegularFile, type HashedFile } from './served-read.js';
 import { identityOf, sameIdentity, SERVED_SKILL_MD, type SkillFolder } from './served-walk.js';
 import { manifestToSkillMd } from './to-skill-md.js';
 import { checkSkillMd } from './validate.js';
-
-export interface ServedSkill {
-  /** The skill's path in the namespace (`acme/billing/refunds`); its last segment is `name`. */
-  readonly path: string;
-  /** The frontmatter `name`, equal to the folder's name. */
-  readonly name: string;
-  /** How the folder is named in findings (relative to the project root, or as given). */
-  readonly label: string;
-  /** The frontmatter as parsed, every field, as the extension's `skills/list` carries it. */
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** Every file of the folder (SKILL.md included), in path order; .skillignore'd files are not part of it. */
-  readonly files: readonly ServedFile[];
-  /** The folder, absolute. */
-  readonly dir: string;
-}
-
-export interface ServedSkills {
-  readonly skills: readonly ServedSkill[];
-  /** Why a folder is not served. */
-  readonly diagnostics: readonly Diagnostic[];
-}
 
 const MANIFEST_FILES: ReadonlySet<string> = new Set(MANIFEST_NAMES);
 
