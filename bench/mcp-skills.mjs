@@ -75,6 +75,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 const dir = corpus();
+// The server trusts no file time younger than 2 s (a change within the same clock tick would not
+// show; src/core/agent-skills/served-walk.ts): a project's files are older than that when its
+// server starts, so the corpus is left to settle first.
+await new Promise((r) => setTimeout(r, 2500));
 try {
   const plain = [];
   for (let i = 0; i < 3; i++) {

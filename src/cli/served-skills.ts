@@ -3,11 +3,11 @@
  * the DIRs given, or else under the project's skill roots (the lock's `skill_roots`, else the
  * defaults), the same roots `pin --all`, `verify-pins`, `validate` and `prompt` read. A skill's
  * path is its folder's path below its root. The roots are fixed at start; the folders under them
- * are read on every request (digests cached by file identity), so a skill added or edited while
- * the server runs is served as it is.
+ * are read on every request (directory listings and digests kept by identity), so a skill added
+ * or edited while the server runs is served as it is.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { DigestCache, findSkillMdFolders, readServedSkills, type ServedSkills, type SkillFolder } from '../core/agent-skills/index.js';
+import { servedCatalogue } from '../core/agent-skills/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { loadSkillRoots } from '../core/pins/index.js';
 import type { SkillCatalogue } from '../mcp/skills.js';
@@ -15,14 +15,8 @@ import type { SkillCatalogue } from '../mcp/skills.js';
 export type ProjectCatalogue = { readonly catalogue: SkillCatalogue; readonly roots: readonly string[]; readonly from: 'flag' | 'lock' | 'default' } | { readonly diagnostics: readonly Diagnostic[] };
 
 function catalogueOf(roots: readonly { dir: string; label: string }[]): SkillCatalogue {
-  const cache = new DigestCache();
-  const folders = (): SkillFolder[] => roots.flatMap((r) => findSkillMdFolders(r.dir, r.label));
-  const read = (keep: (f: SkillFolder) => boolean): Promise<ServedSkills> => readServedSkills(folders().filter(keep), cache);
-  return {
-    list: () => read(() => true),
-    // Only the folders whose path is the one asked for are read and hashed.
-    get: async (path) => (await read((f) => f.path === path)).skills[0],
-  };
+  // The clock decides when a file's times are old enough to trust (served-walk.ts).
+  return servedCatalogue(roots, Date.now);
 }
 
 /** The catalogue of `dirs` (relative to `cwd`) when given, else of the project at `root`; a lock whose skill_roots cannot be used stops it. */

@@ -3,10 +3,12 @@
  * `io.modelcontextprotocol/skills`): `skills/list` (paged) and `skills/get` give each skill's
  * frontmatter and every file with its size and sha256 digest; `resources/read` a file's bytes as
  * `skill://<skill-path>/<file-path>`; `resources/directory/read` the children of a directory of a
- * skill. Every request lists the folders afresh (digests come from a cache kept by file
+ * skill. Every listing checks the folders afresh (directory listings and digests are kept by
  * identity), so an entry's digests are those of the files as they are. Only a file the skill's
- * current listing names is ever read, and only if it is still the file that was hashed: a URI is
- * looked up in the listing, never joined onto a path.
+ * listing names is ever read, and only if it is still the file that was hashed and its bytes
+ * hash to the listed digest (a read may use the skill's last entry while its directories and
+ * SKILL.md are unchanged; the file itself is always checked): a URI is looked up in the
+ * listing, never joined onto a path.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
@@ -33,6 +35,13 @@ export interface SkillCatalogue {
   list(): Promise<ServedSkills>;
   /** The skill at `path` (`acme/billing/refunds`), or undefined. */
   get(path: string): Promise<ServedSkill | undefined>;
+  /**
+   * The first of `paths` that is a skill, for a read of one of its files: its last entry while
+   * its shape is unchanged, else as `get`; with the index of its path.
+   */
+  lookup(paths: readonly string[]): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
+  forget(skill: ServedSkill, file: ServedFile): void;
 }
 
 const SkillsListRequestSchema = z.object({ method: z.literal('skills/list'), params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });
@@ -65,12 +74,20 @@ function splits(segs: readonly string[]): { skill: string; file: string | undefi
   return out;
 }
 
+// An unchanged skill is the same object from listing to listing (served-cache.ts): its entry is made once.
+const entries = new WeakMap<ServedSkill, Record<string, unknown>>();
+
 function entryOf(s: ServedSkill): Record<string, unknown> {
-  return {
-    uri: skillUri(s.path, SERVED_SKILL_MD),
-    frontmatter: s.frontmatter,
-    resources: s.files.map((f) => ({ uri: skillUri(s.path, f.path), digest: f.digest, size: f.size })),
-  };
+  let entry = entries.get(s);
+  if (entry === undefined) {
+    entry = {
+      uri: skillUri(s.path, SERVED_SKILL_MD),
+      frontmatter: s.frontmatter,
+      resources: s.files.map((f) => ({ uri: skillUri(s.path, f.path), digest: f.digest, size: f.size })),
+    };
+    entries.set(s, entry);
+  }
+  return entry;
 }
 
 const MIME: Record<string, string> = {
@@ -121,11 +138,16 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
   }
 }
 
-/** The skill a URI lies in, and the file it names (undefined for the skill's root). */
-async function resolve(catalogue: SkillCatalogue, uri: string): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
+/** The skill a URI lies in, and the file it names (undefined for the skill's root); `fresh` lists it afresh. */
+async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
-  for (const split of splits(segs)) {
+  const all = splits(segs);
+  if (!fresh) {
+    const found = await catalogue.lookup(all.map((s) => s.skill));
+    return found !== undefined ? { skill: found.skill, file: all[found.index]?.file } : undefined;
+  }
+  for (const split of all) {
     const skill = await catalogue.get(split.skill);
     if (skill !== undefined) return { skill, file: split.file };
   }
@@ -134,16 +156,17 @@ async function resolve(catalogue: SkillCatalogue, uri: string): Promise<{ skill:
 
 /** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */
 export async function readSkillResource(catalogue: SkillCatalogue, uri: string): Promise<ReadResourceResult> {
-  // Twice at most: a file changed between the listing and the read is read from a fresh listing.
+  // Twice at most: the skill's last entry, then, if the file is not the one it lists, a fresh listing.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await resolve(catalogue, uri);
+    const found = await resolve(catalogue, uri, attempt > 0);
     const file = found?.file !== undefined ? found.skill.files.find((f) => f.path === found.file) : undefined;
     if (found === undefined || file === undefined) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a file of a skill this server serves`);
     if (file.size > MAX_SERVED_FILE_BYTES) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${uri} is ${file.size} bytes, more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
     try {
-      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill, file))] };
+      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file))] };
     } catch (err) {
       if (!(err instanceof ServedFileChanged)) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} cannot be read`);
+      catalogue.forget(found.skill, file);
     }
   }
   throw new RpcError(RPC.INTERNAL_ERROR, `${uri} is changing while it is read; read it again`);
@@ -201,7 +224,8 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
   });
   handle(DirectoryReadRequestSchema, async (req) => {
     const { uri } = req.params;
-    const found = await resolve(catalogue, uri);
+    // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
+    const found = await resolve(catalogue, uri, false);
     const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
     if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
     const { items, nextCursor } = page(kids, req.params.cursor, 1000);

@@ -17,19 +17,12 @@ export {
 } from './model.js';
 export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profiles.js';
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
-export {
-  DigestCache,
-  findSkillMdFolders,
-  readServedFile,
-  readServedSkill,
-  readServedSkills,
-  SERVED_SKILL_MD,
-  ServedFileChanged,
-  type ServedFile,
-  type ServedSkill,
-  type ServedSkills,
-  type SkillFolder,
-} from './served.js';
+export { readServedSkill, readServedSkills } from './served.js';
+export type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
+export { servedCatalogue, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
+export { DigestCache } from './served-cache.js';
+export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';
+export { identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 export { agentSkillToManifest, scriptsOf, type ManifestConversion, type RuntimeVersions, type ToManifestOptions } from './to-manifest.js';
 export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkillMdOptions } from './to-skill-md.js';

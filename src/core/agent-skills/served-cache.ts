@@ -1,0 +1,116 @@
+/**
+ * What one server keeps between listings of its skills: each file's digest by its absolute path
+ * and identity (device, inode, size, modification and change times; any change re-hashes
+ * it), and each skill's entry by the paths and identities of all its files, so an
+ * unchanged skill is not read, parsed or hashed again. Only settled identities are kept (see
+ * served-walk.ts): a file changed in the tick it was hashed in is hashed again.
+ *
+ * For a read of one file, a skill's last entry also serves while its shape is unchanged: every
+ * directory of it, and the files that decide what it is (SKILL.md, .skillignore). The read then
+ * checks the file itself against the entry (served-read.ts), so a file edited in place is caught
+ * there, and the caller lists the skill afresh.
+ */
+import type { Sha256Digest } from '../digest/index.js';
+import type { ServedSkill } from './served-model.js';
+import { sameIdentity, type FileIdentity, type ServedWalker } from './served-walk.js';
+
+/** A listed path and the identity it had. */
+export interface PathIdentity {
+  readonly path: string;
+  readonly identity: FileIdentity;
+}
+
+export interface KeptSkill {
+  /** Every file, its path relative to the skill. */
+  readonly files: readonly PathIdentity[];
+  /** The same files, absolute. */
+  readonly paths: readonly string[];
+  readonly skill: ServedSkill;
+  /** Absolute paths: the skill's directories (stat) and shaping files (lstat); undefined when it may not serve reads unchecked. */
+  readonly shape?: { readonly dirs: readonly PathIdentity[]; readonly files: readonly PathIdentity[] };
+}
+
+function sameList(a: readonly PathIdentity[], b: readonly PathIdentity[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as PathIdentity;
+    const y = b[i] as PathIdentity;
+    if (x.path !== y.path || !sameIdentity(x.identity, y.identity)) return false;
+  }
+  return true;
+}
+
+export class DigestCache {
+  readonly #digests = new Map<string, { identity: FileIdentity; digest: Sha256Digest }>();
+  readonly #skills = new Map<string, KeptSkill>();
+
+  constructor(readonly walker: ServedWalker) {}
+
+  digest(file: string, identity: FileIdentity): Sha256Digest | undefined {
+    const e = this.#digests.get(file);
+    return e !== undefined && sameIdentity(e.identity, identity) ? e.digest : undefined;
+  }
+
+  /** Keeps a digest when its identity is settled; says whether it did. */
+  keepDigest(file: string, identity: FileIdentity, digest: Sha256Digest): boolean {
+    if (!this.walker.settled(identity)) return false;
+    this.#digests.set(file, { identity, digest });
+    return true;
+  }
+
+  /** The skill last read under `key`, if its files are the same paths with the same identities. */
+  skill(key: string, files: readonly PathIdentity[]): ServedSkill | undefined {
+    const e = this.#skills.get(key);
+    return e !== undefined && sameList(e.files, files) ? e.skill : undefined;
+  }
+
+  keepSkill(key: string, kept: KeptSkill): void {
+    this.#skills.set(key, kept);
+  }
+
+  /**
+   * The skill last read under `key`, for a read of one of its files, while its shape is as it
+   * was; undefined when it is not kept, has no shape, or the shape changed (list it afresh).
+   */
+  shapedSkill(key: string): ServedSkill | undefined {
+    const e = this.#skills.get(key);
+    return e !== undefined && this.#sameShape(e) ? e.skill : undefined;
+  }
+
+  /**
+   * The skill last read under `key` when nothing of it changed: its shape, and every file's
+   * identity (an lstat each). With its shape unchanged, the walk would list the same paths, so
+   * it need not run.
+   */
+  unchangedSkill(key: string): ServedSkill | undefined {
+    const e = this.#skills.get(key);
+    if (e === undefined || !this.#sameShape(e)) return undefined;
+    try {
+      for (let i = 0; i < e.paths.length; i++) if (!this.walker.unchanged(e.paths[i] as string, (e.files[i] as PathIdentity).identity)) return undefined;
+    } catch {
+      return undefined;
+    }
+    return e.skill;
+  }
+
+  #sameShape(e: KeptSkill): boolean {
+    if (e.shape === undefined) return false;
+    try {
+      for (const d of e.shape.dirs) {
+        this.walker.readdir(d.path);
+        const now = this.walker.dirIdentity(d.path);
+        if (now === undefined || !sameIdentity(now, d.identity)) return false;
+      }
+      for (const f of e.shape.files) if (!this.walker.unchanged(f.path, f.identity)) return false;
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
+  /** Drops what is kept of a file and of the skill under `key`: a read found them not to match. */
+  forget(key: string, file?: string): void {
+    this.#skills.delete(key);
+    if (file !== undefined) this.#digests.delete(file);
+  }
+}

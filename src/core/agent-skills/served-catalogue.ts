@@ -1,0 +1,77 @@
+/**
+ * The skills one server offers, from its roots (fixed at start; the folders under them read on
+ * every call, through one walker and one cache kept for the server's life):
+ *
+ * - `list()`: every skill, every directory checked and every file stat'ed (a `readdir` only of
+ *   a changed directory, a hash only of a changed file);
+ * - `get(path)`: one skill, found without walking the roots, and listed as `list()` would;
+ * - `lookup(paths)`: for a read of one file, the first of `paths` (a URI's splits, longest
+ *   first) that is a skill, in one pass: the skill's last entry while its shape (directories,
+ *   SKILL.md, .skillignore) is unchanged, else as `get`. The read checks the file it serves
+ *   against that entry, and on a mismatch calls `forget` and reads from `get`.
+ */
+import { DigestCache } from './served-cache.js';
+import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
+import { readServedSkills, skillKey } from './served.js';
+import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
+import { join } from 'node:path';
+
+/** A root to serve: absolute, and how it is named in findings and skill paths. */
+export interface ServedRoot {
+  readonly dir: string;
+  readonly label: string;
+}
+
+export interface ServedCatalogue {
+  list(): Promise<ServedSkills>;
+  get(path: string): Promise<ServedSkill | undefined>;
+  lookup(paths: readonly string[]): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  forget(skill: ServedSkill, file: ServedFile): void;
+}
+
+export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): ServedCatalogue {
+  const walker = new ServedWalker(now);
+  const cache = new DigestCache(walker);
+  // The folder each skill path was last served from, for `lookup` and `forget`.
+  const served = new Map<string, SkillFolder>();
+  const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
+  // A pass begun by the caller: the splits of one URI share its stats.
+  const read = async (path: string): Promise<ServedSkill | undefined> => {
+    const folders = candidates(path);
+    const skill = (await readServedSkills(folders, cache)).skills[0];
+    const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
+    if (from !== undefined) served.set(path, from);
+    else served.delete(path);
+    return skill;
+  };
+  const get = (path: string): Promise<ServedSkill | undefined> => {
+    walker.begin();
+    return read(path);
+  };
+  return {
+    list: () => {
+      walker.begin();
+      return readServedSkills(
+        roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)),
+        cache,
+      );
+    },
+    get,
+    async lookup(paths) {
+      walker.begin();
+      for (let index = 0; index < paths.length; index++) {
+        const path = paths[index] as string;
+        const from = served.get(path);
+        // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
+        const kept = from !== undefined && candidates(path)[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
+        const skill = kept ?? (await read(path));
+        if (skill !== undefined) return { skill, index };
+      }
+      return undefined;
+    },
+    forget(skill, file) {
+      const from = served.get(skill.path);
+      if (from !== undefined) cache.forget(skillKey(from), join(skill.dir, ...file.path.split('/')));
+    },
+  };
+}

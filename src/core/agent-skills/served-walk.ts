@@ -1,0 +1,226 @@
+/**
+ * The file walk behind `mcp --skills`: which folders are skills, and the calls the bundle walker
+ * makes to list one. A server answers many listings of folders that rarely change, so a
+ * directory's entries are kept by the directory's identity (device, inode, size, modification
+ * and change times) and read again only when that changed: a later listing costs
+ * a `stat` of every directory and an `lstat` of every file, never a `readdir` of an unchanged
+ * directory. No watcher: every listing checks every directory it uses.
+ *
+ * Racy timestamps: a file system stamps times at a coarse granularity (a kernel tick, or a whole
+ * second), so a change made in the same tick as a read leaves the times as they were. Nothing
+ * read while its change time is that recent is trusted later (the same rule git applies to its
+ * index): it is read again on the next listing, until its times are older than `SETTLE_MS`.
+ */
+import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { basename, join, sep } from 'node:path';
+import { EXCLUDED_DIRS, MANIFEST_NAMES, syncDirOps, type DirOps } from '../bundle/index.js';
+
+/** The one file name the extension knows a skill by. */
+export const SERVED_SKILL_MD = 'SKILL.md';
+
+/** Names that make a folder a skill (a SKILL.md, or a skill.contract.v1 manifest to convert). */
+export const SKILL_FILE_NAMES: ReadonlySet<string> = new Set([SERVED_SKILL_MD, ...MANIFEST_NAMES]);
+
+/**
+ * What says a file (or directory) is the one that was read. Times are the milliseconds node's
+ * plain stat gives (a resolution of a quarter of a microsecond today), not BigInt nanoseconds:
+ * a BigInt stat costs half as much again and most of a listing's garbage, and the settle rule
+ * below makes finer times unnecessary (a change after a trusted read is stamped at least
+ * `SETTLE_MS` later than the times kept).
+ */
+export interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+}
+
+/** Milliseconds after its last change before a timestamp is trusted to show the next change. */
+export const SETTLE_MS = 2_000;
+
+/** Milliseconds since the epoch; passed in so that the core never reads the clock itself. */
+export type Clock = () => number;
+
+export function identityOf(st: Stats): FileIdentity {
+  return { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
+}
+
+/** True when the file stat'ed is the one of `b` (a Stats is an identity and more). */
+export function sameIdentity(a: FileIdentity | Stats, b: FileIdentity): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** A folder to serve: where it is, its path in the namespace, and its name in findings. */
+export interface SkillFolder {
+  readonly dir: string;
+  readonly path: string;
+  readonly label: string;
+}
+
+interface KeptDir {
+  readonly identity: FileIdentity;
+  readonly entries: Dirent[];
+  /** False while the directory's change time is too recent to show a later change. */
+  readonly settled: boolean;
+  /** The listing pass that last checked it. */
+  pass: number;
+}
+
+/** At most this many directories are walked under one root looking for skills. */
+const MAX_WALKED_DIRS = 100_000;
+
+/** Passes after which a directory no pass used is dropped (a folder removed, a path never asked again). */
+const KEEP_PASSES = 64;
+
+const settle = <T>(fn: () => T): Promise<T> => {
+  try {
+    return Promise.resolve(fn());
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+  }
+};
+
+/**
+ * The directories and file stats of the listings, for one server. `begin()` starts a listing
+ * pass: within a pass each directory is checked and each file stat'ed once, however many skills
+ * (an outer one and those nested in it) and walks use it.
+ */
+export class ServedWalker {
+  readonly #dirs = new Map<string, KeptDir>();
+  readonly #stats = new Map<string, Stats>();
+  #pass = 0;
+
+  constructor(readonly now: Clock) {}
+
+  begin(): void {
+    this.#pass++;
+    this.#stats.clear();
+    if (this.#pass % KEEP_PASSES === 0) for (const [path, d] of this.#dirs) if (d.pass < this.#pass - KEEP_PASSES) this.#dirs.delete(path);
+  }
+
+  /**
+   * True when a change after now would change these times (see the module comment). The change
+   * time is the one to test: every write sets it to the present, and no call sets it otherwise.
+   */
+  settled(id: FileIdentity): boolean {
+    return id.ctimeMs < this.now() - SETTLE_MS;
+  }
+
+  /** The file's own stat (links not followed), once a pass. */
+  lstat(path: string): Stats {
+    let st = this.#stats.get(path);
+    if (st === undefined) {
+      st = lstatSync(path);
+      this.#stats.set(path, st);
+    }
+    return st;
+  }
+
+  /**
+   * Whether the file at `path` (links not followed) is still `identity`. Not kept for the pass:
+   * the stat is garbage at once (a pass over 10,000 files would otherwise keep 10,000 of them).
+   */
+  unchanged(path: string, identity: FileIdentity): boolean {
+    const st = this.#stats.get(path) ?? lstatSync(path, { throwIfNoEntry: false });
+    return st !== undefined && sameIdentity(st, identity);
+  }
+
+  /**
+   * A directory's entries: kept ones while its identity is unchanged and settled, else read
+   * again. Stat'ed before it is read, so what is kept is never newer than the identity kept with
+   * it. Followed like `readdir` follows (a root given as a link); the walks never enter a link.
+   */
+  readdir(path: string): Dirent[] {
+    const kept = this.#dirs.get(path);
+    if (kept !== undefined && kept.pass === this.#pass) return kept.entries;
+    const identity = identityOf(statSync(path));
+    if (kept !== undefined && kept.settled && sameIdentity(kept.identity, identity)) {
+      kept.pass = this.#pass;
+      return kept.entries;
+    }
+    const entries = readdirSync(path, { withFileTypes: true });
+    this.#dirs.set(path, { identity, entries, settled: this.settled(identity), pass: this.#pass });
+    return entries;
+  }
+
+  /** The identity a directory was last read with, when it was read this pass and is settled. */
+  dirIdentity(path: string): FileIdentity | undefined {
+    const kept = this.#dirs.get(path);
+    return kept !== undefined && kept.pass === this.#pass && kept.settled ? kept.identity : undefined;
+  }
+
+  /** The calls the bundle walker (dirSource) makes, through this walker; `dirs` gets every directory it reads. */
+  ops(dirs?: string[]): DirOps {
+    return {
+      ...syncDirOps,
+      readdir: (path) =>
+        settle(() => {
+          dirs?.push(path);
+          return this.readdir(path);
+        }),
+      lstat: (path) =>
+        settle(() => {
+          const st = this.lstat(path);
+          return st;
+        }),
+    };
+  }
+
+  /**
+   * Every folder holding a SKILL.md or a skill manifest under `root` (absolute), nested ones
+   * included, with its path below the root; the root itself when it holds one (its path is then
+   * its own name). Links and the directories a bundle never includes (.git, node_modules,
+   * .skillctl) are not entered. In path order.
+   */
+  findSkillFolders(root: string, label: string): SkillFolder[] {
+    const out: SkillFolder[] = [];
+    const stack: string[] = [''];
+    const at = sep === '/' ? (rel: string): string => `${root}/${rel}` : (rel: string): string => join(root, ...rel.split('/'));
+    let walked = 0;
+    while (stack.length > 0 && walked++ < MAX_WALKED_DIRS) {
+      const rel = stack.pop() as string;
+      const dir = rel === '' ? root : at(rel);
+      let entries: Dirent[];
+      try {
+        entries = this.readdir(dir);
+      } catch {
+        continue;
+      }
+      if (entries.some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile())) out.push({ dir, path: rel === '' ? basename(root) : rel, label: rel === '' ? label : `${label}/${rel}` });
+      for (const e of entries) if (e.isDirectory() && !EXCLUDED_DIRS.has(e.name)) stack.push(rel === '' ? e.name : `${rel}/${e.name}`);
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * The folders under `root` that `findSkillFolders` would give for `path`, in its order, found
+   * without walking the root: the root itself when `path` is its name, then the folder `path`
+   * names below it, if every directory down to it is one the walk enters (a real directory, not
+   * a link, not excluded).
+   */
+  skillFoldersAt(root: string, label: string, path: string): SkillFolder[] {
+    const out: SkillFolder[] = [];
+    const holdsSkill = (dir: string): boolean => {
+      try {
+        return this.readdir(dir).some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile());
+      } catch {
+        return false;
+      }
+    };
+    if (path === basename(root) && holdsSkill(root)) out.push({ dir: root, path, label });
+    const segs = path.split('/');
+    let dir = root;
+    for (const seg of segs) {
+      if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) return out;
+      dir = join(dir, seg);
+      try {
+        if (!this.lstat(dir).isDirectory()) return out;
+      } catch {
+        return out;
+      }
+    }
+    if (holdsSkill(dir)) out.push({ dir, path, label: `${label}/${path}` });
+    return out;
+  }
+}
