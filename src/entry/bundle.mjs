@@ -8,6 +8,9 @@ import { DYNAMIC_CHUNKS, ENTRIES, ENTRY_CHUNKS, LAZY_BUILTINS, SYNC_CHUNKS } fro
 /** Bundled: what every invocation needs; the other dependencies stay in node_modules. */
 const BUNDLED = new Set([
   'commander',
+  // Intent matching's Porter stemmer: a few KB, and an ES module only, which the CommonJS bundles
+  // could otherwise reach only through require(esm).
+  'stemmer',
   'yaml',
   'js-yaml',
   'chalk',

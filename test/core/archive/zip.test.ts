@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { unzipSync } from 'fflate';
+import { unzipSync, zipSync } from 'fflate';
 import { sha256 } from '../../../src/core/digest/index.js';
 import { writeZip, type WrittenZip, type ZipEntry } from '../../../src/core/archive/index.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -79,5 +79,40 @@ describe('deterministic ZIP writer', () => {
     const r = await writeZip(many);
     assert.equal(r.ok, false);
     assert.deepEqual(r.diagnostics.map((d) => d.code), ['BUNDLE_TOO_LARGE']);
+  });
+});
+
+/** The entry names, in archive order, as Python's zipfile reads them (an independent reader). */
+function pythonNames(bytes: Uint8Array): string[] {
+  const file = join(tempDir(), 'names.zip');
+  writeFileSync(file, bytes);
+  const r = spawnSync('python3', ['-c', PY, file], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return (JSON.parse(r.stdout) as { entries: { name: string }[] }).entries.map((e) => e.name);
+}
+
+// Why skillctl keeps its own ZIP writer rather than fflate's zipSync (docs/architecture.md): each
+// case is a promise writeZip keeps and zipSync, given fixed times and attributes, does not.
+describe('writeZip against fflate zipSync (why the writer is skillctl\'s own)', () => {
+  it('keeps the order it is given; zipSync takes entries from object keys, which put integer-like names first', async () => {
+    const entries: ZipEntry[] = ['b.txt', '10', '2'].map((path) => ({ path, data: Buffer.from(path), mode: '0644' }));
+    assert.deepEqual(pythonNames((await zipOf(entries)).bytes), ['b.txt', '10', '2']);
+    assert.deepEqual(pythonNames(zipSync(Object.fromEntries(entries.map((e) => [e.path, e.data])))), ['2', '10', 'b.txt']);
+  });
+
+  it('writes a file named __proto__ (a name a folder can hold); zipSync throws on it', async () => {
+    const entries: ZipEntry[] = [{ path: '__proto__', data: Buffer.from('x'), mode: '0644' }];
+    assert.deepEqual(pythonNames((await zipOf(entries)).bytes), ['__proto__']);
+    const named: Record<string, Uint8Array> = Object.create(null) as Record<string, Uint8Array>;
+    named['__proto__'] = Buffer.from('x');
+    assert.throws(() => zipSync(named));
+  });
+
+  it('stores what DEFLATE would make larger; zipSync at the same level writes the larger form', async () => {
+    const noise = Buffer.from(Array.from({ length: 256 }, (_, i) => (i * 167 + 13) % 256));
+    const zip = await zipOf([{ path: 'noise.bin', data: noise, mode: '0644' }]);
+    assert.deepEqual(zip.entries.map((e) => [e.method, e.compressedSize]), [['store', 256]]);
+    const theirs = zipSync({ 'noise.bin': [noise, { level: 9, mtime: new Date(1980, 0, 1) }] });
+    assert.ok(theirs.length > zip.bytes.length, `zipSync ${theirs.length} bytes, writeZip ${zip.bytes.length}`);
   });
 });
