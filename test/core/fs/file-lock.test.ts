@@ -1,11 +1,16 @@
 // The write lock that serialises pin: exclusive, released, and taken over when stale.
 import assert from 'node:assert/strict';
 import { readdir, utimes, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { withFileLock } from '../../../src/core/fs/index.js';
+import { processFileLock } from '../../../src/cli/project.js';
 import { testFileLock } from '../../helpers/pins.js';
 import { removeDir, tempDir } from '../../helpers/project.js';
+
+const require = createRequire(import.meta.url);
 
 describe('file lock', () => {
   let dir: string;
@@ -42,5 +47,21 @@ describe('file lock', () => {
     const old = new Date(Date.now() - 120_000);
     await utimes(path, old, old);
     assert.equal(await withFileLock(path, testFileLock(), async () => 1), 1);
+  });
+
+  // Why skillctl keeps its own lock rather than proper-lockfile (docs/architecture.md): a hook or
+  // a pin killed outright must not block the next one until a stale timeout.
+  it('a holder killed outright (SIGKILL) is seen dead at once and its lock taken over; proper-lockfile refuses (ELOCKED) until its stale time', async () => {
+    const ours = join(dir, 'killed.lck');
+    const script = `require('node:fs').writeFileSync(${JSON.stringify(ours)}, JSON.stringify({ pid: process.pid, hostname: require('node:os').hostname(), token: 'k' })); process.kill(process.pid, 'SIGKILL')`;
+    spawnSync(process.execPath, ['-e', script]);
+    assert.equal(await withFileLock(ours, { ...processFileLock(), timeoutMs: 500 }, async () => 'ran'), 'ran');
+
+    const guarded = join(dir, 'guarded.json');
+    await writeFile(guarded, '{}');
+    const theirs = `require(${JSON.stringify(require.resolve('proper-lockfile'))}).lockSync(${JSON.stringify(guarded)}); process.kill(process.pid, 'SIGKILL')`;
+    spawnSync(process.execPath, ['-e', theirs]);
+    const lockfile = require('proper-lockfile') as { lockSync(path: string): () => void };
+    assert.throws(() => lockfile.lockSync(guarded), { code: 'ELOCKED' });
   });
 });
