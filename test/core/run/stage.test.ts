@@ -4,6 +4,7 @@ import { realpathSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { CODES } from '../../../src/core/diagnostics.js';
 import { resolveSkill } from '../../../src/core/run/index.js';
 import { stageBundle, stageListed, type StagedBundle, type StageRefusal } from '../../../src/core/run/stage.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
@@ -167,6 +168,15 @@ describe('resolveSkill with stage: what runs is what was verified', () => {
       await rename(join(root, 'main.js.orig'), join(project, 'skills', 'tool', 'main.js'));
     }
     assert.deepEqual(await readdir(scratch), []);
+  });
+
+  it('with no writable scratch directory nothing runs: RUN_TARGET_INVALID (exit 2), naming the place', async () => {
+    const missing = join(root, 'no-such-dir');
+    const r = await resolveSkill('test.tool', { cwd: project, projectRoot: project, scratchDir: missing, stage: true });
+    assert.equal(r.skill, undefined);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['RUN_TARGET_INVALID']);
+    assert.match(r.diagnostics[0]?.message ?? '', /cannot be copied for its run: no scratch directory in .*no-such-dir \(ENOENT\)/);
+    assert.equal(CODES.RUN_TARGET_INVALID.exit, 'usage');
   });
 
   it('without stage (a caller that only reads the manifest) the bundle resolves where it lies', async () => {
