@@ -26,28 +26,32 @@ export interface LockLoad {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-function byIdentity(a: [string, string], b: [string, string]): number {
-  return comparePaths(a[0], b[0]) || comparePaths(a[1], b[1]);
-}
-
+// The comparisons and the key sort below run over every pin of a lock each time one is read
+// (verify-pins checks the lock is canonical before any pin): they allocate nothing they can avoid.
 export function compareSkillPins(a: SkillPin, b: SkillPin): number {
-  return byIdentity([a.skill_id, a.skill_version], [b.skill_id, b.skill_version]) || comparePaths(a.source, b.source);
+  return comparePaths(a.skill_id, b.skill_id) || comparePaths(a.skill_version, b.skill_version) || comparePaths(a.source, b.source);
 }
 
 export function comparePackPins(a: PackPin, b: PackPin): number {
-  return byIdentity([a.profile, a.skill_pack_version], [b.profile, b.skill_pack_version]) || comparePaths(a.source, b.source);
+  return comparePaths(a.profile, b.profile) || comparePaths(a.skill_pack_version, b.skill_pack_version) || comparePaths(a.source, b.source);
 }
 
+/** A copy with every object's keys in sorted order and undefined members left out. */
 function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = sortKeys(value[i]);
+    return out;
+  }
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    return Object.fromEntries(
-      Object.keys(obj)
-        .filter((k) => obj[k] !== undefined)
-        .sort()
-        .map((k) => [k, sortKeys(obj[k])]),
-    );
+    // No prototype: a key named __proto__ stays an ordinary member, as JSON has it.
+    const out = Object.create(null) as Record<string, unknown>;
+    for (const k of Object.keys(obj).sort()) {
+      const v = obj[k];
+      if (v !== undefined) out[k] = sortKeys(v);
+    }
+    return out;
   }
   return value;
 }

@@ -154,8 +154,11 @@ async function checkBundle(
   const hashed = await hashFiles(source, listing.files);
   pushAll(found, hashed.diagnostics.map((d) => ({ ...d, file: `${label}/${d.file ?? ''}` })));
   const complete = !hasErrors(listing.diagnostics) && !hasErrors(hashed.diagnostics);
-  compare('files_digest', complete ? treeDigest(hashed.files) : undefined);
-  const content = complete ? treeDigest(hashed.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path))) : undefined;
+  const filesDigest = complete ? treeDigest(hashed.files) : undefined;
+  compare('files_digest', filesDigest);
+  // Without signatures.json (or another excluded root file) both digests cover the same list.
+  const covered = hashed.files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path));
+  const content = !complete ? undefined : covered.length === hashed.files.length ? filesDigest : treeDigest(covered);
   compare('content_digest', content);
 
   const declared = await (pin.kind === 'agent-skill' ? declaredBySkillMd : declaredByManifest)(source, listing.files, content, label, found);
