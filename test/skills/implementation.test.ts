@@ -54,6 +54,9 @@ describe('the pins of the built-in skills cover their code', () => {
     dirs.push(root);
     await mkdir(join(root, 'manifests'), { recursive: true });
     await cp(join(ROOT, 'manifests', 'default', 'fs.read_text'), join(root, 'manifests', 'fs.read_text'), { recursive: true });
+    // The bundle carries the project's signature: a project pinning it trusts the project's key.
+    await mkdir(join(root, 'pins'));
+    await cp(join(ROOT, 'pins', 'public-keys.json'), join(root, 'pins', 'public-keys.json'));
     assert.equal(skillctl(['pin', '--all'], { cwd: root }).code, 0);
     assert.equal(skillctl(['verify-pins'], { cwd: root }).code, 0);
     const file = join(root, 'manifests', 'fs.read_text', 'implementation.json');
