@@ -15,7 +15,7 @@ import type * as WorkerThreads from 'node:worker_threads';
 import type * as Crypto from 'node:crypto';
 import type { WasmApi, WasmInstance, WasmMemory } from './engine-types.js';
 import type { HostAnswer, HostRequest } from './hostcalls.js';
-import type { WasiRequest } from './wasi-fs.js';
+import type { WasiRequest } from './wasi-wire.js';
 import type { WasiExit, wasiImports } from './wasi-thread.js';
 
 export interface ThreadData {
