@@ -15,6 +15,7 @@ import { builtinGate, runBuiltinInProcess, type BuiltinJob, type BuiltinLookup, 
 import { runBuiltinInWorker, type BuiltinWorkers } from './runtimes/builtin-worker.js';
 import { runContainer } from './runtimes/container.js';
 import type { HostNode } from './runtimes/interpreter.js';
+import type { WasmSpare } from './runtimes/wasm.js';
 import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
@@ -49,6 +50,8 @@ export interface PrepareInput {
   readonly cgroups?: CgroupHost;
   /** The wasm runtime's instruction budget; default 10,000,000; null runs unmetered (for measuring metering). */
   readonly wasmFuel?: number | null;
+  /** A wasm module's thread started early; taken only for exactly the run's limits. */
+  readonly wasmSpare?: WasmSpare;
 }
 
 export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
