@@ -185,11 +185,11 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
-  // A container's engine caps the container itself; every other run gets a cgroup where the host gives one.
-  const cgroup = ep.runtime === 'container' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
+  // A container's engine caps the container itself, and a wasm module starts no process (its memory
+  // is capped by its own rewrite); every other run gets a cgroup where the host gives one.
+  const cgroup = ep.runtime === 'container' || ep.runtime === 'wasm' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
   switch (ep.runtime) {
     case 'wasm':
-      await cgroup?.release();
       return prepareWasmRun(p, protectedPaths, env, stdin);
     case 'builtin':
       return prepareBuiltin(p, env, protectedPaths, cgroup);
