@@ -181,6 +181,8 @@ export interface RunSetup {
   readonly contracts?: readonly string[];
   /** A built-in's thread started early (spareBuiltinThread). */
   readonly spare?: SpareWorker;
+  /** A wasm module's thread started early (wasm-spare.ts). */
+  readonly wasmSpare?: SpareWorker;
 }
 
 /** The engine's options for runs from this process. */
@@ -198,6 +200,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     hostNode: { path: process.execPath, version: process.version, ...dataSegment() },
     ...cgroupHost(),
     skillctlVersion: VERSION,
+    ...(setup.wasmSpare !== undefined ? { wasmSpare: setup.wasmSpare } : {}),
     // The audit log, the policy file and the project's pins: never writable by a skill.
     protectedPaths: runProtectedPaths({
       cwd: ctx.io.cwd,

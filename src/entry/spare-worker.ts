@@ -30,7 +30,11 @@ function sameLimits(a: ResourceLimits, b: ResourceLimits): boolean {
 /** Starts the spare, or returns undefined where no worker thread can start (no bundles). */
 export function startSpareWorker(start: WorkerStart & { readonly resourceLimits: ResourceLimits }): SpareWorker | undefined {
   const worker = startWorker(start);
-  if (worker === undefined) return undefined;
+  return worker === undefined ? undefined : spareOf(worker, start.resourceLimits);
+}
+
+/** A thread its caller started (a wasm module's, which runs from its own text) kept as a spare for `resourceLimits`. */
+export function spareOf(worker: Worker, resourceLimits: ResourceLimits): SpareWorker {
   // Waiting, it must not keep the process alive: a run refused before it needs a thread ends at once.
   worker.unref();
   let state: 'waiting' | 'taken' | 'gone' = 'waiting';
@@ -46,7 +50,7 @@ export function startSpareWorker(start: WorkerStart & { readonly resourceLimits:
   };
   return {
     take(limits) {
-      if (state !== 'waiting' || !sameLimits(limits, start.resourceLimits)) {
+      if (state !== 'waiting' || !sameLimits(limits, resourceLimits)) {
         stop();
         return undefined;
       }

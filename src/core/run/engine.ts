@@ -17,6 +17,7 @@ import { fingerprintMismatches, missingEnv, prepareExecution, type Builtins } fr
 import { resolveSkill, type ResolveOptions } from './resolve.js';
 import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
+import type { WasmSpare } from './runtimes/wasm.js';
 import type { SandboxMode } from './sandbox.js';
 import { requiredEnv, selectEntrypoint } from './select.js';
 import { RunTrail, type AuditSink, type Clock, type RunResult } from './trail.js';
@@ -82,6 +83,8 @@ export interface RunOptions {
   readonly cgroups?: CgroupHost;
   /** The wasm runtime's instruction budget (default 10,000,000); null runs modules unmetered, to measure what metering costs. */
   readonly wasmFuel?: number | null;
+  /** A wasm module's thread started early (runtimes/wasm.ts): a run takes it only for exactly its limits. */
+  readonly wasmSpare?: WasmSpare;
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
@@ -186,6 +189,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     ...(opts.signal !== undefined ? { signal: opts.signal } : {}),
     ...(opts.cgroups !== undefined ? { cgroups: opts.cgroups } : {}),
     ...(opts.wasmFuel !== undefined ? { wasmFuel: opts.wasmFuel } : {}),
+    ...(opts.wasmSpare !== undefined ? { wasmSpare: opts.wasmSpare } : {}),
   });
   if ('status' in prepared) return trail.end(prepared.status);
   if (prepared.release !== undefined) cleanups.push(prepared.release);

@@ -15,6 +15,7 @@ import { builtinGate, runBuiltinInProcess, type BuiltinJob, type BuiltinLookup, 
 import { runBuiltinInWorker, type BuiltinWorkers } from './runtimes/builtin-worker.js';
 import { runContainer } from './runtimes/container.js';
 import type { HostNode } from './runtimes/interpreter.js';
+import type { WasmSpare } from './runtimes/wasm.js';
 import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
@@ -49,6 +50,8 @@ export interface PrepareInput {
   readonly cgroups?: CgroupHost;
   /** The wasm runtime's instruction budget; default 10,000,000; null runs unmetered (for measuring metering). */
   readonly wasmFuel?: number | null;
+  /** A wasm module's thread started early; taken only for exactly the run's limits. */
+  readonly wasmSpare?: WasmSpare;
 }
 
 export type Prepared = { readonly execute: () => Promise<Attempt>; readonly release?: () => Promise<void> } | { readonly status: RunStatus };
@@ -182,11 +185,11 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
-  // A container's engine caps the container itself; every other run gets a cgroup where the host gives one.
-  const cgroup = ep.runtime === 'container' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
+  // A container's engine caps the container itself, and a wasm module starts no process (its memory
+  // is capped by its own rewrite); every other run gets a cgroup where the host gives one.
+  const cgroup = ep.runtime === 'container' || ep.runtime === 'wasm' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
   switch (ep.runtime) {
     case 'wasm':
-      await cgroup?.release();
       return prepareWasmRun(p, protectedPaths, env, stdin);
     case 'builtin':
       return prepareBuiltin(p, env, protectedPaths, cgroup);

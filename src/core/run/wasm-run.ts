@@ -12,7 +12,7 @@ import type { Attempt, RunStatus } from './attempt.js';
 import type { RunTrail } from './trail.js';
 import { PROVENACT_IO } from './provenact-bundle.js';
 import { builtinGate } from './runtimes/builtin.js';
-import { capsUsed, checkWasmModule, readWasmModule, runWasm, WASM_DEFAULT_FUEL, wasmMemoryBytes, type WasmLimits } from './runtimes/wasm.js';
+import { capsUsed, checkWasmModule, readWasmModule, runWasm, WASM_DEFAULT_FUEL, wasmMemoryBytes, type WasmLimits, type WasmSpare } from './runtimes/wasm.js';
 import { WASI_ENTRY } from './wasm/wasi-abi.js';
 import { wasiPreopens } from './wasm/wasi-grant.js';
 
@@ -27,6 +27,7 @@ export interface WasmRunInput {
   readonly lookupHost?: HostLookup;
   readonly signal?: AbortSignal;
   readonly wasmFuel?: number | null;
+  readonly wasmSpare?: WasmSpare;
 }
 
 /**
@@ -86,7 +87,7 @@ export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly s
           .map(([name, value]) => `${name}=${value}`),
         preopens: wasiPreopens(auth.grant.granted),
       };
-      const a = await runWasm({ module, input: bytes, io, limits, gate, cwd: p.cwd, heapMiB: auth.limits.memoryMiB, userAgent: `skillctl (wasm ${file.digest.slice(7, 19)})`, onOutput: receipt, wasi }, p.signal);
+      const a = await runWasm({ module, input: bytes, io, limits, gate, cwd: p.cwd, heapMiB: auth.limits.memoryMiB, userAgent: `skillctl (wasm ${file.digest.slice(7, 19)})`, onOutput: receipt, wasi, ...(p.wasmSpare !== undefined ? { spare: p.wasmSpare } : {}) }, p.signal);
       // The caps a refused or trapped run used are in its receipt too.
       if (trail.facts.wasm?.output_bytes_digest === null) receipt(null);
       return a;

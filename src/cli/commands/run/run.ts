@@ -9,6 +9,7 @@ import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
+import { spareWasmThread } from '../../wasm-spare.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 
 /** `run --list`: the skill ids a run in this directory accepts. */
@@ -36,6 +37,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   if (target === undefined) return list(ctx, root);
   const policy = await policyInForce(ctx, root, opts.policy);
   const spare = spareBuiltinThread(target, opts.entrypoint, policy);
+  const wasmSpare = spare === undefined ? await spareWasmThread(cwd, target, opts.entrypoint, policy) : undefined;
   const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
   const auditFile = auditFileFor(cwd, root, opts.audit);
   // Opened before anything runs: a run that cannot be recorded does not happen.
@@ -47,7 +49,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   let result: DeterminismResult;
   try {
     const request = { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' } as const;
-    const options = { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
+    const options = { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
     if (opts.checkDeterminism === true) {
       const checked = await checkRunDeterminism(request, options);
       // Refused before anything ran: a finding like a command-line error, with no record.
@@ -58,6 +60,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
     }
   } finally {
     spare?.stop();
+    wasmSpare?.stop();
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     await log?.close();
   }

@@ -7,7 +7,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
-import { Worker, MessageChannel } from 'node:worker_threads';
+import { Worker, MessageChannel, type ResourceLimits } from 'node:worker_threads';
 import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
 import { sha256 } from '../../digest/index.js';
 import { readBounded } from '../../fs/read-bounded.js';
@@ -32,7 +32,16 @@ export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
 export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
 
-const THREAD_SOURCE = `(${wasmThread.toString()})(${wasiImports.toString()})`;
+/**
+ * The module's thread: its job is its workerData, or, for a spare started before the run knew
+ * its module (startSpareWasmThread), the first message its parent posts.
+ */
+const THREAD_SOURCE = `const wt = process.getBuiltinModule('node:worker_threads');
+const go = (d) => (${wasmThread.toString()})(${wasiImports.toString()}, d);
+if (wt.workerData !== undefined) go(wt.workerData);
+else wt.parentPort.once('message', go);`;
+/** Every module's thread has its own stdout and stderr, read by nobody: the module reaches neither. */
+const THREAD_OPTIONS = { eval: true, stdout: true, stderr: true } as const;
 /** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
 export const WASI_MAX_STDERR_BYTES = 64 * 1024;
 
@@ -193,6 +202,23 @@ export interface WasmJob {
   readonly onOutput?: (bytes: Uint8Array | null) => void;
   /** For a WASI command: its arguments, environment (`NAME=value`) and preopened directories. */
   readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly preopens: readonly Preopen[] };
+  /** A thread started early (startSpareWasmThread): used only if its limits are the job's. */
+  readonly spare?: WasmSpare;
+}
+
+/**
+ * A module's thread started before its run knows the module, with the heap limits the run is
+ * expected to give it (a thread's limits are fixed when it starts): it boots (a fresh V8 isolate
+ * and Node.js bootstrap, most of a small module's run) while the run validates the bundle, and
+ * waits for its job. The run takes it only for exactly those limits (WasmJob.spare).
+ */
+export function startSpareWasmThread(resourceLimits: ResourceLimits): Worker {
+  return new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, resourceLimits });
+}
+
+/** A spare thread, handed over once if it was started with exactly `limits` (src/entry/spare-worker.ts). */
+export interface WasmSpare {
+  take(limits: ResourceLimits): Worker | undefined;
 }
 
 export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
@@ -210,14 +236,10 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     port: port2,
     ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES } } : {}),
   };
-  const worker = new Worker(THREAD_SOURCE, {
-    eval: true,
-    workerData: data,
-    transferList: [port2],
-    resourceLimits: builtinThreadLimits(job.heapMiB),
-    stdout: true,
-    stderr: true,
-  });
+  const resourceLimits = builtinThreadLimits(job.heapMiB);
+  const spare = job.spare?.take(resourceLimits);
+  spare?.postMessage(data, [port2]);
+  const worker = spare ?? new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, workerData: data, transferList: [port2], resourceLimits });
   const ctx = { gate: job.gate, files: checkedFs(job.gate, job.cwd), userAgent: job.userAgent };
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {

@@ -9,6 +9,7 @@
 import { encodeSection, I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
 import { pushAll } from '../../findings.js';
 import { meterCode } from './meter.js';
+import { HOST_MODULE, HOSTCALL_TYPES, PROVENACT_ENTRY } from './provenact-abi.js';
 import { WASI_ENTRY, WASI_MODULE, WASI_TYPES } from './wasi-abi.js';
 
 export const PAGE_BYTES = 65536;
@@ -18,29 +19,6 @@ export const MAX_TABLE_ELEMENTS = 10_000;
 export const FUEL_EXPORT = 'skillctl_fuel';
 /** The export through which the host calls the module's start function. */
 export const START_EXPORT = 'skillctl_start';
-
-
-/** The provenact host ABI: each import's type (i32 pointers and lengths). */
-export const HOSTCALL_TYPES: Readonly<Record<string, FuncType>> = {
-  input_len: { params: [], results: [I32] },
-  input_read: { params: [I32, I32, I32], results: [I32] },
-  output_write: { params: [I32, I32], results: [I32] },
-  sha256_input_hex: { params: [I32, I32], results: [I32] },
-  time_now_unix: { params: [], results: [I64] },
-  random_fill: { params: [I32, I32], results: [I32] },
-  fs_read_file: { params: [I32, I32, I32, I32], results: [I32] },
-  fs_read_tree: { params: [I32, I32, I32, I32], results: [I32] },
-  fs_write_file: { params: [I32, I32, I32, I32], results: [I32] },
-  http_fetch: { params: [I32, I32, I32, I32], results: [I32] },
-  kv_put: { params: [I32, I32, I32, I32], results: [I32] },
-  kv_get: { params: [I32, I32, I32, I32], results: [I32] },
-  queue_publish: { params: [I32, I32, I32, I32], results: [I32] },
-  queue_consume: { params: [I32, I32, I32, I32], results: [I32] },
-};
-
-export const HOST_MODULE = 'provenact';
-/** The export a provenact module's run calls when the command names none. */
-export const PROVENACT_ENTRY = 'run';
 
 /** The import modules the host offers, each with its calls; a module imports from one of them. */
 const OFFERED: Readonly<Record<string, Readonly<Record<string, FuncType>>>> = { [HOST_MODULE]: HOSTCALL_TYPES, [WASI_MODULE]: WASI_TYPES };

@@ -9,13 +9,15 @@
  *
  * `wasmThread` is started from its source text (`new Worker(source, { eval: true })`), the same
  * whether skillctl runs from its bundles or from source, so it refers to nothing outside itself.
+ * Its job comes as the thread's workerData, or, for a thread started before the run knew its
+ * module (a spare, runtimes/wasm.ts), as the first message on its parent port.
  * Every pointer and length the guest passes is checked against its memory: out of bounds is -1.
  */
 import type * as WorkerThreads from 'node:worker_threads';
 import type * as Crypto from 'node:crypto';
 import type { WasmApi, WasmInstance, WasmMemory } from './engine-types.js';
 import type { HostAnswer, HostRequest } from './hostcalls.js';
-import type { WasiRequest } from './wasi-fs.js';
+import type { WasiRequest } from './wasi-wire.js';
 import type { WasiExit, wasiImports } from './wasi-thread.js';
 
 export interface ThreadData {
@@ -39,11 +41,12 @@ export type ThreadResult =
   | { readonly t: 'invalid'; readonly message: string }
   | WasiExit;
 
-/** `makeWasi` is wasi-thread.ts's wasiImports, passed in as text beside this function's. */
-export function wasmThread(makeWasi: typeof wasiImports): void {
+/** `makeWasi` is wasi-thread.ts's wasiImports, passed in as text beside this function's; `d` is the job. */
+export function wasmThread(makeWasi: typeof wasiImports, d: ThreadData): void {
   const wt = process.getBuiltinModule('node:worker_threads') as typeof WorkerThreads;
-  const crypto = process.getBuiltinModule('node:crypto') as typeof Crypto;
-  const d = wt.workerData as ThreadData;
+  // Loaded when a call needs it (sha256_input_hex, random_fill): most modules make neither, and
+  // loading node:crypto is a few milliseconds of the thread's start.
+  const crypto = (): typeof Crypto => process.getBuiltinModule('node:crypto') as typeof Crypto;
   const parent = wt.parentPort as WorkerThreads.MessagePort;
   const ctrl = new Int32Array(d.ctrl);
   const input = d.input;
@@ -130,7 +133,7 @@ export function wasmThread(makeWasi: typeof wasiImports): void {
     sha256_input_hex: (ptr: number, len: number): number => {
       const v = view(ptr, 64);
       if (len < 64 || v === undefined) return -1;
-      v.set(new TextEncoder().encode(crypto.createHash('sha256').update(input).digest('hex')));
+      v.set(new TextEncoder().encode(crypto().createHash('sha256').update(input).digest('hex')));
       return 64;
     },
     time_now_unix: (): bigint => {
@@ -142,7 +145,7 @@ export function wasmThread(makeWasi: typeof wasiImports): void {
       const v = view(ptr, len);
       if (v === undefined || len > 8 * 1024 * 1024) return -1;
       ask({ op: 'random_fill' });
-      crypto.randomFillSync(v);
+      crypto().randomFillSync(v);
       return len;
     },
     fs_read_file: pathCall('fs_read_file'),

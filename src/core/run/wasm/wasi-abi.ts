@@ -1,7 +1,8 @@
 /**
  * WASI preview 1 as skillctl offers it: the import module's name, the calls a module may import
  * with their types (anything else is refused before the module starts, module.ts), and the
- * numbers of the ABI (errnos, file types, flags, rights) the host side uses (wasi-fs.ts).
+ * numbers of the ABI (errnos, file types, flags, rights) the host side uses (wasi-fs.ts and
+ * its modules).
  * The module's thread (wasi-thread.ts) runs from its own text and cannot import these; it writes
  * the few numbers it needs as literals, each named where it is used.
  */

@@ -5,7 +5,7 @@
  * read-write directory; a root of fs.read only is read-only (path_open to write is refused).
  */
 import type { GrantedPermissions } from '../../policy/index.js';
-import type { Preopen } from './wasi-fs.js';
+import type { Preopen } from './wasi-fd-table.js';
 
 export function wasiPreopens(granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite'>): Preopen[] {
   const paths = [...new Set([...granted.fsRead, ...granted.fsWrite])].sort();

@@ -11,7 +11,7 @@
  * refers to nothing outside itself: the numbers of the ABI are literals here (wasi-abi.ts names
  * them for the host side).
  */
-import type { WasiAnswer, WasiRequest } from './wasi-fs.js';
+import type { WasiAnswer, WasiRequest } from './wasi-wire.js';
 
 /** How the module's run ended, as far as WASI says: its exit status and what it printed. */
 export interface WasiExit {

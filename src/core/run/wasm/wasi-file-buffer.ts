@@ -1,0 +1,120 @@
+/**
+ * An open file's content, held in memory while it is open: read whole when opened (at most
+ * WASI_MAX_FILE_BYTES), read, written, seeked and resized in its buffer, and written whole,
+ * atomically (a temporary file in its checked directory, then a rename), when it is created or
+ * truncated, synced, closed, and when the module ends by returning or by proc_exit. A run that
+ * traps, times out or is refused leaves the files it had open as they were at their last commit.
+ */
+import { isFailure, type CheckedFs } from '../../policy/index.js';
+import { ERRNO, RIGHTS, WASI_MAX_FILE_BYTES, WHENCE } from './wasi-abi.js';
+import { errnoOf } from './wasi-errno.js';
+import type { FdTable, FileFd } from './wasi-fd-table.js';
+import { err, isAnswer, ok, type WasiAnswer, type WasiCall } from './wasi-wire.js';
+
+/** Writes the file whole, atomically: a temporary file beside it, then a rename over it. */
+export async function commitFile(files: CheckedFs, f: FileFd): Promise<number> {
+  const pd = await files.openDir(f.parent, 'fs.write');
+  if (isFailure(pd)) return errnoOf(pd);
+  try {
+    const temp = await pd.writeTemp(f.name, f.data.subarray(0, f.size), 0o644);
+    if (typeof temp !== 'string') return errnoOf(temp);
+    const moved = await pd.rename(temp, f.name);
+    if (moved !== undefined) {
+      await pd.remove(temp);
+      return errnoOf(moved);
+    }
+    f.dirty = false;
+    return ERRNO.SUCCESS;
+  } finally {
+    await pd.close();
+  }
+}
+
+export function readFile(table: FdTable, req: WasiCall<'fd_read'>): WasiAnswer {
+  const f = table.fileOf(req.fd, RIGHTS.FD_READ);
+  if (isAnswer(f)) return f;
+  // i64 arguments arrive signed: an offset past 2^63 is negative here.
+  if (req.offset !== undefined && req.offset < 0n) return err(ERRNO.INVAL);
+  const at = req.offset === undefined ? f.pos : Number(req.offset);
+  const data = f.data.subarray(Math.min(at, f.size), Math.min(at + req.max, f.size));
+  if (req.offset === undefined) f.pos += data.length;
+  return ok({ data: Buffer.from(data) });
+}
+
+/** Grows a file's buffer to `size` bytes (zeros), within the bounds. */
+function grow(table: FdTable, f: FileFd, size: number): number {
+  if (size > WASI_MAX_FILE_BYTES) return ERRNO.FBIG;
+  if (size <= f.data.length) return ERRNO.SUCCESS;
+  const capacity = Math.min(WASI_MAX_FILE_BYTES, Math.max(size, f.data.length * 2));
+  if (!table.hold(capacity - f.data.length)) return ERRNO.NOMEM;
+  const next = Buffer.alloc(capacity);
+  f.data.copy(next, 0, 0, f.size);
+  f.data = next;
+  return ERRNO.SUCCESS;
+}
+
+function resize(table: FdTable, f: FileFd, size: number): number {
+  const e = grow(table, f, size);
+  if (e !== ERRNO.SUCCESS) return e;
+  if (size < f.size) f.data.fill(0, size, f.size);
+  f.size = size;
+  f.dirty = true;
+  return ERRNO.SUCCESS;
+}
+
+export function writeFile(table: FdTable, req: WasiCall<'fd_write'>): WasiAnswer {
+  const f = table.fileOf(req.fd, RIGHTS.FD_WRITE);
+  if (isAnswer(f)) return f;
+  if (req.offset !== undefined && (req.offset < 0n || req.offset > BigInt(WASI_MAX_FILE_BYTES))) return err(req.offset < 0n ? ERRNO.INVAL : ERRNO.FBIG);
+  const at = req.offset !== undefined ? Number(req.offset) : f.append ? f.size : f.pos;
+  const end = at + req.data.length;
+  const e = grow(table, f, end);
+  if (e !== ERRNO.SUCCESS) return err(e);
+  f.data.set(req.data, at);
+  f.size = Math.max(f.size, end);
+  if (req.offset === undefined) f.pos = end;
+  f.dirty = true;
+  return ok({ value: BigInt(req.data.length) });
+}
+
+export function seekFile(table: FdTable, req: WasiCall<'fd_seek'>): WasiAnswer {
+  const f = table.get(req.fd);
+  if (f === undefined) return err(ERRNO.BADF);
+  if (f.kind === 'dir') return err(ERRNO.ISDIR);
+  const from = req.whence === WHENCE.SET ? 0n : req.whence === WHENCE.CUR ? BigInt(f.pos) : req.whence === WHENCE.END ? BigInt(f.size) : -1n;
+  if (from < 0n) return err(ERRNO.INVAL);
+  const to = from + req.offset;
+  if (to < 0n || to > BigInt(WASI_MAX_FILE_BYTES)) return err(ERRNO.INVAL);
+  f.pos = Number(to);
+  return ok({ value: to });
+}
+
+export function allocateFile(table: FdTable, req: WasiCall<'fd_allocate'>): WasiAnswer {
+  const f = table.fileOf(req.fd, RIGHTS.FD_ALLOCATE);
+  if (isAnswer(f)) return f;
+  const end = req.offset + req.len;
+  if (req.offset < 0n || req.len < 0n || end > BigInt(WASI_MAX_FILE_BYTES)) return err(end > BigInt(WASI_MAX_FILE_BYTES) ? ERRNO.FBIG : ERRNO.INVAL);
+  return Number(end) > f.size ? err(resize(table, f, Number(end))) : ok();
+}
+
+export function setFileSize(table: FdTable, req: WasiCall<'fd_filestat_set_size'>): WasiAnswer {
+  const f = table.fileOf(req.fd, RIGHTS.FD_FILESTAT_SET_SIZE);
+  if (isAnswer(f)) return f;
+  if (req.size < 0n || req.size > BigInt(WASI_MAX_FILE_BYTES)) return err(req.size < 0n ? ERRNO.INVAL : ERRNO.FBIG);
+  return err(resize(table, f, Number(req.size)));
+}
+
+/** Closes a descriptor; a file with unwritten changes is committed as it closes. */
+export async function closeFd(table: FdTable, files: CheckedFs, fd: number): Promise<WasiAnswer> {
+  const f = table.remove(fd);
+  if (f === undefined) return err(ERRNO.BADF);
+  if (f.kind === 'dir') return ok();
+  return f.dirty ? err(await commitFile(files, f)) : ok();
+}
+
+/** fd_sync and fd_datasync: a file with unwritten changes is committed. */
+export async function syncFd(table: FdTable, files: CheckedFs, fd: number): Promise<WasiAnswer> {
+  const f = table.get(fd);
+  if (f === undefined) return err(ERRNO.BADF);
+  return f.kind === 'file' && f.dirty ? err(await commitFile(files, f)) : ok();
+}
