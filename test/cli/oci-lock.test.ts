@@ -1,6 +1,6 @@
 // pin oci://, verify-pins --remote and run oci:// against the real docker-registry.
 import assert from 'node:assert/strict';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { copyFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
@@ -32,6 +32,9 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     work = await tempDir('skillctl-oci-lock-');
     proj = join(work, 'proj');
     await mkdir(join(proj, '.git'), { recursive: true });
+    // The pushed skill carries skillctl's project signature: this project trusts that key.
+    await mkdir(join(proj, 'pins'));
+    await copyFile(join(process.cwd(), 'pins', 'public-keys.json'), join(proj, 'pins', 'public-keys.json'));
     await mkdir(join(work, 'docker'));
     env = { XDG_CACHE_HOME: join(work, 'cache'), DOCKER_CONFIG: join(work, 'docker') };
     ref = `oci://${registry.host}/skills/fs.read_text:0.1.0`;
