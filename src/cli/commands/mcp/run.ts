@@ -152,7 +152,7 @@ function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
       return r;
     },
     get: (path) => catalogue.get(path),
-    lookup: (paths) => catalogue.lookup(paths),
+    lookup: (paths, lookupOpts) => catalogue.lookup(paths, lookupOpts),
     forget: (skill, file) => catalogue.forget(skill, file),
   };
 }
