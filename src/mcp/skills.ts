@@ -17,6 +17,7 @@ import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type LookupOptions,
 import { page } from './paging.js';
 import type { Handle } from './handle.js';
 import { RPC, RpcError } from './wire/errors.js';
+import { withRawJson } from './wire/raw-json.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -74,20 +75,32 @@ function splits(segs: readonly string[]): { skill: string; file: string | undefi
   return out;
 }
 
-// An unchanged skill is the same object from listing to listing (served-cache.ts): its entry is made once.
-const entries = new WeakMap<ServedSkill, Record<string, unknown>>();
+// An unchanged skill is the same object from listing to listing (served-cache.ts): its entry,
+// and the entry's JSON text, are made once.
+const entries = new WeakMap<ServedSkill, { readonly entry: Record<string, unknown>; readonly json: string }>();
 
-function entryOf(s: ServedSkill): Record<string, unknown> {
-  let entry = entries.get(s);
-  if (entry === undefined) {
-    entry = {
+function madeEntry(s: ServedSkill): { readonly entry: Record<string, unknown>; readonly json: string } {
+  let made = entries.get(s);
+  if (made === undefined) {
+    const entry = {
       uri: skillUri(s.path, SERVED_SKILL_MD),
       frontmatter: s.frontmatter,
       resources: s.files.map((f) => ({ uri: skillUri(s.path, f.path), digest: f.digest, size: f.size })),
     };
-    entries.set(s, entry);
+    made = { entry, json: JSON.stringify(entry) };
+    entries.set(s, made);
   }
-  return entry;
+  return made;
+}
+
+const entryOf = (s: ServedSkill): Record<string, unknown> => madeEntry(s).entry;
+
+/** A page of `skills/list`, carrying its JSON text, joined from its entries' (wire/raw-json.ts). */
+export function skillsPage(items: readonly ServedSkill[], nextCursor: string | undefined): { skills: Record<string, unknown>[]; nextCursor?: string } {
+  const made = items.map(madeEntry);
+  const page = { skills: made.map((m) => m.entry), ...(nextCursor !== undefined ? { nextCursor } : {}) };
+  const cursor = nextCursor !== undefined ? `,"nextCursor":${JSON.stringify(nextCursor)}` : '';
+  return withRawJson(page, `{"skills":[${made.map((m) => m.json).join(',')}]${cursor}}`);
 }
 
 // Each entry's files by path, made once per entry: a read finds its file without a scan of 1,000.
@@ -229,7 +242,7 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
       for (const old of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(old);
     }
     const { items, nextCursor } = page(all, m?.[2], SKILLS_PAGE_SIZE);
-    return { skills: items.map(entryOf), ...(nextCursor !== undefined ? { nextCursor: `${snap}.${nextCursor}` } : {}) };
+    return skillsPage(items, nextCursor !== undefined ? `${snap}.${nextCursor}` : undefined);
   });
   handle(SkillsGetRequestSchema, async (req) => {
     const { uri } = req.params;

@@ -15,6 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, RPC } from './errors.js';
 import { admit } from './inbound.js';
+import { stringifyMessage } from './raw-json.js';
 
 /** The longest message accepted: the SDK's own stdio bound. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -120,7 +121,7 @@ export class LineTransport implements Transport {
 
   #write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.#out.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.#out.write(`${stringifyMessage(message)}\n`)) resolve();
       else this.#out.once('drain', resolve);
     });
   }
