@@ -5,6 +5,9 @@
 // skills/list request, and the median of later ones (digests cached by file identity), all pages
 // walked each time. Then one file is edited and the next listing is timed (one file re-hashed).
 // Targets: cold within 2 s, later answers within 50 ms. Usage: node bench/mcp-skills.mjs [runs]
+// With BEFORE=<another checkout, built>, its `skillctl mcp` is measured too, side by side on the
+// same corpus, the later listings of the two servers taken in turn (a change in the machine's
+// load hits both alike). Under `chrt -f 10` the figures move less with other work on the machine.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'skillctl.js');
+const BUILDS = [...(process.env.BEFORE ? [{ name: 'before', bin: join(process.env.BEFORE, 'bin', 'skillctl.js') }] : []), { name: process.env.BEFORE ? 'after' : 'this build', bin: BIN }];
 const SKILLS = 1000;
 const RUNS = Number(process.argv[2] ?? 21);
 
@@ -29,9 +33,9 @@ function corpus() {
   return dir;
 }
 
-function server(cwd, args) {
+function server(cwd, args, bin) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'mcp', '--no-audit', ...args], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'mcp', '--no-audit', ...args], { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
   let buf = '';
   const waiting = new Map();
   child.stdout.on('data', (c) => {
@@ -52,8 +56,8 @@ function server(cwd, args) {
   return { t0, request, close: () => child.stdin.end() };
 }
 
-async function ready(cwd, args) {
-  const s = server(cwd, args);
+async function ready(cwd, args, bin) {
+  const s = server(cwd, args, bin);
   await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } });
   return { ...s, startup: performance.now() - s.t0 };
 }
@@ -80,26 +84,33 @@ const dir = corpus();
 // server starts, so the corpus is left to settle first.
 await new Promise((r) => setTimeout(r, 2500));
 try {
-  const plain = [];
-  for (let i = 0; i < 3; i++) {
-    const s = await ready(dir, []);
-    plain.push(s.startup);
-    s.close();
+  const results = [];
+  for (const b of BUILDS) {
+    const plain = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await ready(dir, [], b.bin);
+      plain.push(s.startup);
+      s.close();
+    }
+    const s = await ready(dir, ['--skills', 'skills'], b.bin);
+    results.push({ b, s, plain: median(plain), cold: s.startup - median(plain), first: await listAll(s), later: [] });
   }
-  const s = await ready(dir, ['--skills', 'skills']);
-  const cold = s.startup - median(plain);
-  const first = await listAll(s);
-  const later = [];
-  for (let i = 0; i < RUNS; i++) later.push(await listAll(s));
+  for (let i = 0; i < RUNS; i++) for (const r of results) r.later.push(await listAll(r.s));
   writeFileSync(join(dir, 'skills', 'skill-0500', 'references', 'ref-0.md'), '# edited\n');
-  const afterEdit = await listAll(s);
-  s.close();
+  for (const r of results) {
+    r.afterEdit = await listAll(r.s);
+    r.s.close();
+  }
   console.log(`skills/list, ${SKILLS} skills x 10 files (${SKILLS / 200} pages), node ${process.version}`);
-  console.log(`  start-up without --skills (median of 3)  ${ms(median(plain))}`);
-  console.log(`  cold: list and hash at start (target < 2000 ms)  ${ms(cold)}`);
-  console.log(`  first skills/list request  ${ms(first)}`);
-  console.log(`  later skills/list, median of ${RUNS} (target < 50 ms)  ${ms(median(later))}  (min ${ms(Math.min(...later))}, max ${ms(Math.max(...later))})`);
-  console.log(`  after one file was edited  ${ms(afterEdit)}`);
+  for (const r of results) {
+    console.log(`${r.b.name} (${r.b.bin})`);
+    console.log(`  start-up without --skills (median of 3)  ${ms(r.plain)}`);
+    console.log(`  cold: list and hash at start (target < 2000 ms)  ${ms(r.cold)}`);
+    console.log(`  first skills/list request  ${ms(r.first)}`);
+    console.log(`  later skills/list, median of ${RUNS} (target < 50 ms)  ${ms(median(r.later))}  (min ${ms(Math.min(...r.later))}, max ${ms(Math.max(...r.later))})`);
+    console.log(`  after one file was edited  ${ms(r.afterEdit)}`);
+  }
+  if (results.length === 2) console.log(`later listings, after / before: ${(median(results[1].later) / median(results[0].later)).toFixed(2)}x`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

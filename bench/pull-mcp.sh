@@ -4,7 +4,8 @@
 # every file; and a bare node script that only reads and hashes them), side by side in one
 # hyperfine run. Target: pull within 1.5x of the local read and hash. Two servers: skillctl's own
 # (`skillctl mcp --skills`), and the SDK-based test server (test/helpers/mcp-skills-server.ts, so
-# `node scripts/build.mjs` must have run).
+# `node scripts/build.mjs` must have run). With BEFORE=<another checkout, built>, a pull with its
+# skillctl (client and server) runs in the same hyperfine run, beside this one's.
 source "$(dirname "$0")/lib.sh"
 scratch
 mkdir -p "$DIR/served" "$DIR/proj"
@@ -13,9 +14,15 @@ SERVER="$NODE $PWD/dist/test/helpers/mcp-skills-server.js --dir $DIR/served"
 OWN="$NODE $PWD/bin/skillctl.js mcp --no-audit --skills $DIR/served"
 # skillctl mcp trusts no file time younger than 2 s (served-walk.ts): a project's files are older.
 sleep 2.5
+PREV=()
+if [ -n "${BEFORE:-}" ]; then
+  [ -f "$BEFORE/bin/skillctl.js" ] || { echo "$BEFORE has no bin/skillctl.js"; exit 2; }
+  PREV=(-n "before: skillctl pull skill:// from skillctl mcp (1,000 files, stdio)" "cd $DIR/proj && $NODE $BEFORE/bin/skillctl.js pull --quiet skill://bench-skill/SKILL.md --mcp '$NODE $BEFORE/bin/skillctl.js mcp --no-audit --skills $DIR/served' --out vendor")
+fi
 HASH="const fs=require('fs'),c=require('crypto'),p=require('path');for(const e of fs.readdirSync(process.argv[1],{recursive:true,withFileTypes:true}))if(e.isFile())c.createHash('sha256').update(fs.readFileSync(p.join(e.parentPath,e.name))).digest('hex')"
 hyperfine --warmup 1 --runs ${RUNS:-10} \
   --prepare "rm -rf $DIR/proj/vendor $DIR/proj/.skillctl" \
+  "${PREV[@]}" \
   -n "skillctl pull skill:// from skillctl mcp (1,000 files, stdio)" "cd $DIR/proj && $NODE $PWD/bin/skillctl.js pull --quiet skill://bench-skill/SKILL.md --mcp '$OWN' --out vendor" \
   -n "skillctl pull skill:// from the SDK test server (1,000 files, stdio)" "cd $DIR/proj && $NODE $PWD/bin/skillctl.js pull --quiet skill://bench-skill/SKILL.md --mcp '$SERVER' --out vendor" \
   -n "skillctl validate (same files, local)" "$NODE bin/skillctl.js validate --quiet $DIR/served/bench-skill" \

@@ -13,10 +13,11 @@
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
+import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type LookupOptions, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
 import { page } from './paging.js';
 import type { Handle } from './handle.js';
 import { RPC, RpcError } from './wire/errors.js';
+import { withRawJson } from './wire/raw-json.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -39,7 +40,7 @@ export interface SkillCatalogue {
    * The first of `paths` that is a skill, for a read of one of its files: its last entry while
    * its shape is unchanged, else as `get`; with the index of its path.
    */
-  lookup(paths: readonly string[]): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
   /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
   forget(skill: ServedSkill, file: ServedFile): void;
 }
@@ -74,20 +75,41 @@ function splits(segs: readonly string[]): { skill: string; file: string | undefi
   return out;
 }
 
-// An unchanged skill is the same object from listing to listing (served-cache.ts): its entry is made once.
-const entries = new WeakMap<ServedSkill, Record<string, unknown>>();
+// An unchanged skill is the same object from listing to listing (served-cache.ts): its entry,
+// and the entry's JSON text, are made once.
+const entries = new WeakMap<ServedSkill, { readonly entry: Record<string, unknown>; readonly json: string }>();
 
-function entryOf(s: ServedSkill): Record<string, unknown> {
-  let entry = entries.get(s);
-  if (entry === undefined) {
-    entry = {
+function madeEntry(s: ServedSkill): { readonly entry: Record<string, unknown>; readonly json: string } {
+  let made = entries.get(s);
+  if (made === undefined) {
+    const entry = {
       uri: skillUri(s.path, SERVED_SKILL_MD),
       frontmatter: s.frontmatter,
       resources: s.files.map((f) => ({ uri: skillUri(s.path, f.path), digest: f.digest, size: f.size })),
     };
-    entries.set(s, entry);
+    made = { entry, json: JSON.stringify(entry) };
+    entries.set(s, made);
   }
-  return entry;
+  return made;
+}
+
+const entryOf = (s: ServedSkill): Record<string, unknown> => madeEntry(s).entry;
+
+/** A page of `skills/list`, carrying its JSON text, joined from its entries' (wire/raw-json.ts). */
+export function skillsPage(items: readonly ServedSkill[], nextCursor: string | undefined): { skills: Record<string, unknown>[]; nextCursor?: string } {
+  const made = items.map(madeEntry);
+  const page = { skills: made.map((m) => m.entry), ...(nextCursor !== undefined ? { nextCursor } : {}) };
+  const cursor = nextCursor !== undefined ? `,"nextCursor":${JSON.stringify(nextCursor)}` : '';
+  return withRawJson(page, `{"skills":[${made.map((m) => m.json).join(',')}]${cursor}}`);
+}
+
+// Each entry's files by path, made once per entry: a read finds its file without a scan of 1,000.
+const filesByPath = new WeakMap<ServedSkill, ReadonlyMap<string, ServedFile>>();
+
+function fileOf(s: ServedSkill, path: string): ServedFile | undefined {
+  let byPath = filesByPath.get(s);
+  if (byPath === undefined) filesByPath.set(s, (byPath = new Map(s.files.map((f) => [f.path, f]))));
+  return byPath.get(path);
 }
 
 const MIME: Record<string, string> = {
@@ -138,13 +160,16 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
   }
 }
 
-/** The skill a URI lies in, and the file it names (undefined for the skill's root); `fresh` lists it afresh. */
-async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
+/**
+ * The skill a URI lies in, and the file it names (undefined for the skill's root): `fresh` lists
+ * it afresh, `lookup` says what the last entry may be used for (catalogue.lookup).
+ */
+async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean, lookup?: LookupOptions): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
   const all = splits(segs);
   if (!fresh) {
-    const found = await catalogue.lookup(all.map((s) => s.skill));
+    const found = await catalogue.lookup(all.map((s) => s.skill), lookup);
     return found !== undefined ? { skill: found.skill, file: all[found.index]?.file } : undefined;
   }
   for (const split of all) {
@@ -156,11 +181,15 @@ async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean): 
 
 /** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */
 export async function readSkillResource(catalogue: SkillCatalogue, uri: string): Promise<ReadResourceResult> {
-  // Twice at most: the skill's last entry, then, if the file is not the one it lists, a fresh listing.
+  // Twice at most: the skill's last entry (whose checks reads arriving together share), then, if
+  // the file is not one it lists or not the one it lists, a fresh listing.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const found = await resolve(catalogue, uri, attempt > 0);
-    const file = found?.file !== undefined ? found.skill.files.find((f) => f.path === found.file) : undefined;
-    if (found === undefined || file === undefined) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a file of a skill this server serves`);
+    const found = await resolve(catalogue, uri, attempt > 0, { file: true });
+    const file = found?.file !== undefined ? fileOf(found.skill, found.file) : undefined;
+    if (found === undefined || file === undefined) {
+      if (attempt === 0) continue;
+      throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} is not a file of a skill this server serves`);
+    }
     if (file.size > MAX_SERVED_FILE_BYTES) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${uri} is ${file.size} bytes, more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
     try {
       return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file))] };
@@ -213,7 +242,7 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
       for (const old of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(old);
     }
     const { items, nextCursor } = page(all, m?.[2], SKILLS_PAGE_SIZE);
-    return { skills: items.map(entryOf), ...(nextCursor !== undefined ? { nextCursor: `${snap}.${nextCursor}` } : {}) };
+    return skillsPage(items, nextCursor !== undefined ? `${snap}.${nextCursor}` : undefined);
   });
   handle(SkillsGetRequestSchema, async (req) => {
     const { uri } = req.params;

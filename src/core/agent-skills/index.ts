@@ -19,7 +19,7 @@ export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profile
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
 export { readServedSkill, readServedSkills } from './served.js';
 export type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
-export { servedCatalogue, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
+export { READ_PASS_MS, servedCatalogue, type LookupOptions, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
 export { DigestCache } from './served-cache.js';
 export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';
 export { identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';

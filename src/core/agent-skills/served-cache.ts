@@ -101,7 +101,9 @@ export class DigestCache {
         const now = this.walker.dirIdentity(d.path);
         if (now === undefined || !sameIdentity(now, d.identity)) return false;
       }
-      for (const f of e.shape.files) if (!this.walker.unchanged(f.path, f.identity)) return false;
+      // Kept for the pass (walker.lstat): the listing's check of every file that follows, which
+      // includes these, then costs no second stat.
+      for (const f of e.shape.files) if (!sameIdentity(this.walker.lstat(f.path), f.identity)) return false;
     } catch {
       return false;
     }

@@ -65,6 +65,8 @@ interface KeptDir {
   readonly settled: boolean;
   /** The listing pass that last checked it. */
   pass: number;
+  /** `entries` by name, made when first asked for. */
+  byName?: ReadonlyMap<string, Dirent>;
 }
 
 /** At most this many directories are walked under one root looking for skills. */
@@ -90,13 +92,26 @@ export class ServedWalker {
   readonly #dirs = new Map<string, KeptDir>();
   readonly #stats = new Map<string, Stats>();
   #pass = 0;
+  /** When the current pass began (the injected clock); NaN before the first. */
+  #passAt = Number.NaN;
 
   constructor(readonly now: Clock) {}
 
   begin(): void {
     this.#pass++;
+    this.#passAt = this.now();
     this.#stats.clear();
     if (this.#pass % KEEP_PASSES === 0) for (const [path, d] of this.#dirs) if (d.pass < this.#pass - KEEP_PASSES) this.#dirs.delete(path);
+  }
+
+  /**
+   * Begins a pass unless the current one began less than `ms` ago, whose checks are then shared.
+   * For reads of single files only (served-catalogue.ts says why that is safe): a listing always
+   * begins its own pass. A clock that went back begins a new pass.
+   */
+  beginWithin(ms: number): void {
+    const age = this.now() - this.#passAt;
+    if (!(age >= 0 && age < ms)) this.begin();
   }
 
   /**
@@ -142,6 +157,17 @@ export class ServedWalker {
     const entries = readdirSync(path, { withFileTypes: true });
     this.#dirs.set(path, { identity, entries, settled: this.settled(identity), pass: this.#pass });
     return entries;
+  }
+
+  /** The entry `name` of directory `dir` (as `readdir` gives it this pass), or undefined. */
+  #entry(dir: string, name: string): Dirent | undefined {
+    const entries = this.readdir(dir);
+    const kept = this.#dirs.get(dir);
+    if (kept === undefined) return entries.find((e) => e.name === name);
+    // Indexed once per kept listing: a directory of many files is not scanned on every read.
+    let byName = kept.byName;
+    if (byName === undefined) kept.byName = byName = new Map(entries.map((e) => [e.name, e]));
+    return byName.get(name);
   }
 
   /** The identity a directory was last read with, when it was read this pass and is settled. */
@@ -213,12 +239,14 @@ export class ServedWalker {
     let dir = root;
     for (const seg of segs) {
       if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) return out;
-      dir = join(dir, seg);
+      // The entry as its directory lists it (the type readdir gives is the lstat's: a link is a
+      // link): checked this pass with the directory's stat, so reads that share a pass share it.
       try {
-        if (!this.lstat(dir).isDirectory()) return out;
+        if (this.#entry(dir, seg)?.isDirectory() !== true) return out;
       } catch {
         return out;
       }
+      dir = join(dir, seg);
     }
     if (holdsSkill(dir)) out.push({ dir, path, label: `${label}/${path}` });
     return out;

@@ -14,15 +14,12 @@ import type { JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '../server.js';
 import { errorResponse, RPC } from './errors.js';
 import { admit } from './inbound.js';
+import { isLoopback } from './loopback.js';
 import { MAX_MESSAGE_BYTES } from './stdio.js';
 
 /** The path the MCP endpoint is served at. */
 export const MCP_PATH = '/mcp';
 
-/** Whether `host` names this machine only (127.0.0.0/8, ::1, localhost). */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
 
 export interface HttpServing {
   /** `http://host:port/mcp`, with the port the system gave for port 0. */

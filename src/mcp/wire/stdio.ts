@@ -15,6 +15,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, RPC } from './errors.js';
 import { admit } from './inbound.js';
+import { stringifyMessage } from './raw-json.js';
 
 /** The longest message accepted: the SDK's own stdio bound. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -37,6 +38,8 @@ export class LineTransport implements Transport {
   readonly #pending = new Map<RequestId, number>();
   #ended = false;
   #closed = false;
+  /** Resolves when the output drains; set while a write is waiting for it. */
+  #drained: Promise<void> | undefined;
 
   constructor(stdin: Readable, stdout: Writable, maxMessageBytes = MAX_MESSAGE_BYTES) {
     this.#in = stdin;
@@ -119,10 +122,17 @@ export class LineTransport implements Transport {
   }
 
   #write(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#out.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#out.once('drain', resolve);
-    });
+    if (this.#out.write(`${stringifyMessage(message)}\n`)) return Promise.resolve();
+    // One wait for the stream to drain, shared by every reply written meanwhile: a listener each
+    // would pass the stream's limit of 10 (a warning on stderr) when a host has many reads in
+    // flight and reads its answers slowly.
+    this.#drained ??= new Promise<void>((resolve) =>
+      this.#out.once('drain', () => {
+        this.#drained = undefined;
+        resolve();
+      }),
+    );
+    return this.#drained;
   }
 
   start(): Promise<void> {

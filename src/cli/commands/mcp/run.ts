@@ -12,7 +12,7 @@ import { packCatalogue, type Pack } from '../../../core/behaviour-packs/index.js
 import { packTool } from '../../../mcp/pack-tool.js';
 import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
 import { parseApproval } from '../../../mcp/session.js';
-import { isLoopback, serveHttp } from '../../../mcp/wire/http.js';
+import { isLoopback } from '../../../mcp/wire/loopback.js';
 import { LineTransport } from '../../../mcp/wire/stdio.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
@@ -121,6 +121,8 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     });
   const serving = layers.map((l) => describeRegistry(ctx, l)).join(', over ');
   if (opts.http !== undefined) {
+    // Loaded only here: a stdio server never pays for the HTTP transport (wire/loopback.ts says why).
+    const { serveHttp } = await import('../../../mcp/wire/http.js');
     const http = await serveHttp(opts.http.host, opts.http.port, newServer, (err) => ctx.note(`skillctl mcp: ${err.message}`));
     const stop = (): void => void http.close();
     process.once('SIGINT', stop);
@@ -152,7 +154,7 @@ function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
       return r;
     },
     get: (path) => catalogue.get(path),
-    lookup: (paths) => catalogue.lookup(paths),
+    lookup: (paths, lookupOpts) => catalogue.lookup(paths, lookupOpts),
     forget: (skill, file) => catalogue.forget(skill, file),
   };
 }

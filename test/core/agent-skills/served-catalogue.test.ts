@@ -1,0 +1,91 @@
+// Reads of single files share one pass of checks for READ_PASS_MS (served-catalogue.ts): what a
+// shared pass may miss (a change elsewhere in the skill, for at most READ_PASS_MS), what it never
+// misses (the file served is checked when it is opened), and that a listing, `get` and a lookup
+// for a directory never share. The clock is a variable, so the window is exact.
+import assert from 'node:assert/strict';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { READ_PASS_MS, readServedFile, ServedFileChanged, servedCatalogue, SETTLE_MS } from '../../../src/core/agent-skills/index.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+// A coarse file-system clock stamps changes made within one tick alike: the tests change files a tick later.
+const TICK_MS = 30;
+
+function skill(dir: string, name: string, files: Record<string, string> = {}): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), `---\nname: ${name}\ndescription: Count the words of a text. Use when asked how long a text is.\n---\n\n# ${name}\n`);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+/** A catalogue over `root` with a clock the test moves; every file on disk is settled for it. */
+function catalogue(root: string): { c: ReturnType<typeof servedCatalogue>; advance(ms: number): void } {
+  let now = Date.now() + 10 * SETTLE_MS;
+  return { c: servedCatalogue([{ dir: root, label: 'skills' }], () => now), advance: (ms) => void (now += ms) };
+}
+
+const NESTED = ['word-count/references/inner', 'word-count/references', 'word-count'];
+
+describe('servedCatalogue.lookup: reads of single files share a pass for READ_PASS_MS', () => {
+  it('a nested skill made within the window is found by the first file read after it', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
+    const { c, advance } = catalogue(root);
+    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    await sleep(TICK_MS);
+    skill(join(root, 'word-count', 'references', 'inner'), 'inner');
+    advance(READ_PASS_MS - 1);
+    // Within the window the pass's checks stand: the outer skill, whose files include the new SKILL.md's folder.
+    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    advance(1);
+    assert.deepEqual(await c.lookup(NESTED, { file: true }).then((r) => [r?.skill.path, r?.index]), ['word-count/references/inner', 0]);
+  });
+
+  it('a lookup for a directory, get and list begin a pass of their own, even within the window', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
+    const { c } = catalogue(root);
+    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    await sleep(TICK_MS);
+    skill(join(root, 'word-count', 'references', 'inner'), 'inner');
+    assert.equal((await c.lookup(NESTED))?.skill.path, 'word-count/references/inner');
+    rmSync(join(root, 'word-count', 'references', 'inner', 'SKILL.md'));
+    await sleep(TICK_MS);
+    assert.equal(await c.get('word-count/references/inner'), undefined);
+    skill(join(root, 'word-count', 'references', 'inner'), 'inner');
+    assert.deepEqual((await c.list()).skills.map((s) => s.path), ['word-count', 'word-count/references/inner']);
+  });
+
+  it('a file edited within the window is never served from the shared pass: its bytes no longer match the entry', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/a.md': 'alpha\n' });
+    const { c } = catalogue(root);
+    const first = await c.lookup(['word-count/references', 'word-count'], { file: true });
+    const entry = first?.skill.files.find((f) => f.path === 'references/a.md');
+    assert.ok(first && entry);
+    await sleep(TICK_MS);
+    writeFileSync(join(root, 'word-count', 'references', 'a.md'), 'omega\n');
+    const shared = await c.lookup(['word-count/references', 'word-count'], { file: true });
+    assert.equal(shared?.skill, first.skill);
+    await assert.rejects(readServedFile(shared.skill.dir, entry), ServedFileChanged);
+  });
+
+  it('a folder on the path swapped for a link to a skill is not entered, in a shared pass or not', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/a.md': 'alpha\n' });
+    const outside = tempDir();
+    skill(join(outside, 'elsewhere'), 'elsewhere');
+    const { c, advance } = catalogue(root);
+    assert.equal((await c.lookup(['word-count/references', 'word-count'], { file: true }))?.index, 1);
+    await sleep(TICK_MS);
+    symlinkSync(join(outside, 'elsewhere'), join(root, 'word-count', 'linked'));
+    advance(READ_PASS_MS);
+    // `linked` is a link: never a skill of its own; and the outer skill's shape changed, so it is listed afresh (and refused: a link in it).
+    assert.equal(await c.lookup(['word-count/linked', 'word-count'], { file: true }), undefined);
+    assert.equal(await c.get('word-count/linked'), undefined);
+  });
+});
