@@ -5,8 +5,8 @@
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
  *   plain HTTP only with `plainHttp`, or for a loopback host whose server answers TLS in plain HTTP
  *   (nothing leaves the machine, as docker treats localhost);
- * - authentication: a 401's `WWW-Authenticate` challenge is answered once per request, Basic with
- *   the configured credentials or Bearer with a token from the challenge's realm;
+ * - authentication: a 401's `WWW-Authenticate` challenge is answered once per request (./auth.ts
+ *   earns the header: Basic, or a Bearer token from the challenge's realm);
  * - redirects (GET and HEAD only) are followed by hand, at most MAX_REDIRECTS, never in a loop, and
  *   the credentials go only to the registry's own origin: a blob redirected to storage on another
  *   host is fetched without them (the threat: a registry, or whoever controls a Location header,
@@ -16,13 +16,12 @@
  *   the registry's own error message when it sent one.
  */
 import { isSkillctlError, SkillctlError } from '../errors.js';
-import type { Code } from '../diagnostics.js';
-import { parseChallenge } from './challenge.js';
+import { RegistryAuth } from './auth.js';
 import type { CredentialStore } from './credentials.js';
 import { isLoopback } from './reference.js';
+import { registryMessage } from './response-body.js';
 
 export const MAX_REDIRECTS = 5;
-const ERROR_BODY_MAX = 64 * 1024;
 const RETRY_AFTER_CAP_MS = 10_000;
 
 export interface TransportOptions {
@@ -69,38 +68,11 @@ function spokePlainHttp(err: unknown): boolean {
   return causeOf(err) === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/.test(causeOf(err));
 }
 
-/** The registry's own explanation: the `errors` array of the distribution spec, bounded, control characters removed. */
-export async function registryMessage(res: Response): Promise<string> {
-  let text = '';
-  try {
-    const reader = res.body?.getReader();
-    let total = 0;
-    const parts: Uint8Array[] = [];
-    while (reader !== undefined && total < ERROR_BODY_MAX) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      total += value.length;
-    }
-    await reader?.cancel().catch(() => undefined);
-    text = Buffer.concat(parts).subarray(0, ERROR_BODY_MAX).toString('utf8');
-    const doc = JSON.parse(text) as { errors?: { code?: unknown; message?: unknown }[] };
-    if (Array.isArray(doc.errors) && doc.errors.length > 0) {
-      text = doc.errors.map((e) => [e.code, e.message].filter((x) => typeof x === 'string').join(': ')).join('; ');
-    }
-  } catch {
-    // Not JSON: the text itself, as far as it was read.
-  }
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300);
-  return clean === '' ? `HTTP ${res.status}` : `HTTP ${res.status}: ${clean}`;
-}
-
 export class Transport {
   readonly registry: string;
   readonly hostname: string;
   private scheme: 'https' | 'http' | undefined;
-  /** The Authorization header last earned, and the scope it was earned for. */
-  private auth: { header: string; key: string } | undefined;
+  private readonly auth: RegistryAuth;
   private readonly opts: TransportOptions;
 
   constructor(registry: string, hostname: string, opts: TransportOptions) {
@@ -108,6 +80,10 @@ export class Transport {
     this.hostname = hostname;
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
+    this.auth = new RegistryAuth(registry, opts.credentials, {
+      get: (url, headers) => this.once('GET', url.href, headers, undefined).catch((e: unknown) => Promise.reject(this.unreachable(e, url.href))),
+      checkScheme: (url) => this.checkScheme(url),
+    });
   }
 
   /** The registry's origin, once the scheme is known (after the first request). */
@@ -181,7 +157,7 @@ export class Transport {
       const res = reply.response;
       if (res.status === 401 && authRounds === 0) {
         authRounds++;
-        const answered = await this.answer(res, init.what).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what).catch(async (err: unknown) => {
           await res.body?.cancel().catch(() => undefined);
           reply.done();
           throw err;
@@ -211,7 +187,7 @@ export class Transport {
   private statusError(status: number, message: string, what: string, retries: number): SkillctlError {
     const at = `${this.registry}: ${what}`;
     if (status === 401) {
-      const hasCredentials = this.opts.credentials(this.registry) !== undefined;
+      const hasCredentials = this.auth.hasCredentials();
       return hasCredentials
         ? new SkillctlError('OCI_AUTH_DENIED', `${at}: the registry refused the credentials (${message})`, { hint: `check the entry for ${this.registry} in the Docker config file` })
         : new SkillctlError('OCI_AUTH_REQUIRED', `${at}: the registry requires credentials (${message})`, {
@@ -232,7 +208,8 @@ export class Transport {
     for (let hops = 0; ; hops++) {
       const sameOrigin = url === undefined || new URL(url).origin === this.origin();
       const headers: Record<string, string> = { 'accept-encoding': 'identity', ...init.headers };
-      if (sameOrigin && this.auth !== undefined) headers.authorization = this.auth.header;
+      const authorization = this.auth.header();
+      if (sameOrigin && authorization !== undefined) headers.authorization = authorization;
       let reply: Reply;
       if (url === undefined) {
         reply = this.scheme === undefined ? await this.first(method, path, headers, init.body) : await this.once(method, `${this.origin()}${path}`, headers, init.body).catch((e: unknown) => Promise.reject(this.unreachable(e, `${this.origin()}${path}`)));
@@ -254,78 +231,4 @@ export class Transport {
       url = next.href;
     }
   }
-
-  /**
-   * Earns an Authorization header from a 401's challenge. Returns it, or undefined when there
-   * is nothing to answer with (the caller then reports the 401).
-   */
-  private async answer(res: Response, what: string): Promise<string | undefined> {
-    const challenge = parseChallenge(res.headers.get('www-authenticate'));
-    const creds = this.opts.credentials(this.registry);
-    const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
-    if (challenge?.scheme === 'basic') {
-      if (basic === undefined || this.auth?.header === basic) return undefined;
-      this.auth = { header: basic, key: 'basic' };
-      return basic;
-    }
-    if (challenge?.scheme !== 'bearer') return undefined;
-    const realm = challenge.params.get('realm');
-    if (realm === undefined) return undefined;
-    const key = `${challenge.params.get('service') ?? ''} ${challenge.params.get('scope') ?? ''}`;
-    // The same scope again after its token was sent: the token was refused, not missing.
-    if (this.auth?.key === key) return undefined;
-    let tokenUrl: URL;
-    try {
-      tokenUrl = new URL(realm);
-    } catch {
-      throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token realm ${realm} is not a URL`);
-    }
-    this.checkScheme(tokenUrl);
-    const service = challenge.params.get('service');
-    if (service !== undefined) tokenUrl.searchParams.set('service', service);
-    for (const scope of (challenge.params.get('scope') ?? '').split(' ').filter((s) => s !== '')) tokenUrl.searchParams.append('scope', scope);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (basic !== undefined) headers.authorization = basic;
-    const reply = await this.once('GET', tokenUrl.href, headers, undefined).catch((e: unknown) => Promise.reject(this.unreachable(e, tokenUrl.href)));
-    try {
-      if (reply.response.status !== 200) {
-        const message = await registryMessage(reply.response);
-        const code: Code = basic === undefined && reply.response.status === 401 ? 'OCI_AUTH_REQUIRED' : 'OCI_AUTH_DENIED';
-        throw new SkillctlError(code, `${this.registry}: ${what}: the token service at ${tokenUrl.host} gave no token (${message})`);
-      }
-      const text = await boundedText(reply.response, ERROR_BODY_MAX);
-      let token: unknown;
-      try {
-        const doc = JSON.parse(text) as { token?: unknown; access_token?: unknown };
-        token = doc.token ?? doc.access_token;
-      } catch {
-        token = undefined;
-      }
-      if (typeof token !== 'string' || token === '' || /[\r\n]/.test(token)) {
-        throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token service at ${tokenUrl.host} answered without a token`);
-      }
-      this.auth = { header: `Bearer ${token}`, key };
-      return this.auth.header;
-    } finally {
-      reply.done();
-    }
-  }
-}
-
-/** Reads a small body whole, refusing more than `max` bytes. */
-export async function boundedText(res: Response, max: number): Promise<string> {
-  const reader = res.body?.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new SkillctlError('OCI_REGISTRY_ERROR', `a response body is over ${max} bytes`);
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }
