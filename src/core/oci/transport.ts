@@ -38,12 +38,49 @@ export interface TransportOptions {
 
 export interface RequestInit {
   readonly headers?: Record<string, string>;
-  /** A body that can be sent again (a retry or an auth round repeats it). */
-  readonly body?: Uint8Array;
+  /** A body that can be sent again (a retry or an auth round repeats it, re-opening a stream). */
+  readonly body?: RequestBody;
   /** Statuses the caller handles itself (404 on a HEAD, say); others above 299 throw. */
   readonly accept?: readonly number[];
   /** Names the object in messages ("manifest repo:tag", "blob sha256:…"). */
   readonly what: string;
+}
+
+/**
+ * A body streamed from a source that can be opened again (a file): sent as it is read, never
+ * held whole, with its length announced. A retry or an auth round opens it anew.
+ */
+export interface StreamedBody {
+  readonly length: number;
+  open(): AsyncIterable<Uint8Array>;
+}
+
+export type RequestBody = Uint8Array | StreamedBody;
+
+/**
+ * What fetch is given for a body. A stream is pulled one piece at a time (no read-ahead beyond
+ * what the socket takes), and each piece sent counts as progress for the idle timer: a large
+ * upload is aborted when it stalls, not when it is slow.
+ */
+function fetchBody(body: RequestBody | undefined, headers: Record<string, string>, touch: () => void): { body?: Uint8Array | ReadableStream<Uint8Array>; duplex?: 'half'; headers: Record<string, string> } {
+  if (body === undefined) return { headers };
+  if (body instanceof Uint8Array) return { body, headers };
+  const pieces = body.open()[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await pieces.next();
+        if (next.done === true) return controller.close();
+        touch();
+        controller.enqueue(next.value);
+      },
+      async cancel() {
+        await pieces.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body: stream, duplex: 'half', headers: { ...headers, 'content-length': String(body.length) } };
 }
 
 /** A response and the timer that aborts it when its body stalls: call `touch` per chunk, `done` at the end. */
@@ -96,7 +133,7 @@ export class Transport {
   }
 
   /** One fetch, with the idle timer; network failures become OCI_UNREACHABLE. */
-  private async once(method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Reply> {
+  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
     const controller = new AbortController();
     const idle = this.opts.idleMs ?? 60_000;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -107,7 +144,7 @@ export class Transport {
       timer = arm();
     };
     try {
-      const response = await fetch(url, { method, headers, redirect: 'manual', signal: controller.signal, ...(body !== undefined ? { body } : {}) });
+      const response = await fetch(url, { method, redirect: 'manual', signal: controller.signal, ...fetchBody(body, headers, touch) });
       return { response, url, touch, done: () => clearTimeout(timer) };
     } catch (err) {
       clearTimeout(timer);
@@ -122,7 +159,7 @@ export class Transport {
   }
 
   /** Chooses the scheme on first contact: HTTPS, or plain HTTP for a loopback server that speaks it. */
-  private async first(method: string, path: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Reply> {
+  private async first(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
     try {
       const reply = await this.once(method, `https://${this.registry}${path}`, headers, body);
       this.scheme = 'https';
