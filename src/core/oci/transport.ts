@@ -62,9 +62,13 @@ export type RequestBody = Uint8Array | StreamedBody;
  * what the socket takes), and each piece sent counts as progress for the idle timer: a large
  * upload is aborted when it stalls, not when it is slow.
  */
-function fetchBody(body: RequestBody | undefined, headers: Record<string, string>, touch: () => void): { body?: Uint8Array | ReadableStream<Uint8Array>; duplex?: 'half'; headers: Record<string, string> } {
-  if (body === undefined) return { headers };
-  if (body instanceof Uint8Array) return { body, headers };
+function fetchBody(
+  body: RequestBody | undefined,
+  headers: Record<string, string>,
+  touch: () => void,
+): { body?: Uint8Array | ReadableStream<Uint8Array>; duplex?: 'half'; redirect: 'manual' | 'error'; headers: Record<string, string> } {
+  if (body === undefined) return { headers, redirect: 'manual' };
+  if (body instanceof Uint8Array) return { body, headers, redirect: 'manual' };
   const pieces = body.open()[Symbol.asyncIterator]();
   const stream = new ReadableStream<Uint8Array>(
     {
@@ -80,7 +84,10 @@ function fetchBody(body: RequestBody | undefined, headers: Record<string, string
     },
     { highWaterMark: 0 },
   );
-  return { body: stream, duplex: 'half', headers: { ...headers, 'content-length': String(body.length) } };
+  // redirect 'error', not 'manual': for any other mode fetch clones the request, and cloning
+  // tees a stream body, whose unread branch then holds every byte sent (a 1 GiB layer took 1.1 GB).
+  // Redirects of uploads are refused either way (only GET and HEAD follow one).
+  return { body: stream, duplex: 'half', redirect: 'error', headers: { ...headers, 'content-length': String(body.length) } };
 }
 
 /** A response and the timer that aborts it when its body stalls: call `touch` per chunk, `done` at the end. */
@@ -144,7 +151,7 @@ export class Transport {
       timer = arm();
     };
     try {
-      const response = await fetch(url, { method, redirect: 'manual', signal: controller.signal, ...fetchBody(body, headers, touch) });
+      const response = await fetch(url, { method, signal: controller.signal, ...fetchBody(body, headers, touch) });
       return { response, url, touch, done: () => clearTimeout(timer) };
     } catch (err) {
       clearTimeout(timer);
@@ -155,6 +162,8 @@ export class Transport {
   private unreachable(err: unknown, url: string): SkillctlError {
     if (isSkillctlError(err)) return err;
     const why = (err as { name?: unknown }).name === 'AbortError' ? 'no answer in time' : causeOf(err);
+    // fetch's own refusal of a redirect to a streamed upload (redirect mode 'error', above).
+    if (why === 'unexpected redirect') return new SkillctlError('OCI_REDIRECT_REFUSED', `${new URL(url).host}: an upload was redirected`);
     return new SkillctlError('OCI_UNREACHABLE', `cannot reach ${new URL(url).host}: ${why}`, { cause: err, hint: 'check the host and port, the network, and (for HTTPS) the certificate: extra CAs go in NODE_EXTRA_CA_CERTS' });
   }
 
