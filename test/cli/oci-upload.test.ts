@@ -86,4 +86,18 @@ describe('push uploads a layer in one streamed request, or in chunks', () => {
     const layerUploads = uploads(seen).filter((u) => !CONFIG_PUT.test(u));
     assert.deepEqual(layerUploads, [`PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${doc.layer.size - 12 * MIB} 202`, 'PUT 0 201']);
   });
+
+  it('a streamed upload that is redirected: OCI_REDIRECT_REFUSED, exit 2, the body is not sent again elsewhere', async () => {
+    const proxy = await registryProxy(registry.port, { redirectBodiesOver: MIB });
+    try {
+      const r = await cli(['push', skill, `oci://${proxy.host}/redirected/pdf-notes:1`, '--json']);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const doc = json<{ error?: { code: string; message: string } }>(r);
+      assert.equal(doc.error?.code, 'OCI_REDIRECT_REFUSED');
+      assert.match(doc.error?.message ?? '', /an upload was redirected/);
+      assert.deepEqual(uploads(proxy.seen).filter((u) => !CONFIG_PUT.test(u)).length, 1, uploads(proxy.seen).join('\n'));
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@
  * it records every request (method, URL, Content-Length, the status given) and, with
  * `maxBodyBytes`, answers 413 to a request whose declared body is larger, as nginx's
  * client_max_body_size does (after reading the body, as nginx's lingering close lets a client
- * finish sending). Everything else goes to the registry unchanged, Host header included, so the
+ * finish sending); with `redirectBodiesOver`, it redirects such a request instead. Everything else goes to the registry unchanged, Host header included, so the
  * upload URLs the registry makes name the proxy.
  */
 import { createServer, request } from 'node:http';
@@ -23,16 +23,25 @@ export interface RegistryProxy {
   close(): Promise<void>;
 }
 
-export async function registryProxy(registryPort: number, opts: { readonly maxBodyBytes?: number } = {}): Promise<RegistryProxy> {
+export interface ProxyOptions {
+  /** Answer 413 to a request whose Content-Length is larger (nginx's client_max_body_size). */
+  readonly maxBodyBytes?: number;
+  /** Answer 307 (to the same URL) to a request whose Content-Length is larger: a redirected upload. */
+  readonly redirectBodiesOver?: number;
+}
+
+export async function registryProxy(registryPort: number, opts: ProxyOptions = {}): Promise<RegistryProxy> {
   const seen: ProxySeen[] = [];
   const server = createServer((req, res) => {
     const entry = { method: req.method ?? '', url: req.url ?? '', contentLength: req.headers['content-length'] };
-    if (opts.maxBodyBytes !== undefined && Number(entry.contentLength ?? 0) > opts.maxBodyBytes) {
+    const length = Number(entry.contentLength ?? 0);
+    const refuse = opts.maxBodyBytes !== undefined && length > opts.maxBodyBytes ? 413 : opts.redirectBodiesOver !== undefined && length > opts.redirectBodiesOver ? 307 : undefined;
+    if (refuse !== undefined) {
       req.resume();
       req.on('end', () => {
-        seen.push({ ...entry, status: 413 });
-        res.writeHead(413, { 'content-type': 'text/html' });
-        res.end('<html><head><title>413 Request Entity Too Large</title></head></html>\n');
+        seen.push({ ...entry, status: refuse });
+        res.writeHead(refuse, refuse === 307 ? { location: entry.url } : { 'content-type': 'text/html' });
+        res.end(refuse === 413 ? '<html><head><title>413 Request Entity Too Large</title></head></html>\n' : undefined);
       });
       return;
     }
