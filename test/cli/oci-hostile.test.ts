@@ -3,7 +3,8 @@
 // of what was refused).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
@@ -83,6 +84,7 @@ describe('pull oci:// from a hostile registry', () => {
 
   const findings: [Misbehaviour, string, number][] = [
     ['wrong-layer-digest', 'OCI_DIGEST_MISMATCH', 1],
+    ['gzip-header-changed', 'OCI_DIGEST_MISMATCH', 1],
     ['short-layer', 'OCI_SIZE_MISMATCH', 1],
     ['long-layer', 'OCI_SIZE_MISMATCH', 1],
     ['huge-manifest', 'OCI_MANIFEST_TOO_LARGE', 1],
@@ -155,6 +157,44 @@ describe('pull oci:// from a hostile registry', () => {
     assert.deepEqual([doc.ok, doc.lock, doc.lock_written, doc.signatures_written, doc.changes], [false, 'pins/skills.lock.json', false, [], []]);
     assert.ok(doc.diagnostics.some((d) => d.code === 'ARCHIVE_PATH_UNSAFE'), r.stdout);
     assert.deepEqual(await readdir(proj), []);
+  });
+
+  it('a layer unpacked while it downloads: files from the unverified half are in the scratch folder only, and go when the digest does not match', async () => {
+    // A layer big enough that SKILL.md is unpacked from its first half: the registry sends that
+    // half, waits until the client has written SKILL.md into its scratch folder, then sends the
+    // rest of a gzip file whose content is right and whose bytes are not the digest's.
+    const dir = join(work, 'big-src', 'pdf-notes');
+    await cp(PDF_NOTES_DIR, dir, { recursive: true });
+    await writeFile(join(dir, 'zz-assets.bin'), randomBytes(2 * 1024 * 1024));
+    const packed = await packBundle(dir, join(work, 'big-packed'));
+    const id = (await checkSkillArchive(packed.archive as string, 'pdf-notes')).identity;
+    assert.ok(id !== undefined);
+    const bigConfig: SkillConfig = { kind: 'agent-skill', id: id.skill_id, version: id.skill_version, manifest_digest: id.manifest_digest, content_digest: id.content_digest };
+    let release: () => void = () => undefined;
+    const pauseLayer = new Promise<void>((r) => (release = r));
+    const reg = await hostileRegistry({ misbehaviour: 'gzip-header-changed', layer: await readFile(packed.archive as string), config: bigConfig, pauseLayer });
+    const proj = join(work, 'proj-streamed');
+    const cache = join(work, 'cache-streamed');
+    await mkdir(proj);
+    try {
+      const running = skillctlAsync(['pull', `oci://${reg.host}/skills/pdf-notes:1`, '--out', 'out', '--json'], { cwd: proj, env: { XDG_CACHE_HOME: cache, DOCKER_CONFIG: join(work, 'no-docker') }, timeoutMs: 60_000 });
+      let seen = false;
+      for (let i = 0; i < 600 && !seen; i++) {
+        const scratch = existsSync(join(proj, 'out')) ? (await readdir(join(proj, 'out'))).filter((n) => n.startsWith('.skillctl-pull-')) : [];
+        seen = scratch.some((n) => existsSync(join(proj, 'out', n, 'skill', 'SKILL.md')));
+        if (!seen) await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.ok(seen, 'SKILL.md was unpacked into the scratch folder before the layer was complete');
+      assert.ok(!existsSync(join(proj, 'out', 'pdf-notes')), 'nothing is in place before the digest matched');
+      release();
+      const r = await running;
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.deepEqual(codesOf(r), ['OCI_DIGEST_MISMATCH']);
+      await nothingWritten(proj, cache, 0);
+    } finally {
+      release();
+      await reg.close();
+    }
   });
 
   const archives: [string, () => Buffer, string][] = [

@@ -12,6 +12,7 @@ import { sha256 } from '../../src/core/digest/index.js';
 export type Misbehaviour =
   | 'none'
   | 'wrong-layer-digest'
+  | 'gzip-header-changed'
   | 'short-layer'
   | 'long-layer'
   | 'huge-manifest'
@@ -62,6 +63,11 @@ export interface HostileOptions {
   readonly basic?: string;
   /** The config the artifact carries (default: one naming pdf-notes with zero digests). */
   readonly config?: SkillConfig;
+  /**
+   * Sends the first half of the layer, then waits for this before sending the rest: a test can
+   * look at what the client did with the bytes it had before the blob was complete.
+   */
+  readonly pauseLayer?: Promise<void>;
 }
 
 export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegistry> {
@@ -137,6 +143,16 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
     }
     if (blob === opts.layer) {
       switch (opts.misbehaviour) {
+        case 'gzip-header-changed': {
+          // Another gzip file of the same length and the same content: only its mtime field
+          // differs, which gunzip ignores. It unpacks and validates; only the digest tells.
+          const other = Buffer.from(blob);
+          other[4] = (other[4] as number) ^ 0x01;
+          res.writeHead(200, { 'content-length': String(other.length) });
+          res.write(other.subarray(0, other.length >> 1));
+          void (opts.pauseLayer ?? Promise.resolve()).then(() => res.end(other.subarray(other.length >> 1)));
+          return;
+        }
         case 'wrong-layer-digest': {
           const bad = Buffer.from(blob);
           bad[bad.length - 1] = (bad[bad.length - 1] as number) ^ 0xff;

@@ -4,16 +4,28 @@
  * chunked uploads) and referrers. Everything the registry sends is untrusted: sizes are bounded
  * before and while reading, digests are computed here and compared, never taken from headers.
  */
-import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { isSkillctlError, SkillctlError } from '../errors.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
+import { BlobDownload } from './blob-download.js';
 import { MANIFEST_MAX_BYTES, OCI_INDEX, OCI_MANIFEST, type Descriptor } from './artifact.js';
 import type { OciReference } from './reference.js';
 import { Transport, type Reply, type TransportOptions } from './transport.js';
 
-/** Uploads larger than this go in chunks of this size (default 8 MiB; distribution accepts any). */
+/** Chunks of a chunked upload (distribution accepts any size). */
 export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The answers to a monolithic PUT that mean "not in one request this large" rather than "not
+ * this blob": payload too large (nginx's client_max_body_size, a registry's own cap), length
+ * required, method or feature not supported. A streamed upload that gets one is sent again in
+ * chunks; a digest the registry refuses (400) is not retried.
+ */
+const REFUSED_WHOLE = [405, 411, 413, 501] as const;
+
+/** Pieces read from the file for a streamed upload. */
+const STREAM_PIECE = 256 * 1024;
 
 export interface FetchedManifest {
   readonly bytes: Buffer;
@@ -125,12 +137,11 @@ export class RegistryClient {
   }
 
   /**
-   * Streams a blob into the file `dest` (created, never overwritten), hashing it as it arrives:
-   * a byte past the descriptor's size stops the download (an endless body costs nothing more),
-   * and the file is only complete once the size and digest both matched. The caller renames it
-   * into place; on any error it is left for the caller to remove.
+   * GETs a blob for streaming: each piece the result hands out was first counted against the
+   * descriptor's size, hashed and written to `sink` (./blob-download.ts). A length the registry
+   * announces that is not the descriptor's is refused before a byte is read.
    */
-  async downloadBlob(desc: Descriptor, dest: string): Promise<void> {
+  async openBlob(desc: Descriptor, sink: FileHandle): Promise<BlobDownload> {
     const what = `blob ${desc.digest}`;
     const reply = await this.http.request('GET', this.path('blobs', desc.digest), { what });
     const declared = Number(reply.response.headers.get('content-length'));
@@ -139,35 +150,23 @@ export class RegistryClient {
       reply.done();
       throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.ref.registry}: ${what} is sent as ${declared} bytes, not ${desc.size}`);
     }
+    return new BlobDownload(reply, desc, sink, `${this.ref.registry}: ${what}`);
+  }
+
+  /**
+   * Streams a blob into the file `dest` (created, never overwritten), hashing it as it arrives;
+   * the file is only complete once the size and digest both matched. The caller renames it into
+   * place; on any error it is left for the caller to remove.
+   */
+  async downloadBlob(desc: Descriptor, dest: string): Promise<void> {
     const fh = await open(dest, 'wx', 0o644);
-    const hash = createHash('sha256');
-    let total = 0;
-    const reader = reply.response.body?.getReader();
     try {
-      while (reader !== undefined) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (err) {
-          throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.ref.registry}: ${what} ended after ${total} of ${desc.size} bytes (${String((err as Error).message)})`, { cause: err });
-        }
-        if (chunk.done) break;
-        reply.touch();
-        total += chunk.value.length;
-        if (total > desc.size) {
-          await reader.cancel().catch(() => undefined);
-          throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.ref.registry}: ${what} is longer than its ${desc.size} bytes`);
-        }
-        hash.update(chunk.value);
-        await fh.write(chunk.value);
-      }
+      const blob = await this.openBlob(desc, fh);
+      await blob.drain();
+      blob.verify();
     } finally {
-      reply.done();
       await fh.close();
     }
-    if (total !== desc.size) throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.ref.registry}: ${what} is ${total} bytes, not ${desc.size}`);
-    const got = `sha256:${hash.digest('hex')}`;
-    if (got !== desc.digest) throw new SkillctlError('OCI_DIGEST_MISMATCH', `${this.ref.registry}: ${what} hashes to ${got}`);
   }
 
   /** The upload URL of a 202, resolved against the registry (distribution sends a relative one). */
@@ -184,21 +183,31 @@ export class RegistryClient {
   }
 
   /**
-   * Uploads a blob unless the registry has it: in one PUT up to `chunkBytes`, else POST, PATCH
-   * per chunk (Content-Range), PUT with the digest. Returns whether anything was sent.
+   * Uploads a blob held in memory (a config, a signature) unless the registry has it: in one PUT
+   * up to `chunkBytes`, in chunks of that size above. Returns whether anything was sent.
    */
   async uploadBlob(bytes: Buffer, digest: Sha256Digest, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
-    return this.uploadBlobFrom({ size: bytes.length, read: (off, len) => Promise.resolve(bytes.subarray(off, off + len)) }, digest, chunkBytes);
+    if (await this.hasBlob(digest)) return false;
+    await this.uploadFrom({ size: bytes.length, read: (off, len) => Promise.resolve(bytes.subarray(off, off + len)) }, digest, chunkBytes);
+    return true;
   }
 
   /**
-   * `uploadBlob` of the file at `path` (whose digest the caller computed as it wrote or read it),
-   * read one chunk at a time: a layer of any size costs one chunk of memory.
+   * Uploads the file at `path` (whose digest the caller computed as it wrote or read it) unless
+   * the registry has it. Without `chunkBytes`: in one PUT whose body streams from the file (the
+   * registry hashes what arrives and refuses a digest that does not match), or, where the
+   * registry or a proxy before it refuses so large a request (REFUSED_WHOLE), in chunks of
+   * DEFAULT_CHUNK_BYTES; with `chunkBytes`, in chunks of that size. Either way the file is read
+   * a piece at a time: a layer of any size costs one piece (or one chunk) of memory. Returns
+   * how it was sent, or false when the registry had it.
    */
-  async uploadBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
+  async uploadBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<false | 'streamed' | 'chunked'> {
+    if (await this.hasBlob(digest)) return false;
+    if (chunkBytes === undefined && (await this.uploadStreamed(path, size, digest))) return 'streamed';
+    const chunk = chunkBytes ?? DEFAULT_CHUNK_BYTES;
     const fh = await open(path, 'r');
     try {
-      const buf = Buffer.allocUnsafe(Math.min(size, chunkBytes));
+      const buf = Buffer.allocUnsafe(Math.min(size, chunk));
       const read = async (off: number, len: number): Promise<Buffer> => {
         let got = 0;
         while (got < len) {
@@ -208,21 +217,47 @@ export class RegistryClient {
         }
         return buf.subarray(0, len);
       };
-      return await this.uploadBlobFrom({ size, read }, digest, chunkBytes);
+      await this.uploadFrom({ size, read }, digest, chunk);
+      return 'chunked';
     } finally {
       await fh.close();
     }
   }
 
-  /** Each piece `read` returns is sent before the next is asked for (a retry sends it again). */
-  private async uploadBlobFrom(blob: { size: number; read: (off: number, len: number) => Promise<Buffer> }, digest: Sha256Digest, chunkBytes: number): Promise<boolean> {
-    if (await this.hasBlob(digest)) return false;
-    const what = `blob ${digest}`;
+  /** Opens an upload session (POST); its URL. */
+  private async startUpload(what: string): Promise<URL> {
     const start = await this.http.request('POST', `/v2/${this.ref.repository}/blobs/uploads/`, { what: `upload of ${what}` });
+    await start.response.body?.cancel().catch(() => undefined);
     start.done();
-    let url = this.uploadUrl(start);
+    return this.uploadUrl(start);
+  }
+
+  /**
+   * The file in one monolithic PUT with a streamed body. False when the registry refused a
+   * request that large (the session is then cancelled, best effort); any other failure throws.
+   */
+  private async uploadStreamed(path: string, size: number, digest: Sha256Digest): Promise<boolean> {
+    const what = `blob ${digest}`;
+    const url = await this.startUpload(what);
+    const session = this.relative(url);
+    url.searchParams.set('digest', digest);
+    const body = { length: size, open: () => createReadStream(path, { highWaterMark: STREAM_PIECE }) };
+    const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` });
+    await put.response.body?.cancel().catch(() => undefined);
+    put.done();
+    if (put.response.status < 300) return true;
+    const cancel = await this.http.request('DELETE', session, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}` }).catch(() => undefined);
+    cancel?.done();
+    return false;
+  }
+
+  /** POST, then PATCH per chunk (Content-Range) and PUT with the digest; or one PUT up to `chunkBytes`. */
+  private async uploadFrom(blob: { size: number; read: (off: number, len: number) => Promise<Buffer> }, digest: Sha256Digest, chunkBytes: number): Promise<void> {
+    const what = `blob ${digest}`;
+    let url = await this.startUpload(what);
     if (blob.size > chunkBytes) {
       for (let off = 0; off < blob.size; off += chunkBytes) {
+        // Each piece `read` returns is sent before the next is asked for (a retry sends it again).
         const chunk = await blob.read(off, Math.min(chunkBytes, blob.size - off));
         const reply = await this.http.request('PATCH', this.relative(url), {
           headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}`, 'content-length': String(chunk.length) },
@@ -235,13 +270,12 @@ export class RegistryClient {
       url.searchParams.set('digest', digest);
       const end = await this.http.request('PUT', this.relative(url), { what: `upload of ${what}` });
       end.done();
-      return true;
+      return;
     }
     url.searchParams.set('digest', digest);
     const body = await blob.read(0, blob.size);
     const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` });
     put.done();
-    return true;
   }
 
   /** The referrers API's index for `digest`, or undefined where the registry has no such API (404). */

@@ -4,7 +4,7 @@
  * registry is always asked, since a tag moves. Blobs come from the cache when they are there and
  * still hash to their digest, and are fetched into it otherwise.
  */
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { STREAMED_ARCHIVE_CEILING } from '../archive/index.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
@@ -44,7 +44,28 @@ export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest
   return { digest, artifact, config, layerPath: l.path, fromCache: true };
 }
 
-export async function fetchArtifact(client: RegistryClient, ref: OciReference, cache: BlobCache): Promise<FetchedArtifact> {
+/**
+ * An artifact whose manifest and config verified but whose layer is not in the cache yet: the
+ * layer is fetched by `streamLayer`, which hands its pieces to `consume` as they arrive (already
+ * counted, hashed and written to the cache's scratch file). `consume` may stop reading early; the
+ * rest is read all the same. Only once the whole layer hashed to its digest is it renamed into the
+ * cache (then the config, then the manifest) and `consume`'s result returned: a layer that does
+ * not match throws its finding, leaves nothing in the cache, and whatever `consume` made from the
+ * unverified bytes must be thrown away by the caller.
+ */
+export interface StreamingArtifact {
+  readonly digest: Sha256Digest;
+  readonly artifact: SkillArtifact;
+  readonly config: SkillConfig;
+  readonly fromCache: false;
+  streamLayer<T>(consume: (pieces: AsyncIterable<Buffer>) => Promise<T>): Promise<{ readonly result: T; readonly layerPath: string }>;
+}
+
+/**
+ * The manifest and config of `ref`, verified; the layer from the cache when it is there (a
+ * `FetchedArtifact`), else ready to stream (a `StreamingArtifact`).
+ */
+export async function openArtifact(client: RegistryClient, ref: OciReference, cache: BlobCache): Promise<FetchedArtifact | StreamingArtifact> {
   if (ref.digest !== undefined && isSha256Digest(ref.digest)) {
     const hit = await cachedArtifact(cache, ref, ref.digest);
     if (hit !== undefined) return hit;
@@ -58,10 +79,49 @@ export async function fetchArtifact(client: RegistryClient, ref: OciReference, c
   if (artifact.layer.size > limit) throw new SkillctlError('ARCHIVE_TOO_LARGE', `${what}: its layer claims ${artifact.layer.size} bytes; archives are bounded to ${limit}`);
   const configBytes = await client.getSmallBlob(artifact.config, SMALL_BLOB_MAX_BYTES);
   const config = toSkillConfig(configBytes, `config of ${what}`);
-  const cachedLayer = await cache.verified(artifact.layer.digest, artifact.layer.size);
-  const layerPath = cachedLayer.state === 'ok' ? cachedLayer.path : await cache.store(artifact.layer.digest, (tmp) => client.downloadBlob(artifact.layer, tmp));
-  await cache.putBytes(configBytes);
   // The manifest last: a cached manifest always has its blobs beside it.
-  await cache.putBytes(manifest.bytes);
-  return { digest: manifest.digest, artifact, config, layerPath, fromCache: false };
+  const storeRest = async (): Promise<void> => {
+    await cache.putBytes(configBytes);
+    await cache.putBytes(manifest.bytes);
+  };
+  const cachedLayer = await cache.verified(artifact.layer.digest, artifact.layer.size);
+  if (cachedLayer.state === 'ok') {
+    await storeRest();
+    return { digest: manifest.digest, artifact, config, layerPath: cachedLayer.path, fromCache: false };
+  }
+  return {
+    digest: manifest.digest,
+    artifact,
+    config,
+    fromCache: false,
+    streamLayer: async <T>(consume: (pieces: AsyncIterable<Buffer>) => Promise<T>) => {
+      let result: T | undefined;
+      const layerPath = await cache.store(artifact.layer.digest, async (tmp) => {
+        const fh = await open(tmp, 'wx', 0o644);
+        try {
+          const blob = await client.openBlob(artifact.layer, fh);
+          try {
+            result = await consume(blob.pieces());
+            await blob.drain();
+          } catch (err) {
+            await blob.cancel();
+            throw err;
+          }
+          blob.verify();
+        } finally {
+          await fh.close();
+        }
+      });
+      await storeRest();
+      return { result: result as T, layerPath };
+    },
+  };
+}
+
+/** `openArtifact` with the layer fetched into the cache (nothing reads it on the way). */
+export async function fetchArtifact(client: RegistryClient, ref: OciReference, cache: BlobCache): Promise<FetchedArtifact> {
+  const opened = await openArtifact(client, ref, cache);
+  if ('layerPath' in opened) return opened;
+  const { layerPath } = await opened.streamLayer(() => Promise.resolve(undefined));
+  return { digest: opened.digest, artifact: opened.artifact, config: opened.config, layerPath, fromCache: false };
 }

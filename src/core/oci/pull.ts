@@ -1,17 +1,19 @@
 /**
- * `pull`: a skill from a registry into a folder. Fixed steps, each on verified bytes only:
- * manifest (by digest from the cache when it is there, re-hashed; else fetched, bounded and
- * hashed), media types, config, layer (streamed into the cache with its size and digest checked
- * as it arrives), signers when asked, then the layer streamed through the guarded tar walk of
- * `run ARCHIVE` into a scratch folder beside the destination (never held whole in memory; each
- * file hashed as it is written) and the skill validated there as its kind. Only then is the
+ * `pull`: a skill from a registry into a folder. Fixed steps: manifest (by digest from the cache
+ * when it is there, re-hashed; else fetched, bounded and hashed), media types, config, signers
+ * when asked, then the layer: from the cache (re-hashed) or streamed from the registry, its
+ * pieces counted, hashed and written to the cache's scratch file as they arrive and at the same
+ * time inflated through the guarded tar walk of `run ARCHIVE` into a scratch folder beside the
+ * destination (never held whole in memory; each file hashed as it is written). The unpacked
+ * folder is looked at only after the whole layer matched its digest (and the layer is renamed
+ * into the cache only then); the skill is validated there as its kind, and only then is the
  * folder renamed into place: a failed pull leaves the destination as it was.
  */
 import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
-import { unpackTgzFile } from '../bundle/index.js';
+import { unpackTgz, unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -24,7 +26,7 @@ import { RegistryClient } from './client.js';
 import { formatOciReference, type OciReference } from './reference.js';
 import { trustedSigners } from './signature.js';
 import type { TransportOptions } from './transport.js';
-import { fetchArtifact } from './fetch-artifact.js';
+import { openArtifact } from './fetch-artifact.js';
 
 export interface PullRequest {
   readonly ref: OciReference;
@@ -65,7 +67,7 @@ export function defaultPullDir(root: string, kind: SkillKind): string {
 
 export async function pullSkill(req: PullRequest): Promise<PullResult> {
   const client = new RegistryClient(req.ref, req.transport);
-  const fetched = await fetchArtifact(client, req.ref, req.cache);
+  const fetched = await openArtifact(client, req.ref, req.cache);
   const { digest, config } = fetched;
   const reference = formatOciReference({ ...req.ref, digest });
   const base = { reference, digest, config, fromCache: fetched.fromCache };
@@ -93,7 +95,7 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   // A second pull of a cached digest whose folder is already in place: the cached blobs were
   // re-hashed, and the folder is validated and must hold the content the config names. Nothing
   // would be written, so the layer is not unpacked again.
-  if (fetched.fromCache && isPlainName(config.id)) {
+  if (fetched.fromCache && 'layerPath' in fetched && isPlainName(config.id)) {
     const dest = join(parent, config.id);
     const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
     if (there?.ok === true && there.kind === config.kind && there.identity?.skill_id === config.id && there.identity.content_digest === config.content_digest) {
@@ -112,7 +114,15 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     // The guarded walk of run ARCHIVE, streamed: links, `..`, devices, duplicates and bombs are
     // refused as the layer is unpacked into the scratch folder, each file hashed as it is written.
     const label = `${reference} (layer)`;
-    const source = await unpackTgzFile(fetched.layerPath, join(scratch, 'skill'), streamedArchiveBounds(fetched.artifact.layer.size), label);
+    const target = join(scratch, 'skill');
+    const bounds = streamedArchiveBounds(fetched.artifact.layer.size);
+    // A layer not in the cache is unpacked as it downloads; the result is used only after the
+    // whole layer hashed to its digest (streamLayer throws otherwise, and `finally` below removes
+    // the scratch folder with whatever the unverified bytes made in it).
+    const source =
+      'layerPath' in fetched
+        ? await unpackTgzFile(fetched.layerPath, target, bounds, label)
+        : (await fetched.streamLayer((pieces) => unpackTgz(pieces, target, bounds, label))).result;
     const check = await checkSkillSource(source, config.id, { dirName: config.id });
     if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
     if (check.kind !== config.kind || check.identity.content_digest !== config.content_digest || check.identity.skill_id !== config.id) {

@@ -30,7 +30,10 @@ export interface PushRequest {
   readonly transport: TransportOptions;
   /** A directory for the scratch archive of a folder (removed again). */
   readonly tmpDir: string;
-  /** Blobs larger than this are uploaded in chunks of this size (default 8 MiB). */
+  /**
+   * Upload the layer in chunks of this size. Without it the layer goes in one request whose
+   * body streams from the file, and in chunks of 8 MiB only where the registry refuses that.
+   */
   readonly chunkBytes?: number;
   /** Sign the manifest digest and attach the signature as a referrer. */
   readonly sign?: { readonly key: SecretKey; readonly signer: string };
@@ -119,7 +122,7 @@ export async function pushSkill(req: PushRequest): Promise<PushResult> {
     const { archive } = packed;
     const built = buildArtifact(config, archive, packed.name as string);
     const client = new RegistryClient(req.ref, req.transport);
-    const layerSent = await client.uploadBlobFile(archive.path, archive.size, archive.digest, req.chunkBytes);
+    const layerSent = (await client.uploadBlobFile(archive.path, archive.size, archive.digest, req.chunkBytes)) !== false;
     const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
     // By tag when one was given; else by digest, which names the manifest without a tag.
     await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);

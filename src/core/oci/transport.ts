@@ -5,8 +5,8 @@
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
  *   plain HTTP only with `plainHttp`, or for a loopback host whose server answers TLS in plain HTTP
  *   (nothing leaves the machine, as docker treats localhost);
- * - authentication: a 401's `WWW-Authenticate` challenge is answered once per request, Basic with
- *   the configured credentials or Bearer with a token from the challenge's realm;
+ * - authentication: a 401's `WWW-Authenticate` challenge is answered once per request (./auth.ts
+ *   earns the header: Basic, or a Bearer token from the challenge's realm);
  * - redirects (GET and HEAD only) are followed by hand, at most MAX_REDIRECTS, never in a loop, and
  *   the credentials go only to the registry's own origin: a blob redirected to storage on another
  *   host is fetched without them (the threat: a registry, or whoever controls a Location header,
@@ -16,13 +16,12 @@
  *   the registry's own error message when it sent one.
  */
 import { isSkillctlError, SkillctlError } from '../errors.js';
-import type { Code } from '../diagnostics.js';
-import { parseChallenge } from './challenge.js';
+import { RegistryAuth } from './auth.js';
 import type { CredentialStore } from './credentials.js';
 import { isLoopback } from './reference.js';
+import { registryMessage } from './response-body.js';
 
 export const MAX_REDIRECTS = 5;
-const ERROR_BODY_MAX = 64 * 1024;
 const RETRY_AFTER_CAP_MS = 10_000;
 
 export interface TransportOptions {
@@ -39,12 +38,56 @@ export interface TransportOptions {
 
 export interface RequestInit {
   readonly headers?: Record<string, string>;
-  /** A body that can be sent again (a retry or an auth round repeats it). */
-  readonly body?: Uint8Array;
+  /** A body that can be sent again (a retry or an auth round repeats it, re-opening a stream). */
+  readonly body?: RequestBody;
   /** Statuses the caller handles itself (404 on a HEAD, say); others above 299 throw. */
   readonly accept?: readonly number[];
   /** Names the object in messages ("manifest repo:tag", "blob sha256:…"). */
   readonly what: string;
+}
+
+/**
+ * A body streamed from a source that can be opened again (a file): sent as it is read, never
+ * held whole, with its length announced. A retry or an auth round opens it anew.
+ */
+export interface StreamedBody {
+  readonly length: number;
+  open(): AsyncIterable<Uint8Array>;
+}
+
+export type RequestBody = Uint8Array | StreamedBody;
+
+/**
+ * What fetch is given for a body. A stream is pulled one piece at a time (no read-ahead beyond
+ * what the socket takes), and each piece sent counts as progress for the idle timer: a large
+ * upload is aborted when it stalls, not when it is slow.
+ */
+function fetchBody(
+  body: RequestBody | undefined,
+  headers: Record<string, string>,
+  touch: () => void,
+): { body?: Uint8Array | ReadableStream<Uint8Array>; duplex?: 'half'; redirect: 'manual' | 'error'; headers: Record<string, string> } {
+  if (body === undefined) return { headers, redirect: 'manual' };
+  if (body instanceof Uint8Array) return { body, headers, redirect: 'manual' };
+  const pieces = body.open()[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await pieces.next();
+        if (next.done === true) return controller.close();
+        touch();
+        controller.enqueue(next.value);
+      },
+      async cancel() {
+        await pieces.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  // redirect 'error', not 'manual': for any other mode fetch clones the request, and cloning
+  // tees a stream body, whose unread branch then holds every byte sent (a 1 GiB layer took 1.1 GB).
+  // Redirects of uploads are refused either way (only GET and HEAD follow one).
+  return { body: stream, duplex: 'half', redirect: 'error', headers: { ...headers, 'content-length': String(body.length) } };
 }
 
 /** A response and the timer that aborts it when its body stalls: call `touch` per chunk, `done` at the end. */
@@ -69,38 +112,11 @@ function spokePlainHttp(err: unknown): boolean {
   return causeOf(err) === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/.test(causeOf(err));
 }
 
-/** The registry's own explanation: the `errors` array of the distribution spec, bounded, control characters removed. */
-export async function registryMessage(res: Response): Promise<string> {
-  let text = '';
-  try {
-    const reader = res.body?.getReader();
-    let total = 0;
-    const parts: Uint8Array[] = [];
-    while (reader !== undefined && total < ERROR_BODY_MAX) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      total += value.length;
-    }
-    await reader?.cancel().catch(() => undefined);
-    text = Buffer.concat(parts).subarray(0, ERROR_BODY_MAX).toString('utf8');
-    const doc = JSON.parse(text) as { errors?: { code?: unknown; message?: unknown }[] };
-    if (Array.isArray(doc.errors) && doc.errors.length > 0) {
-      text = doc.errors.map((e) => [e.code, e.message].filter((x) => typeof x === 'string').join(': ')).join('; ');
-    }
-  } catch {
-    // Not JSON: the text itself, as far as it was read.
-  }
-  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300);
-  return clean === '' ? `HTTP ${res.status}` : `HTTP ${res.status}: ${clean}`;
-}
-
 export class Transport {
   readonly registry: string;
   readonly hostname: string;
   private scheme: 'https' | 'http' | undefined;
-  /** The Authorization header last earned, and the scope it was earned for. */
-  private auth: { header: string; key: string } | undefined;
+  private readonly auth: RegistryAuth;
   private readonly opts: TransportOptions;
 
   constructor(registry: string, hostname: string, opts: TransportOptions) {
@@ -108,6 +124,10 @@ export class Transport {
     this.hostname = hostname;
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
+    this.auth = new RegistryAuth(registry, opts.credentials, {
+      get: (url, headers) => this.once('GET', url.href, headers, undefined).catch((e: unknown) => Promise.reject(this.unreachable(e, url.href))),
+      checkScheme: (url) => this.checkScheme(url),
+    });
   }
 
   /** The registry's origin, once the scheme is known (after the first request). */
@@ -120,7 +140,7 @@ export class Transport {
   }
 
   /** One fetch, with the idle timer; network failures become OCI_UNREACHABLE. */
-  private async once(method: string, url: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Reply> {
+  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
     const controller = new AbortController();
     const idle = this.opts.idleMs ?? 60_000;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -131,7 +151,7 @@ export class Transport {
       timer = arm();
     };
     try {
-      const response = await fetch(url, { method, headers, redirect: 'manual', signal: controller.signal, ...(body !== undefined ? { body } : {}) });
+      const response = await fetch(url, { method, signal: controller.signal, ...fetchBody(body, headers, touch) });
       return { response, url, touch, done: () => clearTimeout(timer) };
     } catch (err) {
       clearTimeout(timer);
@@ -142,11 +162,13 @@ export class Transport {
   private unreachable(err: unknown, url: string): SkillctlError {
     if (isSkillctlError(err)) return err;
     const why = (err as { name?: unknown }).name === 'AbortError' ? 'no answer in time' : causeOf(err);
+    // fetch's own refusal of a redirect to a streamed upload (redirect mode 'error', above).
+    if (why === 'unexpected redirect') return new SkillctlError('OCI_REDIRECT_REFUSED', `${new URL(url).host}: an upload was redirected`);
     return new SkillctlError('OCI_UNREACHABLE', `cannot reach ${new URL(url).host}: ${why}`, { cause: err, hint: 'check the host and port, the network, and (for HTTPS) the certificate: extra CAs go in NODE_EXTRA_CA_CERTS' });
   }
 
   /** Chooses the scheme on first contact: HTTPS, or plain HTTP for a loopback server that speaks it. */
-  private async first(method: string, path: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Reply> {
+  private async first(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
     try {
       const reply = await this.once(method, `https://${this.registry}${path}`, headers, body);
       this.scheme = 'https';
@@ -181,7 +203,7 @@ export class Transport {
       const res = reply.response;
       if (res.status === 401 && authRounds === 0) {
         authRounds++;
-        const answered = await this.answer(res, init.what).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what).catch(async (err: unknown) => {
           await res.body?.cancel().catch(() => undefined);
           reply.done();
           throw err;
@@ -211,7 +233,7 @@ export class Transport {
   private statusError(status: number, message: string, what: string, retries: number): SkillctlError {
     const at = `${this.registry}: ${what}`;
     if (status === 401) {
-      const hasCredentials = this.opts.credentials(this.registry) !== undefined;
+      const hasCredentials = this.auth.hasCredentials();
       return hasCredentials
         ? new SkillctlError('OCI_AUTH_DENIED', `${at}: the registry refused the credentials (${message})`, { hint: `check the entry for ${this.registry} in the Docker config file` })
         : new SkillctlError('OCI_AUTH_REQUIRED', `${at}: the registry requires credentials (${message})`, {
@@ -232,7 +254,8 @@ export class Transport {
     for (let hops = 0; ; hops++) {
       const sameOrigin = url === undefined || new URL(url).origin === this.origin();
       const headers: Record<string, string> = { 'accept-encoding': 'identity', ...init.headers };
-      if (sameOrigin && this.auth !== undefined) headers.authorization = this.auth.header;
+      const authorization = this.auth.header();
+      if (sameOrigin && authorization !== undefined) headers.authorization = authorization;
       let reply: Reply;
       if (url === undefined) {
         reply = this.scheme === undefined ? await this.first(method, path, headers, init.body) : await this.once(method, `${this.origin()}${path}`, headers, init.body).catch((e: unknown) => Promise.reject(this.unreachable(e, `${this.origin()}${path}`)));
@@ -254,78 +277,4 @@ export class Transport {
       url = next.href;
     }
   }
-
-  /**
-   * Earns an Authorization header from a 401's challenge. Returns it, or undefined when there
-   * is nothing to answer with (the caller then reports the 401).
-   */
-  private async answer(res: Response, what: string): Promise<string | undefined> {
-    const challenge = parseChallenge(res.headers.get('www-authenticate'));
-    const creds = this.opts.credentials(this.registry);
-    const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
-    if (challenge?.scheme === 'basic') {
-      if (basic === undefined || this.auth?.header === basic) return undefined;
-      this.auth = { header: basic, key: 'basic' };
-      return basic;
-    }
-    if (challenge?.scheme !== 'bearer') return undefined;
-    const realm = challenge.params.get('realm');
-    if (realm === undefined) return undefined;
-    const key = `${challenge.params.get('service') ?? ''} ${challenge.params.get('scope') ?? ''}`;
-    // The same scope again after its token was sent: the token was refused, not missing.
-    if (this.auth?.key === key) return undefined;
-    let tokenUrl: URL;
-    try {
-      tokenUrl = new URL(realm);
-    } catch {
-      throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token realm ${realm} is not a URL`);
-    }
-    this.checkScheme(tokenUrl);
-    const service = challenge.params.get('service');
-    if (service !== undefined) tokenUrl.searchParams.set('service', service);
-    for (const scope of (challenge.params.get('scope') ?? '').split(' ').filter((s) => s !== '')) tokenUrl.searchParams.append('scope', scope);
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (basic !== undefined) headers.authorization = basic;
-    const reply = await this.once('GET', tokenUrl.href, headers, undefined).catch((e: unknown) => Promise.reject(this.unreachable(e, tokenUrl.href)));
-    try {
-      if (reply.response.status !== 200) {
-        const message = await registryMessage(reply.response);
-        const code: Code = basic === undefined && reply.response.status === 401 ? 'OCI_AUTH_REQUIRED' : 'OCI_AUTH_DENIED';
-        throw new SkillctlError(code, `${this.registry}: ${what}: the token service at ${tokenUrl.host} gave no token (${message})`);
-      }
-      const text = await boundedText(reply.response, ERROR_BODY_MAX);
-      let token: unknown;
-      try {
-        const doc = JSON.parse(text) as { token?: unknown; access_token?: unknown };
-        token = doc.token ?? doc.access_token;
-      } catch {
-        token = undefined;
-      }
-      if (typeof token !== 'string' || token === '' || /[\r\n]/.test(token)) {
-        throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token service at ${tokenUrl.host} answered without a token`);
-      }
-      this.auth = { header: `Bearer ${token}`, key };
-      return this.auth.header;
-    } finally {
-      reply.done();
-    }
-  }
-}
-
-/** Reads a small body whole, refusing more than `max` bytes. */
-export async function boundedText(res: Response, max: number): Promise<string> {
-  const reader = res.body?.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new SkillctlError('OCI_REGISTRY_ERROR', `a response body is over ${max} bytes`);
-    }
-    parts.push(value);
-  }
-  return Buffer.concat(parts).toString('utf8');
 }

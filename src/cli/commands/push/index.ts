@@ -12,7 +12,7 @@ export function registerPush(program: Command, run: Runner): void {
     .option('--sign <key>', 'sign the manifest digest with this secret key file and attach the signature as a referrer (with --signer)')
     .option('--signer <id>', 'the signer id of the --sign key')
     .addOption(
-      new Option('--chunk-mib <n>', 'upload blobs larger than this many MiB in chunks of this size').default(8).argParser((v) => {
+      new Option('--chunk-mib <n>', 'upload the layer in chunks of this many MiB (default: one streamed request, chunks of 8 MiB where the registry refuses it)').argParser((v) => {
         try {
           return parseChunkMib(v);
         } catch (err) {

@@ -4,7 +4,7 @@ export interface PushOptions {
   /** Sign the manifest digest with this secret key file (with --signer). */
   readonly sign?: string;
   readonly signer?: string;
-  /** Blobs above this many MiB go in chunks of this size. */
+  /** Upload the layer in chunks of this many MiB (default: one streamed request). */
   readonly chunkMib?: number;
 }
 

@@ -27,7 +27,7 @@ export async function run(ctx: Context, source: string, reference: string, opts:
     ref,
     transport: await transportOptions(ctx.io, opts),
     tmpDir: tmpdir(),
-    chunkBytes: (opts.chunkMib ?? 8) * 1024 * 1024,
+    ...(opts.chunkMib !== undefined ? { chunkBytes: opts.chunkMib * 1024 * 1024 } : {}),
     ...(sign !== undefined ? { sign } : {}),
   });
   ctx.out(ctx.opts.json ? pushJson(result) : renderPush(result, { style: ctx.style, quiet: ctx.opts.quiet, label: source }));

@@ -1,0 +1,96 @@
+/**
+ * Answering a registry's 401: the `WWW-Authenticate` challenge is met once per request, Basic with
+ * the configured credentials, or Bearer with a token fetched from the challenge's realm (with the
+ * credentials, when there are any). The Authorization header earned is kept for the requests
+ * after it; the Transport decides where it may be sent (the registry's own origin only).
+ */
+import type { Code } from '../diagnostics.js';
+import { SkillctlError } from '../errors.js';
+import { parseChallenge } from './challenge.js';
+import type { CredentialStore } from './credentials.js';
+import { boundedText, ERROR_BODY_MAX, registryMessage } from './response-body.js';
+
+/** What the authenticator needs of the transport: a plain GET (no auth, no redirects) and its scheme rule. */
+export interface TokenFetcher {
+  /** GETs `url` once; network failures are already SkillctlErrors. `done` stops the idle timer. */
+  get(url: URL, headers: Record<string, string>): Promise<{ readonly response: Response; done(): void }>;
+  /** Throws unless `url` may be fetched (HTTPS, or HTTP where allowed). */
+  checkScheme(url: URL): void;
+}
+
+export class RegistryAuth {
+  /** The Authorization header last earned, and the scope it was earned for. */
+  private earned: { header: string; key: string } | undefined;
+
+  constructor(
+    private readonly registry: string,
+    private readonly credentials: CredentialStore,
+    private readonly http: TokenFetcher,
+  ) {}
+
+  /** The header to send to the registry's origin, once one was earned. */
+  header(): string | undefined {
+    return this.earned?.header;
+  }
+
+  /** Whether credentials are configured for the registry (a 401 then means they were refused). */
+  hasCredentials(): boolean {
+    return this.credentials(this.registry) !== undefined;
+  }
+
+  /**
+   * Earns an Authorization header from a 401's challenge. Returns it, or undefined when there
+   * is nothing to answer with (the caller then reports the 401).
+   */
+  async answer(res: Response, what: string): Promise<string | undefined> {
+    const challenge = parseChallenge(res.headers.get('www-authenticate'));
+    const creds = this.credentials(this.registry);
+    const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
+    if (challenge?.scheme === 'basic') {
+      if (basic === undefined || this.earned?.header === basic) return undefined;
+      this.earned = { header: basic, key: 'basic' };
+      return basic;
+    }
+    if (challenge?.scheme !== 'bearer') return undefined;
+    const realm = challenge.params.get('realm');
+    if (realm === undefined) return undefined;
+    const key = `${challenge.params.get('service') ?? ''} ${challenge.params.get('scope') ?? ''}`;
+    // The same scope again after its token was sent: the token was refused, not missing.
+    if (this.earned?.key === key) return undefined;
+    let tokenUrl: URL;
+    try {
+      tokenUrl = new URL(realm);
+    } catch {
+      throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token realm ${realm} is not a URL`);
+    }
+    this.http.checkScheme(tokenUrl);
+    const service = challenge.params.get('service');
+    if (service !== undefined) tokenUrl.searchParams.set('service', service);
+    for (const scope of (challenge.params.get('scope') ?? '').split(' ').filter((s) => s !== '')) tokenUrl.searchParams.append('scope', scope);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (basic !== undefined) headers.authorization = basic;
+    const reply = await this.http.get(tokenUrl, headers);
+    try {
+      if (reply.response.status !== 200) {
+        const message = await registryMessage(reply.response);
+        const code: Code = basic === undefined && reply.response.status === 401 ? 'OCI_AUTH_REQUIRED' : 'OCI_AUTH_DENIED';
+        throw new SkillctlError(code, `${this.registry}: ${what}: the token service at ${tokenUrl.host} gave no token (${message})`);
+      }
+      const text = await boundedText(reply.response, ERROR_BODY_MAX);
+      let token: unknown;
+      try {
+        const doc = JSON.parse(text) as { token?: unknown; access_token?: unknown };
+        token = doc.token ?? doc.access_token;
+      } catch {
+        token = undefined;
+      }
+      if (typeof token !== 'string' || token === '' || /[\r\n]/.test(token)) {
+        throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token service at ${tokenUrl.host} answered without a token`);
+      }
+      this.earned = { header: `Bearer ${token}`, key };
+      return this.earned.header;
+    } finally {
+      reply.done();
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * One blob's GET body, read piece by piece under its descriptor: every piece is counted (a byte
+ * past the descriptor's size stops the download, so an endless body costs nothing more), hashed
+ * and written to the cache's scratch file before anyone else sees it, then handed on. A consumer
+ * (the streaming unpacker of `pull`) may stop reading early; `drain` reads the rest, so the whole
+ * blob is hashed and stored either way, and only `verify` says whether the bytes are the blob the
+ * digest names. Until it has, nothing read may be trusted or placed anywhere but a scratch folder.
+ */
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { SkillctlError } from '../errors.js';
+import type { Descriptor } from './artifact.js';
+import type { Reply } from './transport.js';
+
+export class BlobDownload {
+  private readonly hash = createHash('sha256');
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private total = 0;
+  private ended = false;
+  /** The first failure; every later read gives it again (a consumer may have swallowed it). */
+  private failure: unknown;
+  /** The read in flight: reads are serialised, so `drain` never overtakes a consumer's last read. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * `sink` receives every piece, in order, before it is handed on (the cache's scratch file).
+   * `what` and `registry` name the blob in messages.
+   */
+  constructor(
+    private readonly reply: Reply,
+    private readonly desc: Descriptor,
+    private readonly sink: FileHandle,
+    private readonly where: string,
+  ) {
+    this.reader = reply.response.body?.getReader();
+  }
+
+  /** The next piece, or undefined at the end of the body. */
+  next(): Promise<Buffer | undefined> {
+    const read = this.queue.then(() => this.read());
+    this.queue = read.catch(() => undefined);
+    return read;
+  }
+
+  private async read(): Promise<Buffer | undefined> {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.ended || this.reader === undefined) return undefined;
+    try {
+      let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+      try {
+        chunk = await this.reader.read();
+      } catch (err) {
+        throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} ended after ${this.total} of ${this.desc.size} bytes (${String((err as Error).message)})`, { cause: err });
+      }
+      if (chunk.done) {
+        this.ended = true;
+        this.reply.done();
+        return undefined;
+      }
+      this.reply.touch();
+      this.total += chunk.value.length;
+      if (this.total > this.desc.size) throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} is longer than its ${this.desc.size} bytes`);
+      const piece = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
+      this.hash.update(piece);
+      await this.sink.write(piece);
+      return piece;
+    } catch (err) {
+      this.failure = err;
+      await this.cancel();
+      throw err;
+    }
+  }
+
+  /** The pieces as an async iterable; stopping the iteration early leaves the rest for `drain`. */
+  async *pieces(): AsyncGenerator<Buffer> {
+    for (let piece = await this.next(); piece !== undefined; piece = await this.next()) yield piece;
+  }
+
+  /** Reads (hashes and stores) whatever the consumer left unread. */
+  async drain(): Promise<void> {
+    while ((await this.next()) !== undefined);
+  }
+
+  /** After `drain`: the blob is whole and hashes to its digest, or the matching finding is thrown. */
+  verify(): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (!this.ended) throw new Error('BlobDownload.verify before the body was read to its end');
+    if (this.total !== this.desc.size) throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} is ${this.total} bytes, not ${this.desc.size}`);
+    const got = `sha256:${this.hash.digest('hex')}`;
+    if (got !== this.desc.digest) throw new SkillctlError('OCI_DIGEST_MISMATCH', `${this.where} hashes to ${got}`);
+  }
+
+  /** Stops the download (an error elsewhere): the connection is released, nothing more is read. */
+  async cancel(): Promise<void> {
+    this.ended = true;
+    await this.reader?.cancel().catch(() => undefined);
+    this.reply.done();
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Reading what a registry sends in a response that is not the object asked for: an error's own
+ * explanation (the distribution spec's `errors` array) and small bodies such as a token
+ * service's answer. Both are bounded: a registry is untrusted and may send without end.
+ */
+import { SkillctlError } from '../errors.js';
+
+/** How much of an error or token body is read. */
+export const ERROR_BODY_MAX = 64 * 1024;
+
+/** The registry's own explanation: the `errors` array of the distribution spec, bounded, control characters removed. */
+export async function registryMessage(res: Response): Promise<string> {
+  let text = '';
+  try {
+    const reader = res.body?.getReader();
+    let total = 0;
+    const parts: Uint8Array[] = [];
+    while (reader !== undefined && total < ERROR_BODY_MAX) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      total += value.length;
+    }
+    await reader?.cancel().catch(() => undefined);
+    text = Buffer.concat(parts).subarray(0, ERROR_BODY_MAX).toString('utf8');
+    const doc = JSON.parse(text) as { errors?: { code?: unknown; message?: unknown }[] };
+    if (Array.isArray(doc.errors) && doc.errors.length > 0) {
+      text = doc.errors.map((e) => [e.code, e.message].filter((x) => typeof x === 'string').join(': ')).join('; ');
+    }
+  } catch {
+    // Not JSON: the text itself, as far as it was read.
+  }
+  const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300);
+  return clean === '' ? `HTTP ${res.status}` : `HTTP ${res.status}: ${clean}`;
+}
+
+/** Reads a small body whole, refusing more than `max` bytes. */
+export async function boundedText(res: Response, max: number): Promise<string> {
+  const reader = res.body?.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  while (reader !== undefined) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new SkillctlError('OCI_REGISTRY_ERROR', `a response body is over ${max} bytes`);
+    }
+    parts.push(value);
+  }
+  return Buffer.concat(parts).toString('utf8');
+}

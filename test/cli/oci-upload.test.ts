@@ -1,0 +1,103 @@
+// How push sends a layer to the real CNCF distribution registry (docker-registry): in one PUT
+// whose body streams from the archive, or in chunks where a proxy before the registry refuses so
+// large a request (nginx's 413) or where --chunk-mib asks for chunks. A recording proxy shows
+// which requests went; a pull reads the layer back byte for byte each time.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sha256 } from '../../src/core/digest/index.js';
+import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+import { registryProxy, type ProxySeen } from '../helpers/registry-proxy.js';
+import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+
+interface PushDoc {
+  digest: string;
+  layer: { digest: string; size: number };
+  uploaded: { config: boolean; layer: boolean };
+}
+
+const MIB = 1024 * 1024;
+/** The config's upload: one small PUT (the layer's are megabytes, or empty after chunks). */
+const CONFIG_PUT = /^PUT [1-9][0-9]{0,3} 201$/;
+
+describe('push uploads a layer in one streamed request, or in chunks', () => {
+  let registry: RunningRegistry;
+  let work: string;
+  let env: Record<string, string>;
+  let skill: string;
+  let assets: Buffer;
+  const cli = (args: string[], cwd = work): Promise<CliRun> => skillctlAsync(args, { cwd, env, timeoutMs: 120_000 });
+
+  before(async () => {
+    registry = await startRegistry();
+    work = await tempDir('skillctl-oci-upload-');
+    await mkdir(join(work, 'docker'));
+    env = { XDG_CACHE_HOME: join(work, 'cache'), DOCKER_CONFIG: join(work, 'docker') };
+    // 12 MiB that do not compress: the layer is larger than one 8 MiB chunk.
+    skill = join(work, 'src', 'pdf-notes');
+    await cp(PDF_NOTES_DIR, skill, { recursive: true });
+    assets = randomBytes(12 * MIB);
+    await writeFile(join(skill, 'assets.bin'), assets);
+  });
+  after(async () => {
+    await registry.stop();
+    await removeDir(work);
+  });
+
+  /** The layer's uploads the proxy saw: PUTs and PATCHes to the upload URLs. */
+  const uploads = (seen: readonly ProxySeen[]): string[] => seen.filter((s) => s.url.includes('/blobs/uploads/') && s.method !== 'POST').map((s) => `${s.method} ${s.contentLength ?? '-'} ${s.status}`);
+
+  async function pushThenPull(repo: string, proxyOpts: { maxBodyBytes?: number }, extra: string[] = []): Promise<{ doc: PushDoc; seen: ProxySeen[] }> {
+    const proxy = await registryProxy(registry.port, proxyOpts);
+    try {
+      const r = await cli(['push', skill, `oci://${proxy.host}/${repo}:1`, '--json', ...extra]);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const doc = json<PushDoc>(r);
+      assert.deepEqual(doc.uploaded, { config: true, layer: true });
+      const proj = join(work, `proj-${repo.replace(/\W/g, '-')}`);
+      await mkdir(proj);
+      const pulled = await cli(['pull', `oci://${registry.host}/${repo}:1`, '--out', '.'], proj);
+      assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr);
+      assert.equal(sha256(await readFile(join(proj, 'pdf-notes', 'assets.bin'))), sha256(assets));
+      return { doc, seen: proxy.seen };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  it('by default the layer goes in one PUT streamed from the archive, its length announced', async () => {
+    const { doc, seen } = await pushThenPull('streamed/pdf-notes', {});
+    // The layer's PUT carries the whole archive; besides it only the config's small PUT.
+    assert.deepEqual(uploads(seen).filter((u) => !CONFIG_PUT.test(u)), [`PUT ${doc.layer.size} 201`]);
+  });
+
+  it('a proxy that refuses bodies over 9 MiB (413): the layer is sent again in 8 MiB chunks, and arrives whole', async () => {
+    const { doc, seen } = await pushThenPull('fallback/pdf-notes', { maxBodyBytes: 9 * MIB });
+    const layerUploads = uploads(seen).filter((u) => !CONFIG_PUT.test(u));
+    assert.deepEqual(layerUploads, [`PUT ${doc.layer.size} 413`, 'DELETE - 204', `PATCH ${8 * MIB} 202`, `PATCH ${doc.layer.size - 8 * MIB} 202`, 'PUT 0 201']);
+  });
+
+  it('--chunk-mib asks for chunks: 4 MiB PATCHes, no streamed PUT', async () => {
+    const { doc, seen } = await pushThenPull('chunked/pdf-notes', {}, ['--chunk-mib', '4']);
+    const layerUploads = uploads(seen).filter((u) => !CONFIG_PUT.test(u));
+    assert.deepEqual(layerUploads, [`PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${doc.layer.size - 12 * MIB} 202`, 'PUT 0 201']);
+  });
+
+  it('a streamed upload that is redirected: OCI_REDIRECT_REFUSED, exit 2, the body is not sent again elsewhere', async () => {
+    const proxy = await registryProxy(registry.port, { redirectBodiesOver: MIB });
+    try {
+      const r = await cli(['push', skill, `oci://${proxy.host}/redirected/pdf-notes:1`, '--json']);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      const doc = json<{ error?: { code: string; message: string } }>(r);
+      assert.equal(doc.error?.code, 'OCI_REDIRECT_REFUSED');
+      assert.match(doc.error?.message ?? '', /an upload was redirected/);
+      assert.deepEqual(uploads(proxy.seen).filter((u) => !CONFIG_PUT.test(u)).length, 1, uploads(proxy.seen).join('\n'));
+    } finally {
+      await proxy.close();
+    }
+  });
+});
