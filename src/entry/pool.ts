@@ -8,11 +8,6 @@
  * `poolWorker` below) turns the job's payload into the function that handles one item; this
  * thread handles its items with the function the command passes in. Both must give the same
  * result for an item: tests compare the output with and without threads.
- *
- * A worker posts its results in small batches as it makes them, not all at the end: one large
- * message at the end was cloned by the worker while this thread waited (10 to 40 ms for 500
- * verified pins). This thread takes the batches in when it has done its own items (its blocking
- * reads give the event loop no turn before; making it yield for them cost more than it saved).
  */
 import type { Worker } from 'node:worker_threads';
 import { canStartWorkers, startWorker } from './workers.js';
@@ -57,29 +52,21 @@ interface Job {
   readonly lanes: number;
 }
 
-/**
- * A worker's messages: batches of [index, result] pairs, then `done` once every item it took is
- * in a batch; or the error that stopped it.
- */
-type Reply<R> =
-  | { readonly kind: 'results'; readonly results: [number, R][] }
-  | { readonly kind: 'done' }
-  | { readonly kind: 'failed'; readonly error: string };
+type Reply<R> = { readonly ok: true; readonly results: [number, R][] } | { readonly ok: false; readonly error: string };
 
-/** Results a worker gathers before it posts them. */
-const BATCH = 16;
-
-/**
- * Handles items taken from the shared counter until none is left, handing each [index, result]
- * pair to `put`.
- */
-async function drain<R>(item: (i: number) => Promise<R>, job: Omit<Job, 'payload'>, put: (i: number, r: R) => void): Promise<void> {
+/** Handles items taken from the shared counter until none is left; returns [index, result] pairs. */
+async function drain<R>(item: (i: number) => Promise<R>, job: Omit<Job, 'payload'>, tick: () => void): Promise<[number, R][]> {
   const next = new Int32Array(job.next);
+  const out: [number, R][] = [];
   await Promise.all(
     Array.from({ length: job.lanes }, async () => {
-      for (let i = Atomics.add(next, 0, 1); i < job.count; i = Atomics.add(next, 0, 1)) put(i, await item(i));
+      for (let i = Atomics.add(next, 0, 1); i < job.count; i = Atomics.add(next, 0, 1)) {
+        out.push([i, await item(i)]);
+        tick();
+      }
     }),
   );
+  return out;
 }
 
 /**
@@ -91,19 +78,11 @@ export function poolWorker<P, R>(serve: (payload: P) => Promise<(i: number) => P
     const { parentPort } = process.getBuiltinModule('node:worker_threads');
     parentPort?.once('message', (job: Job) => {
       const reply = (m: Reply<R>): void => parentPort.postMessage(m);
-      let batch: [number, R][] = [];
-      const flush = (): void => {
-        if (batch.length > 0) reply({ kind: 'results', results: batch });
-        batch = [];
-      };
-      const put = (i: number, r: R): void => {
-        if (batch.push([i, r]) >= BATCH) flush();
-      };
       serve(job.payload as P)
-        .then((item) => drain(item, job, put))
+        .then((item) => drain(item, job, () => undefined))
         .then(
-          () => (flush(), reply({ kind: 'done' })),
-          (err: unknown) => reply({ kind: 'failed', error: err instanceof Error ? err.message : String(err) }),
+          (results) => reply({ ok: true, results }),
+          (err: unknown) => reply({ ok: false, error: err instanceof Error ? err.message : String(err) }),
         );
     });
   };
@@ -111,23 +90,16 @@ export function poolWorker<P, R>(serve: (payload: P) => Promise<(i: number) => P
 
 interface Started<R> {
   readonly worker: Worker;
-  /** Where the worker's results go as they arrive (set when a job is posted). */
-  put: (i: number, r: R) => void;
-  /** Settles when the worker has posted every result; rejects if it fails or exits first. */
-  readonly done: Promise<void>;
+  /** The worker's results; rejects if it fails or exits without replying. */
+  readonly done: Promise<[number, R][]>;
 }
 
 function start<R>(kind: PoolKind): Started<R> | undefined {
   const worker = startWorker({ chunk: kind, entry: 'poolWorker' });
   if (worker === undefined) return undefined;
-  const started: { put: (i: number, r: R) => void } = { put: () => undefined };
-  const done = new Promise<void>((resolvePromise, reject) => {
-    worker.on('message', (m: Reply<R>) => {
-      if (m.kind === 'results') {
-        for (const [i, r] of m.results) started.put(i, r);
-        return;
-      }
-      if (m.kind === 'done') resolvePromise();
+  const done = new Promise<[number, R][]>((resolvePromise, reject) => {
+    worker.once('message', (m: Reply<R>) => {
+      if (m.ok) resolvePromise(m.results);
       else reject(new Error(m.error));
       void worker.terminate();
     });
@@ -136,7 +108,7 @@ function start<R>(kind: PoolKind): Started<R> | undefined {
   });
   // A worker started early may fail before anyone waits for it; the failure is reported by `run`.
   done.catch(() => undefined);
-  return Object.assign(started, { worker, done });
+  return { worker, done };
 }
 
 export interface Pool<R> {
@@ -173,18 +145,12 @@ export function openPool<R>(kind: PoolKind, env: Env, opts: { readonly startNow?
     const running = idle;
     idle = [];
     const job: Job = { ...counter, payload };
-    const out = new Array<R>(count);
-    const put = (i: number, r: R): void => {
-      out[i] = r;
-      tick();
-    };
-    for (const w of running) {
-      w.put = put;
-      w.worker.postMessage(job);
-    }
+    for (const w of running) w.worker.postMessage(job);
     try {
-      await drain(here, counter, put);
-      await Promise.all(running.map((w) => w.done));
+      const mine = await drain(here, counter, tick);
+      const theirs = await Promise.all(running.map((w) => w.done.then((res) => (res.forEach(() => tick()), res))));
+      const out = new Array<R>(count);
+      for (const part of [mine, ...theirs]) for (const [i, r] of part) out[i] = r;
       return out;
     } finally {
       for (const w of running) void w.worker.terminate();

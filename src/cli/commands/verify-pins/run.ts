@@ -26,7 +26,7 @@ import { openPool, poolWorker as servePool, type Pool } from '../../../entry/poo
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
 import { runTree } from './run-tree.js';
-import { EARLY_START_BYTES, servePins, verifyJob, verifyPinAt, withPins, type PortableVerification } from './share.js';
+import { EARLY_START_BYTES, servePins, verifyJob, verifyPinAt } from './share.js';
 
 /** What the pool's worker threads run (src/entry/pool.ts). */
 export const poolWorker = servePool(servePins);
@@ -49,7 +49,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   // Keys files are found beside the lock; a lock from stdin is taken to be the project's.
   const lockPath = opts.lock === '-' ? join(root, ...DEFAULT_LOCK_PATH.split('/')) : project.lockPath;
   // Workers (for a large lock) boot while this thread parses the lock.
-  const pool = openPool<PortableVerification>('verify-pins', ctx.io.env, { startNow: bytes.length >= EARLY_START_BYTES });
+  const pool = openPool<PinVerification>('verify-pins', ctx.io.env, { startNow: bytes.length >= EARLY_START_BYTES });
   try {
     return await verifyWith(ctx, pool, lockPath, lockFile, bytes, root, opts);
   } finally {
@@ -57,7 +57,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   }
 }
 
-async function verifyWith(ctx: Context, pool: Pool<PortableVerification>, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
+async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
   const opened = await openLock(lockPath, {
     label: lockFile,
     bytes,
@@ -75,8 +75,8 @@ async function verifyWith(ctx: Context, pool: Pool<PortableVerification>, lockPa
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
-    const verifySkills = async (lock: SkillctlLockContext, tick: () => void): Promise<PinVerification[]> =>
-      withPins(lock, await pool.run(lock.lock.skills.length, verifyPinAt(lock), verifyJob(lockPath, lock), tick));
+    const verifySkills = (lock: SkillctlLockContext, tick: () => void): Promise<PinVerification[]> =>
+      pool.run(lock.lock.skills.length, verifyPinAt(lock), verifyJob(lockPath, lock), tick);
     result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills });
   } finally {
     p.end();

@@ -23,33 +23,22 @@ export function verifyJob(lockPath: string, ctx: SkillctlLockContext): VerifyJob
   return { lockPath, lockFile: ctx.lockFile, root: ctx.root, lock: ctx.lock, minSigners: ctx.minSigners };
 }
 
-/**
- * A result as it crosses a thread: without the open source and the manifest (not needed), and
- * without the pin, which every thread has in its copy of the lock (`withPins` puts it back).
- */
-export type PortableVerification = Omit<PinVerification, 'source' | 'manifest' | 'pin'>;
-
-export function portable(r: PinVerification): PortableVerification {
-  const { source: _source, manifest: _manifest, pin: _pin, ...rest } = r;
+/** A result without the parts that cannot cross a thread (the open source) or are not needed. */
+export function portable(r: PinVerification): PinVerification {
+  const { source: _source, manifest: _manifest, ...rest } = r;
   void _source;
   void _manifest;
-  void _pin;
   return rest;
 }
 
-/** The results of the lock's skill pins, in lock order, each with its pin. */
-export function withPins(ctx: SkillctlLockContext, results: readonly PortableVerification[]): PinVerification[] {
-  return results.map((r, i) => ({ ...r, pin: ctx.lock.skills[i] as SkillPin }));
-}
-
 /** Verifies pin `i` of the lock `ctx` holds. */
-export function verifyPinAt(ctx: SkillctlLockContext): (i: number) => Promise<PortableVerification> {
+export function verifyPinAt(ctx: SkillctlLockContext): (i: number) => Promise<PinVerification> {
   const sync: SkillctlLockContext = { ...ctx, ops: syncDirOps };
   return async (i) => portable(await verifySkillPin(sync, ctx.lock.skills[i] as SkillPin));
 }
 
 /** In a worker: a context over the lock it was given, then the item function. */
-export async function servePins(job: VerifyJob): Promise<(i: number) => Promise<PortableVerification>> {
+export async function servePins(job: VerifyJob): Promise<(i: number) => Promise<PinVerification>> {
   const opened = await openLock(job.lockPath, {
     label: job.lockFile,
     loaded: { format: 'skillctl', lock: job.lock },
