@@ -5,10 +5,12 @@
 // unread branch then keeps every byte: the 1 GiB push of bench/oci-memory.sh took 1.1 GB that way.)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createReadStream } from 'node:fs';
 import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
+import { hashStream } from '../../../src/core/bundle/index.js';
 import { ROOT } from '../../helpers/paths.js';
 import { startRegistry, type RunningRegistry } from '../../helpers/oci-registry.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -28,7 +30,8 @@ describe('push: memory of a streamed upload', () => {
     const blob = join(dir, 'blob.bin');
     await writeFile(blob, 'not only zeros\n');
     await truncate(blob, SIZE);
-    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'test', 'helpers', 'upload-large.js'), registry.host, blob, String(SIZE)], { timeout: 300_000 });
+    const digest = await hashStream(createReadStream(blob));
+    const { stdout } = await promisify(execFile)(process.execPath, [join(ROOT, 'dist', 'test', 'helpers', 'upload-large.js'), registry.host, blob, String(SIZE), digest], { timeout: 300_000 });
     const r = JSON.parse(stdout) as { how: string; there: boolean; maxRssKiB: number };
     assert.equal(r.how, 'streamed');
     assert.equal(r.there, true);
