@@ -9,7 +9,7 @@
 // engine) is skillctl itself, versioned by its release as an interpreter is by runtime_version.
 //
 //   node scripts/implementation.mjs           exit 1 and name each stale file
-//   node scripts/implementation.mjs --write   write them (then: skillctl validate --fix, skillctl pin --all)
+//   node scripts/implementation.mjs --write   write them (then: skillctl validate --fix, and pin --replace signed with the project key: docs/formats/signatures.md)
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';

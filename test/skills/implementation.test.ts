@@ -25,7 +25,7 @@ describe('the pins of the built-in skills cover their code', () => {
 
   it('every default bundle lists its modules with their current digests', async () => {
     const { staleImplementations, implementationOf } = await script();
-    assert.deepEqual(staleImplementations().map(([dir]) => dir), [], 'run node scripts/implementation.mjs --write, then validate --fix and pin --all');
+    assert.deepEqual(staleImplementations().map(([dir]) => dir), [], 'run node scripts/implementation.mjs --write, then validate --fix and pin --replace with the project key (docs/formats/signatures.md)');
     const readText = implementationOf('fs.read_text');
     assert.equal(readText.sources[0]?.path, 'src/skills/fs.read_text.ts');
     assert.ok(readText.sources.some((s) => s.path === 'src/skills/lib/text.ts'), 'its helpers count, transitively');
