@@ -1,8 +1,10 @@
 // push never holds a layer whole: a 300 MiB blob is uploaded to the real registry
 // (docker-registry) in one streamed PUT by a child process whose peak resident set stays far
 // below the blob's size. Not a timing: a bound on memory, with room for the runtime (about 50 MiB)
-// and the pieces in flight. (fetch tees a stream body when it may follow a redirect, and the
-// unread branch then keeps every byte: the 1 GiB push of bench/oci-memory.sh took 1.1 GB that way.)
+// and the pieces in flight, whose release waits for the collector (Node 24 peaked at 83 to 165 MiB
+// as the suite ran beside it); a blob held whole takes its 300 MiB on top of the runtime. (fetch
+// tees a stream body when it may follow a redirect, and the unread branch then keeps every byte:
+// the 1 GiB push of bench/oci-memory.sh took 1.1 GB that way.)
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createReadStream } from 'node:fs';
@@ -26,7 +28,7 @@ describe('push: memory of a streamed upload', () => {
   });
   after(() => registry.stop());
 
-  it(`uploads a ${SIZE / MIB} MiB blob in one PUT with a peak RSS under 160 MiB`, async () => {
+  it(`uploads a ${SIZE / MIB} MiB blob in one PUT with a peak RSS under 256 MiB`, async () => {
     const blob = join(dir, 'blob.bin');
     await writeFile(blob, 'not only zeros\n');
     await truncate(blob, SIZE);
@@ -35,6 +37,6 @@ describe('push: memory of a streamed upload', () => {
     const r = JSON.parse(stdout) as { how: string; there: boolean; maxRssKiB: number };
     assert.equal(r.how, 'streamed');
     assert.equal(r.there, true);
-    assert.ok(r.maxRssKiB < 160 * 1024, `peak RSS ${r.maxRssKiB} KiB`);
+    assert.ok(r.maxRssKiB < 256 * 1024, `peak RSS ${r.maxRssKiB} KiB`);
   });
 });
