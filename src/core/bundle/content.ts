@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { mapLimited } from '../map-limited.js';
-import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource } from './source.js';
+import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource, type ListedAndHashed } from './source.js';
 
 export interface BundleContent {
   /** The files `content_digest` covers, with their digests, in UTF-8 path order. */
@@ -34,6 +34,13 @@ export async function hashFiles(source: BundleSource, wanted: readonly BundleFil
     }
   });
   return { files: files.filter((f): f is TreeFile => f !== undefined), diagnostics };
+}
+
+/** A source's listing and its files' digests: in one pass where the source has one (a directory), else listed, then hashed. */
+export async function listAndHash(source: BundleSource): Promise<ListedAndHashed> {
+  if (source.listHashed !== undefined) return source.listHashed();
+  const listing = await source.list();
+  return { listing, hashed: await hashFiles(source, listing.files) };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { sha256, type Sha256Digest } from '../digest/index.js';
+import { modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, realpath, stat } from '../fs/callback-fs.js';
 import { readBounded, type BoundedRead, type ReadBoundedOptions } from '../fs/read-bounded.js';
 import { digestBytes, hashStream } from './hash-stream.js';
@@ -32,6 +32,22 @@ export interface DirOps {
   readRegular(path: string): Promise<Buffer>;
   /** sha256 of a regular file's bytes, as `readRegular` opens it; large files are streamed. */
   digestRegular(path: string): Promise<Sha256Digest>;
+  /**
+   * A listed file opened once, as `readRegular` opens it: its size and mode from the open file
+   * and, unless it is over `maxBytes` (then nothing is read), the sha256 of its bytes; the bytes
+   * themselves when at most `keepBytes`. Size, mode and digest all describe one file, whatever
+   * is renamed over its path meanwhile. Where a flavour leaves it out (a git tree, whose sizes
+   * cost nothing to list), sources list, then hash.
+   */
+  hashRegular?(path: string, maxBytes: number, keepBytes: number): Promise<HashedRegular>;
+}
+
+export interface HashedRegular {
+  readonly size: number;
+  readonly mode: FileMode;
+  /** Absent when the file is over the caller's bound. */
+  readonly digest?: Sha256Digest;
+  readonly bytes?: Buffer;
 }
 
 /** Files up to this size are read whole and hashed in one call; larger ones are streamed. */
@@ -56,7 +72,7 @@ function notRegular(file: string): Error {
  * Opens a listed file without following a symlink in its last component: a file swapped for a
  * link after listing must not make us read outside the bundle.
  */
-async function openRegular(file: string): Promise<{ fd: number; size: number }> {
+async function openRegular(file: string): Promise<{ fd: number; size: number; mode: number }> {
   const fd = await openFd(file, NOFOLLOW);
   let st;
   try {
@@ -69,7 +85,7 @@ async function openRegular(file: string): Promise<{ fd: number; size: number }> 
     await closeFd(fd);
     throw notRegular(file);
   }
-  return { fd, size: st.size };
+  return { fd, size: st.size, mode: st.mode };
 }
 
 /** Reads exactly `size` bytes from an open file (one fstat was already paid by the caller). */
@@ -119,17 +135,49 @@ export const asyncDirOps: DirOps = {
       await closeFd(fd);
     }
   },
+  async hashRegular(path, maxBytes, keepBytes) {
+    const { fd, size, mode } = await openRegular(path);
+    try {
+      if (size > maxBytes) return { size, mode: modeOf(mode) };
+      if (size <= keepBytes) {
+        const bytes = await readAll(fd, size);
+        return { size, mode: modeOf(mode), digest: sha256(bytes), bytes };
+      }
+      const digest = size <= WHOLE_FILE ? await digestBytes(await readAll(fd, size)) : await hashStream(createReadStream('', { fd, autoClose: false, start: 0 }));
+      return { size, mode: modeOf(mode), digest };
+    } finally {
+      await closeFd(fd);
+    }
+  },
 };
 
-function withRegularSync<T>(path: string, fn: (fd: number, size: number) => T): T {
+function withRegularSync<T>(path: string, fn: (fd: number, size: number, mode: number) => T): T {
   const fd = openSync(path, NOFOLLOW);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegular(path);
-    return fn(fd, st.size);
+    return fn(fd, st.size, st.mode);
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * sha256 of an open file's first `size` bytes. One buffer per thread, reused: blocking calls never
+ * interleave, and a file read into a fresh buffer each time costs more in allocation and
+ * collection than in hashing. The file is read up to the size fstat gave, as the thread-pool
+ * flavour reads it.
+ */
+function digestFdSync(fd: number, size: number): Sha256Digest {
+  if (size <= CHUNK) return sha256(chunk.subarray(0, readInto(fd, chunk, size)));
+  const h = createHash('sha256');
+  for (let off = 0; off < size; ) {
+    const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - off), off);
+    if (n === 0) break;
+    h.update(chunk.subarray(0, n));
+    off += n;
+  }
+  return `sha256:${h.digest('hex')}` as Sha256Digest;
 }
 
 /** Reads up to `size` bytes from the start of the file into `buf`; returns how many. */
@@ -179,21 +227,14 @@ export const syncDirOps: DirOps = {
   // Rare reads (keys files, archives): the asynchronous reader serves both flavours.
   readBounded,
   readRegular: (path) => now(() => withRegularSync(path, readAllSync)),
-  digestRegular: (path) =>
+  digestRegular: (path) => now(() => withRegularSync(path, digestFdSync)),
+  hashRegular: (path, maxBytes, keepBytes) =>
     now(() =>
-      withRegularSync(path, (fd, size) => {
-        // One buffer per thread, reused: blocking calls never interleave, and a file read into a
-        // fresh buffer each time costs more in allocation and collection than in hashing. The
-        // file is read up to the size fstat gave, as the thread-pool flavour reads it.
-        if (size <= CHUNK) return sha256(chunk.subarray(0, readInto(fd, chunk, size)));
-        const h = createHash('sha256');
-        for (let off = 0; off < size; ) {
-          const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - off), off);
-          if (n === 0) break;
-          h.update(chunk.subarray(0, n));
-          off += n;
-        }
-        return `sha256:${h.digest('hex')}` as Sha256Digest;
+      withRegularSync(path, (fd, size, mode): HashedRegular => {
+        if (size > maxBytes) return { size, mode: modeOf(mode) };
+        if (size > keepBytes) return { size, mode: modeOf(mode), digest: digestFdSync(fd, size) };
+        const bytes = readAllSync(fd, size);
+        return { size, mode: modeOf(mode), digest: sha256(bytes), bytes };
       }),
     ),
 };

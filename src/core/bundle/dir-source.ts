@@ -2,7 +2,7 @@ import type { Dirent } from 'node:fs';
 import { join, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
+import { comparePaths, modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirOps } from './dir-ops.js';
 import { UNPORTABLE_NAME } from '../archive/index.js';
@@ -13,6 +13,7 @@ import {
   type BundleFile,
   type BundleListing,
   type BundleSource,
+  type ListedAndHashed,
 } from './source.js';
 
 /** Files up to this size are kept in memory once hashed (manifests, signatures.json). */
@@ -27,83 +28,123 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
   const abs = sep === '/' ? (rel: string): string => `${root}/${rel}` : (rel: string): string => join(root, ...rel.split('/'));
   const sizes = new Map<string, number>();
   const small = new Map<string, Buffer>();
-  return {
-    location: root,
-    async list(): Promise<BundleListing> {
-      const files: BundleFile[] = [];
-      const diagnostics: Diagnostic[] = [];
-      let total = 0;
-      let over = false;
-      let ig: Ignore | undefined;
-      // Iterative walk: depth cannot exhaust the stack, and symlinks are never followed, so a
-      // link loop is reported once and never entered.
-      const stack: string[] = [''];
-      while (stack.length > 0 && !over) {
-        const dir = stack.pop() as string;
-        let entries: Dirent[];
+  /**
+   * Walks the tree once. `visit` gives a regular file's size and mode (or throws its errno);
+   * `left` is the byte budget left for it, so a visit that reads can refuse what is over.
+   */
+  const walk = async (visit: (rel: string, left: number) => Promise<{ size: number; mode: FileMode }>): Promise<BundleListing> => {
+    const files: BundleFile[] = [];
+    const diagnostics: Diagnostic[] = [];
+    let total = 0;
+    let over = false;
+    let ig: Ignore | undefined;
+    // Iterative walk: depth cannot exhaust the stack, and symlinks are never followed, so a
+    // link loop is reported once and never entered.
+    const stack: string[] = [''];
+    while (stack.length > 0 && !over) {
+      const dir = stack.pop() as string;
+      let entries: Dirent[];
+      try {
+        entries = await ops.readdir(dir === '' ? root : abs(dir));
+      } catch (err) {
+        diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read directory: ${errnoCode(err) ?? String(err)}`, { file: dir || '.' }));
+        continue;
+      }
+      if (dir === '' && entries.some((e) => e.name === '.skillignore' && e.isFile())) {
         try {
-          entries = await ops.readdir(dir === '' ? root : abs(dir));
+          ig = await parseSkillignore(await ops.readText(join(root, '.skillignore')));
         } catch (err) {
-          diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read directory: ${errnoCode(err) ?? String(err)}`, { file: dir || '.' }));
-          continue;
-        }
-        if (dir === '' && entries.some((e) => e.name === '.skillignore' && e.isFile())) {
-          try {
-            ig = await parseSkillignore(await ops.readText(join(root, '.skillignore')));
-          } catch (err) {
-            diagnostics.push(diag('BUNDLE_UNREADABLE', `.skillignore could not be read: ${errnoCode(err) ?? String(err)}`, { file: '.skillignore' }));
-          }
-        }
-        for (const ent of entries) {
-          const rel = dir === '' ? ent.name : `${dir}/${ent.name}`;
-          if (isExcluded(rel, ent.isDirectory(), ig)) continue;
-          if (UNPORTABLE_NAME.test(ent.name)) {
-            diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(ent.name)} is not portable`, { file: rel }));
-            continue;
-          }
-          if (ent.isSymbolicLink()) {
-            diagnostics.push(
-              diag('BUNDLE_SYMLINK', 'symbolic links are not allowed in a bundle', {
-                file: rel,
-                hint: 'replace the link with a copy of the file, or list it in .skillignore',
-              }),
-            );
-            continue;
-          }
-          if (ent.isDirectory()) {
-            stack.push(rel);
-            continue;
-          }
-          if (!ent.isFile()) {
-            diagnostics.push(diag('BUNDLE_SPECIAL_FILE', 'devices, FIFOs and sockets are not allowed in a bundle', { file: rel }));
-            continue;
-          }
-          let st;
-          try {
-            st = await ops.lstat(abs(rel));
-          } catch (err) {
-            diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot stat file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
-            continue;
-          }
-          total += st.size;
-          files.push({ path: rel, size: st.size, mode: modeOf(st.mode) });
-          if (files.length > bounds.maxFiles || total > bounds.maxTotalBytes) {
-            diagnostics.push(
-              diag(
-                'BUNDLE_TOO_LARGE',
-                `bundle exceeds ${bounds.maxFiles} files or ${bounds.maxTotalBytes} bytes; stopped reading`,
-                { hint: 'exclude generated or vendored files with .skillignore' },
-              ),
-            );
-            over = true;
-            break;
-          }
+          diagnostics.push(diag('BUNDLE_UNREADABLE', `.skillignore could not be read: ${errnoCode(err) ?? String(err)}`, { file: '.skillignore' }));
         }
       }
-      files.sort((a, b) => comparePaths(a.path, b.path));
-      for (const f of files) sizes.set(f.path, f.size);
-      return { files, diagnostics };
+      for (const ent of entries) {
+        const rel = dir === '' ? ent.name : `${dir}/${ent.name}`;
+        if (isExcluded(rel, ent.isDirectory(), ig)) continue;
+        if (UNPORTABLE_NAME.test(ent.name)) {
+          diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(ent.name)} is not portable`, { file: rel }));
+          continue;
+        }
+        if (ent.isSymbolicLink()) {
+          diagnostics.push(
+            diag('BUNDLE_SYMLINK', 'symbolic links are not allowed in a bundle', {
+              file: rel,
+              hint: 'replace the link with a copy of the file, or list it in .skillignore',
+            }),
+          );
+          continue;
+        }
+        if (ent.isDirectory()) {
+          stack.push(rel);
+          continue;
+        }
+        if (!ent.isFile()) {
+          diagnostics.push(diag('BUNDLE_SPECIAL_FILE', 'devices, FIFOs and sockets are not allowed in a bundle', { file: rel }));
+          continue;
+        }
+        let st;
+        try {
+          st = await visit(rel, bounds.maxTotalBytes - total);
+        } catch (err) {
+          diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot stat file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
+          continue;
+        }
+        total += st.size;
+        files.push({ path: rel, size: st.size, mode: st.mode });
+        if (files.length > bounds.maxFiles || total > bounds.maxTotalBytes) {
+          diagnostics.push(
+            diag(
+              'BUNDLE_TOO_LARGE',
+              `bundle exceeds ${bounds.maxFiles} files or ${bounds.maxTotalBytes} bytes; stopped reading`,
+              { hint: 'exclude generated or vendored files with .skillignore' },
+            ),
+          );
+          over = true;
+          break;
+        }
+      }
+    }
+    files.sort((a, b) => comparePaths(a.path, b.path));
+    for (const f of files) sizes.set(f.path, f.size);
+    return { files, diagnostics };
+  };
+  const statOf = async (rel: string): Promise<{ size: number; mode: FileMode }> => {
+    const st = await ops.lstat(abs(rel));
+    return { size: st.size, mode: modeOf(st.mode) };
+  };
+  const hashRegular = ops.hashRegular;
+  return {
+    location: root,
+    list(): Promise<BundleListing> {
+      return walk(statOf);
     },
+    // Each file opened once: size, mode and digest come from the same open file, and no
+    // separate stat is paid per file (verify-pins lists and hashes thousands of bundles).
+    ...(hashRegular !== undefined && {
+      async listHashed(): Promise<ListedAndHashed> {
+        const digests = new Map<string, Sha256Digest>();
+        const unread: Diagnostic[] = [];
+        const listing = await walk(async (rel, left) => {
+          let got;
+          try {
+            got = await hashRegular(abs(rel), left, KEEP_BYTES);
+          } catch (err) {
+            // As a listing, then a read, reports it: listed if it can be stat'd, and unread.
+            unread.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
+            return statOf(rel);
+          }
+          if (got.digest !== undefined) digests.set(rel, got.digest);
+          // Kept so that a later read gets the very bytes that were hashed (see `digest`).
+          if (got.bytes !== undefined) small.set(rel, got.bytes);
+          return got;
+        });
+        // A file over the budget was not read: the listing reports BUNDLE_TOO_LARGE for it.
+        const files = listing.files.flatMap((f) => {
+          const digest = digests.get(f.path);
+          return digest === undefined ? [] : [{ ...f, digest }];
+        });
+        return { listing, hashed: { files, diagnostics: unread } };
+      },
+    }),
     read(path: string): Promise<Buffer> {
       const kept = small.get(path);
       return kept !== undefined ? Promise.resolve(Buffer.from(kept)) : ops.readRegular(abs(path));

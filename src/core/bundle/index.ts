@@ -1,7 +1,7 @@
 export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './archive-source.js';
 export { unpackTgz, unpackTgzFile, type UnpackedArchive } from './unpacked-archive.js';
-export { computeContent, hashFiles, type BundleContent, type HashedFiles } from './content.js';
-export { asyncDirOps, syncDirOps, type DirOps } from './dir-ops.js';
+export { computeContent, hashFiles, listAndHash, type BundleContent, type HashedFiles } from './content.js';
+export { asyncDirOps, syncDirOps, type DirOps, type HashedRegular } from './dir-ops.js';
 export { dirSource } from './dir-source.js';
 export { digestBytes, hashStream } from './hash-stream.js';
 export { excludedWithAncestors, isExcluded, parseSkillignore } from './path-filter.js';
@@ -15,5 +15,6 @@ export {
   type BundleFile,
   type BundleListing,
   type BundleSource,
+  type ListedAndHashed,
   type ManifestName,
 } from './source.js';

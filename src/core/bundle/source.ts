@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics.js';
-import type { FileMode, Sha256Digest } from '../digest/index.js';
+import type { FileMode, Sha256Digest, TreeFile } from '../digest/index.js';
 
 /** A regular file of a bundle. */
 export interface BundleFile {
@@ -24,8 +24,19 @@ export interface BundleSource {
   /** Shown in messages: the directory or archive path. */
   readonly location: string;
   list(): Promise<BundleListing>;
+  /**
+   * The listing and every listed file's digest in one pass, where a source can do that for less
+   * than a listing and a read of each file (bundle/content.ts `listAndHash` does it either way).
+   */
+  listHashed?(): Promise<ListedAndHashed>;
   read(path: string): Promise<Buffer>;
   digest(path: string): Promise<Sha256Digest>;
+}
+
+export interface ListedAndHashed {
+  readonly listing: BundleListing;
+  /** The listed files that could be read, with their digests, in listing order. */
+  readonly hashed: { readonly files: readonly TreeFile[]; readonly diagnostics: readonly Diagnostic[] };
 }
 
 /** Names of the manifest file, in the order they are looked for. */

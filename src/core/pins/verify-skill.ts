@@ -12,7 +12,7 @@ import {
   archiveSourceFromBytes,
   DIGEST_EXCLUDED_ROOT_FILES,
   dirSource,
-  hashFiles,
+  listAndHash,
   MANIFEST_NAMES,
   type ArchiveSource,
   type BundleFile,
@@ -149,9 +149,8 @@ async function checkBundle(
     }
   };
 
-  const listing = await source.list();
+  const { listing, hashed } = await listAndHash(source);
   pushAll(found, listing.diagnostics.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label })));
-  const hashed = await hashFiles(source, listing.files);
   pushAll(found, hashed.diagnostics.map((d) => ({ ...d, file: `${label}/${d.file ?? ''}` })));
   const complete = !hasErrors(listing.diagnostics) && !hasErrors(hashed.diagnostics);
   const filesDigest = complete ? treeDigest(hashed.files) : undefined;
