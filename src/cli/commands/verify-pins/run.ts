@@ -22,11 +22,11 @@ import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
 import { progressLine } from '../../progress.js';
 import { projectPaths } from '../../project.js';
-import { openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
+import { EARLY_LOCK_BYTES, openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
 import { runTree } from './run-tree.js';
-import { EARLY_START_BYTES, servePins, verifyJob, verifyPinAt } from './share.js';
+import { resultOf, servePins, verifyJob, verifyPinAt, type PinReply } from './share.js';
 
 /** What the pool's worker threads run (src/entry/pool.ts). */
 export const poolWorker = servePool(servePins);
@@ -48,8 +48,9 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   }
   // Keys files are found beside the lock; a lock from stdin is taken to be the project's.
   const lockPath = opts.lock === '-' ? join(root, ...DEFAULT_LOCK_PATH.split('/')) : project.lockPath;
-  // Workers (for a large lock) boot while this thread parses the lock.
-  const pool = openPool<PinVerification>('verify-pins', ctx.io.env, { startNow: bytes.length >= EARLY_START_BYTES });
+  // Workers (for a large lock) boot while this thread parses the lock, if dist/boot.cjs did not
+  // start them even earlier (src/entry/early-pool.ts).
+  const pool = openPool<PinReply>('verify-pins', ctx.io.env, { startNow: bytes.length >= EARLY_LOCK_BYTES });
   try {
     return await verifyWith(ctx, pool, lockPath, lockFile, bytes, root, opts);
   } finally {
@@ -57,7 +58,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   }
 }
 
-async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
+async function verifyWith(ctx: Context, pool: Pool<PinReply>, lockPath: string, lockFile: string, bytes: Buffer, root: string, opts: VerifyPinsOptions): Promise<number> {
   const opened = await openLock(lockPath, {
     label: lockFile,
     bytes,
@@ -75,8 +76,8 @@ async function verifyWith(ctx: Context, pool: Pool<PinVerification>, lockPath: s
   const p = progressLine(ctx, 'verifying pins');
   let result: LockVerification;
   try {
-    const verifySkills = (lock: SkillctlLockContext, tick: () => void): Promise<PinVerification[]> =>
-      pool.run(lock.lock.skills.length, verifyPinAt(lock), verifyJob(lockPath, lock), tick);
+    const verifySkills = async (lock: SkillctlLockContext, tick: () => void): Promise<PinVerification[]> =>
+      (await pool.run(lock.lock.skills.length, verifyPinAt(lock), verifyJob(lockPath, lock), tick)).map((r, i) => resultOf(lock.lock, i, r));
     result = await verifyLock(opened.context, { onProgress: p.tick, verifySkills });
   } finally {
     p.end();
