@@ -89,6 +89,8 @@ function main(argv) {
   if (argv.includes('skill') && require('./skill-fast.cjs').fastCli(argv)) return;
   // `skillctl validate PATH...` (what hooks and editors run) skips the CLI framework the same way.
   const plain = argv[0] === 'validate' ? require('./validate-argv.cjs').plainValidate(argv) : undefined;
+  // `skillctl verify-pins` over a large lock: its worker threads boot while the CLI loads.
+  if (argv[0] === 'verify-pins') require('./early-pool.cjs').startEarlyPool(argv);
   if (plain !== undefined) load('cmd/validate.cjs').fastCli(plain);
   else load('skillctl.cjs').cli(argv);
 }

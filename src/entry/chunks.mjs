@@ -5,7 +5,7 @@
 // first used. A module not listed here is bundled into whatever imports it.
 //
 // Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs,
-// validate-argv.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
+// validate-argv.cjs, early-pool.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
 // (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
 // chunk they load.
 
@@ -16,6 +16,8 @@ export const ENTRIES = {
   'src/entry/skill-fast.ts': 'skill-fast',
   // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
   'src/entry/validate-argv.ts': 'validate-argv',
+  // verify-pins' worker threads, started before the CLI loads when the lock is large (src/entry/early-pool.ts).
+  'src/entry/early-pool.ts': 'early-pool',
 };
 
 /**

@@ -10,6 +10,7 @@
  * result for an item: tests compare the output with and without threads.
  */
 import type { Worker } from 'node:worker_threads';
+import { spareOf, type SpareWorker } from './spare-worker.js';
 import { canStartWorkers, startWorker } from './workers.js';
 
 /** A kind of job: the chunk (src/entry/chunks.mjs) whose `poolWorker` export serves it. */
@@ -32,6 +33,9 @@ const KINDS = {
 } as const satisfies Record<PoolKind, KindSpec>;
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** Locks this large are likely to hold enough pins for the pool: verify-pins starts its workers before reading one. */
+export const EARLY_LOCK_BYTES = 32 * 1024;
 
 /**
  * Threads to use: the cores, capped by SKILLCTL_THREADS (default 4; 1: this thread only), for
@@ -96,7 +100,10 @@ interface Started<R> {
 
 function start<R>(kind: PoolKind): Started<R> | undefined {
   const worker = startWorker({ chunk: kind, entry: 'poolWorker' });
-  if (worker === undefined) return undefined;
+  return worker === undefined ? undefined : watch<R>(kind, worker);
+}
+
+function watch<R>(kind: PoolKind, worker: Worker): Started<R> {
   const done = new Promise<[number, R][]>((resolvePromise, reject) => {
     worker.once('message', (m: Reply<R>) => {
       if (m.ok) resolvePromise(m.results);
@@ -111,6 +118,45 @@ function start<R>(kind: PoolKind): Started<R> | undefined {
   return { worker, done };
 }
 
+/**
+ * Workers started before the command's own bundle loaded (src/entry/early-pool.ts), kept on the
+ * global object because that bundle and the command's are separate programs of one thread.
+ */
+const EARLY = Symbol.for('skillctl.pool.early');
+
+interface Early {
+  readonly kind: PoolKind;
+  readonly spares: readonly SpareWorker[];
+}
+
+/**
+ * Starts the workers of a pool of `kind` now, before anything asks for them, to boot while this
+ * thread loads the CLI. Until `openPool` takes them they keep nothing alive: a command that ends
+ * without a pool (help, a usage error, a small lock) ends at once, and they with it.
+ */
+export function startEarlyWorkers(kind: PoolKind, env: Env): void {
+  const spares: SpareWorker[] = [];
+  for (let i = 1; i < threadsFor(env); i++) {
+    const worker = startWorker({ chunk: kind, entry: 'poolWorker' });
+    if (worker !== undefined) spares.push(spareOf(worker, {}));
+  }
+  (globalThis as Record<symbol, unknown>)[EARLY] = { kind, spares } satisfies Early;
+}
+
+/** The early workers for `kind` still alive, once; early workers of another kind are stopped. */
+function takeEarly<R>(kind: PoolKind): Started<R>[] {
+  const holder = globalThis as Record<symbol, unknown>;
+  const early = holder[EARLY] as Early | undefined;
+  if (early === undefined) return [];
+  holder[EARLY] = undefined;
+  const out: Started<R>[] = [];
+  for (const spare of early.spares) {
+    const worker = early.kind === kind ? spare.take({}) : (spare.stop(), undefined);
+    if (worker !== undefined) out.push(watch<R>(kind, worker));
+  }
+  return out;
+}
+
 export interface Pool<R> {
   /**
    * Handles items 0..count-1 and returns the results in item order: this thread with `here`,
@@ -123,8 +169,9 @@ export interface Pool<R> {
 
 /**
  * A pool for jobs of `kind`: this thread and, for a job large enough, a worker per further core
- * (`env`: SKILLCTL_THREADS). With `startNow`, workers start at once, to boot while this thread
- * prepares the job (verify-pins parsing a large lock).
+ * (`env`: SKILLCTL_THREADS). It takes the workers started early for it (startEarlyWorkers); with
+ * `startNow` and none started early, workers start at once, to boot while this thread prepares the
+ * job (verify-pins parsing a large lock).
  */
 export function openPool<R>(kind: PoolKind, env: Env, opts: { readonly startNow?: boolean } = {}): Pool<R> {
   const spec: KindSpec = KINDS[kind];
@@ -133,7 +180,8 @@ export function openPool<R>(kind: PoolKind, env: Env, opts: { readonly startNow?
     threads ??= threadsFor(env);
     return Array.from({ length: threads - 1 }, () => start<R>(kind)).filter((w): w is Started<R> => w !== undefined);
   };
-  let idle: Started<R>[] = opts.startNow === true ? spawn() : [];
+  let idle: Started<R>[] = takeEarly<R>(kind);
+  if (idle.length === 0 && opts.startNow === true) idle = spawn();
   const close = (): void => {
     for (const w of idle) void w.worker.terminate();
     idle = [];
