@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { computeContent, dirSource } from '../../../src/core/bundle/index.js';
+import { asyncDirOps, computeContent, dirSource, hashFiles, listAndHash, memorySource, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
 import { jcsDigest, sha256, treeDigest } from '../../../src/core/digest/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -87,5 +87,77 @@ describe('content_digest recipe', () => {
     const dir = bundle({ 'big.bin': big });
     const c = await computeContent(dirSource(dir));
     assert.equal(c.files[0]?.digest, sha256(big));
+  });
+});
+
+// verify-pins lists and hashes a directory in one pass (listHashed): every file opened once.
+describe('listing and hashing in one pass', () => {
+  const tree = (): string => {
+    const dir = bundle({ 'skill.json': '{}', 'run.sh': '#!/bin/sh\n', 'lib/data.bin': 'd'.repeat(70 * 1024), 'lib/deep/x.txt': 'x' });
+    chmodSync(join(dir, 'run.sh'), 0o755);
+    symlinkSync('run.sh', join(dir, 'link'));
+    execFileSync('mkfifo', [join(dir, 'pipe')]);
+    return dir;
+  };
+
+  for (const [name, ops] of [['thread pool', asyncDirOps], ['blocking', syncDirOps]] as [string, DirOps][]) {
+    it(`${name}: gives what a listing then a read of each file gives`, async () => {
+      const dir = tree();
+      const once = await listAndHash(dirSource(dir, undefined, ops));
+      const listing = await dirSource(dir, undefined, ops).list();
+      const hashed = await hashFiles(dirSource(dir, undefined, ops), listing.files);
+      assert.deepEqual(once, { listing, hashed });
+      assert.deepEqual(
+        once.hashed.files.map((f) => [f.path, f.size, f.mode]),
+        [
+          ['lib/data.bin', 70 * 1024, '0644'],
+          ['lib/deep/x.txt', 1, '0644'],
+          ['run.sh', 10, '0755'],
+          ['skill.json', 2, '0644'],
+        ],
+      );
+      assert.deepEqual(once.listing.diagnostics.map((d) => [d.code, d.file]).sort(), [
+        ['BUNDLE_SPECIAL_FILE', 'pipe'],
+        ['BUNDLE_SYMLINK', 'link'],
+      ]);
+    });
+
+    it(`${name}: later reads get the bytes that were hashed, not what is on disk now`, async () => {
+      const dir = tree();
+      const source = dirSource(dir, undefined, ops);
+      const { hashed } = await listAndHash(source);
+      writeFileSync(join(dir, 'skill.json'), '{"swapped":true}');
+      assert.equal((await source.read('skill.json')).toString(), '{}');
+      assert.equal(hashed.files.find((f) => f.path === 'skill.json')?.digest, sha256('{}'));
+    });
+
+    it(`${name}: does not read a file over the byte bound, and says the bundle is too large`, async () => {
+      const dir = tree();
+      const { listing, hashed } = await listAndHash(dirSource(dir, { maxFiles: 100, maxTotalBytes: 1024 }, ops));
+      assert.ok(listing.diagnostics.some((d) => d.code === 'BUNDLE_TOO_LARGE'));
+      assert.equal(hashed.files.some((f) => f.path === 'lib/data.bin'), false, 'the file over the bound has no digest');
+    });
+
+    it(`${name}: lists a file it cannot read, and reports it unread`, async () => {
+      const dir = tree();
+      // Swapped for a FIFO between the directory read and the open: the listing still names it.
+      const swapping: DirOps = {
+        ...ops,
+        hashRegular: async (path, max, keep) => {
+          if (path.endsWith('skill.json')) throw Object.assign(new Error('not a regular file'), { code: 'EINVAL' });
+          return (ops.hashRegular as NonNullable<DirOps['hashRegular']>)(path, max, keep);
+        },
+      };
+      const r = await listAndHash(dirSource(dir, undefined, swapping));
+      assert.ok(r.listing.files.some((f) => f.path === 'skill.json'));
+      assert.deepEqual(r.hashed.diagnostics.map((d) => [d.code, d.file, d.message]), [['BUNDLE_UNREADABLE', 'skill.json', 'cannot read file: EINVAL']]);
+      assert.equal(r.hashed.files.some((f) => f.path === 'skill.json'), false);
+    });
+  }
+
+  it('lists, then hashes, a source without a one-pass listing (an archive or files in memory)', async () => {
+    const source = memorySource([{ path: 'a.txt', data: Buffer.from('a'), mode: '0644' }]);
+    const r = await listAndHash(source);
+    assert.deepEqual(r.hashed.files, [{ path: 'a.txt', size: 1, mode: '0644', digest: sha256('a') }]);
   });
 });

@@ -44,5 +44,16 @@ describe('directory source calls', () => {
       assert.equal(await errCode(ops.readRegular(join(dir, 'missing'))), 'ENOENT');
       assert.equal(await errCode(ops.stat(join(dir, 'missing'))), 'ENOENT');
     });
+
+    it(`${name}: hashes a file once opened, with its size and mode, refusing what readRegular refuses`, async () => {
+      const hashRegular = ops.hashRegular as NonNullable<DirOps['hashRegular']>;
+      assert.deepEqual(await hashRegular(small, 1e12, 64), { size: 6, mode: '0644', digest: sha(Buffer.from('hello\n')), bytes: Buffer.from('hello\n') });
+      assert.deepEqual(await hashRegular(big, 1e12, 64), { size: bytes.length, mode: '0644', digest: sha(bytes) });
+      // Over the caller's bound: its size, and nothing read.
+      assert.deepEqual(await hashRegular(big, 1024, 64), { size: bytes.length, mode: '0644' });
+      assert.equal(await errCode(hashRegular(link, 1e12, 64)), 'ELOOP');
+      assert.equal(await errCode(hashRegular(join(dir, 'sub'), 1e12, 64)), 'EINVAL');
+      assert.equal(await errCode(hashRegular(join(dir, 'missing'), 1e12, 64)), 'ENOENT');
+    });
   }
 });
