@@ -16,6 +16,8 @@ export const ENTRIES = {
   'src/entry/skill-fast.ts': 'skill-fast',
   // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
   'src/entry/validate-argv.ts': 'validate-argv',
+  // `skillctl run <dir>` of a wasm skill: its module's thread, started before the CLI loads (src/entry/wasm-early.ts).
+  'src/entry/wasm-early.ts': 'wasm-early',
 };
 
 /**
@@ -71,6 +73,11 @@ export const SYNC_CHUNKS = {
   'src/core/manifest/yaml-document.ts': { name: 'yaml-document', exports: ['parseText', 'toYamlText'] },
   'src/core/manifest/yaml-fast.ts': { name: 'yaml-fast', exports: ['readPlainYaml'] },
   'src/core/json-schema/linear-regexp.ts': { name: 'linear-regexp', exports: ['compileLinear', 'linearPatternProblem'] },
+  // What only some runs reach of run-full (payload contracts, an archive, signatures): a wasm run by path loads none of it.
+  'src/core/run/full-rare.ts': {
+    name: 'run-full-rare',
+    exports: ['checkSignatures', 'compilePayloadSchema', 'loadContractSet', 'loadPublicKeys', 'loadSignatures', 'openArchive', 'provenactManifestShape'],
+  },
 };
 
 /**

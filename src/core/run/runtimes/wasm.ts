@@ -17,9 +17,10 @@ import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } fr
 import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
 import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
-import { wasmThread, type ThreadData, type ThreadResult } from '../wasm/thread.js';
+import type { ThreadData, ThreadResult } from '../wasm/thread.js';
+import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
-import { wasiImports, type WasiExit } from '../wasm/wasi-thread.js';
+import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from './builtin-worker.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
@@ -32,16 +33,6 @@ export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
 export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
 
-/**
- * The module's thread: its job is its workerData, or, for a spare started before the run knew
- * its module (startSpareWasmThread), the first message its parent posts.
- */
-const THREAD_SOURCE = `const wt = process.getBuiltinModule('node:worker_threads');
-const go = (d) => (${wasmThread.toString()})(${wasiImports.toString()}, d);
-if (wt.workerData !== undefined) go(wt.workerData);
-else wt.parentPort.once('message', go);`;
-/** Every module's thread has its own stdout and stderr, read by nobody: the module reaches neither. */
-const THREAD_OPTIONS = { eval: true, stdout: true, stderr: true } as const;
 /** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
 export const WASI_MAX_STDERR_BYTES = 64 * 1024;
 
