@@ -235,13 +235,20 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
-    const end = (a: Attempt | Promise<Attempt>): void => {
+    /**
+     * `reported`: the thread posted its result, after which it runs nothing (wasmThread returns
+     * once it has posted) and its hostcalls go unanswered (port1 is closed): it is terminated
+     * without waiting for its teardown. Stopped any other way (the deadline, a signal, a failed
+     * thread), it is gone before the run goes on.
+     */
+    const end = (a: Attempt | Promise<Attempt>, reported = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
       port1.close();
-      void Promise.all([worker.terminate(), a]).then(([, x]) => resolve(x));
+      const stopped = worker.terminate();
+      void Promise.all([reported ? undefined : stopped, a]).then(([, x]) => resolve(x));
     };
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());
@@ -259,7 +266,7 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     worker.on('message', (r: ThreadResult) => {
       const result = interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined));
       // A WASI command that ended by returning or by proc_exit has its open files written; a trap does not.
-      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result);
+      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result, true);
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') end(attempt('memory_limit', diag('RUN_MEMORY_LIMIT', `the module's thread ran out of its ${job.heapMiB} MiB heap and was stopped`)));
