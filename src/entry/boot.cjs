@@ -90,7 +90,8 @@ function main(argv) {
   // `skillctl validate PATH...` (what hooks and editors run) skips the CLI framework the same way.
   const plain = argv[0] === 'validate' ? require('./validate-argv.cjs').plainValidate(argv) : undefined;
   // `skillctl run <dir>` of a wasm skill starts the module's thread now, to boot while the CLI loads.
-  if (argv[0] === 'run') load('wasm-early.cjs').startWasmThread(argv);
+  const wasmRun = argv[0] === 'run' ? require('./run-argv.cjs').wasmRunTarget(argv) : undefined;
+  if (wasmRun !== undefined) load('wasm-early.cjs').startWasmThread(wasmRun);
   if (plain !== undefined) load('cmd/validate.cjs').fastCli(plain);
   else load('skillctl.cjs').cli(argv);
 }

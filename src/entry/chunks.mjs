@@ -4,7 +4,7 @@
 // (src/entry/chunk.cjs) that loads it through dist/boot.cjs, with its V8 code cache, when it is
 // first used. A module not listed here is bundled into whatever imports it.
 //
-// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs,
+// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs, run-argv.cjs, wasm-early.cjs,
 // validate-argv.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
 // (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
 // chunk they load.
@@ -16,7 +16,9 @@ export const ENTRIES = {
   'src/entry/skill-fast.ts': 'skill-fast',
   // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
   'src/entry/validate-argv.ts': 'validate-argv',
-  // `skillctl run <dir>` of a wasm skill: its module's thread, started before the CLI loads (src/entry/wasm-early.ts).
+  // `skillctl run <dir>` of a wasm skill: whether the command line names a directory (run-argv),
+  // then its module's thread, started before the CLI loads (wasm-early).
+  'src/entry/run-argv.ts': 'run-argv',
   'src/entry/wasm-early.ts': 'wasm-early',
 };
 

@@ -9,40 +9,16 @@
  * under the default policy, made before the policy in force is known. The run takes this thread
  * only if its own limits, from the validated manifest and the policy in force, are exactly these
  * (wasm-spare.ts); otherwise it is stopped. The thread runs nothing but what the run posts to it.
- * A command line this does not read plainly (an unknown option, a second target) gets no thread.
+ * A command line run-argv.ts does not read plainly (an unknown option, a second target) gets no
+ * thread, and this bundle is not even loaded.
  */
-import { resolve } from 'node:path';
 import { earlyWasmThreadGuess } from '../core/run/wasm/expected-thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../core/run/wasm/thread-source.js';
+import type { WasmRunTarget } from './run-argv.js';
 import { spareOf, type SpareWorker } from './spare-worker.js';
 
 /** Where the thread waits for the run: this bundle and the run's are loaded apart. */
 const SLOT = Symbol.for('skillctl.wasm-early');
-
-/** `run`'s options that take a value (src/cli/commands/run/index.ts), and the flags, the global ones included. */
-const VALUED = new Set(['--entrypoint', '--input', '--policy', '--sandbox', '--retries', '--audit', '--contracts']);
-const FLAGS = new Set(['--no-audit', '--check-determinism', '--json', '--no-color', '-q', '--quiet', '--debug']);
-
-/** The bundle directory (absolute) and --entrypoint of a plain `run <directory>`, else undefined. */
-export function wasmRunTarget(argv: readonly string[]): { readonly dir: string; readonly entrypoint?: string } | undefined {
-  if (argv[0] !== 'run') return undefined;
-  let target: string | undefined;
-  let entrypoint: string | undefined;
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (VALUED.has(arg)) {
-      const value = argv[++i];
-      if (value === undefined) return undefined;
-      if (arg === '--entrypoint') entrypoint = value;
-    } else if (!FLAGS.has(arg)) {
-      if (arg === '' || arg.startsWith('-') || target !== undefined) return undefined;
-      target = arg;
-    }
-  }
-  // A directory as the run reads one (src/core/run/resolve.ts, isPathTarget): not a skill id, an archive or an OCI reference.
-  if (target === undefined || !(target.includes('/') || target.startsWith('.')) || target.endsWith('.tgz') || target.startsWith('oci://')) return undefined;
-  return { dir: resolve(target), ...(entrypoint !== undefined ? { entrypoint } : {}) };
-}
 
 /** The thread started here, and what it was started for. */
 export interface EarlyThread {
@@ -54,11 +30,10 @@ export interface EarlyThread {
   readonly manifest: Uint8Array;
 }
 
-/** Starts the thread for `argv` when it runs a wasm skill from a directory; otherwise does nothing. */
-export function startWasmThread(argv: readonly string[]): void {
-  const run = wasmRunTarget(argv);
-  const guess = run !== undefined ? earlyWasmThreadGuess(run.dir, run.entrypoint) : undefined;
-  if (run === undefined || guess === undefined) return;
+/** Starts the thread when the directory holds a wasm skill (run-argv.ts read the command line); otherwise does nothing. */
+export function startWasmThread(run: WasmRunTarget): void {
+  const guess = earlyWasmThreadGuess(run.dir, run.entrypoint);
+  if (guess === undefined) return;
   const { Worker } = process.getBuiltinModule('node:worker_threads');
   // Waiting, it keeps nothing alive (spareOf): a run refused before it needs the thread ends at once.
   const spare = spareOf(new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, resourceLimits: guess.limits }), guess.limits);

@@ -7,7 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { builtinThreadLimits } from '../../src/core/run/runtimes/builtin-worker.js';
-import { startWasmThread, takeEarlyWasmThread, wasmRunTarget } from '../../src/entry/wasm-early.js';
+import { wasmRunTarget } from '../../src/entry/run-argv.js';
+import { startWasmThread, takeEarlyWasmThread } from '../../src/entry/wasm-early.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { projects } from '../helpers/project.js';
 import { compileWat } from '../helpers/wat.js';
@@ -53,7 +54,7 @@ describe('the early thread of a wasm run', () => {
   it('is handed over once, and only for the limits it was started with', async () => {
     const root = await project();
     await wasmBundle(join(root, 'w'));
-    startWasmThread(['run', join(root, 'w')]);
+    startWasmThread({ dir: join(root, 'w') });
     const early = takeEarlyWasmThread();
     assert.ok(early !== undefined);
     assert.equal(takeEarlyWasmThread(), undefined, 'handed over once');
@@ -62,7 +63,7 @@ describe('the early thread of a wasm run', () => {
     assert.ok(thread !== undefined);
     await thread.terminate();
 
-    startWasmThread(['run', join(root, 'w')]);
+    startWasmThread({ dir: join(root, 'w') });
     const other = takeEarlyWasmThread();
     assert.ok(other !== undefined);
     assert.equal(other.spare.take(builtinThreadLimits(32)), undefined, 'other limits: stopped, not handed over');
@@ -71,9 +72,9 @@ describe('the early thread of a wasm run', () => {
   it('is not started for a bundle that is not a wasm skill', async () => {
     const root = await project();
     await writeBundle(join(root, 'b'), { entrypoints: [entry()] });
-    startWasmThread(['run', join(root, 'b')]);
+    startWasmThread({ dir: join(root, 'b') });
     assert.equal(takeEarlyWasmThread(), undefined);
-    startWasmThread(['run', join(root, 'missing')]);
+    startWasmThread({ dir: join(root, 'missing') });
     assert.equal(takeEarlyWasmThread(), undefined);
   });
 });
