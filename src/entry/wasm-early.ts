@@ -35,8 +35,14 @@ export function startWasmThread(run: WasmRunTarget): void {
   const guess = earlyWasmThreadGuess(run.dir, run.entrypoint);
   if (guess === undefined) return;
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  // Waiting, it keeps nothing alive (spareOf): a run refused before it needs the thread ends at once.
-  const spare = spareOf(new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, resourceLimits: guess.limits }), guess.limits);
+  let spare: SpareWorker;
+  try {
+    // Waiting, it keeps nothing alive (spareOf): a run refused before it needs the thread ends at once.
+    spare = spareOf(new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, resourceLimits: guess.limits }), guess.limits);
+  } catch {
+    // Only a guess: a thread that cannot start here leaves the run to start its own, and to report why.
+    return;
+  }
   const early: EarlyThread = { spare, dir: run.dir, entrypoint: run.entrypoint, manifest: guess.manifest };
   (globalThis as Record<symbol, unknown>)[SLOT] = early;
 }
