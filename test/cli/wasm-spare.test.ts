@@ -1,7 +1,8 @@
 // `skillctl run` of a wasm bundle by path starts the module's thread before it reads the bundle
-// (src/cli/wasm-spare.ts): the run must post its job to that thread when its limits are the ones
-// guessed, start a thread of its own when there was no guess, and never wait on a spare it did
-// not use. A preload records each thread the process starts: a spare has no job (workerData) yet.
+// (src/cli/wasm-spare.ts), the start-up wing even before the CLI loads, under the default policy
+// (src/entry/wasm-early.ts): the run must post its job to that thread when its limits are the ones
+// guessed, start a thread of its own when there was no guess or another policy is in force, and
+// never wait on a spare it did not use. A preload records each thread the process starts: a spare has no job (workerData) yet.
 import assert from 'node:assert/strict';
 import { realpathSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -68,11 +69,21 @@ describe('skillctl run (wasm): the module’s thread started early', () => {
     assert.deepEqual(threads(), ['spare']);
   });
 
-  it('is started with the caps of the policy in force, and taken', async () => {
+  it('is started again with the caps of the policy in force, and taken, when they are not the default policy’s', async () => {
     await writeFile(join(project, 'policy.yaml'), 'version: 1\npermissions: {}\nlimits:\n  max_memory: 40MiB\n');
     const r = skillctl(['run', './echo', '--input', '-', '--json', '--no-audit', '--policy', 'policy.yaml'], { cwd: project, input: '{"path":"q"}', env });
     assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(json<RunDoc>(r).output, { path: 'q' });
     assert.ok(json<RunDoc>(r).diagnostics.some((d) => d.code === 'POLICY_LIMIT_CAPPED'));
+    // The start-up wing's (64 MiB, the default policy), stopped; then the run's own (40 MiB).
+    assert.deepEqual(threads(), ['spare', 'spare']);
+  });
+
+  it('is the start-up wing’s when the policy in force caps nothing the manifest asks', async () => {
+    await writeFile(join(project, 'roomy.yaml'), 'version: 1\npermissions: {}\nlimits:\n  max_memory: 512MiB\n');
+    const r = skillctl(['run', './echo', '--input', '-', '--json', '--no-audit', '--policy', 'roomy.yaml'], { cwd: project, input: '{"path":"r"}', env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(json<RunDoc>(r).output, { path: 'r' });
     assert.deepEqual(threads(), ['spare']);
   });
 
@@ -92,5 +103,12 @@ describe('skillctl run (wasm): the module’s thread started early', () => {
     const r = skillctl(['run', './echo', '--input', '-', '--json', '--no-audit'], { cwd: project, input: '{"path":', env, timeoutMs: 20_000 });
     assert.equal(r.code, 2, r.stderr);
     assert.deepEqual(threads(), ['spare']);
+  });
+
+  it('does not keep a command refused before the run waiting', () => {
+    const r = skillctl(['run', './echo', '--retries', '9', '--no-audit'], { cwd: project, env, timeoutMs: 20_000 });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--retries 9: a whole number from 0 to 3/);
+    assert.deepEqual(threads(), ['spare'], 'the start-up wing’s, never taken');
   });
 });

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from '../helpers/paths.js';
 
@@ -37,8 +38,11 @@ describe('the packed tarball', () => {
     assert.equal(untar.status, 0, String(untar.stderr));
   });
 
-  it('ships the bundles but no V8 code cache', () => {
+  it('ships the bundles but no V8 code cache', async () => {
     assert.ok(files.includes('dist/boot.cjs') && files.includes('dist/skillctl.cjs') && files.includes('dist/cmd/validate.cjs'));
+    // Every bundle dist/boot.cjs loads by name (src/entry/chunks.mjs, ENTRIES): one left out breaks the installed CLI.
+    const { ENTRIES } = (await import(pathToFileURL(join(ROOT, 'src', 'entry', 'chunks.mjs')).href)) as { ENTRIES: Record<string, string> };
+    for (const name of Object.values(ENTRIES)) assert.ok(files.includes(`dist/${name}.cjs`), name);
     assert.deepEqual(files.filter((f) => f.includes('.v8cache')), []);
   });
 

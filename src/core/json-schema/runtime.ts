@@ -56,7 +56,12 @@ function draftOf(schema: unknown, fallback: Draft): Draft {
   return typeof s === 'string' && s.includes('draft-07') ? 'draft-07' : fallback;
 }
 
-async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, regExp: RegExpEngine | undefined): Promise<AjvLike> {
+/**
+ * `meta`: whether the instance holds the dialect's meta-schemas. Adding them (eight documents for
+ * 2020-12, each walked for its `$id`s and `$ref`s) is most of what a new instance costs, and they
+ * serve only to check a schema against its meta-schema or to resolve a `$ref` to one.
+ */
+async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, regExp: RegExpEngine | undefined, meta: boolean): Promise<AjvLike> {
   const [core, formats] = await Promise.all([
     draft === 'draft-07' ? import('ajv') : import('ajv/dist/2020.js'),
     import('ajv-formats'),
@@ -71,6 +76,7 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
     verbose,
     logger: false,
     validateSchema,
+    meta,
     code: { regExp: regExp ?? compileLinear },
   });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
@@ -83,7 +89,8 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
  * keyword in strict dialect) is reported as `SCHEMA_UNCOMPILABLE`, never thrown.
  */
 export async function compileSchema(schema: unknown, opts: CompileOptions = {}): Promise<CompiledSchema | { error: Diagnostic }> {
-  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true, opts.validateSchema ?? true, opts.regExp);
+  const validateSchema = opts.validateSchema ?? true;
+  const ajv = await newAjv(draftOf(schema, opts.draft ?? '2020-12'), opts.verbose === true, validateSchema, opts.regExp, validateSchema || namesMetaSchema(schema, opts.refs ?? []));
   const mapErrors = opts.mapErrors ?? ((errors: readonly ErrorObject[], value: unknown) => valueErrors(errors, { data: value, schema }));
   try {
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);
@@ -97,4 +104,15 @@ export async function compileSchema(schema: unknown, opts: CompileOptions = {}):
   } catch (err) {
     return { error: diag('SCHEMA_UNCOMPILABLE', `schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`) };
   }
+}
+
+/**
+ * Whether a schema or one of its refs names a meta-schema anywhere but in its own `$schema`: a
+ * `$ref` to one, or an `$id` that would clash with one. Such a schema is compiled with the
+ * meta-schemas in the instance. Any other compiles the same without them: ajv reads `$schema`
+ * only to check a schema against its meta-schema, which a schema already checked skips.
+ */
+function namesMetaSchema(schema: unknown, refs: readonly unknown[]): boolean {
+  const own = schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? { ...schema, $schema: undefined } : schema;
+  return [own, ...refs].some((s) => JSON.stringify(s)?.includes('json-schema.org') === true);
 }

@@ -7,12 +7,11 @@
  * the run path reaches it through `loadFull` (full-load.ts), on first use; the CLI build places it
  * in a chunk of its own (dist/cmd/run-full.cjs). docs/performance.md says why.
  */
-export { openArchive } from '../bundle/index.js';
-export { compilePayloadSchema, loadContractSet, type ContractSet } from '../contracts/index.js';
+export { type ContractSet } from '../contracts/index.js';
 export { parseJsonDocument } from '../contracts/json-document.js';
 export { compileSchema } from '../json-schema/index.js';
 export { parseDocumentBytes, validateBundle } from '../manifest/index.js';
 export { loadPolicy } from '../policy/index.js';
 export { loadLock } from '../pins/lock.js';
-export { manifestShape as provenactManifestShape } from '../pins/verify-provenact.js';
-export { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';
+// What only some runs reach, in a chunk of its own loaded on first call (full-rare.ts).
+export { checkSignatures, compilePayloadSchema, loadContractSet, loadPublicKeys, loadSignatures, openArchive, provenactManifestShape } from './full-rare.js';

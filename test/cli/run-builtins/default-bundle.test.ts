@@ -48,7 +48,7 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     await writeFile(input, JSON.stringify({ path: 'hello.txt' }));
     // A copy of the installed package whose default bundle the tests may change.
     await mkdir(join(copy, 'dist'), { recursive: true });
-    for (const f of ['boot.cjs', 'skillctl.cjs', 'skillctl.cjs.v8cache', 'skill-fast.cjs', 'validate-argv.cjs', 'default-bundles.json']) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
+    for (const f of ['boot.cjs', 'skillctl.cjs', 'skillctl.cjs.v8cache', 'skill-fast.cjs', 'validate-argv.cjs', 'run-argv.cjs', 'wasm-early.cjs', 'early-pool.cjs', 'default-bundles.json']) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
     await cp(join(ROOT, 'dist', 'cmd'), join(copy, 'dist', 'cmd'), { recursive: true });
     await cp(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
     await cp(join(ROOT, 'package.json'), join(copy, 'package.json'));

@@ -17,9 +17,10 @@ import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } fr
 import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
 import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
-import { wasmThread, type ThreadData, type ThreadResult } from '../wasm/thread.js';
+import type { ThreadData, ThreadResult } from '../wasm/thread.js';
+import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
-import { wasiImports, type WasiExit } from '../wasm/wasi-thread.js';
+import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from './builtin-worker.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
@@ -32,16 +33,6 @@ export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
 export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
 
-/**
- * The module's thread: its job is its workerData, or, for a spare started before the run knew
- * its module (startSpareWasmThread), the first message its parent posts.
- */
-const THREAD_SOURCE = `const wt = process.getBuiltinModule('node:worker_threads');
-const go = (d) => (${wasmThread.toString()})(${wasiImports.toString()}, d);
-if (wt.workerData !== undefined) go(wt.workerData);
-else wt.parentPort.once('message', go);`;
-/** Every module's thread has its own stdout and stderr, read by nobody: the module reaches neither. */
-const THREAD_OPTIONS = { eval: true, stdout: true, stderr: true } as const;
 /** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
 export const WASI_MAX_STDERR_BYTES = 64 * 1024;
 
@@ -244,13 +235,20 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
-    const end = (a: Attempt | Promise<Attempt>): void => {
+    /**
+     * `reported`: the thread posted its result, after which it runs nothing (wasmThread returns
+     * once it has posted) and its hostcalls go unanswered (port1 is closed): it is terminated
+     * without waiting for its teardown. Stopped any other way (the deadline, a signal, a failed
+     * thread), it is gone before the run goes on.
+     */
+    const end = (a: Attempt | Promise<Attempt>, reported = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       outer?.removeEventListener('abort', onOuter);
       port1.close();
-      void Promise.all([worker.terminate(), a]).then(([, x]) => resolve(x));
+      const stopped = worker.terminate();
+      void Promise.all([reported ? undefined : stopped, a]).then(([, x]) => resolve(x));
     };
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());
@@ -268,7 +266,7 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     worker.on('message', (r: ThreadResult) => {
       const result = interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined));
       // A WASI command that ended by returning or by proc_exit has its open files written; a trap does not.
-      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result);
+      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result, true);
     });
     worker.on('error', (err: Error & { code?: string }) => {
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') end(attempt('memory_limit', diag('RUN_MEMORY_LIMIT', `the module's thread ran out of its ${job.heapMiB} MiB heap and was stopped`)));

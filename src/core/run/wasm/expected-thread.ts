@@ -10,27 +10,90 @@
  * did. A wrong guess costs a thread start, never a limit. A skill.yaml (its parser is a large
  * part of the validation) or an archive gets no guess.
  */
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import { readBounded } from '../../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../../manifest/guards.js';
 import type { Manifest } from '../../manifest/index.js';
 import type { HostPolicy } from '../../policy/index.js';
-import { expectedThreadLimits } from '../runtimes/builtin-worker.js';
+import { resolveLimits } from '../../manifest/limits.js';
+import { builtinThreadLimits, expectedThreadLimits } from '../runtimes/builtin-worker.js';
 import { selectEntrypoint } from '../select.js';
 
 /** The thread limits, if `dir` holds a skill.json whose selected entrypoint is a wasm one; else undefined. */
 export async function expectedWasmThreadLimits(dir: string, entrypointId: string | undefined, policy: HostPolicy): Promise<ResourceLimits | undefined> {
   // Not through a link, and never blocking on a FIFO: a guess must cost next to nothing.
   const read = await readBounded(join(dir, 'skill.json'), { maxBytes: MANIFEST_MAX_BYTES, followLinks: false });
-  if (!read.ok) return undefined;
+  return read.ok ? wasmThreadLimitsOf(read.bytes, entrypointId, policy) : undefined;
+}
+
+/** The guess from skill.json's bytes, read already. */
+export function wasmThreadLimitsOf(bytes: Uint8Array, entrypointId: string | undefined, policy: HostPolicy): ResourceLimits | undefined {
   try {
-    const manifest = JSON.parse(read.bytes.toString('utf8')) as Manifest;
+    const manifest = parsed(bytes);
     const ep = selectEntrypoint(manifest, entrypointId);
     if (!('entrypoint_id' in ep) || ep.runtime !== 'wasm') return undefined;
     return expectedThreadLimits(manifest, entrypointId, policy);
   } catch {
     // Not JSON, or not shaped like a manifest: the validation says why; here, no guess.
     return undefined;
+  }
+}
+
+export interface EarlyGuess {
+  readonly limits: ResourceLimits;
+  /** skill.json's bytes, for the run's own guess under the policy in force (wasmThreadLimitsOf). */
+  readonly manifest: Uint8Array;
+}
+
+/**
+ * The same guess under the default policy, which caps nothing, made synchronously: for the
+ * start-up wing (src/entry/wasm-early.ts), before the CLI loads and the policy in force is known.
+ * Kept light on purpose, as that bundle loads on every `run` of a directory: the entrypoint is
+ * picked by select.ts's rule without its diagnostics (their catalogue would be most of that
+ * bundle), and no cap is applied, the default policy having none. The same guards as the run's
+ * guess: no link, no FIFO, a regular file of at most MANIFEST_MAX_BYTES.
+ */
+export function earlyWasmThreadGuess(dir: string, entrypointId: string | undefined): EarlyGuess | undefined {
+  const manifest = readSkillJsonSync(dir);
+  if (manifest === undefined) return undefined;
+  try {
+    const { entrypoints } = parsed(manifest);
+    const ep = entrypointId !== undefined ? entrypoints.find((e) => e.entrypoint_id === entrypointId) : entrypoints.length === 1 ? entrypoints[0] : entrypoints.find((e) => e.entrypoint_id === 'main');
+    if (ep?.runtime !== 'wasm') return undefined;
+    return { limits: builtinThreadLimits(resolveLimits(ep.runtime_limits).memoryMiB), manifest };
+  } catch {
+    return undefined;
+  }
+}
+
+function parsed(bytes: Uint8Array): Manifest {
+  return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as Manifest;
+}
+
+function readSkillJsonSync(dir: string): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(join(dir, 'skill.json'), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MANIFEST_MAX_BYTES) return undefined;
+    // One byte more than fstat said: a file that grew since is no guess, not a truncated one.
+    const buf = Buffer.allocUnsafe(st.size + 1);
+    let filled = 0;
+    while (filled < buf.length) {
+      const n = readSync(fd, buf, filled, buf.length - filled, filled);
+      if (n === 0) break;
+      filled += n;
+    }
+    return filled === st.size ? buf.subarray(0, filled) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -10,7 +10,7 @@ import { before, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../../src/core/manifest/limits.js';
 import { defaultPolicy } from '../../../../src/core/policy/default.js';
 import { builtinThreadLimits } from '../../../../src/core/run/runtimes/builtin-worker.js';
-import { expectedWasmThreadLimits } from '../../../../src/core/run/wasm/expected-thread.js';
+import { earlyWasmThreadGuess, expectedWasmThreadLimits, wasmThreadLimitsOf } from '../../../../src/core/run/wasm/expected-thread.js';
 import { entry, writeBundle } from '../../../helpers/bundles.js';
 import { policyFrom } from '../../../helpers/run.js';
 import { tempDir } from '../../../helpers/tmp.js';
@@ -62,5 +62,38 @@ describe('expectedWasmThreadLimits', () => {
     await mkdir(dir('fifo'));
     execFileSync('mkfifo', [join(dir('fifo'), 'skill.json')]);
     assert.equal(await expectedWasmThreadLimits(dir('fifo'), undefined, defaultPolicy(root)), undefined);
+  });
+
+  it('the start-up wing’s guess (default policy, read synchronously) is the run’s guess under the default policy', async () => {
+    await writeBundle(dir('early-48'), { entrypoints: [wasmEntry({ runtime_limits: { max_memory: 48 } })] });
+    await writeBundle(dir('early-two'), { entrypoints: [entry({ entrypoint_id: 'node', runtime: 'node', command: 'node main.js' }), wasmEntry({ entrypoint_id: 'wasm' })] });
+    await writeBundle(dir('early-main'), { entrypoints: [entry({ entrypoint_id: 'other', runtime: 'node', command: 'node main.js' }), wasmEntry({ entrypoint_id: 'main', runtime_limits: { max_memory: '80MiB' } })] });
+    const cases: [string, string | undefined][] = [
+      ['early-48', undefined],
+      ['early-two', undefined],
+      ['early-two', 'node'],
+      ['early-two', 'wasm'],
+      ['early-two', 'missing'],
+      ['early-main', undefined],
+      ['builtin', undefined],
+      ['yaml', undefined],
+      ['garbage', undefined],
+      ['odd', undefined],
+      ['absent', undefined],
+      ['linked', undefined],
+      ['fifo', undefined],
+    ];
+    for (const [name, ep] of cases) {
+      const run = await expectedWasmThreadLimits(dir(name), ep, defaultPolicy(root));
+      assert.deepEqual(earlyWasmThreadGuess(dir(name), ep)?.limits, run, `${name} ${ep ?? ''}`);
+    }
+    assert.deepEqual(earlyWasmThreadGuess(dir('early-main'), undefined)?.limits, builtinThreadLimits(80));
+  });
+
+  it('the run’s guess from the bytes the start-up wing read: the policy in force caps it', async () => {
+    const early = earlyWasmThreadGuess(dir('early-48'), undefined);
+    assert.ok(early !== undefined);
+    assert.deepEqual(wasmThreadLimitsOf(early.manifest, undefined, policyFrom({ permissions: {}, limits: { max_memory: '40MiB' } }, root)), builtinThreadLimits(40));
+    assert.equal(wasmThreadLimitsOf(new TextEncoder().encode('{"entrypoints": 7'), undefined, defaultPolicy(root)), undefined);
   });
 });
