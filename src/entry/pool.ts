@@ -137,7 +137,13 @@ interface Early {
 export function startEarlyWorkers(kind: PoolKind, env: Env): void {
   const spares: SpareWorker[] = [];
   for (let i = 1; i < threadsFor(env); i++) {
-    const worker = startWorker({ chunk: kind, entry: 'poolWorker' });
+    let worker: Worker | undefined;
+    try {
+      worker = startWorker({ chunk: kind, entry: 'poolWorker' });
+    } catch {
+      // Only a head start: a thread that cannot start here is started, or reported, by the pool.
+      break;
+    }
     if (worker !== undefined) spares.push(spareOf(worker, {}));
   }
   (globalThis as Record<symbol, unknown>)[EARLY] = { kind, spares } satisfies Early;
