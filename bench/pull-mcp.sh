@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # pull skill:// of a skill of 1,000 files (4 MiB) from an MCP server over stdio, against reading
-# and hashing the same files locally (skillctl validate of the folder, which reads and hashes
-# every file; and a bare node script that only reads and hashes them), side by side in one
-# hyperfine run. Target: pull within 1.5x of the local read and hash. Two servers: skillctl's own
+# and hashing the same files locally, side by side in one hyperfine run. Three local baselines:
+# skillctl validate of the folder (reads and hashes every file, and checks the skill as a pull
+# does); a bare node script that only reads and hashes them; and coreutils' sha256sum of every
+# file (the issue's words, "reading and hashing the same files locally", with no node start).
+# Target: pull within 1.5x of the local read and hash. Two servers: skillctl's own
 # (`skillctl mcp --skills`), and the SDK-based test server (test/helpers/mcp-skills-server.ts, so
 # `node scripts/build.mjs` must have run). With BEFORE=<another checkout, built>, a pull with its
 # skillctl (client and server) runs in the same hyperfine run, beside this one's.
@@ -27,4 +29,5 @@ hyperfine --warmup 1 --runs ${RUNS:-10} \
   -n "skillctl pull skill:// from the SDK test server (1,000 files, stdio)" "cd $DIR/proj && $NODE $PWD/bin/skillctl.js pull --quiet skill://bench-skill/SKILL.md --mcp '$SERVER' --out vendor" \
   -n "skillctl validate (same files, local)" "$NODE bin/skillctl.js validate --quiet $DIR/served/bench-skill" \
   -n "node: read + sha256 (same files, local)" "$NODE -e \"$HASH\" $DIR/served/bench-skill" \
+  -n "sha256sum (same files, local)" "find $DIR/served/bench-skill -type f -print0 | xargs -0 sha256sum > /dev/null" \
   --export-json bench/out/pull-mcp.json "$@"

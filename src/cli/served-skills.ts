@@ -11,12 +11,14 @@ import { servedCatalogue } from '../core/agent-skills/index.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { loadSkillRoots } from '../core/pins/index.js';
 import type { SkillCatalogue } from '../mcp/skills.js';
+import { startIdentityChecker } from './served-check-thread.js';
 
 export type ProjectCatalogue = { readonly catalogue: SkillCatalogue; readonly roots: readonly string[]; readonly from: 'flag' | 'lock' | 'default' } | { readonly diagnostics: readonly Diagnostic[] };
 
 function catalogueOf(roots: readonly { dir: string; label: string }[]): SkillCatalogue {
-  // The clock decides when a file's times are old enough to trust (served-walk.ts).
-  return servedCatalogue(roots, Date.now);
+  // The clock decides when a file's times are old enough to trust (served-walk.ts); a worker
+  // thread makes a share of each listing's file checks (served-check-thread.ts).
+  return servedCatalogue(roots, Date.now, startIdentityChecker());
 }
 
 /** The catalogue of `dirs` (relative to `cwd`) when given, else of the project at `root`; a lock whose skill_roots cannot be used stops it. */

@@ -63,6 +63,8 @@ export const DYNAMIC_CHUNKS = {
 /** Programs of their own, started by name rather than imported: a built-in skill's worker thread (src/cli/run-env.ts starts it). */
 export const ENTRY_CHUNKS = {
   'src/skills/worker.ts': 'builtin-worker',
+  // `skillctl mcp --skills`: the thread that makes a share of each listing's file checks (src/cli/served-check-thread.ts).
+  'src/cli/served-check-worker.ts': 'served-check-worker',
 };
 
 /**

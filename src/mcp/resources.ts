@@ -24,6 +24,20 @@ async function docResources(session: Session): Promise<Resource[]> {
   return r.capabilities.map((c) => ({ uri: skillDocUri(c.capability_id), name: `${c.capability_id} skill_doc`, title: c.name, description: c.description, mimeType: 'text/markdown' }));
 }
 
+/**
+ * `resources/read` of a `skill://` URI, answered past the SDK's dispatch (wire/gate.ts): only
+ * params of the URI alone, which the SDK's schema accepts as they are; anything else (another
+ * scheme, `_meta`, a URI that is not a string) goes the SDK's way and gets its answer there.
+ */
+export function directSkillRead(skills: SkillCatalogue): (method: string, params: Record<string, unknown> | undefined) => Promise<object> | undefined {
+  return (method, params) => {
+    if (method !== 'resources/read' || params === undefined) return undefined;
+    const uri = params.uri;
+    if (typeof uri !== 'string' || !uri.startsWith('skill://') || Object.keys(params).length !== 1) return undefined;
+    return readSkillResource(skills, uri);
+  };
+}
+
 export function serveResources(handle: Handle, session: Session, skills: SkillCatalogue | undefined): void {
   handle(ListResourcesRequestSchema, async (req) => {
     const all = [...(await docResources(session)), ...(skills !== undefined ? await skillResources(skills) : [])];

@@ -15,7 +15,7 @@ import type { Pack } from '../core/behaviour-packs/index.js';
 import type { Handle } from './handle.js';
 import { limitConcurrency } from './limit.js';
 import { servePackPrompts } from './pack-prompts.js';
-import { serveResources } from './resources.js';
+import { directSkillRead, serveResources } from './resources.js';
 import { Session, type ApprovalMode, type SessionRegistry, type SessionTool } from './session.js';
 import { SKILLS_EXTENSION, type SkillCatalogue } from './skills.js';
 import { RPC, RpcError } from './wire/errors.js';
@@ -260,6 +260,6 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
   return {
     server,
     session,
-    connect: (transport) => server.connect(new GatedTransport(transport, { schemas, rawToolCall })),
+    connect: (transport) => server.connect(new GatedTransport(transport, { schemas, rawToolCall, ...(opts.skills !== undefined ? { direct: directSkillRead(opts.skills) } : {}) })),
   };
 }

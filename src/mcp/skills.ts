@@ -43,6 +43,8 @@ export interface SkillCatalogue {
   lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
   /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
   forget(skill: ServedSkill, file: ServedFile): void;
+  /** The server is done: stops what the catalogue runs beside it (its checker thread). */
+  close(): void;
 }
 
 const SkillsListRequestSchema = z.object({ method: z.literal('skills/list'), params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });

@@ -21,6 +21,7 @@ export { readServedSkill, readServedSkills } from './served.js';
 export type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 export { READ_PASS_MS, servedCatalogue, type LookupOptions, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
 export { DigestCache } from './served-cache.js';
+export { packIdentities, setUnchanged, type IdentityChecker, type PackedSet } from './served-check.js';
 export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';
 export { identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';

@@ -11,6 +11,7 @@
  * there, and the caller lists the skill afresh.
  */
 import type { Sha256Digest } from '../digest/index.js';
+import type { IdentityChecker } from './served-check.js';
 import type { ServedSkill } from './served-model.js';
 import { sameIdentity, type FileIdentity, type ServedWalker } from './served-walk.js';
 
@@ -28,6 +29,15 @@ export interface KeptSkill {
   readonly skill: ServedSkill;
   /** Absolute paths: the skill's directories (stat) and shaping files (lstat); undefined when it may not serve reads unchecked. */
   readonly shape?: { readonly dirs: readonly PathIdentity[]; readonly files: readonly PathIdentity[] };
+  /** Its id with the checker, when the checker checks its files. */
+  readonly checkId?: number;
+}
+
+/** The skills whose files were all found unchanged in one pass: checked here, or by the checker (by id). */
+interface PassChecks {
+  readonly pass: number;
+  readonly here: ReadonlySet<KeptSkill>;
+  readonly elsewhere: ReadonlySet<number>;
 }
 
 function sameList(a: readonly PathIdentity[], b: readonly PathIdentity[]): boolean {
@@ -43,8 +53,13 @@ function sameList(a: readonly PathIdentity[], b: readonly PathIdentity[]): boole
 export class DigestCache {
   readonly #digests = new Map<string, { identity: FileIdentity; digest: Sha256Digest }>();
   readonly #skills = new Map<string, KeptSkill>();
+  #checked: PassChecks | undefined;
 
-  constructor(readonly walker: ServedWalker) {}
+  /** `checker`: another thread that checks a share of the kept skills' files at each listing (served-check.ts). */
+  constructor(
+    readonly walker: ServedWalker,
+    readonly checker?: IdentityChecker,
+  ) {}
 
   digest(file: string, identity: FileIdentity): Sha256Digest | undefined {
     const e = this.#digests.get(file);
@@ -65,7 +80,37 @@ export class DigestCache {
   }
 
   keepSkill(key: string, kept: KeptSkill): void {
-    this.#skills.set(key, kept);
+    this.#drop(key);
+    const checkId = kept.shape !== undefined ? this.checker?.add(kept.paths, kept.files.map((f) => f.identity)) : undefined;
+    this.#skills.set(key, checkId !== undefined ? { ...kept, checkId } : kept);
+  }
+
+  #drop(key: string): void {
+    const id = this.#skills.get(key)?.checkId;
+    if (id !== undefined) this.checker?.remove(id);
+    this.#skills.delete(key);
+  }
+
+  /**
+   * The per-file checks of a listing, made before its skills are read: the checker's share on
+   * its thread while this one runs `between` (the walk of the directories) and then checks the
+   * rest. Holds for the walker's current pass only. A checker that fails answers for nothing.
+   */
+  async checkFiles<T>(between: () => T): Promise<T> {
+    const elsewhere = this.checker?.check().catch(() => new Set<number>());
+    const result = between();
+    const here = new Set<KeptSkill>();
+    for (const e of this.#skills.values()) {
+      if (e.checkId !== undefined || e.shape === undefined) continue;
+      if (this.#filesUnchanged(e)) here.add(e);
+    }
+    this.#checked = { pass: this.walker.pass, here, elsewhere: (await elsewhere) ?? new Set() };
+    return result;
+  }
+
+  /** Hands the checker what changed in its sets (at the end of a listing). */
+  flush(): void {
+    this.checker?.flush();
   }
 
   /**
@@ -84,16 +129,26 @@ export class DigestCache {
    */
   unchangedSkill(key: string): ServedSkill | undefined {
     const e = this.#skills.get(key);
-    if (e === undefined || !this.#sameShape(e)) return undefined;
-    try {
-      for (let i = 0; i < e.paths.length; i++) if (!this.walker.unchanged(e.paths[i] as string, (e.files[i] as PathIdentity).identity)) return undefined;
-    } catch {
-      return undefined;
+    if (e === undefined) return undefined;
+    // Every file (the shaping ones among them) checked already in this pass: the directories remain.
+    const c = this.#checked;
+    if (c !== undefined && c.pass === this.walker.pass && (c.here.has(e) || (e.checkId !== undefined && c.elsewhere.has(e.checkId)))) {
+      return this.#sameDirs(e) ? e.skill : undefined;
     }
-    return e.skill;
+    if (!this.#sameShape(e)) return undefined;
+    return this.#filesUnchanged(e) ? e.skill : undefined;
   }
 
-  #sameShape(e: KeptSkill): boolean {
+  #filesUnchanged(e: KeptSkill): boolean {
+    try {
+      for (let i = 0; i < e.paths.length; i++) if (!this.walker.unchanged(e.paths[i] as string, (e.files[i] as PathIdentity).identity)) return false;
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
+  #sameDirs(e: KeptSkill): boolean {
     if (e.shape === undefined) return false;
     try {
       for (const d of e.shape.dirs) {
@@ -101,6 +156,15 @@ export class DigestCache {
         const now = this.walker.dirIdentity(d.path);
         if (now === undefined || !sameIdentity(now, d.identity)) return false;
       }
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
+  #sameShape(e: KeptSkill): boolean {
+    if (e.shape === undefined || !this.#sameDirs(e)) return false;
+    try {
       // Kept for the pass (walker.lstat): the listing's check of every file that follows, which
       // includes these, then costs no second stat.
       for (const f of e.shape.files) if (!sameIdentity(this.walker.lstat(f.path), f.identity)) return false;
@@ -112,7 +176,7 @@ export class DigestCache {
 
   /** Drops what is kept of a file and of the skill under `key`: a read found them not to match. */
   forget(key: string, file?: string): void {
-    this.#skills.delete(key);
+    this.#drop(key);
     if (file !== undefined) this.#digests.delete(file);
   }
 }

@@ -20,6 +20,7 @@
  * answer is the shape itself) always begin a pass of their own.
  */
 import { DigestCache } from './served-cache.js';
+import type { IdentityChecker } from './served-check.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { readServedSkills, skillKey } from './served.js';
 import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
@@ -44,11 +45,14 @@ export interface ServedCatalogue {
   get(path: string): Promise<ServedSkill | undefined>;
   lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
   forget(skill: ServedSkill, file: ServedFile): void;
+  /** Stops the checker's thread, if any (the server is done). */
+  close(): void;
 }
 
-export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): ServedCatalogue {
+/** `checker`: another thread that makes a share of a listing's per-file checks (served-check.ts). */
+export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checker?: IdentityChecker): ServedCatalogue {
   const walker = new ServedWalker(now);
-  const cache = new DigestCache(walker);
+  const cache = new DigestCache(walker, checker);
   // The folder each skill path was last served from, for `lookup` and `forget`.
   const served = new Map<string, SkillFolder>();
   const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
@@ -66,12 +70,15 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): Serve
     return read(path);
   };
   return {
-    list: () => {
+    list: async () => {
       walker.begin();
-      return readServedSkills(
-        roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)),
-        cache,
-      );
+      // The files of the skills kept from the last listing are checked first (a share of them on
+      // the checker's thread, beside the walk of the directories here); reading the skills then
+      // finds which are unchanged without a stat of their files.
+      const folders = await cache.checkFiles(() => roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)));
+      const served = await readServedSkills(folders, cache);
+      cache.flush();
+      return served;
     },
     get,
     async lookup(paths, opts) {
@@ -91,5 +98,6 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock): Serve
       const from = served.get(skill.path);
       if (from !== undefined) cache.forget(skillKey(from), join(skill.dir, ...file.path.split('/')));
     },
+    close: () => checker?.close(),
   };
 }

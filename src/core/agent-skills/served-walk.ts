@@ -97,6 +97,11 @@ export class ServedWalker {
 
   constructor(readonly now: Clock) {}
 
+  /** The current pass, counted from 1 (0 before the first). */
+  get pass(): number {
+    return this.#pass;
+  }
+
   begin(): void {
     this.#pass++;
     this.#passAt = this.now();

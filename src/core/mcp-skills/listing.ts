@@ -6,6 +6,7 @@
  */
 import { pushAll } from '../findings.js';
 import { diag } from '../diagnostics.js';
+import { mapLimited } from '../map-limited.js';
 import { toResourcePage, toSkillPage, type SkillEntry } from './answers.js';
 import { ServerFailure, type SkillServer } from './connection.js';
 import type { PullLimits } from './limits.js';
@@ -60,33 +61,40 @@ export async function listResources(server: SkillServer, limits: PullLimits): Pr
   return uris;
 }
 
+/** Directory reads in flight at once during a walk: its round trips overlap, a level at a time. */
+const WALK_IN_FLIGHT = 16;
+
 /**
  * Every file URI under the directory `root`, walking `resources/directory/read` down its
  * subdirectories (only those under `root`: a child elsewhere is returned as a file URI for the
- * caller to refuse, never walked).
+ * caller to refuse, never walked). The directories of one level are read concurrently (each
+ * one's pages in turn); the bounds count every page and entry whatever the order.
  */
 export async function walkDirectory(server: SkillServer, root: string, limits: PullLimits): Promise<string[]> {
   const files: string[] = [];
-  const dirs = [root];
   const visited = new Set<string>([root]);
   let pages = 0;
-  while (dirs.length > 0) {
-    const dir = dirs.pop() as string;
-    let cursor: string | undefined;
-    do {
-      if (++pages > limits.pages) throw invalid('resources/directory/read', `more than ${limits.pages} pages under ${root}`);
-      const result = await server.request('resources/directory/read', cursor === undefined ? { uri: dir } : { uri: dir, cursor });
-      const page = toResourcePage(result);
-      if ('problem' in page) throw invalid('resources/directory/read', page.problem);
-      for (const r of page.value.resources) {
-        if (files.length + visited.size > limits.listed) throw invalid('resources/directory/read', `more than ${limits.listed} entries under ${root}`);
-        if (r.isDirectory && r.uri.startsWith(`${root}/`) && !visited.has(r.uri)) {
-          visited.add(r.uri);
-          dirs.push(r.uri);
-        } else if (!r.isDirectory) files.push(r.uri);
-      }
-      cursor = page.value.nextCursor;
-    } while (cursor !== undefined);
+  let level = [root];
+  while (level.length > 0) {
+    const next: string[] = [];
+    await mapLimited(level, WALK_IN_FLIGHT, async (dir) => {
+      let cursor: string | undefined;
+      do {
+        if (++pages > limits.pages) throw invalid('resources/directory/read', `more than ${limits.pages} pages under ${root}`);
+        const result = await server.request('resources/directory/read', cursor === undefined ? { uri: dir } : { uri: dir, cursor });
+        const page = toResourcePage(result);
+        if ('problem' in page) throw invalid('resources/directory/read', page.problem);
+        for (const r of page.value.resources) {
+          if (files.length + visited.size > limits.listed) throw invalid('resources/directory/read', `more than ${limits.listed} entries under ${root}`);
+          if (r.isDirectory && r.uri.startsWith(`${root}/`) && !visited.has(r.uri)) {
+            visited.add(r.uri);
+            next.push(r.uri);
+          } else if (!r.isDirectory) files.push(r.uri);
+        }
+        cursor = page.value.nextCursor;
+      } while (cursor !== undefined);
+    });
+    level = next;
   }
   return files;
 }

@@ -5,6 +5,7 @@
  * place.ts writes the verified skills.
  */
 import { pushAll } from '../findings.js';
+import { mapLimited } from '../map-limited.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { toGetResult, type SkillEntry } from './answers.js';
 import { checkEntry, type PlannedSkill } from './check-entry.js';
@@ -25,6 +26,9 @@ export interface PullResult {
 }
 
 const INVALID_PARAMS = -32602;
+
+/** Skills whose directories are walked at once (each walk keeps its own reads in flight). */
+const WALKS_AT_ONCE = 4;
 
 async function entriesOf(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<{ entry: SkillEntry; asked?: string }[]> {
   if ('all' in request) return (await listSkills(server, limits)).map((entry) => ({ entry }));
@@ -76,11 +80,17 @@ export async function pullFrom(server: SkillServer, request: PullRequest, limits
   }
   pushAll(found, sameNames(plans));
   if (hasErrors(found) || plans.length === 0) return { ok: !hasErrors(found), skills: [], diagnostics: sortDiagnostics(found) };
-  const listed = await listResources(server, limits);
-  for (const plan of plans) {
-    const shown = server.directoryRead ? [...listed, ...(await walkDirectory(server, plan.skill.root, limits))] : listed;
-    pushAll(found, unlistedFiles(plan, shown));
-  }
+  // What the server shows besides the entries, asked for at once (independent requests, a few
+  // skills' walks at a time); a failure is reported in a fixed order (the listing, then each
+  // skill's walk), not by which answer came first.
+  const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
+  const [listing, walks] = await Promise.all([
+    settle(listResources(server, limits)),
+    mapLimited(plans, WALKS_AT_ONCE, (p) => settle(server.directoryRead ? walkDirectory(server, p.skill.root, limits) : Promise.resolve([]))),
+  ]);
+  for (const r of [listing, ...walks]) if ('error' in r) throw r.error;
+  const listed = (listing as { value: string[] }).value;
+  for (const [i, plan] of plans.entries()) pushAll(found, unlistedFiles(plan, [...listed, ...(walks[i] as { value: string[] }).value]));
   if (hasErrors(found)) return { ok: false, skills: [], diagnostics: sortDiagnostics(found) };
   const skills: PulledSkill[] = [];
   for (const plan of plans) {

@@ -6,9 +6,13 @@
  *   naming the field; the SDK answers -32603 with zod's issue list as multi-line JSON.
  * - `tools/call` of a tool that checks its own arguments (the `skill` tool, whose seed makes
  *   "arguments not an object" its INVALID_INPUT) reaches that tool with whatever arguments came.
+ * - A request the server answers directly (`direct`: a host reads a skill of 1,000 files with
+ *   1,000 `resources/read`) is answered here, past the SDK's dispatch (a zod parse of the request
+ *   again, an abort controller, a chain of promises), with the answer the SDK would give: the
+ *   result, or the handler's error as `{code, message, data?}`, nothing once cancelled.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, JSONRPCRequest, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { describeIssue } from './describe.js';
 import { errorResponse, RPC } from './errors.js';
@@ -19,6 +23,19 @@ export interface GateRules {
   readonly schemas: ReadonlyMap<string, z.ZodType>;
   /** A tool that takes its arguments as they came, answered here when they are not an object. */
   rawToolCall?(name: string, args: unknown): Promise<CallToolResult> | undefined;
+  /**
+   * The answer to a request the server handles without the SDK, or undefined to let the SDK
+   * handle it. It must take only params that its method's schema accepts as they are.
+   */
+  direct?(method: string, params: Record<string, unknown> | undefined): Promise<object> | undefined;
+}
+
+/** The JSON-RPC error of what a handler threw, as the SDK's Protocol makes it. */
+function thrownError(id: RequestId, err: unknown): JSONRPCMessage {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { code?: unknown; message?: unknown; data?: unknown };
+  const code = typeof e.code === 'number' && Number.isSafeInteger(e.code) ? e.code : RPC.INTERNAL_ERROR;
+  const message = typeof e.message === 'string' ? e.message : 'Internal error';
+  return { jsonrpc: '2.0', id, error: { code, message, ...(e.data !== undefined ? { data: e.data } : {}) } };
 }
 
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
@@ -28,6 +45,11 @@ export class GatedTransport implements Transport {
   onerror?: Transport['onerror'];
   onclose?: Transport['onclose'];
   #initialized = false;
+  /**
+   * Requests answered here, not yet replied to, by id (an id may be in flight twice): a
+   * cancelled one gets no reply, as MCP asks.
+   */
+  readonly #direct = new Map<RequestId, { cancelled: boolean }[]>();
 
   constructor(
     private readonly inner: Transport,
@@ -40,6 +62,10 @@ export class GatedTransport implements Transport {
 
   start(): Promise<void> {
     this.inner.onmessage = (message, extra) => {
+      if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+        if (id !== undefined) for (const t of this.#direct.get(id) ?? []) t.cancelled = true;
+      }
       const refused = 'method' in message && 'id' in message ? this.#check(message) : undefined;
       if (refused === undefined) this.onmessage?.(message, extra);
     };
@@ -76,6 +102,11 @@ export class GatedTransport implements Transport {
         }
       }
     }
+    const answer = this.#initialized ? this.rules.direct?.(req.method, req.params) : undefined;
+    if (answer !== undefined) {
+      this.#answer(req.id, answer);
+      return true;
+    }
     const schema = this.rules.schemas.get(req.method);
     if (schema !== undefined) {
       const parsed = schema.safeParse(req);
@@ -83,5 +114,24 @@ export class GatedTransport implements Transport {
     }
     if (req.method === 'initialize') this.#initialized = true;
     return undefined;
+  }
+
+  #answer(id: RequestId, answer: Promise<object>): void {
+    const ticket = { cancelled: false };
+    const tickets = this.#direct.get(id);
+    if (tickets === undefined) this.#direct.set(id, [ticket]);
+    else tickets.push(ticket);
+    const reply = (message: JSONRPCMessage): Promise<void> | undefined => {
+      const left = (this.#direct.get(id) ?? []).filter((t) => t !== ticket);
+      if (left.length === 0) this.#direct.delete(id);
+      else this.#direct.set(id, left);
+      return ticket.cancelled ? undefined : this.inner.send(message);
+    };
+    answer
+      .then(
+        (result) => reply({ jsonrpc: '2.0', id, result: result as Record<string, unknown> }),
+        (err: unknown) => reply(thrownError(id, err)),
+      )
+      .catch((err: unknown) => this.onerror?.(new Error(`Failed to send response: ${String(err)}`)));
   }
 }

@@ -129,6 +129,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     process.once('SIGTERM', stop);
     ctx.note(`skillctl mcp: serving ${serving} at ${http.url}`);
     await http.closed;
+    skills?.close();
     return EXIT.ok;
   }
   const { server, connect } = newServer();
@@ -139,6 +140,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   await connect(new LineTransport(ctx.io.stdin, ctx.io.stdout));
   ctx.note(`skillctl mcp: serving ${serving} on stdio`);
   await closed;
+  skills?.close();
   return EXIT.ok;
 }
 
@@ -156,5 +158,6 @@ function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
     get: (path) => catalogue.get(path),
     lookup: (paths, lookupOpts) => catalogue.lookup(paths, lookupOpts),
     forget: (skill, file) => catalogue.forget(skill, file),
+    close: () => catalogue.close(),
   };
 }

@@ -1,0 +1,82 @@
+// The checker thread of `skillctl mcp --skills` (src/cli/served-check-thread.ts) makes a share of
+// each listing's file checks. What it may never do is let a changed file keep its old digest: a
+// file edited in place (same size, so only its times differ) in a skill the thread checks, and in
+// one this thread checks, is hashed again at the next listing; a thread that has stopped leaves
+// every check to this thread. The thread is the real worker program, started from dist/src.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { servedCatalogue, SETTLE_MS, type IdentityChecker, type ServedSkills } from '../../src/core/agent-skills/index.js';
+import { checkerOn } from '../../src/cli/served-check-thread.js';
+import { tempDir } from '../helpers/tmp.js';
+
+// A coarse file-system clock stamps changes made within one tick alike: files change a tick later.
+const TICK_MS = 30;
+const SKILLS = 6;
+
+function thread(): { checker: IdentityChecker; worker: Worker } {
+  const program = pathToFileURL(join(import.meta.dirname, '..', '..', 'src', 'cli', 'served-check-worker.js')).href;
+  const worker = new Worker(`import(${JSON.stringify(program)}).then((m) => m.checkWorkerMain())`, { eval: true });
+  return { checker: checkerOn(worker), worker };
+}
+
+function corpus(): string {
+  const root = tempDir();
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill-${i}`;
+    mkdirSync(join(root, name, 'references'), { recursive: true });
+    writeFileSync(join(root, name, 'SKILL.md'), `---\nname: ${name}\ndescription: Skill ${i}. Use when testing the checker.\n---\n\n# ${name}\n`);
+    for (let j = 0; j < 3; j++) writeFileSync(join(root, name, 'references', `r${j}.md`), `reference ${j} of ${name}\n`);
+  }
+  return root;
+}
+
+const sha = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+function digestOf(listed: ServedSkills, skill: string, path: string): string | undefined {
+  return listed.skills.find((s) => s.path === skill)?.files.find((f) => f.path === path)?.digest;
+}
+
+describe('the checker thread of mcp --skills', () => {
+  it('a file edited in place is hashed again, in a skill the thread checks and in one this thread checks', async () => {
+    const root = corpus();
+    const { checker, worker } = thread();
+    try {
+      // Every file on disk is settled for this clock (served-walk.ts).
+      const c = servedCatalogue([{ dir: root, label: 'skills' }], () => Date.now() + 10 * SETTLE_MS, checker);
+      const first = await c.list();
+      assert.equal(first.skills.length, SKILLS);
+      // Unchanged: the same entries, the thread's share answered by the thread.
+      const again = await c.list();
+      assert.deepEqual(again.skills, first.skills);
+      assert.equal(again.skills[1], first.skills[1]);
+      await sleep(TICK_MS);
+      // Same sizes: only the times say they changed. Skill 0 is this thread's (one in three), 1 and 2 the thread's.
+      for (const i of [0, 1, 2]) writeFileSync(join(root, `skill-${i}`, 'references', 'r1.md'), `reference 1 of skill-${i}!`.padEnd(`reference 1 of skill-${i}\n`.length, '\n'));
+      const after = await c.list();
+      for (const i of [0, 1, 2]) {
+        const text = `reference 1 of skill-${i}!`.padEnd(`reference 1 of skill-${i}\n`.length, '\n');
+        assert.equal(digestOf(after, `skill-${i}`, 'references/r1.md'), sha(text), `skill-${i}`);
+      }
+      assert.equal(after.skills[4], first.skills[4]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('a thread that has stopped leaves every check to this thread', async () => {
+    const root = corpus();
+    const { checker, worker } = thread();
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], () => Date.now() + 10 * SETTLE_MS, checker);
+    await c.list();
+    await worker.terminate();
+    await sleep(TICK_MS);
+    writeFileSync(join(root, 'skill-2', 'references', 'r0.md'), 'reference 0 of skill-2 changed\n');
+    assert.equal(digestOf(await c.list(), 'skill-2', 'references/r0.md'), sha('reference 0 of skill-2 changed\n'));
+  });
+});
