@@ -16,7 +16,8 @@ import { constants } from 'node:fs';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import type { TransformOptions } from 'node:stream';
+import { createGunzip, type ZlibOptions } from 'node:zlib';
 import type { Ignore } from 'ignore';
 import { decodeUtf8, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -30,12 +31,24 @@ import type { BundleFile, BundleListing, BundleSource } from './source.js';
 /** Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default, still small. */
 const PIECE = 64 * 1024;
 
-export interface UnpackedArchive extends BundleSource {
+/**
+ * How far the inflater (on the thread pool) may run ahead of the walk and the file writes. With
+ * the stream default (16 KiB, less than one piece) it waited for every write before inflating
+ * the next piece; with 16 pieces of room, inflating and writing overlap (docs/performance.md).
+ */
+const INFLATE_AHEAD = 16 * PIECE;
+
+/** What `unpackTgz` made of a stream: a bundle source over the folder written. */
+export interface UnpackedStream extends BundleSource {
   /** The folder the files were written into. */
   readonly dir: string;
-  /** sha256 and size of the compressed bytes read. */
-  readonly archiveDigest: Sha256Digest;
+  /** How many compressed bytes were read. */
   readonly archiveSize: number;
+}
+
+/** An archive file unpacked: also the sha256 of its compressed bytes, hashed as they were read. */
+export interface UnpackedArchive extends UnpackedStream {
+  readonly archiveDigest: Sha256Digest;
 }
 
 interface Writing {
@@ -105,24 +118,26 @@ function gzipProblem(err: unknown, head: Buffer): Diagnostic {
 
 /**
  * Unpacks the gzip stream `input` into `target` (made here; it must not exist or be empty).
- * `location` names the archive in findings and errors.
+ * `location` names the archive in findings and errors. The compressed bytes are not hashed here:
+ * a caller that needs their digest hashes the pieces it hands in (pull's download already does,
+ * `unpackTgzFile` below does for a file), so no byte is hashed twice.
  */
-export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bounds: ArchiveBounds, location: string): Promise<UnpackedArchive> {
+export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bounds: ArchiveBounds, location: string): Promise<UnpackedStream> {
   const made = await emptyTarget(target);
   if ('problem' in made) throw new SkillctlError(made.problem.code, made.problem.message);
   const { root } = made;
-  const archiveHash = createHash('sha256');
   let archiveSize = 0;
   let head = Buffer.alloc(0);
   async function* tapped(): AsyncGenerator<Buffer> {
     for await (const piece of input) {
       if (head.length < 2) head = Buffer.concat([head, piece.subarray(0, 2)]);
-      archiveHash.update(piece);
       archiveSize += piece.length;
       yield piece;
     }
   }
-  const gz = createGunzip({ chunkSize: PIECE });
+  // node:zlib hands stream options on to its Transform (the type declares zlib's own only).
+  const options: ZlibOptions & TransformOptions = { chunkSize: PIECE, readableHighWaterMark: INFLATE_AHEAD };
+  const gz = createGunzip(options);
   // Settles when the input is used up or the inflater is destroyed (the walk stopped early).
   const feeding = pipeline(tapped(), gz).then(
     () => undefined,
@@ -160,7 +175,7 @@ export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bo
   // Stopping early destroys the inflater, which ends the feeding with an abort: that is no error.
   const aborted = ['ERR_STREAM_PREMATURE_CLOSE', 'ABORT_ERR', 'ERR_STREAM_DESTROYED'].includes(errnoCode(fed) ?? '');
   if (fed !== undefined && stoppedEarly && !isZlibError(fed) && !aborted) throw fed;
-  return listUnpacked(root, location, writer.written, walk.diagnostics, `sha256:${archiveHash.digest('hex')}`, archiveSize);
+  return listUnpacked(root, location, writer.written, walk.diagnostics, archiveSize);
 }
 
 /** Drops what `.skillignore` and the excluded folders leave out, as a listing of an archive in memory does. */
@@ -169,9 +184,8 @@ async function listUnpacked(
   location: string,
   written: ReadonlyMap<string, { size: number; mode: number; digest: Sha256Digest }>,
   diagnostics: Diagnostic[],
-  archiveDigest: Sha256Digest,
   archiveSize: number,
-): Promise<UnpackedArchive> {
+): Promise<UnpackedStream> {
   const fileOf = (path: string): string => pathUnder(root, path, location);
   let ig: Ignore | undefined;
   if (written.has('.skillignore')) {
@@ -202,7 +216,6 @@ async function listUnpacked(
   return {
     location,
     dir: root,
-    archiveDigest,
     archiveSize,
     list: () => Promise.resolve(listing),
     read: async (path) => readFile(listed(path)),
@@ -225,7 +238,15 @@ export async function unpackTgzFile(path: string, target: string, bounds: Archiv
   }
   try {
     if (!(await fh.stat()).isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
-    return await unpackTgz(fh.createReadStream({ highWaterMark: PIECE, autoClose: false }), target, bounds, location);
+    const hash = createHash('sha256');
+    async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+      for await (const piece of pieces) {
+        hash.update(piece);
+        yield piece;
+      }
+    }
+    const unpacked = await unpackTgz(hashed(fh.createReadStream({ highWaterMark: PIECE, autoClose: false })), target, bounds, location);
+    return { ...unpacked, archiveDigest: `sha256:${hash.digest('hex')}` };
   } finally {
     await fh.close();
   }
