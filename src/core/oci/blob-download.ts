@@ -14,7 +14,6 @@ import type { Reply } from './transport.js';
 
 export class BlobDownload {
   private readonly hash = createHash('sha256');
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private total = 0;
   private ended = false;
   /** The first failure; every later read gives it again (a consumer may have swallowed it). */
@@ -31,9 +30,7 @@ export class BlobDownload {
     private readonly desc: Descriptor,
     private readonly sink: FileHandle,
     private readonly where: string,
-  ) {
-    this.reader = reply.response.body?.getReader();
-  }
+  ) {}
 
   /** The next piece, or undefined at the end of the body. */
   next(): Promise<Buffer | undefined> {
@@ -44,23 +41,22 @@ export class BlobDownload {
 
   private async read(): Promise<Buffer | undefined> {
     if (this.failure !== undefined) throw this.failure;
-    if (this.ended || this.reader === undefined) return undefined;
+    if (this.ended) return undefined;
     try {
-      let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+      let piece: Buffer | undefined;
       try {
-        chunk = await this.reader.read();
+        piece = await this.reply.response.body.read();
       } catch (err) {
         throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} ended after ${this.total} of ${this.desc.size} bytes (${String((err as Error).message)})`, { cause: err });
       }
-      if (chunk.done) {
+      if (piece === undefined) {
         this.ended = true;
         this.reply.done();
         return undefined;
       }
       this.reply.touch();
-      this.total += chunk.value.length;
+      this.total += piece.length;
       if (this.total > this.desc.size) throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} is longer than its ${this.desc.size} bytes`);
-      const piece = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
       this.hash.update(piece);
       await this.sink.write(piece);
       return piece;
@@ -93,7 +89,7 @@ export class BlobDownload {
   /** Stops the download (an error elsewhere): the connection is released, nothing more is read. */
   async cancel(): Promise<void> {
     this.ended = true;
-    await this.reader?.cancel().catch(() => undefined);
+    await this.reply.response.body.cancel();
     this.reply.done();
   }
 }

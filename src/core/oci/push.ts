@@ -5,10 +5,11 @@
  * has are not sent again; the manifest goes last, so a tag never names a manifest whose blobs
  * are missing.
  */
+import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { streamedArchiveBounds } from '../archive/index.js';
-import { unpackTgzFile } from '../bundle/index.js';
+import { hashStream, unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -16,6 +17,7 @@ import { packFolder } from '../pack/index.js';
 import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
 import { buildArtifact, OCI_MANIFEST, type Descriptor, type SkillConfig } from './artifact.js';
+import type { StagedUpload } from './blob-upload.js';
 import { RegistryClient } from './client.js';
 import { formatOciReference, manifestRef, type OciReference } from './reference.js';
 import { pushSignature, type PushedSignature } from './signature.js';
@@ -57,16 +59,23 @@ interface Packed {
   /** The archive file, its digest and size (hashed as it was read), when it passed. */
   readonly archive?: { readonly path: string; readonly digest: Sha256Digest; readonly size: number };
   readonly name?: string;
+  /** The layer, sent while the archive was checked and not yet committed, when it passed. */
+  readonly staged?: StagedUpload;
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it. */
+type Stage = (path: string, size: number, digest: Sha256Digest) => Promise<StagedUpload>;
 
 /**
  * The archive to push, checked as `run ARCHIVE` checks one but streamed (never held whole):
  * unpacked through the guarded tar walk into a scratch folder, hashed as it is read, and the skill
- * validated there. A folder is packed into the scratch folder first. `use` runs while the
- * archive is still there; the scratch folder is removed after.
+ * validated there. A folder is packed into the scratch folder first. While the archive is
+ * checked, `stage` sends it (the upload overlaps the check); a refused archive's upload is
+ * cancelled, never committed. `use` runs while the archive is still there; the scratch folder is
+ * removed after.
  */
-async function withArchive<T>(req: PushRequest, use: (packed: Packed & { description?: string }) => Promise<T>): Promise<T> {
+async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Packed & { description?: string }) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(req.tmpDir, 'skillctl-push-'));
   try {
     let path = req.source;
@@ -79,14 +88,51 @@ async function withArchive<T>(req: PushRequest, use: (packed: Packed & { descrip
       packedDiagnostics = packed.diagnostics;
     }
     const size = await archiveSize(path, req.label);
-    const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
-    const check = await checkSkillSource(source, req.label);
+    // Hashed first (the registry is asked whether it has the blob), then sent while it is checked.
+    const staging = hashFile(path, req.label).then((digest) => stage(path, size, digest).then((staged) => ({ digest, staged })));
+    // Awaited only after the check: a failure meanwhile must not count as unhandled.
+    staging.catch(() => undefined);
+    let checked: { source: UnpackedArchive; check: SkillCheck };
+    try {
+      const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
+      checked = { source, check: await checkSkillSource(source, req.label) };
+    } catch (err) {
+      await giveUp(staging);
+      throw err;
+    }
+    const { source, check } = checked;
     const diagnostics = packedDiagnostics ?? check.diagnostics;
-    if (!check.ok) return await use({ check, diagnostics: check.diagnostics });
+    if (!check.ok) {
+      await giveUp(staging);
+      return await use({ check, diagnostics: check.diagnostics });
+    }
+    const { digest, staged } = await staging;
+    // The bytes checked are not the bytes hashed for the upload: the file changed in between.
+    // (The registry refuses a commit whose bytes do not hash to the digest, so what it was sent
+    // cannot differ from what was checked unnoticed either.)
+    if (digest !== source.archiveDigest) {
+      await staged.cancel();
+      throw new SkillctlError('INPUT_UNREADABLE', `${req.label} changed while it was pushed (hashed to ${digest}, then to ${source.archiveDigest})`);
+    }
     const archive = { path, digest: source.archiveDigest, size: source.archiveSize };
-    return await use({ check, archive, name: basename(path), diagnostics, ...description(check) });
+    return await use({ check, archive, name: basename(path), staged, diagnostics, ...description(check) });
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** An upload staged for an archive that is refused: cancelled once it settled; its own failure no longer matters. */
+async function giveUp(staging: Promise<{ staged: StagedUpload }>): Promise<void> {
+  const settled = await staging.catch(() => undefined);
+  await settled?.staged.cancel();
+}
+
+/** sha256 of the archive file; an unreadable one is `run ARCHIVE`'s code. */
+async function hashFile(path: string, label: string): Promise<Sha256Digest> {
+  try {
+    return await hashStream(createReadStream(path));
+  } catch (err) {
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
   }
 }
 
@@ -106,9 +152,12 @@ function description(check: SkillCheck): { description?: string } {
 }
 
 export async function pushSkill(req: PushRequest): Promise<PushResult> {
-  return withArchive(req, async (packed) => {
+  const client = new RegistryClient(req.ref, req.transport);
+  const stage: Stage = (path, size, digest) => client.stageBlobFile(path, size, digest, req.chunkBytes);
+  return withArchive(req, stage, async (packed) => {
     const identity = packed.check?.identity;
-    if (packed.archive === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
+    if (packed.archive === undefined || packed.staged === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
+      await packed.staged?.cancel();
       return { ok: false, diagnostics: packed.diagnostics };
     }
     const config: SkillConfig = {
@@ -121,8 +170,8 @@ export async function pushSkill(req: PushRequest): Promise<PushResult> {
     };
     const { archive } = packed;
     const built = buildArtifact(config, archive, packed.name as string);
-    const client = new RegistryClient(req.ref, req.transport);
-    const layerSent = (await client.uploadBlobFile(archive.path, archive.size, archive.digest, req.chunkBytes)) !== false;
+    // The layer is committed only now that the archive passed; then the config, the manifest last.
+    const layerSent = (await packed.staged.commit()) !== false;
     const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
     // By tag when one was given; else by digest, which names the manifest without a tag.
     await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);
