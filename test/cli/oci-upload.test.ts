@@ -4,6 +4,7 @@
 // a request (nginx's 413) or where --chunk-mib asks for chunks. A recording proxy shows
 // which requests went; a pull reads the layer back byte for byte each time.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -111,6 +112,20 @@ describe('push uploads a layer in one streamed request, or in chunks', () => {
     }
     const head = await fetch(`http://${registry.host}/v2/refused/pdf-notes/blobs/${sha256(bad)}`, { method: 'HEAD' });
     assert.equal(head.status, 404);
+  });
+
+  it('a FIFO in the archive\'s place is INPUT_NOT_REGULAR_FILE (exit 2) at once, never waited on, and nothing is sent', async () => {
+    const fifo = join(work, 'fifo.tgz');
+    execFileSync('mkfifo', [fifo]);
+    const proxy = await registryProxy(registry.port);
+    try {
+      const r = await cli(['push', fifo, `oci://${proxy.host}/fifo/pdf-notes:1`, '--json']);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.equal(json<{ error?: { code: string } }>(r).error?.code, 'INPUT_NOT_REGULAR_FILE');
+      assert.deepEqual(proxy.seen, []);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a streamed upload that is redirected: OCI_REDIRECT_REFUSED, exit 2, the body is not sent again elsewhere', async () => {

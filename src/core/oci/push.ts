@@ -5,14 +5,14 @@
  * has are not sent again; the manifest goes last, so a tag never names a manifest whose blobs
  * are missing.
  */
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { streamedArchiveBounds } from '../archive/index.js';
 import { hashStream, unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
 import { packFolder } from '../pack/index.js';
 import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
@@ -87,9 +87,10 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
       path = packed.archive;
       packedDiagnostics = packed.diagnostics;
     }
-    const size = await archiveSize(path, req.label);
-    // Hashed first (the registry is asked whether it has the blob), then sent while it is checked.
-    const staging = hashFile(path, req.label).then((digest) => stage(path, size, digest).then((staged) => ({ digest, staged })));
+    // Hashed first, on its own (the registry is asked whether it has the blob), then sent while
+    // it is checked: hashing beside the unpacking delayed the upload by most of the check.
+    const { size, digest } = await hashArchive(path, req.label);
+    const staging = stage(path, size, digest);
     // Awaited only after the check: a failure meanwhile must not count as unhandled.
     staging.catch(() => undefined);
     let checked: { source: UnpackedArchive; check: SkillCheck };
@@ -106,7 +107,7 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
       await giveUp(staging);
       return await use({ check, diagnostics: check.diagnostics });
     }
-    const { digest, staged } = await staging;
+    const staged = await staging;
     // The bytes checked are not the bytes hashed for the upload: the file changed in between.
     // (The registry refuses a commit whose bytes do not hash to the digest, so what it was sent
     // cannot differ from what was checked unnoticed either.)
@@ -122,27 +123,33 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
 }
 
 /** An upload staged for an archive that is refused: cancelled once it settled; its own failure no longer matters. */
-async function giveUp(staging: Promise<{ staged: StagedUpload }>): Promise<void> {
-  const settled = await staging.catch(() => undefined);
-  await settled?.staged.cancel();
+async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
+  const staged = await staging.catch(() => undefined);
+  await staged?.cancel();
 }
 
-/** sha256 of the archive file; an unreadable one is `run ARCHIVE`'s code. */
-async function hashFile(path: string, label: string): Promise<Sha256Digest> {
+/**
+ * The archive file's size and sha256, with the codes `run ARCHIVE` gives: a missing or
+ * unreadable file, or one that is not a regular file (opened without blocking, so a FIFO put in
+ * its place is refused, not waited on).
+ */
+async function hashArchive(path: string, label: string): Promise<{ size: number; digest: Sha256Digest }> {
+  let fh: FileHandle;
   try {
-    return await hashStream(createReadStream(path));
-  } catch (err) {
-    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
-  }
-}
-
-/** The size of the archive file; the codes `run ARCHIVE` gives for a missing or unreadable one. */
-async function archiveSize(path: string, label: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = errnoCode(err);
     throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${label} is not a regular file`);
+    return { size: st.size, digest: await hashStream(fh.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) };
+  } catch (err) {
+    if (isSkillctlError(err)) throw err;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+  } finally {
+    await fh.close();
   }
 }
 
@@ -170,9 +177,10 @@ export async function pushSkill(req: PushRequest): Promise<PushResult> {
     };
     const { archive } = packed;
     const built = buildArtifact(config, archive, packed.name as string);
-    // The layer is committed only now that the archive passed; then the config, the manifest last.
-    const layerSent = (await packed.staged.commit()) !== false;
-    const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
+    // The layer is committed only now that the archive passed, the config sent beside it (both
+    // must be there before the manifest, in either order); the manifest last.
+    const [layer, configSent] = await Promise.all([packed.staged.commit(), client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes)]);
+    const layerSent = layer !== false;
     // By tag when one was given; else by digest, which names the manifest without a tag.
     await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);
     const signature = req.sign !== undefined ? await pushSignature(client, { mediaType: OCI_MANIFEST, digest: built.digest, size: built.manifest.length }, req.sign) : undefined;
