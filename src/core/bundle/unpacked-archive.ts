@@ -15,11 +15,10 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { TransformOptions } from 'node:stream';
-import { createGunzip, type ZlibOptions } from 'node:zlib';
+import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
 import type { Ignore } from 'ignore';
-import { decodeUtf8, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
+import { decodeUtf8, filePieces, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -117,6 +116,30 @@ function gzipProblem(err: unknown, head: Buffer): Diagnostic {
 }
 
 /**
+ * Writes `pieces` into the inflater, each consumed (its write callback) before the next is asked
+ * for, so a source may reuse its buffer (../archive/file-pieces.ts); then ends it. Settles with
+ * undefined, or the error that stopped it: the input's (the inflater is destroyed with it, so
+ * the reader sees it too) or the inflater's. An inflater closed early (the walk stopped) ends it
+ * quietly.
+ */
+async function feed(pieces: AsyncIterable<Buffer>, gz: Gunzip): Promise<unknown> {
+  const closed = new Promise<'closed'>((resolve) => gz.once('close', () => resolve('closed')));
+  try {
+    for await (const piece of pieces) {
+      const written = new Promise<unknown>((resolve) => gz.write(piece, (err) => resolve(err ?? undefined)));
+      const outcome = await Promise.race([written, closed]);
+      if (outcome === 'closed') return undefined;
+      if (outcome !== undefined) return outcome;
+    }
+    gz.end();
+    return undefined;
+  } catch (err) {
+    gz.destroy(err instanceof Error ? err : new Error(String(err)));
+    return err;
+  }
+}
+
+/**
  * Unpacks the gzip stream `input` into `target` (made here; it must not exist or be empty).
  * `location` names the archive in findings and errors. The compressed bytes are not hashed here:
  * a caller that needs their digest hashes the pieces it hands in (pull's download already does,
@@ -139,10 +162,7 @@ export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bo
   const options: ZlibOptions & TransformOptions = { chunkSize: PIECE, readableHighWaterMark: INFLATE_AHEAD };
   const gz = createGunzip(options);
   // Settles when the input is used up or the inflater is destroyed (the walk stopped early).
-  const feeding = pipeline(tapped(), gz).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
+  const feeding = feed(tapped(), gz);
   const walk = new TarWalk(bounds);
   const writer = new Writer(root, target, walk);
   const limit = inflateLimit(bounds);
@@ -237,7 +257,9 @@ export async function unpackTgzFile(path: string, target: string, bounds: Archiv
     throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${location}: ${code ?? String(err)}`, { cause: err });
   }
   try {
-    if (!(await fh.stat()).isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
+    const st = await fh.stat();
+    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
+    const size = st.size;
     const hash = createHash('sha256');
     async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       for await (const piece of pieces) {
@@ -245,7 +267,7 @@ export async function unpackTgzFile(path: string, target: string, bounds: Archiv
         yield piece;
       }
     }
-    const unpacked = await unpackTgz(hashed(fh.createReadStream({ highWaterMark: PIECE, autoClose: false })), target, bounds, location);
+    const unpacked = await unpackTgz(hashed(filePieces(fh, size, location, PIECE)), target, bounds, location);
     return { ...unpacked, archiveDigest: `sha256:${hash.digest('hex')}` };
   } finally {
     await fh.close();

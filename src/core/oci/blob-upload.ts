@@ -12,8 +12,8 @@
  * never committed is no blob: a refused skill leaves nothing in the registry (the session is
  * cancelled, and registries expire the ones a lost connection leaves).
  */
-import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { filePieces } from '../archive/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import type { Reply, Transport } from './transport.js';
@@ -29,8 +29,15 @@ export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
  */
 const REFUSED_WHOLE = [405, 411, 413, 501] as const;
 
-/** Pieces read from the file for a streamed upload. */
-const STREAM_PIECE = 256 * 1024;
+/** The file at `path`, `size` bytes of it, in pieces of one reused buffer (../archive/file-pieces.ts). */
+async function* pathPieces(path: string, size: number): AsyncGenerator<Buffer> {
+  const fh = await open(path, 'r');
+  try {
+    yield* filePieces(fh, size, path);
+  } finally {
+    await fh.close();
+  }
+}
 
 /** How a blob went: false when the registry had it. */
 export type UploadOutcome = false | 'streamed' | 'chunked';
@@ -127,7 +134,7 @@ export class BlobUploads {
     });
     if (chunkBytes !== undefined) return inChunks(chunkBytes);
     const session = await this.startUpload(what);
-    const body = { length: size, open: () => createReadStream(path, { highWaterMark: STREAM_PIECE }) };
+    const body = { length: size, open: () => pathPieces(path, size) };
     const patch = await this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` });
     if (patch.response.status >= 300) {
       await this.cancelSession(session, what);

@@ -129,24 +129,26 @@ function bodyOf(msg: IncomingMessage, progress: () => void): HttpBody {
   };
 }
 
-/** Writes a streamed body piece by piece, waiting for `drain`; stops when the request is gone. */
+/**
+ * Writes a streamed body piece by piece, each handed to the socket (its write callback) before
+ * the next is asked for: the source may reuse its buffer, and no piece waits in memory beyond
+ * the one being sent. Stops when the request is gone.
+ */
 async function sendPieces(req: ClientRequest, pieces: AsyncIterable<Uint8Array>, progress: () => void): Promise<void> {
   const it = pieces[Symbol.asyncIterator]();
   try {
     for (let next = await it.next(); next.done !== true; next = await it.next()) {
       if (req.destroyed) return;
       progress();
-      if (!req.write(next.value)) {
-        await new Promise<void>((resolve) => {
-          const go = (): void => {
-            req.off('drain', go);
-            req.off('close', go);
-            resolve();
-          };
-          req.on('drain', go);
-          req.on('close', go);
-        });
-      }
+      await new Promise<void>((resolve) => {
+        const go = (): void => {
+          req.off('close', go);
+          resolve();
+        };
+        // A request destroyed meanwhile may never call back: its close ends the wait too.
+        req.on('close', go);
+        req.write(next.value, go);
+      });
     }
     if (!req.destroyed) req.end();
   } finally {

@@ -5,11 +5,12 @@
  * has are not sent again; the manifest goes last, so a tag never names a manifest whose blobs
  * are missing.
  */
+import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { streamedArchiveBounds } from '../archive/index.js';
-import { hashStream, unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
+import { filePieces, streamedArchiveBounds } from '../archive/index.js';
+import { unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
@@ -144,7 +145,9 @@ async function hashArchive(path: string, label: string): Promise<{ size: number;
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${label} is not a regular file`);
-    return { size: st.size, digest: await hashStream(fh.createReadStream({ autoClose: false, highWaterMark: 256 * 1024 })) };
+    const hash = createHash('sha256');
+    for await (const piece of filePieces(fh, st.size, label)) hash.update(piece);
+    return { size: st.size, digest: `sha256:${hash.digest('hex')}` };
   } catch (err) {
     if (isSkillctlError(err)) throw err;
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });

@@ -50,7 +50,8 @@ export interface RequestInit {
 
 /**
  * A body streamed from a source that can be opened again (a file): sent as it is read, never
- * held whole, with its length announced. A retry or an auth round opens it anew.
+ * held whole, with its length announced. A retry or an auth round opens it anew. A piece may be
+ * reused by the source once the next is asked for: each is handed to the socket before that.
  */
 export interface StreamedBody {
   readonly length: number;
