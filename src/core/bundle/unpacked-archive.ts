@@ -27,15 +27,18 @@ import { emptyTarget, pathUnder } from './archive-source.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';
 
-/** Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default, still small. */
-const PIECE = 64 * 1024;
+/**
+ * Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default (each write and
+ * each inflate call is a round trip to the thread pool), still small.
+ */
+const PIECE = 256 * 1024;
 
 /**
  * How far the inflater (on the thread pool) may run ahead of the walk and the file writes. With
  * the stream default (16 KiB, less than one piece) it waited for every write before inflating
- * the next piece; with 16 pieces of room, inflating and writing overlap (docs/performance.md).
+ * the next piece; with 4 pieces of room, inflating and writing overlap (docs/performance.md).
  */
-const INFLATE_AHEAD = 16 * PIECE;
+const INFLATE_AHEAD = 4 * PIECE;
 
 /** What `unpackTgz` made of a stream: a bundle source over the folder written. */
 export interface UnpackedStream extends BundleSource {
