@@ -13,13 +13,29 @@
  * checked (https.request's defaults). Connections are kept alive and reused; an idle one never
  * keeps the process running (the agent unreferences free sockets).
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 
 /** How much of a response body may wait unread before the socket is paused. */
 const QUEUE_MAX = 1024 * 1024;
 
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+type Send = (url: URL, options: RequestOptions, answer: (m: IncomingMessage) => void) => ClientRequest;
+
+/**
+ * node:http and node:https with their keep-alive agents, loaded on the first request: loading
+ * TLS at start-up cost a pull answered from the cache 30 ms (docs/performance.md).
+ */
+let loaded: Promise<{ readonly http: Send; readonly https: Send }> | undefined;
+function senders(): Promise<{ readonly http: Send; readonly https: Send }> {
+  loaded ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => {
+    const plain = new http.Agent({ keepAlive: true });
+    const secure = new https.Agent({ keepAlive: true });
+    return {
+      http: (url, options, answer) => http.request(url, { ...options, agent: plain }, answer),
+      https: (url, options, answer) => https.request(url, { ...options, agent: secure }, answer),
+    };
+  });
+  return loaded;
+}
 
 /** A response's headers, read as fetch's Headers are (names in any case; repeated ones joined). */
 export interface HttpHeaders {
@@ -162,16 +178,16 @@ async function sendPieces(req: ClientRequest, pieces: AsyncIterable<Uint8Array>,
  * error (its `code`: ECONNREFUSED, ERR_SSL_WRONG_VERSION_NUMBER, …).
  */
 export function exchange(method: string, url: URL, headers: Record<string, string>, body: HttpRequestBody | undefined, progress: () => void): Exchange {
-  const secure = url.protocol === 'https:';
-  const send = secure ? httpsRequest : httpRequest;
   let req: ClientRequest | undefined;
   let msg: IncomingMessage | undefined;
   let reject: ((err: Error) => void) | undefined;
-  const response = new Promise<HttpResponse>((resolve, fail) => {
+  let aborted: Error | undefined;
+  const response = senders().then((send) => new Promise<HttpResponse>((resolve, fail) => {
     reject = fail;
+    if (aborted !== undefined) return fail(aborted);
     const all = { ...headers };
     if (body instanceof Uint8Array) all['content-length'] = String(body.length);
-    req = send(url, { method, headers: all, agent: secure ? agents.https : agents.http }, (m) => {
+    req = (url.protocol === 'https:' ? send.https : send.http)(url, { method, headers: all }, (m) => {
       msg = m;
       resolve({ status: m.statusCode ?? 0, headers: headersOf(m), body: bodyOf(m, progress) });
     });
@@ -180,10 +196,11 @@ export function exchange(method: string, url: URL, headers: Record<string, strin
     else if (body instanceof Uint8Array) req.end(body);
     // A failure to read the body's source is the request's failure.
     else sendPieces(req, body, progress).catch((err: unknown) => req?.destroy(err instanceof Error ? err : new Error(String(err))));
-  });
+  }));
   return {
     response,
     abort(why) {
+      aborted = why;
       reject?.(why);
       msg?.destroy(why);
       req?.destroy(why);
