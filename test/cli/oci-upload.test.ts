@@ -1,9 +1,12 @@
-// How push sends a layer to the real CNCF distribution registry (docker-registry): in one PUT
-// whose body streams from the archive, or in chunks where a proxy before the registry refuses so
-// large a request (nginx's 413) or where --chunk-mib asks for chunks. A recording proxy shows
+// How push sends a layer to the real CNCF distribution registry (docker-registry): in one PATCH
+// whose body streams from the archive (sent while the archive is checked), committed by a PUT with
+// no body once the check passed, or in chunks where a proxy before the registry refuses so large
+// a request (nginx's 413) or where --chunk-mib asks for chunks. A recording proxy shows
 // which requests went; a pull reads the layer back byte for byte each time.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +16,7 @@ import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js'
 import { removeDir, tempDir } from '../helpers/project.js';
 import { registryProxy, type ProxySeen } from '../helpers/registry-proxy.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+import { tgz } from '../helpers/tar.js';
 
 interface PushDoc {
   digest: string;
@@ -69,22 +73,59 @@ describe('push uploads a layer in one streamed request, or in chunks', () => {
     }
   }
 
-  it('by default the layer goes in one PUT streamed from the archive, its length announced', async () => {
+  it('by default the layer goes in one PATCH streamed from the archive, its length announced, then an empty PUT commits it', async () => {
     const { doc, seen } = await pushThenPull('streamed/pdf-notes', {});
-    // The layer's PUT carries the whole archive; besides it only the config's small PUT.
-    assert.deepEqual(uploads(seen).filter((u) => !CONFIG_PUT.test(u)), [`PUT ${doc.layer.size} 201`]);
+    // The layer's PATCH carries the whole archive; besides it only the commit and the config's small PUT.
+    assert.deepEqual(uploads(seen).filter((u) => !CONFIG_PUT.test(u)), [`PATCH ${doc.layer.size} 202`, 'PUT 0 201']);
   });
 
   it('a proxy that refuses bodies over 9 MiB (413): the layer is sent again in 8 MiB chunks, and arrives whole', async () => {
     const { doc, seen } = await pushThenPull('fallback/pdf-notes', { maxBodyBytes: 9 * MIB });
     const layerUploads = uploads(seen).filter((u) => !CONFIG_PUT.test(u));
-    assert.deepEqual(layerUploads, [`PUT ${doc.layer.size} 413`, 'DELETE - 204', `PATCH ${8 * MIB} 202`, `PATCH ${doc.layer.size - 8 * MIB} 202`, 'PUT 0 201']);
+    assert.deepEqual(layerUploads, [`PATCH ${doc.layer.size} 413`, 'DELETE - 204', `PATCH ${8 * MIB} 202`, `PATCH ${doc.layer.size - 8 * MIB} 202`, 'PUT 0 201']);
   });
 
-  it('--chunk-mib asks for chunks: 4 MiB PATCHes, no streamed PUT', async () => {
+  it('--chunk-mib asks for chunks: 4 MiB PATCHes, no streamed PATCH', async () => {
     const { doc, seen } = await pushThenPull('chunked/pdf-notes', {}, ['--chunk-mib', '4']);
     const layerUploads = uploads(seen).filter((u) => !CONFIG_PUT.test(u));
     assert.deepEqual(layerUploads, [`PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${4 * MIB} 202`, `PATCH ${doc.layer.size - 12 * MIB} 202`, 'PUT 0 201']);
+  });
+
+  it('an archive the check refuses: sent while it was checked, never committed (the session is cancelled, the registry has no such blob)', async () => {
+    // 12 MiB of random bytes, so the upload is under way as the walk reaches the ../ entry at the end.
+    const bad = tgz([
+      { name: 'SKILL.md', data: '---\nname: pdf-notes\ndescription: d\n---\n' },
+      { name: 'assets.bin', data: assets },
+      { name: '../escape.txt', data: 'x' },
+    ]);
+    const file = join(work, 'refused.tgz');
+    await writeFile(file, bad);
+    const proxy = await registryProxy(registry.port);
+    try {
+      const r = await cli(['push', file, `oci://${proxy.host}/refused/pdf-notes:1`, '--json']);
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stdout, /ARCHIVE_PATH_UNSAFE/);
+      assert.deepEqual(uploads(proxy.seen), [`PATCH ${bad.length} 202`, 'DELETE - 204']);
+      assert.ok(!existsSync(join(work, 'escape.txt')));
+    } finally {
+      await proxy.close();
+    }
+    const head = await fetch(`http://${registry.host}/v2/refused/pdf-notes/blobs/${sha256(bad)}`, { method: 'HEAD' });
+    assert.equal(head.status, 404);
+  });
+
+  it('a FIFO in the archive\'s place is INPUT_NOT_REGULAR_FILE (exit 2) at once, never waited on, and nothing is sent', async () => {
+    const fifo = join(work, 'fifo.tgz');
+    execFileSync('mkfifo', [fifo]);
+    const proxy = await registryProxy(registry.port);
+    try {
+      const r = await cli(['push', fifo, `oci://${proxy.host}/fifo/pdf-notes:1`, '--json']);
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.equal(json<{ error?: { code: string } }>(r).error?.code, 'INPUT_NOT_REGULAR_FILE');
+      assert.deepEqual(proxy.seen, []);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a streamed upload that is redirected: OCI_REDIRECT_REFUSED, exit 2, the body is not sent again elsewhere', async () => {

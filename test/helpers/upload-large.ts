@@ -1,6 +1,6 @@
 // Child process of test/core/oci/upload-memory.test.ts: uploads the file PATH (SIZE bytes) as a
 // blob to the registry at HOST the way push sends a layer (uploadBlobFile, no chunk size: one
-// streamed PUT), and prints how it went and the process's peak RSS. The blob's DIGEST is given,
+// streamed PATCH, then the commit), and prints how it went and the process's peak RSS. The blob's DIGEST is given,
 // so that the peak is the upload's, not that of hashing the file first.
 //   node upload-large.js HOST PATH SIZE DIGEST
 import type { Sha256Digest } from '../../src/core/digest/index.js';

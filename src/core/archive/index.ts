@@ -27,3 +27,4 @@ export {
 } from './skill-zip.js';
 export { archiveTrailer, contentPadding, fileHeader, parseHeader, parsePax, splitUstarPath, BLOCK, RECORD } from './tar.js';
 export { writeZip, type WrittenZip, type ZipEntry, type ZipEntryInfo } from './zip.js';
+export { FILE_PIECE, filePieces } from './file-pieces.js';

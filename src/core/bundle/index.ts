@@ -1,5 +1,5 @@
 export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './archive-source.js';
-export { unpackTgz, unpackTgzFile, type UnpackedArchive } from './unpacked-archive.js';
+export { unpackTgz, unpackTgzFile, type UnpackedArchive, type UnpackedStream } from './unpacked-archive.js';
 export { computeContent, hashFiles, listAndHash, type BundleContent, type HashedFiles } from './content.js';
 export { asyncDirOps, syncDirOps, type DirOps, type HashedRegular } from './dir-ops.js';
 export { dirSource } from './dir-source.js';

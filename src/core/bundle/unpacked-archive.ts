@@ -15,10 +15,10 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
+import type { TransformOptions } from 'node:stream';
+import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
 import type { Ignore } from 'ignore';
-import { decodeUtf8, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
+import { decodeUtf8, filePieces, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -27,15 +27,30 @@ import { emptyTarget, pathUnder } from './archive-source.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';
 
-/** Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default, still small. */
-const PIECE = 64 * 1024;
+/**
+ * Inflated pieces of this size: fewer, larger writes than zlib's 16 KiB default (each write and
+ * each inflate call is a round trip to the thread pool), still small.
+ */
+const PIECE = 256 * 1024;
 
-export interface UnpackedArchive extends BundleSource {
+/**
+ * How far the inflater (on the thread pool) may run ahead of the walk and the file writes. With
+ * the stream default (16 KiB, less than one piece) it waited for every write before inflating
+ * the next piece; with 4 pieces of room, inflating and writing overlap (docs/performance.md).
+ */
+const INFLATE_AHEAD = 4 * PIECE;
+
+/** What `unpackTgz` made of a stream: a bundle source over the folder written. */
+export interface UnpackedStream extends BundleSource {
   /** The folder the files were written into. */
   readonly dir: string;
-  /** sha256 and size of the compressed bytes read. */
-  readonly archiveDigest: Sha256Digest;
+  /** How many compressed bytes were read. */
   readonly archiveSize: number;
+}
+
+/** An archive file unpacked: also the sha256 of its compressed bytes, hashed as they were read. */
+export interface UnpackedArchive extends UnpackedStream {
+  readonly archiveDigest: Sha256Digest;
 }
 
 interface Writing {
@@ -104,30 +119,53 @@ function gzipProblem(err: unknown, head: Buffer): Diagnostic {
 }
 
 /**
- * Unpacks the gzip stream `input` into `target` (made here; it must not exist or be empty).
- * `location` names the archive in findings and errors.
+ * Writes `pieces` into the inflater, each consumed (its write callback) before the next is asked
+ * for, so a source may reuse its buffer (../archive/file-pieces.ts); then ends it. Settles with
+ * undefined, or the error that stopped it: the input's (the inflater is destroyed with it, so
+ * the reader sees it too) or the inflater's. An inflater closed early (the walk stopped) ends it
+ * quietly.
  */
-export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bounds: ArchiveBounds, location: string): Promise<UnpackedArchive> {
+async function feed(pieces: AsyncIterable<Buffer>, gz: Gunzip): Promise<unknown> {
+  const closed = new Promise<'closed'>((resolve) => gz.once('close', () => resolve('closed')));
+  try {
+    for await (const piece of pieces) {
+      const written = new Promise<unknown>((resolve) => gz.write(piece, (err) => resolve(err ?? undefined)));
+      const outcome = await Promise.race([written, closed]);
+      if (outcome === 'closed') return undefined;
+      if (outcome !== undefined) return outcome;
+    }
+    gz.end();
+    return undefined;
+  } catch (err) {
+    gz.destroy(err instanceof Error ? err : new Error(String(err)));
+    return err;
+  }
+}
+
+/**
+ * Unpacks the gzip stream `input` into `target` (made here; it must not exist or be empty).
+ * `location` names the archive in findings and errors. The compressed bytes are not hashed here:
+ * a caller that needs their digest hashes the pieces it hands in (pull's download already does,
+ * `unpackTgzFile` below does for a file), so no byte is hashed twice.
+ */
+export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bounds: ArchiveBounds, location: string): Promise<UnpackedStream> {
   const made = await emptyTarget(target);
   if ('problem' in made) throw new SkillctlError(made.problem.code, made.problem.message);
   const { root } = made;
-  const archiveHash = createHash('sha256');
   let archiveSize = 0;
   let head = Buffer.alloc(0);
   async function* tapped(): AsyncGenerator<Buffer> {
     for await (const piece of input) {
       if (head.length < 2) head = Buffer.concat([head, piece.subarray(0, 2)]);
-      archiveHash.update(piece);
       archiveSize += piece.length;
       yield piece;
     }
   }
-  const gz = createGunzip({ chunkSize: PIECE });
+  // node:zlib hands stream options on to its Transform (the type declares zlib's own only).
+  const options: ZlibOptions & TransformOptions = { chunkSize: PIECE, readableHighWaterMark: INFLATE_AHEAD };
+  const gz = createGunzip(options);
   // Settles when the input is used up or the inflater is destroyed (the walk stopped early).
-  const feeding = pipeline(tapped(), gz).then(
-    () => undefined,
-    (err: unknown) => err,
-  );
+  const feeding = feed(tapped(), gz);
   const walk = new TarWalk(bounds);
   const writer = new Writer(root, target, walk);
   const limit = inflateLimit(bounds);
@@ -160,7 +198,7 @@ export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bo
   // Stopping early destroys the inflater, which ends the feeding with an abort: that is no error.
   const aborted = ['ERR_STREAM_PREMATURE_CLOSE', 'ABORT_ERR', 'ERR_STREAM_DESTROYED'].includes(errnoCode(fed) ?? '');
   if (fed !== undefined && stoppedEarly && !isZlibError(fed) && !aborted) throw fed;
-  return listUnpacked(root, location, writer.written, walk.diagnostics, `sha256:${archiveHash.digest('hex')}`, archiveSize);
+  return listUnpacked(root, location, writer.written, walk.diagnostics, archiveSize);
 }
 
 /** Drops what `.skillignore` and the excluded folders leave out, as a listing of an archive in memory does. */
@@ -169,9 +207,8 @@ async function listUnpacked(
   location: string,
   written: ReadonlyMap<string, { size: number; mode: number; digest: Sha256Digest }>,
   diagnostics: Diagnostic[],
-  archiveDigest: Sha256Digest,
   archiveSize: number,
-): Promise<UnpackedArchive> {
+): Promise<UnpackedStream> {
   const fileOf = (path: string): string => pathUnder(root, path, location);
   let ig: Ignore | undefined;
   if (written.has('.skillignore')) {
@@ -202,7 +239,6 @@ async function listUnpacked(
   return {
     location,
     dir: root,
-    archiveDigest,
     archiveSize,
     list: () => Promise.resolve(listing),
     read: async (path) => readFile(listed(path)),
@@ -224,8 +260,18 @@ export async function unpackTgzFile(path: string, target: string, bounds: Archiv
     throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${location}: ${code ?? String(err)}`, { cause: err });
   }
   try {
-    if (!(await fh.stat()).isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
-    return await unpackTgz(fh.createReadStream({ highWaterMark: PIECE, autoClose: false }), target, bounds, location);
+    const st = await fh.stat();
+    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
+    const size = st.size;
+    const hash = createHash('sha256');
+    async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+      for await (const piece of pieces) {
+        hash.update(piece);
+        yield piece;
+      }
+    }
+    const unpacked = await unpackTgz(hashed(filePieces(fh, size, location, PIECE)), target, bounds, location);
+    return { ...unpacked, archiveDigest: `sha256:${hash.digest('hex')}` };
   } finally {
     await fh.close();
   }

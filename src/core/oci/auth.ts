@@ -8,12 +8,13 @@ import type { Code } from '../diagnostics.js';
 import { SkillctlError } from '../errors.js';
 import { parseChallenge } from './challenge.js';
 import type { CredentialStore } from './credentials.js';
+import type { HttpResponse } from './http-exchange.js';
 import { boundedText, ERROR_BODY_MAX, registryMessage } from './response-body.js';
 
 /** What the authenticator needs of the transport: a plain GET (no auth, no redirects) and its scheme rule. */
 export interface TokenFetcher {
   /** GETs `url` once; network failures are already SkillctlErrors. `done` stops the idle timer. */
-  get(url: URL, headers: Record<string, string>): Promise<{ readonly response: Response; done(): void }>;
+  get(url: URL, headers: Record<string, string>): Promise<{ readonly response: HttpResponse; done(): void }>;
   /** Throws unless `url` may be fetched (HTTPS, or HTTP where allowed). */
   checkScheme(url: URL): void;
 }
@@ -42,7 +43,7 @@ export class RegistryAuth {
    * Earns an Authorization header from a 401's challenge. Returns it, or undefined when there
    * is nothing to answer with (the caller then reports the 401).
    */
-  async answer(res: Response, what: string): Promise<string | undefined> {
+  async answer(res: HttpResponse, what: string): Promise<string | undefined> {
     const challenge = parseChallenge(res.headers.get('www-authenticate'));
     const creds = this.credentials(this.registry);
     const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;

@@ -1,7 +1,8 @@
 /**
  * One blob's GET body, read piece by piece under its descriptor: every piece is counted (a byte
- * past the descriptor's size stops the download, so an endless body costs nothing more), hashed
- * and written to the cache's scratch file before anyone else sees it, then handed on. A consumer
+ * past the descriptor's size stops the download, so an endless body costs nothing more) and
+ * hashed before anyone else sees it, then handed on, and written to the cache's scratch file in
+ * batches (all of it before the end of the body is reported). A consumer
  * (the streaming unpacker of `pull`) may stop reading early; `drain` reads the rest, so the whole
  * blob is hashed and stored either way, and only `verify` says whether the bytes are the blob the
  * digest names. Until it has, nothing read may be trusted or placed anywhere but a scratch folder.
@@ -12,11 +13,19 @@ import { SkillctlError } from '../errors.js';
 import type { Descriptor } from './artifact.js';
 import type { Reply } from './transport.js';
 
+/**
+ * The socket's pieces (16 to 64 KiB) are written to the sink this many bytes at a time: each
+ * write is a round trip to the thread pool, and a few thousand of them cost more than the data.
+ */
+const SINK_BATCH = 512 * 1024;
+
 export class BlobDownload {
   private readonly hash = createHash('sha256');
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   private total = 0;
   private ended = false;
+  /** Pieces hashed and handed on but not yet in the sink (written together, SINK_BATCH at a time). */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   /** The first failure; every later read gives it again (a consumer may have swallowed it). */
   private failure: unknown;
   /** The read in flight: reads are serialised, so `drain` never overtakes a consumer's last read. */
@@ -31,9 +40,7 @@ export class BlobDownload {
     private readonly desc: Descriptor,
     private readonly sink: FileHandle,
     private readonly where: string,
-  ) {
-    this.reader = reply.response.body?.getReader();
-  }
+  ) {}
 
   /** The next piece, or undefined at the end of the body. */
   next(): Promise<Buffer | undefined> {
@@ -44,31 +51,41 @@ export class BlobDownload {
 
   private async read(): Promise<Buffer | undefined> {
     if (this.failure !== undefined) throw this.failure;
-    if (this.ended || this.reader === undefined) return undefined;
+    if (this.ended) return undefined;
     try {
-      let chunk: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+      let piece: Buffer | undefined;
       try {
-        chunk = await this.reader.read();
+        piece = await this.reply.response.body.read();
       } catch (err) {
         throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} ended after ${this.total} of ${this.desc.size} bytes (${String((err as Error).message)})`, { cause: err });
       }
-      if (chunk.done) {
+      if (piece === undefined) {
+        await this.flush();
         this.ended = true;
         this.reply.done();
         return undefined;
       }
       this.reply.touch();
-      this.total += chunk.value.length;
+      this.total += piece.length;
       if (this.total > this.desc.size) throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} is longer than its ${this.desc.size} bytes`);
-      const piece = Buffer.from(chunk.value.buffer, chunk.value.byteOffset, chunk.value.byteLength);
       this.hash.update(piece);
-      await this.sink.write(piece);
+      this.pending.push(piece);
+      this.pendingBytes += piece.length;
+      if (this.pendingBytes >= SINK_BATCH) await this.flush();
       return piece;
     } catch (err) {
       this.failure = err;
       await this.cancel();
       throw err;
     }
+  }
+
+  /** Writes the pieces held back to the sink, in order, in one call. */
+  private async flush(): Promise<void> {
+    const pieces = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (pieces.length > 0) await this.sink.writev(pieces);
   }
 
   /** The pieces as an async iterable; stopping the iteration early leaves the rest for `drain`. */
@@ -93,7 +110,7 @@ export class BlobDownload {
   /** Stops the download (an error elsewhere): the connection is released, nothing more is read. */
   async cancel(): Promise<void> {
     this.ended = true;
-    await this.reader?.cancel().catch(() => undefined);
+    await this.reply.response.body.cancel();
     this.reply.done();
   }
 }

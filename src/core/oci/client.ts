@@ -1,31 +1,17 @@
 /**
  * The distribution API calls skillctl makes, over one Transport: manifests (GET, HEAD, PUT),
- * blobs (HEAD, streaming GET with the digest and size checked as the bytes arrive, monolithic and
- * chunked uploads) and referrers. Everything the registry sends is untrusted: sizes are bounded
+ * blobs (HEAD, streaming GET with the digest and size checked as the bytes arrive; uploads in
+ * ./blob-upload.ts) and referrers. Everything the registry sends is untrusted: sizes are bounded
  * before and while reading, digests are computed here and compared, never taken from headers.
  */
-import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isSkillctlError, SkillctlError } from '../errors.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { BlobDownload } from './blob-download.js';
+import { BlobUploads, type StagedUpload, type UploadOutcome } from './blob-upload.js';
 import { MANIFEST_MAX_BYTES, OCI_INDEX, OCI_MANIFEST, type Descriptor } from './artifact.js';
 import type { OciReference } from './reference.js';
 import { Transport, type Reply, type TransportOptions } from './transport.js';
-
-/** Chunks of a chunked upload (distribution accepts any size). */
-export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
-
-/**
- * The answers to a monolithic PUT that mean "not in one request this large" rather than "not
- * this blob": payload too large (nginx's client_max_body_size, a registry's own cap), length
- * required, method or feature not supported. A streamed upload that gets one is sent again in
- * chunks; a digest the registry refuses (400) is not retried.
- */
-const REFUSED_WHOLE = [405, 411, 413, 501] as const;
-
-/** Pieces read from the file for a streamed upload. */
-const STREAM_PIECE = 256 * 1024;
 
 export interface FetchedManifest {
   readonly bytes: Buffer;
@@ -37,21 +23,19 @@ export interface FetchedManifest {
 async function readBounded(reply: Reply, max: number, tooLarge: () => SkillctlError): Promise<Buffer> {
   const declared = Number(reply.response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > max) {
-    await reply.response.body?.cancel().catch(() => undefined);
+    await reply.response.body.cancel();
     reply.done();
     throw tooLarge();
   }
-  const parts: Uint8Array[] = [];
+  const parts: Buffer[] = [];
   let total = 0;
-  const reader = reply.response.body?.getReader();
+  const body = reply.response.body;
   try {
-    while (reader !== undefined) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    for (let value = await body.read(); value !== undefined; value = await body.read()) {
       reply.touch();
       total += value.length;
       if (total > max) {
-        await reader.cancel().catch(() => undefined);
+        await body.cancel();
         throw tooLarge();
       }
       parts.push(value);
@@ -68,10 +52,12 @@ async function readBounded(reply: Reply, max: number, tooLarge: () => SkillctlEr
 export class RegistryClient {
   readonly ref: OciReference;
   private readonly http: Transport;
+  private readonly uploads: BlobUploads;
 
   constructor(ref: OciReference, opts: TransportOptions) {
     this.ref = ref;
     this.http = new Transport(ref.registry, ref.hostname, opts);
+    this.uploads = new BlobUploads(this.http, ref.registry, ref.repository, (digest) => this.hasBlob(digest));
   }
 
   private path(kind: 'manifests' | 'blobs' | 'referrers', name: string): string {
@@ -114,7 +100,7 @@ export class RegistryClient {
 
   async putManifest(ref: string, bytes: Buffer, mediaType: string): Promise<{ subjectAccepted: boolean }> {
     const reply = await this.http.request('PUT', this.path('manifests', ref), { headers: { 'content-type': mediaType }, body: bytes, what: `manifest ${this.name(ref)}` });
-    await reply.response.body?.cancel().catch(() => undefined);
+    await reply.response.body.cancel();
     reply.done();
     return { subjectAccepted: reply.response.headers.get('oci-subject') !== null };
   }
@@ -146,7 +132,7 @@ export class RegistryClient {
     const reply = await this.http.request('GET', this.path('blobs', desc.digest), { what });
     const declared = Number(reply.response.headers.get('content-length'));
     if (reply.response.headers.has('content-length') && Number.isFinite(declared) && declared !== desc.size) {
-      await reply.response.body?.cancel().catch(() => undefined);
+      await reply.response.body.cancel();
       reply.done();
       throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.ref.registry}: ${what} is sent as ${declared} bytes, not ${desc.size}`);
     }
@@ -169,113 +155,22 @@ export class RegistryClient {
     }
   }
 
-  /** The upload URL of a 202, resolved against the registry (distribution sends a relative one). */
-  private uploadUrl(reply: Reply): URL {
-    const location = reply.response.headers.get('location');
-    if (location === null) throw new SkillctlError('OCI_REGISTRY_ERROR', `${this.ref.registry}: an upload answer has no Location`);
-    const url = new URL(location, reply.url);
-    if (url.origin !== new URL(reply.url).origin) throw new SkillctlError('OCI_REGISTRY_ERROR', `${this.ref.registry}: an upload moved to another host (${url.host}); uploads stay on the registry`);
-    return url;
-  }
-
-  private relative(url: URL): string {
-    return `${url.pathname}${url.search}`;
+  /** Uploads a blob held in memory (a config, a signature) unless the registry has it; whether anything was sent. */
+  uploadBlob(bytes: Buffer, digest: Sha256Digest, chunkBytes?: number): Promise<boolean> {
+    return this.uploads.uploadBytes(bytes, digest, chunkBytes);
   }
 
   /**
-   * Uploads a blob held in memory (a config, a signature) unless the registry has it: in one PUT
-   * up to `chunkBytes`, in chunks of that size above. Returns whether anything was sent.
+   * Uploads the file at `path` (whose digest the caller computed) unless the registry has it:
+   * streamed in one request, or in chunks (./blob-upload.ts). How it was sent, or false.
    */
-  async uploadBlob(bytes: Buffer, digest: Sha256Digest, chunkBytes: number = DEFAULT_CHUNK_BYTES): Promise<boolean> {
-    if (await this.hasBlob(digest)) return false;
-    await this.uploadFrom({ size: bytes.length, read: (off, len) => Promise.resolve(bytes.subarray(off, off + len)) }, digest, chunkBytes);
-    return true;
+  uploadBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<UploadOutcome> {
+    return this.uploads.uploadFile(path, size, digest, chunkBytes);
   }
 
-  /**
-   * Uploads the file at `path` (whose digest the caller computed as it wrote or read it) unless
-   * the registry has it. Without `chunkBytes`: in one PUT whose body streams from the file (the
-   * registry hashes what arrives and refuses a digest that does not match), or, where the
-   * registry or a proxy before it refuses so large a request (REFUSED_WHOLE), in chunks of
-   * DEFAULT_CHUNK_BYTES; with `chunkBytes`, in chunks of that size. Either way the file is read
-   * a piece at a time: a layer of any size costs one piece (or one chunk) of memory. Returns
-   * how it was sent, or false when the registry had it.
-   */
-  async uploadBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<false | 'streamed' | 'chunked'> {
-    if (await this.hasBlob(digest)) return false;
-    if (chunkBytes === undefined && (await this.uploadStreamed(path, size, digest))) return 'streamed';
-    const chunk = chunkBytes ?? DEFAULT_CHUNK_BYTES;
-    const fh = await open(path, 'r');
-    try {
-      const buf = Buffer.allocUnsafe(Math.min(size, chunk));
-      const read = async (off: number, len: number): Promise<Buffer> => {
-        let got = 0;
-        while (got < len) {
-          const { bytesRead } = await fh.read(buf, got, len - got, off + got);
-          if (bytesRead === 0) throw new SkillctlError('INPUT_UNREADABLE', `${path} ended after ${off + got} of ${size} bytes while it was uploaded`);
-          got += bytesRead;
-        }
-        return buf.subarray(0, len);
-      };
-      await this.uploadFrom({ size, read }, digest, chunk);
-      return 'chunked';
-    } finally {
-      await fh.close();
-    }
-  }
-
-  /** Opens an upload session (POST); its URL. */
-  private async startUpload(what: string): Promise<URL> {
-    const start = await this.http.request('POST', `/v2/${this.ref.repository}/blobs/uploads/`, { what: `upload of ${what}` });
-    await start.response.body?.cancel().catch(() => undefined);
-    start.done();
-    return this.uploadUrl(start);
-  }
-
-  /**
-   * The file in one monolithic PUT with a streamed body. False when the registry refused a
-   * request that large (the session is then cancelled, best effort); any other failure throws.
-   */
-  private async uploadStreamed(path: string, size: number, digest: Sha256Digest): Promise<boolean> {
-    const what = `blob ${digest}`;
-    const url = await this.startUpload(what);
-    const session = this.relative(url);
-    url.searchParams.set('digest', digest);
-    const body = { length: size, open: () => createReadStream(path, { highWaterMark: STREAM_PIECE }) };
-    const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` });
-    await put.response.body?.cancel().catch(() => undefined);
-    put.done();
-    if (put.response.status < 300) return true;
-    const cancel = await this.http.request('DELETE', session, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}` }).catch(() => undefined);
-    cancel?.done();
-    return false;
-  }
-
-  /** POST, then PATCH per chunk (Content-Range) and PUT with the digest; or one PUT up to `chunkBytes`. */
-  private async uploadFrom(blob: { size: number; read: (off: number, len: number) => Promise<Buffer> }, digest: Sha256Digest, chunkBytes: number): Promise<void> {
-    const what = `blob ${digest}`;
-    let url = await this.startUpload(what);
-    if (blob.size > chunkBytes) {
-      for (let off = 0; off < blob.size; off += chunkBytes) {
-        // Each piece `read` returns is sent before the next is asked for (a retry sends it again).
-        const chunk = await blob.read(off, Math.min(chunkBytes, blob.size - off));
-        const reply = await this.http.request('PATCH', this.relative(url), {
-          headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}`, 'content-length': String(chunk.length) },
-          body: chunk,
-          what: `upload of ${what}`,
-        });
-        reply.done();
-        url = this.uploadUrl(reply);
-      }
-      url.searchParams.set('digest', digest);
-      const end = await this.http.request('PUT', this.relative(url), { what: `upload of ${what}` });
-      end.done();
-      return;
-    }
-    url.searchParams.set('digest', digest);
-    const body = await blob.read(0, blob.size);
-    const put = await this.http.request('PUT', this.relative(url), { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` });
-    put.done();
+  /** Sends the file at `path` without committing it (./blob-upload.ts): push checks the archive meanwhile. */
+  stageBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<StagedUpload> {
+    return this.uploads.stageFile(path, size, digest, chunkBytes);
   }
 
   /** The referrers API's index for `digest`, or undefined where the registry has no such API (404). */
@@ -288,7 +183,7 @@ export class RegistryClient {
     });
     const ct = reply.response.headers.get('content-type') ?? '';
     if (reply.response.status === 404 || !ct.startsWith(OCI_INDEX)) {
-      await reply.response.body?.cancel().catch(() => undefined);
+      await reply.response.body.cancel();
       reply.done();
       return undefined;
     }

@@ -15,7 +15,8 @@ export {
   type SkillConfig,
 } from './artifact.js';
 export { BlobCache } from './cache.js';
-export { DEFAULT_CHUNK_BYTES, RegistryClient } from './client.js';
+export { DEFAULT_CHUNK_BYTES } from './blob-upload.js';
+export { RegistryClient } from './client.js';
 export { loadDockerCredentials, NO_CREDENTIALS, type CredentialStore, type Credentials } from './credentials.js';
 export { cachedArtifact, fetchArtifact, openArtifact, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
 export { defaultPullDir, pullSkill, type PullRequest, type PullResult } from './pull.js';

@@ -5,17 +5,20 @@
  * has are not sent again; the manifest goes last, so a tag never names a manifest whose blobs
  * are missing.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { streamedArchiveBounds } from '../archive/index.js';
-import { unpackTgzFile } from '../bundle/index.js';
+import { filePieces, streamedArchiveBounds } from '../archive/index.js';
+import { unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
-import { errnoCode, SkillctlError } from '../errors.js';
+import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
 import { packFolder } from '../pack/index.js';
 import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
 import { buildArtifact, OCI_MANIFEST, type Descriptor, type SkillConfig } from './artifact.js';
+import type { StagedUpload } from './blob-upload.js';
 import { RegistryClient } from './client.js';
 import { formatOciReference, manifestRef, type OciReference } from './reference.js';
 import { pushSignature, type PushedSignature } from './signature.js';
@@ -57,16 +60,23 @@ interface Packed {
   /** The archive file, its digest and size (hashed as it was read), when it passed. */
   readonly archive?: { readonly path: string; readonly digest: Sha256Digest; readonly size: number };
   readonly name?: string;
+  /** The layer, sent while the archive was checked and not yet committed, when it passed. */
+  readonly staged?: StagedUpload;
   readonly diagnostics: readonly Diagnostic[];
 }
+
+/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it. */
+type Stage = (path: string, size: number, digest: Sha256Digest) => Promise<StagedUpload>;
 
 /**
  * The archive to push, checked as `run ARCHIVE` checks one but streamed (never held whole):
  * unpacked through the guarded tar walk into a scratch folder, hashed as it is read, and the skill
- * validated there. A folder is packed into the scratch folder first. `use` runs while the
- * archive is still there; the scratch folder is removed after.
+ * validated there. A folder is packed into the scratch folder first. While the archive is
+ * checked, `stage` sends it (the upload overlaps the check); a refused archive's upload is
+ * cancelled, never committed. `use` runs while the archive is still there; the scratch folder is
+ * removed after.
  */
-async function withArchive<T>(req: PushRequest, use: (packed: Packed & { description?: string }) => Promise<T>): Promise<T> {
+async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Packed & { description?: string }) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(req.tmpDir, 'skillctl-push-'));
   try {
     let path = req.source;
@@ -78,25 +88,71 @@ async function withArchive<T>(req: PushRequest, use: (packed: Packed & { descrip
       path = packed.archive;
       packedDiagnostics = packed.diagnostics;
     }
-    const size = await archiveSize(path, req.label);
-    const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
-    const check = await checkSkillSource(source, req.label);
+    // Hashed first, on its own (the registry is asked whether it has the blob), then sent while
+    // it is checked: hashing beside the unpacking delayed the upload by most of the check.
+    const { size, digest } = await hashArchive(path, req.label);
+    const staging = stage(path, size, digest);
+    // Awaited only after the check: a failure meanwhile must not count as unhandled.
+    staging.catch(() => undefined);
+    let checked: { source: UnpackedArchive; check: SkillCheck };
+    try {
+      const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
+      checked = { source, check: await checkSkillSource(source, req.label) };
+    } catch (err) {
+      await giveUp(staging);
+      throw err;
+    }
+    const { source, check } = checked;
     const diagnostics = packedDiagnostics ?? check.diagnostics;
-    if (!check.ok) return await use({ check, diagnostics: check.diagnostics });
+    if (!check.ok) {
+      await giveUp(staging);
+      return await use({ check, diagnostics: check.diagnostics });
+    }
+    const staged = await staging;
+    // The bytes checked are not the bytes hashed for the upload: the file changed in between.
+    // (The registry refuses a commit whose bytes do not hash to the digest, so what it was sent
+    // cannot differ from what was checked unnoticed either.)
+    if (digest !== source.archiveDigest) {
+      await staged.cancel();
+      throw new SkillctlError('INPUT_UNREADABLE', `${req.label} changed while it was pushed (hashed to ${digest}, then to ${source.archiveDigest})`);
+    }
     const archive = { path, digest: source.archiveDigest, size: source.archiveSize };
-    return await use({ check, archive, name: basename(path), diagnostics, ...description(check) });
+    return await use({ check, archive, name: basename(path), staged, diagnostics, ...description(check) });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** The size of the archive file; the codes `run ARCHIVE` gives for a missing or unreadable one. */
-async function archiveSize(path: string, label: string): Promise<number> {
+/** An upload staged for an archive that is refused: cancelled once it settled; its own failure no longer matters. */
+async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
+  const staged = await staging.catch(() => undefined);
+  await staged?.cancel();
+}
+
+/**
+ * The archive file's size and sha256, with the codes `run ARCHIVE` gives: a missing or
+ * unreadable file, or one that is not a regular file (opened without blocking, so a FIFO put in
+ * its place is refused, not waited on).
+ */
+async function hashArchive(path: string, label: string): Promise<{ size: number; digest: Sha256Digest }> {
+  let fh: FileHandle;
   try {
-    return (await stat(path)).size;
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     const code = errnoCode(err);
     throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${label} is not a regular file`);
+    const hash = createHash('sha256');
+    for await (const piece of filePieces(fh, st.size, label)) hash.update(piece);
+    return { size: st.size, digest: `sha256:${hash.digest('hex')}` };
+  } catch (err) {
+    if (isSkillctlError(err)) throw err;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+  } finally {
+    await fh.close();
   }
 }
 
@@ -106,9 +162,12 @@ function description(check: SkillCheck): { description?: string } {
 }
 
 export async function pushSkill(req: PushRequest): Promise<PushResult> {
-  return withArchive(req, async (packed) => {
+  const client = new RegistryClient(req.ref, req.transport);
+  const stage: Stage = (path, size, digest) => client.stageBlobFile(path, size, digest, req.chunkBytes);
+  return withArchive(req, stage, async (packed) => {
     const identity = packed.check?.identity;
-    if (packed.archive === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
+    if (packed.archive === undefined || packed.staged === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {
+      await packed.staged?.cancel();
       return { ok: false, diagnostics: packed.diagnostics };
     }
     const config: SkillConfig = {
@@ -121,9 +180,10 @@ export async function pushSkill(req: PushRequest): Promise<PushResult> {
     };
     const { archive } = packed;
     const built = buildArtifact(config, archive, packed.name as string);
-    const client = new RegistryClient(req.ref, req.transport);
-    const layerSent = (await client.uploadBlobFile(archive.path, archive.size, archive.digest, req.chunkBytes)) !== false;
-    const configSent = await client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes);
+    // The layer is committed only now that the archive passed, the config sent beside it (both
+    // must be there before the manifest, in either order); the manifest last.
+    const [layer, configSent] = await Promise.all([packed.staged.commit(), client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes)]);
+    const layerSent = layer !== false;
     // By tag when one was given; else by digest, which names the manifest without a tag.
     await client.putManifest(req.ref.digest === undefined ? manifestRef(req.ref) : built.digest, built.manifest, OCI_MANIFEST);
     const signature = req.sign !== undefined ? await pushSignature(client, { mediaType: OCI_MANIFEST, digest: built.digest, size: built.manifest.length }, req.sign) : undefined;

@@ -4,24 +4,24 @@
  * service's answer. Both are bounded: a registry is untrusted and may send without end.
  */
 import { SkillctlError } from '../errors.js';
+import type { HttpResponse } from './http-exchange.js';
 
 /** How much of an error or token body is read. */
 export const ERROR_BODY_MAX = 64 * 1024;
 
 /** The registry's own explanation: the `errors` array of the distribution spec, bounded, control characters removed. */
-export async function registryMessage(res: Response): Promise<string> {
+export async function registryMessage(res: HttpResponse): Promise<string> {
   let text = '';
   try {
-    const reader = res.body?.getReader();
     let total = 0;
-    const parts: Uint8Array[] = [];
-    while (reader !== undefined && total < ERROR_BODY_MAX) {
-      const { done, value } = await reader.read();
-      if (done) break;
+    const parts: Buffer[] = [];
+    while (total < ERROR_BODY_MAX) {
+      const value = await res.body.read();
+      if (value === undefined) break;
       parts.push(value);
       total += value.length;
     }
-    await reader?.cancel().catch(() => undefined);
+    await res.body.cancel();
     text = Buffer.concat(parts).subarray(0, ERROR_BODY_MAX).toString('utf8');
     const doc = JSON.parse(text) as { errors?: { code?: unknown; message?: unknown }[] };
     if (Array.isArray(doc.errors) && doc.errors.length > 0) {
@@ -35,16 +35,13 @@ export async function registryMessage(res: Response): Promise<string> {
 }
 
 /** Reads a small body whole, refusing more than `max` bytes. */
-export async function boundedText(res: Response, max: number): Promise<string> {
-  const reader = res.body?.getReader();
-  const parts: Uint8Array[] = [];
+export async function boundedText(res: HttpResponse, max: number): Promise<string> {
+  const parts: Buffer[] = [];
   let total = 0;
-  while (reader !== undefined) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for (let value = await res.body.read(); value !== undefined; value = await res.body.read()) {
     total += value.length;
     if (total > max) {
-      await reader.cancel().catch(() => undefined);
+      await res.body.cancel();
       throw new SkillctlError('OCI_REGISTRY_ERROR', `a response body is over ${max} bytes`);
     }
     parts.push(value);

@@ -1,6 +1,6 @@
 /**
- * HTTP to one registry, over the platform's fetch. Everything a registry does to a request is
- * decided here, once:
+ * HTTP to one registry, over node:http and node:https (./http-exchange.ts says why not fetch).
+ * Everything a registry does to a request is decided here, once:
  *
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
  *   plain HTTP only with `plainHttp`, or for a loopback host whose server answers TLS in plain HTTP
@@ -10,7 +10,8 @@
  * - redirects (GET and HEAD only) are followed by hand, at most MAX_REDIRECTS, never in a loop, and
  *   the credentials go only to the registry's own origin: a blob redirected to storage on another
  *   host is fetched without them (the threat: a registry, or whoever controls a Location header,
- *   harvesting tokens for another host);
+ *   harvesting tokens for another host); a streamed upload that is redirected is refused, never
+ *   sent again elsewhere;
  * - 429 and 5xx are retried with exponential backoff (Retry-After honoured up to a cap) for
  *   requests that can be repeated; every other failure becomes one SkillctlError with a code, and
  *   the registry's own error message when it sent one.
@@ -18,6 +19,7 @@
 import { isSkillctlError, SkillctlError } from '../errors.js';
 import { RegistryAuth } from './auth.js';
 import type { CredentialStore } from './credentials.js';
+import { abortError, exchange, type HttpResponse } from './http-exchange.js';
 import { isLoopback } from './reference.js';
 import { registryMessage } from './response-body.js';
 
@@ -48,7 +50,8 @@ export interface RequestInit {
 
 /**
  * A body streamed from a source that can be opened again (a file): sent as it is read, never
- * held whole, with its length announced. A retry or an auth round opens it anew.
+ * held whole, with its length announced. A retry or an auth round opens it anew. A piece may be
+ * reused by the source once the next is asked for: each is handed to the socket before that.
  */
 export interface StreamedBody {
   readonly length: number;
@@ -57,42 +60,9 @@ export interface StreamedBody {
 
 export type RequestBody = Uint8Array | StreamedBody;
 
-/**
- * What fetch is given for a body. A stream is pulled one piece at a time (no read-ahead beyond
- * what the socket takes), and each piece sent counts as progress for the idle timer: a large
- * upload is aborted when it stalls, not when it is slow.
- */
-function fetchBody(
-  body: RequestBody | undefined,
-  headers: Record<string, string>,
-  touch: () => void,
-): { body?: Uint8Array | ReadableStream<Uint8Array>; duplex?: 'half'; redirect: 'manual' | 'error'; headers: Record<string, string> } {
-  if (body === undefined) return { headers, redirect: 'manual' };
-  if (body instanceof Uint8Array) return { body, headers, redirect: 'manual' };
-  const pieces = body.open()[Symbol.asyncIterator]();
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        const next = await pieces.next();
-        if (next.done === true) return controller.close();
-        touch();
-        controller.enqueue(next.value);
-      },
-      async cancel() {
-        await pieces.return?.();
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  // redirect 'error', not 'manual': for any other mode fetch clones the request, and cloning
-  // tees a stream body, whose unread branch then holds every byte sent (a 1 GiB layer took 1.1 GB).
-  // Redirects of uploads are refused either way (only GET and HEAD follow one).
-  return { body: stream, duplex: 'half', redirect: 'error', headers: { ...headers, 'content-length': String(body.length) } };
-}
-
 /** A response and the timer that aborts it when its body stalls: call `touch` per chunk, `done` at the end. */
 export interface Reply {
-  readonly response: Response;
+  readonly response: HttpResponse;
   readonly url: string;
   touch(): void;
   done(): void;
@@ -100,16 +70,22 @@ export interface Reply {
 
 function causeOf(err: unknown): string {
   const c = (err as { cause?: unknown }).cause ?? err;
-  const e = c as { code?: unknown; message?: unknown; errors?: { code?: unknown }[] };
-  if (typeof e.code === 'string') return e.code;
+  const e = c as { code?: unknown; reason?: unknown; message?: unknown; errors?: { code?: unknown }[] };
+  // A TLS failure's code (EPROTO) says little without OpenSSL's reason.
+  if (typeof e.code === 'string') return typeof e.reason === 'string' ? `${e.code} (${e.reason})` : e.code;
   const first = Array.isArray(e.errors) ? e.errors.find((x) => typeof x.code === 'string') : undefined;
   if (first !== undefined) return String(first.code);
   return typeof e.message === 'string' ? e.message : String(c);
 }
 
-/** The TLS error a plain HTTP server causes: the only one that lets a loopback host fall back. */
+/**
+ * The TLS error a plain HTTP server causes: the only one that lets a loopback host fall back.
+ * node:https reports it as EPROTO with OpenSSL's reason ("wrong version number") in the message.
+ */
 function spokePlainHttp(err: unknown): boolean {
-  return causeOf(err) === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/.test(causeOf(err));
+  const e = err as { code?: unknown; reason?: unknown; message?: unknown };
+  if (e.code === 'ERR_SSL_WRONG_VERSION_NUMBER') return true;
+  return /wrong version number|packet length too long/.test(`${String(e.reason ?? '')} ${String(e.message ?? '')}`);
 }
 
 export class Transport {
@@ -139,22 +115,29 @@ export class Transport {
     return new Promise((r) => setTimeout(r, ms));
   }
 
-  /** One fetch, with the idle timer; network failures become OCI_UNREACHABLE. */
+  /** One request, with the idle timer; network failures are thrown as they come (see `unreachable`). */
   private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
-    const controller = new AbortController();
     const idle = this.opts.idleMs ?? 60_000;
+    let abort = (): void => undefined;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
-    const arm = (): NodeJS.Timeout => setTimeout(() => controller.abort(), idle).unref();
+    const arm = (): NodeJS.Timeout => setTimeout(() => abort(), idle).unref();
     let timer = arm();
     const touch = (): void => {
       clearTimeout(timer);
       timer = arm();
     };
-    try {
-      const response = await fetch(url, { method, signal: controller.signal, ...fetchBody(body, headers, touch) });
-      return { response, url, touch, done: () => clearTimeout(timer) };
-    } catch (err) {
+    const streamed = body !== undefined && !(body instanceof Uint8Array);
+    const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
+    const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
+    abort = () => ex.abort(abortError('no answer in time'));
+    const done = (): void => {
       clearTimeout(timer);
+      ex.release();
+    };
+    try {
+      return { response: await ex.response, url, touch, done };
+    } catch (err) {
+      done();
       throw err;
     }
   }
@@ -162,8 +145,6 @@ export class Transport {
   private unreachable(err: unknown, url: string): SkillctlError {
     if (isSkillctlError(err)) return err;
     const why = (err as { name?: unknown }).name === 'AbortError' ? 'no answer in time' : causeOf(err);
-    // fetch's own refusal of a redirect to a streamed upload (redirect mode 'error', above).
-    if (why === 'unexpected redirect') return new SkillctlError('OCI_REDIRECT_REFUSED', `${new URL(url).host}: an upload was redirected`);
     return new SkillctlError('OCI_UNREACHABLE', `cannot reach ${new URL(url).host}: ${why}`, { cause: err, hint: 'check the host and port, the network, and (for HTTPS) the certificate: extra CAs go in NODE_EXTRA_CA_CERTS' });
   }
 
@@ -204,12 +185,12 @@ export class Transport {
       if (res.status === 401 && authRounds === 0) {
         authRounds++;
         const answered = await this.auth.answer(res, init.what).catch(async (err: unknown) => {
-          await res.body?.cancel().catch(() => undefined);
+          await res.body.cancel().catch(() => undefined);
           reply.done();
           throw err;
         });
         if (answered !== undefined) {
-          await res.body?.cancel().catch(() => undefined);
+          await res.body.cancel().catch(() => undefined);
           reply.done();
           continue;
         }
@@ -218,7 +199,7 @@ export class Transport {
         const after = Number(res.headers.get('retry-after'));
         const wait = Number.isFinite(after) && after > 0 ? Math.min(after * 1000, RETRY_AFTER_CAP_MS) : (this.opts.backoffMs ?? 250) * 2 ** retries;
         retries++;
-        await res.body?.cancel().catch(() => undefined);
+        await res.body.cancel().catch(() => undefined);
         reply.done();
         await this.sleep(wait);
         continue;
@@ -265,10 +246,16 @@ export class Transport {
       }
       const res = reply.response;
       const location = res.headers.get('location');
-      if (![301, 302, 303, 307, 308].includes(res.status) || location === null || (method !== 'GET' && method !== 'HEAD')) return reply;
-      await res.body?.cancel().catch(() => undefined);
+      const redirected = [301, 302, 303, 307, 308].includes(res.status) && location !== null;
+      if (redirected && init.body !== undefined && !(init.body instanceof Uint8Array)) {
+        await res.body.cancel();
+        reply.done();
+        throw new SkillctlError('OCI_REDIRECT_REFUSED', `${new URL(reply.url).host}: an upload was redirected`);
+      }
+      if (!redirected || (method !== 'GET' && method !== 'HEAD')) return reply;
+      await res.body.cancel().catch(() => undefined);
       reply.done();
-      const next = new URL(location, reply.url);
+      const next = new URL(location as string, reply.url);
       this.checkScheme(next);
       if (seen.has(next.href) || hops + 1 > MAX_REDIRECTS) {
         throw new SkillctlError('OCI_REDIRECT_REFUSED', `${this.registry}: ${init.what}: ${seen.has(next.href) ? 'the redirects loop' : `more than ${MAX_REDIRECTS} redirects`}`);

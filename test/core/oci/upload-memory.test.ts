@@ -1,5 +1,5 @@
 // push never holds a layer whole: a 300 MiB blob is uploaded to the real registry
-// (docker-registry) in one streamed PUT by a child process whose peak resident set stays far
+// (docker-registry) in one streamed PATCH by a child process whose peak resident set stays far
 // below the blob's size. Not a timing: a bound on memory, with room for the runtime (about 50 MiB)
 // and the pieces in flight, whose release waits for the collector (Node 24 peaked at 83 to 165 MiB
 // as the suite ran beside it); a blob held whole takes its 300 MiB on top of the runtime. (fetch
@@ -28,7 +28,7 @@ describe('push: memory of a streamed upload', () => {
   });
   after(() => registry.stop());
 
-  it(`uploads a ${SIZE / MIB} MiB blob in one PUT with a peak RSS under 256 MiB`, async () => {
+  it(`uploads a ${SIZE / MIB} MiB blob in one streamed request with a peak RSS under 256 MiB`, async () => {
     const blob = join(dir, 'blob.bin');
     await writeFile(blob, 'not only zeros\n');
     await truncate(blob, SIZE);
