@@ -29,7 +29,8 @@ import {
   type RunOptions,
   type SchemaCompiler,
 } from '../core/run/index.js';
-import { startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
+import { takeEarlyBuiltinThread } from '../entry/builtin-early.js';
+import { spareOf, startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
 import { canStartWorkers, startWorker } from '../entry/workers.js';
 import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
@@ -162,15 +163,25 @@ function builtins(spare: SpareWorker | undefined): Builtins {
 }
 
 /**
- * For a run of a shipped built-in, its thread started now, with the heap limits the shipped
- * manifest and the policy give it (src/entry/spare-worker.ts): it boots while the run resolves,
- * authorises and prepares. The run takes it only if its grant has exactly those limits.
+ * For a run of a shipped built-in, its thread, with the heap limits the shipped manifest and the
+ * policy give it (src/entry/spare-worker.ts): it boots while the run resolves, authorises and
+ * prepares. The run takes it only if its grant has exactly those limits. The start-up wing may
+ * have started one already, under the default policy (src/entry/builtin-early.ts): it is this
+ * thread when it was started for this skill and entrypoint with these limits; otherwise it is
+ * stopped and one is started now.
  */
 export function spareBuiltinThread(target: string, entrypoint: string | undefined, policy: PolicyInForce): SpareWorker | undefined {
-  if (!BUILTIN_IDS.has(target) || 'invalid' in policy || !canStartWorkers()) return undefined;
-  const manifest = defaultSnapshots(packageRoot())?.[target]?.manifest;
-  const resourceLimits = manifest !== undefined ? expectedThreadLimits(manifest, entrypoint, policy) : undefined;
-  return resourceLimits !== undefined ? startSpareWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits }) : undefined;
+  const early = takeEarlyBuiltinThread();
+  const manifest = BUILTIN_IDS.has(target) && canStartWorkers() ? defaultSnapshots(packageRoot())?.[target]?.manifest : undefined;
+  const resourceLimits = manifest !== undefined && !('invalid' in policy) ? expectedThreadLimits(manifest, entrypoint, policy) : undefined;
+  if (resourceLimits === undefined) {
+    early?.spare.stop();
+    return undefined;
+  }
+  const same = early !== undefined && early.skillId === target && early.entrypoint === entrypoint;
+  if (!same) early?.spare.stop();
+  const taken = same ? early.spare.take(resourceLimits) : undefined;
+  return taken !== undefined ? spareOf(taken, resourceLimits) : startSpareWorker({ chunk: 'builtin-worker', entry: 'workerMain', resourceLimits });
 }
 
 export interface RunSetup {

@@ -91,9 +91,11 @@ function main(argv) {
   const plain = argv[0] === 'validate' ? require('./validate-argv.cjs').plainValidate(argv) : undefined;
   // `skillctl verify-pins` over a large lock: its worker threads boot while the CLI loads.
   if (argv[0] === 'verify-pins') require('./early-pool.cjs').startEarlyPool(argv);
-  // `skillctl run <dir>` of a wasm skill starts the module's thread now, to boot while the CLI loads.
-  const wasmRun = argv[0] === 'run' ? require('./run-argv.cjs').wasmRunTarget(argv) : undefined;
-  if (wasmRun !== undefined) load('wasm-early.cjs').startWasmThread(wasmRun);
+  // `skillctl run <dir>` of a wasm skill, or `run <built-in id>`, starts the skill's thread now, to
+  // boot while the CLI loads.
+  const early = argv[0] === 'run' ? require('./run-argv.cjs').earlyRunTarget(argv) : undefined;
+  if (early?.dir !== undefined) load('wasm-early.cjs').startWasmThread(early);
+  else if (early?.skillId !== undefined) load('builtin-early.cjs').startBuiltinThread(early, path.join(__dirname, 'default-bundles.json'));
   if (plain !== undefined) load('cmd/validate.cjs').fastCli(plain);
   else load('skillctl.cjs').cli(argv);
 }

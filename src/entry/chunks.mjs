@@ -4,7 +4,7 @@
 // (src/entry/chunk.cjs) that loads it through dist/boot.cjs, with its V8 code cache, when it is
 // first used. A module not listed here is bundled into whatever imports it.
 //
-// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs, run-argv.cjs, wasm-early.cjs,
+// Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs, run-argv.cjs, wasm-early.cjs, builtin-early.cjs,
 // validate-argv.cjs, early-pool.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
 // (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
 // chunk they load.
@@ -18,10 +18,12 @@ export const ENTRIES = {
   'src/entry/validate-argv.ts': 'validate-argv',
   // verify-pins' worker threads, started before the CLI loads when the lock is large (src/entry/early-pool.ts).
   'src/entry/early-pool.ts': 'early-pool',
-  // `skillctl run <dir>` of a wasm skill: whether the command line names a directory (run-argv),
-  // then its module's thread, started before the CLI loads (wasm-early).
+  // `skillctl run <dir>` of a wasm skill or `run <built-in id>`: whether the command line names a
+  // directory or a built-in (run-argv), then the skill's thread, started before the CLI loads
+  // (wasm-early for a wasm module's, builtin-early for a built-in's).
   'src/entry/run-argv.ts': 'run-argv',
   'src/entry/wasm-early.ts': 'wasm-early',
+  'src/entry/builtin-early.ts': 'builtin-early',
 };
 
 /**

@@ -1,10 +1,12 @@
 /**
- * Whether `skillctl run ...` may be a run of a bundle directory, read before anything else loads
- * (dist/run-argv.cjs, a few hundred bytes, asked by dist/boot.cjs on every `run`): only then does
- * boot.cjs load src/entry/wasm-early.ts to look for a wasm skill there. A built-in's run pays for
- * this small bundle alone.
+ * Whether `skillctl run ...` is a plain run of a bundle directory or of a shipped built-in, read
+ * before anything else loads (dist/run-argv.cjs, a couple of kilobytes, asked by dist/boot.cjs on
+ * every `run`). Only then does boot.cjs load src/entry/wasm-early.ts (to look for a wasm skill in
+ * the directory) or src/entry/builtin-early.ts (to start the built-in's thread), each a guess the
+ * run later takes or stops. A command line this does not read plainly gets neither.
  */
 import { resolve } from 'node:path';
+import { BUILTIN_IDS } from '../skills/ids.js';
 
 export interface WasmRunTarget {
   /** The bundle directory, absolute. */
@@ -13,12 +15,21 @@ export interface WasmRunTarget {
   readonly entrypoint?: string;
 }
 
+export interface BuiltinRunTarget {
+  /** The id of a skill of the default bundle (src/skills/ids.ts). */
+  readonly skillId: string;
+  /** --entrypoint, when given. */
+  readonly entrypoint?: string;
+}
+
+export type EarlyRunTarget = WasmRunTarget | BuiltinRunTarget;
+
 /** `run`'s options that take a value (src/cli/commands/run/index.ts), and the flags, the global ones included. */
 const VALUED = new Set(['--entrypoint', '--input', '--policy', '--sandbox', '--retries', '--audit', '--contracts']);
 const FLAGS = new Set(['--no-audit', '--check-determinism', '--json', '--no-color', '-q', '--quiet', '--debug']);
 
-/** The bundle directory (absolute) and --entrypoint of a plain `run <directory>`, else undefined. */
-export function wasmRunTarget(argv: readonly string[]): WasmRunTarget | undefined {
+/** The target of a plain `run <directory>` or `run <built-in id>`, with its --entrypoint; else undefined. */
+export function earlyRunTarget(argv: readonly string[]): EarlyRunTarget | undefined {
   if (argv[0] !== 'run') return undefined;
   let target: string | undefined;
   let entrypoint: string | undefined;
@@ -33,8 +44,10 @@ export function wasmRunTarget(argv: readonly string[]): WasmRunTarget | undefine
       target = arg;
     }
   }
+  if (target === undefined) return undefined;
+  const ep = entrypoint !== undefined ? { entrypoint } : {};
+  if (BUILTIN_IDS.has(target)) return { skillId: target, ...ep };
   // A directory as the run reads one (src/core/run/resolve.ts, isPathTarget): not a skill id, an archive or an OCI reference.
-  if (target === undefined || !(target.includes('/') || target.startsWith('.')) || target.endsWith('.tgz') || target.startsWith('oci://')) return undefined;
-  return { dir: resolve(target), ...(entrypoint !== undefined ? { entrypoint } : {}) };
+  if (!(target.includes('/') || target.startsWith('.')) || target.endsWith('.tgz') || target.startsWith('oci://')) return undefined;
+  return { dir: resolve(target), ...ep };
 }
-

@@ -15,10 +15,11 @@
 import { earlyWasmThreadGuess } from '../core/run/wasm/expected-thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../core/run/wasm/thread-source.js';
 import type { WasmRunTarget } from './run-argv.js';
+import { earlySlot } from './early-slot.js';
 import { spareOf, type SpareWorker } from './spare-worker.js';
 
 /** Where the thread waits for the run: this bundle and the run's are loaded apart. */
-const SLOT = Symbol.for('skillctl.wasm-early');
+const slot = earlySlot<EarlyThread>('skillctl.wasm-early');
 
 /** The thread started here, and what it was started for. */
 export interface EarlyThread {
@@ -44,13 +45,10 @@ export function startWasmThread(run: WasmRunTarget): void {
     return;
   }
   const early: EarlyThread = { spare, dir: run.dir, entrypoint: run.entrypoint, manifest: guess.manifest };
-  (globalThis as Record<symbol, unknown>)[SLOT] = early;
+  slot.put(early);
 }
 
 /** The thread started here, if any, handed over once: the caller takes it for its own limits or stops it. */
 export function takeEarlyWasmThread(): EarlyThread | undefined {
-  const slot = globalThis as Record<symbol, EarlyThread | undefined>;
-  const early = slot[SLOT];
-  slot[SLOT] = undefined;
-  return early;
+  return slot.take();
 }

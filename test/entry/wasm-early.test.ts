@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { builtinThreadLimits } from '../../src/core/run/runtimes/builtin-worker.js';
-import { wasmRunTarget } from '../../src/entry/run-argv.js';
+import { builtinThreadLimits } from '../../src/core/run/thread-limits.js';
+import { earlyRunTarget } from '../../src/entry/run-argv.js';
 import { startWasmThread, takeEarlyWasmThread } from '../../src/entry/wasm-early.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { projects } from '../helpers/project.js';
@@ -21,28 +21,36 @@ async function wasmBundle(dir: string, over: Record<string, unknown> = {}): Prom
   await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', runtime_limits: { max_memory: 64 }, ...SCHEMAS, ...over })] });
 }
 
-describe('wasmRunTarget: the command lines that get an early thread', () => {
+describe('earlyRunTarget: the command lines that get an early thread', () => {
   it('a bundle directory, with the run’s options and the global flags around it', () => {
-    assert.deepEqual(wasmRunTarget(['run', './skill']), { dir: resolve('./skill') });
-    assert.deepEqual(wasmRunTarget(['run', '--input', 'in.json', 'a/b', '--no-audit', '--json', '--entrypoint', 'main', '-q']), { dir: resolve('a/b'), entrypoint: 'main' });
-    assert.deepEqual(wasmRunTarget(['run', '/abs/dir', '--policy', 'p.yaml', '--audit', 'log', '--retries', '1', '--sandbox', 'none', '--contracts', 'c', '--check-determinism']), { dir: '/abs/dir' });
+    assert.deepEqual(earlyRunTarget(['run', './skill']), { dir: resolve('./skill') });
+    assert.deepEqual(earlyRunTarget(['run', '--input', 'in.json', 'a/b', '--no-audit', '--json', '--entrypoint', 'main', '-q']), { dir: resolve('a/b'), entrypoint: 'main' });
+    assert.deepEqual(earlyRunTarget(['run', '/abs/dir', '--policy', 'p.yaml', '--audit', 'log', '--retries', '1', '--sandbox', 'none', '--contracts', 'c', '--check-determinism']), { dir: '/abs/dir' });
   });
 
-  it('none for a skill id, an archive, an OCI reference, another command or a line it cannot read plainly', () => {
+  it('a skill of the default bundle, by its id', () => {
+    assert.deepEqual(earlyRunTarget(['run', 'fs.read_text']), { skillId: 'fs.read_text' });
+    assert.deepEqual(earlyRunTarget(['run', '--input', '-', 'shell.exec_safe', '--entrypoint', 'main', '--json']), { skillId: 'shell.exec_safe', entrypoint: 'main' });
+  });
+
+  it('none for another skill id, an archive, an OCI reference, another command or a line it cannot read plainly', () => {
     for (const argv of [
-      ['run', 'fs.read_text'],
+      ['run', 'acme.tool'],
+      ['run', 'fs.read_text.extra'],
       ['run', 'dist/x-1.0.0.tgz'],
       ['run', 'oci://example.test/x@sha256:00'],
       ['validate', './skill'],
       ['--json', 'run', './skill'],
       ['run', './skill', './other'],
+      ['run', 'fs.read_text', 'fs.read_tree'],
       ['run', './skill', '--unknown'],
+      ['run', 'fs.read_text', '--unknown'],
       ['run', './skill', '--input=in.json'],
       ['run', './skill', '--input'],
       ['run', '--list'],
       ['run'],
     ]) {
-      assert.equal(wasmRunTarget(argv), undefined, argv.join(' '));
+      assert.equal(earlyRunTarget(argv), undefined, argv.join(' '));
     }
   });
 });

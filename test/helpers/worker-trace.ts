@@ -1,7 +1,9 @@
 /**
  * Counts the worker threads a skillctl process starts: a preload (given through NODE_OPTIONS)
- * wraps worker_threads.Worker and appends a line to a file per thread started. For tests that a
- * command really shares its work out, which its output alone cannot show.
+ * wraps worker_threads.Worker and appends a line to a file per thread started, saying whether the
+ * start-up wing started it before the CLI loaded (its stack runs through one of the early
+ * bundles). For tests that a command really shares its work out, or starts a thread early, which
+ * its output alone cannot show.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +15,8 @@ if (wt.isMainThread) {
   wt.Worker = class extends Base {
     constructor(...args) {
       super(...args);
-      fs.appendFileSync(process.env.SKILLCTL_TEST_WORKERS, 'worker\\n');
+      const early = /[\\/\\\\](?:builtin-early|wasm-early|early-pool)\\.cjs:/.test(new Error().stack);
+      fs.appendFileSync(process.env.SKILLCTL_TEST_WORKERS, (early ? 'early' : 'late') + '\\n');
     }
   };
 }
@@ -24,6 +27,8 @@ export interface WorkerTrace {
   readonly env: Record<string, string>;
   /** Worker threads started so far; resets the count. */
   started(): number;
+  /** Each thread started so far, in order: `early` (by the start-up wing) or `late`; resets the count. */
+  origins(): ('early' | 'late')[];
 }
 
 export function workerTrace(dir: string): WorkerTrace {
@@ -33,10 +38,13 @@ export function workerTrace(dir: string): WorkerTrace {
   return {
     env: { NODE_OPTIONS: `--require ${preload}`, SKILLCTL_TEST_WORKERS: log },
     started() {
-      if (!existsSync(log)) return 0;
-      const n = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+      return this.origins().length;
+    },
+    origins() {
+      if (!existsSync(log)) return [];
+      const lines = readFileSync(log, 'utf8').split('\n').filter(Boolean) as ('early' | 'late')[];
       writeFileSync(log, '');
-      return n;
+      return lines;
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -48,7 +48,9 @@ describe('skillctl run: the default bundle from the build snapshot, or validated
     await writeFile(input, JSON.stringify({ path: 'hello.txt' }));
     // A copy of the installed package whose default bundle the tests may change.
     await mkdir(join(copy, 'dist'), { recursive: true });
-    for (const f of ['boot.cjs', 'skillctl.cjs', 'skillctl.cjs.v8cache', 'skill-fast.cjs', 'validate-argv.cjs', 'run-argv.cjs', 'wasm-early.cjs', 'early-pool.cjs', 'default-bundles.json']) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
+    // Every bundle dist/boot.cjs may load by name (src/entry/chunks.mjs), and the snapshot.
+    const top = readdirSync(join(ROOT, 'dist')).filter((f) => f.endsWith('.cjs') || f === 'skillctl.cjs.v8cache' || f === 'default-bundles.json');
+    for (const f of top) await cp(join(ROOT, 'dist', f), join(copy, 'dist', f));
     await cp(join(ROOT, 'dist', 'cmd'), join(copy, 'dist', 'cmd'), { recursive: true });
     await cp(join(ROOT, 'bin'), join(copy, 'bin'), { recursive: true });
     await cp(join(ROOT, 'package.json'), join(copy, 'package.json'));

@@ -15,6 +15,7 @@ import { selectEntrypoint } from '../select.js';
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinOutcome } from '../builtin.js';
 import { killGroup } from '../process-runner.js';
+import { builtinThreadLimits } from '../thread-limits.js';
 import { builtinAttempt, threw, timedOut, type BuiltinJob, type BuiltinObserver } from './builtin.js';
 
 /** How long the deadline waits for a commit that has begun. */
@@ -54,14 +55,6 @@ export interface BuiltinWorkers {
   start(limits: ResourceLimits): BuiltinThread;
   /** Whether this skillctl has `builtin:<id>`, without starting a thread. */
   has(skillId: string): boolean;
-}
-
-/** V8's heap needs room of its own before a skill allocates anything. */
-const MIN_HEAP_MIB = 32;
-
-/** The limits of the thread a built-in runs in when its run may use `memoryMiB`. */
-export function builtinThreadLimits(memoryMiB: number): ResourceLimits {
-  return { maxOldGenerationSizeMb: Math.max(MIN_HEAP_MIB, Math.floor(memoryMiB)), stackSizeMb: 4 };
 }
 
 /**

@@ -21,7 +21,7 @@ import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
-import { builtinThreadLimits } from './builtin-worker.js';
+import { builtinThreadLimits } from '../thread-limits.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;

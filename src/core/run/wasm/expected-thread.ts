@@ -17,8 +17,8 @@ import { readBounded } from '../../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../../manifest/guards.js';
 import type { Manifest } from '../../manifest/index.js';
 import type { HostPolicy } from '../../policy/index.js';
-import { resolveLimits } from '../../manifest/limits.js';
-import { builtinThreadLimits, expectedThreadLimits } from '../runtimes/builtin-worker.js';
+import { expectedThreadLimits } from '../runtimes/builtin-worker.js';
+import { guessThreadLimits } from '../thread-limits.js';
 import { selectEntrypoint } from '../select.js';
 
 /** The thread limits, if `dir` holds a skill.json whose selected entrypoint is a wasm one; else undefined. */
@@ -50,22 +50,21 @@ export interface EarlyGuess {
 /**
  * The same guess under the default policy, which caps nothing, made synchronously: for the
  * start-up wing (src/entry/wasm-early.ts), before the CLI loads and the policy in force is known.
- * Kept light on purpose, as that bundle loads on every `run` of a directory: the entrypoint is
- * picked by select.ts's rule without its diagnostics (their catalogue would be most of that
- * bundle), and no cap is applied, the default policy having none. The same guards as the run's
- * guess: no link, no FIFO, a regular file of at most MANIFEST_MAX_BYTES.
+ * Kept light on purpose, as that bundle loads on every `run` of a directory (../thread-limits.ts).
+ * The same guards as the run's guess: no link, no FIFO, a regular file of at most
+ * MANIFEST_MAX_BYTES.
  */
 export function earlyWasmThreadGuess(dir: string, entrypointId: string | undefined): EarlyGuess | undefined {
   const manifest = readSkillJsonSync(dir);
   if (manifest === undefined) return undefined;
+  let data: unknown;
   try {
-    const { entrypoints } = parsed(manifest);
-    const ep = entrypointId !== undefined ? entrypoints.find((e) => e.entrypoint_id === entrypointId) : entrypoints.length === 1 ? entrypoints[0] : entrypoints.find((e) => e.entrypoint_id === 'main');
-    if (ep?.runtime !== 'wasm') return undefined;
-    return { limits: builtinThreadLimits(resolveLimits(ep.runtime_limits).memoryMiB), manifest };
+    data = parsed(manifest);
   } catch {
     return undefined;
   }
+  const limits = guessThreadLimits(data, entrypointId, 'wasm');
+  return limits === undefined ? undefined : { limits, manifest };
 }
 
 function parsed(bytes: Uint8Array): Manifest {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS } from '../../../../src/core/manifest/limits.js';
-import { builtinThreadLimits } from '../../../../src/core/run/runtimes/builtin-worker.js';
+import { builtinThreadLimits } from '../../../../src/core/run/thread-limits.js';
 import { startSpareWasmThread, type WasmSpare } from '../../../../src/core/run/runtimes/wasm.js';
 import { spareOf } from '../../../../src/entry/spare-worker.js';
 import { entry, writeBundle } from '../../../helpers/bundles.js';

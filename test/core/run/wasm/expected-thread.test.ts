@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { DEFAULT_LIMITS } from '../../../../src/core/manifest/limits.js';
 import { defaultPolicy } from '../../../../src/core/policy/default.js';
-import { builtinThreadLimits } from '../../../../src/core/run/runtimes/builtin-worker.js';
+import { builtinThreadLimits } from '../../../../src/core/run/thread-limits.js';
 import { earlyWasmThreadGuess, expectedWasmThreadLimits, wasmThreadLimitsOf } from '../../../../src/core/run/wasm/expected-thread.js';
 import { entry, writeBundle } from '../../../helpers/bundles.js';
 import { policyFrom } from '../../../helpers/run.js';
