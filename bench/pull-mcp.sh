@@ -3,7 +3,9 @@
 # and hashing the same files locally, side by side in one hyperfine run. Three local baselines:
 # skillctl validate of the folder (reads and hashes every file, and checks the skill as a pull
 # does); a bare node script that only reads and hashes them; and coreutils' sha256sum of every
-# file (the issue's words, "reading and hashing the same files locally", with no node start).
+# file (the issue's words, "reading and hashing the same files locally", with no node start); and,
+# because a pull must also create every file, which the others do not, coreutils' cp -r of the
+# folder (creating 1,000 files is most of a pull's time on a disk where each costs ~0.5 ms).
 # Target: pull within 1.5x of the local read and hash. Two servers: skillctl's own
 # (`skillctl mcp --skills`), and the SDK-based test server (test/helpers/mcp-skills-server.ts, so
 # `node scripts/build.mjs` must have run). With BEFORE=<another checkout, built>, a pull with its
@@ -30,4 +32,5 @@ hyperfine --warmup 1 --runs ${RUNS:-10} \
   -n "skillctl validate (same files, local)" "$NODE bin/skillctl.js validate --quiet $DIR/served/bench-skill" \
   -n "node: read + sha256 (same files, local)" "$NODE -e \"$HASH\" $DIR/served/bench-skill" \
   -n "sha256sum (same files, local)" "find $DIR/served/bench-skill -type f -print0 | xargs -0 sha256sum > /dev/null" \
+  -n "cp -r (writes the same files, local)" "rm -rf $DIR/copy && cp -r $DIR/served/bench-skill $DIR/copy" \
   --export-json bench/out/pull-mcp.json "$@"
