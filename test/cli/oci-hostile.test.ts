@@ -44,11 +44,11 @@ describe('pull oci:// from a hostile registry', () => {
   after(() => removeDir(work));
 
   /** Pulls from a fresh hostile registry into a fresh project with a fresh cache. */
-  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; basic?: { user: string; password: string }; ref?: 'tag' | 'digest'; argv?: (ref: string) => string[] } = {}) {
+  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; config?: SkillConfig; basic?: { user: string; password: string }; ref?: 'tag' | 'digest'; argv?: (ref: string) => string[] } = {}) {
     const reg = await hostileRegistry({
       misbehaviour,
       layer: opts.layer ?? layer,
-      config,
+      config: opts.config ?? config,
       ...(opts.basic !== undefined ? { basic: `Basic ${Buffer.from(`${opts.basic.user}:${opts.basic.password}`).toString('base64')}` } : {}),
     });
     const proj = join(work, `proj-${n}`);
@@ -104,6 +104,14 @@ describe('pull oci:// from a hostile registry', () => {
       await nothingWritten(proj, cache, 0);
     });
   }
+
+  it('a config that names another manifest than the layer holds: OCI_MANIFEST_INVALID, exit 1, nothing written', async () => {
+    const other = `sha256:${'0'.repeat(64)}` as SkillConfig['manifest_digest'];
+    const { r, proj, cache } = await pull('none', { config: { ...config, manifest_digest: other } });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_MANIFEST_INVALID']);
+    await nothingWritten(proj, cache, 3);
+  });
 
   it('always-500: the registry\'s own message is shown, after retries', async () => {
     const { r, reg } = await pull('always-500');

@@ -103,6 +103,30 @@ describe('push and pull oci:// with docker-registry', () => {
     assert.equal(json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text:pull`, '--json'], proj)).outcome, 'unchanged');
   });
 
+  it('never takes a folder whose manifest was edited (digests fixed) for the pulled skill, from the cache or not', async () => {
+    const proj = join(work, 'proj-manifest');
+    await mkdir(proj);
+    const pushed = json<PushDoc>(cli(['push', join(process.cwd(), BUNDLE), `oci://${registry.host}/skills/fs.read_text:edited`, '--json']));
+    const ref = `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`;
+    assert.equal(cli(['pull', ref, '--out', 'vendor'], proj).code, 0);
+    // Its own content digest stays the same: skill.yaml is not part of its content.
+    const manifest = join(proj, 'vendor', 'fs.read_text', 'skill.yaml');
+    const edited = (await readFile(manifest, 'utf8')).replace('max_memory: 256', 'max_memory: 4096');
+    await writeFile(manifest, edited);
+    assert.equal(cli(['validate', '--fix', join('vendor', 'fs.read_text')], proj).code, 0);
+    const fixed = await readFile(manifest, 'utf8');
+    // By digest, with the blobs in the cache: not "unchanged".
+    const cached = cli(['pull', ref, '--out', 'vendor', '--json'], proj);
+    assert.deepEqual([cached.code, json<{ error?: { code: string } }>(cached).error?.code], [2, 'OUTPUT_EXISTS']);
+    // By tag with an empty cache (the layer unpacked and compared): the same.
+    const fresh = skillctl(['pull', `oci://${registry.host}/skills/fs.read_text:edited`, '--out', 'vendor', '--json'], { cwd: proj, env: { ...env, XDG_CACHE_HOME: join(proj, 'cache') }, timeoutMs: 120_000 });
+    assert.deepEqual([fresh.code, json<{ error?: { code: string } }>(fresh).error?.code], [2, 'OUTPUT_EXISTS']);
+    assert.equal(await readFile(manifest, 'utf8'), fixed);
+    // --force puts the pulled skill back.
+    assert.equal(cli(['pull', ref, '--out', 'vendor', '--force'], proj).code, 0);
+    assert.deepEqual(await readFile(manifest), await readFile(join(process.cwd(), BUNDLE, 'skill.yaml')));
+  });
+
   it('a SKILL.md folder goes to .agents/skills/<name>/; a changed folder there is kept unless --force', async () => {
     const proj = join(work, 'proj-md');
     await mkdir(proj);

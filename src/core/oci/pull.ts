@@ -18,7 +18,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { entryExists, makeDirs } from '../fs/index.js';
-import { checkSkillDir, checkSkillSource, type SkillKind } from '../skill-gate/index.js';
+import { checkSkillDir, checkSkillSource, type SkillIdentity, type SkillKind } from '../skill-gate/index.js';
 import type { PublicKey } from '../sign/index.js';
 import type { SkillConfig } from './artifact.js';
 import type { BlobCache } from './cache.js';
@@ -93,12 +93,12 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   // The skill's kind from the config places it; the layer must then say the same.
   const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
   // A second pull of a cached digest whose folder is already in place: the cached blobs were
-  // re-hashed, and the folder is validated and must hold the content the config names. Nothing
-  // would be written, so the layer is not unpacked again.
+  // re-hashed, and the folder is validated and must be the skill the config names, manifest and
+  // content. Nothing would be written, so the layer is not unpacked again.
   if (fetched.fromCache && 'layerPath' in fetched && isPlainName(config.id)) {
     const dest = join(parent, config.id);
     const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
-    if (there?.ok === true && there.kind === config.kind && there.identity?.skill_id === config.id && there.identity.content_digest === config.content_digest) {
+    if (there?.ok === true && there.kind === config.kind && isSkill(there.identity, config)) {
       return { ok: true, ...base, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
     }
   }
@@ -125,17 +125,17 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
         : (await fetched.streamLayer((pieces) => unpackTgz(pieces, target, bounds, label))).result;
     const check = await checkSkillSource(source, config.id, { dirName: config.id });
     if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
-    if (check.kind !== config.kind || check.identity.content_digest !== config.content_digest || check.identity.skill_id !== config.id) {
+    if (check.kind !== config.kind || !isSkill(check.identity, config)) {
       throw new SkillctlError(
         'OCI_MANIFEST_INVALID',
-        `${reference}: the config says ${config.kind} ${config.id} with content ${config.content_digest}; the layer holds ${check.kind} ${check.identity.skill_id} with content ${check.identity.content_digest}`,
+        `${reference}: the config says ${config.kind} ${config.id} with manifest ${config.manifest_digest} and content ${config.content_digest}; the layer holds ${check.kind} ${check.identity.skill_id} with manifest ${check.identity.manifest_digest} and content ${check.identity.content_digest}`,
       );
     }
     const dest = join(parent, check.identity.skill_id);
     const done = { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, diagnostics: check.diagnostics } as const;
     if (await entryExists(dest)) {
       placed = true; // the folder is there either way: what was made for it stays
-      if (await checkSameContent(dest, check.identity.content_digest)) return { ...done, outcome: 'unchanged' };
+      if (await holdsSkill(dest, config)) return { ...done, outcome: 'unchanged' };
       if (req.force !== true) {
         throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
       }
@@ -161,8 +161,17 @@ function isPlainName(id: string): boolean {
   return !id.includes('/') && !id.startsWith('.') && unsafeArchivePath(id) === undefined;
 }
 
-/** Whether the folder already holds the skill with this content digest (a repeated pull writes nothing). */
-async function checkSameContent(dir: string, content: Sha256Digest): Promise<boolean> {
+/**
+ * Whether `identity` is the skill the config names: its id, and both digests. The content digest
+ * alone leaves out a bundle's manifest (skill.yaml is not part of its own content), so a folder
+ * whose manifest was edited, and its digests fixed, would pass for the pulled skill.
+ */
+function isSkill(identity: SkillIdentity | undefined, config: SkillConfig): boolean {
+  return identity?.skill_id === config.id && identity.manifest_digest === config.manifest_digest && identity.content_digest === config.content_digest;
+}
+
+/** Whether the folder already holds the skill the config names (a repeated pull writes nothing). */
+async function holdsSkill(dir: string, config: SkillConfig): Promise<boolean> {
   const check = await checkSkillDir(dir, dir).catch(() => undefined);
-  return check?.identity?.content_digest === content;
+  return check?.kind === config.kind && isSkill(check.identity, config);
 }
