@@ -26,6 +26,7 @@ import {
 import {
   DIGEST_EXCLUDED_ROOT_FILES,
   dirSource,
+  MANIFEST_NAMES,
   memorySource,
   type BundleFile,
   type BundleSource,
@@ -35,7 +36,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostic
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { describeRefusal, readBounded } from '../fs/index.js';
-import type { ManifestValidation } from '../manifest/index.js';
+import { computeManifestDigest, formatOf, parseDocumentBytes, type ManifestValidation } from '../manifest/index.js';
 import { checkSkillDir, type SkillKind } from '../skill-gate/index.js';
 import { writeOutputs } from './write-out.js';
 import { pushAll } from '../findings.js';
@@ -153,6 +154,19 @@ function contentOf(files: readonly TreeFile[]): Sha256Digest {
   return treeDigest(files.filter((f) => !DIGEST_EXCLUDED_ROOT_FILES.has(f.path)));
 }
 
+/**
+ * The manifest digest of the manifest an archive was built with (`read` bytes of skill.yaml or
+ * skill.json), or undefined when there is not exactly one or it does not parse. The content
+ * digest leaves the manifest out, so it alone cannot tell that the manifest changed after it was
+ * validated.
+ */
+function manifestDigestOfRead(read: ReadonlyMap<string, Buffer>): Sha256Digest | undefined {
+  if (read.size !== 1) return undefined;
+  const [[name, bytes]] = [...read] as [[string, Buffer]];
+  const doc = parseDocumentBytes(bytes, formatOf(name));
+  return doc.data !== undefined && typeof doc.data === 'object' && doc.data !== null ? computeManifestDigest(doc.data as Record<string, unknown>).value : undefined;
+}
+
 /** The folder's files read once into memory, so the .skill holds exactly what was hashed. */
 async function snapshot(source: BundleSource, files: readonly BundleFile[]): Promise<{ source: BundleSource; files: TreeFile[] }> {
   const held: MemoryFile[] = [];
@@ -211,8 +225,15 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
   const changed = diag('CONTENT_DIGEST_MISMATCH', 'the folder changed while it was being packed', { file: label, hint: 'pack it again' });
   const built: { -readonly [K in keyof Built]: Built[K] } = {};
   if (formats.has('tgz') && check.identity !== undefined) {
-    const { bytes, files } = await buildArchive(listing.files, (p) => source.read(p), opts.onProgress);
+    const manifests = new Map<string, Buffer>();
+    const readFile = async (p: string): Promise<Buffer> => {
+      const data = await source.read(p);
+      if ((MANIFEST_NAMES as readonly string[]).includes(p)) manifests.set(p, data);
+      return data;
+    };
+    const { bytes, files } = await buildArchive(listing.files, readFile, opts.onProgress);
     if (contentOf(files) !== check.identity.content_digest) return refused([changed]);
+    if (check.kind === 'bundle' && manifestDigestOfRead(manifests) !== check.identity.manifest_digest) return refused([changed]);
     built.tgz = { path: join(outDir, `${check.identity.skill_id}-${check.identity.skill_version}.tgz`), bytes, files };
   }
   const name = skillMd?.properties?.name;

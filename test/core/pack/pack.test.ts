@@ -3,6 +3,7 @@
 // `tar --sort=name --format=ustar --owner=0 --group=0 --numeric-owner --mtime=@0`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { chmod, cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +11,8 @@ import { gunzipSync } from 'node:zlib';
 import { archiveSourceFromBytes } from '../../../src/core/bundle/index.js';
 import { sha256 } from '../../../src/core/digest/index.js';
 import { packBundle } from '../../../src/core/pack/index.js';
+import { manifestDigestOf } from '../../../src/core/manifest/index.js';
+import { entry, writeBundle } from '../../helpers/bundles.js';
 import { GOLDEN_ARCHIVE_DIGEST } from '../../helpers/golden.js';
 import { fixture } from '../../helpers/paths.js';
 import { removeDir, tempDir } from '../../helpers/project.js';
@@ -22,6 +25,30 @@ describe('pack', () => {
     dir = await tempDir();
   });
   after(async () => removeDir(dir));
+
+  it('refuses a manifest changed after it was validated, whose content digest cannot show it (CONTENT_DIGEST_MISMATCH, nothing written)', async () => {
+    const bundle = join(dir, 'raced');
+    await writeBundle(bundle, { entrypoints: [entry()], files: { 'a.txt': 'a\n', 'b.txt': 'b\n' } });
+    const manifest = join(bundle, 'skill.json');
+    const doc = JSON.parse(await readFile(manifest, 'utf8')) as Record<string, unknown>;
+    // The digests fixed: a manifest that validates as well, and widens what the skill asks.
+    const widened = { ...doc, description: 'Asks for more.', manifest_digest: '' };
+    widened.manifest_digest = manifestDigestOf(widened);
+    const out = join(dir, 'raced-out');
+    let swapped = false;
+    const r = await packBundle(bundle, out, {
+      // a.txt is written (b.txt already being read), skill.json not read yet: swap it now.
+      onProgress: (done) => {
+        if (swapped || done === 0) return;
+        swapped = true;
+        writeFileSync(manifest, JSON.stringify(widened, null, 2) + '\n');
+      },
+    });
+    assert.ok(swapped);
+    assert.equal(r.ok, false);
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['CONTENT_DIGEST_MISMATCH']);
+    assert.equal(existsSync(out), false);
+  });
 
   it('reports progress after each file, in bytes of content, up to the total (what pack draws on a terminal)', async () => {
     const ticks: [number, number][] = [];
