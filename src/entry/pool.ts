@@ -10,6 +10,8 @@
  * result for an item: tests compare the output with and without threads.
  */
 import type { Worker } from 'node:worker_threads';
+import type { Code } from '../core/diagnostics.js';
+import { isSkillctlError, SkillctlError } from '../core/errors.js';
 import { spareOf, type SpareWorker } from './spare-worker.js';
 import { canStartWorkers, startWorker } from './workers.js';
 
@@ -56,7 +58,22 @@ interface Job {
   readonly lanes: number;
 }
 
-type Reply<R> = { readonly ok: true; readonly results: [number, R][] } | { readonly ok: false; readonly error: string };
+/**
+ * A worker's answer. A SkillctlError crosses as its code and hint too, so that an item that cannot
+ * be read ends the command with the same code and status whichever thread took it.
+ */
+type Reply<R> = { readonly ok: true; readonly results: [number, R][] } | { readonly ok: false; readonly error: string; readonly code?: Code; readonly hint?: string };
+
+/** What a worker sends for an error: a SkillctlError keeps its code and hint. */
+export function replyOf(err: unknown): Reply<never> {
+  if (isSkillctlError(err)) return { ok: false, error: err.message, code: err.code, ...(err.hint !== undefined ? { hint: err.hint } : {}) };
+  return { ok: false, error: err instanceof Error ? err.message : String(err) };
+}
+
+/** The error a worker's answer stands for, in this thread. */
+export function errorOf(m: { readonly error: string; readonly code?: Code; readonly hint?: string }): Error {
+  return m.code !== undefined ? new SkillctlError(m.code, m.error, m.hint !== undefined ? { hint: m.hint } : {}) : new Error(m.error);
+}
 
 /** Handles items taken from the shared counter until none is left; returns [index, result] pairs. */
 async function drain<R>(item: (i: number) => Promise<R>, job: Omit<Job, 'payload'>, tick: () => void): Promise<[number, R][]> {
@@ -86,7 +103,7 @@ export function poolWorker<P, R>(serve: (payload: P) => Promise<(i: number) => P
         .then((item) => drain(item, job, () => undefined))
         .then(
           (results) => reply({ ok: true, results }),
-          (err: unknown) => reply({ ok: false, error: err instanceof Error ? err.message : String(err) }),
+          (err: unknown) => reply(replyOf(err)),
         );
     });
   };
@@ -107,7 +124,7 @@ function watch<R>(kind: PoolKind, worker: Worker): Started<R> {
   const done = new Promise<[number, R][]>((resolvePromise, reject) => {
     worker.once('message', (m: Reply<R>) => {
       if (m.ok) resolvePromise(m.results);
-      else reject(new Error(m.error));
+      else reject(errorOf(m));
       void worker.terminate();
     });
     worker.once('error', reject);

@@ -130,7 +130,7 @@ export const asyncDirOps: DirOps = {
       // Whole files hashed on the thread pool when large enough to be worth it; very large
       // ones streamed so memory stays bounded.
       if (size <= WHOLE_FILE) return await digestBytes(await readAll(fd, size));
-      return await hashStream(createReadStream('', { fd, autoClose: false, start: 0 }));
+      return await hashStream(createReadStream('', { fd, autoClose: false, start: 0, end: size - 1 }));
     } finally {
       await closeFd(fd);
     }
@@ -143,7 +143,9 @@ export const asyncDirOps: DirOps = {
         const bytes = await readAll(fd, size);
         return { size, mode: modeOf(mode), digest: sha256(bytes), bytes };
       }
-      const digest = size <= WHOLE_FILE ? await digestBytes(await readAll(fd, size)) : await hashStream(createReadStream('', { fd, autoClose: false, start: 0 }));
+      // Up to the size fstat gave, as the blocking flavour reads: a file that grows meanwhile is
+      // hashed as it was listed (and then no longer matches), never read past its bound.
+      const digest = size <= WHOLE_FILE ? await digestBytes(await readAll(fd, size)) : await hashStream(createReadStream('', { fd, autoClose: false, start: 0, end: size - 1 }));
       return { size, mode: modeOf(mode), digest };
     } finally {
       await closeFd(fd);

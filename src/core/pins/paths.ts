@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { unsafeArchivePath } from '../archive/index.js';
 import { asyncDirOps, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 
 /** The project root a lock belongs to: the directory holding the lock's directory. */
 export function lockRoot(lockPath: string): string {
@@ -64,9 +64,16 @@ export async function resolveSource(
   const unsafe = unsafeSourcePath(source);
   if (unsafe !== undefined) return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${JSON.stringify(source)}: ${unsafe}`, at) };
   const abs = sourcePath(root, source);
-  if (await escapesRoot(root, abs, ops, realRoot)) {
-    return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${source} resolves outside the project through a symbolic link`, at) };
+  let escapes: boolean;
+  try {
+    escapes = await escapesRoot(root, abs, ops, realRoot);
+  } catch (err) {
+    const code = errnoCode(err);
+    // A link that never resolves is the pin's fault; anything else is a tree that cannot be read.
+    if (code === 'ELOOP') return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${source} is a loop of symbolic links`, at) };
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot resolve ${source}: ${code ?? String(err)}`, { cause: err });
   }
+  if (escapes) return { diagnostic: diag('PIN_SOURCE_INVALID', `${field} ${source} resolves outside the project through a symbolic link`, at) };
   return { abs };
 }
 

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { comparePaths } from '../digest/index.js';
 import { asyncDirOps, EXCLUDED_DIRS, MANIFEST_NAMES, type DirOps } from '../bundle/index.js';
-import { errnoCode } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { PACK_EXTENSIONS } from './pack-doc.js';
 import { DEFAULT_SKILL_ROOTS } from './skill-roots.js';
 
@@ -35,7 +35,7 @@ async function entries(abs: string, ops: Pick<DirOps, 'readdir'>): Promise<DirEn
   } catch (err) {
     const code = errnoCode(err);
     if (code === 'ENOENT' || code === 'ENOTDIR') return out;
-    throw err;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read the directory ${abs}: ${code ?? String(err)}`, { cause: err });
   }
   for (const ent of list) {
     if (ent.isDirectory() && !EXCLUDED_DIRS.has(ent.name)) out.dirs.push(ent.name);

@@ -110,6 +110,16 @@ describe('verify-pins findings', () => {
     assert.ok((await verifyCodes(p2.root)).codes.includes('PIN_SOURCE_INVALID'));
   });
 
+  it('a source that is a loop of symbolic links: PIN_SOURCE_INVALID at the pin, not an internal error', async () => {
+    const { root } = await fresh();
+    await rm(join(root, 'manifests', 'hello'), { recursive: true });
+    await symlink('hello.b', join(root, 'manifests', 'hello'));
+    await symlink('hello', join(root, 'manifests', 'hello.b'));
+    const r = await verifyCodes(root);
+    assert.ok(r.codes.includes('PIN_SOURCE_INVALID'), r.codes.join(' '));
+    assert.ok(r.pointers.includes('/skills/0/source'));
+  });
+
   it('invalid lock: LOCK_INVALID with a pointer; unreadable lock: LOCK_UNREADABLE', async () => {
     const { root } = await fresh();
     const path = join(root, 'pins', 'skills.lock.json');
