@@ -128,9 +128,11 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
           try {
             got = await hashRegular(abs(rel), left, KEEP_BYTES);
           } catch (err) {
-            // As a listing, then a read, reports it: listed if it can be stat'd, and unread.
+            // As a listing, then a read, reports it: listed and unread if it can be stat'd; if it
+            // cannot (gone meanwhile), the listing's one finding says so, as a listing would.
+            const st = await statOf(rel);
             unread.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
-            return statOf(rel);
+            return st;
           }
           if (got.digest !== undefined) digests.set(rel, got.digest);
           // Kept so that a later read gets the very bytes that were hashed (see `digest`).

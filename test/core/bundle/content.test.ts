@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { asyncDirOps, computeContent, dirSource, hashFiles, listAndHash, memorySource, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
@@ -152,6 +152,20 @@ describe('listing and hashing in one pass', () => {
       assert.ok(r.listing.files.some((f) => f.path === 'skill.json'));
       assert.deepEqual(r.hashed.diagnostics.map((d) => [d.code, d.file, d.message]), [['BUNDLE_UNREADABLE', 'skill.json', 'cannot read file: EINVAL']]);
       assert.equal(r.hashed.files.some((f) => f.path === 'skill.json'), false);
+    });
+    it(`${name}: reports a file removed before it was opened once, as a listing would`, async () => {
+      const dir = tree();
+      const removing: DirOps = {
+        ...ops,
+        hashRegular: async (path, max, keep) => {
+          if (path.endsWith('run.sh')) rmSync(path);
+          return (ops.hashRegular as NonNullable<DirOps['hashRegular']>)(path, max, keep);
+        },
+      };
+      const r = await listAndHash(dirSource(dir, undefined, removing));
+      const found = [...r.listing.diagnostics, ...r.hashed.diagnostics].filter((d) => d.file === 'run.sh');
+      assert.deepEqual(found.map((d) => [d.code, d.message]), [['BUNDLE_UNREADABLE', 'cannot stat file: ENOENT']]);
+      assert.equal(r.listing.files.some((f) => f.path === 'run.sh'), false);
     });
   }
 
