@@ -10,6 +10,7 @@ export {
   DEFAULT_BOUNDS,
   DIGEST_EXCLUDED_ROOT_FILES,
   EXCLUDED_DIRS,
+  EXCLUDED_NAMES,
   MANIFEST_NAMES,
   type BundleBounds,
   type BundleFile,

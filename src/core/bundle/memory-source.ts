@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
-import { EXCLUDED_DIRS, type BundleFile, type BundleListing, type BundleSource } from './source.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES, type BundleFile, type BundleListing, type BundleSource } from './source.js';
 
 export interface MemoryFile {
   /** POSIX path relative to the bundle root. */
@@ -31,7 +31,7 @@ export function memorySource(files: readonly MemoryFile[], location = '(memory)'
           diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(f.path)} is not a clean relative path`, { file: f.path }));
           continue;
         }
-        if (parts.slice(0, -1).some((p) => EXCLUDED_DIRS.has(p))) continue;
+        if (parts.slice(0, -1).some((p) => EXCLUDED_DIRS.has(p)) || EXCLUDED_NAMES.has(parts[parts.length - 1] as string)) continue;
         listed.push({ path: f.path, size: f.data.length, mode: f.mode });
       }
       listed.sort((a, b) => comparePaths(a.path, b.path));

@@ -3,7 +3,7 @@
  * so a bundle and its packed archive list the same files and have the same digests.
  */
 import type { Ignore } from 'ignore';
-import { EXCLUDED_DIRS } from './source.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES } from './source.js';
 
 /** The `.skillignore` rules (gitignore syntax). `ignore` is loaded only when a bundle has one. */
 export async function parseSkillignore(text: string): Promise<Ignore> {
@@ -13,12 +13,14 @@ export async function parseSkillignore(text: string): Promise<Ignore> {
 
 /**
  * True when `rel` (a POSIX path relative to the bundle root) is left out of the bundle: a
- * directory named .git, node_modules or .skillctl, or a match of `.skillignore`. Only the last
- * segment is tested; a directory walk never enters an excluded directory, and a flat listing
- * tests every ancestor with `excludedWithAncestors`.
+ * directory named .git, node_modules or .skillctl, anything named .git (a worktree's link to
+ * its repository), or a match of `.skillignore`. Only the last segment is tested; a directory
+ * walk never enters an excluded directory, and a flat listing tests every ancestor with
+ * `excludedWithAncestors`.
  */
 export function isExcluded(rel: string, isDir: boolean, ig: Ignore | undefined): boolean {
-  if (isDir && EXCLUDED_DIRS.has(rel.slice(rel.lastIndexOf('/') + 1))) return true;
+  const name = rel.slice(rel.lastIndexOf('/') + 1);
+  if (EXCLUDED_NAMES.has(name) || (isDir && EXCLUDED_DIRS.has(name))) return true;
   return ig?.ignores(isDir ? `${rel}/` : rel) === true;
 }
 

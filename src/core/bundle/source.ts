@@ -49,6 +49,14 @@ export const DIGEST_EXCLUDED_ROOT_FILES: ReadonlySet<string> = new Set([...MANIF
 /** Directory names excluded at any depth: VCS data, installed dependencies, skillctl state. */
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.skillctl']);
 
+/**
+ * Names excluded at any depth whatever they are. A `.git` file is the link a git worktree or
+ * submodule keeps to its repository, often an absolute path on the machine that made it: VCS
+ * data like a `.git` directory, which would make a digest depend on where the folder was
+ * checked out, and would tell anyone the folder is served or packed to where that is.
+ */
+export const EXCLUDED_NAMES: ReadonlySet<string> = new Set(['.git']);
+
 export interface BundleBounds {
   readonly maxFiles: number;
   readonly maxTotalBytes: number;

@@ -9,7 +9,7 @@
  * directory skillctl never takes into a bundle (.git, node_modules, .skillctl). The authority
  * part is never resolved on the network (the SEP forbids it); it is only text.
  */
-import { EXCLUDED_DIRS } from '../bundle/index.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES } from '../bundle/index.js';
 
 export const SKILL_SCHEME = 'skill://';
 export const SKILL_MD = 'SKILL.md';
@@ -71,6 +71,8 @@ export function filePathOf(skill: SkillUri, fileUri: string): { readonly path: s
   }
   const excluded = decoded.slice(0, -1).find((d) => EXCLUDED_DIRS.has(d));
   if (excluded !== undefined) return { problem: `${fileUri}: a file under ${excluded}/, which no skill folder holds` };
+  const last = decoded[decoded.length - 1] as string;
+  if (EXCLUDED_NAMES.has(last)) return { problem: `${fileUri}: a ${last} file, which no skill folder holds` };
   return { path: decoded.join('/') };
 }
 

@@ -55,13 +55,15 @@ describe('archive source: safe archives', () => {
         { name: '.git/config', data: 'x' },
         { name: 'sub/node_modules/m/index.js', data: 'x' },
         { name: 'sub/.skillctl/state', data: 'x' },
-        { name: 'sub/.git', data: 'a file named .git is a file' },
+        // A file named .git is a worktree's link to its repository: VCS data, left out as a directory is.
+        { name: 'sub/.git', data: 'gitdir: /home/someone/src/repo/.git/worktrees/sub\n' },
+        { name: 'sub/kept.md', data: 'x' },
       ]),
       'ignore.tgz',
     );
     assert.deepEqual(
       (await src.list()).files.map((f) => f.path),
-      ['.skillignore', 'skill.yaml', 'sub/.git'],
+      ['.skillignore', 'skill.yaml', 'sub/kept.md'],
     );
   });
 

@@ -42,6 +42,8 @@ describe('content_digest recipe', () => {
       'signatures.json': '{}',
       'sub/signatures.json': 'kept',
       '.git/HEAD': 'x',
+      // A worktree's or submodule's link to its repository: an absolute path of this machine.
+      'vendored/.git': 'gitdir: /home/someone/src/repo/.git/worktrees/vendored\n',
       'node_modules/x/index.js': 'x',
       'deep/node_modules/y.js': 'y',
       '.skillctl/audit.jsonl': 'x',

@@ -50,6 +50,8 @@ describe('filePathOf', () => {
     'skill://acme/refunds/',
     'skill://acme/refunds/a//b',
     'skill://acme/refunds/.git/hooks/pre-commit',
+    'skill://acme/refunds/.git',
+    'skill://acme/refunds/vendored/.git',
     'skill://acme/refunds/node_modules/x/index.js',
     'skill://acme/refunds/.skillctl/audit.jsonl',
     'skill://acme/refunds/a%0Ab',
