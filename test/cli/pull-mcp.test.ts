@@ -6,21 +6,14 @@ import { after, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
 import type { Lie } from '../helpers/mcp-skills-server.js';
-import { fixture, ROOT } from '../helpers/paths.js';
+import { ROOT } from '../helpers/paths.js';
+import { SERVED, SERVER, serverCommand } from '../helpers/pull-mcp.js';
 import { tempDir } from '../helpers/tmp.js';
-
-const SERVED = fixture('mcp-skills', 'served');
-const SERVER = join(ROOT, 'dist', 'test', 'helpers', 'mcp-skills-server.js');
 
 interface PullDoc {
   readonly ok: boolean;
   readonly skills: { name: string; uri: string; dir: string; files: number; replaced: boolean }[];
   readonly diagnostics: { code: string; severity: string; message: string; file?: string; pointer?: string }[];
-}
-
-/** The --mcp string that starts the test server over `dir`, lying as told. */
-function serverCommand(dir: string, lie?: Lie): string {
-  return [process.execPath, SERVER, '--dir', dir, ...(lie !== undefined ? ['--lie', lie] : [])].map((a) => `'${a}'`).join(' ');
 }
 
 function filesOf(dir: string): string[] {

@@ -14,6 +14,12 @@ import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import type { ServerAddress } from './connection.js';
 
 export const ORIGINS_FILE = '.skillctl/mcp-origins.json';
+/**
+ * The project's write lock for pulls (file-lock.ts, beside the file it guards as pin's is): held
+ * from the collision check to the origin write, so two pulls neither lose each other's records
+ * nor both take a name that was free when each looked.
+ */
+export const ORIGINS_LOCK = '.skillctl/.mcp-origins.json.lck';
 const MAX_BYTES = 64 * 1024 * 1024;
 
 export interface OriginFile {

@@ -1,29 +1,40 @@
 /**
  * Writes verified skills to `<outDir>/<name>/`, all or nothing: each skill is written whole into
  * a scratch folder beside its target, and only when every one was written are they renamed into
- * place. A name already taken is a collision (SEP-2640 "Names": an MCP-served skill never
- * silently shadows or replaces a skill of another origin), unless the folder holds the same skill
- * (same server, same URI) from an earlier pull, which is then replaced.
+ * place (move-into-place.ts undoes the renames done when one fails). A name already taken is a
+ * collision (SEP-2640 "Names": an MCP-served skill never silently shadows or replaces a skill of
+ * another origin), unless the folder holds the same skill (same server, same URI) from an earlier
+ * pull, which is then replaced.
+ *
+ * The collision check, the renames and the origin write form one read-modify-write of the
+ * project, made under its write lock (ORIGINS_LOCK): two pulls at once would otherwise each
+ * write the records as they read them, and one pull's records would be lost.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
-import { entryExists, makeDirs } from '../fs/index.js';
+import { entryExists, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
 import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
-import { readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
+import { moveIntoPlace } from './move-into-place.js';
+import { ORIGINS_LOCK, readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
 
 export interface PlaceOptions {
-  /** The project root: where the origin records are kept and local skills are looked for. */
+  /** The project root: where the origin records and the write lock are kept and local skills are looked for. */
   readonly root: string;
   /** The folder the skills' folders are written into. */
   readonly outDir: string;
   readonly server: ServerAddress;
-  /** The project's skill folders, relative to `root` (those under its skill roots). */
-  readonly localFolders: readonly string[];
+  /**
+   * The project's skill folders, relative to `root` (those under its skill roots). Asked before
+   * and again under the write lock: another pull may have added one meanwhile.
+   */
+  localFolders(): Promise<readonly string[]>;
+  /** How to wait for the write lock (the process's id, clock and patience). */
+  readonly fileLock: FileLockOptions;
 }
 
 export interface Placed {
@@ -55,7 +66,7 @@ function describe(o: McpOrigin | undefined): string {
 async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, origins: Origins): Promise<{ diagnostics: Diagnostic[]; replacing: Set<string> }> {
   const diagnostics: Diagnostic[] = [];
   const replacing = new Set<string>();
-  const local = opts.localFolders;
+  const local = await opts.localFolders();
   for (const s of skills) {
     const dir = join(opts.outDir, s.name);
     const key = originKey(opts.root, dir);
@@ -110,41 +121,52 @@ function writeSkill(scratch: string, skill: PulledSkill): void {
   }
 }
 
-/** Writes every skill or none; records each one's origin. */
+function originOf(skill: PulledSkill, server: ServerAddress): McpOrigin {
+  return {
+    server,
+    uri: skill.uri,
+    files: [...skill.files].map((f) => ({ path: f.path, digest: f.digest, size: f.size })).sort((a, b) => comparePaths(a.path, b.path)),
+  };
+}
+
+/**
+ * Writes every skill or none; records each one's origin. Waits for the write lock as pin does
+ * (LOCK_BUSY when it is held too long); a rename or the origin write that fails is thrown once
+ * the destination is back as it was.
+ */
 export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOptions): Promise<PlaceResult> {
-  const origins = await readOrigins(opts.root);
-  const { diagnostics, replacing } = await collisions(skills, opts, origins);
-  if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics };
+  // Decided once on the project as read, so a refusal writes nothing, not even the write lock...
+  const early = await collisions(skills, opts, await readOrigins(opts.root));
+  if (early.diagnostics.length > 0) return { ok: false, placed: [], diagnostics: early.diagnostics };
   await makeDirs(opts.outDir);
   const tag = randomBytes(6).toString('hex');
   const scratch = (name: string, kind: string): string => join(opts.outDir, `.${name}.${kind}-${tag}`);
   try {
+    // Written before the lock is taken: writing is the slow part, and needs no one else to wait.
     for (const s of skills) writeSkill(scratch(s.name, 'pull'), s);
-  } catch (err) {
+    await makeDirs(join(opts.root, '.skillctl'));
+    return await withFileLock(join(opts.root, ...ORIGINS_LOCK.split('/')), opts.fileLock, async () => {
+      // ...and again holding it, on the project as it is now: another pull may have landed.
+      const origins = await readOrigins(opts.root);
+      const { diagnostics, replacing } = await collisions(skills, opts, origins);
+      if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics };
+      const moved = await moveIntoPlace(
+        skills.map((s) => ({ scratch: scratch(s.name, 'pull'), dir: join(opts.outDir, s.name), ...(replacing.has(s.name) ? { aside: scratch(s.name, 'old') } : {}) })),
+      );
+      const next: Record<string, McpOrigin> = { ...origins };
+      for (const s of skills) next[originKey(opts.root, join(opts.outDir, s.name))] = originOf(s, opts.server);
+      try {
+        await writeOrigins(opts.root, next);
+      } catch (err) {
+        // Skills in place without their records would read as local skills to the next pull.
+        await moved.undo(err);
+        throw err;
+      }
+      await moved.commit();
+      return { ok: true, placed: skills.map((s) => ({ name: s.name, uri: s.uri, dir: join(opts.outDir, s.name), replaced: replacing.has(s.name) })), diagnostics: [] };
+    });
+  } finally {
+    // Whatever did not reach its place (a refusal, a failure, a rename undone) leaves no scratch folder.
     await Promise.all(skills.map((s) => rm(scratch(s.name, 'pull'), { recursive: true, force: true })));
-    throw err;
   }
-  const placed: Placed[] = [];
-  const next: Record<string, McpOrigin> = { ...origins };
-  for (const [i, s] of skills.entries()) {
-    const dir = join(opts.outDir, s.name);
-    const replaced = replacing.has(s.name);
-    try {
-      if (replaced) await rename(dir, scratch(s.name, 'old'));
-      await rename(scratch(s.name, 'pull'), dir);
-    } catch (err) {
-      // A rename the system refuses: the skills not yet in place leave no scratch folder behind.
-      await Promise.all(skills.slice(i).map((k) => rm(scratch(k.name, 'pull'), { recursive: true, force: true })));
-      throw err;
-    }
-    if (replaced) await rm(scratch(s.name, 'old'), { recursive: true, force: true });
-    next[originKey(opts.root, dir)] = {
-      server: opts.server,
-      uri: s.uri,
-      files: [...s.files].map((f) => ({ path: f.path, digest: f.digest, size: f.size })).sort((a, b) => comparePaths(a.path, b.path)),
-    };
-    placed.push({ name: s.name, uri: s.uri, dir, replaced });
-  }
-  await writeOrigins(opts.root, next);
-  return { ok: true, placed, diagnostics: [] };
 }

@@ -1,6 +1,7 @@
 /**
  * `skillctl pull skill://… --mcp CMD | --mcp-url URL`: every skill asked for is fetched and
- * verified (core/mcp-skills/pull.ts), and only then are all of them written (place.ts), or none.
+ * verified (core/mcp-skills/pull.ts), and only then are all of them written (place.ts), or none,
+ * under the project's write lock for pulls, waited for as pin waits for its own.
  */
 import { isAbsolute, join, relative } from 'node:path';
 import { asOutputWrite, findProjectRoot } from '../../../core/fs/index.js';
@@ -8,6 +9,7 @@ import { findProjectSkills } from '../../../core/pins/index.js';
 import { DEFAULT_PULL_LIMITS, placeSkills, pullSkills, serverLabel } from '../../../core/mcp-skills/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
+import { processFileLock } from '../../project.js';
 import { pullMcpJson, renderPullMcp } from '../../render/pull-mcp.js';
 import { requestOf, serverOf, type McpPullOptions } from './mcp-options.js';
 
@@ -19,7 +21,10 @@ export async function run(ctx: Context, refs: readonly string[], opts: McpPullOp
   const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
   const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round(opts.timeout * 1000), limits: DEFAULT_PULL_LIMITS });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
-  const placed = pulled.ok && pulled.skills.length > 0 ? await asOutputWrite(show(outDir), async () => placeSkills(pulled.skills, { root, outDir, server, localFolders: (await findProjectSkills(root)).folders })) : undefined;
+  const placed =
+    pulled.ok && pulled.skills.length > 0
+      ? await asOutputWrite(show(outDir), () => placeSkills(pulled.skills, { root, outDir, server, localFolders: async () => (await findProjectSkills(root)).folders, fileLock: processFileLock() }))
+      : undefined;
   const result = {
     ok: pulled.ok && (placed?.ok ?? true),
     server: serverLabel(server),
