@@ -5,7 +5,8 @@
 // every check to this thread. The thread is the real worker program, started from dist/src.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
@@ -23,6 +24,31 @@ function thread(): { checker: IdentityChecker; worker: Worker } {
   const program = pathToFileURL(join(import.meta.dirname, '..', '..', 'src', 'cli', 'served-check-worker.js')).href;
   const worker = new Worker(`import(${JSON.stringify(program)}).then((m) => m.checkWorkerMain())`, { eval: true });
   return { checker: checkerOn(worker), worker };
+}
+
+/**
+ * Resolves once the thread has loaded its program and answers: a check numbered 0, which the
+ * checker never sends (its checks count from 1) and so ignores. Under load, loading can take
+ * longer than a listing waits for an answer, and the thread would be given up.
+ */
+async function loaded(worker: Worker): Promise<void> {
+  const answered = once(worker, 'message');
+  // The checker unrefs the thread; waiting for it must keep the test's process alive.
+  worker.ref();
+  worker.postMessage({ add: [], remove: [], check: 0 });
+  await answered;
+  worker.unref();
+}
+
+/** The checker, and how many sets it answered "unchanged" for at each check. */
+function counted(checker: IdentityChecker): { checker: IdentityChecker; answers: number[] } {
+  const answers: number[] = [];
+  const check = (): Promise<ReadonlySet<number>> =>
+    checker.check().then((ids) => {
+      answers.push(ids.size);
+      return ids;
+    });
+  return { checker: { add: (p, i) => checker.add(p, i), remove: (id) => checker.remove(id), flush: () => checker.flush(), check, close: () => checker.close() }, answers };
 }
 
 function corpus(): string {
@@ -64,6 +90,33 @@ describe('the checker thread of mcp --skills', () => {
         assert.equal(digestOf(after, `skill-${i}`, 'references/r1.md'), sha(text), `skill-${i}`);
       }
       assert.equal(after.skills[4], first.skills[4]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('a .skillignore that ignores itself, edited in place, is checked: in a skill this thread checks and in one the thread checks', async () => {
+    const root = corpus();
+    // Skill 0 is this thread's share, skill 1 the thread's (served-check-thread.ts: one in three stays here).
+    for (const i of [0, 1]) {
+      writeFileSync(join(root, `skill-${i}`, '.skillignore'), '.skillignore\n');
+      writeFileSync(join(root, `skill-${i}`, 'secret.env'), 'TOKEN=hunter2\n');
+    }
+    const { checker: real, worker } = thread();
+    const { checker, answers } = counted(real);
+    try {
+      await loaded(worker);
+      const c = servedCatalogue([{ dir: root, label: 'skills' }], () => Date.now() + 10 * SETTLE_MS, checker);
+      const paths = (listed: ServedSkills, i: number): string[] | undefined => listed.skills.find((s) => s.path === `skill-${i}`)?.files.map((f) => f.path);
+      const first = await c.list();
+      for (const i of [0, 1]) assert.ok(paths(first, i)?.includes('secret.env'), `skill-${i}`);
+      await c.list();
+      await sleep(TICK_MS);
+      for (const i of [0, 1]) appendFileSync(join(root, `skill-${i}`, '.skillignore'), 'secret.env\n');
+      const after = await c.list();
+      for (const i of [0, 1]) assert.deepEqual(paths(after, i), ['SKILL.md', 'references/r0.md', 'references/r1.md', 'references/r2.md'], `skill-${i}`);
+      // The thread holds four skills' sets (1, 2, 4, 5): all unchanged, then all but skill 1's.
+      assert.deepEqual(answers, [0, 4, 3]);
     } finally {
       await worker.terminate();
     }

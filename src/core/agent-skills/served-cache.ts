@@ -6,14 +6,15 @@
  * served-walk.ts): a file changed in the tick it was hashed in is hashed again.
  *
  * For a read of one file, a skill's last entry also serves while its shape is unchanged: every
- * directory of it, and the files that decide what it is (SKILL.md, .skillignore). The read then
- * checks the file itself against the entry (served-read.ts), so a file edited in place is caught
- * there, and the caller lists the skill afresh.
+ * directory of it, and the files that decide what it is (SKILL.md, and the root .skillignore or
+ * its absence, listed or not). The read then checks the file itself against the entry
+ * (served-read.ts), so a file edited in place is caught there, and the caller lists the skill
+ * afresh.
  */
 import type { Sha256Digest } from '../digest/index.js';
 import type { IdentityChecker } from './served-check.js';
 import type { ServedSkill } from './served-model.js';
-import { sameIdentity, type FileIdentity, type ServedWalker } from './served-walk.js';
+import { sameIdentity, stillIs, type FileIdentity, type ServedWalker } from './served-walk.js';
 
 /** A listed path and the identity it had. */
 export interface PathIdentity {
@@ -22,7 +23,10 @@ export interface PathIdentity {
 }
 
 export interface KeptSkill {
-  /** Every file, its path relative to the skill. */
+  /**
+   * Every file, its path relative to the skill, and the root .skillignore (ABSENT when there is
+   * none) even when it ignores itself: its rules decide the others (served.ts).
+   */
   readonly files: readonly PathIdentity[];
   /** The same files, absolute. */
   readonly paths: readonly string[];
@@ -166,8 +170,8 @@ export class DigestCache {
     if (e.shape === undefined || !this.#sameDirs(e)) return false;
     try {
       // Kept for the pass (walker.lstat): the listing's check of every file that follows, which
-      // includes these, then costs no second stat.
-      for (const f of e.shape.files) if (!sameIdentity(this.walker.lstat(f.path), f.identity)) return false;
+      // includes these, then costs no second stat. A .skillignore kept as ABSENT must still be.
+      for (const f of e.shape.files) if (!stillIs(this.walker.lstatIfAny(f.path), f.identity)) return false;
     } catch {
       return false;
     }

@@ -9,7 +9,7 @@
  * slow costs time, never a stale digest.
  */
 import { lstatSync } from 'node:fs';
-import { sameIdentity, type FileIdentity } from './served-walk.js';
+import { stillIs, type FileIdentity } from './served-walk.js';
 
 /** Checks sets of files on another thread. */
 export interface IdentityChecker {
@@ -51,7 +51,7 @@ export interface PackedSet {
   readonly identities: Float64Array;
 }
 
-/** Whether every file of the set is still (links not followed) the file of its identity. */
+/** Whether every file of the set is still (links not followed) the file of its identity; an ABSENT one, still no file. */
 export function setUnchanged(set: PackedSet): boolean {
   for (let i = 0; i < set.paths.length; i++) {
     let st;
@@ -60,7 +60,7 @@ export function setUnchanged(set: PackedSet): boolean {
     } catch {
       return false;
     }
-    if (st === undefined || !sameIdentity(st, unpacked(set.identities, i))) return false;
+    if (!stillIs(st, unpacked(set.identities, i))) return false;
   }
   return true;
 }
