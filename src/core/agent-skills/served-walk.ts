@@ -261,9 +261,12 @@ export class ServedWalker {
       }
     };
     if (path === basename(root) && holdsSkill(root)) out.push({ dir: root, path, label });
-    const segs = path.split('/');
     let dir = root;
-    for (const seg of segs) {
+    // Segment by segment, not split at once: a read asks for every prefix of a long URI in turn,
+    // and a path that leaves the tree early then costs its first segments, not its length.
+    for (let start = 0; ; ) {
+      const end = path.indexOf('/', start);
+      const seg = path.slice(start, end < 0 ? undefined : end);
       if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) return out;
       // The entry as its directory lists it (the type readdir gives is the lstat's: a link is a
       // link): checked this pass with the directory's stat, so reads that share a pass share it.
@@ -273,6 +276,8 @@ export class ServedWalker {
         return out;
       }
       dir = join(dir, seg);
+      if (end < 0) break;
+      start = end + 1;
     }
     if (holdsSkill(dir)) out.push({ dir, path, label: `${label}/${path}` });
     return out;
