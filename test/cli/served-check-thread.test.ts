@@ -2,18 +2,19 @@
 // each listing's file checks. What it may never do is let a changed file keep its old digest: a
 // file edited in place (same size, so only its times differ) in a skill the thread checks, and in
 // one this thread checks, is hashed again at the next listing; a thread that has stopped leaves
-// every check to this thread. The thread is the real worker program, started from dist/src.
+// every check to this thread; and a thread that answered while this one was busy is not given up
+// for it. The thread is the real worker program, started from dist/src.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { servedCatalogue, SETTLE_MS, type IdentityChecker, type ServedSkills } from '../../src/core/agent-skills/index.js';
-import { checkerOn } from '../../src/cli/served-check-thread.js';
+import { DigestCache, identityOf, servedCatalogue, ServedWalker, SETTLE_MS, type IdentityChecker, type ServedSkills } from '../../src/core/agent-skills/index.js';
+import { ANSWER_WITHIN_MS, checkerOn } from '../../src/cli/served-check-thread.js';
 import { tempDir } from '../helpers/tmp.js';
 
 // A coarse file-system clock stamps changes made within one tick alike: files change a tick later.
@@ -43,11 +44,14 @@ async function loaded(worker: Worker): Promise<void> {
 /** The checker, and how many sets it answered "unchanged" for at each check. */
 function counted(checker: IdentityChecker): { checker: IdentityChecker; answers: number[] } {
   const answers: number[] = [];
-  const check = (): Promise<ReadonlySet<number>> =>
-    checker.check().then((ids) => {
-      answers.push(ids.size);
-      return ids;
-    });
+  const check = (): (() => Promise<ReadonlySet<number>>) => {
+    const wait = checker.check();
+    return () =>
+      wait().then((ids) => {
+        answers.push(ids.size);
+        return ids;
+      });
+  };
   return { checker: { add: (p, i) => checker.add(p, i), remove: (id) => checker.remove(id), flush: () => checker.flush(), check, close: () => checker.close() }, answers };
 }
 
@@ -117,6 +121,39 @@ describe('the checker thread of mcp --skills', () => {
       for (const i of [0, 1]) assert.deepEqual(paths(after, i), ['SKILL.md', 'references/r0.md', 'references/r1.md', 'references/r2.md'], `skill-${i}`);
       // The thread holds four skills' sets (1, 2, 4, 5): all unchanged, then all but skill 1's.
       assert.deepEqual(answers, [0, 4, 3]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it("a listing's own work that outlasts the wait does not give the thread up: the wait starts after it", async () => {
+    const root = corpus();
+    const { checker, worker } = thread();
+    let exited = false;
+    worker.on('exit', () => (exited = true));
+    // This thread's work between the request and the wait: the walk of the directories, synchronous.
+    const busy = (): void => {
+      for (const end = Date.now() + ANSWER_WITHIN_MS + 200; Date.now() < end; );
+    };
+    try {
+      await loaded(worker);
+      // The first set stays on this thread (one in three), the second is the thread's.
+      const paths = [0, 1].map((i) => join(root, `skill-${i}`, 'SKILL.md'));
+      const ids = paths.map((p) => checker.add([p], [identityOf(lstatSync(p))]));
+      assert.equal(ids[0], undefined);
+      // As a listing starts in the server: from another callback than the thread's messages
+      // (after one of those, the port would take the answer queued meanwhile before any timer).
+      await setImmediate();
+      const wait = checker.check();
+      busy();
+      // The answer came while this thread was busy, and is taken: the set is unchanged.
+      assert.deepEqual([...(await wait())], [ids[1]]);
+      // The same through a listing's checks (served-cache.ts): the thread is still there after.
+      await setImmediate();
+      await new DigestCache(new ServedWalker(Date.now), checker).checkFiles(busy);
+      await sleep(TICK_MS);
+      assert.equal(exited, false);
+      assert.deepEqual([...(await checker.check()())], [ids[1]]);
     } finally {
       await worker.terminate();
     }

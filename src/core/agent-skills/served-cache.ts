@@ -101,14 +101,17 @@ export class DigestCache {
    * rest. Holds for the walker's current pass only. A checker that fails answers for nothing.
    */
   async checkFiles<T>(between: () => T): Promise<T> {
-    const elsewhere = this.checker?.check().catch(() => new Set<number>());
+    const answer = this.checker?.check();
     const result = between();
     const here = new Set<KeptSkill>();
     for (const e of this.#skills.values()) {
       if (e.checkId !== undefined || e.shape === undefined) continue;
       if (this.#filesUnchanged(e)) here.add(e);
     }
-    this.#checked = { pass: this.walker.pass, here, elsewhere: (await elsewhere) ?? new Set() };
+    // Waited for only now, after this thread's own work: an answer that came in meanwhile is
+    // queued, and a walk that took long must not make the checker look stuck.
+    const elsewhere = answer !== undefined ? await answer().catch(() => new Set<number>()) : new Set<number>();
+    this.#checked = { pass: this.walker.pass, here, elsewhere };
     return result;
   }
 

@@ -23,8 +23,12 @@ export interface IdentityChecker {
   remove(id: number): void;
   /** Sends what was added or removed since the last call (at the end of a listing). */
   flush(): void;
-  /** Checks every set it holds, now; resolves with the ids of those whose files are all unchanged. */
-  check(): Promise<ReadonlySet<number>>;
+  /**
+   * Asks for a check of every set it holds, now, and returns the wait for its answer: the ids of
+   * the sets whose files are all unchanged. The caller works meanwhile and waits after; a wait is
+   * bounded from its start, not from the request, so that work is not counted against the checker.
+   */
+  check(): () => Promise<ReadonlySet<number>>;
   /** Stops the thread (the server is done); later checks answer for nothing. */
   close(): void;
 }
