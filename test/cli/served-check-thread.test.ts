@@ -6,14 +6,15 @@
 // for it. The thread is the real worker program, started from dist/src.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
+import fs, { appendFileSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, it } from 'node:test';
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { DigestCache, identityOf, servedCatalogue, ServedWalker, SETTLE_MS, type IdentityChecker, type ServedSkills } from '../../src/core/agent-skills/index.js';
+import { DigestCache, identityOf, servedCatalogue, ServedWalker, SETTLE_MS, type FileIdentity, type IdentityChecker, type ServedSkills } from '../../src/core/agent-skills/index.js';
 import { ANSWER_WITHIN_MS, checkerOn } from '../../src/cli/served-check-thread.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -41,9 +42,11 @@ async function loaded(worker: Worker): Promise<void> {
   worker.unref();
 }
 
-/** The checker, and how many sets it answered "unchanged" for at each check. */
-function counted(checker: IdentityChecker): { checker: IdentityChecker; answers: number[] } {
+/** The checker, how many sets it answered "unchanged" for at each check, and the folder of each set it was given, then told to drop. */
+function spied(checker: IdentityChecker): { checker: IdentityChecker; answers: number[]; removed: () => string[] } {
   const answers: number[] = [];
+  const folders = new Map<number, string>();
+  const removed: number[] = [];
   const check = (): (() => Promise<ReadonlySet<number>>) => {
     const wait = checker.check();
     return () =>
@@ -52,7 +55,35 @@ function counted(checker: IdentityChecker): { checker: IdentityChecker; answers:
         return ids;
       });
   };
-  return { checker: { add: (p, i) => checker.add(p, i), remove: (id) => checker.remove(id), flush: () => checker.flush(), check, close: () => checker.close() }, answers };
+  const add = (paths: readonly string[], identities: readonly FileIdentity[]): number | undefined => {
+    const id = checker.add(paths, identities);
+    if (id !== undefined) folders.set(id, basename(dirname(paths[0] as string)));
+    return id;
+  };
+  const remove = (id: number): void => {
+    removed.push(id);
+    checker.remove(id);
+  };
+  return { checker: { add, remove, flush: () => checker.flush(), check, close: () => checker.close() }, answers, removed: () => removed.map((id) => folders.get(id) ?? '?').sort() };
+}
+
+/** Every path this thread lstats until `stop()` (node:fs patched, and its ES module exports synced). */
+function lstatsDuring(): { paths: string[]; stop(): void } {
+  const paths: string[] = [];
+  const patched = fs as { lstatSync: typeof fs.lstatSync };
+  const original = fs.lstatSync;
+  patched.lstatSync = ((path: string, opts?: object) => {
+    paths.push(String(path));
+    return original(path, opts);
+  }) as typeof fs.lstatSync;
+  syncBuiltinESMExports();
+  return {
+    paths,
+    stop() {
+      patched.lstatSync = original;
+      syncBuiltinESMExports();
+    },
+  };
 }
 
 function corpus(): string {
@@ -107,7 +138,7 @@ describe('the checker thread of mcp --skills', () => {
       writeFileSync(join(root, `skill-${i}`, 'secret.env'), 'TOKEN=hunter2\n');
     }
     const { checker: real, worker } = thread();
-    const { checker, answers } = counted(real);
+    const { checker, answers } = spied(real);
     try {
       await loaded(worker);
       const c = servedCatalogue([{ dir: root, label: 'skills' }], () => Date.now() + 10 * SETTLE_MS, checker);
@@ -154,6 +185,37 @@ describe('the checker thread of mcp --skills', () => {
       await sleep(TICK_MS);
       assert.equal(exited, false);
       assert.deepEqual([...(await checker.check()())], [ids[1]]);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('a skill moved away or no longer valid is no longer kept: its files are checked by neither thread', async () => {
+    const root = corpus();
+    const away = tempDir();
+    const { checker: real, worker } = thread();
+    const { checker, answers, removed } = spied(real);
+    try {
+      await loaded(worker);
+      const c = servedCatalogue([{ dir: root, label: 'skills' }], () => Date.now() + 10 * SETTLE_MS, checker);
+      await c.list();
+      await c.list();
+      // Skill 0 is this thread's, 1 and 2 the thread's; 3 this thread's, 4 and 5 the thread's.
+      for (const i of [0, 1]) renameSync(join(root, `skill-${i}`), join(away, `skill-${i}`));
+      writeFileSync(join(root, 'skill-2', 'SKILL.md'), '---\nname: skill-2\n---\n\n# no description: not served\n');
+      assert.deepEqual((await c.list()).skills.map((s) => s.path), ['skill-3', 'skill-4', 'skill-5']);
+      assert.deepEqual(removed(), ['skill-1', 'skill-2']);
+      // The next listing checks only what is served: the thread its two sets, this thread no file of skill 0.
+      const stats = lstatsDuring();
+      try {
+        await c.list();
+      } finally {
+        stats.stop();
+      }
+      assert.deepEqual(answers, [0, 4, 2, 2]);
+      assert.deepEqual(stats.paths.filter((p) => p.startsWith(join(root, 'skill-0'))), []);
+      // What this thread does check, it lstats: skill 3's files.
+      assert.ok(stats.paths.some((p) => p.startsWith(join(root, 'skill-3', 'references'))));
     } finally {
       await worker.terminate();
     }

@@ -89,6 +89,15 @@ export class DigestCache {
     this.#skills.set(key, checkId !== undefined ? { ...kept, checkId } : kept);
   }
 
+  /**
+   * Drops every skill kept under a key not in `keys`, a listing's folders: a folder the walk no
+   * longer finds (removed, moved, or no longer holding a skill file) is not read again, yet its
+   * kept files would be checked at every listing, on the checker's thread too.
+   */
+  retain(keys: ReadonlySet<string>): void {
+    for (const key of this.#skills.keys()) if (!keys.has(key)) this.#drop(key);
+  }
+
   #drop(key: string): void {
     const id = this.#skills.get(key)?.checkId;
     if (id !== undefined) this.checker?.remove(id);

@@ -81,9 +81,14 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // the checker's thread, beside the walk of the directories here); reading the skills then
       // finds which are unchanged without a stat of their files.
       const folders = await cache.checkFiles(() => roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)));
-      const served = await readServedSkills(folders, cache);
+      const listed = await readServedSkills(folders, cache);
+      // Nothing is kept of a folder this walk did not find (a folder that is no skill now kept
+      // nothing already: served.ts); the checker hears of what it drops with the rest, below.
+      const keys = new Set(folders.map(skillKey));
+      cache.retain(keys);
+      for (const [path, from] of served) if (!keys.has(skillKey(from))) served.delete(path);
       cache.flush();
-      return served;
+      return listed;
     },
     get,
     async lookup(paths, opts) {

@@ -62,6 +62,14 @@ const unreadable = (err: unknown, what: string, file: string): Diagnostic => dia
  * skill and no finding when the folder holds neither. The caller has begun a pass of `cache`'s walker.
  */
 export async function readServedSkill(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
+  const r = await readFolder(folder, cache);
+  // A folder that is no skill now keeps nothing: its last entry can never serve again, and its
+  // files would be checked at every listing (on the checker's thread too) for nothing.
+  if (r.skill === undefined) cache.forget(skillKey(folder));
+  return r;
+}
+
+async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const { dir, label } = folder;
   const key = skillKey(folder);
   const unchanged = cache.unchangedSkill(key);
@@ -160,6 +168,9 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
       ? { dirs: shapeDirs as PathIdentity[], files: seen.filter((s) => SHAPING_FILES.has(s.path)).map((s) => ({ path: abs(s.path), identity: s.identity })) }
       : undefined;
     cache.keepSkill(key, { files: seen, paths: seen.map((s) => abs(s.path)), skill, ...(shape !== undefined ? { shape } : {}) });
+  } else {
+    // The last entry is out of date, and this one is not kept: nothing of the folder is.
+    cache.forget(key);
   }
   return { skill, diagnostics: [] };
 }
