@@ -69,6 +69,7 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
   return r;
 }
 
+/** The reading itself; what is kept of the folder is left for `readServedSkill` to drop when it finds no skill. */
 async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const { dir, label } = folder;
   const key = skillKey(folder);
