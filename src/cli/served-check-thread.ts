@@ -14,11 +14,13 @@ import type { CheckReply, CheckRequest } from './served-check-worker.js';
 const SHARE_OF = 3;
 
 /**
- * Milliseconds a listing waits for the thread's answer. Its share takes a few milliseconds; a
- * thread that has not answered by then is stuck or starved, and is given up for good (every check
- * is then made on the server's thread, as without it): a listing never hangs on it.
+ * Milliseconds a listing waits for the thread's answer, counted from when it starts waiting
+ * (after walking the directories and making its own share of the checks, however long those
+ * took). The thread's share takes a few milliseconds; a thread that has not answered by then is
+ * stuck or starved, and is given up for good (every check is then made on the server's thread,
+ * as without it): a listing never hangs on it.
  */
-const ANSWER_WITHIN_MS = 500;
+export const ANSWER_WITHIN_MS = 500;
 
 class ThreadChecker implements IdentityChecker {
   readonly #worker: Worker;
@@ -76,22 +78,29 @@ class ThreadChecker implements IdentityChecker {
     if (!this.#dead && (this.#add.length > 0 || this.#remove.length > 0)) this.#send();
   }
 
-  check(): Promise<ReadonlySet<number>> {
-    if (this.#dead) return Promise.resolve(new Set());
+  check(): () => Promise<ReadonlySet<number>> {
+    if (this.#dead) return () => Promise.resolve(new Set());
     const n = ++this.#checks;
+    let timer: NodeJS.Timeout | undefined;
     const answer = new Promise<ReadonlySet<number>>((resolve) => {
-      const timer = setTimeout(() => {
-        this.#fail();
-        void this.#worker.terminate();
-      }, ANSWER_WITHIN_MS);
-      // Not unref'd: a listing waiting for its answer keeps the process alive (the thread does not).
       this.#waiting.set(n, (ids) => {
         clearTimeout(timer);
         resolve(ids);
       });
     });
     this.#send(n);
-    return answer;
+    return () => {
+      // Timed from here, not from the request: the server's thread did its own work between
+      // them, during which the answer may have arrived and waits behind it in the queue. Not
+      // unref'd: a listing waiting for its answer keeps the process alive (the thread does not).
+      if (this.#waiting.has(n) && timer === undefined) {
+        timer = setTimeout(() => {
+          this.#fail();
+          void this.#worker.terminate();
+        }, ANSWER_WITHIN_MS);
+      }
+      return answer;
+    };
   }
 }
 

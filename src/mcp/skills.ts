@@ -21,6 +21,8 @@ import { withRawJson } from './wire/raw-json.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
+const SKILL_SCHEME = 'skill://';
+
 /** The largest file `resources/read` returns, whole, in one message. */
 export const MAX_SERVED_FILE_BYTES = 16 * 1024 * 1024;
 
@@ -58,23 +60,50 @@ export function skillUri(skillPath: string, file?: string): string {
   return `skill://${enc(skillPath)}${file === undefined ? '' : `/${enc(file)}`}`;
 }
 
-/** The decoded segments of a `skill://` URI, or undefined (not one, or an empty, `.` or `..` segment). */
-function segmentsOf(uri: string): string[] | undefined {
+/**
+ * The longest `<skill-path>/<file-path>` a URI can name, in bytes once decoded. Every file is
+ * listed and opened by its absolute path, which the kernel refuses past PATH_MAX (4,096 bytes
+ * with its NUL on Linux, 1,024 on macOS), so no file below a root has a longer path, nor more
+ * segments than half as many (a segment is a byte and a separator at least). A URI past either
+ * bound names nothing this server serves and is answered at once as any unknown URI is: a read
+ * tries every split of the segments into a skill path and a file path, work that grows with
+ * their number times the URI's length (16,000 segments took 13 s and 1.1 GB without a bound).
+ */
+export const MAX_SKILL_URI_PATH_BYTES = 4096;
+const MAX_SKILL_URI_SEGMENTS = MAX_SKILL_URI_PATH_BYTES / 2;
+
+/**
+ * The decoded segments of a `skill://` URI, or undefined (not one, an empty, `.` or `..`
+ * segment, or past the bounds above).
+ */
+export function segmentsOf(uri: string): string[] | undefined {
+  // A decoded byte is at most three characters of the URI (`%41`), and a character that is not
+  // percent-encoded decodes to a byte at least: a longer URI is over the bound, unread.
+  if (uri.length > SKILL_SCHEME.length + 3 * MAX_SKILL_URI_PATH_BYTES) return undefined;
   const m = /^skill:\/\/([^?#]+)$/.exec(uri);
   if (m === null) return undefined;
+  const raw = (m[1] as string).split('/');
+  if (raw.length > MAX_SKILL_URI_SEGMENTS) return undefined;
   try {
-    const segs = (m[1] as string).split('/').map(decodeURIComponent);
-    return segs.every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('/')) ? segs : undefined;
+    const segs = raw.map(decodeURIComponent);
+    if (!segs.every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('/'))) return undefined;
+    return Buffer.byteLength(segs.join('/')) <= MAX_SKILL_URI_PATH_BYTES ? segs : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Every split of `segs` into a skill path and a file path, longest skill path first (nested skills). */
-function splits(segs: readonly string[]): { skill: string; file: string | undefined }[] {
-  const out: { skill: string; file: string | undefined }[] = [];
-  for (let i = segs.length; i >= 1; i--) out.push({ skill: segs.slice(0, i).join('/'), file: i === segs.length ? undefined : segs.slice(i).join('/') });
-  return out;
+/**
+ * The skill paths `segs` may begin with, longest first (nested skills): each a prefix of one
+ * string, so they share its characters instead of copying them (a miss tries them all). A
+ * decoded segment holds no `/`, so each `/` of `whole` ends one. The file path of a split is
+ * what follows its skill path in `whole`.
+ */
+function skillPaths(segs: readonly string[]): { readonly whole: string; readonly paths: readonly string[] } {
+  const whole = segs.join('/');
+  const paths = [whole];
+  for (let at = whole.lastIndexOf('/'); at > 0; at = whole.lastIndexOf('/', at - 1)) paths.push(whole.slice(0, at));
+  return { whole, paths };
 }
 
 // An unchanged skill is the same object from listing to listing (served-cache.ts): its entry,
@@ -169,16 +198,11 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
 async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean, lookup?: LookupOptions): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
-  const all = splits(segs);
-  if (!fresh) {
-    const found = await catalogue.lookup(all.map((s) => s.skill), lookup);
-    return found !== undefined ? { skill: found.skill, file: all[found.index]?.file } : undefined;
-  }
-  for (const split of all) {
-    const skill = await catalogue.get(split.skill);
-    if (skill !== undefined) return { skill, file: split.file };
-  }
-  return undefined;
+  const { whole, paths } = skillPaths(segs);
+  const found = await catalogue.lookup(paths, fresh ? { fresh: true } : lookup);
+  if (found === undefined) return undefined;
+  const skillPath = paths[found.index] as string;
+  return { skill: found.skill, file: skillPath.length === whole.length ? undefined : whole.slice(skillPath.length + 1) };
 }
 
 /** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */

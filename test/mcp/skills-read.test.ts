@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { servedCatalogue, SETTLE_MS } from '../../src/core/agent-skills/index.js';
-import { readSkillResource } from '../../src/mcp/skills.js';
+import { MAX_SKILL_URI_PATH_BYTES, readSkillResource, segmentsOf, skillUri } from '../../src/mcp/skills.js';
 import { RpcError } from '../../src/mcp/wire/errors.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -48,5 +48,46 @@ describe('readSkillResource with reads sharing a pass', () => {
     await sleep(TICK_MS);
     writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
     assert.equal(text(await readSkillResource(c, 'skill://word-count/references/a.md')), 'omega\n');
+  });
+});
+
+describe('readSkillResource: the bound on a URI (MAX_SKILL_URI_PATH_BYTES)', () => {
+  const notFound = (err: unknown): boolean => err instanceof RpcError && err.code === -32002;
+
+  it('a URI past it is -32002 at once, however many segments it has; the catalogue serves on', async () => {
+    const { root } = project();
+    const c = standing(root);
+    for (const segments of [2_049, 16_000, 100_000]) {
+      const started = Date.now();
+      await assert.rejects(readSkillResource(c, `skill://${Array(segments).fill('a').join('/')}`), notFound, String(segments));
+      // Without the bound, 16,000 segments took 13 s: every split of the URI, each as long as it.
+      assert.ok(Date.now() - started < 1_000, `${segments} segments: ${Date.now() - started} ms`);
+    }
+    await assert.rejects(readSkillResource(c, `skill://word-count/${'x'.repeat(MAX_SKILL_URI_PATH_BYTES)}`), notFound);
+    assert.equal(text(await readSkillResource(c, 'skill://word-count/references/a.md')), 'alpha\n');
+  });
+
+  it('the bound itself: a URI of as many segments and bytes as a path the kernel opens is looked up, one more is not', () => {
+    const MAX_SEGMENTS = MAX_SKILL_URI_PATH_BYTES / 2;
+    assert.equal(segmentsOf(`skill://${Array(MAX_SEGMENTS).fill('a').join('/')}`)?.length, MAX_SEGMENTS);
+    assert.equal(segmentsOf(`skill://${Array(MAX_SEGMENTS + 1).fill('a').join('/')}`), undefined);
+    // Bytes once decoded: a percent-encoded byte is three characters of the URI, a two-byte character six.
+    assert.deepEqual(segmentsOf(`skill://a/${'%41'.repeat(MAX_SKILL_URI_PATH_BYTES - 2)}`), ['a', 'A'.repeat(MAX_SKILL_URI_PATH_BYTES - 2)]);
+    assert.equal(segmentsOf(`skill://a/${'%41'.repeat(MAX_SKILL_URI_PATH_BYTES - 1)}`), undefined);
+    assert.equal(segmentsOf(`skill://a/${'%C3%A9'.repeat(MAX_SKILL_URI_PATH_BYTES / 2 - 1)}`)?.[1]?.length, MAX_SKILL_URI_PATH_BYTES / 2 - 1);
+    assert.equal(segmentsOf(`skill://a/${'é'.repeat(MAX_SKILL_URI_PATH_BYTES / 2)}`), undefined);
+  });
+
+  it('the longest path a skill can hold is read: names of two-byte characters, percent-encoded in the URI', async () => {
+    const { root, dir } = project();
+    // Linux opens a path of at most PATH_MAX (4,096) bytes with its NUL: the listing holds nothing longer.
+    const room = 4_095 - Buffer.byteLength(dir) - '/'.length;
+    const name = 'é'.repeat(127);
+    const long = `${Array(Math.floor((room - 'g.md'.length) / (2 * name.length + 1))).fill(name).join('/')}/g.md`;
+    mkdirSync(join(dir, long, '..'), { recursive: true });
+    writeFileSync(join(dir, long), 'long\n');
+    const uri = skillUri('word-count', long);
+    assert.ok(Buffer.byteLength(`word-count/${long}`) > MAX_SKILL_URI_PATH_BYTES - 400 && uri.length > 3 * (MAX_SKILL_URI_PATH_BYTES - 400));
+    assert.equal(text(await readSkillResource(standing(root), uri)), 'long\n');
   });
 });

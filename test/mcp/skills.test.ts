@@ -118,6 +118,22 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
     }
   });
 
+  it('a URI longer than any file path is answered at once as unknown, on the direct path and the SDK\'s, and the server serves on', async () => {
+    // 16,000 segments (32 KB): every split of it was tried, 13 s and 1.1 GB before the bound.
+    const long = `skill://${Array(16_000).fill('a').join('/')}`;
+    const DirResult = z.object({ resources: z.array(z.unknown()) });
+    const started = Date.now();
+    // Params of the URI alone are answered past the SDK's dispatch (resources.ts); with _meta, by the SDK's.
+    for (const params of [{ uri: long }, { uri: long, _meta: {} }, { uri: `skill://pdf-notes/${Array(16_000).fill('a').join('/')}` }]) {
+      assert.equal((await rpcError(s.client.request({ method: 'resources/read', params }, ReadResourceResultSchema))).code, -32002);
+    }
+    assert.equal((await rpcError(s.client.request({ method: 'resources/directory/read', params: { uri: long } }, DirResult))).code, -32602);
+    assert.equal((await rpcError(s.client.request({ method: 'skills/get', params: { uri: `${long}/SKILL.md` } }, GetResult))).code, -32602);
+    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+    const r = await s.client.request({ method: 'resources/read', params: { uri: 'skill://pdf-notes/references/GUIDE.md' } }, ReadResourceResultSchema);
+    assert.equal(r.contents.length, 1);
+  });
+
   it('a skill.contract.v1 bundle: the SKILL.md convert would write, the same bytes and digest on every listing', async () => {
     const get = (): Promise<z.infer<typeof GetResult>> => s.client.request({ method: 'skills/get', params: { uri: 'skill://hello/SKILL.md' } }, GetResult);
     const [a, b] = [await get(), await get()];

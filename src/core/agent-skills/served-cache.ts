@@ -6,14 +6,15 @@
  * served-walk.ts): a file changed in the tick it was hashed in is hashed again.
  *
  * For a read of one file, a skill's last entry also serves while its shape is unchanged: every
- * directory of it, and the files that decide what it is (SKILL.md, .skillignore). The read then
- * checks the file itself against the entry (served-read.ts), so a file edited in place is caught
- * there, and the caller lists the skill afresh.
+ * directory of it, and the files that decide what it is (SKILL.md, and the root .skillignore or
+ * its absence, listed or not). The read then checks the file itself against the entry
+ * (served-read.ts), so a file edited in place is caught there, and the caller lists the skill
+ * afresh.
  */
 import type { Sha256Digest } from '../digest/index.js';
 import type { IdentityChecker } from './served-check.js';
 import type { ServedSkill } from './served-model.js';
-import { sameIdentity, type FileIdentity, type ServedWalker } from './served-walk.js';
+import { sameIdentity, stillIs, type FileIdentity, type ServedWalker } from './served-walk.js';
 
 /** A listed path and the identity it had. */
 export interface PathIdentity {
@@ -22,7 +23,10 @@ export interface PathIdentity {
 }
 
 export interface KeptSkill {
-  /** Every file, its path relative to the skill. */
+  /**
+   * Every file, its path relative to the skill, and the root .skillignore (ABSENT when there is
+   * none) even when it ignores itself: its rules decide the others (served.ts).
+   */
   readonly files: readonly PathIdentity[];
   /** The same files, absolute. */
   readonly paths: readonly string[];
@@ -85,6 +89,15 @@ export class DigestCache {
     this.#skills.set(key, checkId !== undefined ? { ...kept, checkId } : kept);
   }
 
+  /**
+   * Drops every skill kept under a key not in `keys`, a listing's folders: a folder the walk no
+   * longer finds (removed, moved, or no longer holding a skill file) is not read again, yet its
+   * kept files would be checked at every listing, on the checker's thread too.
+   */
+  retain(keys: ReadonlySet<string>): void {
+    for (const key of this.#skills.keys()) if (!keys.has(key)) this.#drop(key);
+  }
+
   #drop(key: string): void {
     const id = this.#skills.get(key)?.checkId;
     if (id !== undefined) this.checker?.remove(id);
@@ -97,14 +110,17 @@ export class DigestCache {
    * rest. Holds for the walker's current pass only. A checker that fails answers for nothing.
    */
   async checkFiles<T>(between: () => T): Promise<T> {
-    const elsewhere = this.checker?.check().catch(() => new Set<number>());
+    const answer = this.checker?.check();
     const result = between();
     const here = new Set<KeptSkill>();
     for (const e of this.#skills.values()) {
       if (e.checkId !== undefined || e.shape === undefined) continue;
       if (this.#filesUnchanged(e)) here.add(e);
     }
-    this.#checked = { pass: this.walker.pass, here, elsewhere: (await elsewhere) ?? new Set() };
+    // Waited for only now, after this thread's own work: an answer that came in meanwhile is
+    // queued, and a walk that took long must not make the checker look stuck.
+    const elsewhere = answer !== undefined ? await answer().catch(() => new Set<number>()) : new Set<number>();
+    this.#checked = { pass: this.walker.pass, here, elsewhere };
     return result;
   }
 
@@ -166,8 +182,8 @@ export class DigestCache {
     if (e.shape === undefined || !this.#sameDirs(e)) return false;
     try {
       // Kept for the pass (walker.lstat): the listing's check of every file that follows, which
-      // includes these, then costs no second stat.
-      for (const f of e.shape.files) if (!sameIdentity(this.walker.lstat(f.path), f.identity)) return false;
+      // includes these, then costs no second stat. A .skillignore kept as ABSENT must still be.
+      for (const f of e.shape.files) if (!stillIs(this.walker.lstatIfAny(f.path), f.identity)) return false;
     } catch {
       return false;
     }

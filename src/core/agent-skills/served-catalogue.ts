@@ -16,8 +16,8 @@
  * shape only decides which entry to start from: the file served is always checked when it is
  * opened (its identity, then its bytes against the listed digest, served-read.ts), so what a
  * shared check can miss is a change elsewhere in the skill, which a check of its own could miss
- * just as well between its stat and the open. A listing, `get`, and a directory read (whose
- * answer is the shape itself) always begin a pass of their own.
+ * just as well between its stat and the open. A listing, `get`, a directory read (whose
+ * answer is the shape itself) and a fresh lookup always begin a pass of their own.
  */
 import { DigestCache } from './served-cache.js';
 import type { IdentityChecker } from './served-check.js';
@@ -38,6 +38,12 @@ export const READ_PASS_MS = 20;
 /** What a lookup is for: `file` when the caller reads one file and checks it against the entry. */
 export interface LookupOptions {
   readonly file?: boolean;
+  /**
+   * Each path listed as `get` lists it, none served from its last entry: for a read whose entry
+   * was found wanting. One pass for all of them, not one each: a URI's splits are many, and a
+   * pass per split would age every kept directory listing out of the walker at once.
+   */
+  readonly fresh?: boolean;
 }
 
 export interface ServedCatalogue {
@@ -57,8 +63,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   const served = new Map<string, SkillFolder>();
   const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
   // A pass begun by the caller: the splits of one URI share its stats.
-  const read = async (path: string): Promise<ServedSkill | undefined> => {
-    const folders = candidates(path);
+  const read = async (path: string, folders = candidates(path)): Promise<ServedSkill | undefined> => {
     const skill = (await readServedSkills(folders, cache)).skills[0];
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
     if (from !== undefined) served.set(path, from);
@@ -76,20 +81,32 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // the checker's thread, beside the walk of the directories here); reading the skills then
       // finds which are unchanged without a stat of their files.
       const folders = await cache.checkFiles(() => roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)));
-      const served = await readServedSkills(folders, cache);
+      const listed = await readServedSkills(folders, cache);
+      // Nothing is kept of a folder this walk did not find (a folder that is no skill now kept
+      // nothing already: served.ts); the checker hears of what it drops with the rest, below.
+      const keys = new Set(folders.map(skillKey));
+      cache.retain(keys);
+      for (const [path, from] of served) if (!keys.has(skillKey(from))) served.delete(path);
       cache.flush();
-      return served;
+      return listed;
     },
     get,
     async lookup(paths, opts) {
-      if (opts?.file === true) walker.beginWithin(READ_PASS_MS);
+      const fresh = opts?.fresh === true;
+      if (opts?.file === true && !fresh) walker.beginWithin(READ_PASS_MS);
       else walker.begin();
       for (let index = 0; index < paths.length; index++) {
         const path = paths[index] as string;
-        const from = served.get(path);
+        // Most splits of a URI name no folder, found in the path's first segments: they are passed
+        // over before the path is hashed as a key (each split is as long as the URI). What
+        // `served` still holds for such a path is harmless: it is used only when the same folder
+        // is again the first one there, and then only while its shape is unchanged.
+        const folders = candidates(path);
+        if (folders.length === 0) continue;
+        const from = fresh ? undefined : served.get(path);
         // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
-        const kept = from !== undefined && candidates(path)[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
-        const skill = kept ?? (await read(path));
+        const kept = from !== undefined && folders[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
+        const skill = kept ?? (await read(path, folders));
         if (skill !== undefined) return { skill, index };
       }
       return undefined;

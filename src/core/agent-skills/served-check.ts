@@ -9,7 +9,7 @@
  * slow costs time, never a stale digest.
  */
 import { lstatSync } from 'node:fs';
-import { sameIdentity, type FileIdentity } from './served-walk.js';
+import { stillIs, type FileIdentity } from './served-walk.js';
 
 /** Checks sets of files on another thread. */
 export interface IdentityChecker {
@@ -23,8 +23,12 @@ export interface IdentityChecker {
   remove(id: number): void;
   /** Sends what was added or removed since the last call (at the end of a listing). */
   flush(): void;
-  /** Checks every set it holds, now; resolves with the ids of those whose files are all unchanged. */
-  check(): Promise<ReadonlySet<number>>;
+  /**
+   * Asks for a check of every set it holds, now, and returns the wait for its answer: the ids of
+   * the sets whose files are all unchanged. The caller works meanwhile and waits after; a wait is
+   * bounded from its start, not from the request, so that work is not counted against the checker.
+   */
+  check(): () => Promise<ReadonlySet<number>>;
   /** Stops the thread (the server is done); later checks answer for nothing. */
   close(): void;
 }
@@ -51,7 +55,7 @@ export interface PackedSet {
   readonly identities: Float64Array;
 }
 
-/** Whether every file of the set is still (links not followed) the file of its identity. */
+/** Whether every file of the set is still (links not followed) the file of its identity; an ABSENT one, still no file. */
 export function setUnchanged(set: PackedSet): boolean {
   for (let i = 0; i < set.paths.length; i++) {
     let st;
@@ -60,7 +64,7 @@ export function setUnchanged(set: PackedSet): boolean {
     } catch {
       return false;
     }
-    if (st === undefined || !sameIdentity(st, unpacked(set.identities, i))) return false;
+    if (!stillIs(st, unpacked(set.identities, i))) return false;
   }
   return true;
 }

@@ -51,6 +51,17 @@ export function sameIdentity(a: FileIdentity | Stats, b: FileIdentity): boolean 
   return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
+/**
+ * The identity of no file: what is kept for a path that did not exist (a skill's root
+ * `.skillignore` when it has none), so that a file appearing there is a change. No stat has it.
+ */
+export const ABSENT: FileIdentity = Object.freeze({ dev: -1, ino: -1, size: -1, mtimeMs: -1, ctimeMs: -1 });
+
+/** True when what is at a path now (`undefined`: nothing) is `identity`, ABSENT included. */
+export function stillIs(now: FileIdentity | Stats | undefined, identity: FileIdentity): boolean {
+  return sameIdentity(now ?? ABSENT, identity);
+}
+
 /** A folder to serve: where it is, its path in the namespace, and its name in findings. */
 export interface SkillFolder {
   readonly dir: string;
@@ -137,13 +148,23 @@ export class ServedWalker {
     return st;
   }
 
+  /** The file's own stat (links not followed), once a pass; undefined when there is none. */
+  lstatIfAny(path: string): Stats | undefined {
+    let st = this.#stats.get(path);
+    if (st === undefined) {
+      st = lstatSync(path, { throwIfNoEntry: false });
+      if (st !== undefined) this.#stats.set(path, st);
+    }
+    return st;
+  }
+
   /**
-   * Whether the file at `path` (links not followed) is still `identity`. Not kept for the pass:
-   * the stat is garbage at once (a pass over 10,000 files would otherwise keep 10,000 of them).
+   * Whether the file at `path` (links not followed) is still `identity` (ABSENT: still none).
+   * Not kept for the pass: the stat is garbage at once (a pass over 10,000 files would otherwise
+   * keep 10,000 of them).
    */
   unchanged(path: string, identity: FileIdentity): boolean {
-    const st = this.#stats.get(path) ?? lstatSync(path, { throwIfNoEntry: false });
-    return st !== undefined && sameIdentity(st, identity);
+    return stillIs(this.#stats.get(path) ?? lstatSync(path, { throwIfNoEntry: false }), identity);
   }
 
   /**
@@ -240,9 +261,12 @@ export class ServedWalker {
       }
     };
     if (path === basename(root) && holdsSkill(root)) out.push({ dir: root, path, label });
-    const segs = path.split('/');
     let dir = root;
-    for (const seg of segs) {
+    // Segment by segment, not split at once: a read asks for every prefix of a long URI in turn,
+    // and a path that leaves the tree early then costs its first segments, not its length.
+    for (let start = 0; ; ) {
+      const end = path.indexOf('/', start);
+      const seg = path.slice(start, end < 0 ? undefined : end);
       if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) return out;
       // The entry as its directory lists it (the type readdir gives is the lstat's: a link is a
       // link): checked this pass with the directory's stat, so reads that share a pass share it.
@@ -252,6 +276,8 @@ export class ServedWalker {
         return out;
       }
       dir = join(dir, seg);
+      if (end < 0) break;
+      start = end + 1;
     }
     if (holdsSkill(dir)) out.push({ dir, path, label: `${label}/${path}` });
     return out;

@@ -24,14 +24,17 @@ import { validateBundle } from '../manifest/index.js';
 import type { DigestCache, PathIdentity } from './served-cache.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { hashRegularFile, type HashedFile } from './served-read.js';
-import { identityOf, sameIdentity, SERVED_SKILL_MD, type SkillFolder } from './served-walk.js';
+import { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, type FileIdentity, type SkillFolder } from './served-walk.js';
 import { manifestToSkillMd } from './to-skill-md.js';
 import { checkSkillMd } from './validate.js';
 
 const MANIFEST_FILES: ReadonlySet<string> = new Set(MANIFEST_NAMES);
 
+/** The root file whose rules decide which files a skill has (itself among them: it may ignore itself). */
+const SKILLIGNORE = '.skillignore';
+
 /** Root files that decide what a skill is: a read may use the last entry only while these are unchanged. */
-const SHAPING_FILES: ReadonlySet<string> = new Set([SERVED_SKILL_MD, '.skillignore']);
+const SHAPING_FILES: ReadonlySet<string> = new Set([SERVED_SKILL_MD, SKILLIGNORE]);
 
 /** The key a folder's entry is kept under. */
 export function skillKey(folder: SkillFolder): string {
@@ -59,11 +62,35 @@ const unreadable = (err: unknown, what: string, file: string): Diagnostic => dia
  * skill and no finding when the folder holds neither. The caller has begun a pass of `cache`'s walker.
  */
 export async function readServedSkill(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
+  const r = await readFolder(folder, cache);
+  // A folder that is no skill now keeps nothing: its last entry can never serve again, and its
+  // files would be checked at every listing (on the checker's thread too) for nothing.
+  if (r.skill === undefined) cache.forget(skillKey(folder));
+  return r;
+}
+
+/** The reading itself; what is kept of the folder is left for `readServedSkill` to drop when it finds no skill. */
+async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const { dir, label } = folder;
   const key = skillKey(folder);
   const unchanged = cache.unchangedSkill(key);
   if (unchanged !== undefined) return { skill: unchanged, diagnostics: [] };
   const walker = cache.walker;
+  // Listed paths are clean POSIX paths: on POSIX systems they append to the folder as they are.
+  const abs = sep === '/' ? (path: string): string => `${dir}/${path}` : (path: string): string => join(dir, ...path.split('/'));
+  // The root .skillignore decides which files are listed, and a line `.skillignore` in it leaves
+  // it out of them; yet an edit of it in place (which moves no directory's times) changes what
+  // is served. So its identity, ABSENT when there is none, is kept and checked with the files
+  // whether it is listed or not. Taken before the walk reads it: what is kept is never newer
+  // than the rules the walk applied.
+  let ignore: FileIdentity | undefined;
+  try {
+    const st = walker.lstatIfAny(abs(SKILLIGNORE));
+    ignore = st === undefined ? ABSENT : identityOf(st);
+  } catch {
+    // Not even stat'able (the listing says why, if it can list at all): nothing of it is kept.
+    ignore = undefined;
+  }
   const dirs: string[] = [];
   const listing = await dirSource(dir, undefined, walker.ops(dirs)).list();
   const hasMd = listing.files.some((f) => f.path === SERVED_SKILL_MD);
@@ -71,15 +98,15 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
   if (!hasMd && !isContract) return { diagnostics: [] };
   const at = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
   if (hasErrors(listing.diagnostics)) return { diagnostics: listing.diagnostics.filter((d) => d.severity === 'error').map(at) };
-  // Listed paths are clean POSIX paths: on POSIX systems they append to the folder as they are.
-  const abs = sep === '/' ? (path: string): string => `${dir}/${path}` : (path: string): string => join(dir, ...path.split('/'));
-  // The folder as the walk saw it: every file's path and identity (stat'ed by the listing just made).
+  // The folder as the walk saw it: every file's path and identity (stat'ed by the listing just
+  // made), then the .skillignore when the listing left it out.
   let seen: PathIdentity[];
   try {
     seen = listing.files.map((f) => ({ path: f.path, identity: identityOf(walker.lstat(abs(f.path))) }));
   } catch (err) {
     return { diagnostics: [at(unreadable(err, 'a file', '.'))] };
   }
+  if (ignore !== undefined && !listing.files.some((f) => f.path === SKILLIGNORE)) seen.push({ path: SKILLIGNORE, identity: ignore });
   const kept = cache.skill(key, seen);
   if (kept !== undefined) return { skill: kept, diagnostics: [] };
   const file = join(label, SERVED_SKILL_MD);
@@ -105,8 +132,9 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
   if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
   const files: ServedFile[] = [];
   const diagnostics: Diagnostic[] = [];
-  // Kept for later listings only if every file was hashed as the walk saw it, with settled times.
-  let keep = true;
+  // Kept for later listings only if every file was hashed as the walk saw it, with settled times
+  // (an unlisted .skillignore too, which is not hashed: its rules were applied as it was then).
+  let keep = ignore !== undefined && walker.settled(ignore);
   const walked = new Map(seen.map((s) => [s.path, s.identity]));
   for (const f of all) {
     if (made !== undefined && f.path === SERVED_SKILL_MD) {
@@ -141,6 +169,9 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
       ? { dirs: shapeDirs as PathIdentity[], files: seen.filter((s) => SHAPING_FILES.has(s.path)).map((s) => ({ path: abs(s.path), identity: s.identity })) }
       : undefined;
     cache.keepSkill(key, { files: seen, paths: seen.map((s) => abs(s.path)), skill, ...(shape !== undefined ? { shape } : {}) });
+  } else {
+    // The last entry is out of date, and this one is not kept: nothing of the folder is.
+    cache.forget(key);
   }
   return { skill, diagnostics: [] };
 }

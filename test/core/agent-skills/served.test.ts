@@ -4,18 +4,21 @@
 // project whose files were last changed long before the listing.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  ABSENT,
   DigestCache,
   identityOf,
+  packIdentities,
   readServedFile,
   ServedFileChanged,
   servedCatalogue,
   ServedWalker,
   SETTLE_MS,
+  setUnchanged,
   type ServedCatalogue,
   type ServedSkill,
 } from '../../../src/core/agent-skills/index.js';
@@ -109,6 +112,50 @@ describe('servedCatalogue: what a later listing reuses', () => {
     const r = await c.list();
     assert.deepEqual(r.skills.map((s) => s.path), ['line-count', 'word-count']);
     assert.deepEqual(r.skills[1]?.files.map((f) => f.path), ['.skillignore', 'SKILL.md']);
+  });
+
+  it('a .skillignore that ignores itself, edited in place to ignore a file: a later listing, get and read no longer have the file', async () => {
+    const root = tempDir();
+    const dir = skill(root, 'word-count', { '.skillignore': '.skillignore\n', 'secret.env': 'TOKEN=hunter2\n' });
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
+    const first = await only(c);
+    assert.deepEqual(first.files.map((f) => f.path), ['SKILL.md', 'secret.env']);
+    assert.equal(await only(c), first);
+    // A read that starts from the last entry while the skill's shape is unchanged (served-cache.ts).
+    const READ = ['word-count/secret.env', 'word-count'];
+    assert.equal((await c.lookup(READ, { file: true }))?.skill, first);
+    const folder = statSync(dir);
+    await sleep(TICK_MS);
+    appendFileSync(join(dir, '.skillignore'), 'secret.env\n');
+    // In place: no directory's times move, so only the .skillignore's own identity tells.
+    assert.deepEqual([statSync(dir).mtimeMs, statSync(dir).ctimeMs], [folder.mtimeMs, folder.ctimeMs]);
+    assert.deepEqual((await c.lookup(READ, { file: true }))?.skill.files.map((f) => f.path), ['SKILL.md']);
+    assert.deepEqual((await c.get('word-count'))?.files.map((f) => f.path), ['SKILL.md']);
+    assert.deepEqual((await only(c)).files.map((f) => f.path), ['SKILL.md']);
+  });
+
+  it('the same edit with no read before the next listing: the listing no longer has the file', async () => {
+    const root = tempDir();
+    const dir = skill(root, 'word-count', { '.skillignore': '.skillignore\n', 'secret.env': 'TOKEN=hunter2\n' });
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
+    await only(c);
+    await sleep(TICK_MS);
+    appendFileSync(join(dir, '.skillignore'), 'secret.env\n');
+    assert.deepEqual((await only(c)).files.map((f) => f.path), ['SKILL.md']);
+  });
+
+  it('a path kept as ABSENT is unchanged while nothing is there, and changed once something is', () => {
+    const root = tempDir();
+    const path = join(root, '.skillignore');
+    const walker = new ServedWalker(settled);
+    walker.begin();
+    assert.equal(walker.unchanged(path, ABSENT), true);
+    assert.equal(setUnchanged({ paths: [path], identities: packIdentities([ABSENT]) }), true);
+    writeFileSync(path, '.skillignore\n');
+    walker.begin();
+    assert.equal(walker.unchanged(path, ABSENT), false);
+    assert.equal(setUnchanged({ paths: [path], identities: packIdentities([ABSENT]) }), false);
+    assert.equal(walker.unchanged(path, identityOf(lstatSync(path))), true);
   });
 
   it('a directory swapped for a link to another one is never listed through (the skill is refused)', async () => {
