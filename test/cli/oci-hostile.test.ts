@@ -11,6 +11,7 @@ import { packBundle } from '../../src/core/pack/index.js';
 import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import type { SkillConfig } from '../../src/core/oci/index.js';
 import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type Misbehaviour } from '../helpers/hostile-registry.js';
 import { dockerConfig } from '../helpers/oci-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
@@ -44,23 +45,30 @@ describe('pull oci:// from a hostile registry', () => {
   after(() => removeDir(work));
 
   /** Pulls from a fresh hostile registry into a fresh project with a fresh cache. */
-  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; config?: SkillConfig; basic?: { user: string; password: string }; ref?: 'tag' | 'digest'; argv?: (ref: string) => string[] } = {}) {
+  async function pull(
+    misbehaviour: Misbehaviour,
+    opts: { layer?: Buffer; config?: SkillConfig; basic?: { user: string; password: string }; bearer?: BearerOptions; keepIdle?: boolean; ref?: 'tag' | 'digest'; host?: (host: string) => string; argv?: (ref: string) => string[] } = {},
+  ) {
     const reg = await hostileRegistry({
       misbehaviour,
       layer: opts.layer ?? layer,
       config: opts.config ?? config,
       ...(opts.basic !== undefined ? { basic: `Basic ${Buffer.from(`${opts.basic.user}:${opts.basic.password}`).toString('base64')}` } : {}),
+      ...(opts.bearer !== undefined ? { bearer: opts.bearer } : {}),
+      ...(opts.keepIdle !== undefined ? { keepIdle: opts.keepIdle } : {}),
     });
+    const host = opts.host?.(reg.host) ?? reg.host;
     const proj = join(work, `proj-${n}`);
     const cache = join(work, `cache-${n}`);
     n++;
     await mkdir(proj);
-    const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(reg.host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
+    const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
     const name = opts.ref === 'digest' ? `@${reg.digest}` : ':1';
     try {
-      const ref = `oci://${reg.host}/skills/pdf-notes${name}`;
+      const ref = `oci://${host}/skills/pdf-notes${name}`;
+      const started = Date.now();
       const r = await skillctlAsync(opts.argv !== undefined ? opts.argv(ref) : ['pull', ref, '--out', 'out', '--json'], { cwd: proj, env, timeoutMs: 60_000 });
-      return { r, reg, proj, cache };
+      return { r, reg, proj, cache, ms: Date.now() - started };
     } finally {
       await reg.close();
     }
