@@ -142,6 +142,20 @@ describe('pull oci:// from a hostile registry', () => {
     assert.ok(!(r.stdout + r.stderr).includes('SENTINEL-PASSWORD'));
   });
 
+  it('storage a blob is redirected to answers 401 with a Bearer realm of its own: not answered, the credentials never go there, OCI_REGISTRY_ERROR', async () => {
+    const { r, reg, proj, cache } = await pull('redirect-other-host-401', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' } });
+    // One request to the storage host, without credentials; its token realm is never asked.
+    assert.deepEqual(
+      reg.otherSeen.map((s) => [s.url.startsWith('/token'), s.authorization]),
+      [[false, undefined]],
+    );
+    assert.ok(reg.seen.some((s) => s.authorization?.startsWith('Basic ') === true), 'the registry got the credentials');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_REGISTRY_ERROR']);
+    assert.ok(!(r.stdout + r.stderr).includes('SENTINEL-PASSWORD'));
+    await nothingWritten(proj, cache, 0);
+  });
+
   it('credentials the registry refuses: OCI_AUTH_DENIED; none configured: OCI_AUTH_REQUIRED; the password is never printed', async () => {
     const reg = await hostileRegistry({ misbehaviour: 'none', layer, config, basic: 'Basic nobody-has-this' });
     try {

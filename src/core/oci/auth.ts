@@ -2,7 +2,9 @@
  * Answering a registry's 401: the `WWW-Authenticate` challenge is met once per request, Basic with
  * the configured credentials, or Bearer with a token fetched from the challenge's realm (with the
  * credentials, when there are any). The Authorization header earned is kept for the requests
- * after it; the Transport decides where it may be sent (the registry's own origin only).
+ * after it; the Transport decides where it may be sent (the registry's own origin only) and
+ * which 401s are answered (the registry's own only: the realm a challenge names is where the
+ * credentials go).
  */
 import type { Code } from '../diagnostics.js';
 import { SkillctlError } from '../errors.js';
