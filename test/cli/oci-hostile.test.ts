@@ -156,6 +156,14 @@ describe('pull oci:// from a hostile registry', () => {
     await nothingWritten(proj, cache, 0);
   });
 
+  it('a registry named in capitals or with its default port is still one origin: a same-host redirect keeps the credentials', async () => {
+    const { r, reg } = await pull('redirect-same-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' }, host: (h) => h.replace('127.0.0.1', 'LOCALHOST') });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const moved = reg.seen.filter((s) => s.url.includes('?moved'));
+    assert.ok(moved.length >= 1);
+    assert.ok(moved.every((s) => s.authorization?.startsWith('Basic ') === true), JSON.stringify(moved));
+  });
+
   it('credentials the registry refuses: OCI_AUTH_DENIED; none configured: OCI_AUTH_REQUIRED; the password is never printed', async () => {
     const reg = await hostileRegistry({ misbehaviour: 'none', layer, config, basic: 'Basic nobody-has-this' });
     try {

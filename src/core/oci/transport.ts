@@ -25,6 +25,7 @@ import type { CredentialStore } from './credentials.js';
 import { abortError, exchange, type HttpResponse } from './http-exchange.js';
 import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
+import { originOf } from './registry-origin.js';
 import { registryMessage } from './response-body.js';
 import { statusError } from './status-error.js';
 
@@ -99,9 +100,9 @@ export class Transport {
     });
   }
 
-  /** The registry's origin, once the scheme is known (after the first request). */
+  /** The registry's origin as URL.origin spells it (./registry-origin.ts), once the scheme is known (after the first request). */
   origin(): string {
-    return `${this.scheme ?? 'https'}://${this.registry}`;
+    return originOf(this.scheme ?? 'https', this.registry);
   }
 
   private sleep(ms: number): Promise<void> {
