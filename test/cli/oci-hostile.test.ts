@@ -156,6 +156,20 @@ describe('pull oci:// from a hostile registry', () => {
     await nothingWritten(proj, cache, 0);
   });
 
+  it('--plain-http is plain HTTP to the registry\'s host only: a redirect or a token realm to plain HTTP on another host is OCI_PLAIN_HTTP_REFUSED', async () => {
+    const argv = (ref: string): string[] => ['pull', ref, '--out', 'out', '--plain-http', '--json'];
+    const redirected = await pull('redirect-plain-http', { argv });
+    assert.equal(redirected.r.code, 2, redirected.r.stdout + redirected.r.stderr);
+    assert.deepEqual(codesOf(redirected.r), ['OCI_PLAIN_HTTP_REFUSED']);
+    const realm = await pull('none', { argv, bearer: { realm: 'http://auth.example.invalid/token' } });
+    assert.equal(realm.r.code, 2, realm.r.stdout + realm.r.stderr);
+    assert.deepEqual(codesOf(realm.r), ['OCI_PLAIN_HTTP_REFUSED']);
+    // The registry's own host over plain HTTP, on another port: a token service beside it.
+    const beside = await pull('none', { argv, bearer: {} });
+    assert.equal(beside.r.code, 0, beside.r.stdout + beside.r.stderr);
+    assert.ok(beside.reg.tokens.length >= 1);
+  });
+
   it('a registry named in capitals or with its default port is still one origin: a same-host redirect keeps the credentials', async () => {
     const { r, reg } = await pull('redirect-same-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' }, host: (h) => h.replace('127.0.0.1', 'LOCALHOST') });
     assert.equal(r.code, 0, r.stdout + r.stderr);

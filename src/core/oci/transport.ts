@@ -4,7 +4,8 @@
  *
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
  *   plain HTTP only with `plainHttp`, or for a loopback host whose server answers TLS in plain HTTP
- *   (nothing leaves the machine, as docker treats localhost);
+ *   (nothing leaves the machine, as docker treats localhost); redirects and token realms follow
+ *   the rule of ./registry-origin.ts;
  * - authentication: a 401 from the registry's own origin has its `WWW-Authenticate` challenge
  *   answered once per request (./auth.ts earns the header: Basic, or a Bearer token from the
  *   challenge's realm); a 401 from anywhere else is
@@ -25,7 +26,7 @@ import type { CredentialStore } from './credentials.js';
 import { abortError, exchange, type HttpResponse } from './http-exchange.js';
 import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
-import { originOf } from './registry-origin.js';
+import { checkScheme, originOf } from './registry-origin.js';
 import { registryMessage } from './response-body.js';
 import { statusError } from './status-error.js';
 
@@ -153,12 +154,9 @@ export class Transport {
     }
   }
 
-  /** Whether a URL (a redirect target, a token realm) may be fetched: HTTPS, or HTTP where allowed. */
+  /** Whether a URL (a redirect target, a token realm) may be fetched (./registry-origin.ts). */
   private checkScheme(url: URL): void {
-    if (url.protocol === 'https:') return;
-    if (url.protocol !== 'http:') throw new SkillctlError('OCI_REDIRECT_REFUSED', `${this.registry} sent the client to ${url.protocol} URL, which is not HTTP(S)`);
-    if (this.opts.plainHttp === true || isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) return;
-    throw new SkillctlError('OCI_PLAIN_HTTP_REFUSED', `${url.host} would be reached over plain HTTP`, { hint: 'use HTTPS, or pass --plain-http if this network is trusted' });
+    checkScheme(url, { registry: this.registry, plainHttp: this.opts.plainHttp === true });
   }
 
   /**
