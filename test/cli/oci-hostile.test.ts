@@ -170,6 +170,14 @@ describe('pull oci:// from a hostile registry', () => {
     assert.ok(beside.reg.tokens.length >= 1);
   });
 
+  it('a 401 with a body over 1 MiB that arrives while the token is fetched: the pull ends at once, no connection left bound', async () => {
+    // The server keeps idle connections for ever: a socket the client left bound to the unread
+    // body would keep the process alive until the test's timeout.
+    const { r, ms } = await pull('none', { bearer: { challengeBodyBytes: 1024 * 1024 + 40 * 1024, tokenDelayMs: 300 }, keepIdle: true });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(ms < 20_000, `the pull took ${ms} ms`);
+  });
+
   it('a registry named in capitals or with its default port is still one origin: a same-host redirect keeps the credentials', async () => {
     const { r, reg } = await pull('redirect-same-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' }, host: (h) => h.replace('127.0.0.1', 'LOCALHOST') });
     assert.equal(r.code, 0, r.stdout + r.stderr);
