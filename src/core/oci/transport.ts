@@ -8,7 +8,7 @@
  *   the rule of ./registry-origin.ts;
  * - authentication: a 401 from the registry's own origin has its `WWW-Authenticate` challenge
  *   answered once per request (./auth.ts earns the header: Basic, or a Bearer token from the
- *   challenge's realm); a 401 from anywhere else is
+ *   challenge's realm, fetched again when the one sent has expired); a 401 from anywhere else is
  *   reported, never answered: a host a blob was redirected to could otherwise name any realm
  *   and be sent the registry's credentials;
  * - redirects (GET and HEAD only) are followed by hand, at most MAX_REDIRECTS, never in a loop, and
@@ -165,15 +165,17 @@ export class Transport {
    */
   async request(method: string, path: string, init: RequestInit): Promise<Reply> {
     const canRepeat = method === 'GET' || method === 'HEAD' || method === 'PUT' || (method === 'POST' && init.body === undefined) || method === 'DELETE';
+    // One challenge answered per request: a token just earned that is refused again is refused,
+    // not expired, and is reported rather than fetched in a loop.
     let authRounds = 0;
     let retries = 0;
     for (;;) {
-      const { reply, own } = await this.follow(method, path, init);
+      const { reply, authorization, own } = await this.follow(method, path, init);
       const res = reply.response;
       // Only the registry's own 401 is answered: see the header comment.
       if (res.status === 401 && own && authRounds === 0) {
         authRounds++;
-        const answered = await this.auth.answer(res, init.what).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what, authorization).catch(async (err: unknown) => {
           await res.body.cancel().catch(() => undefined);
           reply.done();
           throw err;

@@ -1,0 +1,51 @@
+// push to a registry that fails it, or whose tokens expire: the push either works (a token is
+// fetched again) or ends promptly with its code, and never leaves an upload session open.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { packBundle } from '../../src/core/pack/index.js';
+import { skillctlAsync, type CliRun } from '../helpers/cli.js';
+import type { BearerOptions } from '../helpers/hostile-bearer.js';
+import { hostileRegistry, type HostileRegistry, type Misbehaviour, type Seen } from '../helpers/hostile-registry.js';
+import { removeDir, tempDir } from '../helpers/project.js';
+import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+describe('push oci:// to a hostile registry', () => {
+  let work: string;
+  let archive: string;
+  let n = 0;
+
+  before(async () => {
+    work = await tempDir('skillctl-oci-hostile-push-');
+    const packed = await packBundle(PDF_NOTES_DIR, join(work, 'packed'));
+    archive = packed.archive as string;
+  });
+  after(() => removeDir(work));
+
+  /** Pushes `source` to a fresh hostile registry; the registry is closed after. */
+  async function push(source: string, misbehaviour: Misbehaviour, opts: { bearer?: BearerOptions; hold?: (seen: Seen) => Promise<void> | undefined } = {}): Promise<{ r: CliRun; reg: HostileRegistry; ms: number }> {
+    const reg = await hostileRegistry({ misbehaviour, layer: Buffer.alloc(0), ...opts });
+    const env = { XDG_CACHE_HOME: join(work, `cache-${n}`), DOCKER_CONFIG: join(work, 'no-docker') };
+    n++;
+    try {
+      const started = Date.now();
+      const r = await skillctlAsync(['push', source, `oci://${reg.host}/skills/pdf-notes:1`, '--json'], { cwd: work, env, timeoutMs: 45_000 });
+      return { r, reg, ms: Date.now() - started };
+    } finally {
+      await reg.close();
+    }
+  }
+
+  it('a token that expires during a long upload is fetched again: the commit after it goes through', async () => {
+    // Tokens live 1 s and the PATCH is answered after 1.5 s: the commit's token has expired.
+    const { r, reg } = await push(archive, 'none', { bearer: { lifetimeMs: 1000 }, hold: (s) => (s.method === 'PATCH' ? sleep(1500) : undefined) });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(reg.tokens.length >= 2, `${reg.tokens.length} tokens`);
+    assert.equal(reg.store.sessions.size, 0);
+    assert.ok(reg.seen.some((s) => s.method === 'PUT' && s.url.includes('/manifests/') && s.authorization?.startsWith('Bearer ') === true));
+  });
+
+
+});
