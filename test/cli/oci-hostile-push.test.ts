@@ -1,14 +1,27 @@
 // push to a registry that fails it, or whose tokens expire: the push either works (a token is
 // fetched again) or ends promptly with its code, and never leaves an upload session open.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
-import { skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
 import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type HostileRegistry, type Misbehaviour, type Seen } from '../helpers/hostile-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+
+interface PushDoc {
+  ok?: boolean;
+  error?: { code: string };
+  diagnostics?: { code: string }[];
+}
+
+function codesOf(r: CliRun): string[] {
+  const doc = json<PushDoc>(r);
+  return doc.error !== undefined ? [doc.error.code] : [...new Set((doc.diagnostics ?? []).map((d) => d.code))];
+}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -47,5 +60,21 @@ describe('push oci:// to a hostile registry', () => {
     assert.ok(reg.seen.some((s) => s.method === 'PUT' && s.url.includes('/manifests/') && s.authorization?.startsWith('Bearer ') === true));
   });
 
-
+  it('the archive swapped for a FIFO after it was hashed: the upload refuses it (INPUT_NOT_REGULAR_FILE, exit 2) and the process ends', async () => {
+    const dir = join(work, 'fifo');
+    await mkdir(dir);
+    const file = join(dir, 'pdf-notes.tgz');
+    execFileSync('cp', [archive, file]);
+    // Swapped while the session is opened: after the hash and the check opened the file, before
+    // the PATCH opens it again to send it.
+    const hold = async (s: Seen): Promise<void> => {
+      if (s.method !== 'POST') return;
+      await unlink(file);
+      execFileSync('mkfifo', [file]);
+    };
+    const { r, reg } = await push(file, 'none', { hold: (s) => (s.method === 'POST' ? hold(s) : undefined) });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['INPUT_NOT_REGULAR_FILE']);
+    assert.equal(reg.store.blobs.size, 0);
+  });
 });

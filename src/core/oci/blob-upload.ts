@@ -12,10 +12,10 @@
  * never committed is no blob: a refused skill leaves nothing in the registry (the session is
  * cancelled, and registries expire the ones a lost connection leaves).
  */
-import { open } from 'node:fs/promises';
 import { filePieces } from '../archive/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
+import { openRegularFile } from '../fs/index.js';
 import type { Reply, Transport } from './transport.js';
 
 /** Chunks of a chunked upload (distribution accepts any size). */
@@ -29,9 +29,13 @@ export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
  */
 const REFUSED_WHOLE = [405, 411, 413, 501] as const;
 
-/** The file at `path`, `size` bytes of it, in pieces of one reused buffer (../archive/file-pieces.ts). */
+/**
+ * The file at `path`, `size` bytes of it, in pieces of one reused buffer (../archive/file-pieces.ts).
+ * Opened anew for each send, so it goes through the same guard as the hash step: a FIFO swapped
+ * in after the hash is refused, not waited on forever.
+ */
 async function* pathPieces(path: string, size: number): AsyncGenerator<Buffer> {
-  const fh = await open(path, 'r');
+  const { fh } = await openRegularFile(path, path);
   try {
     yield* filePieces(fh, size, path);
   } finally {
@@ -157,7 +161,8 @@ export class BlobUploads {
 
   /** The file in chunks, each read into one reused buffer. */
   private async uploadFileChunks(path: string, size: number, digest: Sha256Digest, chunk: number): Promise<void> {
-    const fh = await open(path, 'r');
+    // The same guard as the hash step: a FIFO swapped in since is refused, not waited on.
+    const { fh } = await openRegularFile(path, path);
     try {
       const buf = Buffer.allocUnsafe(Math.min(size, chunk));
       const read = async (off: number, len: number): Promise<Buffer> => {

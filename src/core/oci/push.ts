@@ -6,14 +6,14 @@
  * are missing.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { filePieces, streamedArchiveBounds } from '../archive/index.js';
 import { unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { openRegularFile } from '../fs/index.js';
 import { packFolder } from '../pack/index.js';
 import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
@@ -135,19 +135,11 @@ async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
  * its place is refused, not waited on).
  */
 async function hashArchive(path: string, label: string): Promise<{ size: number; digest: Sha256Digest }> {
-  let fh: FileHandle;
+  const { fh, size } = await openRegularFile(path, label);
   try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = errnoCode(err);
-    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${label} is not a regular file`);
     const hash = createHash('sha256');
-    for await (const piece of filePieces(fh, st.size, label)) hash.update(piece);
-    return { size: st.size, digest: `sha256:${hash.digest('hex')}` };
+    for await (const piece of filePieces(fh, size, label)) hash.update(piece);
+    return { size, digest: `sha256:${hash.digest('hex')}` };
   } catch (err) {
     if (isSkillctlError(err)) throw err;
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
