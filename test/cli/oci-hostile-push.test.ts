@@ -51,6 +51,8 @@ describe('push oci:// to a hostile registry', () => {
     }
   }
 
+  const deletes = (reg: HostileRegistry): number => reg.seen.filter((s) => s.method === 'DELETE' && s.url.includes('/blobs/uploads/')).length;
+
   it('a token that expires during a long upload is fetched again: the commit after it goes through', async () => {
     // Tokens live 1 s and the PATCH is answered after 1.5 s: the commit's token has expired.
     const { r, reg } = await push(archive, 'none', { bearer: { lifetimeMs: 1000 }, hold: (s) => (s.method === 'PATCH' ? sleep(1500) : undefined) });
@@ -58,6 +60,14 @@ describe('push oci:// to a hostile registry', () => {
     assert.ok(reg.tokens.length >= 2, `${reg.tokens.length} tokens`);
     assert.equal(reg.store.sessions.size, 0);
     assert.ok(reg.seen.some((s) => s.method === 'PUT' && s.url.includes('/manifests/') && s.authorization?.startsWith('Bearer ') === true));
+  });
+
+  it('a 5xx to the streamed PATCH: OCI_REGISTRY_ERROR, and the session is cancelled (DELETE)', async () => {
+    const { r, reg } = await push(archive, 'patch-500');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_REGISTRY_ERROR']);
+    assert.equal(deletes(reg), 1);
+    assert.equal(reg.store.sessions.size, 0);
   });
 
   it('the archive swapped for a FIFO after it was hashed: the upload refuses it (INPUT_NOT_REGULAR_FILE, exit 2) and the process ends', async () => {
@@ -75,6 +85,7 @@ describe('push oci:// to a hostile registry', () => {
     const { r, reg } = await push(file, 'none', { hold: (s) => (s.method === 'POST' ? hold(s) : undefined) });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.deepEqual(codesOf(r), ['INPUT_NOT_REGULAR_FILE']);
+    assert.equal(deletes(reg), 1);
     assert.equal(reg.store.blobs.size, 0);
   });
 });

@@ -104,10 +104,25 @@ export class BlobUploads {
     await this.send('DELETE', url, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}` }).catch(() => undefined);
   }
 
-  /** Commits a session: PUT with the digest, and no body. */
+  /** Commits a session: PUT with the digest, and no body. A commit that fails cancels the session. */
   private async commitSession(url: URL, digest: Sha256Digest): Promise<void> {
-    url.searchParams.set('digest', digest);
-    await this.send('PUT', url, { what: `upload of blob ${digest}` });
+    const put = new URL(url);
+    put.searchParams.set('digest', digest);
+    await this.closing(url, `blob ${digest}`, () => this.send('PUT', put, { what: `upload of blob ${digest}` }));
+  }
+
+  /**
+   * Runs `step` of the session at `url`; when it fails (a 5xx, a cut connection, a request given
+   * up), cancels the session before the failure goes on: the registry would otherwise hold what
+   * was sent until the session expires.
+   */
+  private async closing<T>(url: URL, what: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      await this.cancelSession(url, what);
+      throw err;
+    }
   }
 
   /**
@@ -139,7 +154,9 @@ export class BlobUploads {
     if (chunkBytes !== undefined) return inChunks(chunkBytes);
     const session = await this.startUpload(what);
     const body = { length: size, open: () => pathPieces(path, size) };
-    const patch = await this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` });
+    const patch = await this.closing(session, what, () =>
+      this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` }),
+    );
     if (patch.response.status >= 300) {
       await this.cancelSession(session, what);
       return inChunks(DEFAULT_CHUNK_BYTES);
@@ -187,19 +204,19 @@ export class BlobUploads {
     if (blob.size > chunkBytes) {
       for (let off = 0; off < blob.size; off += chunkBytes) {
         // Each piece `read` returns is sent before the next is asked for (a retry sends it again).
-        const chunk = await blob.read(off, Math.min(chunkBytes, blob.size - off));
-        const reply = await this.send('PATCH', url, {
-          headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}` },
-          body: chunk,
-          what: `upload of ${what}`,
-        });
+        const at = url;
+        const chunk = await this.closing(at, what, () => blob.read(off, Math.min(chunkBytes, blob.size - off)));
+        const reply = await this.closing(at, what, () =>
+          this.send('PATCH', at, { headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}` }, body: chunk, what: `upload of ${what}` }),
+        );
         url = this.uploadUrl(reply);
       }
       await this.commitSession(url, digest);
       return;
     }
-    url.searchParams.set('digest', digest);
-    const body = await blob.read(0, blob.size);
-    await this.send('PUT', url, { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` });
+    const put = new URL(url);
+    put.searchParams.set('digest', digest);
+    const body = await this.closing(url, what, () => blob.read(0, blob.size));
+    await this.closing(url, what, () => this.send('PUT', put, { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` }));
   }
 }
