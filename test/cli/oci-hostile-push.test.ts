@@ -2,7 +2,7 @@
 // fetched again) or ends promptly with its code, and never leaves an upload session open.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, unlink } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
@@ -11,6 +11,7 @@ import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type HostileRegistry, type Misbehaviour, type Seen } from '../helpers/hostile-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+import { tgz } from '../helpers/tar.js';
 
 interface PushDoc {
   ok?: boolean;
@@ -68,6 +69,19 @@ describe('push oci:// to a hostile registry', () => {
     assert.deepEqual(codesOf(r), ['OCI_REGISTRY_ERROR']);
     assert.equal(deletes(reg), 1);
     assert.equal(reg.store.sessions.size, 0);
+  });
+
+  it('an archive refused while the registry stalls its PATCH: the findings at once, the upload given up and its session cancelled', async () => {
+    const bad = join(work, 'refused.tgz');
+    await writeFile(bad, tgz([{ name: 'SKILL.md', data: '---\nname: pdf-notes\ndescription: d\n---\n' }, { name: '../escape.txt', data: 'x' }]));
+    // The PATCH is never answered: before, the findings waited for the 60 s idle timer.
+    const { r, reg, ms } = await push(bad, 'none', { hold: (s) => (s.method === 'PATCH' ? new Promise<void>(() => undefined) : undefined) });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.ok(codesOf(r).includes('ARCHIVE_PATH_UNSAFE'), codesOf(r).join(','));
+    assert.ok(ms < 20_000, `the push took ${ms} ms`);
+    assert.equal(deletes(reg), 1);
+    assert.equal(reg.store.sessions.size, 0);
+    assert.equal(reg.store.blobs.size, 0);
   });
 
   it('the archive swapped for a FIFO after it was hashed: the upload refuses it (INPUT_NOT_REGULAR_FILE, exit 2) and the process ends', async () => {

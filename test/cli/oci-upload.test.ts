@@ -105,7 +105,12 @@ describe('push uploads a layer in one streamed request, or in chunks', () => {
       const r = await cli(['push', file, `oci://${proxy.host}/refused/pdf-notes:1`, '--json']);
       assert.equal(r.code, 1, r.stdout + r.stderr);
       assert.match(r.stdout, /ARCHIVE_PATH_UNSAFE/);
-      assert.deepEqual(uploads(proxy.seen), [`PATCH ${bad.length} 202`, 'DELETE - 204']);
+      // The refusal gives the PATCH up, finished or not, then cancels the session: 204, or 404
+      // where the PATCH had moved the session on from the URL the client last had (distribution
+      // cancels the upload then too). Never a commit.
+      const seen = uploads(proxy.seen);
+      assert.ok(seen.every((u) => u.startsWith('PATCH ') || /^DELETE - (204|404)$/.test(u)), seen.join('\n'));
+      assert.equal(seen.filter((u) => u.startsWith('DELETE ')).length, 1, seen.join('\n'));
       assert.ok(!existsSync(join(work, 'escape.txt')));
     } finally {
       await proxy.close();

@@ -141,7 +141,7 @@ export class BlobUploads {
    * DEFAULT_CHUNK_BYTES, sent on commit, where that is refused); with `chunkBytes`, nothing is sent
    * until commit, which sends chunks of that size.
    */
-  async stageFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<StagedUpload> {
+  async stageFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number, signal?: AbortSignal): Promise<StagedUpload> {
     const what = `blob ${digest}`;
     if (await this.hasBlob(digest)) return { commit: () => Promise.resolve(false), cancel: nothing };
     const inChunks = (chunk: number): StagedUpload => ({
@@ -155,7 +155,7 @@ export class BlobUploads {
     const session = await this.startUpload(what);
     const body = { length: size, open: () => pathPieces(path, size) };
     const patch = await this.closing(session, what, () =>
-      this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` }),
+      this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}`, ...(signal !== undefined ? { signal } : {}) }),
     );
     if (patch.response.status >= 300) {
       await this.cancelSession(session, what);

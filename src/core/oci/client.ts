@@ -168,9 +168,9 @@ export class RegistryClient {
     return this.uploads.uploadFile(path, size, digest, chunkBytes);
   }
 
-  /** Sends the file at `path` without committing it (./blob-upload.ts): push checks the archive meanwhile. */
-  stageBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<StagedUpload> {
-    return this.uploads.stageFile(path, size, digest, chunkBytes);
+  /** Sends the file at `path` without committing it (./blob-upload.ts): push checks the archive meanwhile; `signal` gives the send up. */
+  stageBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number, signal?: AbortSignal): Promise<StagedUpload> {
+    return this.uploads.stageFile(path, size, digest, chunkBytes, signal);
   }
 
   /** The referrers API's index for `digest`, or undefined where the registry has no such API (404). */

@@ -65,8 +65,8 @@ interface Packed {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it. */
-type Stage = (path: string, size: number, digest: Sha256Digest) => Promise<StagedUpload>;
+/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it; `signal` gives the sending up. */
+type Stage = (path: string, size: number, digest: Sha256Digest, signal: AbortSignal) => Promise<StagedUpload>;
 
 /**
  * The archive to push, checked as `run ARCHIVE` checks one but streamed (never held whole):
@@ -91,7 +91,8 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
     // Hashed first, on its own (the registry is asked whether it has the blob), then sent while
     // it is checked: hashing beside the unpacking delayed the upload by most of the check.
     const { size, digest } = await hashArchive(path, req.label);
-    const staging = stage(path, size, digest);
+    const sending = new AbortController();
+    const staging = stage(path, size, digest, sending.signal);
     // Awaited only after the check: a failure meanwhile must not count as unhandled.
     staging.catch(() => undefined);
     let checked: { source: UnpackedArchive; check: SkillCheck };
@@ -99,13 +100,13 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
       const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
       checked = { source, check: await checkSkillSource(source, req.label) };
     } catch (err) {
-      await giveUp(staging);
+      await giveUp(staging, sending);
       throw err;
     }
     const { source, check } = checked;
     const diagnostics = packedDiagnostics ?? check.diagnostics;
     if (!check.ok) {
-      await giveUp(staging);
+      await giveUp(staging, sending);
       return await use({ check, diagnostics: check.diagnostics });
     }
     const staged = await staging;
@@ -123,8 +124,14 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
   }
 }
 
-/** An upload staged for an archive that is refused: cancelled once it settled; its own failure no longer matters. */
-async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
+/**
+ * An upload staged for an archive that is refused: the send still in flight is stopped at once
+ * (it would otherwise go on until the whole archive was sent, or until the idle timer, before
+ * the findings were reported), which cancels its session; a send that had finished is cancelled
+ * here. Its own failure no longer matters.
+ */
+async function giveUp(staging: Promise<StagedUpload>, sending: AbortController): Promise<void> {
+  sending.abort();
   const staged = await staging.catch(() => undefined);
   await staged?.cancel();
 }
@@ -155,7 +162,7 @@ function description(check: SkillCheck): { description?: string } {
 
 export async function pushSkill(req: PushRequest): Promise<PushResult> {
   const client = new RegistryClient(req.ref, req.transport);
-  const stage: Stage = (path, size, digest) => client.stageBlobFile(path, size, digest, req.chunkBytes);
+  const stage: Stage = (path, size, digest, signal) => client.stageBlobFile(path, size, digest, req.chunkBytes, signal);
   return withArchive(req, stage, async (packed) => {
     const identity = packed.check?.identity;
     if (packed.archive === undefined || packed.staged === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {

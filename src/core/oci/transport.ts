@@ -53,6 +53,8 @@ export interface RequestInit {
   readonly accept?: readonly number[];
   /** Names the object in messages ("manifest repo:tag", "blob sha256:…"). */
   readonly what: string;
+  /** Gives the request up (its exchange is aborted, the rejection is the signal's reason). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -96,7 +98,7 @@ export class Transport {
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
     this.auth = new RegistryAuth(registry, opts.credentials, {
-      get: (url, headers) => this.once('GET', url.href, headers, undefined).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
+      get: (url, headers) => this.once('GET', url.href, headers, undefined, undefined).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
       checkScheme: (url) => this.checkScheme(url),
     });
   }
@@ -111,7 +113,8 @@ export class Transport {
   }
 
   /** One request, with the idle timer; network failures are thrown as they come (see `unreachable`). */
-  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
+  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined, signal: AbortSignal | undefined): Promise<Reply> {
+    signal?.throwIfAborted();
     const idle = this.opts.idleMs ?? 60_000;
     let abort = (): void => undefined;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -125,8 +128,11 @@ export class Transport {
     const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
     const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
     abort = () => ex.abort(abortError('no answer in time'));
+    const giveUp = (): void => ex.abort(signal?.reason instanceof Error ? signal.reason : abortError('cancelled'));
+    signal?.addEventListener('abort', giveUp, { once: true });
     const done = (): void => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', giveUp);
       ex.release();
     };
     try {
@@ -141,14 +147,14 @@ export class Transport {
   private async first(method: string, path: string, headers: Record<string, string>, init: RequestInit): Promise<Reply> {
     const secure = `https://${this.registry}${path}`;
     try {
-      const reply = await this.once(method, secure, headers, init.body);
+      const reply = await this.once(method, secure, headers, init.body, init.signal);
       this.scheme = 'https';
       return reply;
     } catch (err) {
       if (!isLoopback(this.hostname) || !spokePlainHttp(err)) throw unreachable(err, secure);
       this.scheme = 'http';
       const plain = `http://${this.registry}${path}`;
-      return this.once(method, plain, headers, init.body).catch((e: unknown) => {
+      return this.once(method, plain, headers, init.body, init.signal).catch((e: unknown) => {
         throw unreachable(e, plain);
       });
     }
@@ -220,10 +226,10 @@ export class Transport {
       let reply: Reply;
       if (url === undefined) {
         const first = `${this.origin()}${path}`;
-        reply = this.scheme === undefined ? await this.first(method, path, headers, init) : await this.once(method, first, headers, init.body).catch((e: unknown) => Promise.reject(unreachable(e, first)));
+        reply = this.scheme === undefined ? await this.first(method, path, headers, init) : await this.once(method, first, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, first)));
       } else {
         const target = url;
-        reply = await this.once(method, target, headers, init.body).catch((e: unknown) => Promise.reject(unreachable(e, target)));
+        reply = await this.once(method, target, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, target)));
       }
       const res = reply.response;
       const location = res.headers.get('location');
