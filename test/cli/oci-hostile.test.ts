@@ -94,6 +94,8 @@ describe('pull oci:// from a hostile registry', () => {
     ['wrong-layer-digest', 'OCI_DIGEST_MISMATCH', 1],
     ['gzip-header-changed', 'OCI_DIGEST_MISMATCH', 1],
     ['short-layer', 'OCI_SIZE_MISMATCH', 1],
+    // A connection cut in the middle of a layer: the registry could not be used (not a lie about the size).
+    ['cut-layer', 'OCI_UNREACHABLE', 2],
     ['long-layer', 'OCI_SIZE_MISMATCH', 1],
     ['huge-manifest', 'OCI_MANIFEST_TOO_LARGE', 1],
     ['huge-manifest-unannounced', 'OCI_MANIFEST_TOO_LARGE', 1],

@@ -10,6 +10,7 @@ import { sha256, type Sha256Digest } from '../digest/index.js';
 import { BlobDownload } from './blob-download.js';
 import { BlobUploads, type StagedUpload, type UploadOutcome } from './blob-upload.js';
 import { MANIFEST_MAX_BYTES, OCI_INDEX, OCI_MANIFEST, type Descriptor } from './artifact.js';
+import { bodyCut } from './network-error.js';
 import type { OciReference } from './reference.js';
 import { Transport, type Reply, type TransportOptions } from './transport.js';
 
@@ -41,8 +42,7 @@ async function readBounded(reply: Reply, max: number, tooLarge: () => SkillctlEr
       parts.push(value);
     }
   } catch (err) {
-    if (isSkillctlError(err)) throw err;
-    throw new SkillctlError('OCI_UNREACHABLE', `the connection failed while reading: ${String((err as Error).message)}`, { cause: err });
+    throw bodyCut(err, new URL(reply.url).host, `${total} bytes`);
   } finally {
     reply.done();
   }

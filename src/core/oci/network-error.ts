@@ -1,7 +1,8 @@
 /**
  * What a failed connection to a registry is called: one OCI_UNREACHABLE with the reason Node
  * gave (a code such as ECONNREFUSED, with OpenSSL's own words for a TLS failure) and a hint
- * that names the likely fix.
+ * that names the likely fix. Whether the connection failed before an answer or while a body
+ * was read, it is the same code (docs/codes.md: a connection cut while a body was read).
  */
 import { isSkillctlError, SkillctlError } from '../errors.js';
 
@@ -50,4 +51,11 @@ export function unreachable(err: unknown, url: string): SkillctlError {
   const why = isAbort(err) ? err.message : causeOf(err);
   const hint = spokePlainHttp(err) ? `${host} answered TLS in plain HTTP: if it is a plain HTTP registry on a network you trust, pass --plain-http` : HINT;
   return new SkillctlError('OCI_UNREACHABLE', `cannot reach ${host}: ${why}`, { cause: err, hint });
+}
+
+/** A response body whose connection failed (cut, reset, idle for too long) before its end: OCI_UNREACHABLE. */
+export function bodyCut(err: unknown, where: string, progress: string): SkillctlError {
+  if (isSkillctlError(err)) return err;
+  const why = err instanceof Error ? err.message : String(err);
+  return new SkillctlError('OCI_UNREACHABLE', `${where}: the connection failed after ${progress} (${why})`, { cause: err, hint: 'check the network and try again' });
 }

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
 import { NO_CREDENTIALS } from '../../../src/core/oci/credentials.js';
 import { exchange } from '../../../src/core/oci/http-exchange.js';
-import { causeOf, unreachable } from '../../../src/core/oci/network-error.js';
+import { bodyCut, causeOf, unreachable } from '../../../src/core/oci/network-error.js';
 import { Transport } from '../../../src/core/oci/transport.js';
 
 describe('network errors', () => {
@@ -54,5 +54,6 @@ describe('network errors', () => {
     const reported = unreachable(refused, 'https://127.0.0.1:1/v2/');
     assert.match(reported.message, /ECONNREFUSED$/);
     assert.doesNotMatch(reported.hint ?? '', /--plain-http/);
+    assert.equal(bodyCut(new Error('the connection closed before the end of the body'), 'r: blob', '10 of 20 bytes').code, 'OCI_UNREACHABLE');
   });
 });
