@@ -11,6 +11,7 @@ import { packBundle } from '../../src/core/pack/index.js';
 import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import type { SkillConfig } from '../../src/core/oci/index.js';
 import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type Misbehaviour } from '../helpers/hostile-registry.js';
 import { dockerConfig } from '../helpers/oci-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
@@ -44,23 +45,30 @@ describe('pull oci:// from a hostile registry', () => {
   after(() => removeDir(work));
 
   /** Pulls from a fresh hostile registry into a fresh project with a fresh cache. */
-  async function pull(misbehaviour: Misbehaviour, opts: { layer?: Buffer; config?: SkillConfig; basic?: { user: string; password: string }; ref?: 'tag' | 'digest'; argv?: (ref: string) => string[] } = {}) {
+  async function pull(
+    misbehaviour: Misbehaviour,
+    opts: { layer?: Buffer; config?: SkillConfig; basic?: { user: string; password: string }; bearer?: BearerOptions; keepIdle?: boolean; ref?: 'tag' | 'digest'; host?: (host: string) => string; argv?: (ref: string) => string[] } = {},
+  ) {
     const reg = await hostileRegistry({
       misbehaviour,
       layer: opts.layer ?? layer,
       config: opts.config ?? config,
       ...(opts.basic !== undefined ? { basic: `Basic ${Buffer.from(`${opts.basic.user}:${opts.basic.password}`).toString('base64')}` } : {}),
+      ...(opts.bearer !== undefined ? { bearer: opts.bearer } : {}),
+      ...(opts.keepIdle !== undefined ? { keepIdle: opts.keepIdle } : {}),
     });
+    const host = opts.host?.(reg.host) ?? reg.host;
     const proj = join(work, `proj-${n}`);
     const cache = join(work, `cache-${n}`);
     n++;
     await mkdir(proj);
-    const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(reg.host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
+    const env: Record<string, string> = { XDG_CACHE_HOME: cache, DOCKER_CONFIG: opts.basic !== undefined ? dockerConfig(host, opts.basic.user, opts.basic.password) : join(work, 'no-docker') };
     const name = opts.ref === 'digest' ? `@${reg.digest}` : ':1';
     try {
-      const ref = `oci://${reg.host}/skills/pdf-notes${name}`;
+      const ref = `oci://${host}/skills/pdf-notes${name}`;
+      const started = Date.now();
       const r = await skillctlAsync(opts.argv !== undefined ? opts.argv(ref) : ['pull', ref, '--out', 'out', '--json'], { cwd: proj, env, timeoutMs: 60_000 });
-      return { r, reg, proj, cache };
+      return { r, reg, proj, cache, ms: Date.now() - started };
     } finally {
       await reg.close();
     }
@@ -86,6 +94,8 @@ describe('pull oci:// from a hostile registry', () => {
     ['wrong-layer-digest', 'OCI_DIGEST_MISMATCH', 1],
     ['gzip-header-changed', 'OCI_DIGEST_MISMATCH', 1],
     ['short-layer', 'OCI_SIZE_MISMATCH', 1],
+    // A connection cut in the middle of a layer: the registry could not be used (not a lie about the size).
+    ['cut-layer', 'OCI_UNREACHABLE', 2],
     ['long-layer', 'OCI_SIZE_MISMATCH', 1],
     ['huge-manifest', 'OCI_MANIFEST_TOO_LARGE', 1],
     ['huge-manifest-unannounced', 'OCI_MANIFEST_TOO_LARGE', 1],
@@ -132,6 +142,50 @@ describe('pull oci:// from a hostile registry', () => {
     assert.equal(reg.otherSeen.length, 1);
     assert.equal(reg.otherSeen[0]?.authorization, undefined);
     assert.ok(!(r.stdout + r.stderr).includes('SENTINEL-PASSWORD'));
+  });
+
+  it('storage a blob is redirected to answers 401 with a Bearer realm of its own: not answered, the credentials never go there, OCI_REGISTRY_ERROR', async () => {
+    const { r, reg, proj, cache } = await pull('redirect-other-host-401', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' } });
+    // One request to the storage host, without credentials; its token realm is never asked.
+    assert.deepEqual(
+      reg.otherSeen.map((s) => [s.url.startsWith('/token'), s.authorization]),
+      [[false, undefined]],
+    );
+    assert.ok(reg.seen.some((s) => s.authorization?.startsWith('Basic ') === true), 'the registry got the credentials');
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_REGISTRY_ERROR']);
+    assert.ok(!(r.stdout + r.stderr).includes('SENTINEL-PASSWORD'));
+    await nothingWritten(proj, cache, 0);
+  });
+
+  it('--plain-http is plain HTTP to the registry\'s host only: a redirect or a token realm to plain HTTP on another host is OCI_PLAIN_HTTP_REFUSED', async () => {
+    const argv = (ref: string): string[] => ['pull', ref, '--out', 'out', '--plain-http', '--json'];
+    const redirected = await pull('redirect-plain-http', { argv });
+    assert.equal(redirected.r.code, 2, redirected.r.stdout + redirected.r.stderr);
+    assert.deepEqual(codesOf(redirected.r), ['OCI_PLAIN_HTTP_REFUSED']);
+    const realm = await pull('none', { argv, bearer: { realm: 'http://auth.example.invalid/token' } });
+    assert.equal(realm.r.code, 2, realm.r.stdout + realm.r.stderr);
+    assert.deepEqual(codesOf(realm.r), ['OCI_PLAIN_HTTP_REFUSED']);
+    // The registry's own host over plain HTTP, on another port: a token service beside it.
+    const beside = await pull('none', { argv, bearer: {} });
+    assert.equal(beside.r.code, 0, beside.r.stdout + beside.r.stderr);
+    assert.ok(beside.reg.tokens.length >= 1);
+  });
+
+  it('a 401 with a body over 1 MiB that arrives while the token is fetched: the pull ends at once, no connection left bound', async () => {
+    // The server keeps idle connections for ever: a socket the client left bound to the unread
+    // body would keep the process alive until the test's timeout.
+    const { r, ms } = await pull('none', { bearer: { challengeBodyBytes: 1024 * 1024 + 40 * 1024, tokenDelayMs: 300 }, keepIdle: true });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(ms < 20_000, `the pull took ${ms} ms`);
+  });
+
+  it('a registry named in capitals or with its default port is still one origin: a same-host redirect keeps the credentials', async () => {
+    const { r, reg } = await pull('redirect-same-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' }, host: (h) => h.replace('127.0.0.1', 'LOCALHOST') });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const moved = reg.seen.filter((s) => s.url.includes('?moved'));
+    assert.ok(moved.length >= 1);
+    assert.ok(moved.every((s) => s.authorization?.startsWith('Basic ') === true), JSON.stringify(moved));
   });
 
   it('credentials the registry refuses: OCI_AUTH_DENIED; none configured: OCI_AUTH_REQUIRED; the password is never printed', async () => {

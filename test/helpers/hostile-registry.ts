@@ -1,30 +1,38 @@
 /**
  * A misbehaving registry on 127.0.0.1: it speaks enough of the distribution API to serve one
- * skill artifact, and each `Misbehaviour` makes it lie in one way (a wrong digest, a short or
- * endless body, a huge manifest, redirects). It records every request with its Authorization
- * header, so a test can tell where credentials went.
+ * skill artifact and take a push (./hostile-uploads.ts), and each `Misbehaviour` makes it lie in
+ * one way (a wrong digest, a short, cut or endless body, a huge manifest, redirects, a failing
+ * upload). It can ask for Bearer tokens (./hostile-bearer.ts) and hold requests a test wants to
+ * act between. It records every request with its Authorization header, so a test can tell
+ * where credentials went.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildArtifact, type SkillConfig } from '../../src/core/oci/index.js';
 import { sha256 } from '../../src/core/digest/index.js';
+import { bearerGate, type BearerOptions } from './hostile-bearer.js';
+import { serveUpload, type UploadStore } from './hostile-uploads.js';
 
 export type Misbehaviour =
   | 'none'
   | 'wrong-layer-digest'
   | 'gzip-header-changed'
   | 'short-layer'
+  | 'cut-layer'
   | 'long-layer'
   | 'huge-manifest'
   | 'huge-manifest-unannounced'
   | 'manifest-digest-header-lies'
   | 'redirect-loop'
   | 'redirect-other-host'
+  | 'redirect-other-host-401'
+  | 'redirect-same-host'
   | 'redirect-plain-http'
   | 'layer-media-type'
   | 'image-manifest'
   | 'busy-then-ok'
-  | 'always-500';
+  | 'always-500'
+  | 'patch-500';
 
 export interface Seen {
   readonly method: string;
@@ -39,6 +47,10 @@ export interface HostileRegistry {
   /** Requests the second server (the "other host" of redirects) received. */
   readonly otherSeen: Seen[];
   readonly digest: string;
+  /** Tokens the Bearer endpoint gave (with `bearer`). */
+  readonly tokens: readonly string[];
+  /** What was pushed: blobs committed, sessions still open. */
+  readonly store: UploadStore;
   close(): Promise<void>;
 }
 
@@ -68,6 +80,12 @@ export interface HostileOptions {
    * look at what the client did with the bytes it had before the blob was complete.
    */
   readonly pauseLayer?: Promise<void>;
+  /** Ask for Bearer tokens (after `basic`, if both). */
+  readonly bearer?: BearerOptions;
+  /** Called with each request that passed auth; the request waits for the promise it returns. */
+  readonly hold?: (seen: Seen) => Promise<void> | undefined;
+  /** Keep idle connections open for ever (Node closes them after 5 s): a client that leaves one bound then never exits. */
+  readonly keepIdle?: boolean;
 }
 
 export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegistry> {
@@ -78,22 +96,41 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
   const digest = sha256(manifest);
   const seen: Seen[] = [];
   const otherSeen: Seen[] = [];
+  const store: UploadStore = { blobs: new Map(), sessions: new Map() };
   let busy = 0;
 
   const other = createServer((req, res) => {
     otherSeen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    if (opts.misbehaviour === 'redirect-other-host-401') {
+      // Storage that asks for a token from a realm of its choosing: a client that answered
+      // would send it the registry's credentials.
+      const token = (req.url ?? '').startsWith('/token');
+      res.writeHead(token ? 200 : 401, token ? { 'content-type': 'application/json' } : { 'www-authenticate': `Bearer realm="http://localhost:${otherPort}/token",service="storage"` });
+      res.end(token ? JSON.stringify({ token: 'storage-token' }) : undefined);
+      return;
+    }
     res.writeHead(200, { 'content-length': String(opts.layer.length) });
     res.end(opts.layer);
   });
   const otherPort = await listen(other);
 
-  const route = (req: IncomingMessage, res: ServerResponse): void => {
-    seen.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+  let bearer: ReturnType<typeof bearerGate> | undefined;
+  const gate = (req: IncomingMessage, res: ServerResponse): void => {
+    const entry = { method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization };
+    seen.push(entry);
     if (opts.basic !== undefined && req.headers.authorization !== opts.basic) {
       res.writeHead(401, { 'www-authenticate': 'Basic realm="hostile"', 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: [{ code: 'UNAUTHORIZED', message: 'authentication required' }] }));
       return;
     }
+    if (bearer?.handle(req, res) === true) return;
+    const held = opts.hold?.(entry);
+    if (held === undefined) route(req, res);
+    else void held.then(() => route(req, res));
+  };
+
+  const route = (req: IncomingMessage, res: ServerResponse): void => {
+    if (serveUpload(req, res, store, opts.misbehaviour === 'patch-500' ? 'patch-500' : 'none')) return;
     if (opts.misbehaviour === 'always-500') {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ errors: [{ code: 'UNKNOWN', message: 'storage on fire' }] }));
@@ -135,7 +172,7 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
       res.end(req.method === 'HEAD' ? undefined : manifest);
       return;
     }
-    const blob = m[2] === built.configDescriptor.digest ? built.config : m[2] === built.layerDescriptor.digest ? opts.layer : undefined;
+    const blob = m[2] === built.configDescriptor.digest ? built.config : m[2] === built.layerDescriptor.digest ? opts.layer : store.blobs.get(m[2] as string);
     if (blob === undefined) {
       res.writeHead(404);
       res.end();
@@ -161,6 +198,11 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
           return;
         }
         case 'short-layer':
+          // No length announced (chunked): half the bytes, then a clean end.
+          res.writeHead(200);
+          res.end(blob.subarray(0, blob.length >> 1));
+          return;
+        case 'cut-layer':
           // Promises every byte, sends half, then cuts the connection.
           res.writeHead(200, { 'content-length': String(blob.length) });
           res.write(blob.subarray(0, blob.length >> 1), () => res.destroy());
@@ -178,7 +220,16 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
           res.writeHead(302, { location: url.includes('?again') ? url.replace('?again', '') : `${url}?again` });
           res.end();
           return;
+        case 'redirect-same-host':
+          // The same origin, spelt by the server (lower case, as URL resolution gives it).
+          if (!url.includes('?moved')) {
+            res.writeHead(307, { location: `${url}?moved` });
+            res.end();
+            return;
+          }
+          break;
         case 'redirect-other-host':
+        case 'redirect-other-host-401':
           // `localhost` is another origin than 127.0.0.1 for the client.
           res.writeHead(307, { location: `http://localhost:${otherPort}/storage/${m[2]}` });
           res.end();
@@ -196,13 +247,17 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
     res.end(req.method === 'HEAD' ? undefined : blob);
   };
 
-  const server = createServer(route);
+  const server = createServer(gate);
+  if (opts.keepIdle === true) server.keepAliveTimeout = 0;
   const port = await listen(server);
+  if (opts.bearer !== undefined) bearer = bearerGate(opts.bearer, `http://127.0.0.1:${port}/token`);
   return {
     host: `127.0.0.1:${port}`,
     seen,
     otherSeen,
     digest,
+    tokens: bearer?.issued ?? [],
+    store,
     close: async () => {
       server.closeAllConnections();
       other.closeAllConnections();

@@ -12,7 +12,6 @@
  * written before the first finding is left there.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import type { TransformOptions } from 'node:stream';
@@ -23,6 +22,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { openRegularFile } from '../fs/open-regular.js';
 import { emptyTarget, pathUnder } from './archive-source.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';
@@ -251,18 +251,8 @@ async function listUnpacked(
 
 /** Unpacks the regular .tgz file at `path` into `target` (see `unpackTgz`). */
 export async function unpackTgzFile(path: string, target: string, bounds: ArchiveBounds, location: string = path): Promise<UnpackedArchive> {
-  let fh: FileHandle;
+  const { fh, size } = await openRegularFile(path, location);
   try {
-    // O_NONBLOCK: a FIFO put in the file's place opens at once and is refused as not a file.
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = errnoCode(err);
-    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${location}: ${code ?? String(err)}`, { cause: err });
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${location} is not a regular file`);
-    const size = st.size;
     const hash = createHash('sha256');
     async function* hashed(pieces: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
       for await (const piece of pieces) {

@@ -19,3 +19,4 @@ export { asOutputWrite } from './output-error.js';
 export { lookupCommand, type CommandLookup } from './find-command.js';
 export { within } from './within.js';
 export { entryExists } from './entry-exists.js';
+export { openRegularFile, type OpenedFile } from './open-regular.js';

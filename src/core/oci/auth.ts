@@ -2,7 +2,9 @@
  * Answering a registry's 401: the `WWW-Authenticate` challenge is met once per request, Basic with
  * the configured credentials, or Bearer with a token fetched from the challenge's realm (with the
  * credentials, when there are any). The Authorization header earned is kept for the requests
- * after it; the Transport decides where it may be sent (the registry's own origin only).
+ * after it; the Transport decides where it may be sent (the registry's own origin only) and
+ * which 401s are answered (the registry's own only: the realm a challenge names is where the
+ * credentials go).
  */
 import type { Code } from '../diagnostics.js';
 import { SkillctlError } from '../errors.js';
@@ -40,15 +42,17 @@ export class RegistryAuth {
   }
 
   /**
-   * Earns an Authorization header from a 401's challenge. Returns it, or undefined when there
-   * is nothing to answer with (the caller then reports the 401).
+   * Earns an Authorization header from a 401's challenge. `sent` is the header the refused
+   * request carried. Returns the header to send again, or undefined when there is nothing to
+   * answer with (the caller then reports the 401).
    */
-  async answer(res: HttpResponse, what: string): Promise<string | undefined> {
+  async answer(res: HttpResponse, what: string, sent: string | undefined): Promise<string | undefined> {
     const challenge = parseChallenge(res.headers.get('www-authenticate'));
     const creds = this.credentials(this.registry);
     const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
     if (challenge?.scheme === 'basic') {
-      if (basic === undefined || this.earned?.header === basic) return undefined;
+      // The credentials were sent and refused: sending them again cannot help.
+      if (basic === undefined || sent === basic) return undefined;
       this.earned = { header: basic, key: 'basic' };
       return basic;
     }
@@ -56,8 +60,11 @@ export class RegistryAuth {
     const realm = challenge.params.get('realm');
     if (realm === undefined) return undefined;
     const key = `${challenge.params.get('service') ?? ''} ${challenge.params.get('scope') ?? ''}`;
-    // The same scope again after its token was sent: the token was refused, not missing.
-    if (this.earned?.key === key) return undefined;
+    // A request sent before another one earned a token for this scope: that token, unfetched.
+    if (this.earned?.key === key && this.earned.header !== sent) return this.earned.header;
+    // Otherwise a token is fetched: there is none yet, or the one sent has expired (registries
+    // issue tokens of minutes, and a long upload outlives them) or was refused. The Transport
+    // answers one challenge per request, so a refused token is fetched again once at most.
     let tokenUrl: URL;
     try {
       tokenUrl = new URL(realm);

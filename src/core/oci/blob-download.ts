@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { SkillctlError } from '../errors.js';
 import type { Descriptor } from './artifact.js';
+import { bodyCut } from './network-error.js';
 import type { Reply } from './transport.js';
 
 /**
@@ -57,7 +58,10 @@ export class BlobDownload {
       try {
         piece = await this.reply.response.body.read();
       } catch (err) {
-        throw new SkillctlError('OCI_SIZE_MISMATCH', `${this.where} ended after ${this.total} of ${this.desc.size} bytes (${String((err as Error).message)})`, { cause: err });
+        // The connection failed (cut, reset, the idle timer): the registry could not be used,
+        // as for a manifest (docs/codes.md). A body that ends early but cleanly is the size
+        // mismatch `verify` reports.
+        throw bodyCut(err, this.where, `${this.total} of ${this.desc.size} bytes`);
       }
       if (piece === undefined) {
         await this.flush();

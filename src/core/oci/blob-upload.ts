@@ -12,10 +12,10 @@
  * never committed is no blob: a refused skill leaves nothing in the registry (the session is
  * cancelled, and registries expire the ones a lost connection leaves).
  */
-import { open } from 'node:fs/promises';
 import { filePieces } from '../archive/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
+import { openRegularFile } from '../fs/index.js';
 import type { Reply, Transport } from './transport.js';
 
 /** Chunks of a chunked upload (distribution accepts any size). */
@@ -29,9 +29,13 @@ export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
  */
 const REFUSED_WHOLE = [405, 411, 413, 501] as const;
 
-/** The file at `path`, `size` bytes of it, in pieces of one reused buffer (../archive/file-pieces.ts). */
+/**
+ * The file at `path`, `size` bytes of it, in pieces of one reused buffer (../archive/file-pieces.ts).
+ * Opened anew for each send, so it goes through the same guard as the hash step: a FIFO swapped
+ * in after the hash is refused, not waited on forever.
+ */
 async function* pathPieces(path: string, size: number): AsyncGenerator<Buffer> {
-  const fh = await open(path, 'r');
+  const { fh } = await openRegularFile(path, path);
   try {
     yield* filePieces(fh, size, path);
   } finally {
@@ -100,10 +104,25 @@ export class BlobUploads {
     await this.send('DELETE', url, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}` }).catch(() => undefined);
   }
 
-  /** Commits a session: PUT with the digest, and no body. */
+  /** Commits a session: PUT with the digest, and no body. A commit that fails cancels the session. */
   private async commitSession(url: URL, digest: Sha256Digest): Promise<void> {
-    url.searchParams.set('digest', digest);
-    await this.send('PUT', url, { what: `upload of blob ${digest}` });
+    const put = new URL(url);
+    put.searchParams.set('digest', digest);
+    await this.closing(url, `blob ${digest}`, () => this.send('PUT', put, { what: `upload of blob ${digest}` }));
+  }
+
+  /**
+   * Runs `step` of the session at `url`; when it fails (a 5xx, a cut connection, a request given
+   * up), cancels the session before the failure goes on: the registry would otherwise hold what
+   * was sent until the session expires.
+   */
+  private async closing<T>(url: URL, what: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      await this.cancelSession(url, what);
+      throw err;
+    }
   }
 
   /**
@@ -122,7 +141,7 @@ export class BlobUploads {
    * DEFAULT_CHUNK_BYTES, sent on commit, where that is refused); with `chunkBytes`, nothing is sent
    * until commit, which sends chunks of that size.
    */
-  async stageFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<StagedUpload> {
+  async stageFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number, signal?: AbortSignal): Promise<StagedUpload> {
     const what = `blob ${digest}`;
     if (await this.hasBlob(digest)) return { commit: () => Promise.resolve(false), cancel: nothing };
     const inChunks = (chunk: number): StagedUpload => ({
@@ -135,7 +154,9 @@ export class BlobUploads {
     if (chunkBytes !== undefined) return inChunks(chunkBytes);
     const session = await this.startUpload(what);
     const body = { length: size, open: () => pathPieces(path, size) };
-    const patch = await this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}` });
+    const patch = await this.closing(session, what, () =>
+      this.send('PATCH', session, { headers: { 'content-type': 'application/octet-stream' }, body, accept: REFUSED_WHOLE, what: `upload of ${what}`, ...(signal !== undefined ? { signal } : {}) }),
+    );
     if (patch.response.status >= 300) {
       await this.cancelSession(session, what);
       return inChunks(DEFAULT_CHUNK_BYTES);
@@ -157,7 +178,8 @@ export class BlobUploads {
 
   /** The file in chunks, each read into one reused buffer. */
   private async uploadFileChunks(path: string, size: number, digest: Sha256Digest, chunk: number): Promise<void> {
-    const fh = await open(path, 'r');
+    // The same guard as the hash step: a FIFO swapped in since is refused, not waited on.
+    const { fh } = await openRegularFile(path, path);
     try {
       const buf = Buffer.allocUnsafe(Math.min(size, chunk));
       const read = async (off: number, len: number): Promise<Buffer> => {
@@ -182,19 +204,19 @@ export class BlobUploads {
     if (blob.size > chunkBytes) {
       for (let off = 0; off < blob.size; off += chunkBytes) {
         // Each piece `read` returns is sent before the next is asked for (a retry sends it again).
-        const chunk = await blob.read(off, Math.min(chunkBytes, blob.size - off));
-        const reply = await this.send('PATCH', url, {
-          headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}` },
-          body: chunk,
-          what: `upload of ${what}`,
-        });
+        const at = url;
+        const chunk = await this.closing(at, what, () => blob.read(off, Math.min(chunkBytes, blob.size - off)));
+        const reply = await this.closing(at, what, () =>
+          this.send('PATCH', at, { headers: { 'content-type': 'application/octet-stream', 'content-range': `${off}-${off + chunk.length - 1}` }, body: chunk, what: `upload of ${what}` }),
+        );
         url = this.uploadUrl(reply);
       }
       await this.commitSession(url, digest);
       return;
     }
-    url.searchParams.set('digest', digest);
-    const body = await blob.read(0, blob.size);
-    await this.send('PUT', url, { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` });
+    const put = new URL(url);
+    put.searchParams.set('digest', digest);
+    const body = await this.closing(url, what, () => blob.read(0, blob.size));
+    await this.closing(url, what, () => this.send('PUT', put, { headers: { 'content-type': 'application/octet-stream' }, body, what: `upload of ${what}` }));
   }
 }

@@ -10,6 +10,7 @@ import { sha256, type Sha256Digest } from '../digest/index.js';
 import { BlobDownload } from './blob-download.js';
 import { BlobUploads, type StagedUpload, type UploadOutcome } from './blob-upload.js';
 import { MANIFEST_MAX_BYTES, OCI_INDEX, OCI_MANIFEST, type Descriptor } from './artifact.js';
+import { bodyCut } from './network-error.js';
 import type { OciReference } from './reference.js';
 import { Transport, type Reply, type TransportOptions } from './transport.js';
 
@@ -41,8 +42,7 @@ async function readBounded(reply: Reply, max: number, tooLarge: () => SkillctlEr
       parts.push(value);
     }
   } catch (err) {
-    if (isSkillctlError(err)) throw err;
-    throw new SkillctlError('OCI_UNREACHABLE', `the connection failed while reading: ${String((err as Error).message)}`, { cause: err });
+    throw bodyCut(err, new URL(reply.url).host, `${total} bytes`);
   } finally {
     reply.done();
   }
@@ -168,9 +168,9 @@ export class RegistryClient {
     return this.uploads.uploadFile(path, size, digest, chunkBytes);
   }
 
-  /** Sends the file at `path` without committing it (./blob-upload.ts): push checks the archive meanwhile. */
-  stageBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number): Promise<StagedUpload> {
-    return this.uploads.stageFile(path, size, digest, chunkBytes);
+  /** Sends the file at `path` without committing it (./blob-upload.ts): push checks the archive meanwhile; `signal` gives the send up. */
+  stageBlobFile(path: string, size: number, digest: Sha256Digest, chunkBytes?: number, signal?: AbortSignal): Promise<StagedUpload> {
+    return this.uploads.stageFile(path, size, digest, chunkBytes, signal);
   }
 
   /** The referrers API's index for `digest`, or undefined where the registry has no such API (404). */

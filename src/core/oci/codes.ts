@@ -13,7 +13,7 @@ export const OCI_CODES = {
   },
   OCI_PLAIN_HTTP_REFUSED: {
     severity: 'error',
-    title: 'The registry would be reached over plain HTTP, which only a loopback host or --plain-http allows.',
+    title: 'The registry, a redirect or a token realm would be reached over plain HTTP, which only a loopback host, or --plain-http for the registry\'s own host, allows.',
     exit: 'usage',
   },
   OCI_UNREACHABLE: {

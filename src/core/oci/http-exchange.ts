@@ -99,7 +99,9 @@ function bodyOf(msg: IncomingMessage, progress: () => void): HttpBody {
     waiting = undefined;
     w?.resolve();
   };
+  let dropped = false;
   msg.on('data', (piece: Buffer) => {
+    if (dropped) return;
     progress();
     queue.push(piece);
     queued += piece.length;
@@ -136,8 +138,13 @@ function bodyOf(msg: IncomingMessage, progress: () => void): HttpBody {
     cancel() {
       queue.length = 0;
       queued = 0;
-      // Read to its end already: the connection goes back to the pool. Else it is closed.
-      if (!msg.complete) msg.destroy();
+      dropped = true;
+      // All of it arrived (it may still wait in the paused stream: a body over QUEUE_MAX that
+      // came whole while nobody read it): let it flow into the discarding listener to its end,
+      // so the connection goes back to the pool. Left paused, 'end' never came and the socket
+      // stayed bound, keeping the process alive. Not all of it arrived: the connection is closed.
+      if (msg.complete) msg.resume();
+      else msg.destroy();
       ended = true;
       wake();
       return Promise.resolve();

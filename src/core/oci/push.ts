@@ -6,14 +6,14 @@
  * are missing.
  */
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { filePieces, streamedArchiveBounds } from '../archive/index.js';
 import { unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, isSkillctlError, SkillctlError } from '../errors.js';
+import { openRegularFile } from '../fs/index.js';
 import { packFolder } from '../pack/index.js';
 import { checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { SecretKey } from '../sign/index.js';
@@ -65,8 +65,8 @@ interface Packed {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it. */
-type Stage = (path: string, size: number, digest: Sha256Digest) => Promise<StagedUpload>;
+/** Starts sending the archive at `path` (`size` bytes, hashed to `digest`) without committing it; `signal` gives the sending up. */
+type Stage = (path: string, size: number, digest: Sha256Digest, signal: AbortSignal) => Promise<StagedUpload>;
 
 /**
  * The archive to push, checked as `run ARCHIVE` checks one but streamed (never held whole):
@@ -91,7 +91,8 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
     // Hashed first, on its own (the registry is asked whether it has the blob), then sent while
     // it is checked: hashing beside the unpacking delayed the upload by most of the check.
     const { size, digest } = await hashArchive(path, req.label);
-    const staging = stage(path, size, digest);
+    const sending = new AbortController();
+    const staging = stage(path, size, digest, sending.signal);
     // Awaited only after the check: a failure meanwhile must not count as unhandled.
     staging.catch(() => undefined);
     let checked: { source: UnpackedArchive; check: SkillCheck };
@@ -99,13 +100,13 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
       const source = await unpackTgzFile(path, join(scratch, 'unpacked'), streamedArchiveBounds(size), req.label);
       checked = { source, check: await checkSkillSource(source, req.label) };
     } catch (err) {
-      await giveUp(staging);
+      await giveUp(staging, sending);
       throw err;
     }
     const { source, check } = checked;
     const diagnostics = packedDiagnostics ?? check.diagnostics;
     if (!check.ok) {
-      await giveUp(staging);
+      await giveUp(staging, sending);
       return await use({ check, diagnostics: check.diagnostics });
     }
     const staged = await staging;
@@ -123,8 +124,14 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
   }
 }
 
-/** An upload staged for an archive that is refused: cancelled once it settled; its own failure no longer matters. */
-async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
+/**
+ * An upload staged for an archive that is refused: the send still in flight is stopped at once
+ * (it would otherwise go on until the whole archive was sent, or until the idle timer, before
+ * the findings were reported), which cancels its session; a send that had finished is cancelled
+ * here. Its own failure no longer matters.
+ */
+async function giveUp(staging: Promise<StagedUpload>, sending: AbortController): Promise<void> {
+  sending.abort();
   const staged = await staging.catch(() => undefined);
   await staged?.cancel();
 }
@@ -135,19 +142,11 @@ async function giveUp(staging: Promise<StagedUpload>): Promise<void> {
  * its place is refused, not waited on).
  */
 async function hashArchive(path: string, label: string): Promise<{ size: number; digest: Sha256Digest }> {
-  let fh: FileHandle;
+  const { fh, size } = await openRegularFile(path, label);
   try {
-    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = errnoCode(err);
-    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${label}: ${code ?? String(err)}`, { cause: err });
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new SkillctlError('INPUT_NOT_REGULAR_FILE', `${label} is not a regular file`);
     const hash = createHash('sha256');
-    for await (const piece of filePieces(fh, st.size, label)) hash.update(piece);
-    return { size: st.size, digest: `sha256:${hash.digest('hex')}` };
+    for await (const piece of filePieces(fh, size, label)) hash.update(piece);
+    return { size, digest: `sha256:${hash.digest('hex')}` };
   } catch (err) {
     if (isSkillctlError(err)) throw err;
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read ${label}: ${errnoCode(err) ?? String(err)}`, { cause: err });
@@ -163,7 +162,7 @@ function description(check: SkillCheck): { description?: string } {
 
 export async function pushSkill(req: PushRequest): Promise<PushResult> {
   const client = new RegistryClient(req.ref, req.transport);
-  const stage: Stage = (path, size, digest) => client.stageBlobFile(path, size, digest, req.chunkBytes);
+  const stage: Stage = (path, size, digest, signal) => client.stageBlobFile(path, size, digest, req.chunkBytes, signal);
   return withArchive(req, stage, async (packed) => {
     const identity = packed.check?.identity;
     if (packed.archive === undefined || packed.staged === undefined || identity === undefined || packed.check?.kind === undefined || hasErrors(packed.diagnostics)) {

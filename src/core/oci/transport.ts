@@ -4,9 +4,13 @@
  *
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
  *   plain HTTP only with `plainHttp`, or for a loopback host whose server answers TLS in plain HTTP
- *   (nothing leaves the machine, as docker treats localhost);
- * - authentication: a 401's `WWW-Authenticate` challenge is answered once per request (./auth.ts
- *   earns the header: Basic, or a Bearer token from the challenge's realm);
+ *   (nothing leaves the machine, as docker treats localhost); redirects and token realms follow
+ *   the rule of ./registry-origin.ts;
+ * - authentication: a 401 from the registry's own origin has its `WWW-Authenticate` challenge
+ *   answered once per request (./auth.ts earns the header: Basic, or a Bearer token from the
+ *   challenge's realm, fetched again when the one sent has expired); a 401 from anywhere else is
+ *   reported, never answered: a host a blob was redirected to could otherwise name any realm
+ *   and be sent the registry's credentials;
  * - redirects (GET and HEAD only) are followed by hand, at most MAX_REDIRECTS, never in a loop, and
  *   the credentials go only to the registry's own origin: a blob redirected to storage on another
  *   host is fetched without them (the threat: a registry, or whoever controls a Location header,
@@ -16,12 +20,15 @@
  *   requests that can be repeated; every other failure becomes one SkillctlError with a code, and
  *   the registry's own error message when it sent one.
  */
-import { isSkillctlError, SkillctlError } from '../errors.js';
+import { SkillctlError } from '../errors.js';
 import { RegistryAuth } from './auth.js';
 import type { CredentialStore } from './credentials.js';
 import { abortError, exchange, type HttpResponse } from './http-exchange.js';
+import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
+import { checkScheme, originOf } from './registry-origin.js';
 import { registryMessage } from './response-body.js';
+import { statusError } from './status-error.js';
 
 export const MAX_REDIRECTS = 5;
 const RETRY_AFTER_CAP_MS = 10_000;
@@ -46,6 +53,8 @@ export interface RequestInit {
   readonly accept?: readonly number[];
   /** Names the object in messages ("manifest repo:tag", "blob sha256:…"). */
   readonly what: string;
+  /** Gives the request up (its exchange is aborted, the rejection is the signal's reason). */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -68,24 +77,12 @@ export interface Reply {
   done(): void;
 }
 
-function causeOf(err: unknown): string {
-  const c = (err as { cause?: unknown }).cause ?? err;
-  const e = c as { code?: unknown; reason?: unknown; message?: unknown; errors?: { code?: unknown }[] };
-  // A TLS failure's code (EPROTO) says little without OpenSSL's reason.
-  if (typeof e.code === 'string') return typeof e.reason === 'string' ? `${e.code} (${e.reason})` : e.code;
-  const first = Array.isArray(e.errors) ? e.errors.find((x) => typeof x.code === 'string') : undefined;
-  if (first !== undefined) return String(first.code);
-  return typeof e.message === 'string' ? e.message : String(c);
-}
-
-/**
- * The TLS error a plain HTTP server causes: the only one that lets a loopback host fall back.
- * node:https reports it as EPROTO with OpenSSL's reason ("wrong version number") in the message.
- */
-function spokePlainHttp(err: unknown): boolean {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown };
-  if (e.code === 'ERR_SSL_WRONG_VERSION_NUMBER') return true;
-  return /wrong version number|packet length too long/.test(`${String(e.reason ?? '')} ${String(e.message ?? '')}`);
+/** The final answer of a request's redirects, and the Authorization header that hop carried. */
+interface Followed {
+  readonly reply: Reply;
+  readonly authorization: string | undefined;
+  /** Whether the answer came from the registry's own origin (not a host it redirected to). */
+  readonly own: boolean;
 }
 
 export class Transport {
@@ -101,14 +98,14 @@ export class Transport {
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
     this.auth = new RegistryAuth(registry, opts.credentials, {
-      get: (url, headers) => this.once('GET', url.href, headers, undefined).catch((e: unknown) => Promise.reject(this.unreachable(e, url.href))),
+      get: (url, headers) => this.once('GET', url.href, headers, undefined, undefined).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
       checkScheme: (url) => this.checkScheme(url),
     });
   }
 
-  /** The registry's origin, once the scheme is known (after the first request). */
+  /** The registry's origin as URL.origin spells it (./registry-origin.ts), once the scheme is known (after the first request). */
   origin(): string {
-    return `${this.scheme ?? 'https'}://${this.registry}`;
+    return originOf(this.scheme ?? 'https', this.registry);
   }
 
   private sleep(ms: number): Promise<void> {
@@ -116,7 +113,8 @@ export class Transport {
   }
 
   /** One request, with the idle timer; network failures are thrown as they come (see `unreachable`). */
-  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
+  private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined, signal: AbortSignal | undefined): Promise<Reply> {
+    signal?.throwIfAborted();
     const idle = this.opts.idleMs ?? 60_000;
     let abort = (): void => undefined;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -130,8 +128,11 @@ export class Transport {
     const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
     const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
     abort = () => ex.abort(abortError('no answer in time'));
+    const giveUp = (): void => ex.abort(signal?.reason instanceof Error ? signal.reason : abortError('cancelled'));
+    signal?.addEventListener('abort', giveUp, { once: true });
     const done = (): void => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', giveUp);
       ex.release();
     };
     try {
@@ -142,33 +143,26 @@ export class Transport {
     }
   }
 
-  private unreachable(err: unknown, url: string): SkillctlError {
-    if (isSkillctlError(err)) return err;
-    const why = (err as { name?: unknown }).name === 'AbortError' ? 'no answer in time' : causeOf(err);
-    return new SkillctlError('OCI_UNREACHABLE', `cannot reach ${new URL(url).host}: ${why}`, { cause: err, hint: 'check the host and port, the network, and (for HTTPS) the certificate: extra CAs go in NODE_EXTRA_CA_CERTS' });
-  }
-
   /** Chooses the scheme on first contact: HTTPS, or plain HTTP for a loopback server that speaks it. */
-  private async first(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined): Promise<Reply> {
+  private async first(method: string, path: string, headers: Record<string, string>, init: RequestInit): Promise<Reply> {
+    const secure = `https://${this.registry}${path}`;
     try {
-      const reply = await this.once(method, `https://${this.registry}${path}`, headers, body);
+      const reply = await this.once(method, secure, headers, init.body, init.signal);
       this.scheme = 'https';
       return reply;
     } catch (err) {
-      if (!isLoopback(this.hostname) || !spokePlainHttp(err)) throw this.unreachable(err, `https://${this.registry}${path}`);
+      if (!isLoopback(this.hostname) || !spokePlainHttp(err)) throw unreachable(err, secure);
       this.scheme = 'http';
-      return this.once(method, `http://${this.registry}${path}`, headers, body).catch((e: unknown) => {
-        throw this.unreachable(e, `http://${this.registry}${path}`);
+      const plain = `http://${this.registry}${path}`;
+      return this.once(method, plain, headers, init.body, init.signal).catch((e: unknown) => {
+        throw unreachable(e, plain);
       });
     }
   }
 
-  /** Whether a URL (a redirect target, a token realm) may be fetched: HTTPS, or HTTP where allowed. */
+  /** Whether a URL (a redirect target, a token realm) may be fetched (./registry-origin.ts). */
   private checkScheme(url: URL): void {
-    if (url.protocol === 'https:') return;
-    if (url.protocol !== 'http:') throw new SkillctlError('OCI_REDIRECT_REFUSED', `${this.registry} sent the client to ${url.protocol} URL, which is not HTTP(S)`);
-    if (this.opts.plainHttp === true || isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) return;
-    throw new SkillctlError('OCI_PLAIN_HTTP_REFUSED', `${url.host} would be reached over plain HTTP`, { hint: 'use HTTPS, or pass --plain-http if this network is trusted' });
+    checkScheme(url, { registry: this.registry, plainHttp: this.opts.plainHttp === true });
   }
 
   /**
@@ -177,14 +171,17 @@ export class Transport {
    */
   async request(method: string, path: string, init: RequestInit): Promise<Reply> {
     const canRepeat = method === 'GET' || method === 'HEAD' || method === 'PUT' || (method === 'POST' && init.body === undefined) || method === 'DELETE';
+    // One challenge answered per request: a token just earned that is refused again is refused,
+    // not expired, and is reported rather than fetched in a loop.
     let authRounds = 0;
     let retries = 0;
     for (;;) {
-      const reply = await this.follow(method, path, init);
+      const { reply, authorization, own } = await this.follow(method, path, init);
       const res = reply.response;
-      if (res.status === 401 && authRounds === 0) {
+      // Only the registry's own 401 is answered: see the header comment.
+      if (res.status === 401 && own && authRounds === 0) {
         authRounds++;
-        const answered = await this.auth.answer(res, init.what).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what, authorization).catch(async (err: unknown) => {
           await res.body.cancel().catch(() => undefined);
           reply.done();
           throw err;
@@ -207,42 +204,32 @@ export class Transport {
       if (res.status < 300 || init.accept?.includes(res.status) === true) return reply;
       const message = await registryMessage(res);
       reply.done();
-      throw this.statusError(res.status, message, init.what, retries);
+      throw statusError(res.status, message, {
+        registry: this.registry,
+        what: init.what,
+        retries,
+        hasCredentials: this.auth.hasCredentials(),
+        ...(own ? {} : { elsewhere: new URL(reply.url).host }),
+      });
     }
-  }
-
-  private statusError(status: number, message: string, what: string, retries: number): SkillctlError {
-    const at = `${this.registry}: ${what}`;
-    if (status === 401) {
-      const hasCredentials = this.auth.hasCredentials();
-      return hasCredentials
-        ? new SkillctlError('OCI_AUTH_DENIED', `${at}: the registry refused the credentials (${message})`, { hint: `check the entry for ${this.registry} in the Docker config file` })
-        : new SkillctlError('OCI_AUTH_REQUIRED', `${at}: the registry requires credentials (${message})`, {
-            hint: `add credentials for ${this.registry} to the Docker config file ($DOCKER_CONFIG/config.json or ~/.docker/config.json), e.g. with docker login`,
-          });
-    }
-    if (status === 403) return new SkillctlError('OCI_AUTH_DENIED', `${at}: access denied (${message})`);
-    if (status === 404) return new SkillctlError('OCI_NOT_FOUND', `${at}: not found (${message})`);
-    if (status >= 300 && status < 400) return new SkillctlError('OCI_REDIRECT_REFUSED', `${at}: unexpected redirect (${message})`);
-    if ((status === 429 || status >= 500) && retries > 0) return new SkillctlError('OCI_UNREACHABLE', `${at}: still failing after ${retries} retries (${message})`);
-    return new SkillctlError('OCI_REGISTRY_ERROR', `${at}: ${message}`);
   }
 
   /** Follows redirects of GET/HEAD by hand: credentials only to the registry's origin. */
-  private async follow(method: string, path: string, init: RequestInit): Promise<Reply> {
+  private async follow(method: string, path: string, init: RequestInit): Promise<Followed> {
     const seen = new Set<string>();
     let url: string | undefined;
     for (let hops = 0; ; hops++) {
-      const sameOrigin = url === undefined || new URL(url).origin === this.origin();
+      const own = url === undefined || new URL(url).origin === this.origin();
       const headers: Record<string, string> = { 'accept-encoding': 'identity', ...init.headers };
-      const authorization = this.auth.header();
-      if (sameOrigin && authorization !== undefined) headers.authorization = authorization;
+      const authorization = own ? this.auth.header() : undefined;
+      if (authorization !== undefined) headers.authorization = authorization;
       let reply: Reply;
       if (url === undefined) {
-        reply = this.scheme === undefined ? await this.first(method, path, headers, init.body) : await this.once(method, `${this.origin()}${path}`, headers, init.body).catch((e: unknown) => Promise.reject(this.unreachable(e, `${this.origin()}${path}`)));
+        const first = `${this.origin()}${path}`;
+        reply = this.scheme === undefined ? await this.first(method, path, headers, init) : await this.once(method, first, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, first)));
       } else {
         const target = url;
-        reply = await this.once(method, target, headers, init.body).catch((e: unknown) => Promise.reject(this.unreachable(e, target)));
+        reply = await this.once(method, target, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, target)));
       }
       const res = reply.response;
       const location = res.headers.get('location');
@@ -252,7 +239,7 @@ export class Transport {
         reply.done();
         throw new SkillctlError('OCI_REDIRECT_REFUSED', `${new URL(reply.url).host}: an upload was redirected`);
       }
-      if (!redirected || (method !== 'GET' && method !== 'HEAD')) return reply;
+      if (!redirected || (method !== 'GET' && method !== 'HEAD')) return { reply, authorization, own };
       await res.body.cancel().catch(() => undefined);
       reply.done();
       const next = new URL(location as string, reply.url);

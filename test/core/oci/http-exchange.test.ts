@@ -76,6 +76,32 @@ describe('http exchange', () => {
     assert.ok(total <= MIB);
   });
 
+  it('a body over 1 MiB that arrived whole while unread, then cancelled: the connection goes back to the pool (it is not left bound)', async () => {
+    // 1 MiB pauses the socket; the rest still arrives whole (it fits the stream's buffer), so
+    // the message is complete but its end is never read. Left paused, 'end' never came and the
+    // socket stayed bound to it: a process waiting on nothing else never exited.
+    let connections = 0;
+    const { server, url } = await serve((req, res) => {
+      const size = req.url === '/big' ? MIB + 40 * 1024 : 2;
+      res.writeHead(200, { 'content-length': String(size) });
+      res.end(Buffer.alloc(size, 0x20));
+    });
+    server.on('connection', () => connections++);
+    servers.push(server);
+    const big = exchange('GET', new URL('/big', url), {}, undefined, () => undefined);
+    const res = await big.response;
+    await new Promise((r) => setTimeout(r, 300));
+    await res.body.cancel();
+    big.release();
+    // The next request to the same server goes over the same connection, once it is free.
+    await new Promise((r) => setTimeout(r, 50));
+    const small = exchange('GET', new URL('/small', url), {}, undefined, () => undefined);
+    const again = await small.response;
+    while ((await again.body.read()) !== undefined);
+    small.release();
+    assert.equal(connections, 1);
+  });
+
   it('an upload answered early stops reading its source once released', async () => {
     const { server, url } = await serve((req, res) => {
       // Answers before reading the body, as a registry refusing a request that large may, and
