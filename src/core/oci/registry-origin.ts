@@ -30,15 +30,19 @@ export interface SchemeRule {
 
 /**
  * Throws unless `url` (a redirect target, a token realm) may be fetched: HTTPS anywhere; plain
- * HTTP to a loopback host (nothing leaves the machine), or with --plain-http to the registry's
- * own host (any port: a token service beside the registry). --plain-http trusts the path to that
- * one host; a registry naming a plain HTTP URL on any other host would have the client send a
- * token request (with the credentials) or a pre-signed URL where anyone on the way can read it.
+ * HTTP to a loopback host when the registry is on loopback too (nothing leaves the machine), or
+ * with --plain-http to the registry's own host (any port: a token service beside the registry).
+ * --plain-http trusts the path to that one host; a registry naming a plain HTTP URL on any other
+ * host would have the client send a token request (with the credentials) or a pre-signed URL
+ * where anyone on the way can read it. A remote registry naming a loopback realm would have the
+ * credentials sent to whatever listens on that port of this machine, another user's process on a
+ * shared host included.
  */
 export function checkScheme(url: URL, rule: SchemeRule): void {
   if (url.protocol === 'https:') return;
   if (url.protocol !== 'http:') throw new SkillctlError('OCI_REDIRECT_REFUSED', `${rule.registry} sent the client to a ${url.protocol} URL, which is not HTTP(S)`);
-  if (isLoopback(url.hostname.replace(/^\[|\]$/g, ''))) return;
+  const bare = (host: string): string => host.replace(/^\[|\]$/g, '');
+  if (isLoopback(bare(url.hostname)) && isLoopback(bare(hostOf(rule.registry)))) return;
   if (rule.plainHttp && url.hostname === hostOf(rule.registry)) return;
   const hint = rule.plainHttp ? `--plain-http allows plain HTTP to ${hostOf(rule.registry)} only; ${url.hostname} must use HTTPS` : 'use HTTPS, or pass --plain-http if the registry is on a network you trust';
   throw new SkillctlError('OCI_PLAIN_HTTP_REFUSED', `${url.host} would be reached over plain HTTP`, { hint });

@@ -38,13 +38,18 @@ describe('registry origin', () => {
     assert.equal(new Transport('Reg.LAN:80', 'Reg.LAN', { credentials: NO_CREDENTIALS, plainHttp: true }).origin(), 'http://reg.lan');
   });
 
-  it('plain HTTP: loopback always; with --plain-http the registry\'s own host (any port) and no other', () => {
+  it('plain HTTP: loopback from a loopback registry; with --plain-http the registry\'s own host (any port) and no other', () => {
     const rule = { registry: 'Reg.LAN:5000', plainHttp: false };
     const plain = { ...rule, plainHttp: true };
+    const local = { registry: '127.0.0.1:5000', plainHttp: false };
     const cases: [string, typeof rule, string | undefined][] = [
       ['https://storage.example.com/blob', rule, undefined],
-      ['http://127.0.0.1:9000/token', rule, undefined],
-      ['http://[::1]:9000/token', rule, undefined],
+      ['http://127.0.0.1:9000/token', local, undefined],
+      ['http://[::1]:9000/token', local, undefined],
+      ['http://localhost:9000/token', { registry: 'localhost:5000', plainHttp: false }, undefined],
+      // A remote registry naming a realm on this machine: the credentials would go to whatever listens there.
+      ['http://127.0.0.1:9000/token', rule, 'OCI_PLAIN_HTTP_REFUSED'],
+      ['http://[::1]:9000/token', plain, 'OCI_PLAIN_HTTP_REFUSED'],
       ['http://reg.lan:5000/v2/', rule, 'OCI_PLAIN_HTTP_REFUSED'],
       ['http://reg.lan:5000/v2/', plain, undefined],
       ['http://reg.lan:5001/token', plain, undefined],
