@@ -128,8 +128,8 @@ export interface RunPlaces {
 /**
  * The paths one run protects besides the names protected everywhere: the policy in force and
  * the audit log, each with its directory (renaming a directory and refilling it would replace
- * them for the next run), the project's policy, `pins/`, `.skillctl/` and git hooks and
- * configuration (every PROTECTED_DIRS path at the root), and skillctl's own
+ * them for the next run), every protected name at the project root (its policy, lock, keys,
+ * `.skillctl/`, git hooks and configuration, start-up files) and its `pins/`, and skillctl's own
  * installation (installPaths). A directory that holds the working directory (the project root,
  * say) is not protected whole: that would take away every write grant; its protected files are,
  * and it cannot be renamed or removed (WriteUse `move`).
@@ -144,7 +144,9 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.policyFile !== undefined) withDir(p.policyFile);
   if (p.auditFile !== undefined) withDir(p.auditFile);
   if (p.root !== undefined) {
-    for (const rel of ['skillctl.policy.yaml', 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
+    // At the root every protected name is a path of the run too: under bubblewrap, where no
+    // name is judged, these are what the mounts and the check for planted paths can hold.
+    for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
   }
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   return [...out].sort();

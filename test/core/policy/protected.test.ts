@@ -80,9 +80,9 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     assert.equal(protectedReason('/p/vendor2', extra, 'move'), undefined);
   });
 
-  it("the project root's git paths are paths of the run (what bubblewrap can mount and the run can check)", () => {
+  it("the project root's protected names and git paths are paths of the run (what bubblewrap can mount and the run can check)", () => {
     const paths = runProtectedPaths({ cwd: '/p', root: '/p' });
-    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']) {
+    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.mcp.json', '.gitmodules', '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']) {
       assert.ok(paths.includes(`/p/${rel}`), rel);
     }
     assert.ok(!paths.includes('/p/.git'), '.git itself is protected as an entry, not whole');

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { bwrapArgs, containerArgs, nodePermissionFlag } from '../../../src/core/run/index.js';
+import { bwrapArgs, containerArgs, nodePermissionFlag, notDirsOnTheWay } from '../../../src/core/run/index.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 describe('bwrapArgs', () => {
   const base = {
@@ -51,6 +55,26 @@ describe('bwrapArgs', () => {
     assert.ok(!again.includes('--bind-try /w/conf /w/conf') && again.includes('--ro-bind-try /w/conf /w/conf'), again);
     // The write grant itself is a mount already: it is not pinned again.
     assert.equal(mounts.split('--bind-try /w /w').length, 2, mounts);
+  });
+
+  it("mounts a .git file on the way to a protected path read-only in its place (a linked work tree), and nothing below it", () => {
+    const protect = ['/w/.git/hooks', '/w/.git/config', '/w/pins'];
+    const a = bwrapArgs({ ...base, write: ['/w'], read: [], protect, notDirs: ['/w/.git'] }).join(' ');
+    assert.ok(a.includes('--ro-bind-try /w/.git /w/.git'), a);
+    assert.ok(!a.includes('--bind-try /w/.git /w/.git') && !a.includes('/w/.git/'), 'bubblewrap refuses a mount through a file');
+    assert.ok(a.includes('--ro-bind-try /w/pins /w/pins'), a);
+    // A .git directory is pinned writable, with its hooks and config read-only on top.
+    const dir = bwrapArgs({ ...base, write: ['/w'], read: [], protect }).join(' ');
+    assert.ok(dir.includes('--bind-try /w/.git /w/.git') && dir.includes('--ro-bind-try /w/.git/config /w/.git/config'), dir);
+  });
+
+  it('notDirsOnTheWay names the files between a write grant and a protected path, and only those', async () => {
+    const w = realpathSync(tempDir('skillctl-notdirs-'));
+    await mkdir(join(w, 'repo', '.git'), { recursive: true });
+    await mkdir(join(w, 'linked'));
+    await writeFile(join(w, 'linked', '.git'), 'gitdir: ../elsewhere\n');
+    const protect = [join(w, 'repo', '.git', 'config'), join(w, 'linked', '.git', 'config'), join(w, 'absent', '.git', 'config'), '/elsewhere/x/y'];
+    assert.deepEqual(await notDirsOnTheWay(protect, [w]), [join(w, 'linked', '.git')]);
   });
 
   it('shares the network only when net.http is granted', () => {
