@@ -8,6 +8,7 @@ import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
+import { entryExists } from '../../fs/index.js';
 import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
@@ -88,7 +89,12 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const engine = await findEngine(o.env);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const name = `skillctl-${o.runId}`;
-  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect: o.protectedPaths ?? [] })];
+  // Only what exists is mounted: docker creates a missing bind source (a directory the run then
+  // finds planted and removes, denying the run) and podman refuses it. What is absent is checked
+  // after the run instead (planted.ts).
+  const protect: string[] = [];
+  for (const p of o.protectedPaths ?? []) if (await entryExists(p)) protect.push(p);
+  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect })];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {
     // The engine's client was killed; the container itself runs in the daemon and is stopped there.
