@@ -107,6 +107,36 @@ function dirsAbove(p: string, write: readonly string[]): string[] {
   return out;
 }
 
+/** A path mounted on itself over a write grant: read-only, or as it is (writable) only to pin it. */
+export interface ProtectMount {
+  readonly path: string;
+  readonly writable: boolean;
+}
+
+/**
+ * How the run's protected paths inside a write grant are mounted over it, for bubblewrap and the
+ * container engines alike. Each is mounted read-only. Each directory between the write grant and
+ * one is mounted on itself, as it is (writable): a mount point cannot be renamed, so the path
+ * cannot be moved aside and refilled. A file on the way (`notDirs`: a `.git` file naming the git
+ * directory elsewhere) has nothing below it, and no engine mounts a path through it: it is
+ * mounted read-only instead, which pins it too, so it can be neither rewritten to name another
+ * git directory, nor renamed, removed or replaced.
+ */
+export function protectMounts(protect: readonly string[], write: readonly string[], notDirs: readonly string[] = []): ProtectMount[] {
+  const out = new Map<string, boolean>();
+  const files = new Set(notDirs);
+  for (const f of files) if (write.some((w) => within(f, w) && f !== w)) out.set(f, false);
+  for (const p of protect) {
+    if (!write.some((w) => within(p, w))) continue;
+    const above = dirsAbove(p, write);
+    const file = above.findIndex((d) => files.has(d));
+    // A directory that is protected itself is mounted read-only, which pins it as well.
+    for (const dir of file === -1 ? above : above.slice(file + 1)) if (!protect.includes(dir) && !out.has(dir)) out.set(dir, true);
+    if (file === -1) out.set(p, false);
+  }
+  return [...out].map(([path, writable]) => ({ path, writable }));
+}
+
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
@@ -123,23 +153,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // top would take away a write the policy allows.
   for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
   for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
-  const notDirs = new Set(spec.notDirs ?? []);
-  for (const p of spec.protect) {
-    if (!spec.write.some((w) => within(p, w))) continue;
-    const above = dirsAbove(p, spec.write);
-    // A file on the way (a `.git` file naming the git directory elsewhere): nothing can lie below
-    // it, and bubblewrap would refuse to mount a path through it. It is mounted read-only in the
-    // protected path's place, which pins it too: it can be neither rewritten to name another git
-    // directory, nor renamed, removed or replaced.
-    const file = above.findIndex((d) => notDirs.has(d));
-    // Each directory between the write grant and the protected path is mounted on itself, as it
-    // is (writable): a mount point cannot be renamed, so the path cannot be moved aside and refilled.
-    for (const dir of file === -1 ? above : above.slice(file + 1)) {
-      // A directory that is protected itself is mounted read-only, which pins it as well.
-      if (!spec.protect.includes(dir)) mounts.push({ kind: '--bind-try', path: dir });
-    }
-    mounts.push({ kind: '--ro-bind-try', path: file === -1 ? p : (above[file] as string) });
-  }
+  for (const m of protectMounts(spec.protect, spec.write, spec.notDirs)) mounts.push({ kind: m.writable ? '--bind-try' : '--ro-bind-try', path: m.path });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
   // twice (two protected paths under one directory) is made once.
   const seen = new Set<string>();

@@ -101,6 +101,15 @@ describe('containerArgs', () => {
     assert.ok(a.join(' ').includes('-e HOME') && !a.join(' ').includes('HOME='));
     assert.deepEqual(a.slice(-4), ['--', `img@sha256:${'a'.repeat(64)}`, 'python', 'main.py']);
   });
+
+  it('mounts protected paths read-only and pins the directories above them, as bubblewrap does; a .git file read-only', () => {
+    const spec = { engine: 'docker', name: 'n', image: 'i', bundleDir: '/b', workingDirectory: '.', granted: { fsRead: [], fsWrite: ['/w'], netHttp: [], exec: [], env: [] }, memoryMiB: 256, argv: ['x'] };
+    const a = containerArgs({ ...spec, protect: ['/w/.git/config', '/w/conf/ci.policy.yaml', '/elsewhere/p.yaml'] }).join(' ');
+    for (const m of ['-v /w/.git:/w/.git:rw', '-v /w/.git/config:/w/.git/config:ro', '-v /w/conf:/w/conf:rw', '-v /w/conf/ci.policy.yaml:/w/conf/ci.policy.yaml:ro']) assert.ok(a.includes(m), m);
+    assert.ok(!a.includes('/elsewhere'), a);
+    const linked = containerArgs({ ...spec, protect: ['/w/pins'], notDirs: ['/w/.git'] }).join(' ');
+    assert.ok(linked.includes('-v /w/.git:/w/.git:ro') && linked.includes('-v /w/pins:/w/pins:ro'), linked);
+  });
 });
 
 describe('nodePermissionFlag', () => {
