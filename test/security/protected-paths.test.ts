@@ -1,7 +1,5 @@
-// Threat: a skill takes a protected path out of protection or plants a repository (git's
-// configuration renamed aside and refilled, a directory above the policy renamed, a git link or
-// a pointer to another git directory planted), so that the next git command or skillctl run starts
-// its program outside every sandbox.
+// Threat: protected paths moved or planted (git's configuration renamed aside and refilled, a git link or a repository planted, the directory above the policy renamed).
+// What the next git command or skillctl run would obey, so that a program runs outside every sandbox.
 // Each runtime with a write grant tries: a WASI command (path_rename, path_open, path_create_directory),
 // a provenact module (fs_write_file), a built-in (fs.write_patch), a python process and the program
 // shell.exec_safe starts (both in bubblewrap). Each attempt is refused with its code, nothing it aimed
@@ -12,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { writeLock } from '../helpers/run.js';
@@ -69,15 +67,19 @@ describe('threat: protected paths moved or planted (git configuration renamed as
   const linked = join(sc.root, 'linked');
   const bare = join(sc.root, 'bare');
   const deep = (): string => join(sc.work, 'deep', 'conf', 'ci.policy.yaml');
+  const deepPolicy = (): string => `version: 1\npermissions:\n  fs.read: [${sc.work}]\n  fs.write: [${sc.work}]\n`;
+  /** .git/config as git init wrote it. */
+  let initialConfig = '';
 
   before(async () => {
     execFileSync('git', ['init', '-q', sc.work]);
+    initialConfig = await config(sc.work);
     await mkdir(join(sc.work, 'sub'));
     await mkdir(join(sc.work, 'deep', 'conf'), { recursive: true });
     await writeFile(join(sc.work, 'ws.txt'), '../../evil\n');
     await writeFile(join(sc.work, WRITE), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
     await writeFile(join(sc.work, SORT), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n  exec: [sort]\n');
-    await writeFile(deep(), `version: 1\npermissions:\n  fs.read: [${sc.work}]\n  fs.write: [${sc.work}]\n`);
+    await writeFile(deep(), deepPolicy());
     const perms = { 'fs.read': ['.'], 'fs.write': ['.'] };
     await mkdir(join(sc.work, 'b', 'wasi'), { recursive: true });
     await writeFile(join(sc.work, 'b', 'wasi', 'skill.wasm'), await compileWat('wasi-path-ops'));
@@ -96,53 +98,27 @@ describe('threat: protected paths moved or planted (git configuration renamed as
     await writeFile(join(linked, '.git'), `gitdir: ${join(sc.work, '.git')}\n`);
     await writeLock(bare, []);
   });
-  /** The WASI command's run: a refusal is an errno to the module and a denial in the record, never an error of the run. */
-  async function wasiRun(ops: string[], policy?: string): Promise<{ ran: Ran; errno: number[] }> {
-    const ran = await runTarget(await wasiBundle(sc, ops), {}, { cwd: sc.work, audit: join(sc.root, 'audit.jsonl'), ...(policy !== undefined ? { policy } : {}) });
-    assert.deepEqual([ran.exit, ran.errors], [0, []], ran.stdout);
-    return { ran, errno: (ran.output as { errno: number[] }).errno };
-  }
-
-  it('WASI: .git renamed aside, its config rewritten, renamed back (the reviewer): NOTCAPABLE, POLICY_PATH_PROTECTED, exit 0', async () => {
-    const before = await config(sc.work);
-    const { errno } = await wasiRun(['rename', '.git', 'g2', 'append', 'g2/config', 'rename', 'g2', '.git']);
-    assert.deepEqual(errno, [NOTCAPABLE, NOENT, NOTCAPABLE]);
-    assert.deepEqual(await denials(sc), ['POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED']);
-    assert.equal(await config(sc.work), before);
-    assert.equal(existsSync(join(sc.work, 'g2')), false);
-    gitStatusRunsNothing(sc.work);
+  /**
+   * A WASI command's attack: a refusal is an errno to the module and a denial in the record, never
+   * an error of the run (no error, exit 0); `errno` is what each operation got, `denied` how many
+   * were refused (POLICY_PATH_PROTECTED, each), `then` what else must hold.
+   */
+  const wasi = (what: string, ops: string[], errno: number[], denied: number, then?: () => Promise<void>, policy?: () => string): Attack => ({
+    what: `WASI: ${what}${denied > 0 ? ' (NOTCAPABLE to the module, POLICY_PATH_PROTECTED in the record)' : ''}`,
+    code: null,
+    exit: 0,
+    attempt: async (s) => runTarget(await wasiBundle(s, ops), {}, { cwd: s.work, audit: join(s.root, 'audit.jsonl'), ...(policy !== undefined ? { policy: policy() } : {}) }),
+    check: async (r, s) => {
+      assert.deepEqual((r.output as { errno: number[] }).errno, errno);
+      assert.deepEqual(await denials(s), Array<string>(denied).fill('POLICY_PATH_PROTECTED'));
+      assert.equal(await config(s.work), initialConfig);
+      gitStatusRunsNothing(s.work);
+      await then?.();
+    },
   });
-
-  it('WASI: a repository prepared under another name and renamed to .git, a git link file, a .git directory: NOTCAPABLE, POLICY_PATH_PROTECTED, exit 0', async () => {
-    const { errno } = await wasiRun(['mkdir', 'sub/g', 'append', 'sub/g/config', 'rename', 'sub/g', 'sub/.git', 'append', 'sub/.git', 'mkdir', 'sub/.git', 'unlink', 'sub/g/config', 'drop', 'sub/g']);
-    assert.deepEqual(errno, [0, 0, NOTCAPABLE, NOTCAPABLE, NOTCAPABLE, 0, 0]);
-    assert.deepEqual(await denials(sc), ['POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED']);
-    assert.equal(existsSync(join(sc.work, 'sub', '.git')), false);
-  });
-
-  it('WASI: git pointed at another config through .git/commondir, .git/config.worktree, a submodule git directory: NOTCAPABLE, POLICY_PATH_PROTECTED, exit 0', async () => {
-    const { errno } = await wasiRun(['append', '.git/commondir', 'append', '.git/config.worktree', 'mkdir', '.git/modules']);
-    assert.deepEqual(errno, [NOTCAPABLE, NOTCAPABLE, NOTCAPABLE]);
-    assert.deepEqual(await denials(sc), ['POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED']);
-    for (const name of ['commondir', 'config.worktree', 'modules']) assert.equal(existsSync(join(sc.work, '.git', name)), false, name);
-    gitStatusRunsNothing(sc.work);
-  });
-
-  it('WASI: the directory above the policy in force renamed aside, the policy rewritten, renamed back: NOTCAPABLE, POLICY_PATH_PROTECTED, exit 0', async () => {
-    const before = await readFile(deep(), 'utf8');
-    const { errno } = await wasiRun(['rename', 'deep', 'd2', 'append', 'd2/conf/ci.policy.yaml', 'rename', 'd2', 'deep'], deep());
-    assert.deepEqual(errno, [NOTCAPABLE, NOENT, NOTCAPABLE]);
-    assert.deepEqual(await denials(sc), ['POLICY_PATH_PROTECTED', 'POLICY_PATH_PROTECTED']);
-    assert.equal(await readFile(deep(), 'utf8'), before);
-  });
-
-  it('WASI: inside .git what git writes stays writable, and an ordinary directory is renamed and removed (no error, exit 0)', async () => {
-    const { ran, errno } = await wasiRun(['append', '.git/info/exclude', 'mkdir', 'tmpdir', 'rename', 'tmpdir', 'tmpdir2', 'drop', 'tmpdir2']);
-    assert.deepEqual(errno, [0, 0, 0, 0]);
-    assert.deepEqual(await denials(sc), []);
-    assert.match(ran.stdout, /"decision": "allow"/);
-    assert.match(await readFile(join(sc.work, '.git', 'info', 'exclude'), 'utf8'), /fsmonitor/);
-  });
+  const gone = (...paths: string[]) => async (): Promise<void> => {
+    for (const p of paths) assert.equal(existsSync(join(sc.work, p)), false, p);
+  };
 
   const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work });
   const patch = (path: string, diff = `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+gitdir: ../evil\n`) => (s: Scratch): Promise<Ran> => runTarget('fs.write_patch', { unified_diff: diff }, { cwd: s.work, policy: WRITE });
@@ -150,7 +126,29 @@ describe('threat: protected paths moved or planted (git configuration renamed as
     for (const p of paths) assert.equal(existsSync(join(s.work, p)), false, p);
     gitStatusRunsNothing(s.work);
   };
+  /** The python process in bubblewrap, granted its project, doing `ops`. */
+  const proc = (dir: string, list: string[][]): Promise<Ran> => runTarget(join(dir, 'tool'), { ops: list }, { cwd: dir, policy: WRITE, sandbox: 'bwrap' });
   const rows: Attack[] = [
+    wasi('.git renamed aside, its config rewritten, renamed back (the review)', ['rename', '.git', 'g2', 'append', 'g2/config', 'rename', 'g2', '.git'], [NOTCAPABLE, NOENT, NOTCAPABLE], 2, gone('g2')),
+    wasi(
+      'a repository prepared under another name and renamed to .git, a git link file, a .git directory',
+      ['mkdir', 'sub/g', 'append', 'sub/g/config', 'rename', 'sub/g', 'sub/.git', 'append', 'sub/.git', 'mkdir', 'sub/.git', 'unlink', 'sub/g/config', 'drop', 'sub/g'],
+      [0, 0, NOTCAPABLE, NOTCAPABLE, NOTCAPABLE, 0, 0],
+      3,
+      gone('sub/.git', 'sub/g'),
+    ),
+    wasi('git pointed at another config: .git/commondir, .git/config.worktree, a submodule git directory', ['append', '.git/commondir', 'append', '.git/config.worktree', 'mkdir', '.git/modules'], [NOTCAPABLE, NOTCAPABLE, NOTCAPABLE], 3, gone('.git/commondir', '.git/config.worktree', '.git/modules')),
+    wasi(
+      'the directory above the policy in force renamed aside, the policy rewritten, renamed back',
+      ['rename', 'deep', 'd2', 'append', 'd2/conf/ci.policy.yaml', 'rename', 'd2', 'deep'],
+      [NOTCAPABLE, NOENT, NOTCAPABLE],
+      2,
+      async () => assert.equal(await readFile(deep(), 'utf8'), deepPolicy()),
+      deep,
+    ),
+    wasi('inside .git what git writes stays writable, and an ordinary directory is renamed and removed', ['append', '.git/info/exclude', 'mkdir', 'tmpdir', 'rename', 'tmpdir', 'tmpdir2', 'drop', 'tmpdir2'], [0, 0, 0, 0], 0, async () => {
+      assert.match(await readFile(join(sc.work, '.git', 'info', 'exclude'), 'utf8'), /fsmonitor/);
+    }),
     { what: 'provenact fs_write_file plants a git link (sub/.git naming a planted repository)', code: 'POLICY_PATH_PROTECTED', exit: 3, attempt: write('sub/.git'), check: absent('sub/.git') },
     { what: 'provenact fs_write_file points .git at another git directory (.git/commondir)', code: 'POLICY_PATH_PROTECTED', exit: 3, attempt: write('.git/commondir'), check: absent('.git/commondir') },
     { what: "provenact fs_write_file writes a submodule's config (.git/modules/s/config)", code: 'POLICY_PATH_PROTECTED', exit: 3, attempt: write('.git/modules/s/config'), check: absent('.git/modules') },
@@ -165,33 +163,38 @@ describe('threat: protected paths moved or planted (git configuration renamed as
       attempt: (s) => runTarget('shell.exec_safe', { argv: ['sort', '-o', join(s.work, '.git', 'commondir'), 'ws.txt'] }, { cwd: s.work, policy: SORT, sandbox: 'bwrap' }),
       check: absent('.git/commondir'),
     },
+    {
+      what: 'a process in bubblewrap renames .git aside (EBUSY: a mount point)',
+      code: null,
+      exit: 0,
+      attempt: (s) => proc(s.work, [['rename', join(s.work, '.git'), join(s.work, 'g3')]]),
+      check: async (r, s) => {
+        assert.deepEqual(r.output, { ok: 'EBUSY' });
+        assert.equal(await config(s.work), initialConfig);
+      },
+    },
+    {
+      what: 'a process in bubblewrap at the top of a linked work tree runs, and can neither rewrite nor move its .git file',
+      code: null,
+      exit: 0,
+      attempt: () => proc(linked, [['write', join(linked, '.git'), 'gitdir: ../evil\n'], ['rename', join(linked, '.git'), join(linked, 'gitlink')]]),
+      check: async (r) => {
+        const [written, renamed] = (r.output as { ok: string }).ok.split(',');
+        assert.equal(written, 'EROFS');
+        assert.ok(['EBUSY', 'EROFS'].includes(renamed as string), renamed);
+        assert.equal(await readFile(join(linked, '.git'), 'utf8'), `gitdir: ${join(sc.work, '.git')}\n`);
+      },
+    },
+    {
+      what: 'a process in bubblewrap plants .git in a project that is not yet a repository: removed, the run denied',
+      code: 'POLICY_PATH_PROTECTED',
+      exit: 3,
+      attempt: () => proc(bare, [['write', join(bare, '.git'), 'gitdir: ../evil\n']]),
+      check: (r) => {
+        assert.deepEqual([r.status, r.output], ['denied', null]);
+        assert.equal(existsSync(join(bare, '.git')), false);
+      },
+    },
   ];
   attackRows(rows, sc);
-
-  /** The python process in bubblewrap, granted its project, doing `ops`. */
-  const proc = (dir: string, list: string[][]): Promise<Ran> => runTarget(join(dir, 'tool'), { ops: list }, { cwd: dir, policy: WRITE, sandbox: 'bwrap' });
-
-  it('a process in bubblewrap can neither rename .git nor bring another directory there (EBUSY: a mount point)', async () => {
-    const before = await config(sc.work);
-    const r = await proc(sc.work, [['rename', join(sc.work, '.git'), join(sc.work, 'g3')]]);
-    assert.deepEqual([r.exit, r.errors], [0, []], r.stdout);
-    assert.deepEqual(r.output, { ok: 'EBUSY' });
-    assert.equal(await config(sc.work), before);
-  });
-
-  it('a process in bubblewrap at the top of a linked work tree runs, and can neither rewrite nor move its .git file (exit 0)', async () => {
-    const gitfile = await readFile(join(linked, '.git'), 'utf8');
-    const r = await proc(linked, [['write', join(linked, '.git'), 'gitdir: ../evil\n'], ['rename', join(linked, '.git'), join(linked, 'gitlink')]]);
-    assert.deepEqual([r.exit, r.errors], [0, []], r.stdout);
-    const [written, renamed] = (r.output as { ok: string }).ok.split(',');
-    assert.equal(written, 'EROFS');
-    assert.ok(['EBUSY', 'EROFS'].includes(renamed as string), renamed);
-    assert.equal(await readFile(join(linked, '.git'), 'utf8'), gitfile);
-  });
-
-  it('a process in bubblewrap plants .git in a project that is not yet a repository: removed, the run denied (POLICY_PATH_PROTECTED, exit 3)', async () => {
-    const r = await proc(bare, [['write', join(bare, '.git'), 'gitdir: ../evil\n']]);
-    assert.deepEqual([r.exit, r.status, r.errors, r.output], [3, 'denied', ['POLICY_PATH_PROTECTED'], null], r.stdout);
-    assert.equal(existsSync(join(bare, '.git')), false);
-  });
 });
