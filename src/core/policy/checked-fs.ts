@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { errnoCode } from '../errors.js';
 import type { PolicyDenial, RecordingGate } from './gate.js';
 import { pathForm } from './paths.js';
+import type { WriteUse } from './protected.js';
 
 /** O_PATH (Linux): a handle that names a file without opening it for I/O. Not in fs.constants. */
 const O_PATH = 0o10000000;
@@ -66,11 +67,14 @@ export interface CheckedDir {
    * written (a thread terminated at its deadline) can still remove it.
    */
   writeTemp(forName: string, data: Uint8Array, mode: number, announce?: (path: string) => void): Promise<string | FsFailure>;
-  /** Renames a child over another (fs.write on both names); a symlink named `to` is replaced, not followed. */
+  /**
+   * Renames a child over another (fs.write on both names, neither holding a path the run
+   * protects); a symlink named `to` is replaced, not followed.
+   */
   rename(from: string, to: string): Promise<FsFailure | undefined>;
   /** Removes a child file (fs.write); a symlink is removed, not followed. */
   remove(name: string): Promise<FsFailure | undefined>;
-  /** Removes an empty child directory (fs.write). */
+  /** Removes an empty child directory (fs.write; not one above a path the run protects). */
   removeDir(name: string): Promise<FsFailure | undefined>;
   close(): Promise<void>;
 }
@@ -137,7 +141,8 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
     try {
       const st = await fh.stat();
       const real = await realOf(fh, path);
-      const decision = scope === 'traverse' ? undefined : gate.decidePath(scope, real, follow && real !== path);
+      // A directory opened to write in is a place, not a name being written: `.git` may be entered.
+      const decision = scope === 'traverse' ? undefined : gate.decidePath(scope, real, follow && real !== path, want === 'dir' ? 'enter' : 'write');
       if (decision !== undefined && !decision.allowed) throw Object.assign(new Error(decision.reason), { failure: { kind: 'denied', decision } satisfies FsFailure });
       if (want === 'file' && !st.isFile()) throw Object.assign(new Error('not a regular file'), { failure: { kind: 'not-file' } satisfies FsFailure });
       if (want === 'dir' && !st.isDirectory()) throw Object.assign(new Error('not a directory'), { failure: { kind: 'not-dir' } satisfies FsFailure });
@@ -180,11 +185,14 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
   function dirOf(h: { fh: FileHandle; real: string }, scope: DirScope): CheckedDir {
     const child = (name: string): string => (LINUX ? fdPath(h.fh, name) : `${h.real}/${name}`);
     const refuseName = (name: string): FsFailure | undefined => (plainName(name) ? undefined : { kind: 'error', code: 'EINVAL' });
-    /** A name about to be written: judged as the real path it will have. */
-    const writable = (name: string): FsFailure | undefined => {
+    /**
+     * A name about to be written (`write`), or renamed or removed (`move`: nor may it hold a path
+     * the run protects): judged as the real path it has or will have.
+     */
+    const writable = (name: string, use: WriteUse = 'write'): FsFailure | undefined => {
       const bad = refuseName(name);
       if (bad !== undefined) return bad;
-      const decision = gate.decidePath('fs.write', `${h.real === '/' ? '' : h.real}/${name}`);
+      const decision = gate.decidePath('fs.write', `${h.real === '/' ? '' : h.real}/${name}`, false, use);
       return decision.allowed ? undefined : { kind: 'denied', decision };
     };
     return {
@@ -249,7 +257,9 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
         return tmp;
       },
       async rename(from, to) {
-        const bad = writable(from) ?? writable(to);
+        // Both names: `.git` renamed aside leaves `.git/config` an ordinary path, and a directory
+        // renamed over an ancestor of a protected path would bring its own content there.
+        const bad = writable(from, 'move') ?? writable(to, 'move');
         if (bad !== undefined) return bad;
         try {
           await rename(child(from), child(to));
@@ -259,7 +269,7 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
         }
       },
       async remove(name) {
-        const bad = writable(name);
+        const bad = writable(name, 'move');
         if (bad !== undefined) return bad;
         try {
           await unlink(child(name));
@@ -269,7 +279,7 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
         }
       },
       async removeDir(name) {
-        const bad = writable(name);
+        const bad = writable(name, 'move');
         if (bad !== undefined) return bad;
         try {
           await rmdir(child(name));

@@ -11,7 +11,7 @@ import { ipFamily, isSpecialAddress } from './address.js';
 import { argumentDenied, globMatch } from './glob.js';
 import type { GrantedPermissions } from './grant.js';
 import { kernelDirReason, pathForm, resolveReal, within } from './paths.js';
-import { protectedReason } from './protected.js';
+import { protectedReason, type WriteUse } from './protected.js';
 import { covers } from './scopes.js';
 import { urlForm } from './url.js';
 
@@ -87,9 +87,10 @@ export interface RecordingGate extends PolicyGate {
   recordRefusal(scope: GateScope, code: Code, reason: string): void;
   /**
    * The decision about a real path the checked file layer opened (no symlink left to resolve),
-   * recorded like every other question.
+   * recorded like every other question. `use` says what an fs.write does with it (protected.ts:
+   * `write` by default; `move` to rename or remove it; `enter` to write inside a directory).
    */
-  decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks?: boolean): PolicyDecision;
+  decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks?: boolean, use?: WriteUse): PolicyDecision;
 }
 
 /** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
@@ -147,9 +148,9 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
   }
 
   /** The decision about a real (symlink-free) path; also what the checked file layer asks about what it opened. */
-  function decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks = false): PolicyDecision {
+  function decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks = false, use: WriteUse = 'write'): PolicyDecision {
     if (scope === 'fs.write') {
-      const why = protectedReason(real, opts.protectedPaths ?? []);
+      const why = protectedReason(real, opts.protectedPaths ?? [], use);
       if (why !== undefined) return deny(scope, 'POLICY_PATH_PROTECTED', `fs.write: ${why}`);
     }
     const roots = scope === 'fs.read' ? granted.fsRead : granted.fsWrite;

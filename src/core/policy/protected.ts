@@ -2,12 +2,18 @@
  * What no skill may write, create, rename or remove, whatever its grant: the files that decide
  * what later runs may do (a policy, a lock, keys, signatures), the record of what runs did
  * (`.skillctl/`: audit logs, registry, cache), what git runs on its own (`.git/hooks`,
- * `.git/config`) and what shells and tools read at start-up. A skill allowed to write the project
- * must not be able to grant itself more next time, rewrite its own history, or plant a program
- * that a person's next `git commit` or new shell runs. The list is a constant a reviewer can read
- * (sandbox-runtime keeps one of the same kind), matched on path segments, anywhere: a policy or
- * lock created in a subdirectory would make that subdirectory look like a project root.
- */
+ * `.git/config` and the files that lead git to another config) and what shells and tools read at
+ * start-up. A skill allowed to write the project must not be able to grant itself more next
+ * time, rewrite its own history, or plant a program that a person's next `git status` or new
+ * shell runs, outside every sandbox. The lists are constants a reviewer can read (sandbox-runtime
+ * keeps one of the same kind), matched on path segments, anywhere: a policy or lock created in a
+ * subdirectory would make that subdirectory look like a project root, and a `.git` planted there
+ * a repository.
+ *
+ * Moving a directory moves what is below it. A path protected by its name stays protected when a
+ * directory above it is renamed, as long as the name itself is kept (hence PROTECTED_ENTRY_NAMES);
+ * a path the run protects by its full path does not, so every directory above one is pinned
+ * (WriteUse `move`). */
 import { dirname, join } from 'node:path';
 import { within } from '../fs/within.js';
 
@@ -37,23 +43,71 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.mcp.json',
 ];
 
-/** Directory paths (as trailing segments) whose whole content is protected, in every directory. */
-export const PROTECTED_DIRS: readonly (readonly string[])[] = [['.skillctl'], ['.git', 'hooks'], ['.git', 'config']];
+/**
+ * Directory paths (as trailing segments) whose whole content is protected, in every directory.
+ * The first segment of each is a protected entry name (PROTECTED_ENTRY_NAMES): a path protected
+ * by its segments moves with its directory, but only while the name that makes it protected stays.
+ */
+export const PROTECTED_DIRS: readonly (readonly string[])[] = [
+  ['.skillctl'],
+  // What git runs, or reads to learn what to run, from a repository's git directory.
+  ['.git', 'hooks'], // programs git runs on commit, checkout, merge and push
+  ['.git', 'config'], // core.fsmonitor, core.pager, aliases, filter, diff and merge drivers: programs
+  ['.git', 'config.worktree'], // more config, read once extensions.worktreeConfig is set (git sparse-checkout sets it)
+  ['.git', 'commondir'], // names another directory whose config and hooks git then obeys instead
+  ['.git', 'modules'], // submodules' git directories, each with a config and hooks of its own
+  ['.git', 'worktrees'], // linked work trees' git directories: each names its common directory, and may hold config.worktree
+];
 
 /**
- * Why `real` (an absolute real path) is protected, or undefined. `extra` are the run's own
- * protected real paths (the policy in force and its directory, the lock, the audit log), each
- * protecting itself and everything below it.
+ * Names protected as entries, in every directory: no entry by such a name (a file or a directory)
+ * may be created, replaced, renamed or removed, while what is inside a directory by that name
+ * stays as writable as its grant makes it (skills that run git write `.git/objects`, `.git/refs`
+ * and `.git/index`). `.git`: renamed aside, `.git/config` is an ordinary path (rename, rewrite,
+ * rename back); planted in a subdirectory, as a directory or as a file (`gitdir: ../elsewhere`),
+ * it makes that subdirectory a repository whose config the next `git status` there obeys.
  */
-export function protectedReason(real: string, extra: readonly string[] = []): string | undefined {
-  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file or the audit log of this run, or code skillctl itself loads';
-  const segments = real.split('/').filter((s) => s !== '');
+export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git'];
+
+/**
+ * How a write is about to use a path. `write`: a file or a directory is created there, or a file
+ * replaced. `move`: it is renamed (either name) or removed; also refused when it holds a path the
+ * run protects by its full path, which would leave protection with it. `enter`: a directory is
+ * opened to write in (each child is judged by its own name), which an entry protected only as
+ * an entry (`.git`) allows.
+ */
+export type WriteUse = 'write' | 'move' | 'enter';
+
+/**
+ * Names are compared without regard to case: on a case-insensitive file system (macOS by
+ * default, ext4 with casefold) `.GIT/CONFIG` is `.git/config`. sandbox-runtime does the same.
+ */
+const fold = (name: string): string => name.toLowerCase();
+const FILE_NAMES = new Set(PROTECTED_FILE_NAMES.map(fold));
+const ENTRY_NAMES = new Set(PROTECTED_ENTRY_NAMES.map(fold));
+const DIRS = PROTECTED_DIRS.map((d) => d.map(fold));
+
+/**
+ * Why writing `real` (an absolute real path) as `use` says is refused, or undefined. `extra` are
+ * the run's own protected real paths (runProtectedPaths), each protecting itself and everything
+ * below it; under `move`, every directory above one of them is protected as well.
+ */
+export function protectedReason(real: string, extra: readonly string[] = [], use: WriteUse = 'write'): string | undefined {
+  const segments = real
+    .split('/')
+    .filter((s) => s !== '')
+    .map(fold);
   const name = segments[segments.length - 1];
-  if (name !== undefined && PROTECTED_FILE_NAMES.includes(name)) return `files named ${name} are protected in every directory`;
+  if (name !== undefined && FILE_NAMES.has(name)) return `files named ${name} are protected in every directory`;
+  if (name !== undefined && use !== 'enter' && ENTRY_NAMES.has(name)) return `an entry named ${name} may not be created, replaced, renamed or removed, in any directory`;
   for (let i = 0; i < segments.length; i++) {
-    for (const dir of PROTECTED_DIRS) {
+    for (const dir of DIRS) {
       if (dir.every((s, j) => segments[i + j] === s)) return `${dir.join('/')} is protected in every directory`;
     }
+  }
+  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file or the audit log of this run, or code skillctl itself loads';
+  if (use === 'move' && extra.some((p) => within(p, real))) {
+    return 'the directory holds a path this run protects (the host policy, the lock file, the audit log, or code skillctl itself loads): renamed or removed, it would take it out of protection';
   }
   return undefined;
 }
@@ -74,9 +128,11 @@ export interface RunPlaces {
 /**
  * The paths one run protects besides the names protected everywhere: the policy in force and
  * the audit log, each with its directory (renaming a directory and refilling it would replace
- * them for the next run), the project's policy, lock, keys, `.skillctl/` and git hooks and
- * configuration, and skillctl's own installation (installPaths). A directory that holds the working directory (the project root, say) is not
- * protected whole: that would take away every write grant; its protected files are.
+ * them for the next run), every protected name at the project root (its policy, lock, keys,
+ * `.skillctl/`, git hooks and configuration, start-up files) and its `pins/`, and skillctl's own
+ * installation (installPaths). A directory that holds the working directory (the project root,
+ * say) is not protected whole: that would take away every write grant; its protected files are,
+ * and it cannot be renamed or removed (WriteUse `move`).
  */
 export function runProtectedPaths(p: RunPlaces): string[] {
   const out = new Set<string>();
@@ -88,7 +144,9 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.policyFile !== undefined) withDir(p.policyFile);
   if (p.auditFile !== undefined) withDir(p.auditFile);
   if (p.root !== undefined) {
-    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.git/hooks', '.git/config']) out.add(join(p.root, rel));
+    // At the root every protected name is a path of the run too: under bubblewrap, where no
+    // name is judged, these are what the mounts and the check for planted paths can hold.
+    for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
   }
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   return [...out].sort();

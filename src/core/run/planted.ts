@@ -4,18 +4,27 @@
  * repository without .git/hooks) cannot be: a process granted the project could create it, and
  * the next run would obey a policy the skill wrote. So the run notes which of them are absent
  * before the process starts, and after it ends removes any it finds: the run is then denied
- * (POLICY_PATH_PROTECTED) and its output discarded.
+ * (POLICY_PATH_PROTECTED) and its output discarded. What is noted is the first missing path on
+ * the way to each: in a project that is not yet a repository, `.git/config` is absent and so is
+ * `.git`, which a process could plant as a file (`gitdir: elsewhere`) where no `.git/config`
+ * would ever show.
  */
 import { rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { entryExists as exists } from '../fs/index.js';
 import { diag } from '../diagnostics.js';
 import { failed, type Attempt } from './attempt.js';
 
-/** The protected paths that do not exist now. */
+/** For each protected path that does not exist now, the first of its missing ancestors (or itself). */
 export async function absentPaths(paths: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const p of paths) if (!(await exists(p))) out.push(p);
-  return out;
+  const out = new Set<string>();
+  for (const p of paths) {
+    if (await exists(p)) continue;
+    let first = p;
+    while (dirname(first) !== first && !(await exists(dirname(first)))) first = dirname(first);
+    out.add(first);
+  }
+  return [...out];
 }
 
 /** Runs `execute`; anything created at a path of `absent` meanwhile is removed and the run denied. */

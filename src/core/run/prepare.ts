@@ -127,17 +127,22 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
   };
   const builtins = p.builtins;
   const release = cgroup !== undefined ? () => cgroup.release() : undefined;
-  if (typeof builtins !== 'function') return { execute: () => runBuiltinInWorker(builtins, job, uses, observer, p.signal), ...(release !== undefined ? { release } : {}) };
+  // The built-in's own writes are judged by the gate; a program it starts (shell.exec_safe's
+  // command) is held only by the sandbox's mounts, which cannot hold a path that does not exist
+  // yet. With a program to run and somewhere to write, what it planted is removed, as for a process.
+  const guarded = (run: () => Promise<Attempt>): (() => Promise<Attempt>) =>
+    job.granted.exec.length > 0 && job.granted.fsWrite.length > 0 ? async () => withoutPlanting(await absentPaths(protectedPaths), run) : run;
+  if (typeof builtins !== 'function') return { execute: guarded(() => runBuiltinInWorker(builtins, job, uses, observer, p.signal)), ...(release !== undefined ? { release } : {}) };
   return {
     ...(release !== undefined ? { release } : {}),
-    execute: async () => {
+    execute: guarded(async () => {
       const impl = await builtins(skillId);
       if (impl === undefined) {
         return { outcome: { kind: 'failed', status: 'unavailable', diagnostics: [diag('RUN_BUILTIN_UNKNOWN', `this skillctl has no builtin:${skillId}`, { pointer: '/command', hint: 'upgrade skillctl, or run a bundle with a process runtime' })] }, stdoutTruncated: false, stderrTruncated: false };
       }
       const gate = builtinGate(job, (use) => uses.push(use), p.lookupHost);
       return runBuiltinInProcess(impl, job, gate, observer, p.monotonic, p.signal);
-    },
+    }),
   };
 }
 

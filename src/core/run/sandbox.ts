@@ -81,6 +81,11 @@ export interface SandboxSpec {
   readonly network: boolean;
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
+  /**
+   * Paths on the way from a write grant to a protected path that are not directories: the `.git`
+   * file of a linked work tree or of a submodule's checkout (notDirsOnTheWay finds them).
+   */
+  readonly notDirs?: readonly string[];
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
 }
@@ -92,6 +97,44 @@ type Mount = { readonly kind: string; readonly path: string; readonly source?: s
 
 function depth(p: string): number {
   return p === '/' ? 0 : p.split('/').length - 1;
+}
+
+/** The directories between the write grants holding `p` and `p` itself, deepest first (none when no grant holds it). */
+function dirsAbove(p: string, write: readonly string[]): string[] {
+  const inWrite = write.filter((w) => within(p, w));
+  const out: string[] = [];
+  for (let dir = dirname(p); inWrite.some((w) => within(dir, w) && dir !== w); dir = dirname(dir)) out.push(dir);
+  return out;
+}
+
+/** A path mounted on itself over a write grant: read-only, or as it is (writable) only to pin it. */
+export interface ProtectMount {
+  readonly path: string;
+  readonly writable: boolean;
+}
+
+/**
+ * How the run's protected paths inside a write grant are mounted over it, for bubblewrap and the
+ * container engines alike. Each is mounted read-only. Each directory between the write grant and
+ * one is mounted on itself, as it is (writable): a mount point cannot be renamed, so the path
+ * cannot be moved aside and refilled. A file on the way (`notDirs`: a `.git` file naming the git
+ * directory elsewhere) has nothing below it, and no engine mounts a path through it: it is
+ * mounted read-only instead, which pins it too, so it can be neither rewritten to name another
+ * git directory, nor renamed, removed or replaced.
+ */
+export function protectMounts(protect: readonly string[], write: readonly string[], notDirs: readonly string[] = []): ProtectMount[] {
+  const out = new Map<string, boolean>();
+  const files = new Set(notDirs);
+  for (const f of files) if (write.some((w) => within(f, w) && f !== w)) out.set(f, false);
+  for (const p of protect) {
+    if (!write.some((w) => within(p, w))) continue;
+    const above = dirsAbove(p, write);
+    const file = above.findIndex((d) => files.has(d));
+    // A directory that is protected itself is mounted read-only, which pins it as well.
+    for (const dir of file === -1 ? above : above.slice(file + 1)) if (!protect.includes(dir) && !out.has(dir)) out.set(dir, true);
+    if (file === -1) out.set(p, false);
+  }
+  return [...out].map(([path, writable]) => ({ path, writable }));
 }
 
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
@@ -110,17 +153,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // top would take away a write the policy allows.
   for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
   for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
-  for (const p of spec.protect) {
-    const inWrite = spec.write.filter((w) => within(p, w));
-    if (inWrite.length === 0) continue;
-    // Each directory between the write grant and the protected path is mounted on itself, as it
-    // is (writable): a mount point cannot be renamed, so the path cannot be moved aside and refilled.
-    for (let dir = dirname(p); inWrite.some((w) => within(dir, w) && dir !== w); dir = dirname(dir)) {
-      // A directory that is protected itself is mounted read-only, which pins it as well.
-      if (!spec.protect.includes(dir)) mounts.push({ kind: '--bind-try', path: dir });
-    }
-    mounts.push({ kind: '--ro-bind-try', path: p });
-  }
+  for (const m of protectMounts(spec.protect, spec.write, spec.notDirs)) mounts.push({ kind: m.writable ? '--bind-try' : '--ro-bind-try', path: m.path });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
   // twice (two protected paths under one directory) is made once.
   const seen = new Set<string>();
@@ -141,6 +174,19 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   return args;
 }
 
+/**
+ * The paths between a write grant and a protected path that exist and are not directories
+ * (SandboxSpec.notDirs): looked at before the sandbox is set up, as bwrapArgs itself reads nothing.
+ */
+export async function notDirsOnTheWay(protect: readonly string[], write: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const dir of new Set(protect.flatMap((p) => dirsAbove(p, write)))) {
+    const st = await lstat(dir).catch(() => undefined);
+    if (st !== undefined && !st.isDirectory()) out.push(dir);
+  }
+  return out;
+}
+
 /** Is this real path inside a system directory (always mounted read-only)? */
 export function inSystemDir(real: string): boolean {
   return SYSTEM_DIRS.some((d) => within(real, d));
@@ -155,7 +201,7 @@ export async function programDirs(file: string): Promise<string[]> {
   return inSystemDir(real) ? [] : [dirname(real)];
 }
 
-export interface SandboxRequest extends Omit<SandboxSpec, 'system'> {
+export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> {
   readonly mode: SandboxMode;
   /** Where bwrap is looked up (the scrubbed environment's PATH). */
   readonly pathEnv: string;
@@ -185,7 +231,8 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
   if (r.mode === 'none') return { sandbox: 'none', prefix: await deathPrefix(r.pathEnv), diagnostics: [] };
   const bwrap = await lookupCommand('bwrap', r.pathEnv);
   if (bwrap.ok) {
-    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout() }), '--'], diagnostics: [] };
+    const notDirs = await notDirsOnTheWay(r.protect, r.write);
+    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs }), '--'], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };
   if (!r.allowUnsandboxed) {

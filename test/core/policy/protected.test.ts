@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { installPaths, protectedReason, runProtectedPaths } from '../../../src/core/policy/index.js';
+import { installPaths, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, protectedReason, runProtectedPaths } from '../../../src/core/policy/index.js';
 
 describe('installPaths: the code the next skillctl run loads', () => {
   it('protects an install inside a project whole, and every node_modules Node resolution walks from it', () => {
@@ -34,5 +34,57 @@ describe('installPaths: the code the next skillctl run loads', () => {
       assert.match(protectedReason(path, extra) ?? '', /protected/, path);
     }
     assert.equal(protectedReason('/home/u/proj/src/index.ts', extra), undefined);
+  });
+});
+
+describe('protectedReason: names, entries and what a move takes along', () => {
+  it('every directory path protected by its segments starts with a name protected as an entry, so renaming that name cannot take it out of protection', () => {
+    for (const dir of PROTECTED_DIRS.filter((d) => d.length > 1)) assert.ok(PROTECTED_ENTRY_NAMES.includes(dir[0] as string), dir.join('/'));
+  });
+
+  it('an entry named .git, file or directory, at any depth, may be neither written, nor moved; it may be entered', () => {
+    for (const path of ['/p/.git', '/p/sub/.git', '/p/a/b/.GIT']) {
+      assert.match(protectedReason(path, [], 'write') ?? '', /\.git/, path);
+      assert.match(protectedReason(path, [], 'move') ?? '', /\.git/, path);
+      assert.equal(protectedReason(path, [], 'enter'), undefined, path);
+    }
+  });
+
+  it("what is inside .git stays writable, except what leads git to a program or to another repository's config", () => {
+    for (const path of ['/p/.git/objects/ab/cdef', '/p/.git/index', '/p/.git/HEAD', '/p/.git/refs/heads/main', '/p/.git/logs/HEAD', '/p/.git/info/exclude', '/p/.git/objects']) {
+      assert.equal(protectedReason(path), undefined, path);
+      assert.equal(protectedReason(path, [], 'move'), undefined, path);
+    }
+    for (const path of ['/p/.git/hooks/pre-commit', '/p/.git/config', '/p/.git/commondir', '/p/.git/config.worktree', '/p/.git/modules/sub/config', '/p/.git/worktrees/wt/commondir', '/p/sub/.git/config', '/p/.Git/Config']) {
+      assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
+    }
+  });
+
+  it('names are compared without regard to case (a case-insensitive file system makes them one)', () => {
+    assert.match(protectedReason('/p/SKILLCTL.POLICY.YAML') ?? '', /protected/);
+    assert.match(protectedReason('/p/.SkillCtl/audit.jsonl') ?? '', /protected/);
+  });
+
+  it('a directory above a path the run protects may be entered and written in, not renamed or removed', () => {
+    const extra = runProtectedPaths({ cwd: '/p', root: '/p', install: '/p/vendor/skillctl', policyFile: '/p/deep/conf/ci.policy.yaml' });
+    for (const path of ['/p/vendor', '/p/deep', '/p/deep/conf', '/p', '/']) {
+      assert.match(protectedReason(path, extra, 'move') ?? '', /protect/, path);
+    }
+    for (const path of ['/p/vendor', '/p/deep', '/p']) {
+      assert.equal(protectedReason(path, extra, 'enter'), undefined, path);
+      assert.equal(protectedReason(`${path}/new.txt`, extra, 'write'), undefined, path);
+    }
+    assert.match(protectedReason('/p/deep/conf', extra, 'enter') ?? '', /protected/, 'the policy directory itself');
+    // A directory beside them moves freely.
+    assert.equal(protectedReason('/p/src', extra, 'move'), undefined);
+    assert.equal(protectedReason('/p/vendor2', extra, 'move'), undefined);
+  });
+
+  it("the project root's protected names and git paths are paths of the run (what bubblewrap can mount and the run can check)", () => {
+    const paths = runProtectedPaths({ cwd: '/p', root: '/p' });
+    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.mcp.json', '.gitmodules', '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']) {
+      assert.ok(paths.includes(`/p/${rel}`), rel);
+    }
+    assert.ok(!paths.includes('/p/.git'), '.git itself is protected as an entry, not whole');
   });
 });

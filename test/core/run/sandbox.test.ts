@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { bwrapArgs, containerArgs, nodePermissionFlag } from '../../../src/core/run/index.js';
+import { bwrapArgs, containerArgs, nodePermissionFlag, notDirsOnTheWay } from '../../../src/core/run/index.js';
+import { tempDir } from '../../helpers/tmp.js';
 
 describe('bwrapArgs', () => {
   const base = {
@@ -53,6 +57,26 @@ describe('bwrapArgs', () => {
     assert.equal(mounts.split('--bind-try /w /w').length, 2, mounts);
   });
 
+  it("mounts a .git file on the way to a protected path read-only in its place (a linked work tree), and nothing below it", () => {
+    const protect = ['/w/.git/hooks', '/w/.git/config', '/w/pins'];
+    const a = bwrapArgs({ ...base, write: ['/w'], read: [], protect, notDirs: ['/w/.git'] }).join(' ');
+    assert.ok(a.includes('--ro-bind-try /w/.git /w/.git'), a);
+    assert.ok(!a.includes('--bind-try /w/.git /w/.git') && !a.includes('/w/.git/'), 'bubblewrap refuses a mount through a file');
+    assert.ok(a.includes('--ro-bind-try /w/pins /w/pins'), a);
+    // A .git directory is pinned writable, with its hooks and config read-only on top.
+    const dir = bwrapArgs({ ...base, write: ['/w'], read: [], protect }).join(' ');
+    assert.ok(dir.includes('--bind-try /w/.git /w/.git') && dir.includes('--ro-bind-try /w/.git/config /w/.git/config'), dir);
+  });
+
+  it('notDirsOnTheWay names the files between a write grant and a protected path, and only those', async () => {
+    const w = realpathSync(tempDir('skillctl-notdirs-'));
+    await mkdir(join(w, 'repo', '.git'), { recursive: true });
+    await mkdir(join(w, 'linked'));
+    await writeFile(join(w, 'linked', '.git'), 'gitdir: ../elsewhere\n');
+    const protect = [join(w, 'repo', '.git', 'config'), join(w, 'linked', '.git', 'config'), join(w, 'absent', '.git', 'config'), '/elsewhere/x/y'];
+    assert.deepEqual(await notDirsOnTheWay(protect, [w]), [join(w, 'linked', '.git')]);
+  });
+
   it('shares the network only when net.http is granted', () => {
     assert.ok(bwrapArgs({ ...base, network: true }).includes('--share-net'));
   });
@@ -76,6 +100,15 @@ describe('containerArgs', () => {
     assert.ok(a.join(' ').includes('-v /data:/data:ro') && a.join(' ').includes('-v /out:/out:rw'));
     assert.ok(a.join(' ').includes('-e HOME') && !a.join(' ').includes('HOME='));
     assert.deepEqual(a.slice(-4), ['--', `img@sha256:${'a'.repeat(64)}`, 'python', 'main.py']);
+  });
+
+  it('mounts protected paths read-only and pins the directories above them, as bubblewrap does; a .git file read-only', () => {
+    const spec = { engine: 'docker', name: 'n', image: 'i', bundleDir: '/b', workingDirectory: '.', granted: { fsRead: [], fsWrite: ['/w'], netHttp: [], exec: [], env: [] }, memoryMiB: 256, argv: ['x'] };
+    const a = containerArgs({ ...spec, protect: ['/w/.git/config', '/w/conf/ci.policy.yaml', '/elsewhere/p.yaml'] }).join(' ');
+    for (const m of ['-v /w/.git:/w/.git:rw', '-v /w/.git/config:/w/.git/config:ro', '-v /w/conf:/w/conf:rw', '-v /w/conf/ci.policy.yaml:/w/conf/ci.policy.yaml:ro']) assert.ok(a.includes(m), m);
+    assert.ok(!a.includes('/elsewhere'), a);
+    const linked = containerArgs({ ...spec, protect: ['/w/pins'], notDirs: ['/w/.git'] }).join(' ');
+    assert.ok(linked.includes('-v /w/.git:/w/.git:ro') && linked.includes('-v /w/pins:/w/pins:ro'), linked);
   });
 });
 

@@ -8,10 +8,12 @@ import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
+import { entryExists } from '../../fs/index.js';
 import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
+import { notDirsOnTheWay, protectMounts } from '../sandbox.js';
 import { pushAll } from '../../findings.js';
 
 export interface ContainerSpec {
@@ -23,8 +25,10 @@ export interface ContainerSpec {
   readonly granted: GrantedPermissions;
   readonly memoryMiB: number;
   readonly argv: readonly string[];
-  /** Mounted read-only over the write grants (policy, lock, audit log). */
+  /** Mounted read-only over the write grants (policy, lock, audit log), as protectMounts says. */
   readonly protect?: readonly string[];
+  /** Files on the way to a protected path (SandboxSpec.notDirs). */
+  readonly notDirs?: readonly string[];
 }
 
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
@@ -36,7 +40,7 @@ export function containerArgs(s: ContainerSpec): string[] {
   const write = new Set(s.granted.fsWrite);
   for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
   for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
-  for (const p of s.protect ?? []) if (s.granted.fsWrite.some((w) => p === w || p.startsWith(`${w}/`))) args.push('-v', `${p}:${p}:ro`);
+  for (const m of protectMounts(s.protect ?? [], s.granted.fsWrite, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
   for (const name of s.granted.env) args.push('-e', name);
   pushAll(args, ['--', s.image, ...s.argv]);
   return args;
@@ -88,7 +92,14 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const engine = await findEngine(o.env);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const name = `skillctl-${o.runId}`;
-  const argv = [engine.engine, ...containerArgs({ engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect: o.protectedPaths ?? [] })];
+  // Only what exists is mounted: docker creates a missing bind source (a directory the run then
+  // finds planted and removes, denying the run) and podman refuses it. What is absent is checked
+  // after the run instead (planted.ts).
+  const protect: string[] = [];
+  for (const p of o.protectedPaths ?? []) if (await entryExists(p)) protect.push(p);
+  const notDirs = await notDirsOnTheWay(o.protectedPaths ?? [], o.granted.fsWrite);
+  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs };
+  const argv = [engine.engine, ...containerArgs(spec)];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {
     // The engine's client was killed; the container itself runs in the daemon and is stopped there.
