@@ -78,17 +78,26 @@ export function wasmMemoryBytes(ep: Entrypoint, memoryMiB: number): number {
   return Math.max(PAGE_BYTES, bytes - (bytes % PAGE_BYTES));
 }
 
+/** The engine's own validation; never throws. */
+function engineValid(bytes: Uint8Array): boolean {
+  try {
+    return wasmApi().validate(bytes);
+  } catch {
+    return false;
+  }
+}
+
 /** `named`: the command names the export to call; else the module's ABI says (`_start` for a WASI command, else `run`). */
 export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named = true): PreparedModule | { readonly refused: Diagnostic } {
+  const invalid = (what: string): { refused: Diagnostic } => ({ refused: diag('RUN_WASM_INVALID', `the ${what} is not valid WebAssembly (the engine refused it)`, { pointer: '/command' }) });
+  // The module as written first. The rewrite gives the fuel counter the next free global index,
+  // so a module whose code names that index (invalid on its own) would, once rewritten, validate
+  // with write access to its own budget: only a module the engine accepts as it stands is rewritten.
+  if (!engineValid(file.bytes)) return invalid('module');
   const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, ...(named ? { entry: file.entry } : {}), ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
   if ('refused' in prepared) return { refused: diag(prepared.refused.code, prepared.refused.message, { pointer: '/command' }) };
-  try {
-    // The engine's own validation, before a thread is started for it.
-    if (!wasmApi().validate(prepared.bytes)) return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
-  } catch {
-    return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
-  }
-  return prepared;
+  // And what the rewrite made of it, before a thread is started for it.
+  return engineValid(prepared.bytes) ? prepared : invalid('rewritten module');
 }
 
 function attempt(status: RunStatus, d: Diagnostic, stdoutTruncated = false): Attempt {

@@ -215,6 +215,8 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
   if (start !== undefined) {
     reserved(START_EXPORT);
     const index = new Reader(bytes, start.start, start.end).u32();
+    // The module's own function, never a host call the host would then make on its behalf.
+    if (index < hostcalls.length) refuse('RUN_WASM_INVALID', `the module's start function is the imported ${JSON.stringify(hostcalls[index])}; a start function must be the module's own`);
     replaced.set(8, null);
     extraExports.push([...nameBytes(START_EXPORT), 0x00, ...u32Bytes(index)]);
   }
