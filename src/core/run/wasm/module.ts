@@ -13,8 +13,15 @@ import { HOST_MODULE, HOSTCALL_TYPES, PROVENACT_ENTRY } from './provenact-abi.js
 import { WASI_ENTRY, WASI_MODULE, WASI_TYPES } from './wasi-abi.js';
 
 export const PAGE_BYTES = 65536;
-/** The most table elements a module may have (provenact's limit). */
+/** The most elements a table may have (provenact's limit): a declared maximum is lowered to it. */
 export const MAX_TABLE_ELEMENTS = 10_000;
+/**
+ * The most tables a module may declare (provenact's limit). Tables are allocated whole at
+ * instantiation, which neither fuel nor the deadline can interrupt: 100,000 tables of 10,000
+ * elements kept a thread busy for minutes past its deadline. With MAX_TABLE_ELEMENTS each, a
+ * module holds at most 80,000 elements in all, initial or grown.
+ */
+export const MAX_TABLES = 8;
 /** The export through which the host reads what is left of the fuel. */
 export const FUEL_EXPORT = 'skillctl_fuel';
 /** The export through which the host calls the module's start function. */
@@ -161,11 +168,12 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     }
   }
 
-  // Tables: capped in elements like memory in pages.
+  // Tables: capped in number, and each in elements like memory in pages.
   const tables = find(4);
   if (tables !== undefined) {
     const r = new Reader(bytes, tables.start, tables.end);
     const n = r.u32();
+    if (n > MAX_TABLES) refuse('RUN_WASM_MEMORY_LIMIT', `the module declares ${n} tables, more than ${MAX_TABLES}`);
     const out = [...u32Bytes(n)];
     for (let i = 0; i < n; i++) {
       const ref = r.byte();

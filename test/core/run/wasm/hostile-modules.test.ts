@@ -12,10 +12,22 @@ import { entry, writeBundle } from '../../../helpers/bundles.js';
 import { engine, errorCodes } from '../../../helpers/run.js';
 import { tempDir } from '../../../helpers/tmp.js';
 import { compileWat } from '../../../helpers/wat.js';
-import { withoutSection } from '../../../helpers/wasm-bytes.js';
+import { module, name, section, u32, vec, withoutSection } from '../../../helpers/wasm-bytes.js';
 
 const LIMITS: WasmLimits = { timeoutMs: 5000, maxOutputBytes: 65536, memoryBytes: 8 * 1024 * 1024, fuel: 10_000_000 };
 const GLOBAL_SECTION = 6;
+
+/** `count` tables of `elements` funcref each, a memory, and `run` () -> i32 returning 0. */
+function tablesModule(count: number, elements: number): Uint8Array {
+  return module(
+    section(1, vec([[0x60, 0x00, 0x01, 0x7f]])),
+    section(3, vec([[0x00]])),
+    section(4, vec(Array.from({ length: count }, () => [0x70, 0x00, ...u32(elements)]))),
+    section(5, vec([[0x00, 0x01]])),
+    section(7, vec([[...name('run'), 0x00, 0x00], [...name('memory'), 0x02, 0x00]])),
+    section(10, vec([[0x04, 0x00, 0x41, 0x00, 0x0b]])),
+  );
+}
 
 function check(bytes: Uint8Array, named = false): ReturnType<typeof checkWasmModule> {
   return checkWasmModule({ bytes, digest: 'sha256:0', entry: 'run' }, LIMITS, named);
@@ -58,5 +70,18 @@ describe('hostile wasm modules', () => {
     assert.equal(refusedCode(check(bytes)), 'RUN_WASM_INVALID');
     const r = prepareModule(bytes, { memoryBytes: LIMITS.memoryBytes, fuel: 1000 });
     assert.equal('refused' in r ? r.refused.code : undefined, 'RUN_WASM_INVALID');
+  });
+
+  it('more tables than provenact allows are refused before instantiation; eight of the largest are not', async () => {
+    const r = await engine({ cwd: root, target: await bundle('nine-tables', await compileWat('hostile-nine-tables')), input: {} });
+    assert.equal(r.status, 'memory_limit');
+    assert.deepEqual(errorCodes(r), ['RUN_WASM_MEMORY_LIMIT']);
+    // The reviewer's 5,000 tables of 10,000 elements (1.47 GB, 16 s past a 2 s deadline).
+    assert.equal(refusedCode(check(tablesModule(5000, 10_000), true)), 'RUN_WASM_MEMORY_LIMIT');
+    const eight = check(tablesModule(8, 10_000), true);
+    assert.ok(!('refused' in eight), JSON.stringify(eight));
+    const ok = await engine({ cwd: root, target: await bundle('eight-tables', tablesModule(8, 10_000)), input: {} });
+    assert.equal(ok.status, 'ok', JSON.stringify(ok.diagnostics));
+    assert.equal(ok.output, 0);
   });
 });
