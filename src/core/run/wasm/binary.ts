@@ -49,6 +49,17 @@ export class Reader {
     throw new WasmFormatError(`an s${bits} is too long`);
   }
 
+  /** A signed LEB128 number of at most 33 bits (a block type's type index), exact in a double. */
+  s33(): number {
+    let result = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const b = this.byte();
+      result += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return (b & 0x40) !== 0 ? result - 2 ** (shift + 7) : result;
+    }
+    throw new WasmFormatError('an s33 is too long');
+  }
+
   skip(n: number): void {
     if (n < 0 || this.pos + n > this.end) throw new WasmFormatError('unexpected end of the module');
     this.pos += n;
@@ -164,10 +175,26 @@ export function limitsBytes(min: number, max: number): number[] {
   return [0x01, ...u32Bytes(min), ...u32Bytes(max)];
 }
 
-/** Skips a value type (numbers, vectors, references). */
+/** The value types this decoder reads: numbers, v128, funcref and externref, one byte each. */
+export const VALUE_TYPES: ReadonlySet<number> = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]);
+/** The reference types of tables and of `ref.null`. */
+export const REF_TYPES: ReadonlySet<number> = new Set([0x70, 0x6f]);
+
+/**
+ * Skips a value type (numbers, vectors, references). Anything else is refused rather than read:
+ * WasmGC's `(ref null ht)` (0x63) and `(ref ht)` (0x64) are followed by a heap type, which a
+ * one-byte read would take for the next field, and the metering pass would lose its step.
+ */
 export function skipValType(r: Reader): void {
   const t = r.byte();
-  if (![0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f].includes(t)) throw new WasmFormatError(`unknown value type 0x${t.toString(16)}`);
+  if (!VALUE_TYPES.has(t)) throw new WasmFormatError(`value type 0x${t.toString(16)} is not supported (GC and typed function references cannot be metered)`);
+}
+
+/** Skips the reference type of `ref.null` or a table: funcref or externref only (see skipValType). */
+export function skipRefType(r: Reader): number {
+  const t = r.byte();
+  if (!REF_TYPES.has(t)) throw new WasmFormatError(`reference type 0x${t.toString(16)} is not supported (GC and typed function references cannot be metered)`);
+  return t;
 }
 
 /** Skips a constant expression (a global's initial value, a segment's offset) through its `end`. */
@@ -194,7 +221,7 @@ export function skipConstExpr(r: Reader): void {
         r.u32();
         break;
       case 0xd0:
-        r.byte();
+        skipRefType(r);
         break;
       case 0xfd:
         if (r.u32() !== 12) throw new WasmFormatError('unsupported constant expression');

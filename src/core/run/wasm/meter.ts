@@ -15,7 +15,7 @@
  * (docs/formats/wasm.md, docs/performance.md).
  */
 import { pushAll } from '../../findings.js';
-import { Reader, s64Bytes, u32Bytes, WasmFormatError } from './binary.js';
+import { Reader, s64Bytes, skipValType, u32Bytes, WasmFormatError } from './binary.js';
 import { OP, readInstruction } from './instructions.js';
 
 /** A stretch's head, filled in with its count once the stretch ends. */
@@ -34,7 +34,9 @@ function meterBody(bytes: Uint8Array, start: number, end: number, global: number
   const groups = r.u32();
   for (let i = 0; i < groups; i++) {
     r.u32();
-    r.byte();
+    // A value type this decoder reads whole, or refused (binary.ts skipValType: WasmGC's 0x63 and
+    // 0x64 carry a heap type after them).
+    skipValType(r);
   }
   const parts: (Uint8Array | Charge)[] = [bytes.subarray(start, r.pos)];
   let current: Charge = { count: 0 };

@@ -6,7 +6,7 @@
  * its entry export has one of the two accepted signatures; and, with a budget, every function
  * body pays fuel (meter.ts).
  */
-import { encodeSection, I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
+import { encodeSection, I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipRefType, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
 import { pushAll } from '../../findings.js';
 import { meterCode } from './meter.js';
 import { HOST_MODULE, HOSTCALL_TYPES, PROVENACT_ENTRY } from './provenact-abi.js';
@@ -176,8 +176,10 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     if (n > MAX_TABLES) refuse('RUN_WASM_MEMORY_LIMIT', `the module declares ${n} tables, more than ${MAX_TABLES}`);
     const out = [...u32Bytes(n)];
     for (let i = 0; i < n; i++) {
-      const ref = r.byte();
+      // funcref or externref; a typed reference or a table with an initializer is refused, not misread.
+      const ref = skipRefType(r);
       const l = readLimits(r);
+      if ((l.flags & 6) !== 0) refuse('RUN_WASM_INVALID', `the module's table ${i} is shared or 64-bit; the host gives 32-bit unshared tables`);
       if (l.min > MAX_TABLE_ELEMENTS) refuse('RUN_WASM_MEMORY_LIMIT', `the module's table ${i} starts at ${l.min} elements, more than ${MAX_TABLE_ELEMENTS}`);
       out.push(ref);
       pushAll(out, limitsBytes(l.min, Math.min(l.max ?? MAX_TABLE_ELEMENTS, MAX_TABLE_ELEMENTS)));
