@@ -15,7 +15,7 @@ import { commandArgv, type Entrypoint } from '../../manifest/index.js';
 import { checkedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
 import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
-import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
+import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
 import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
@@ -26,8 +26,6 @@ import { builtinThreadLimits } from '../thread-limits.js';
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
 export const WASM_DEFAULT_FUEL = 10_000_000;
-/** provenact's bound on a module file. */
-export const WASM_MAX_MODULE_BYTES = 16 * 1024 * 1024;
 /** The export a module's entry is when the command names none (every provenact bundle uses it). */
 export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
@@ -64,9 +62,9 @@ export async function readWasmModule(ep: Entrypoint, bundleDir: string): Promise
     return bad(`the module ${JSON.stringify(file)} cannot be read (${(err as { code?: string }).code ?? 'error'})`);
   }
   // One open of the path just checked, which neither follows a link swapped in since nor blocks on a FIFO.
-  const read = await readBounded(real, { maxBytes: WASM_MAX_MODULE_BYTES, followLinks: false });
+  const read = await readBounded(real, { maxBytes: MAX_MODULE_BYTES, followLinks: false });
   if (read.ok) return { bytes: read.bytes, digest: sha256(read.bytes), entry };
-  if (read.reason === 'too-large') return bad(`the module is ${read.size} bytes, more than ${WASM_MAX_MODULE_BYTES}`);
+  if (read.reason === 'too-large') return bad(`the module is ${read.size} bytes, more than ${MAX_MODULE_BYTES}`);
   if (read.reason === 'not-regular') return bad(`the module ${JSON.stringify(file)} is not a file`);
   return bad(`the module ${JSON.stringify(file)} cannot be read (${read.errno})`);
 }

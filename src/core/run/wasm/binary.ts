@@ -119,26 +119,14 @@ export interface FuncType {
 
 export interface Section {
   readonly id: number;
+  /** Where the section begins: its id byte. */
+  readonly header: number;
   /** The payload, without the id and size. */
   readonly start: number;
   readonly end: number;
 }
 
 export const MAGIC = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-
-export function sections(bytes: Uint8Array): Section[] {
-  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('not a WebAssembly 1.0 binary module (bad magic number or version)');
-  const r = new Reader(bytes, 8);
-  const out: Section[] = [];
-  while (!r.done) {
-    const id = r.byte();
-    const size = r.u32();
-    const start = r.pos;
-    r.skip(size);
-    out.push({ id, start, end: start + size });
-  }
-  return out;
-}
 
 /** The order of known sections in a module (the data count section sits between element and code). */
 const ORDER: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13 };
@@ -147,13 +135,28 @@ export function sectionOrder(id: number): number | undefined {
   return ORDER[id];
 }
 
-/** A section's bytes as the module holds them: id, size, payload. */
-export function encodeSection(id: number, payload: readonly number[] | Uint8Array): Uint8Array {
-  const size = u32Bytes(payload.length);
-  const out = new Uint8Array(1 + size.length + payload.length);
-  out[0] = id;
-  out.set(size, 1);
-  out.set(payload, 1 + size.length);
+/**
+ * The module's known sections, each at most once. Custom sections (id 0) are walked over, not
+ * listed: the rewrite copies them as they are, and a module of millions of them must not become
+ * millions of objects. An unknown section id is refused (the engine would refuse it too).
+ */
+export function sections(bytes: Uint8Array): Section[] {
+  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('not a WebAssembly 1.0 binary module (bad magic number or version)');
+  const r = new Reader(bytes, 8);
+  const out: Section[] = [];
+  const seen = new Set<number>();
+  while (!r.done) {
+    const header = r.pos;
+    const id = r.byte();
+    const size = r.u32();
+    const start = r.pos;
+    r.skip(size);
+    if (id === 0) continue;
+    if (sectionOrder(id) === undefined) throw new WasmFormatError(`unknown section id ${id}`);
+    if (seen.has(id)) throw new WasmFormatError(`section ${id} appears twice`);
+    seen.add(id);
+    out.push({ id, header, start, end: start + size });
+  }
   return out;
 }
 
