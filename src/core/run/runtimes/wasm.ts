@@ -19,6 +19,7 @@ import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from
 import { wasmApi } from '../wasm/engine-types.js';
 import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
+import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
 import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from '../thread-limits.js';
@@ -232,7 +233,7 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     maxOutputBytes: job.limits.maxOutputBytes,
     ctrl,
     port: port2,
-    ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES } } : {}),
+    ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES, uncheckedWriteBytes: WASI_UNCHECKED_WRITE_BYTES } } : {}),
   };
   const resourceLimits = builtinThreadLimits(job.heapMiB);
   const spare = job.spare?.take(resourceLimits);
