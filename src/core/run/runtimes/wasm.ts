@@ -12,15 +12,16 @@ import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
 import { sha256 } from '../../digest/index.js';
 import { readBounded } from '../../fs/read-bounded.js';
 import { commandArgv, type Entrypoint } from '../../manifest/index.js';
-import { checkedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
+import { checkedFs, type CheckedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
-import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
+import { HOST_WORK_GRACE_MS, HostWork, stoppableFs } from '../wasm/host-work.js';
+import { serveHostcall, type HostAnswer, type HostRequest } from '../wasm/hostcalls.js';
 import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
 import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
-import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
+import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from '../thread-limits.js';
 
@@ -203,6 +204,8 @@ export interface WasmJob {
   readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly preopens: readonly Preopen[] };
   /** A thread started early (startSpareWasmThread): used only if its limits are the job's. */
   readonly spare?: WasmSpare;
+  /** The checked file layer the hostcalls use; default checkedFs(gate, cwd). */
+  readonly files?: CheckedFs;
 }
 
 /**
@@ -239,7 +242,8 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
   const spare = job.spare?.take(resourceLimits);
   spare?.postMessage(data, [port2]);
   const worker = spare ?? new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, workerData: data, transferList: [port2], resourceLimits });
-  const ctx = { gate: job.gate, files: checkedFs(job.gate, job.cwd), userAgent: job.userAgent };
+  const work = new HostWork();
+  const ctx = { gate: job.gate, files: stoppableFs(job.files ?? checkedFs(job.gate, job.cwd), work.signal), userAgent: job.userAgent, signal: work.signal };
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
@@ -247,7 +251,8 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
      * `reported`: the thread posted its result, after which it runs nothing (wasmThread returns
      * once it has posted) and its hostcalls go unanswered (port1 is closed): it is terminated
      * without waiting for its teardown. Stopped any other way (the deadline, a signal, a failed
-     * thread), it is gone before the run goes on.
+     * thread), it is gone before the run goes on, and the host work its hostcalls started is
+     * stopped. Either way the run ends once that work has (host-work.ts): no change after the end.
      */
     const end = (a: Attempt | Promise<Attempt>, reported = false): void => {
       if (settled) return;
@@ -256,13 +261,16 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
       outer?.removeEventListener('abort', onOuter);
       port1.close();
       const stopped = worker.terminate();
-      void Promise.all([reported ? undefined : stopped, a]).then(([, x]) => resolve(x));
+      if (!reported) work.abort();
+      void Promise.all([reported ? undefined : stopped, a, work.drained(HOST_WORK_GRACE_MS)]).then(([, x]) => resolve(x));
     };
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());
     outer?.addEventListener('abort', onOuter, { once: true });
     port1.on('message', (req: HostRequest | WasiRequest) => {
-      void (req.op === 'wasi' ? (files?.serve(req) ?? Promise.resolve({ kind: 'fail' as const })) : serveHostcall(ctx, req))
+      if (settled) return;
+      void work
+        .track<HostAnswer | WasiAnswer>(req.op === 'wasi' ? (files?.serve(req) ?? Promise.resolve({ kind: 'fail' as const })) : serveHostcall(ctx, req))
         .catch(() => ({ kind: 'fail' as const }))
         .then((answer) => {
           if (settled) return;
