@@ -12,22 +12,22 @@ import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
 import { sha256 } from '../../digest/index.js';
 import { readBounded } from '../../fs/read-bounded.js';
 import { commandArgv, type Entrypoint } from '../../manifest/index.js';
-import { checkedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
+import { checkedFs, type CheckedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
-import { serveHostcall, type HostRequest } from '../wasm/hostcalls.js';
-import { prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
+import { HOST_WORK_GRACE_MS, HostWork, stoppableFs } from '../wasm/host-work.js';
+import { serveHostcall, type HostAnswer, type HostRequest } from '../wasm/hostcalls.js';
+import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
 import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
-import { wasiFs, type Preopen, type WasiRequest } from '../wasm/wasi-fs.js';
+import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
+import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits } from '../thread-limits.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
 export const WASM_DEFAULT_FUEL = 10_000_000;
-/** provenact's bound on a module file. */
-export const WASM_MAX_MODULE_BYTES = 16 * 1024 * 1024;
 /** The export a module's entry is when the command names none (every provenact bundle uses it). */
 export const WASM_DEFAULT_ENTRY = 'run';
 /** What provenact's placeholder skills write instead of a result. */
@@ -64,9 +64,9 @@ export async function readWasmModule(ep: Entrypoint, bundleDir: string): Promise
     return bad(`the module ${JSON.stringify(file)} cannot be read (${(err as { code?: string }).code ?? 'error'})`);
   }
   // One open of the path just checked, which neither follows a link swapped in since nor blocks on a FIFO.
-  const read = await readBounded(real, { maxBytes: WASM_MAX_MODULE_BYTES, followLinks: false });
+  const read = await readBounded(real, { maxBytes: MAX_MODULE_BYTES, followLinks: false });
   if (read.ok) return { bytes: read.bytes, digest: sha256(read.bytes), entry };
-  if (read.reason === 'too-large') return bad(`the module is ${read.size} bytes, more than ${WASM_MAX_MODULE_BYTES}`);
+  if (read.reason === 'too-large') return bad(`the module is ${read.size} bytes, more than ${MAX_MODULE_BYTES}`);
   if (read.reason === 'not-regular') return bad(`the module ${JSON.stringify(file)} is not a file`);
   return bad(`the module ${JSON.stringify(file)} cannot be read (${read.errno})`);
 }
@@ -78,17 +78,26 @@ export function wasmMemoryBytes(ep: Entrypoint, memoryMiB: number): number {
   return Math.max(PAGE_BYTES, bytes - (bytes % PAGE_BYTES));
 }
 
+/** The engine's own validation; never throws. */
+function engineValid(bytes: Uint8Array): boolean {
+  try {
+    return wasmApi().validate(bytes);
+  } catch {
+    return false;
+  }
+}
+
 /** `named`: the command names the export to call; else the module's ABI says (`_start` for a WASI command, else `run`). */
 export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named = true): PreparedModule | { readonly refused: Diagnostic } {
+  const invalid = (what: string): { refused: Diagnostic } => ({ refused: diag('RUN_WASM_INVALID', `the ${what} is not valid WebAssembly (the engine refused it)`, { pointer: '/command' }) });
+  // The module as written first. The rewrite gives the fuel counter the next free global index,
+  // so a module whose code names that index (invalid on its own) would, once rewritten, validate
+  // with write access to its own budget: only a module the engine accepts as it stands is rewritten.
+  if (!engineValid(file.bytes)) return invalid('module');
   const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, ...(named ? { entry: file.entry } : {}), ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
   if ('refused' in prepared) return { refused: diag(prepared.refused.code, prepared.refused.message, { pointer: '/command' }) };
-  try {
-    // The engine's own validation, before a thread is started for it.
-    if (!wasmApi().validate(prepared.bytes)) return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
-  } catch {
-    return { refused: diag('RUN_WASM_INVALID', 'the module is not valid WebAssembly (the engine refused it)', { pointer: '/command' }) };
-  }
-  return prepared;
+  // And what the rewrite made of it, before a thread is started for it.
+  return engineValid(prepared.bytes) ? prepared : invalid('rewritten module');
 }
 
 function attempt(status: RunStatus, d: Diagnostic, stdoutTruncated = false): Attempt {
@@ -195,6 +204,8 @@ export interface WasmJob {
   readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly preopens: readonly Preopen[] };
   /** A thread started early (startSpareWasmThread): used only if its limits are the job's. */
   readonly spare?: WasmSpare;
+  /** The checked file layer the hostcalls use; default checkedFs(gate, cwd). */
+  readonly files?: CheckedFs;
 }
 
 /**
@@ -225,13 +236,14 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
     maxOutputBytes: job.limits.maxOutputBytes,
     ctrl,
     port: port2,
-    ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES } } : {}),
+    ...(wasi !== undefined ? { wasi: { args: wasi.args, env: wasi.env, maxStderrBytes: WASI_MAX_STDERR_BYTES, uncheckedWriteBytes: WASI_UNCHECKED_WRITE_BYTES } } : {}),
   };
   const resourceLimits = builtinThreadLimits(job.heapMiB);
   const spare = job.spare?.take(resourceLimits);
   spare?.postMessage(data, [port2]);
   const worker = spare ?? new Worker(THREAD_SOURCE, { ...THREAD_OPTIONS, workerData: data, transferList: [port2], resourceLimits });
-  const ctx = { gate: job.gate, files: checkedFs(job.gate, job.cwd), userAgent: job.userAgent };
+  const work = new HostWork();
+  const ctx = { gate: job.gate, files: stoppableFs(job.files ?? checkedFs(job.gate, job.cwd), work.signal), userAgent: job.userAgent, signal: work.signal };
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
@@ -239,7 +251,8 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
      * `reported`: the thread posted its result, after which it runs nothing (wasmThread returns
      * once it has posted) and its hostcalls go unanswered (port1 is closed): it is terminated
      * without waiting for its teardown. Stopped any other way (the deadline, a signal, a failed
-     * thread), it is gone before the run goes on.
+     * thread), it is gone before the run goes on, and the host work its hostcalls started is
+     * stopped. Either way the run ends once that work has (host-work.ts): no change after the end.
      */
     const end = (a: Attempt | Promise<Attempt>, reported = false): void => {
       if (settled) return;
@@ -248,13 +261,16 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
       outer?.removeEventListener('abort', onOuter);
       port1.close();
       const stopped = worker.terminate();
-      void Promise.all([reported ? undefined : stopped, a]).then(([, x]) => resolve(x));
+      if (!reported) work.abort();
+      void Promise.all([reported ? undefined : stopped, a, work.drained(HOST_WORK_GRACE_MS)]).then(([, x]) => resolve(x));
     };
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());
     outer?.addEventListener('abort', onOuter, { once: true });
     port1.on('message', (req: HostRequest | WasiRequest) => {
-      void (req.op === 'wasi' ? (files?.serve(req) ?? Promise.resolve({ kind: 'fail' as const })) : serveHostcall(ctx, req))
+      if (settled) return;
+      void work
+        .track<HostAnswer | WasiAnswer>(req.op === 'wasi' ? (files?.serve(req) ?? Promise.resolve({ kind: 'fail' as const })) : serveHostcall(ctx, req))
         .catch(() => ({ kind: 'fail' as const }))
         .then((answer) => {
           if (settled) return;

@@ -49,6 +49,17 @@ export class Reader {
     throw new WasmFormatError(`an s${bits} is too long`);
   }
 
+  /** A signed LEB128 number of at most 33 bits (a block type's type index), exact in a double. */
+  s33(): number {
+    let result = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const b = this.byte();
+      result += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return (b & 0x40) !== 0 ? result - 2 ** (shift + 7) : result;
+    }
+    throw new WasmFormatError('an s33 is too long');
+  }
+
   skip(n: number): void {
     if (n < 0 || this.pos + n > this.end) throw new WasmFormatError('unexpected end of the module');
     this.pos += n;
@@ -108,26 +119,14 @@ export interface FuncType {
 
 export interface Section {
   readonly id: number;
+  /** Where the section begins: its id byte. */
+  readonly header: number;
   /** The payload, without the id and size. */
   readonly start: number;
   readonly end: number;
 }
 
 export const MAGIC = [0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00];
-
-export function sections(bytes: Uint8Array): Section[] {
-  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('not a WebAssembly 1.0 binary module (bad magic number or version)');
-  const r = new Reader(bytes, 8);
-  const out: Section[] = [];
-  while (!r.done) {
-    const id = r.byte();
-    const size = r.u32();
-    const start = r.pos;
-    r.skip(size);
-    out.push({ id, start, end: start + size });
-  }
-  return out;
-}
 
 /** The order of known sections in a module (the data count section sits between element and code). */
 const ORDER: Record<number, number> = { 1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13 };
@@ -136,13 +135,28 @@ export function sectionOrder(id: number): number | undefined {
   return ORDER[id];
 }
 
-/** A section's bytes as the module holds them: id, size, payload. */
-export function encodeSection(id: number, payload: readonly number[] | Uint8Array): Uint8Array {
-  const size = u32Bytes(payload.length);
-  const out = new Uint8Array(1 + size.length + payload.length);
-  out[0] = id;
-  out.set(size, 1);
-  out.set(payload, 1 + size.length);
+/**
+ * The module's known sections, each at most once. Custom sections (id 0) are walked over, not
+ * listed: the rewrite copies them as they are, and a module of millions of them must not become
+ * millions of objects. An unknown section id is refused (the engine would refuse it too).
+ */
+export function sections(bytes: Uint8Array): Section[] {
+  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new WasmFormatError('not a WebAssembly 1.0 binary module (bad magic number or version)');
+  const r = new Reader(bytes, 8);
+  const out: Section[] = [];
+  const seen = new Set<number>();
+  while (!r.done) {
+    const header = r.pos;
+    const id = r.byte();
+    const size = r.u32();
+    const start = r.pos;
+    r.skip(size);
+    if (id === 0) continue;
+    if (sectionOrder(id) === undefined) throw new WasmFormatError(`unknown section id ${id}`);
+    if (seen.has(id)) throw new WasmFormatError(`section ${id} appears twice`);
+    seen.add(id);
+    out.push({ id, header, start, end: start + size });
+  }
   return out;
 }
 
@@ -164,10 +178,26 @@ export function limitsBytes(min: number, max: number): number[] {
   return [0x01, ...u32Bytes(min), ...u32Bytes(max)];
 }
 
-/** Skips a value type (numbers, vectors, references). */
+/** The value types this decoder reads: numbers, v128, funcref and externref, one byte each. */
+export const VALUE_TYPES: ReadonlySet<number> = new Set([0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f]);
+/** The reference types of tables and of `ref.null`. */
+export const REF_TYPES: ReadonlySet<number> = new Set([0x70, 0x6f]);
+
+/**
+ * Skips a value type (numbers, vectors, references). Anything else is refused rather than read:
+ * WasmGC's `(ref null ht)` (0x63) and `(ref ht)` (0x64) are followed by a heap type, which a
+ * one-byte read would take for the next field, and the metering pass would lose its step.
+ */
 export function skipValType(r: Reader): void {
   const t = r.byte();
-  if (![0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f].includes(t)) throw new WasmFormatError(`unknown value type 0x${t.toString(16)}`);
+  if (!VALUE_TYPES.has(t)) throw new WasmFormatError(`value type 0x${t.toString(16)} is not supported (GC and typed function references cannot be metered)`);
+}
+
+/** Skips the reference type of `ref.null` or a table: funcref or externref only (see skipValType). */
+export function skipRefType(r: Reader): number {
+  const t = r.byte();
+  if (!REF_TYPES.has(t)) throw new WasmFormatError(`reference type 0x${t.toString(16)} is not supported (GC and typed function references cannot be metered)`);
+  return t;
 }
 
 /** Skips a constant expression (a global's initial value, a segment's offset) through its `end`. */
@@ -194,7 +224,7 @@ export function skipConstExpr(r: Reader): void {
         r.u32();
         break;
       case 0xd0:
-        r.byte();
+        skipRefType(r);
         break;
       case 0xfd:
         if (r.u32() !== 12) throw new WasmFormatError('unsupported constant expression');

@@ -9,7 +9,11 @@ export const WASM_CODES = {
     exit: 'findings',
   },
   RUN_WASM_ENTRY_INVALID: { severity: 'error', title: 'The wasm module does not export the entry function, or its signature is neither () -> i32 nor () -> ().', exit: 'findings' },
-  RUN_WASM_MEMORY_LIMIT: { severity: 'error', title: "The wasm module's initial memory or table is larger than the run grants; it was not started.", exit: 'findings' },
+  RUN_WASM_MEMORY_LIMIT: {
+    severity: 'error',
+    title: "The wasm module's initial memory or a table is larger than the run grants, or it declares more tables than the host allows; it was not started.",
+    exit: 'findings',
+  },
   RUN_WASM_FUEL_EXHAUSTED: { severity: 'error', title: 'fuel exhausted: the wasm module executed its instruction budget and was stopped.', exit: 'findings' },
   RUN_WASM_TRAP: { severity: 'error', title: 'The wasm module trapped (unreachable, out-of-bounds access, stack overflow...).', exit: 'findings' },
   RUN_WASM_UNIMPLEMENTED: { severity: 'error', title: 'The wasm module is a placeholder: it wrote UNIMPLEMENTED_HOSTCALL instead of a result.', exit: 'findings' },

@@ -45,6 +45,8 @@ export interface HostcallContext {
   readonly gate: RecordingGate;
   readonly files: CheckedFs;
   readonly userAgent: string;
+  /** Aborted when the run is stopped: an HTTP exchange is cut, a tree walk ends (host-work.ts). */
+  readonly signal: AbortSignal;
 }
 
 async function readFile(ctx: HostcallContext, path: string, max: number): Promise<HostAnswer> {
@@ -76,6 +78,8 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   const walk = async (dir: CheckedDir, prefix: string): Promise<FsFailure | undefined> => {
     const names = (await dir.entries()).map((e) => e.name).sort();
     for (const name of names) {
+      // Nobody waits for the answer of a stopped run: the walk ends here.
+      if (ctx.signal.aborted) return { kind: 'error', code: 'ECANCELED' };
       if (entries.length >= TREE_MAX_ENTRIES || total > TREE_MAX_BYTES) {
         truncated = true;
         return undefined;
@@ -170,7 +174,8 @@ async function fetch(ctx: HostcallContext, raw: string, max: number): Promise<Ho
     const named = urlWithHost(url, address);
     return named === url.href || (await ctx.gate.checkUrl(named)).allowed;
   };
-  const signal = AbortSignal.timeout(HTTP_TIMEOUT_MS);
+  // provenact's timeout for the whole exchange, or the run's end, whichever comes first.
+  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)]);
   try {
     const res = await httpGet(url, { max, signal, allowSpecial, userAgent: ctx.userAgent, ...(decision.address !== undefined ? { pinned: decision.address } : {}) });
     if (res.status < 200 || res.status > 299) return FAIL;

@@ -5,18 +5,24 @@
  * multi-value, sign extension, saturating truncation, SIMD and tail calls; anything else (threads,
  * exceptions, GC) is refused, since the host cannot count it.
  */
-import { skipValType, WasmFormatError, type Reader } from './binary.js';
+import { skipRefType, skipValType, VALUE_TYPES, WasmFormatError, type Reader } from './binary.js';
 
 /** Control instructions after which straight-line code ends or a new path starts (meter.ts). */
 export const OP = { unreachable: 0x00, block: 0x02, loop: 0x03, if: 0x04, else: 0x05, end: 0x0b, br: 0x0c, brIf: 0x0d, brTable: 0x0e, return: 0x0f } as const;
 
+/**
+ * A block type: empty (0x40), one value type, or a type index (a non-negative s33). A negative
+ * one-byte s33 is a value type; one this decoder does not read (WasmGC's 0x63 and 0x64, followed
+ * by a heap type) is refused, or the pass would read the heap type as the next instruction.
+ */
 function blockType(r: Reader): void {
   const b = r.bytes[r.pos];
-  if (b === 0x40 || b === 0x7f || b === 0x7e || b === 0x7d || b === 0x7c || b === 0x7b || b === 0x70 || b === 0x6f) {
+  if (b === 0x40 || (b !== undefined && VALUE_TYPES.has(b))) {
     r.pos++;
     return;
   }
-  r.skipSigned(33); // a type index
+  const at = r.pos;
+  if (r.s33() < 0) throw new WasmFormatError(`block type 0x${(r.bytes[at] ?? 0).toString(16)} is not supported (GC and typed function references cannot be metered)`);
 }
 
 function memarg(r: Reader): void {
@@ -130,8 +136,8 @@ export function readInstruction(r: Reader): number {
     case 0x44:
       r.skip(8);
       return op;
-    case 0xd0:
-      r.byte();
+    case 0xd0: // ref.null: a heap type, one byte only for funcref and externref
+      skipRefType(r);
       return op;
     case 0xfc:
       misc(r);

@@ -6,15 +6,34 @@
  * its entry export has one of the two accepted signatures; and, with a budget, every function
  * body pays fuel (meter.ts).
  */
-import { encodeSection, I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sectionOrder, sections, skipConstExpr, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
+import { I32, I64, limitsBytes, nameBytes, readLimits, Reader, s64Bytes, sections, skipConstExpr, skipRefType, skipValType, u32Bytes, WasmFormatError, type FuncType, type Section } from './binary.js';
 import { pushAll } from '../../findings.js';
+import { assemble, concatBytes, type Payload } from './assemble.js';
+import { ByteLimitError } from './byte-writer.js';
+import { FuncTypes, sameType, typeText } from './func-types.js';
 import { meterCode } from './meter.js';
 import { HOST_MODULE, HOSTCALL_TYPES, PROVENACT_ENTRY } from './provenact-abi.js';
 import { WASI_ENTRY, WASI_MODULE, WASI_TYPES } from './wasi-abi.js';
 
 export const PAGE_BYTES = 65536;
-/** The most table elements a module may have (provenact's limit). */
+/** The largest module file (provenact's bound on a wasm file). */
+export const MAX_MODULE_BYTES = 16 * 1024 * 1024;
+/**
+ * The largest metered code section. Metering adds 15 to 20 bytes per straight-line stretch:
+ * ordinary compiled code grows by about four fifths, code made of nothing but block ends about
+ * sixfold. Four times the module bound leaves room for the first and stops the second early: the
+ * rewrite runs on the run's thread before its deadline, and the engine then compiles the result.
+ */
+export const MAX_METERED_CODE_BYTES = 4 * MAX_MODULE_BYTES;
+/** The most elements a table may have (provenact's limit): a declared maximum is lowered to it. */
 export const MAX_TABLE_ELEMENTS = 10_000;
+/**
+ * The most tables a module may declare (provenact's limit). Tables are allocated whole at
+ * instantiation, which neither fuel nor the deadline can interrupt: 100,000 tables of 10,000
+ * elements kept a thread busy for minutes past its deadline. With MAX_TABLE_ELEMENTS each, a
+ * module holds at most 80,000 elements in all, initial or grown.
+ */
+export const MAX_TABLES = 8;
 /** The export through which the host reads what is left of the fuel. */
 export const FUEL_EXPORT = 'skillctl_fuel';
 /** The export through which the host calls the module's start function. */
@@ -50,38 +69,6 @@ export interface PreparedModule {
   readonly metered: boolean;
 }
 
-function sameType(a: FuncType, b: FuncType): boolean {
-  return a.params.length === b.params.length && a.results.length === b.results.length && a.params.every((t, i) => b.params[i] === t) && a.results.every((t, i) => b.results[i] === t);
-}
-
-function typeText(t: FuncType): string {
-  const n = (v: number): string => ({ [I32]: 'i32', [I64]: 'i64', 0x7d: 'f32', 0x7c: 'f64', 0x7b: 'v128', 0x70: 'funcref', 0x6f: 'externref' })[v] ?? '?';
-  return `(${t.params.map(n).join(', ')}) -> (${t.results.map(n).join(', ')})`;
-}
-
-function readTypes(bytes: Uint8Array, s: Section | undefined): FuncType[] {
-  if (s === undefined) return [];
-  const r = new Reader(bytes, s.start, s.end);
-  const n = r.u32();
-  const out: FuncType[] = [];
-  for (let i = 0; i < n; i++) {
-    if (r.byte() !== 0x60) throw new WasmFormatError('only function types are supported (no GC types)');
-    const vec = (): number[] => {
-      const k = r.u32();
-      const v: number[] = [];
-      for (let j = 0; j < k; j++) {
-        const at = r.pos;
-        skipValType(r);
-        v.push(bytes[at] as number);
-      }
-      return v;
-    };
-    const params = vec();
-    out.push({ params, results: vec() });
-  }
-  return out;
-}
-
 class Refused extends Error {
   constructor(readonly refusal: ModuleRefusal) {
     super(refusal.message);
@@ -93,10 +80,12 @@ const refuse = (code: ModuleRefusal['code'], message: string): never => {
 };
 
 export function prepareModule(bytes: Uint8Array, limits: ModuleLimits): PreparedModule | { readonly refused: ModuleRefusal } {
+  if (bytes.length > MAX_MODULE_BYTES) return { refused: { code: 'RUN_WASM_INVALID', message: `the module is ${bytes.length} bytes, more than ${MAX_MODULE_BYTES}` } };
   try {
     return rewrite(bytes, limits);
   } catch (err) {
     if (err instanceof Refused) return { refused: err.refusal };
+    if (err instanceof ByteLimitError) return { refused: { code: 'RUN_WASM_INVALID', message: `the module's code, metered, would be larger than ${err.max} bytes` } };
     if (err instanceof WasmFormatError || err instanceof RangeError) return { refused: { code: 'RUN_WASM_INVALID', message: `the module is not valid WebAssembly: ${err.message}` } };
     throw err;
   }
@@ -105,14 +94,13 @@ export function prepareModule(bytes: Uint8Array, limits: ModuleLimits): Prepared
 function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
   const list = sections(bytes);
   const find = (id: number): Section | undefined => list.find((s) => s.id === id);
-  for (const s of list) if (s.id !== 0 && list.filter((x) => x.id === s.id).length > 1) throw new WasmFormatError(`section ${s.id} appears twice`);
-  const types = readTypes(bytes, find(1));
+  const types = FuncTypes.read(bytes, find(1));
   /** New payloads by section id; null drops the section. */
-  const replaced = new Map<number, number[] | null>();
+  const replaced = new Map<number, Payload>();
 
   // Imports: the host's calls, with their types; nothing else.
   const hostcalls: string[] = [];
-  const funcTypes: number[] = [];
+  const importTypes: number[] = [];
   let abi: string | undefined;
   const imports = find(2);
   if (imports !== undefined) {
@@ -131,20 +119,27 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
       const typeIndex = r.u32();
       const want = table?.[name];
       if (want === undefined || !Object.hasOwn(table ?? {}, name)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what}, which the host does not offer`);
-      const got = types[typeIndex];
+      const got = types.get(typeIndex);
       if (got === undefined) throw new WasmFormatError(`import ${what} names type ${typeIndex}, which does not exist`);
       if (!sameType(got, want as FuncType)) refuse('RUN_WASM_IMPORT_REFUSED', `the module imports ${what} as ${typeText(got)}; the host gives it as ${typeText(want as FuncType)}`);
       hostcalls.push(name);
-      funcTypes.push(typeIndex);
+      importTypes.push(typeIndex);
     }
   }
-
-  const funcs = find(3);
-  if (funcs !== undefined) {
+  /** The type index of function `index` (imports first, then the module's own), or undefined. */
+  const funcType = (index: number): number | undefined => {
+    if (index < importTypes.length) return importTypes[index];
+    const funcs = find(3);
+    if (funcs === undefined) return undefined;
     const r = new Reader(bytes, funcs.start, funcs.end);
     const n = r.u32();
-    for (let i = 0; i < n; i++) funcTypes.push(r.u32());
-  }
+    const own = index - importTypes.length;
+    for (let i = 0; i < n; i++) {
+      const t = r.u32();
+      if (i === own) return t;
+    }
+    return undefined;
+  };
 
   // Memory: at most one, its minimum within the grant, its maximum lowered to the grant.
   const grantPages = Math.floor(limits.memoryBytes / PAGE_BYTES);
@@ -161,15 +156,18 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     }
   }
 
-  // Tables: capped in elements like memory in pages.
+  // Tables: capped in number, and each in elements like memory in pages.
   const tables = find(4);
   if (tables !== undefined) {
     const r = new Reader(bytes, tables.start, tables.end);
     const n = r.u32();
+    if (n > MAX_TABLES) refuse('RUN_WASM_MEMORY_LIMIT', `the module declares ${n} tables, more than ${MAX_TABLES}`);
     const out = [...u32Bytes(n)];
     for (let i = 0; i < n; i++) {
-      const ref = r.byte();
+      // funcref or externref; a typed reference or a table with an initializer is refused, not misread.
+      const ref = skipRefType(r);
       const l = readLimits(r);
+      if ((l.flags & 6) !== 0) refuse('RUN_WASM_INVALID', `the module's table ${i} is shared or 64-bit; the host gives 32-bit unshared tables`);
       if (l.min > MAX_TABLE_ELEMENTS) refuse('RUN_WASM_MEMORY_LIMIT', `the module's table ${i} starts at ${l.min} elements, more than ${MAX_TABLE_ELEMENTS}`);
       out.push(ref);
       pushAll(out, limitsBytes(l.min, Math.min(l.max ?? MAX_TABLE_ELEMENTS, MAX_TABLE_ELEMENTS)));
@@ -197,7 +195,7 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     }
   }
   if (entryFunc === undefined) refuse('RUN_WASM_ENTRY_INVALID', `the module exports no function ${JSON.stringify(entry)}`);
-  const entryType = types[funcTypes[entryFunc as number] ?? -1];
+  const entryType = types.get(funcType(entryFunc as number) ?? -1);
   if (entryType === undefined) throw new WasmFormatError('the entry function has no type');
   if (entryType.params.length > 0 || entryType.results.length > 1 || (entryType.results.length === 1 && entryType.results[0] !== I32)) {
     refuse('RUN_WASM_ENTRY_INVALID', `the entry ${JSON.stringify(entry)} is ${typeText(entryType)}; the host calls () -> i32 or () -> ()`);
@@ -215,6 +213,8 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
   if (start !== undefined) {
     reserved(START_EXPORT);
     const index = new Reader(bytes, start.start, start.end).u32();
+    // The module's own function, never a host call the host would then make on its behalf.
+    if (index < hostcalls.length) refuse('RUN_WASM_INVALID', `the module's start function is the imported ${JSON.stringify(hostcalls[index])}; a start function must be the module's own`);
     replaced.set(8, null);
     extraExports.push([...nameBytes(START_EXPORT), 0x00, ...u32Bytes(index)]);
   }
@@ -223,7 +223,7 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
     // The counter: a new global after the module's own (only functions are imported, above).
     const globals = find(6);
     let count = 0;
-    let body: number[] = [];
+    let body: Uint8Array = new Uint8Array(0);
     if (globals !== undefined) {
       const r = new Reader(bytes, globals.start, globals.end);
       count = r.u32();
@@ -233,53 +233,19 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
         r.byte();
         skipConstExpr(r);
       }
-      body = [...bytes.subarray(first, r.pos)];
+      body = bytes.subarray(first, r.pos);
     }
-    replaced.set(6, [...u32Bytes(count + 1), ...body, I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b]);
+    replaced.set(6, concatBytes([u32Bytes(count + 1), body, [I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b]]));
     extraExports.push([...nameBytes(FUEL_EXPORT), 0x03, ...u32Bytes(count)]);
     const code = find(10);
-    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count));
+    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count, MAX_METERED_CODE_BYTES));
   }
   if (extraExports.length > 0) {
     const exp = exportsSection as Section;
     const r = new Reader(bytes, exp.start, exp.end);
     const n = r.u32();
-    replaced.set(7, [...u32Bytes(n + extraExports.length), ...bytes.subarray(r.pos, exp.end), ...extraExports.flat()]);
+    replaced.set(7, concatBytes([u32Bytes(n + extraExports.length), bytes.subarray(r.pos, exp.end), ...extraExports]));
   }
 
   return { bytes: assemble(bytes, list, replaced), entry, hostcalls, wasi, returnsI32, metered: limits.fuel !== undefined };
-}
-
-/** The module with the replaced payloads, and new sections where the module had none, in order. */
-function assemble(bytes: Uint8Array, list: readonly Section[], replaced: ReadonlyMap<number, readonly number[] | null>): Uint8Array {
-  const parts: Uint8Array[] = [bytes.subarray(0, 8)];
-  const pending = new Map(replaced);
-  const flushBefore = (order: number): void => {
-    for (const [id, payload] of [...pending].sort((a, b) => (sectionOrder(a[0]) ?? 0) - (sectionOrder(b[0]) ?? 0))) {
-      if ((sectionOrder(id) ?? 0) < order && !list.some((s) => s.id === id)) {
-        if (payload !== null) parts.push(encodeSection(id, payload));
-        pending.delete(id);
-      }
-    }
-  };
-  for (const s of list) {
-    const order = sectionOrder(s.id);
-    if (order !== undefined) flushBefore(order);
-    const payload = pending.get(s.id);
-    if (payload !== undefined && s.id !== 0) {
-      if (payload !== null) parts.push(encodeSection(s.id, payload));
-      pending.delete(s.id);
-    } else {
-      parts.push(encodeSection(s.id, bytes.subarray(s.start, s.end)));
-    }
-  }
-  flushBefore(Number.MAX_SAFE_INTEGER);
-  const size = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

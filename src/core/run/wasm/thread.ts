@@ -30,7 +30,7 @@ export interface ThreadData {
   readonly ctrl: SharedArrayBuffer;
   readonly port: WorkerThreads.MessagePort;
   /** Set for a WASI command: its arguments and environment (`NAME=value`). */
-  readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly maxStderrBytes: number };
+  readonly wasi?: { readonly args: readonly string[]; readonly env: readonly string[]; readonly maxStderrBytes: number; readonly uncheckedWriteBytes: number };
 }
 
 export type ThreadResult =
@@ -186,6 +186,7 @@ export function wasmThread(makeWasi: typeof wasiImports, d: ThreadData): void {
             env: d.wasi.env,
             maxOutputBytes: d.maxOutputBytes,
             maxStderrBytes: d.wasi.maxStderrBytes,
+            uncheckedWriteBytes: d.wasi.uncheckedWriteBytes,
           });
     instance = new WA.Instance(mod, wasi === undefined ? { provenact } : { wasi_snapshot_preview1: wasi.imports });
     const exports = instance.exports;

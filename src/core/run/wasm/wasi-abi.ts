@@ -126,6 +126,12 @@ export const DIR_WRITE_RIGHTS = any(RIGHTS.PATH_CREATE_DIRECTORY, RIGHTS.PATH_CR
 export const WASI_MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** The most bytes all open files hold together. */
 export const WASI_MAX_OPEN_BYTES = 128 * 1024 * 1024;
+/**
+ * The most bytes an fd_write to a file sends with its request. A larger write is checked first by
+ * the host, which holds the descriptor table (the descriptor, its rights, the file bound, what open
+ * files may hold together), before any byte is copied out of the guest's memory.
+ */
+export const WASI_UNCHECKED_WRITE_BYTES = 64 * 1024;
 /** The most descriptors open at once. */
 export const WASI_MAX_FDS = 256;
 /** The first descriptor after stdin, stdout and stderr: the first preopened directory. */

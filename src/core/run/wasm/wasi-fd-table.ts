@@ -85,6 +85,11 @@ export class FdTable {
     return true;
   }
 
+  /** Whether `more` bytes could be held. */
+  fits(more: number): boolean {
+    return this.held + more <= WASI_MAX_OPEN_BYTES;
+  }
+
   release(bytes: number): void {
     this.held -= bytes;
   }

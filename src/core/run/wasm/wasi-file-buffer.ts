@@ -41,11 +41,16 @@ export function readFile(table: FdTable, req: WasiCall<'fd_read'>): WasiAnswer {
   return ok({ data: Buffer.from(data) });
 }
 
+/** The buffer a file of `size` bytes needs: its own, or a larger one (doubling, within the file bound). */
+function capacityFor(f: FileFd, size: number): number {
+  return size <= f.data.length ? f.data.length : Math.min(WASI_MAX_FILE_BYTES, Math.max(size, f.data.length * 2));
+}
+
 /** Grows a file's buffer to `size` bytes (zeros), within the bounds. */
 function grow(table: FdTable, f: FileFd, size: number): number {
   if (size > WASI_MAX_FILE_BYTES) return ERRNO.FBIG;
   if (size <= f.data.length) return ERRNO.SUCCESS;
-  const capacity = Math.min(WASI_MAX_FILE_BYTES, Math.max(size, f.data.length * 2));
+  const capacity = capacityFor(f, size);
   if (!table.hold(capacity - f.data.length)) return ERRNO.NOMEM;
   const next = Buffer.alloc(capacity);
   f.data.copy(next, 0, 0, f.size);
@@ -62,11 +67,31 @@ function resize(table: FdTable, f: FileFd, size: number): number {
   return ERRNO.SUCCESS;
 }
 
-export function writeFile(table: FdTable, req: WasiCall<'fd_write'>): WasiAnswer {
-  const f = table.fileOf(req.fd, RIGHTS.FD_WRITE);
+/** The file a write to `fd` goes to, and where in it; or why it cannot be written. */
+function writeTarget(table: FdTable, fd: number, offset: bigint | undefined): { readonly f: FileFd; readonly at: number } | WasiAnswer {
+  const f = table.fileOf(fd, RIGHTS.FD_WRITE);
   if (isAnswer(f)) return f;
-  if (req.offset !== undefined && (req.offset < 0n || req.offset > BigInt(WASI_MAX_FILE_BYTES))) return err(req.offset < 0n ? ERRNO.INVAL : ERRNO.FBIG);
-  const at = req.offset !== undefined ? Number(req.offset) : f.append ? f.size : f.pos;
+  if (offset !== undefined && (offset < 0n || offset > BigInt(WASI_MAX_FILE_BYTES))) return err(offset < 0n ? ERRNO.INVAL : ERRNO.FBIG);
+  return { f, at: offset !== undefined ? Number(offset) : f.append ? f.size : f.pos };
+}
+
+/**
+ * Whether a write of `size` bytes would be taken (fd_write's errnos, nothing changed): asked by
+ * the module's thread before it copies a large write out of the guest's memory, since iovecs may
+ * name the same bytes a thousand times over.
+ */
+export function checkWrite(table: FdTable, req: WasiCall<'fd_write_check'>): WasiAnswer {
+  const t = writeTarget(table, req.fd, req.offset);
+  if (isAnswer(t)) return t;
+  const end = t.at + req.size;
+  if (end > WASI_MAX_FILE_BYTES) return err(ERRNO.FBIG);
+  return table.fits(capacityFor(t.f, end) - t.f.data.length) ? ok() : err(ERRNO.NOMEM);
+}
+
+export function writeFile(table: FdTable, req: WasiCall<'fd_write'>): WasiAnswer {
+  const t = writeTarget(table, req.fd, req.offset);
+  if (isAnswer(t)) return t;
+  const { f, at } = t;
   const end = at + req.data.length;
   const e = grow(table, f, end);
   if (e !== ERRNO.SUCCESS) return err(e);

@@ -10,7 +10,7 @@
 import type { CheckedFs, RecordingGate } from '../../policy/index.js';
 import { ERRNO, FDFLAGS, FILETYPE } from './wasi-abi.js';
 import { errnoOfThrown } from './wasi-errno.js';
-import { allocateFile, closeFd, commitFile, readFile, seekFile, setFileSize, syncFd, writeFile } from './wasi-file-buffer.js';
+import { allocateFile, checkWrite, closeFd, commitFile, readFile, seekFile, setFileSize, syncFd, writeFile } from './wasi-file-buffer.js';
 import { FdTable, type Preopen, type WasiHost } from './wasi-fd-table.js';
 import { pathFilestat, pathOpen } from './wasi-open.js';
 import { createDirectory, removeDirectory, renamePath, unlinkFile } from './wasi-path-ops.js';
@@ -52,6 +52,8 @@ async function serve(host: WasiHost, req: WasiRequest): Promise<WasiAnswer> {
       return readFile(host.table, req);
     case 'fd_write':
       return writeFile(host.table, req);
+    case 'fd_write_check':
+      return checkWrite(host.table, req);
     case 'fd_seek':
       return seekFile(host.table, req);
     case 'fd_close':

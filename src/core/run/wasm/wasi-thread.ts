@@ -37,6 +37,8 @@ export interface WasiThreadContext {
   readonly env: readonly string[];
   readonly maxOutputBytes: number;
   readonly maxStderrBytes: number;
+  /** A file write larger than this is checked by the host before its bytes are copied (wasi-abi.ts). */
+  readonly uncheckedWriteBytes: number;
 }
 
 export interface WasiImports {
@@ -162,8 +164,13 @@ export function wasiImports(c: WasiThreadContext): WasiImports {
       return SUCCESS;
     }
     if (std.has(fd)) return BADF;
-    const data = Buffer.concat(bufs, size);
-    const a = c.ask({ op: 'wasi', call: 'fd_write', fd, data, ...(offset !== undefined ? { offset } : {}) });
+    // iovecs may all name the same megabytes of the guest's memory: copied before the descriptor was
+    // known, 1024 of them made gigabytes of host memory that no grant covers. The table is the
+    // host's, so a larger write is checked there (descriptor, rights, file bound) before any copy.
+    const at = offset !== undefined ? { offset } : {};
+    const checked = size > c.uncheckedWriteBytes ? c.ask({ op: 'wasi', call: 'fd_write_check', fd, size, ...at }).errno : SUCCESS;
+    if (checked !== SUCCESS) return checked;
+    const a = c.ask({ op: 'wasi', call: 'fd_write', fd, data: Buffer.concat(bufs, size), ...at });
     if (a.errno === SUCCESS) putU32(nwritten, Number(a.value ?? 0n));
     return a.errno;
   };

@@ -10,6 +10,8 @@ export type WasiRequest = { readonly op: 'wasi' } & (
   | { readonly call: 'path_open'; readonly fd: number; readonly follow: boolean; readonly path: string; readonly oflags: number; readonly rightsBase: bigint; readonly rightsInheriting: bigint; readonly fdflags: number }
   | { readonly call: 'fd_read'; readonly fd: number; readonly max: number; readonly offset?: bigint }
   | { readonly call: 'fd_write'; readonly fd: number; readonly data: Uint8Array; readonly offset?: bigint }
+  /** Whether an fd_write of `size` bytes would be taken, asked before its bytes are copied (wasi-abi.ts WASI_UNCHECKED_WRITE_BYTES). */
+  | { readonly call: 'fd_write_check'; readonly fd: number; readonly size: number; readonly offset?: bigint }
   | { readonly call: 'fd_seek'; readonly fd: number; readonly offset: bigint; readonly whence: number }
   | { readonly call: 'fd_close' | 'fd_sync' | 'fd_datasync' | 'fd_advise' | 'fd_fdstat_get' | 'fd_filestat_get' | 'fd_prestat_get' | 'fd_prestat_dir_name'; readonly fd: number }
   | { readonly call: 'fd_allocate'; readonly fd: number; readonly offset: bigint; readonly len: bigint }

@@ -7,7 +7,7 @@ import { mkdir, readFile, stat, symlink, unlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { checkedFs, createPolicyGate, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { ERRNO, FILE_WRITE_RIGHTS, OFLAGS, RIGHTS, WHENCE } from '../../../../src/core/run/wasm/wasi-abi.js';
+import { ERRNO, FILE_WRITE_RIGHTS, OFLAGS, RIGHTS, WASI_MAX_FILE_BYTES, WHENCE } from '../../../../src/core/run/wasm/wasi-abi.js';
 import { wasiFs, type WasiAnswer, type WasiFs, type WasiRequest } from '../../../../src/core/run/wasm/wasi-fs.js';
 import { wasiPreopens } from '../../../../src/core/run/wasm/wasi-grant.js';
 import { tempDir } from '../../../helpers/tmp.js';
@@ -164,5 +164,25 @@ describe('WASI file calls over the gate', () => {
     const fd = Number((await call(open(RW, 'a.txt'))).value);
     assert.equal((await call(open(fd, 'x'))).errno, ERRNO.NOTDIR);
     assert.equal((await call(open(RW, 'a.txt', OFLAGS.DIRECTORY))).errno, ERRNO.NOTDIR);
+  });
+
+  it('fd_write_check answers as fd_write would, changing nothing', async () => {
+    const { call } = host();
+    const size = 1024 * 1024;
+    assert.equal((await call({ call: 'fd_write_check', fd: 99, size })).errno, ERRNO.BADF);
+    assert.equal((await call({ call: 'fd_write_check', fd: RW, size })).errno, ERRNO.ISDIR);
+    const ro = Number((await call(open(RW, 'a.txt'))).value);
+    assert.equal((await call({ call: 'fd_write_check', fd: ro, size })).errno, ERRNO.NOTCAPABLE);
+    const fd = Number((await call(open(RW, 'check.txt', OFLAGS.CREAT, RIGHTS.FD_WRITE | RIGHTS.FD_ALLOCATE))).value);
+    assert.equal((await call({ call: 'fd_write_check', fd, size: WASI_MAX_FILE_BYTES + 1 })).errno, ERRNO.FBIG);
+    assert.equal((await call({ call: 'fd_write_check', fd, size: 1, offset: BigInt(WASI_MAX_FILE_BYTES) })).errno, ERRNO.FBIG);
+    assert.equal((await call({ call: 'fd_write_check', fd, size })).errno, ERRNO.SUCCESS);
+    assert.equal(Buffer.from((await call({ call: 'fd_filestat_get', fd })).data ?? []).readBigUInt64LE(32), 0n, 'nothing was written');
+    // Two files near the bound each: the second cannot be held beside the first (128 MiB for all open files).
+    assert.equal((await call({ call: 'fd_allocate', fd, offset: 0n, len: BigInt(WASI_MAX_FILE_BYTES) })).errno, ERRNO.SUCCESS);
+    const second = Number((await call(open(RW, 'check2.txt', OFLAGS.CREAT, RIGHTS.FD_WRITE | RIGHTS.FD_ALLOCATE))).value);
+    assert.equal((await call({ call: 'fd_allocate', fd: second, offset: 0n, len: BigInt(WASI_MAX_FILE_BYTES - 1024) })).errno, ERRNO.SUCCESS);
+    const third = Number((await call(open(RW, 'check3.txt', OFLAGS.CREAT, RIGHTS.FD_WRITE))).value);
+    assert.equal((await call({ call: 'fd_write_check', fd: third, size: 2048 })).errno, ERRNO.NOMEM);
   });
 });
