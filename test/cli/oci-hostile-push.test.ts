@@ -6,23 +6,13 @@ import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
-import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { codesOf, skillctlAsync, type CliRun } from '../helpers/cli.js';
 import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type HostileRegistry, type Misbehaviour, type Seen } from '../helpers/hostile-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
 import { tgz } from '../helpers/tar.js';
 
-interface PushDoc {
-  ok?: boolean;
-  error?: { code: string };
-  diagnostics?: { code: string }[];
-}
-
-function codesOf(r: CliRun): string[] {
-  const doc = json<PushDoc>(r);
-  return doc.error !== undefined ? [doc.error.code] : [...new Set((doc.diagnostics ?? []).map((d) => d.code))];
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

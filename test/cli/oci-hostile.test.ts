@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
 import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import type { SkillConfig } from '../../src/core/oci/index.js';
-import { json, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { codesOf, json, skillctlAsync } from '../helpers/cli.js';
 import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type Misbehaviour } from '../helpers/hostile-registry.js';
 import { dockerConfig } from '../helpers/oci-registry.js';
@@ -23,10 +23,6 @@ interface ErrorDoc {
   diagnostics?: { code: string }[];
 }
 
-function codesOf(r: CliRun): string[] {
-  const doc = json<ErrorDoc>(r);
-  return doc.error !== undefined ? [doc.error.code] : [...new Set((doc.diagnostics ?? []).map((d) => d.code))];
-}
 
 describe('pull oci:// from a hostile registry', () => {
   let work: string;

@@ -79,3 +79,9 @@ export function json<T = unknown>(run: CliRun): T {
     throw new Error(`stdout is not JSON (exit ${run.code}):\n${run.stdout}\nstderr:\n${run.stderr}`);
   }
 }
+
+/** The codes a `--json` run reports: its error's code, or its findings' codes (each once). */
+export function codesOf(run: CliRun): string[] {
+  const doc = json<{ error?: { code: string }; diagnostics?: { code: string }[] }>(run);
+  return doc.error !== undefined ? [doc.error.code] : [...new Set((doc.diagnostics ?? []).map((d) => d.code))];
+}

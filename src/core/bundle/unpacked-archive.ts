@@ -21,8 +21,7 @@ import { decodeUtf8, filePieces, inflateLimit, tooLarge, TarWalk, type ArchiveBo
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { makeDirs } from '../fs/make-dirs.js';
-import { openRegularFile } from '../fs/open-regular.js';
+import { makeDirs, openRegularFile } from '../fs/index.js';
 import { emptyTarget, pathUnder } from './archive-source.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';

@@ -10,85 +10,18 @@
  * symlink, and a file is written as a new temporary file in a checked directory, then renamed
  * there. docs/security.md lists what remains (hard links, hosts without /proc).
  */
-import { constants, type Dirent, type Stats } from 'node:fs';
+import { constants } from 'node:fs';
 import { lstat, mkdir, open, readdir, readlink, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { errnoCode } from '../errors.js';
-import type { PolicyDenial, RecordingGate } from './gate.js';
+import { isFailure, type CheckedDir, type CheckedFile, type CheckedFs, type DirScope, type FsFailure } from './checked-fs-model.js';
+import type { RecordingGate } from './gate.js';
 import { pathForm } from './paths.js';
 import type { WriteUse } from './protected.js';
 
 /** O_PATH (Linux): a handle that names a file without opening it for I/O. Not in fs.constants. */
 const O_PATH = 0o10000000;
 const LINUX = process.platform === 'linux';
-
-/** Why an operation did not happen: the policy refused it, or the file system answered. */
-export type FsFailure =
-  | { readonly kind: 'denied'; readonly decision: PolicyDenial }
-  | { readonly kind: 'missing' }
-  | { readonly kind: 'not-file' }
-  | { readonly kind: 'not-dir' }
-  | { readonly kind: 'error'; readonly code: string };
-
-export type Scope = 'fs.read' | 'fs.write';
-/**
- * How a directory is opened: judged as a place to read or to write, or only passed through on
- * the way to files that are each judged themselves (a patch's `base`, whose own directory need not
- * be writable for a file below it to be).
- */
-export type DirScope = Scope | 'traverse';
-
-/** A regular file the policy allowed, open for reading. */
-export interface CheckedFile {
-  readonly real: string;
-  readonly size: number;
-  /** Up to `max` bytes from the start. */
-  read(max: number): Promise<Buffer>;
-  close(): Promise<void>;
-}
-
-/** A directory the policy allowed, held open: its children are reached only through it. */
-export interface CheckedDir {
-  readonly real: string;
-  readonly scope: DirScope;
-  /** Its entries (names and kinds), unsorted. */
-  entries(): Promise<Dirent[]>;
-  /** A child's own metadata (a symlink is described, not followed). */
-  lstat(name: string): Promise<Stats | FsFailure>;
-  /** A child regular file, never through a symlink. */
-  file(name: string): Promise<CheckedFile | FsFailure>;
-  /** A child directory, never through a symlink. */
-  dir(name: string): Promise<CheckedDir | FsFailure>;
-  /** Creates a child directory (fs.write) and opens it. */
-  makeDir(name: string): Promise<CheckedDir | FsFailure>;
-  /**
-   * Writes `data` to a new temporary file in this directory (fs.write); returns its name.
-   * `announce` hears the file's path before the file exists, so that a run stopped while it is
-   * written (a thread terminated at its deadline) can still remove it.
-   */
-  writeTemp(forName: string, data: Uint8Array, mode: number, announce?: (path: string) => void): Promise<string | FsFailure>;
-  /**
-   * Renames a child over another (fs.write on both names, neither holding a path the run
-   * protects); a symlink named `to` is replaced, not followed.
-   */
-  rename(from: string, to: string): Promise<FsFailure | undefined>;
-  /** Removes a child file (fs.write); a symlink is removed, not followed. */
-  remove(name: string): Promise<FsFailure | undefined>;
-  /** Removes an empty child directory (fs.write; not one above a path the run protects). */
-  removeDir(name: string): Promise<FsFailure | undefined>;
-  close(): Promise<void>;
-}
-
-export interface CheckedFs {
-  /** A regular file to read: the kernel resolves `path` as it opens it, and the policy judges what it opened. */
-  openFile(path: string): Promise<CheckedFile | FsFailure>;
-  /** A directory to list (fs.read), write in (fs.write) or pass through (traverse), opened the same way. */
-  openDir(path: string, scope: DirScope): Promise<CheckedDir | FsFailure>;
-}
-
-export function isFailure<T extends object>(v: T | FsFailure): v is FsFailure {
-  return 'kind' in v;
-}
 
 function fromErrno(err: unknown): FsFailure {
   const code = errnoCode(err);

@@ -44,8 +44,8 @@ export {
 } from './resolve.js';
 export { confiner, type BuiltinJob, type BuiltinLookup, type BuiltinObserver, type ConfineOptions } from './runtimes/builtin.js';
 export { serveBuiltinJob, type JobPort } from './runtimes/builtin-host.js';
-export { COMMIT_GRACE_MS, expectedThreadLimits, type BuiltinThread, type BuiltinWorkers, type WorkerMessage } from './runtimes/builtin-worker.js';
-export { builtinThreadLimits } from './thread-limits.js';
+export { expectedThreadLimits, type BuiltinThread, type BuiltinWorkers, type WorkerMessage } from './runtimes/builtin-worker.js';
+export { builtinThreadLimits, COMMIT_GRACE_MS } from './thread-limits.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';

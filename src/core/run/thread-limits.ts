@@ -1,5 +1,6 @@
 /**
- * The heap limits of the worker thread a built-in skill or a wasm module runs in, and the light
+ * The heap limits of the worker thread a built-in skill or a wasm module runs in, how long a
+ * stopped one waits for a commit, and the light
  * guess of them that the start-up wing makes before anything is validated (src/entry/wasm-early.ts,
  * src/entry/builtin-early.ts). A leaf on purpose: those bundles load on every `run` and must not
  * bring the engine with them.
@@ -7,6 +8,12 @@
 import type { ResourceLimits } from 'node:worker_threads';
 import { resolveLimits } from '../manifest/limits.js';
 import type { RuntimeLimits } from '../manifest/model.js';
+
+/**
+ * How long a stopped run waits for a commit already begun (a built-in's, a wasm hostcall's rename),
+ * so that a write is whole or not made, and lands before the run's end record.
+ */
+export const COMMIT_GRACE_MS = 10_000;
 
 /** V8's heap needs room of its own before a skill allocates anything. */
 const MIN_HEAP_MIB = 32;

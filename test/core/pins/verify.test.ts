@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { chmod, cp, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { findPin, openLock, renderLock, verifyLock, verifySkillPin, verifySourceAgainstPin, type SkillctlLock, type SkillPin } from '../../../src/core/pins/index.js';
+import { findBundles, findPin, openLock, renderLock, verifyLock, verifySkillPin, verifySourceAgainstPin, type SkillctlLock, type SkillPin } from '../../../src/core/pins/index.js';
 import { openArchive } from '../../../src/core/bundle/index.js';
+import { isSkillctlError } from '../../../src/core/errors.js';
 import { packBundle } from '../../../src/core/pack/index.js';
 import { makeKeys, open, pinnedProject, pinPaths, type PinnedProject } from '../../helpers/pins.js';
 import { makeProject, removeDir } from '../../helpers/project.js';
@@ -118,6 +119,19 @@ describe('verify-pins findings', () => {
     const r = await verifyCodes(root);
     assert.ok(r.codes.includes('PIN_SOURCE_INVALID'), r.codes.join(' '));
     assert.ok(r.pointers.includes('/skills/0/source'));
+  });
+
+  it('a project directory that cannot be read: INPUT_UNREADABLE naming it, not an internal error', async () => {
+    const { root } = await fresh();
+    const refusing = {
+      readdir: (path: string) => Promise.reject(Object.assign(new Error(`EACCES: permission denied, scandir '${path}'`), { code: 'EACCES' })),
+    };
+    await assert.rejects(findBundles(root, 'manifests', refusing), (err: unknown) => {
+      assert.ok(isSkillctlError(err));
+      assert.equal(err.code, 'INPUT_UNREADABLE');
+      assert.match(err.message, /manifests: EACCES$/);
+      return true;
+    });
   });
 
   it('invalid lock: LOCK_INVALID with a pointer; unreadable lock: LOCK_UNREADABLE', async () => {

@@ -15,11 +15,9 @@ import { selectEntrypoint } from '../select.js';
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinOutcome } from '../builtin.js';
 import { killGroup } from '../process-runner.js';
-import { builtinThreadLimits } from '../thread-limits.js';
+import { builtinThreadLimits, COMMIT_GRACE_MS } from '../thread-limits.js';
 import { builtinAttempt, threw, timedOut, type BuiltinJob, type BuiltinObserver } from './builtin.js';
 
-/** How long the deadline waits for a commit that has begun. */
-export const COMMIT_GRACE_MS = 10_000;
 /**
  * At the deadline the skill's signal is aborted, so a skill that watches it (shell.exec_safe
  * killing its command) ends with its own report; this long after, the thread is terminated

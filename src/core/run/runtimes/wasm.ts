@@ -14,7 +14,7 @@ import { readBounded } from '../../fs/read-bounded.js';
 import { commandArgv, type Entrypoint } from '../../manifest/index.js';
 import { checkedFs, type CheckedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
-import { HOST_WORK_GRACE_MS, HostWork, stoppableFs } from '../wasm/host-work.js';
+import { HostWork, stoppableFs } from '../wasm/host-work.js';
 import { serveHostcall, type HostAnswer, type HostRequest } from '../wasm/hostcalls.js';
 import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
 import { wasmApi } from '../wasm/engine-types.js';
@@ -23,7 +23,7 @@ import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
 import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
-import { builtinThreadLimits } from '../thread-limits.js';
+import { builtinThreadLimits, COMMIT_GRACE_MS } from '../thread-limits.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
@@ -262,7 +262,7 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
       port1.close();
       const stopped = worker.terminate();
       if (!reported) work.abort();
-      void Promise.all([reported ? undefined : stopped, a, work.drained(HOST_WORK_GRACE_MS)]).then(([, x]) => resolve(x));
+      void Promise.all([reported ? undefined : stopped, a, work.drained(COMMIT_GRACE_MS)]).then(([, x]) => resolve(x));
     };
     const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
     const onOuter = (): void => end(interrupted());

@@ -6,14 +6,11 @@
  * run was over. So, when a run is stopped (its deadline, a signal, a failed thread), its signal is
  * aborted: an HTTP exchange is cut, and the file layer the hostcalls use creates and renames
  * nothing more (a write not yet renamed into place backs out). And whenever a run ends, its end
- * waits for the work still under way (a rename already begun), within HOST_WORK_GRACE_MS as the
+ * waits for the work still under way (a rename already begun), within COMMIT_GRACE_MS as the
  * built-in runtime waits for a commit, so that every change the run made comes before its end.
  */
 import type { CheckedDir, CheckedFs, FsFailure } from '../../policy/index.js';
 import { isFailure } from '../../policy/index.js';
-
-/** How long a run's end waits for work under way: the built-in runtime's COMMIT_GRACE_MS. */
-export const HOST_WORK_GRACE_MS = 10_000;
 
 /** What a step the run may no longer take gives: the callers' own failure path (-1, an errno). */
 const STOPPED: FsFailure = { kind: 'error', code: 'ECANCELED' };
