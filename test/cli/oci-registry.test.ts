@@ -93,6 +93,15 @@ describe('push and pull oci:// with docker-registry', () => {
     // content the config names, so nothing is unpacked or written.
     const again = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
     assert.deepEqual([again.outcome, again.from_cache], ['unchanged', true]);
+    // The layer is not read when nothing would be written: an edited cached layer changes nothing
+    // there, and is found (removed, fetched again) by the first pull that unpacks it.
+    const layerPath = join(work, 'cache', 'skillctl', 'oci', 'blobs', 'sha256', pushed.layer.digest.slice('sha256:'.length));
+    await writeFile(layerPath, 'edited in the cache');
+    const untouched = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
+    assert.deepEqual([untouched.outcome, untouched.from_cache], ['unchanged', true]);
+    const refetched = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor2', '--json'], proj));
+    assert.deepEqual([refetched.outcome, refetched.from_cache], ['written', false]);
+    assert.equal(sha256(await readFile(layerPath)), pushed.layer.digest);
     // A folder changed since is not taken for the same content: the full pull refuses to overwrite it.
     const changed = join(proj, 'vendor', 'fs.read_text', (await readdir(join(proj, 'vendor', 'fs.read_text'))).find((n) => n !== 'skill.yaml') as string);
     await writeFile(changed, 'changed\n');

@@ -4,7 +4,7 @@
  * (./tar-walk.ts says what it refuses). Nothing here writes anything.
  */
 import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { BLOCK, RECORD } from './tar.js';
@@ -12,7 +12,9 @@ import { TarWalk, tooLarge, type ArchiveBounds } from './tar-walk.js';
 
 export { decodeUtf8, tooLarge, type ArchiveBounds } from './tar-walk.js';
 
-const gunzipAsync = promisify(gunzip);
+// node:zlib loads on the first archive read (about 1 ms): a command that may read one, such as a
+// pull answered from the cache, often reads none.
+let gunzipAsync: ((bytes: Buffer, options: Zlib.ZlibOptions) => Promise<Buffer>) | undefined;
 
 /**
  * Bounds for archives read in memory. Such an archive is held whole while it is read, so its
@@ -61,6 +63,7 @@ async function inflate(bytes: Buffer, bounds: ArchiveBounds): Promise<{ tar?: Bu
   }
   const limit = inflateLimit(bounds);
   try {
+    gunzipAsync ??= promisify((await import('node:zlib')).gunzip);
     return { tar: await gunzipAsync(bytes, { maxOutputLength: limit }) };
   } catch (err) {
     if (err instanceof RangeError || errnoCode(err) === 'ERR_BUFFER_TOO_LARGE') {

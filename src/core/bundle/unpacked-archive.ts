@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import type { TransformOptions } from 'node:stream';
-import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
+import type { Gunzip, ZlibOptions } from 'node:zlib';
 import type { Ignore } from 'ignore';
 import { decodeUtf8, filePieces, inflateLimit, tooLarge, TarWalk, type ArchiveBounds, type TarEvent } from '../archive/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -162,7 +162,8 @@ export async function unpackTgz(input: AsyncIterable<Buffer>, target: string, bo
   }
   // node:zlib hands stream options on to its Transform (the type declares zlib's own only).
   const options: ZlibOptions & TransformOptions = { chunkSize: PIECE, readableHighWaterMark: INFLATE_AHEAD };
-  const gz = createGunzip(options);
+  // Loaded here, not at the top: see read-tgz.ts.
+  const gz = (await import('node:zlib')).createGunzip(options);
   // Settles when the input is used up or the inflater is destroyed (the walk stopped early).
   const feeding = feed(tapped(), gz);
   const walk = new TarWalk(bounds);

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { hashStream } from '../bundle/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { makeDirs } from '../fs/index.js';
+import { makeDirs, readBounded } from '../fs/index.js';
 
 export class BlobCache {
   readonly root: string;
@@ -51,6 +51,21 @@ export class BlobCache {
     }
     const ok = st.isFile() && (size === undefined || st.size === size) && (await hashStream(createReadStream(path)).catch(() => undefined)) === digest;
     if (ok) return { state: 'ok', path };
+    await rm(path, { force: true }).catch(() => undefined);
+    return { state: 'corrupt' };
+  }
+
+  /**
+   * The cached bytes of `digest` (a manifest, a config), read once and hashed in memory, so what
+   * the caller parses is what was hashed: a file hashed on disk and then read again could be
+   * swapped in between. Read at most `maxBytes`, never through a link; a file that is not a
+   * regular file, is too large or no longer hashes to `digest` is removed and reported `corrupt`.
+   */
+  async verifiedBytes(digest: Sha256Digest, maxBytes: number, size?: number): Promise<{ state: 'ok'; bytes: Buffer } | { state: 'missing' | 'corrupt' }> {
+    const path = this.pathOf(digest);
+    const read = await readBounded(path, { maxBytes, followLinks: false });
+    if (!read.ok && read.reason === 'missing') return { state: 'missing' };
+    if (read.ok && (size === undefined || read.bytes.length === size) && sha256(read.bytes) === digest) return { state: 'ok', bytes: read.bytes };
     await rm(path, { force: true }).catch(() => undefined);
     return { state: 'corrupt' };
   }

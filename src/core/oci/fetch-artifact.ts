@@ -4,11 +4,11 @@
  * registry is always asked, since a tag moves. Blobs come from the cache when they are there and
  * still hash to their digest, and are fetched into it otherwise.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { STREAMED_ARCHIVE_CEILING } from '../archive/index.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
-import { OCI_MANIFEST, SMALL_BLOB_MAX_BYTES, toSkillArtifact, toSkillConfig, type SkillArtifact, type SkillConfig } from './artifact.js';
+import { MANIFEST_MAX_BYTES, OCI_MANIFEST, SMALL_BLOB_MAX_BYTES, toSkillArtifact, toSkillConfig, type SkillArtifact, type SkillConfig } from './artifact.js';
 import type { BlobCache } from './cache.js';
 import type { RegistryClient } from './client.js';
 import { formatOciReference, manifestRef, type OciReference } from './reference.js';
@@ -23,25 +23,45 @@ export interface FetchedArtifact {
   readonly fromCache: boolean;
 }
 
+/** A cached artifact's manifest and config, verified; its layer not looked at. */
+export interface CachedHead {
+  readonly digest: Sha256Digest;
+  readonly artifact: SkillArtifact;
+  readonly config: SkillConfig;
+}
+
+/** Throws OCI_DIGEST_MISMATCH for a corrupt cached file when asked to (see cachedArtifact); true when the file is usable. */
+function usable(state: 'ok' | 'missing' | 'corrupt', name: string, what: string, refuseCorrupt: boolean): boolean {
+  if (state === 'corrupt' && refuseCorrupt) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached ${name} of ${what} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
+  return state === 'ok';
+}
+
+/**
+ * The manifest and config of `digest` from the cache alone, each read once and hashed as read
+ * (./cache.ts verifiedBytes); undefined when one is missing. What needs only these (a pull whose
+ * folder already holds the skill) never reads the layer.
+ */
+export async function cachedHead(cache: BlobCache, ref: OciReference, digest: Sha256Digest, refuseCorrupt = false): Promise<CachedHead | undefined> {
+  const what = `manifest ${formatOciReference({ ...ref, digest })}`;
+  const m = await cache.verifiedBytes(digest, MANIFEST_MAX_BYTES);
+  if (m.state !== 'ok') return void usable(m.state, 'manifest', what, refuseCorrupt);
+  const artifact = toSkillArtifact(m.bytes, OCI_MANIFEST, what);
+  const c = await cache.verifiedBytes(artifact.config.digest, SMALL_BLOB_MAX_BYTES, artifact.config.size);
+  if (c.state !== 'ok') return void usable(c.state, 'config', what, refuseCorrupt);
+  return { digest, artifact, config: toSkillConfig(c.bytes, `config of ${what}`) };
+}
+
 /**
  * The manifest, config and layer of `digest` from the cache alone; undefined when one is missing.
  * A cached file that no longer hashes to its name is removed; with `refuseCorrupt` that is
  * OCI_DIGEST_MISMATCH (a run must not quietly use something else), else a miss (a pull fetches again).
  */
 export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest: Sha256Digest, refuseCorrupt = false): Promise<FetchedArtifact | undefined> {
-  const what = `manifest ${formatOciReference({ ...ref, digest })}`;
-  const check = (state: 'ok' | 'missing' | 'corrupt', name: string): boolean => {
-    if (state === 'corrupt' && refuseCorrupt) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached ${name} of ${what} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
-    return state === 'ok';
-  };
-  const m = await cache.verified(digest);
-  if (!check(m.state, 'manifest') || m.state !== 'ok') return undefined;
-  const artifact = toSkillArtifact(await readFile(m.path), OCI_MANIFEST, what);
-  const c = await cache.verified(artifact.config.digest, artifact.config.size);
-  const l = await cache.verified(artifact.layer.digest, artifact.layer.size);
-  if (!check(c.state, 'config') || !check(l.state, 'layer') || c.state !== 'ok' || l.state !== 'ok') return undefined;
-  const config = toSkillConfig(await readFile(c.path), `config of ${what}`);
-  return { digest, artifact, config, layerPath: l.path, fromCache: true };
+  const head = await cachedHead(cache, ref, digest, refuseCorrupt);
+  if (head === undefined) return undefined;
+  const l = await cache.verified(head.artifact.layer.digest, head.artifact.layer.size);
+  if (l.state !== 'ok') return void usable(l.state, 'layer', `manifest ${formatOciReference({ ...ref, digest })}`, refuseCorrupt);
+  return { ...head, layerPath: l.path, fromCache: true };
 }
 
 /**

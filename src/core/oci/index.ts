@@ -18,7 +18,7 @@ export { BlobCache } from './cache.js';
 export { DEFAULT_CHUNK_BYTES } from './blob-upload.js';
 export { RegistryClient } from './client.js';
 export { loadDockerCredentials, NO_CREDENTIALS, type CredentialStore, type Credentials } from './credentials.js';
-export { cachedArtifact, fetchArtifact, openArtifact, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
+export { cachedArtifact, cachedHead, fetchArtifact, openArtifact, type CachedHead, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
 export { defaultPullDir, pullSkill, type PullRequest, type PullResult } from './pull.js';
 export { pushSkill, type PushRequest, type PushResult } from './push.js';
 export { formatOciReference, isLoopback, isOciArgument, manifestRef, parseOciReference, type OciReference } from './reference.js';

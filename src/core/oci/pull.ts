@@ -1,7 +1,8 @@
 /**
  * `pull`: a skill from a registry into a folder. Fixed steps: manifest (by digest from the cache
- * when it is there, re-hashed; else fetched, bounded and hashed), media types, config, signers
- * when asked, then the layer: from the cache (re-hashed) or streamed from the registry, its
+ * when it is there, hashed as read; else fetched, bounded and hashed), media types, config, signers
+ * when asked; by digest, a folder that already holds the skill the config names ends the pull
+ * there, the layer unread; else the layer: from the cache (re-hashed) or streamed from the registry, its
  * pieces counted, hashed and written to the cache's scratch file as they arrive and at the same
  * time inflated through the guarded tar walk of `run ARCHIVE` into a scratch folder beside the
  * destination (never held whole in memory; each file hashed as it is written). The unpacked
@@ -15,7 +16,7 @@ import { basename, dirname, join } from 'node:path';
 import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
 import { unpackTgz, unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { Sha256Digest } from '../digest/index.js';
+import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { entryExists, makeDirs } from '../fs/index.js';
 import { checkSkillDir, checkSkillSource, type SkillIdentity, type SkillKind } from '../skill-gate/index.js';
@@ -26,7 +27,7 @@ import { RegistryClient } from './client.js';
 import { formatOciReference, type OciReference } from './reference.js';
 import { trustedSigners } from './signature.js';
 import type { TransportOptions } from './transport.js';
-import { openArtifact } from './fetch-artifact.js';
+import { cachedHead, openArtifact, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
 
 export interface PullRequest {
   readonly ref: OciReference;
@@ -67,10 +68,12 @@ export function defaultPullDir(root: string, kind: SkillKind): string {
 
 export async function pullSkill(req: PullRequest): Promise<PullResult> {
   const client = new RegistryClient(req.ref, req.transport);
-  const fetched = await openArtifact(client, req.ref, req.cache);
-  const { digest, config } = fetched;
+  // By digest, with the manifest and config cached (each hashed as read): the folder may already
+  // hold the skill, and then the layer is not even read (see below).
+  const known = req.ref.digest !== undefined && isSha256Digest(req.ref.digest) ? await cachedHead(req.cache, req.ref, req.ref.digest) : undefined;
+  let fetched: FetchedArtifact | StreamingArtifact | undefined;
+  const { digest, config } = known ?? (fetched = await openArtifact(client, req.ref, req.cache));
   const reference = formatOciReference({ ...req.ref, digest });
-  const base = { reference, digest, config, fromCache: fetched.fromCache };
 
   let signers: string[] | undefined;
   if ((req.minSigners ?? 0) > 0) {
@@ -78,7 +81,10 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     if (signers.length < (req.minSigners ?? 0)) {
       return {
         ok: false,
-        ...base,
+        reference,
+        digest,
+        config,
+        fromCache: fetched?.fromCache ?? true,
         signers,
         diagnostics: [
           diag('OCI_SIGNERS_TOO_FEW', `${reference} has ${signers.length} distinct trusted signer(s)${signers.length > 0 ? ` (${signers.join(', ')})` : ''}; --min-signers asks for ${req.minSigners}`, {
@@ -92,16 +98,19 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   const withSigners = signers !== undefined ? { signers } : {};
   // The skill's kind from the config places it; the layer must then say the same.
   const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
-  // A second pull of a cached digest whose folder is already in place: the cached blobs were
-  // re-hashed, and the folder is validated and must be the skill the config names, manifest and
-  // content. Nothing would be written, so the layer is not unpacked again.
-  if (fetched.fromCache && 'layerPath' in fetched && isPlainName(config.id)) {
+  // A second pull of a cached digest whose folder is already in place: the folder is validated
+  // and must be the skill the verified config names, manifest and content. Nothing would be
+  // written, so the layer is neither unpacked nor read: it is re-hashed only when used.
+  if (known !== undefined && isPlainName(config.id)) {
     const dest = join(parent, config.id);
     const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
     if (there?.ok === true && there.kind === config.kind && isSkill(there.identity, config)) {
-      return { ok: true, ...base, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
+      return { ok: true, reference, digest, config, fromCache: true, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
     }
   }
+  // The cache again, now with the layer (re-hashed), or the registry for what is missing.
+  fetched ??= await openArtifact(client, req.ref, req.cache);
+  const base = { reference, digest, config, fromCache: fetched.fromCache };
   let madeParent: string | undefined;
   try {
     madeParent = await makeDirs(parent, 0o755);
