@@ -1,9 +1,8 @@
 import { createHash, webcrypto } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 
-/** sha256 of a stream without holding it in memory. */
-export async function hashStream(stream: Readable): Promise<Sha256Digest> {
+/** sha256 of a stream (or any pieces, such as ../archive's filePieces) without holding it in memory. */
+export async function hashStream(stream: AsyncIterable<unknown>): Promise<Sha256Digest> {
   const h = createHash('sha256');
   for await (const chunk of stream) h.update(chunk as Buffer);
   return `sha256:${h.digest('hex')}`;

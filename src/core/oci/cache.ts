@@ -5,10 +5,11 @@
  * cache is a directory anyone with the user's rights can write, so every use hashes the file
  * again: what changed between the pull that stored it and the run that uses it is refused.
  */
-import { createReadStream } from 'node:fs';
-import { lstat, open, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { filePieces } from '../archive/index.js';
 import { hashStream } from '../bundle/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -38,18 +39,26 @@ export class BlobCache {
   }
 
   /**
-   * The cached file for `digest` if it is there, a regular file (never followed through a link)
-   * and still hashes to `digest`. A file that does not is removed and reported as `corrupt`.
+   * The cached file for `digest` if it is there, a regular file and still hashes to `digest`. It
+   * is opened without following a link and without blocking (a FIFO put in its place would hang
+   * a plain open), and read in pieces into one buffer. A file that does not pass is removed and
+   * reported as `corrupt`. The file is read again by whoever uses it, who must hash what it reads.
    */
   async verified(digest: Sha256Digest, size?: number): Promise<{ state: 'ok'; path: string } | { state: 'missing' | 'corrupt' }> {
     const path = this.pathOf(digest);
-    let st;
-    try {
-      st = await lstat(path);
-    } catch {
-      return { state: 'missing' };
+    const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((err: unknown) => (errnoCode(err) === 'ENOENT' ? 'missing' : undefined));
+    if (fh === 'missing') return { state: 'missing' };
+    let ok = false;
+    if (fh !== undefined) {
+      try {
+        const st = await fh.stat();
+        ok = st.isFile() && (size === undefined || st.size === size) && (await hashStream(filePieces(fh, st.size, path))) === digest;
+      } catch {
+        ok = false;
+      } finally {
+        await fh.close();
+      }
     }
-    const ok = st.isFile() && (size === undefined || st.size === size) && (await hashStream(createReadStream(path)).catch(() => undefined)) === digest;
     if (ok) return { state: 'ok', path };
     await rm(path, { force: true }).catch(() => undefined);
     return { state: 'corrupt' };

@@ -128,10 +128,16 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     // A layer not in the cache is unpacked as it downloads; the result is used only after the
     // whole layer hashed to its digest (streamLayer throws otherwise, and `finally` below removes
     // the scratch folder with whatever the unverified bytes made in it).
-    const source =
-      'layerPath' in fetched
-        ? await unpackTgzFile(fetched.layerPath, target, bounds, label)
-        : (await fetched.streamLayer((pieces) => unpackTgz(pieces, target, bounds, label))).result;
+    let source;
+    if ('layerPath' in fetched) {
+      source = await unpackTgzFile(fetched.layerPath, target, bounds, label);
+      // The cached layer was hashed when it was looked up, and read again to be unpacked: a file
+      // swapped in between could add files the digests leave out (node_modules/, .skillignore'd
+      // names) to a skill whose identity still matches. What was unpacked must hash to the layer.
+      if (source.archiveDigest !== fetched.artifact.layer.digest) {
+        throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached layer of ${reference} changed while it was read (hashed to ${source.archiveDigest})`, { hint: 'pull it again' });
+      }
+    } else source = (await fetched.streamLayer((pieces) => unpackTgz(pieces, target, bounds, label))).result;
     const check = await checkSkillSource(source, config.id, { dirName: config.id });
     if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
     if (check.kind !== config.kind || !isSkill(check.identity, config)) {
