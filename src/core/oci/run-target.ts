@@ -4,13 +4,14 @@
  * a tag can move between the pull and the run. The layer's bytes are read once, hashed, and
  * written to a private scratch file that the run then reads: what runs is what was verified.
  */
-import { mkdtemp, open, readFile } from 'node:fs/promises';
+import { mkdtemp, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
+import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
+import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import type { SkillPin } from '../pins/index.js';
 import type { BlobCache } from './cache.js';
-import { cachedArtifact } from './fetch-artifact.js';
+import { cachedHead } from './fetch-artifact.js';
 import { formatOciReference, type OciReference } from './reference.js';
 
 /** The digest a run of `ref` takes: its own, or the one a pin's origin records for its tag. */
@@ -31,10 +32,22 @@ export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256D
 /** Writes the verified layer of `digest` to `<scratch>/<id>-<version>.tgz` and returns that path. */
 export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<string> {
   const reference = formatOciReference({ ...ref, digest });
-  const hit = await cachedArtifact(cache, ref, digest, true);
+  const hit = await cachedHead(cache, ref, digest, true);
   if (hit === undefined) throw new SkillctlError('OCI_NOT_CACHED', `${reference} is not in the cache (${cache.root})`, { hint: `skillctl pull ${reference}` });
-  const bytes = await readFile(hit.layerPath);
-  if (sha256(bytes) !== hit.artifact.layer.digest) throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached layer of ${reference} changed while it was read`);
+  // A run reads its archive whole, within run ARCHIVE's bound, where pull streams layers up to
+  // 8 GiB: a larger layer is refused by its size before a byte of it is read.
+  const limit = inflateLimit(DEFAULT_ARCHIVE_BOUNDS);
+  const { layer } = hit.artifact;
+  if (layer.size > limit) {
+    throw new SkillctlError('ARCHIVE_TOO_LARGE', `${reference}: its layer is ${layer.size} bytes; a run reads archives of at most ${limit}`, { hint: `run the folder skillctl pull ${reference} writes` });
+  }
+  // Read once (never through a link, never blocking on a FIFO), hashed as read.
+  const cached = await cache.verifiedBytes(layer.digest, limit, layer.size);
+  if (cached.state !== 'ok') {
+    if (cached.state === 'missing') throw new SkillctlError('OCI_NOT_CACHED', `the layer of ${reference} is not in the cache (${cache.root})`, { hint: `skillctl pull ${reference}` });
+    throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached layer of ${reference} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
+  }
+  const { bytes } = cached;
   const dir = await mkdtemp(join(scratchParent, 'skillctl-run-oci-'));
   const path = join(dir, `${hit.config.id}-${hit.config.version}.tgz`);
   const fh = await open(path, 'wx', 0o600);
