@@ -5,28 +5,21 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sha256 } from '../../../src/core/digest/index.js';
-import { BlobCache, buildArtifact, cachedArtifact, cachedHead, parseOciReference, type SkillConfig } from '../../../src/core/oci/index.js';
+import { BlobCache, buildArtifact, cachedArtifact, cachedHead } from '../../../src/core/oci/index.js';
+import { DEMO_CONFIG, DEMO_REF, putBlob } from '../../helpers/oci-cache.js';
 import { tempDir } from '../../helpers/tmp.js';
 
-const REF = parseOciReference('oci://127.0.0.1:5000/skills/demo');
-const CONFIG: SkillConfig = { kind: 'bundle', id: 'demo', version: '1.0.0', manifest_digest: sha256(Buffer.from('m')), content_digest: sha256(Buffer.from('c')) };
 
-async function put(cache: BlobCache, bytes: Buffer): Promise<string> {
-  const path = cache.pathOf(sha256(bytes));
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, bytes);
-  return path;
-}
 
 describe('BlobCache.verifiedBytes', () => {
   it('returns the bytes that hashed to the digest', async () => {
     const cache = new BlobCache(tempDir());
     const bytes = Buffer.from('{"a":1}');
-    await put(cache, bytes);
+    await putBlob(cache, bytes);
     assert.deepEqual(await cache.verifiedBytes(sha256(bytes), 1024), { state: 'ok', bytes });
     assert.deepEqual(await cache.verifiedBytes(sha256(bytes), 1024, bytes.length + 1), { state: 'corrupt' }, 'a size other than the descriptor says');
   });
@@ -40,13 +33,13 @@ describe('BlobCache.verifiedBytes', () => {
     const root = tempDir();
     const cache = new BlobCache(root);
     const edited = Buffer.from('original');
-    const editedPath = await put(cache, edited);
+    const editedPath = await putBlob(cache, edited);
     await writeFile(editedPath, 'edited!!');
     assert.deepEqual(await cache.verifiedBytes(sha256(edited), 1024), { state: 'corrupt' });
     assert.equal(existsSync(editedPath), false);
 
     const big = Buffer.alloc(2048, 1);
-    const bigPath = await put(cache, big);
+    const bigPath = await putBlob(cache, big);
     assert.deepEqual(await cache.verifiedBytes(sha256(big), 1024), { state: 'corrupt' });
     assert.equal(existsSync(bigPath), false);
 
@@ -66,26 +59,26 @@ describe('cachedHead and cachedArtifact', () => {
   it('cachedHead reads the manifest and config without the layer; cachedArtifact needs the layer too', async () => {
     const cache = new BlobCache(tempDir());
     const layer = Buffer.from('not really a tgz');
-    const built = buildArtifact(CONFIG, layer, 'demo-1.0.0.tgz');
-    await put(cache, built.manifest);
-    await put(cache, built.config);
-    const head = await cachedHead(cache, REF, built.digest);
-    assert.deepEqual(head?.config, CONFIG);
+    const built = buildArtifact(DEMO_CONFIG, layer, 'demo-1.0.0.tgz');
+    await putBlob(cache, built.manifest);
+    await putBlob(cache, built.config);
+    const head = await cachedHead(cache, DEMO_REF, built.digest);
+    assert.deepEqual(head?.config, DEMO_CONFIG);
     assert.equal(head?.artifact.layer.digest, sha256(layer));
-    assert.equal(await cachedArtifact(cache, REF, built.digest), undefined, 'no layer cached');
-    const layerPath = await put(cache, layer);
-    assert.equal((await cachedArtifact(cache, REF, built.digest))?.layerPath, layerPath);
+    assert.equal(await cachedArtifact(cache, DEMO_REF, built.digest), undefined, 'no layer cached');
+    const layerPath = await putBlob(cache, layer);
+    assert.equal((await cachedArtifact(cache, DEMO_REF, built.digest))?.layerPath, layerPath);
   });
 
   it('a corrupt config is a miss for a pull and OCI_DIGEST_MISMATCH for a run', async () => {
     const cache = new BlobCache(tempDir());
-    const built = buildArtifact(CONFIG, Buffer.from('layer'), 'demo-1.0.0.tgz');
-    await put(cache, built.manifest);
-    const configPath = await put(cache, built.config);
+    const built = buildArtifact(DEMO_CONFIG, Buffer.from('layer'), 'demo-1.0.0.tgz');
+    await putBlob(cache, built.manifest);
+    const configPath = await putBlob(cache, built.config);
     await writeFile(configPath, '{"kind":"bundle"}');
-    assert.equal(await cachedHead(cache, REF, built.digest), undefined);
-    await put(cache, built.config);
+    assert.equal(await cachedHead(cache, DEMO_REF, built.digest), undefined);
+    await putBlob(cache, built.config);
     await writeFile(configPath, '{"kind":"bundle"}');
-    await assert.rejects(cachedHead(cache, REF, built.digest, true), { code: 'OCI_DIGEST_MISMATCH', message: /the cached config of manifest oci:\/\/127\.0\.0\.1:5000\/skills\/demo@sha256:[0-9a-f]{64} no longer hashes to its digest; it was removed/ });
+    await assert.rejects(cachedHead(cache, DEMO_REF, built.digest, true), { code: 'OCI_DIGEST_MISMATCH', message: /the cached config of manifest oci:\/\/127\.0\.0\.1:5000\/skills\/demo@sha256:[0-9a-f]{64} no longer hashes to its digest; it was removed/ });
   });
 });

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { sha256, type Sha256Digest } from '../../../src/core/digest/index.js';
 import { BlobCache, buildArtifact, parseOciReference, pullSkill } from '../../../src/core/oci/index.js';
@@ -15,6 +15,7 @@ import { NO_CREDENTIALS } from '../../../src/core/oci/credentials.js';
 import { checkSkillArchive } from '../../../src/core/skill-gate/index.js';
 import { ROOT } from '../../helpers/paths.js';
 import { tgz, type RawEntry } from '../../helpers/tar.js';
+import { putBlob } from '../../helpers/oci-cache.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const BUNDLE = join(ROOT, 'manifests', 'default', 'fs.read_text');
@@ -35,11 +36,6 @@ class SwappingCache extends BlobCache {
   }
 }
 
-async function put(cache: BlobCache, bytes: Buffer): Promise<void> {
-  const path = cache.pathOf(sha256(bytes));
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, bytes);
-}
 
 describe('pullSkill from the cache', () => {
   it('refuses a cached layer swapped after it was hashed, and places nothing', async () => {
@@ -57,7 +53,7 @@ describe('pullSkill from the cache', () => {
     const built = buildArtifact({ kind: 'bundle', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'fs.read_text-0.1.0.tgz');
 
     const cache = new SwappingCache(join(dir, 'cache'), sha256(layer), smuggling);
-    for (const bytes of [built.manifest, built.config, layer]) await put(cache, bytes);
+    for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
     const out = join(dir, 'out');
     await assert.rejects(
       pullSkill({ ref: parseOciReference(`oci://127.0.0.1:1/skills/fs.read_text@${built.digest}`), transport: { credentials: NO_CREDENTIALS }, cache, root: dir, outDir: out }),
