@@ -85,6 +85,31 @@ interface Followed {
   readonly own: boolean;
 }
 
+/**
+ * Waits `ms` before a retry; an abort of `signal` ends the wait at once with its reason (a
+ * Retry-After of 10 s would otherwise hold a request given up for that long), the timer cleared.
+ */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal === undefined) return void setTimeout(resolve, ms);
+    if (signal.aborted) return reject(reasonOf(signal));
+    const stop = (): void => {
+      clearTimeout(timer);
+      reject(reasonOf(signal));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+/** What a request given up by `signal` rejects with: its reason, when that is an error. */
+function reasonOf(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : abortError('cancelled');
+}
+
 export class Transport {
   readonly registry: string;
   readonly hostname: string;
@@ -98,7 +123,9 @@ export class Transport {
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
     this.auth = new RegistryAuth(registry, opts.credentials, {
-      get: (url, headers) => this.once('GET', url.href, headers, undefined, undefined).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
+      // Under the signal of the request whose 401 it answers: a token service that never answers
+      // is given up with that request, not left to the idle timer.
+      get: (url, headers, signal) => this.once('GET', url.href, headers, undefined, signal).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
       checkScheme: (url) => this.checkScheme(url),
     });
   }
@@ -108,13 +135,9 @@ export class Transport {
     return originOf(this.scheme ?? 'https', this.registry);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((r) => setTimeout(r, ms));
-  }
-
   /** One request, with the idle timer; network failures are thrown as they come (see `unreachable`). */
   private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined, signal: AbortSignal | undefined): Promise<Reply> {
-    signal?.throwIfAborted();
+    if (signal?.aborted === true) throw reasonOf(signal);
     const idle = this.opts.idleMs ?? 60_000;
     let abort = (): void => undefined;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -128,7 +151,9 @@ export class Transport {
     const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
     const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
     abort = () => ex.abort(abortError('no answer in time'));
-    const giveUp = (): void => ex.abort(signal?.reason instanceof Error ? signal.reason : abortError('cancelled'));
+    const giveUp = (): void => {
+      if (signal !== undefined) ex.abort(reasonOf(signal));
+    };
     signal?.addEventListener('abort', giveUp, { once: true });
     const done = (): void => {
       clearTimeout(timer);
@@ -181,7 +206,7 @@ export class Transport {
       // Only the registry's own 401 is answered: see the header comment.
       if (res.status === 401 && own && authRounds === 0) {
         authRounds++;
-        const answered = await this.auth.answer(res, init.what, authorization).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what, authorization, init.signal).catch(async (err: unknown) => {
           await res.body.cancel().catch(() => undefined);
           reply.done();
           throw err;
@@ -198,7 +223,7 @@ export class Transport {
         retries++;
         await res.body.cancel().catch(() => undefined);
         reply.done();
-        await this.sleep(wait);
+        await sleep(wait, init.signal);
         continue;
       }
       if (res.status < 300 || init.accept?.includes(res.status) === true) return reply;
