@@ -1,13 +1,16 @@
 // A request given up (its AbortSignal aborted) ends at once wherever it waits: in the back-off
 // before a retry (a registry answering 503 with Retry-After: 10) and while a Bearer token is
 // fetched (a token service that never answers). Either way it rejects with the signal's reason,
-// clears its timer and closes its connection: nothing is left to keep the process alive.
+// clears its timer and closes its connection: nothing is left to keep the process alive. The
+// overall deadline gives requests up the same way, the reading of a body included, and lets the
+// requests that tidy up after it through.
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { SkillctlError } from '../../../src/core/errors.js';
+import { isSkillctlError, SkillctlError } from '../../../src/core/errors.js';
 import { NO_CREDENTIALS } from '../../../src/core/oci/credentials.js';
+import { Deadline } from '../../../src/core/oci/deadline.js';
 import { Transport } from '../../../src/core/oci/transport.js';
 
 /** Well before the 10 s Retry-After and the 30 s idle timer the tests set. */
@@ -102,5 +105,38 @@ describe('a request given up', () => {
     });
     await giveUp(reg.host, /^\/token/);
     await Promise.race([tokenClosed, new Promise((_r, fail) => setTimeout(() => fail(new Error('the token request is still open')), PROMPT_MS).unref())]);
+  });
+
+  it('past the deadline: a body being read is cut with OCI_UNREACHABLE naming the timeout, later requests fail at once, a cleanup request still goes', async () => {
+    reg = await registry((req, res) => {
+      if (req.method === 'DELETE') {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      // A byte every 100 ms of a promised kilobyte: never idle, never done.
+      res.writeHead(200, { 'content-length': '1024' });
+      const timer = setInterval(() => res.write('x'), 100);
+      res.on('close', () => clearInterval(timer));
+    });
+    const t = new Transport(reg.host, '127.0.0.1', { credentials: NO_CREDENTIALS, plainHttp: true, idleMs: 30_000, deadline: new Deadline(0.5) });
+    const started = Date.now();
+    const reply = await t.request('GET', '/v2/skills/x/blobs/sha256:00', { what: 'blob sha256:00' });
+    const cut = await (async () => {
+      for (let piece = await reply.response.body.read(); piece !== undefined; piece = await reply.response.body.read()) reply.touch();
+    })().then(
+      () => assert.fail('the body was read to its end'),
+      (e: unknown) => e,
+    );
+    reply.done();
+    assert.ok(isSkillctlError(cut) && cut.code === 'OCI_UNREACHABLE', String(cut));
+    assert.equal(cut.message, `${reg.host}: blob sha256:00: not finished within the 0.5 s timeout`);
+    assert.ok(Date.now() - started < PROMPT_MS, `the read took ${Date.now() - started} ms`);
+    const seen = reg.seen.length;
+    await assert.rejects(t.request('GET', '/v2/skills/x/manifests/1', { what: 'manifest skills/x:1' }), { code: 'OCI_UNREACHABLE', message: /manifest skills\/x:1: not finished within the 0\.5 s timeout/ });
+    assert.equal(reg.seen.length, seen, 'a request past the deadline was sent');
+    const cleanup = await t.request('DELETE', '/v2/skills/x/blobs/uploads/1', { what: 'cancelling the upload', cleanup: true });
+    cleanup.done();
+    assert.equal(cleanup.response.status, 204);
   });
 });
