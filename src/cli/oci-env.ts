@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { SkillctlError } from '../core/errors.js';
 import { readInputFile } from '../core/fs/index.js';
-import { BlobCache, loadDockerCredentials, type TransportOptions } from '../core/oci/index.js';
+import { BlobCache, Deadline, loadDockerCredentials, type TransportOptions } from '../core/oci/index.js';
 import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../core/sign/index.js';
 import type { CliIO } from './io.js';
 
@@ -31,8 +31,13 @@ export function dockerConfigPath(io: CliIO): string {
   return join(dir !== undefined && dir !== '' ? dir : join(home(io), '.docker'), 'config.json');
 }
 
-export async function transportOptions(io: CliIO, opts: { readonly plainHttp?: boolean }): Promise<TransportOptions> {
-  return { credentials: await loadDockerCredentials(dockerConfigPath(io)), ...(opts.plainHttp === true ? { plainHttp: true } : {}) };
+/** The transport of an OCI command: its credentials, `--plain-http`, and `--timeout` as the deadline of its whole registry exchange. */
+export async function transportOptions(io: CliIO, opts: { readonly plainHttp?: boolean; readonly timeout?: number }): Promise<TransportOptions> {
+  return {
+    credentials: await loadDockerCredentials(dockerConfigPath(io)),
+    ...(opts.plainHttp === true ? { plainHttp: true } : {}),
+    ...(opts.timeout !== undefined ? { deadline: new Deadline(opts.timeout) } : {}),
+  };
 }
 
 /** `--min-signers N --keys FILE`: the trusted keys, or undefined when no signer is asked for. */

@@ -7,6 +7,16 @@ export function parseMinSigners(value: string): number {
   return Number(value);
 }
 
+/**
+ * `--timeout <seconds>`: a positive number of seconds, at most a day (pull's skill:// per request,
+ * pull's oci:// and push's for the whole registry exchange).
+ */
+export function parseTimeout(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400) throw new InvalidArgumentError('a number of seconds above 0 and at most 86400 is required.');
+  return n;
+}
+
 /** commander's accumulator for a repeatable option (`--contracts a --contracts b`). */
 export function collect(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];

@@ -2,11 +2,11 @@
 // fetched again) or ends promptly with its code, and never leaves an upload session open.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { packBundle } from '../../src/core/pack/index.js';
-import { codesOf, skillctlAsync, type CliRun } from '../helpers/cli.js';
+import { codesOf, json, skillctlAsync, type CliRun } from '../helpers/cli.js';
 import type { BearerOptions } from '../helpers/hostile-bearer.js';
 import { hostileRegistry, type HostileRegistry, type Misbehaviour, type Seen } from '../helpers/hostile-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
@@ -28,14 +28,22 @@ describe('push oci:// to a hostile registry', () => {
   });
   after(() => removeDir(work));
 
-  /** Pushes `source` to a fresh hostile registry; the registry is closed after. */
-  async function push(source: string, misbehaviour: Misbehaviour, opts: { bearer?: BearerOptions; hold?: (seen: Seen) => Promise<void> | undefined } = {}): Promise<{ r: CliRun; reg: HostileRegistry; ms: number }> {
-    const reg = await hostileRegistry({ misbehaviour, layer: Buffer.alloc(0), ...opts });
-    const env = { XDG_CACHE_HOME: join(work, `cache-${n}`), DOCKER_CONFIG: join(work, 'no-docker') };
+  /**
+   * Pushes `source` to a fresh hostile registry (with `args` after the reference); the registry
+   * is closed after. `tmp` is TMPDIR, where push makes its scratch folder.
+   */
+  async function push(
+    source: string,
+    misbehaviour: Misbehaviour,
+    opts: { bearer?: BearerOptions; hold?: (seen: Seen) => Promise<void> | undefined; args?: string[]; tmp?: string } = {},
+  ): Promise<{ r: CliRun; reg: HostileRegistry; ms: number }> {
+    const { args = [], tmp, ...served } = opts;
+    const reg = await hostileRegistry({ misbehaviour, layer: Buffer.alloc(0), ...served });
+    const env = { XDG_CACHE_HOME: join(work, `cache-${n}`), DOCKER_CONFIG: join(work, 'no-docker'), ...(tmp !== undefined ? { TMPDIR: tmp } : {}) };
     n++;
     try {
       const started = Date.now();
-      const r = await skillctlAsync(['push', source, `oci://${reg.host}/skills/pdf-notes:1`, '--json'], { cwd: work, env, timeoutMs: 45_000 });
+      const r = await skillctlAsync(['push', source, `oci://${reg.host}/skills/pdf-notes:1`, ...args, '--json'], { cwd: work, env, timeoutMs: 45_000 });
       return { r, reg, ms: Date.now() - started };
     } finally {
       await reg.close();
@@ -72,6 +80,22 @@ describe('push oci:// to a hostile registry', () => {
     assert.equal(deletes(reg), 1);
     assert.equal(reg.store.sessions.size, 0);
     assert.equal(reg.store.blobs.size, 0);
+  });
+
+  it('a PATCH that never completes, --timeout 1: OCI_UNREACHABLE naming the timeout well before 10 s, exit 2, the session cancelled, no scratch left', async () => {
+    const tmp = join(work, 'tmp-timeout');
+    await mkdir(tmp);
+    // A folder: packed into the scratch folder first, so there is something to leave behind.
+    const never = (s: Seen): Promise<void> | undefined => (s.method === 'PATCH' ? new Promise<void>(() => undefined) : undefined);
+    const { r, reg, ms } = await push(PDF_NOTES_DIR, 'none', { hold: never, args: ['--timeout', '1'], tmp });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_UNREACHABLE']);
+    assert.match(json<{ error?: { message: string } }>(r).error?.message ?? '', /^127\.0\.0\.1:\d+: upload of blob sha256:[0-9a-f]{64}: not finished within the 1 s timeout$/);
+    assert.ok(ms < 10_000, `the push took ${ms} ms`);
+    assert.equal(deletes(reg), 1);
+    assert.equal(reg.store.sessions.size, 0);
+    assert.equal(reg.store.blobs.size, 0);
+    assert.deepEqual(await readdir(tmp), []);
   });
 
   it('the archive swapped for a FIFO after it was hashed: the upload refuses it (INPUT_NOT_REGULAR_FILE, exit 2) and the process ends', async () => {

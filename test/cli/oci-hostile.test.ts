@@ -176,6 +176,39 @@ describe('pull oci:// from a hostile registry', () => {
     assert.ok(ms < 20_000, `the pull took ${ms} ms`);
   });
 
+  // --timeout bounds the whole exchange: each of these holds a pull without one for ever (a byte
+  // every 200 ms never trips the 60 s idle timer) or for 30 s (three waits of Retry-After: 10).
+  const slow: [string, Misbehaviour, { bearer?: BearerOptions }][] = [
+    ['a layer trickled a byte at a time', 'trickle-layer', {}],
+    ['503 with Retry-After: 10 on every request (given up in the back-off)', 'always-503-retry-after-10', {}],
+    ['a token service that never answers', 'none', { bearer: { tokenHangs: true } }],
+  ];
+  for (const [what, misbehaviour, opts] of slow) {
+    it(`${what}, --timeout 1: OCI_UNREACHABLE naming the timeout well before 10 s, exit 2, nothing written`, async () => {
+      const { r, proj, cache, ms } = await pull(misbehaviour, { ...opts, argv: (ref) => ['pull', ref, '--out', 'out', '--timeout', '1', '--json'] });
+      assert.equal(r.code, 2, r.stdout + r.stderr);
+      assert.deepEqual(codesOf(r), ['OCI_UNREACHABLE']);
+      assert.match(json<ErrorDoc>(r).error?.message ?? '', /^127\.0\.0\.1:\d+: (manifest|blob) \S+: not finished within the 1 s timeout$/);
+      assert.ok(ms < 10_000, `the pull took ${ms} ms`);
+      await nothingWritten(proj, cache, 0);
+    });
+  }
+
+  it('registry validate of an oci:// source whose layer trickles, --timeout 1: the same OCI_UNREACHABLE well before 10 s, nothing written', async () => {
+    const { r, proj, cache, ms } = await pull('trickle-layer', { argv: (ref) => ['registry', 'validate', ref, '--timeout', '1', '--json'] });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_UNREACHABLE']);
+    assert.match(json<ErrorDoc>(r).error?.message ?? '', /not finished within the 1 s timeout/);
+    assert.ok(ms < 10_000, `the validate took ${ms} ms`);
+    await nothingWritten(proj, cache, 0);
+  });
+
+  it('a pull that finishes within its --timeout is not cut', async () => {
+    const { r, proj } = await pull('none', { argv: (ref) => ['pull', ref, '--out', 'out', '--timeout', '60', '--json'] });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.ok(existsSync(join(proj, 'out', 'pdf-notes', 'SKILL.md')));
+  });
+
   it('a registry named in capitals or with its default port is still one origin: a same-host redirect keeps the credentials', async () => {
     const { r, reg } = await pull('redirect-same-host', { basic: { user: 'alice', password: 'SENTINEL-PASSWORD' }, host: (h) => h.replace('127.0.0.1', 'LOCALHOST') });
     assert.equal(r.code, 0, r.stdout + r.stderr);

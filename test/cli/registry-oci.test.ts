@@ -102,10 +102,12 @@ describe('registry publish oci:// with docker-registry', () => {
     assert.deepEqual(await readFile(join(work, 'reg', 'index.json')), before);
   });
 
-  it('--min-signers without an oci:// source is a usage error', () => {
-    const r = cli(['registry', 'publish', SKILL_WITH_CAPABILITY, '--registry', 'reg', '--min-signers', '1', '--keys', 'keys.json']);
-    assert.equal(r.code, 2);
-    assert.match(r.stderr, /--plain-http, --min-signers and --keys apply to oci:\/\/ sources, and none is given/);
+  it('--min-signers or --timeout without an oci:// source is a usage error', () => {
+    for (const options of [['--min-signers', '1', '--keys', 'keys.json'], ['--timeout', '5']]) {
+      const r = cli(['registry', 'publish', SKILL_WITH_CAPABILITY, '--registry', 'reg', ...options]);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--plain-http, --min-signers, --keys and --timeout apply to oci:\/\/ sources, and none is given/);
+    }
   });
 
   it('--min-signers: an artifact without a trusted signer is OCI_SIGNERS_TOO_FEW and nothing is published; a signed one is', async () => {

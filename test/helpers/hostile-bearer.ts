@@ -12,6 +12,8 @@ export interface BearerOptions {
   readonly lifetimeMs?: number;
   /** The token endpoint answers after this long (default at once). */
   readonly tokenDelayMs?: number;
+  /** The token endpoint never answers (only the client, or closing the registry, ends the request). */
+  readonly tokenHangs?: boolean;
   /** The 401's body is this many bytes of spaces, its length announced (default none). */
   readonly challengeBodyBytes?: number;
   /** The realm the challenge names (default the registry's own `/token`). */
@@ -32,6 +34,7 @@ export function bearerGate(opts: BearerOptions, ownRealm: string): BearerGate {
     issued,
     handle(req, res) {
       if ((req.url ?? '').startsWith('/token')) {
+        if (opts.tokenHangs === true) return true;
         setTimeout(() => {
           const token = `token-${issued.length + 1}`;
           issued.push(token);

@@ -1,8 +1,8 @@
 /**
  * A misbehaving registry on 127.0.0.1: it speaks enough of the distribution API to serve one
  * skill artifact and take a push (./hostile-uploads.ts), and each `Misbehaviour` makes it lie in
- * one way (a wrong digest, a short, cut or endless body, a huge manifest, redirects, a failing
- * upload). It can ask for Bearer tokens (./hostile-bearer.ts) and hold requests a test wants to
+ * one way (a wrong digest, a short, cut, endless or trickled body, a huge manifest, redirects,
+ * a failing upload, a Retry-After too long to wait for). It can ask for Bearer tokens (./hostile-bearer.ts) and hold requests a test wants to
  * act between. It records every request with its Authorization header, so a test can tell
  * where credentials went.
  */
@@ -32,6 +32,8 @@ export type Misbehaviour =
   | 'image-manifest'
   | 'busy-then-ok'
   | 'always-500'
+  | 'always-503-retry-after-10'
+  | 'trickle-layer'
   | 'patch-500';
 
 export interface Seen {
@@ -136,6 +138,12 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
       res.end(JSON.stringify({ errors: [{ code: 'UNKNOWN', message: 'storage on fire' }] }));
       return;
     }
+    if (opts.misbehaviour === 'always-503-retry-after-10') {
+      // A client that honours Retry-After waits 10 s before each retry.
+      res.writeHead(503, { 'retry-after': '10', 'content-length': '0' });
+      res.end();
+      return;
+    }
     if (opts.misbehaviour === 'busy-then-ok' && busy < 2) {
       busy++;
       res.writeHead(429, { 'retry-after': '0' });
@@ -213,6 +221,17 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
           res.write(blob);
           const junk = Buffer.alloc(64 * 1024, 0x41);
           const timer = setInterval(() => res.write(junk), 1);
+          res.on('close', () => clearInterval(timer));
+          return;
+        }
+        case 'trickle-layer': {
+          // Every byte promised, one sent every 200 ms: never quiet long enough for an idle
+          // timer, and hours for a layer of kilobytes.
+          res.writeHead(200, { 'content-length': String(blob.length) });
+          let sent = 0;
+          const timer = setInterval(() => {
+            if (sent < blob.length) res.write(blob.subarray(sent, ++sent));
+          }, 200);
           res.on('close', () => clearInterval(timer));
           return;
         }

@@ -15,8 +15,11 @@ import { boundedText, ERROR_BODY_MAX, registryMessage } from './response-body.js
 
 /** What the authenticator needs of the transport: a plain GET (no auth, no redirects) and its scheme rule. */
 export interface TokenFetcher {
-  /** GETs `url` once; network failures are already SkillctlErrors. `done` stops the idle timer. */
-  get(url: URL, headers: Record<string, string>): Promise<{ readonly response: HttpResponse; done(): void }>;
+  /**
+   * GETs `url` once; network failures are already SkillctlErrors. `done` stops the idle timer.
+   * An abort of `signal` (the request's whose 401 is answered) gives the GET and its body up.
+   */
+  get(url: URL, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<{ readonly response: HttpResponse; done(): void }>;
   /** Throws unless `url` may be fetched (HTTPS, or HTTP where allowed). */
   checkScheme(url: URL): void;
 }
@@ -43,10 +46,11 @@ export class RegistryAuth {
 
   /**
    * Earns an Authorization header from a 401's challenge. `sent` is the header the refused
-   * request carried. Returns the header to send again, or undefined when there is nothing to
-   * answer with (the caller then reports the 401).
+   * request carried, `signal` that request's (a token fetch is given up with it). Returns the
+   * header to send again, or undefined when there is nothing to answer with (the caller then
+   * reports the 401).
    */
-  async answer(res: HttpResponse, what: string, sent: string | undefined): Promise<string | undefined> {
+  async answer(res: HttpResponse, what: string, sent: string | undefined, signal: AbortSignal | undefined): Promise<string | undefined> {
     const challenge = parseChallenge(res.headers.get('www-authenticate'));
     const creds = this.credentials(this.registry);
     const basic = creds !== undefined ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : undefined;
@@ -77,7 +81,7 @@ export class RegistryAuth {
     for (const scope of (challenge.params.get('scope') ?? '').split(' ').filter((s) => s !== '')) tokenUrl.searchParams.append('scope', scope);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (basic !== undefined) headers.authorization = basic;
-    const reply = await this.http.get(tokenUrl, headers);
+    const reply = await this.http.get(tokenUrl, headers, signal);
     try {
       if (reply.response.status !== 200) {
         const message = await registryMessage(reply.response);

@@ -101,7 +101,7 @@ export class BlobUploads {
 
   /** Cancels a session, best effort (a registry may not support it; it expires either way). */
   private async cancelSession(url: URL, what: string): Promise<void> {
-    await this.send('DELETE', url, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}` }).catch(() => undefined);
+    await this.send('DELETE', url, { accept: [400, 403, 404, 405, 501], what: `cancelling the upload of ${what}`, cleanup: true }).catch(() => undefined);
   }
 
   /** Commits a session: PUT with the digest, and no body. A commit that fails cancels the session. */

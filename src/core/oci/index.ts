@@ -16,6 +16,7 @@ export {
 } from './artifact.js';
 export { BlobCache } from './cache.js';
 export { DEFAULT_CHUNK_BYTES } from './blob-upload.js';
+export { Deadline } from './deadline.js';
 export { RegistryClient } from './client.js';
 export { loadDockerCredentials, NO_CREDENTIALS, type CredentialStore, type Credentials } from './credentials.js';
 export { cachedArtifact, cachedHead, fetchArtifact, openArtifact, type CachedHead, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';

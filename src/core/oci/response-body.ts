@@ -3,7 +3,7 @@
  * explanation (the distribution spec's `errors` array) and small bodies such as a token
  * service's answer. Both are bounded: a registry is untrusted and may send without end.
  */
-import { SkillctlError } from '../errors.js';
+import { isSkillctlError, SkillctlError } from '../errors.js';
 import type { HttpResponse } from './http-exchange.js';
 
 /** How much of an error or token body is read. */
@@ -27,8 +27,10 @@ export async function registryMessage(res: HttpResponse): Promise<string> {
     if (Array.isArray(doc.errors) && doc.errors.length > 0) {
       text = doc.errors.map((e) => [e.code, e.message].filter((x) => typeof x === 'string').join(': ')).join('; ');
     }
-  } catch {
-    // Not JSON: the text itself, as far as it was read.
+  } catch (err) {
+    // The request was given up while its body was read (the deadline): that is the failure.
+    if (isSkillctlError(err)) throw err;
+    // Not JSON, or cut: the text itself, as far as it was read.
   }
   const clean = text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 300);
   return clean === '' ? `HTTP ${res.status}` : `HTTP ${res.status}: ${clean}`;

@@ -18,11 +18,15 @@
  *   sent again elsewhere;
  * - 429 and 5xx are retried with exponential backoff (Retry-After honoured up to a cap) for
  *   requests that can be repeated; every other failure becomes one SkillctlError with a code, and
- *   the registry's own error message when it sent one.
+ *   the registry's own error message when it sent one;
+ * - time: a request with no progress for `idleMs` is aborted; with a `deadline` (./deadline.ts)
+ *   every request, its token fetch, its back-off and the reading of its body are given up once
+ *   the deadline passes, except the requests that tidy up after a failure.
  */
 import { SkillctlError } from '../errors.js';
 import { RegistryAuth } from './auth.js';
 import type { CredentialStore } from './credentials.js';
+import { linkedSignal, reasonOf, sleep, type Deadline, type Stop } from './deadline.js';
 import { abortError, exchange, type HttpResponse } from './http-exchange.js';
 import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
@@ -32,6 +36,12 @@ import { statusError } from './status-error.js';
 
 export const MAX_REDIRECTS = 5;
 const RETRY_AFTER_CAP_MS = 10_000;
+/**
+ * How long a request that tidies up after a failure may take: cancelling an upload session is
+ * best effort (the registry expires it anyway), and must not hold a command that failed, least
+ * of all one that failed because its deadline passed.
+ */
+const CLEANUP_MS = 5_000;
 
 export interface TransportOptions {
   /** Allow plain HTTP to a host that is not loopback (default false). */
@@ -43,6 +53,11 @@ export interface TransportOptions {
   readonly backoffMs?: number;
   /** A request with no progress for this long is aborted (default 60 s). */
   readonly idleMs?: number;
+  /**
+   * Bounds the whole exchange (default none: a large layer over a slow link is never cut). Once
+   * it passes, every request in flight or asked for fails with OCI_UNREACHABLE naming it.
+   */
+  readonly deadline?: Deadline;
 }
 
 export interface RequestInit {
@@ -55,6 +70,11 @@ export interface RequestInit {
   readonly what: string;
   /** Gives the request up (its exchange is aborted, the rejection is the signal's reason). */
   readonly signal?: AbortSignal;
+  /**
+   * Tidies up after a failure (cancels an upload session): not under the deadline, which may be
+   * the failure, but under CLEANUP_MS of its own.
+   */
+  readonly cleanup?: boolean;
 }
 
 /**
@@ -98,7 +118,9 @@ export class Transport {
     this.opts = opts;
     if (opts.plainHttp === true) this.scheme = 'http';
     this.auth = new RegistryAuth(registry, opts.credentials, {
-      get: (url, headers) => this.once('GET', url.href, headers, undefined, undefined).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
+      // Under the signal of the request whose 401 it answers: a token service that never answers
+      // is given up with that request, not left to the idle timer.
+      get: (url, headers, signal) => this.once('GET', url.href, headers, undefined, signal).catch((e: unknown) => Promise.reject(unreachable(e, url.href))),
       checkScheme: (url) => this.checkScheme(url),
     });
   }
@@ -108,13 +130,9 @@ export class Transport {
     return originOf(this.scheme ?? 'https', this.registry);
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((r) => setTimeout(r, ms));
-  }
-
   /** One request, with the idle timer; network failures are thrown as they come (see `unreachable`). */
   private async once(method: string, url: string, headers: Record<string, string>, body: RequestBody | undefined, signal: AbortSignal | undefined): Promise<Reply> {
-    signal?.throwIfAborted();
+    if (signal?.aborted === true) throw reasonOf(signal);
     const idle = this.opts.idleMs ?? 60_000;
     let abort = (): void => undefined;
     // Unreferenced: a stalled request is aborted, but the timer alone never keeps the process alive.
@@ -128,7 +146,9 @@ export class Transport {
     const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
     const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
     abort = () => ex.abort(abortError('no answer in time'));
-    const giveUp = (): void => ex.abort(signal?.reason instanceof Error ? signal.reason : abortError('cancelled'));
+    const giveUp = (): void => {
+      if (signal !== undefined) ex.abort(reasonOf(signal));
+    };
     signal?.addEventListener('abort', giveUp, { once: true });
     const done = (): void => {
       clearTimeout(timer);
@@ -144,17 +164,17 @@ export class Transport {
   }
 
   /** Chooses the scheme on first contact: HTTPS, or plain HTTP for a loopback server that speaks it. */
-  private async first(method: string, path: string, headers: Record<string, string>, init: RequestInit): Promise<Reply> {
+  private async first(method: string, path: string, headers: Record<string, string>, body: RequestBody | undefined, signal: AbortSignal): Promise<Reply> {
     const secure = `https://${this.registry}${path}`;
     try {
-      const reply = await this.once(method, secure, headers, init.body, init.signal);
+      const reply = await this.once(method, secure, headers, body, signal);
       this.scheme = 'https';
       return reply;
     } catch (err) {
       if (!isLoopback(this.hostname) || !spokePlainHttp(err)) throw unreachable(err, secure);
       this.scheme = 'http';
       const plain = `http://${this.registry}${path}`;
-      return this.once(method, plain, headers, init.body, init.signal).catch((e: unknown) => {
+      return this.once(method, plain, headers, body, signal).catch((e: unknown) => {
         throw unreachable(e, plain);
       });
     }
@@ -168,20 +188,50 @@ export class Transport {
   /**
    * Sends `method path` to the registry and follows what it asks (auth, redirects, retries).
    * Returns the final response with a status below 300 or in `init.accept`; throws otherwise.
+   * Until the reply is done, it is given up by `init.signal` and the deadline (`stops`).
    */
   async request(method: string, path: string, init: RequestInit): Promise<Reply> {
+    const linked = linkedSignal(this.stops(init));
+    try {
+      const reply = await this.send(method, path, init, linked.signal);
+      return {
+        ...reply,
+        done: () => {
+          reply.done();
+          linked.release();
+        },
+      };
+    } catch (err) {
+      linked.release();
+      throw err;
+    }
+  }
+
+  /** What gives a request up: its caller's signal, and the deadline, or CLEANUP_MS for a cleanup. */
+  private stops(init: RequestInit): Stop[] {
+    const stops: Stop[] = [];
+    const own = init.signal;
+    if (own !== undefined) stops.push({ signal: own, reason: () => reasonOf(own) });
+    const deadline = this.opts.deadline;
+    if (init.cleanup === true) stops.push({ signal: AbortSignal.timeout(CLEANUP_MS), reason: () => abortError(`no answer within ${CLEANUP_MS / 1000} s`) });
+    else if (deadline !== undefined) stops.push({ signal: deadline.signal(), reason: () => deadline.passed(this.registry, init.what) });
+    return stops;
+  }
+
+  /** `request` under one signal: the redirects, auth rounds and retries of a request. */
+  private async send(method: string, path: string, init: RequestInit, signal: AbortSignal): Promise<Reply> {
     const canRepeat = method === 'GET' || method === 'HEAD' || method === 'PUT' || (method === 'POST' && init.body === undefined) || method === 'DELETE';
     // One challenge answered per request: a token just earned that is refused again is refused,
     // not expired, and is reported rather than fetched in a loop.
     let authRounds = 0;
     let retries = 0;
     for (;;) {
-      const { reply, authorization, own } = await this.follow(method, path, init);
+      const { reply, authorization, own } = await this.follow(method, path, init, signal);
       const res = reply.response;
       // Only the registry's own 401 is answered: see the header comment.
       if (res.status === 401 && own && authRounds === 0) {
         authRounds++;
-        const answered = await this.auth.answer(res, init.what, authorization).catch(async (err: unknown) => {
+        const answered = await this.auth.answer(res, init.what, authorization, signal).catch(async (err: unknown) => {
           await res.body.cancel().catch(() => undefined);
           reply.done();
           throw err;
@@ -198,12 +248,11 @@ export class Transport {
         retries++;
         await res.body.cancel().catch(() => undefined);
         reply.done();
-        await this.sleep(wait);
+        await sleep(wait, signal);
         continue;
       }
       if (res.status < 300 || init.accept?.includes(res.status) === true) return reply;
-      const message = await registryMessage(res);
-      reply.done();
+      const message = await registryMessage(res).finally(() => reply.done());
       throw statusError(res.status, message, {
         registry: this.registry,
         what: init.what,
@@ -215,7 +264,7 @@ export class Transport {
   }
 
   /** Follows redirects of GET/HEAD by hand: credentials only to the registry's origin. */
-  private async follow(method: string, path: string, init: RequestInit): Promise<Followed> {
+  private async follow(method: string, path: string, init: RequestInit, signal: AbortSignal): Promise<Followed> {
     const seen = new Set<string>();
     let url: string | undefined;
     for (let hops = 0; ; hops++) {
@@ -226,10 +275,10 @@ export class Transport {
       let reply: Reply;
       if (url === undefined) {
         const first = `${this.origin()}${path}`;
-        reply = this.scheme === undefined ? await this.first(method, path, headers, init) : await this.once(method, first, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, first)));
+        reply = this.scheme === undefined ? await this.first(method, path, headers, init.body, signal) : await this.once(method, first, headers, init.body, signal).catch((e: unknown) => Promise.reject(unreachable(e, first)));
       } else {
         const target = url;
-        reply = await this.once(method, target, headers, init.body, init.signal).catch((e: unknown) => Promise.reject(unreachable(e, target)));
+        reply = await this.once(method, target, headers, init.body, signal).catch((e: unknown) => Promise.reject(unreachable(e, target)));
       }
       const res = reply.response;
       const location = res.headers.get('location');

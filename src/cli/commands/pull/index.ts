@@ -1,15 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
-import { parseMinSigners } from '../../options.js';
-import type { McpPullOptions } from './mcp-options.js';
+import { parseMinSigners, parseTimeout } from '../../options.js';
+import { MCP_TIMEOUT_SECONDS, type McpPullOptions } from './mcp-options.js';
 import { PULL_SCHEMES, type PullOptions } from './options.js';
-
-/** `--timeout <seconds>`: a positive number of seconds, at most a day. */
-function parseTimeout(value: string): number {
-  const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0) || n > 86_400) throw new InvalidArgumentError('a number of seconds above 0 and at most 86400 is required.');
-  return n;
-}
 
 type AllPullOptions = PullOptions & McpPullOptions;
 
@@ -34,7 +27,13 @@ export function registerPull(program: Command, run: Runner): void {
     .option('--mcp <command>', "skill://: the MCP server to start, as one string (split into words without a shell: 'npx -y some-server --flag')")
     .option('--mcp-url <url>', 'skill://: the Streamable HTTP endpoint of the MCP server')
     .option('--all', 'skill://: every skill the server lists')
-    .option('--timeout <seconds>', 'skill://: how long each request to the server may take', parseTimeout, 30)
+    // One option, two bounds: no default here, since each scheme has its own (a default for the
+    // whole of an oci:// pull would cut a large layer over a slow link that is still arriving).
+    .addOption(
+      new Option('--timeout <seconds>', `skill://: how long each request to the server may take (default ${MCP_TIMEOUT_SECONDS}); oci://: how long the whole exchange with the registry may take, from its first request (default: no limit)`).argParser(
+        parseTimeout,
+      ),
+    )
     .addHelpText(
       'after',
       `
@@ -42,6 +41,7 @@ Examples:
   $ skillctl pull oci://localhost:5000/skills/pdf-tools:1.0.0        into .agents/skills/pdf-tools/
   $ skillctl pull oci://ghcr.io/acme/my.skill@sha256:<hex> --out vendor
   $ skillctl pull oci://registry.example/skills/x:1 --min-signers 1 --keys pins/public-keys.json
+  $ skillctl pull oci://registry.example/skills/x:1 --timeout 300     give up after 5 minutes
   $ skillctl pull skill://git-workflow/SKILL.md --mcp 'npx -y acme-skills-server'
   $ skillctl pull skill://acme/billing/refunds/SKILL.md --mcp-url https://mcp.example.com/mcp
   $ skillctl pull --all --mcp 'skillctl mcp --skills ../other/skills' --out vendor/skills

@@ -1,13 +1,16 @@
 import { SkillctlError } from '../../../core/errors.js';
 import { parseSkillUri, splitCommand, type PullRequest, type ServerAddress } from '../../../core/mcp-skills/index.js';
 
+/** `--timeout`'s default for skill://: seconds each request to the server may take. */
+export const MCP_TIMEOUT_SECONDS = 30;
+
 export interface McpPullOptions {
   readonly mcp?: string;
   readonly mcpUrl?: string;
   readonly all?: boolean;
   readonly out?: string;
-  /** Seconds each request may take. */
-  readonly timeout: number;
+  /** Seconds each request may take (default MCP_TIMEOUT_SECONDS). */
+  readonly timeout?: number;
 }
 
 /** The server: `--mcp` split into words without a shell, or `--mcp-url` (http or https, no credentials in it). */

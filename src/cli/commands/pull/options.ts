@@ -9,6 +9,8 @@ export interface PullOptions {
   readonly minSigners?: number;
   /** oci://: the public-keys file trusted signers are read from. */
   readonly keys?: string;
+  /** oci://: seconds the whole exchange with the registry may take (default: no limit). */
+  readonly timeout?: number;
 }
 
 /** The schemes `pull` takes, each handled by its own module. */

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
+import { parseTimeout } from '../../options.js';
 import { parseChunkMib, type PushOptions } from './options.js';
 
 export function registerPush(program: Command, run: Runner): void {
@@ -20,6 +21,7 @@ export function registerPush(program: Command, run: Runner): void {
         }
       }),
     )
+    .addOption(new Option('--timeout <seconds>', 'how long the whole exchange with the registry may take, from its first request (default: no limit)').argParser(parseTimeout))
     .addHelpText(
       'after',
       `
@@ -27,7 +29,8 @@ Examples:
   $ skillctl push .agents/skills/pdf-tools oci://localhost:5000/skills/pdf-tools:1.0.0
   $ skillctl push dist/my.skill-1.0.0.tgz oci://ghcr.io/acme/my.skill:1.0.0
   $ skillctl push my-skill oci://registry.example/skills/my-skill:1 --sign .skillctl/keys/alice.key --signer alice
-  $ skillctl push my-skill oci://localhost:5000/my-skill --json | jq -r .digest`,
+  $ skillctl push my-skill oci://localhost:5000/my-skill --json | jq -r .digest
+  $ skillctl push my-skill oci://registry.example/skills/my-skill:1 --timeout 600`,
     )
     .action(async (source: string, reference: string, opts: PushOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, source, reference, opts)));
 }

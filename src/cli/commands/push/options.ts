@@ -6,6 +6,8 @@ export interface PushOptions {
   readonly signer?: string;
   /** Upload the layer in chunks of this many MiB (default: one streamed request). */
   readonly chunkMib?: number;
+  /** Seconds the whole exchange with the registry may take (default: no limit). */
+  readonly timeout?: number;
 }
 
 /** `--chunk-mib`: 1 to 1024. */

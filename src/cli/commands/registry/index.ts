@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
-import { parseMinSigners } from '../../options.js';
+import { parseMinSigners, parseTimeout } from '../../options.js';
 import type { RegistryOptions, MatchOptions, PublishOptions } from './options.js';
 
 const REGISTRY_HELP = "exactly this registry directory (default: $SKILLCTL_REGISTRY, else the project's .skillctl/registry over the shipped one)";
@@ -56,6 +56,7 @@ Examples:
       .option('--plain-http', 'oci://: allow plain HTTP to a registry that is not on loopback')
       .addOption(new Option('--min-signers <n>', 'oci://: refuse an artifact unless this many distinct trusted keys signed its manifest').argParser(parseMinSigners))
       .option('--keys <file>', 'oci://: the public-keys file (signer to Ed25519 key) that --min-signers trusts')
+      .addOption(new Option('--timeout <seconds>', 'oci://: how long the whole exchange with the registries may take, from its first request (default: no limit)').argParser(parseTimeout))
       .addHelpText(
         'after',
         `\nExamples:\n  $ skillctl registry ${name} ./capabilities/weights ./capabilities/workouts\n  $ skillctl registry ${name} --json ./capabilities/*\n  $ skillctl registry ${name} oci://localhost:5000/team/weights:1.0.0`,

@@ -16,6 +16,8 @@ export interface PublishOptions extends RegistryOptions {
   readonly minSigners?: number;
   /** oci:// sources: the public-keys file trusted signers are read from. */
   readonly keys?: string;
+  /** oci:// sources: seconds the whole exchange with their registries may take (default: no limit). */
+  readonly timeout?: number;
 }
 
 /** --limit N: a positive integer, or no limit. */

@@ -27,8 +27,8 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
   const lower = beneath.length > 0 ? (await openView(ctx, beneath)).capabilities : [];
   ctx.note(ctx.style.dim(registriesNote(ctx, [where, ...beneath])));
   const anyOci = dirs.some((d) => d.startsWith(OCI_SCHEME));
-  if (!anyOci && (opts.plainHttp === true || opts.minSigners !== undefined || opts.keys !== undefined)) {
-    throw new SkillctlError('USAGE', '--plain-http, --min-signers and --keys apply to oci:// sources, and none is given');
+  if (!anyOci && (opts.plainHttp === true || opts.minSigners !== undefined || opts.keys !== undefined || opts.timeout !== undefined)) {
+    throw new SkillctlError('USAGE', '--plain-http, --min-signers, --keys and --timeout apply to oci:// sources, and none is given');
   }
   const resolve = (d: string): string => (isAbsolute(d) ? d : join(ctx.io.cwd, d));
   // oci:// artifacts are pulled (and verified) into a scratch folder first; the rest are read where they are.
