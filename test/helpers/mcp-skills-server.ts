@@ -20,7 +20,7 @@
  * (--http: Streamable HTTP on 127.0.0.1, an ephemeral port written to PORTFILE).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -200,7 +200,11 @@ async function main(): Promise<void> {
   });
   http.listen(0, '127.0.0.1', () => {
     const addr = http.address();
-    if (addr !== null && typeof addr === 'object') writeFileSync(values.http as string, String(addr.port));
+    // Written aside and renamed: a test waits for the file to exist, then reads it at once.
+    if (addr !== null && typeof addr === 'object') {
+      writeFileSync(`${values.http as string}.tmp`, String(addr.port));
+      renameSync(`${values.http as string}.tmp`, values.http as string);
+    }
   });
 }
 
