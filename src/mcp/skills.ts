@@ -39,10 +39,11 @@ export interface SkillCatalogue {
   /** The skill at `path` (`acme/billing/refunds`), or undefined. */
   get(path: string): Promise<ServedSkill | undefined>;
   /**
-   * The first of `paths` that is a skill, for a read of one of its files: its last entry while
-   * its shape is unchanged, else as `get`; with the index of its path.
+   * The skill at the longest leading run of the segments of `path` (`<skill-path>/<file-path>`)
+   * that is one, its `path` that run, for a read of one of its files: its last entry while its
+   * shape is unchanged, else as `get`.
    */
-  lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  lookup(path: string, opts?: LookupOptions): Promise<ServedSkill | undefined>;
   /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
   forget(skill: ServedSkill, file: ServedFile): void;
   /** The server is done: stops what the catalogue runs beside it (its checker thread). */
@@ -66,8 +67,8 @@ export function skillUri(skillPath: string, file?: string): string {
  * with its NUL on Linux, 1,024 on macOS), so no file below a root has a longer path, nor more
  * segments than half as many (a segment is a byte and a separator at least). A URI past either
  * bound names nothing this server serves and is answered at once as any unknown URI is: a read
- * tries every split of the segments into a skill path and a file path, work that grows with
- * their number times the URI's length (16,000 segments took 13 s and 1.1 GB without a bound).
+ * tries every split of the segments into a skill path and a file path (16,000 segments took 13 s
+ * and 1.1 GB without a bound, when each split was walked from the root).
  */
 export const MAX_SKILL_URI_PATH_BYTES = 4096;
 const MAX_SKILL_URI_SEGMENTS = MAX_SKILL_URI_PATH_BYTES / 2;
@@ -91,19 +92,6 @@ export function segmentsOf(uri: string): string[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * The skill paths `segs` may begin with, longest first (nested skills): each a prefix of one
- * string, so they share its characters instead of copying them (a miss tries them all). A
- * decoded segment holds no `/`, so each `/` of `whole` ends one. The file path of a split is
- * what follows its skill path in `whole`.
- */
-function skillPaths(segs: readonly string[]): { readonly whole: string; readonly paths: readonly string[] } {
-  const whole = segs.join('/');
-  const paths = [whole];
-  for (let at = whole.lastIndexOf('/'); at > 0; at = whole.lastIndexOf('/', at - 1)) paths.push(whole.slice(0, at));
-  return { whole, paths };
 }
 
 // An unchanged skill is the same object from listing to listing (served-cache.ts): its entry,
@@ -198,11 +186,12 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
 async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean, lookup?: LookupOptions): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
-  const { whole, paths } = skillPaths(segs);
-  const found = await catalogue.lookup(paths, fresh ? { fresh: true } : lookup);
-  if (found === undefined) return undefined;
-  const skillPath = paths[found.index] as string;
-  return { skill: found.skill, file: skillPath.length === whole.length ? undefined : whole.slice(skillPath.length + 1) };
+  const whole = segs.join('/');
+  const skill = await catalogue.lookup(whole, fresh ? { fresh: true } : lookup);
+  if (skill === undefined) return undefined;
+  if (skill.path === whole) return { skill, file: undefined };
+  // The file is what follows the skill's path; a skill not at a run of the URI names nothing of it.
+  return whole.startsWith(`${skill.path}/`) ? { skill, file: whole.slice(skill.path.length + 1) } : undefined;
 }
 
 /** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */

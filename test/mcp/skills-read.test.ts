@@ -2,6 +2,7 @@
 // of checks for READ_PASS_MS: a file the shared entry does not list yet, or no longer matches, is
 // looked for in a fresh listing before the read is refused.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -89,5 +90,26 @@ describe('readSkillResource: the bound on a URI (MAX_SKILL_URI_PATH_BYTES)', () 
     const uri = skillUri('word-count', long);
     assert.ok(Buffer.byteLength(`word-count/${long}`) > MAX_SKILL_URI_PATH_BYTES - 400 && uri.length > 3 * (MAX_SKILL_URI_PATH_BYTES - 400));
     assert.equal(text(await readSkillResource(standing(root), uri)), 'long\n');
+  });
+});
+
+describe('readSkillResource: a file deep in a skill', () => {
+  it('a file 1,000 directories deep is read at once, with its listed digest; a file not listed there is -32002', async () => {
+    const { root, dir } = project();
+    // One-character names: 1,000 levels are about 2 KB of path, within PATH_MAX.
+    const deep = `${Array(1_000).fill('d').join('/')}/deep.md`;
+    mkdirSync(join(dir, deep, '..'), { recursive: true });
+    writeFileSync(join(dir, deep), 'deep\n');
+    const c = standing(root);
+    const uri = skillUri('word-count', deep);
+    const started = Date.now();
+    // The first read lists the skill; the second starts from its entry.
+    assert.equal(text(await readSkillResource(c, uri)), 'deep\n');
+    assert.equal(text(await readSkillResource(c, uri)), 'deep\n');
+    await assert.rejects(readSkillResource(c, skillUri('word-count', `${deep}.missing`)), (err: unknown) => err instanceof RpcError && err.code === -32002);
+    // A generous bound: each read took about 9 s when every split of the URI was walked from the root.
+    assert.ok(Date.now() - started < 3_000, `${Date.now() - started} ms`);
+    const entry = (await c.get('word-count'))?.files.find((f) => f.path === deep);
+    assert.deepEqual(entry && { size: entry.size, digest: entry.digest }, { size: 5, digest: `sha256:${createHash('sha256').update('deep\n').digest('hex')}` });
   });
 });

@@ -122,14 +122,14 @@ describe('servedCatalogue: what a later listing reuses', () => {
     assert.deepEqual(first.files.map((f) => f.path), ['SKILL.md', 'secret.env']);
     assert.equal(await only(c), first);
     // A read that starts from the last entry while the skill's shape is unchanged (served-cache.ts).
-    const READ = ['word-count/secret.env', 'word-count'];
-    assert.equal((await c.lookup(READ, { file: true }))?.skill, first);
+    const READ = 'word-count/secret.env';
+    assert.equal(await c.lookup(READ, { file: true }), first);
     const folder = statSync(dir);
     await sleep(TICK_MS);
     appendFileSync(join(dir, '.skillignore'), 'secret.env\n');
     // In place: no directory's times move, so only the .skillignore's own identity tells.
     assert.deepEqual([statSync(dir).mtimeMs, statSync(dir).ctimeMs], [folder.mtimeMs, folder.ctimeMs]);
-    assert.deepEqual((await c.lookup(READ, { file: true }))?.skill.files.map((f) => f.path), ['SKILL.md']);
+    assert.deepEqual((await c.lookup(READ, { file: true }))?.files.map((f) => f.path), ['SKILL.md']);
     assert.deepEqual((await c.get('word-count'))?.files.map((f) => f.path), ['SKILL.md']);
     assert.deepEqual((await only(c)).files.map((f) => f.path), ['SKILL.md']);
   });
@@ -180,7 +180,7 @@ describe('servedCatalogue: reads', () => {
     const root = tempDir();
     const dir = skill(root, 'word-count', { 'references/a.md': 'alpha\n' });
     const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
-    const listed = (await c.lookup(['word-count/references', 'word-count']))?.skill;
+    const listed = await c.lookup('word-count/references/a.md');
     assert.ok(listed);
     const entry = listed.files.find((f) => f.path === 'references/a.md');
     assert.ok(entry);
@@ -188,8 +188,8 @@ describe('servedCatalogue: reads', () => {
     await sleep(TICK_MS);
     writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
     // Its shape (directories, SKILL.md) is unchanged, so the read may start from the last entry; the file is checked.
-    const kept = await c.lookup(['word-count/references', 'word-count']);
-    assert.deepEqual(kept, { skill: listed, index: 1 });
+    const kept = await c.lookup('word-count/references/a.md');
+    assert.equal(kept, listed);
     await assert.rejects(readServedFile(listed.dir, entry), ServedFileChanged);
     const fresh = await c.get('word-count');
     assert.deepEqual(fresh !== undefined ? file(fresh, 'references/a.md') : undefined, { digest: digestOf('omega\n'), size: 6 });
