@@ -54,6 +54,8 @@ export interface ServedCatalogue {
   /** The skill at the longest leading run of `path`'s segments that is one (its `path` is that run), or undefined. */
   lookup(path: string, opts?: LookupOptions): Promise<ServedSkill | undefined>;
   forget(skill: ServedSkill, file: ServedFile): void;
+  /** The files whose digests are kept between listings (absolute paths): what the last listing or read still uses. */
+  digestPaths(): string[];
   /** Stops the checker's thread, if any (the server is done). */
   close(): void;
 }
@@ -75,6 +77,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   // A pass begun by the caller: the runs of one URI share its stats.
   const read = async (path: string, folders = candidates(path)): Promise<ServedSkill | undefined> => {
     const skill = (await readServedSkills(folders, cache)).skills[0];
+    cache.prune();
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
     if (from !== undefined) served.set(path, from);
     else served.delete(path);
@@ -96,6 +99,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // nothing already: served.ts); the checker hears of what it drops with the rest, below.
       const keys = new Set(folders.map(skillKey));
       cache.retain(keys);
+      cache.prune();
       for (const [path, from] of served) if (!keys.has(skillKey(from))) served.delete(path);
       cache.flush();
       return listed;
@@ -126,6 +130,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       const from = served.get(skill.path);
       if (from !== undefined) cache.forget(skillKey(from), join(skill.dir, ...file.path.split('/')));
     },
+    digestPaths: () => cache.digestPaths(),
     close: () => checker?.close(),
   };
 }
