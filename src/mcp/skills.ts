@@ -39,10 +39,11 @@ export interface SkillCatalogue {
   /** The skill at `path` (`acme/billing/refunds`), or undefined. */
   get(path: string): Promise<ServedSkill | undefined>;
   /**
-   * The first of `paths` that is a skill, for a read of one of its files: its last entry while
-   * its shape is unchanged, else as `get`; with the index of its path.
+   * The skill at the longest leading run of the segments of `path` (`<skill-path>/<file-path>`)
+   * that is one, its `path` that run, for a read of one of its files: its last entry while its
+   * shape is unchanged, else as `get`.
    */
-  lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  lookup(path: string, opts?: LookupOptions): Promise<ServedSkill | undefined>;
   /** A read found `file` not to be what the entry says: nothing kept of it is used again. */
   forget(skill: ServedSkill, file: ServedFile): void;
   /** The server is done: stops what the catalogue runs beside it (its checker thread). */
@@ -61,49 +62,54 @@ export function skillUri(skillPath: string, file?: string): string {
 }
 
 /**
- * The longest `<skill-path>/<file-path>` a URI can name, in bytes once decoded. Every file is
- * listed and opened by its absolute path, which the kernel refuses past PATH_MAX (4,096 bytes
- * with its NUL on Linux, 1,024 on macOS), so no file below a root has a longer path, nor more
- * segments than half as many (a segment is a byte and a separator at least). A URI past either
- * bound names nothing this server serves and is answered at once as any unknown URI is: a read
- * tries every split of the segments into a skill path and a file path, work that grows with
- * their number times the URI's length (16,000 segments took 13 s and 1.1 GB without a bound).
+ * The longest `<skill-path>/<file-path>` a URI can name on a platform, once decoded: `max` UTF-8
+ * bytes or UTF-16 code units, as the platform counts a path, in at most `(max + 1) / 2` segments
+ * (a unit and a separator each). Every file is listed and opened by its absolute path, so none
+ * below a root has a longer one. POSIX systems refuse a path past PATH_MAX bytes (4,096 with its
+ * NUL on Linux; 1,024 on macOS and the BSDs, so 4,096 refuses nothing they open). Windows counts
+ * UTF-16 units, and node opens every path in its `\\?\` form (path.toNamespacedPath), so MAX_PATH
+ * (260) does not apply, long paths enabled or not: the limit is 32,767 units, up to 98,301 UTF-8
+ * bytes. A URI past the bound names nothing served and is answered at once as any unknown URI
+ * (16,000 segments took 13 s and 1.1 GB without it, when each split was walked from the root).
  */
-export const MAX_SKILL_URI_PATH_BYTES = 4096;
-const MAX_SKILL_URI_SEGMENTS = MAX_SKILL_URI_PATH_BYTES / 2;
+export interface UriPathBound {
+  readonly max: number;
+  readonly unit: 'byte' | 'utf16';
+}
+
+/** The bound of `platform` (`process.platform`'s values), described above. */
+export function uriPathBound(platform: NodeJS.Platform): UriPathBound {
+  return platform === 'win32' ? { max: 32_767, unit: 'utf16' } : { max: 4_096, unit: 'byte' };
+}
+
+/** This platform's bound. */
+export const URI_PATH_BOUND: UriPathBound = uriPathBound(process.platform);
+
+/**
+ * URI characters a decoded unit may take: a byte is `%41` at most (a character left as it is
+ * decodes to one byte or more); a UTF-16 unit of a three-byte character is nine (`%E2%82%AC`).
+ */
+const URI_CHARS_PER_UNIT = { byte: 3, utf16: 9 } as const satisfies Record<UriPathBound['unit'], number>;
 
 /**
  * The decoded segments of a `skill://` URI, or undefined (not one, an empty, `.` or `..`
- * segment, or past the bounds above).
+ * segment, or past `bound`).
  */
-export function segmentsOf(uri: string): string[] | undefined {
-  // A decoded byte is at most three characters of the URI (`%41`), and a character that is not
-  // percent-encoded decodes to a byte at least: a longer URI is over the bound, unread.
-  if (uri.length > SKILL_SCHEME.length + 3 * MAX_SKILL_URI_PATH_BYTES) return undefined;
+export function segmentsOf(uri: string, bound: UriPathBound = URI_PATH_BOUND): string[] | undefined {
+  // A longer URI is over the bound however it decodes: unread.
+  if (uri.length > SKILL_SCHEME.length + URI_CHARS_PER_UNIT[bound.unit] * bound.max) return undefined;
   const m = /^skill:\/\/([^?#]+)$/.exec(uri);
   if (m === null) return undefined;
   const raw = (m[1] as string).split('/');
-  if (raw.length > MAX_SKILL_URI_SEGMENTS) return undefined;
+  if (raw.length > Math.floor((bound.max + 1) / 2)) return undefined;
   try {
     const segs = raw.map(decodeURIComponent);
     if (!segs.every((s) => s !== '' && s !== '.' && s !== '..' && !s.includes('/'))) return undefined;
-    return Buffer.byteLength(segs.join('/')) <= MAX_SKILL_URI_PATH_BYTES ? segs : undefined;
+    const path = segs.join('/');
+    return (bound.unit === 'byte' ? Buffer.byteLength(path) : path.length) <= bound.max ? segs : undefined;
   } catch {
     return undefined;
   }
-}
-
-/**
- * The skill paths `segs` may begin with, longest first (nested skills): each a prefix of one
- * string, so they share its characters instead of copying them (a miss tries them all). A
- * decoded segment holds no `/`, so each `/` of `whole` ends one. The file path of a split is
- * what follows its skill path in `whole`.
- */
-function skillPaths(segs: readonly string[]): { readonly whole: string; readonly paths: readonly string[] } {
-  const whole = segs.join('/');
-  const paths = [whole];
-  for (let at = whole.lastIndexOf('/'); at > 0; at = whole.lastIndexOf('/', at - 1)) paths.push(whole.slice(0, at));
-  return { whole, paths };
 }
 
 // An unchanged skill is the same object from listing to listing (served-cache.ts): its entry,
@@ -198,11 +204,12 @@ function contentOf(uri: string, path: string, bytes: Buffer): ReadResourceResult
 async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean, lookup?: LookupOptions): Promise<{ skill: ServedSkill; file: string | undefined } | undefined> {
   const segs = segmentsOf(uri);
   if (segs === undefined) return undefined;
-  const { whole, paths } = skillPaths(segs);
-  const found = await catalogue.lookup(paths, fresh ? { fresh: true } : lookup);
-  if (found === undefined) return undefined;
-  const skillPath = paths[found.index] as string;
-  return { skill: found.skill, file: skillPath.length === whole.length ? undefined : whole.slice(skillPath.length + 1) };
+  const whole = segs.join('/');
+  const skill = await catalogue.lookup(whole, fresh ? { fresh: true } : lookup);
+  if (skill === undefined) return undefined;
+  if (skill.path === whole) return { skill, file: undefined };
+  // The file is what follows the skill's path; a skill not at a run of the URI names nothing of it.
+  return whole.startsWith(`${skill.path}/`) ? { skill, file: whole.slice(skill.path.length + 1) } : undefined;
 }
 
 /** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */

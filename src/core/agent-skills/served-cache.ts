@@ -10,6 +10,11 @@
  * its absence, listed or not). The read then checks the file itself against the entry
  * (served-read.ts), so a file edited in place is caught there, and the caller lists the skill
  * afresh.
+ *
+ * A digest is kept only while a kept skill lists its file or a listing uses it: at the end of
+ * each listing, and of each read that listed a skill afresh, the others are dropped (a file
+ * deleted or renamed, a skill removed), so a long-running server keeps the digests of the files
+ * it serves, not of every file it ever hashed.
  */
 import type { Sha256Digest } from '../digest/index.js';
 import type { IdentityChecker } from './served-check.js';
@@ -54,10 +59,25 @@ function sameList(a: readonly PathIdentity[], b: readonly PathIdentity[]): boole
   return true;
 }
 
+/** A kept digest, with the walker's pass that last used it. */
+interface KeptDigest {
+  readonly identity: FileIdentity;
+  readonly digest: Sha256Digest;
+  pass: number;
+}
+
 export class DigestCache {
-  readonly #digests = new Map<string, { identity: FileIdentity; digest: Sha256Digest }>();
+  readonly #digests = new Map<string, KeptDigest>();
   readonly #skills = new Map<string, KeptSkill>();
   #checked: PassChecks | undefined;
+  /** How many kept skills list each file (a nested skill's files are its outer skill's too). */
+  readonly #owners = new Map<string, number>();
+  /**
+   * Files whose digests may have no owner: kept for a skill that is not kept itself, or listed by
+   * a skill that was dropped or listed again without them. Only these are looked at by `prune`,
+   * so a listing that changed one skill prunes that skill's files, not all 10,000.
+   */
+  readonly #loose = new Set<string>();
 
   /** `checker`: another thread that checks a share of the kept skills' files at each listing (served-check.ts). */
   constructor(
@@ -67,14 +87,51 @@ export class DigestCache {
 
   digest(file: string, identity: FileIdentity): Sha256Digest | undefined {
     const e = this.#digests.get(file);
-    return e !== undefined && sameIdentity(e.identity, identity) ? e.digest : undefined;
+    if (e === undefined || !sameIdentity(e.identity, identity)) return undefined;
+    e.pass = this.walker.pass;
+    return e.digest;
   }
 
   /** Keeps a digest when its identity is settled; says whether it did. */
   keepDigest(file: string, identity: FileIdentity, digest: Sha256Digest): boolean {
     if (!this.walker.settled(identity)) return false;
-    this.#digests.set(file, { identity, digest });
+    this.#digests.set(file, { identity, digest, pass: this.walker.pass });
+    if (!this.#owners.has(file)) this.#loose.add(file);
     return true;
+  }
+
+  /** The files whose digests are kept (absolute paths). */
+  digestPaths(): string[] {
+    return [...this.#digests.keys()];
+  }
+
+  /**
+   * Drops every digest no kept skill lists and the current pass did not use (a file deleted or
+   * renamed, a skill removed): run at the end of a listing (after `retain`) and of a read that
+   * listed a skill. A digest of a skill that is not kept itself (a file in it too recent to
+   * trust) stays while the passes that read that skill use it.
+   */
+  prune(): void {
+    for (const file of this.#loose) {
+      if (!this.#owners.has(file)) {
+        // Used by this pass, for a skill not kept: looked at again by the next prune.
+        if (this.#digests.get(file)?.pass === this.walker.pass) continue;
+        this.#digests.delete(file);
+      }
+      this.#loose.delete(file);
+    }
+  }
+
+  /** Counts `paths` as listed by one more kept skill (`by` 1) or one fewer (`by` -1). */
+  #own(paths: readonly string[], by: 1 | -1): void {
+    for (const path of paths) {
+      const n = (this.#owners.get(path) ?? 0) + by;
+      if (n > 0) this.#owners.set(path, n);
+      else {
+        this.#owners.delete(path);
+        this.#loose.add(path);
+      }
+    }
   }
 
   /** The skill last read under `key`, if its files are the same paths with the same identities. */
@@ -84,6 +141,8 @@ export class DigestCache {
   }
 
   keepSkill(key: string, kept: KeptSkill): void {
+    // Counted before the last entry is dropped: a file both list is never taken for unowned.
+    this.#own(kept.paths, 1);
     this.#drop(key);
     const checkId = kept.shape !== undefined ? this.checker?.add(kept.paths, kept.files.map((f) => f.identity)) : undefined;
     this.#skills.set(key, checkId !== undefined ? { ...kept, checkId } : kept);
@@ -99,9 +158,11 @@ export class DigestCache {
   }
 
   #drop(key: string): void {
-    const id = this.#skills.get(key)?.checkId;
-    if (id !== undefined) this.checker?.remove(id);
+    const e = this.#skills.get(key);
+    if (e === undefined) return;
+    if (e.checkId !== undefined) this.checker?.remove(e.checkId);
     this.#skills.delete(key);
+    this.#own(e.paths, -1);
   }
 
   /**

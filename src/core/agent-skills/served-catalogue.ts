@@ -5,12 +5,13 @@
  * - `list()`: every skill, every directory checked and every file stat'ed (a `readdir` only of
  *   a changed directory, a hash only of a changed file);
  * - `get(path)`: one skill, found without walking the roots, and listed as `list()` would;
- * - `lookup(paths)`: for a read of one file, the first of `paths` (a URI's splits, longest
- *   first) that is a skill, in one pass: the skill's last entry while its shape (directories,
- *   SKILL.md, .skillignore) is unchanged, else as `get`. The read checks the file it serves
- *   against that entry, and on a mismatch calls `forget` and reads from `get`.
+ * - `lookup(path)`: for a read of one file, the skill at the longest leading run of the
+ *   segments of `path` (a URI's `<skill-path>/<file-path>`) that is one, in one pass and one
+ *   walk down the path: the skill's last entry while its shape (directories, SKILL.md,
+ *   .skillignore) is unchanged, else as `get`. The read checks the file it serves against that
+ *   entry, and on a mismatch calls `forget` and reads from `get`.
  *
- * Reads of single files (`lookup(paths, { file: true })`) that arrive within `READ_PASS_MS` of
+ * Reads of single files (`lookup(path, { file: true })`) that arrive within `READ_PASS_MS` of
  * one another share one pass: one stat of each directory and segment, not one a read (a host
  * reads a skill of 1,000 files with 1,000 requests, 16 in flight). That is safe because the
  * shape only decides which entry to start from: the file served is always checked when it is
@@ -19,6 +20,7 @@
  * just as well between its stat and the open. A listing, `get`, a directory read (whose
  * answer is the shape itself) and a fresh lookup always begin a pass of their own.
  */
+import { pushAll } from '../findings.js';
 import { DigestCache } from './served-cache.js';
 import type { IdentityChecker } from './served-check.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
@@ -39,9 +41,9 @@ export const READ_PASS_MS = 20;
 export interface LookupOptions {
   readonly file?: boolean;
   /**
-   * Each path listed as `get` lists it, none served from its last entry: for a read whose entry
-   * was found wanting. One pass for all of them, not one each: a URI's splits are many, and a
-   * pass per split would age every kept directory listing out of the walker at once.
+   * Each run that holds a folder listed as `get` lists it, none served from its last entry: for
+   * a read whose entry was found wanting. One pass for all of them, not one each: a URI's runs
+   * are many, and a pass per run would age every kept directory listing out of the walker at once.
    */
   readonly fresh?: boolean;
 }
@@ -49,8 +51,11 @@ export interface LookupOptions {
 export interface ServedCatalogue {
   list(): Promise<ServedSkills>;
   get(path: string): Promise<ServedSkill | undefined>;
-  lookup(paths: readonly string[], opts?: LookupOptions): Promise<{ readonly skill: ServedSkill; readonly index: number } | undefined>;
+  /** The skill at the longest leading run of `path`'s segments that is one (its `path` is that run), or undefined. */
+  lookup(path: string, opts?: LookupOptions): Promise<ServedSkill | undefined>;
   forget(skill: ServedSkill, file: ServedFile): void;
+  /** The files whose digests are kept between listings (absolute paths): what the last listing or read still uses. */
+  digestPaths(): string[];
   /** Stops the checker's thread, if any (the server is done). */
   close(): void;
 }
@@ -61,10 +66,18 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   const cache = new DigestCache(walker, checker);
   // The folder each skill path was last served from, for `lookup` and `forget`.
   const served = new Map<string, SkillFolder>();
-  const candidates = (path: string): SkillFolder[] => roots.flatMap((r) => walker.skillFoldersAt(r.dir, r.label, path));
-  // A pass begun by the caller: the splits of one URI share its stats.
+  // The folders of each leading run of `path`'s segments, every root's in root order (the
+  // folders of a run all have that run as their path): one walk down the path a root.
+  const along = (path: string): SkillFolder[][] => {
+    const runs: SkillFolder[][] = [];
+    for (const r of roots) walker.skillFoldersAlong(r.dir, r.label, path).forEach((folders, k) => pushAll((runs[k] ??= []), folders));
+    return runs;
+  };
+  const candidates = (path: string): SkillFolder[] => along(path)[path.split('/').length - 1] ?? [];
+  // A pass begun by the caller: the runs of one URI share its stats.
   const read = async (path: string, folders = candidates(path)): Promise<ServedSkill | undefined> => {
     const skill = (await readServedSkills(folders, cache)).skills[0];
+    cache.prune();
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
     if (from !== undefined) served.set(path, from);
     else served.delete(path);
@@ -86,28 +99,30 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // nothing already: served.ts); the checker hears of what it drops with the rest, below.
       const keys = new Set(folders.map(skillKey));
       cache.retain(keys);
+      cache.prune();
       for (const [path, from] of served) if (!keys.has(skillKey(from))) served.delete(path);
       cache.flush();
       return listed;
     },
     get,
-    async lookup(paths, opts) {
+    async lookup(path, opts) {
       const fresh = opts?.fresh === true;
       if (opts?.file === true && !fresh) walker.beginWithin(READ_PASS_MS);
       else walker.begin();
-      for (let index = 0; index < paths.length; index++) {
-        const path = paths[index] as string;
-        // Most splits of a URI name no folder, found in the path's first segments: they are passed
-        // over before the path is hashed as a key (each split is as long as the URI). What
-        // `served` still holds for such a path is harmless: it is used only when the same folder
-        // is again the first one there, and then only while its shape is unchanged.
-        const folders = candidates(path);
-        if (folders.length === 0) continue;
-        const from = fresh ? undefined : served.get(path);
-        // Still the first folder of that path (no earlier root gained one), with its shape unchanged.
+      const runs = along(path);
+      // Longest first (a nested skill before the skill it lies in); most runs name no folder and
+      // are passed over before a run is hashed as a key. What `served` still holds for a run is
+      // harmless: it is used only when the same folder is again the first one there, and then
+      // only while its shape is unchanged.
+      for (let k = runs.length - 1; k >= 0; k--) {
+        const folders = runs[k] as SkillFolder[];
+        const run = folders[0]?.path;
+        if (run === undefined) continue;
+        const from = fresh ? undefined : served.get(run);
+        // Still the first folder of that run (no earlier root gained one), with its shape unchanged.
         const kept = from !== undefined && folders[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
-        const skill = kept ?? (await read(path, folders));
-        if (skill !== undefined) return { skill, index };
+        const skill = kept ?? (await read(run, folders));
+        if (skill !== undefined) return skill;
       }
       return undefined;
     },
@@ -115,6 +130,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       const from = served.get(skill.path);
       if (from !== undefined) cache.forget(skillKey(from), join(skill.dir, ...file.path.split('/')));
     },
+    digestPaths: () => cache.digestPaths(),
     close: () => checker?.close(),
   };
 }

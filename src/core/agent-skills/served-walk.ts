@@ -246,13 +246,19 @@ export class ServedWalker {
   }
 
   /**
-   * The folders under `root` that `findSkillFolders` would give for `path`, in its order, found
-   * without walking the root: the root itself when `path` is its name, then the folder `path`
-   * names below it, if every directory down to it is one the walk enters (a real directory, not
-   * a link, not excluded).
+   * The folders under `root` that `findSkillFolders` would give for each leading run of the
+   * segments of `path`, found without walking the root: entry `k` for the first `k + 1`
+   * segments. Entry 0 starts with the root itself when the first segment is its name; then each
+   * entry holds the folder its run names below the root, if every directory down to it is one
+   * the walk enters (a real directory, not a link, not excluded). The result ends where the path
+   * leaves the tree: a run past its end names no folder.
+   *
+   * One walk down for every run: a read tries each split of a URI into a skill path and a file
+   * path, and a walk from the root for each split made a file 1,000 directories deep cost half a
+   * million steps (9 s).
    */
-  skillFoldersAt(root: string, label: string, path: string): SkillFolder[] {
-    const out: SkillFolder[] = [];
+  skillFoldersAlong(root: string, label: string, path: string): SkillFolder[][] {
+    const out: SkillFolder[][] = [];
     const holdsSkill = (dir: string): boolean => {
       try {
         return this.readdir(dir).some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile());
@@ -260,26 +266,30 @@ export class ServedWalker {
         return false;
       }
     };
-    if (path === basename(root) && holdsSkill(root)) out.push({ dir: root, path, label });
+    const slash = path.indexOf('/');
+    const first = slash < 0 ? path : path.slice(0, slash);
+    const self: SkillFolder[] = first === basename(root) && holdsSkill(root) ? [{ dir: root, path: first, label }] : [];
     let dir = root;
-    // Segment by segment, not split at once: a read asks for every prefix of a long URI in turn,
-    // and a path that leaves the tree early then costs its first segments, not its length.
+    // Segment by segment, not split at once: a path that leaves the tree early then costs its
+    // first segments, not its length.
     for (let start = 0; ; ) {
       const end = path.indexOf('/', start);
       const seg = path.slice(start, end < 0 ? undefined : end);
-      if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) return out;
+      if (seg === '' || seg === '.' || seg === '..' || EXCLUDED_DIRS.has(seg)) break;
       // The entry as its directory lists it (the type readdir gives is the lstat's: a link is a
       // link): checked this pass with the directory's stat, so reads that share a pass share it.
       try {
-        if (this.#entry(dir, seg)?.isDirectory() !== true) return out;
+        if (this.#entry(dir, seg)?.isDirectory() !== true) break;
       } catch {
-        return out;
+        break;
       }
       dir = join(dir, seg);
+      const run = end < 0 ? path : path.slice(0, end);
+      out.push(holdsSkill(dir) ? [{ dir, path: run, label: `${label}/${run}` }] : []);
       if (end < 0) break;
       start = end + 1;
     }
-    if (holdsSkill(dir)) out.push({ dir, path, label: `${label}/${path}` });
+    if (self.length > 0) out[0] = [...self, ...(out[0] ?? [])];
     return out;
   }
 }

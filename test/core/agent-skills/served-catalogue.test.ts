@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { READ_PASS_MS, readServedFile, ServedFileChanged, servedCatalogue, SETTLE_MS } from '../../../src/core/agent-skills/index.js';
+import { READ_PASS_MS, readServedFile, ServedFileChanged, servedCatalogue, ServedWalker, SETTLE_MS } from '../../../src/core/agent-skills/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 // A coarse file-system clock stamps changes made within one tick alike: the tests change files a tick later.
@@ -28,31 +28,31 @@ function catalogue(root: string): { c: ReturnType<typeof servedCatalogue>; advan
   return { c: servedCatalogue([{ dir: root, label: 'skills' }], () => now), advance: (ms) => void (now += ms) };
 }
 
-const NESTED = ['word-count/references/inner', 'word-count/references', 'word-count'];
+const NESTED = 'word-count/references/inner/a.md';
 
 describe('servedCatalogue.lookup: reads of single files share a pass for READ_PASS_MS', () => {
   it('a nested skill made within the window is found by the first file read after it', async () => {
     const root = tempDir();
     skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
     const { c, advance } = catalogue(root);
-    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    assert.equal((await c.lookup(NESTED, { file: true }))?.path, 'word-count');
     await sleep(TICK_MS);
     skill(join(root, 'word-count', 'references', 'inner'), 'inner');
     advance(READ_PASS_MS - 1);
     // Within the window the pass's checks stand: the outer skill, whose files include the new SKILL.md's folder.
-    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    assert.equal((await c.lookup(NESTED, { file: true }))?.path, 'word-count');
     advance(1);
-    assert.deepEqual(await c.lookup(NESTED, { file: true }).then((r) => [r?.skill.path, r?.index]), ['word-count/references/inner', 0]);
+    assert.equal((await c.lookup(NESTED, { file: true }))?.path, 'word-count/references/inner');
   });
 
   it('a lookup for a directory, get and list begin a pass of their own, even within the window', async () => {
     const root = tempDir();
     skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
     const { c } = catalogue(root);
-    assert.equal((await c.lookup(NESTED, { file: true }))?.skill.path, 'word-count');
+    assert.equal((await c.lookup(NESTED, { file: true }))?.path, 'word-count');
     await sleep(TICK_MS);
     skill(join(root, 'word-count', 'references', 'inner'), 'inner');
-    assert.equal((await c.lookup(NESTED))?.skill.path, 'word-count/references/inner');
+    assert.equal((await c.lookup(NESTED))?.path, 'word-count/references/inner');
     rmSync(join(root, 'word-count', 'references', 'inner', 'SKILL.md'));
     await sleep(TICK_MS);
     assert.equal(await c.get('word-count/references/inner'), undefined);
@@ -64,14 +64,14 @@ describe('servedCatalogue.lookup: reads of single files share a pass for READ_PA
     const root = tempDir();
     skill(join(root, 'word-count'), 'word-count', { 'references/a.md': 'alpha\n' });
     const { c } = catalogue(root);
-    const first = await c.lookup(['word-count/references', 'word-count'], { file: true });
-    const entry = first?.skill.files.find((f) => f.path === 'references/a.md');
+    const first = await c.lookup('word-count/references/a.md', { file: true });
+    const entry = first?.files.find((f) => f.path === 'references/a.md');
     assert.ok(first && entry);
     await sleep(TICK_MS);
     writeFileSync(join(root, 'word-count', 'references', 'a.md'), 'omega\n');
-    const shared = await c.lookup(['word-count/references', 'word-count'], { file: true });
-    assert.equal(shared?.skill, first.skill);
-    await assert.rejects(readServedFile(shared.skill.dir, entry), ServedFileChanged);
+    const shared = await c.lookup('word-count/references/a.md', { file: true });
+    assert.equal(shared, first);
+    await assert.rejects(readServedFile(shared.dir, entry), ServedFileChanged);
   });
 
   it('a folder on the path swapped for a link to a skill is not entered, in a shared pass or not', async () => {
@@ -80,12 +80,30 @@ describe('servedCatalogue.lookup: reads of single files share a pass for READ_PA
     const outside = tempDir();
     skill(join(outside, 'elsewhere'), 'elsewhere');
     const { c, advance } = catalogue(root);
-    assert.equal((await c.lookup(['word-count/references', 'word-count'], { file: true }))?.index, 1);
+    assert.equal((await c.lookup('word-count/references/a.md', { file: true }))?.path, 'word-count');
     await sleep(TICK_MS);
     symlinkSync(join(outside, 'elsewhere'), join(root, 'word-count', 'linked'));
     advance(READ_PASS_MS);
     // `linked` is a link: never a skill of its own; and the outer skill's shape changed, so it is listed afresh (and refused: a link in it).
-    assert.equal(await c.lookup(['word-count/linked', 'word-count'], { file: true }), undefined);
+    assert.equal(await c.lookup('word-count/linked/SKILL.md', { file: true }), undefined);
     assert.equal(await c.get('word-count/linked'), undefined);
+  });
+});
+
+describe('ServedWalker.skillFoldersAlong: the folders of every leading run of a path, in one walk down it', () => {
+  it('the root itself for its name, then each folder below it that holds a skill; .git, a file or a link ends the walk', () => {
+    const root = join(tempDir(), 'word-count');
+    skill(root, 'word-count');
+    skill(join(root, 'word-count'), 'word-count', { 'refs/inner/a.md': 'alpha\n', '.git/SKILL.md': 'not a skill\n' });
+    skill(join(root, 'word-count', 'refs', 'inner'), 'inner');
+    symlinkSync(join(root, 'word-count', 'refs'), join(root, 'word-count', 'linked'));
+    const walker = new ServedWalker(() => Date.now() + 10 * SETTLE_MS);
+    walker.begin();
+    const along = (path: string): string[][] => walker.skillFoldersAlong(root, 'skills', path).map((run) => run.map((f) => `${f.path} ${f.label}`));
+    const both = ['word-count skills', 'word-count skills/word-count'];
+    assert.deepEqual(along('word-count/refs/inner/a.md'), [both, [], ['word-count/refs/inner skills/word-count/refs/inner']]);
+    for (const path of ['word-count/.git/SKILL.md', 'word-count/linked/inner/a.md', 'word-count/../word-count']) assert.deepEqual(along(path), [both], path);
+    assert.deepEqual(along('refs/inner'), []);
+    assert.deepEqual(walker.skillFoldersAlong(root, 'skills', 'word-count/refs/inner')[2]?.map((f) => f.dir), [join(root, 'word-count', 'refs', 'inner')]);
   });
 });

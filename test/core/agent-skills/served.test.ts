@@ -4,7 +4,7 @@
 // project whose files were last changed long before the listing.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFileSync, lstatSync, mkdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -122,14 +122,14 @@ describe('servedCatalogue: what a later listing reuses', () => {
     assert.deepEqual(first.files.map((f) => f.path), ['SKILL.md', 'secret.env']);
     assert.equal(await only(c), first);
     // A read that starts from the last entry while the skill's shape is unchanged (served-cache.ts).
-    const READ = ['word-count/secret.env', 'word-count'];
-    assert.equal((await c.lookup(READ, { file: true }))?.skill, first);
+    const READ = 'word-count/secret.env';
+    assert.equal(await c.lookup(READ, { file: true }), first);
     const folder = statSync(dir);
     await sleep(TICK_MS);
     appendFileSync(join(dir, '.skillignore'), 'secret.env\n');
     // In place: no directory's times move, so only the .skillignore's own identity tells.
     assert.deepEqual([statSync(dir).mtimeMs, statSync(dir).ctimeMs], [folder.mtimeMs, folder.ctimeMs]);
-    assert.deepEqual((await c.lookup(READ, { file: true }))?.skill.files.map((f) => f.path), ['SKILL.md']);
+    assert.deepEqual((await c.lookup(READ, { file: true }))?.files.map((f) => f.path), ['SKILL.md']);
     assert.deepEqual((await c.get('word-count'))?.files.map((f) => f.path), ['SKILL.md']);
     assert.deepEqual((await only(c)).files.map((f) => f.path), ['SKILL.md']);
   });
@@ -180,7 +180,7 @@ describe('servedCatalogue: reads', () => {
     const root = tempDir();
     const dir = skill(root, 'word-count', { 'references/a.md': 'alpha\n' });
     const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
-    const listed = (await c.lookup(['word-count/references', 'word-count']))?.skill;
+    const listed = await c.lookup('word-count/references/a.md');
     assert.ok(listed);
     const entry = listed.files.find((f) => f.path === 'references/a.md');
     assert.ok(entry);
@@ -188,8 +188,8 @@ describe('servedCatalogue: reads', () => {
     await sleep(TICK_MS);
     writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
     // Its shape (directories, SKILL.md) is unchanged, so the read may start from the last entry; the file is checked.
-    const kept = await c.lookup(['word-count/references', 'word-count']);
-    assert.deepEqual(kept, { skill: listed, index: 1 });
+    const kept = await c.lookup('word-count/references/a.md');
+    assert.equal(kept, listed);
     await assert.rejects(readServedFile(listed.dir, entry), ServedFileChanged);
     const fresh = await c.get('word-count');
     assert.deepEqual(fresh !== undefined ? file(fresh, 'references/a.md') : undefined, { digest: digestOf('omega\n'), size: 6 });
@@ -234,5 +234,46 @@ describe('DigestCache: racy times', () => {
     assert.equal(file(await only(c), 'a.md').digest, digestOf('alpha\n'));
     writeFileSync(join(dir, 'a.md'), 'omega\n');
     assert.equal(file(await only(c), 'a.md').digest, digestOf('omega\n'));
+  });
+});
+
+describe('DigestCache: only the digests the last listing or read uses are kept', () => {
+  it('a file deleted or renamed, and a skill removed, leave the cache at the next read or listing; a file made again is hashed again', async () => {
+    const root = tempDir();
+    const dir = skill(root, 'word-count', { 'references/a.md': 'alpha\n', 'references/b.md': 'beta\n' });
+    skill(root, 'line-count', { 'c.md': 'gamma\n' });
+    skill(root, 'untouched', { 'd.md': 'delta\n' });
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
+    const kept = (): string[] => c.digestPaths().map((p) => p.slice(root.length + 1)).sort();
+    const all = ['line-count/SKILL.md', 'line-count/c.md', 'untouched/SKILL.md', 'untouched/d.md', 'word-count/SKILL.md', 'word-count/references/a.md', 'word-count/references/b.md'];
+    await c.list();
+    await c.list();
+    assert.deepEqual(kept(), all);
+    await sleep(TICK_MS);
+    rmSync(join(dir, 'references', 'b.md'));
+    renameSync(join(dir, 'references', 'a.md'), join(dir, 'references', 'moved.md'));
+    rmSync(join(root, 'line-count'), { recursive: true });
+    // A read lists word-count afresh (its shape changed): its old files go; line-count's entry stays until a listing.
+    assert.ok(await c.get('word-count'));
+    assert.deepEqual(kept(), ['line-count/SKILL.md', 'line-count/c.md', 'untouched/SKILL.md', 'untouched/d.md', 'word-count/SKILL.md', 'word-count/references/moved.md']);
+    await c.list();
+    assert.deepEqual(kept(), ['untouched/SKILL.md', 'untouched/d.md', 'word-count/SKILL.md', 'word-count/references/moved.md']);
+    await sleep(TICK_MS);
+    writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
+    const r = await c.list();
+    assert.deepEqual(file(r.skills.find((s) => s.path === 'word-count') as ServedSkill, 'references/a.md'), { digest: digestOf('omega\n'), size: 6 });
+    assert.deepEqual(kept(), ['untouched/SKILL.md', 'untouched/d.md', 'word-count/SKILL.md', 'word-count/references/a.md', 'word-count/references/moved.md']);
+  });
+
+  it('a nested skill removed: the files its outer skill still lists keep their digests', async () => {
+    const root = tempDir();
+    const dir = skill(root, 'word-count', { 'inner/a.md': 'alpha\n' });
+    skill(dir, 'inner');
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
+    assert.deepEqual((await c.list()).skills.map((s) => s.path), ['word-count', 'word-count/inner']);
+    await sleep(TICK_MS);
+    rmSync(join(dir, 'inner', 'SKILL.md'));
+    assert.deepEqual((await c.list()).skills.map((s) => s.path), ['word-count']);
+    assert.deepEqual(c.digestPaths().map((p) => p.slice(dir.length + 1)).sort(), ['SKILL.md', 'inner/a.md']);
   });
 });

@@ -156,7 +156,7 @@ function withWarnings(ctx: Context, catalogue: SkillCatalogue): SkillCatalogue {
       return r;
     },
     get: (path) => catalogue.get(path),
-    lookup: (paths, lookupOpts) => catalogue.lookup(paths, lookupOpts),
+    lookup: (path, lookupOpts) => catalogue.lookup(path, lookupOpts),
     forget: (skill, file) => catalogue.forget(skill, file),
     close: () => catalogue.close(),
   };
