@@ -46,7 +46,8 @@ function compile(rel) {
   }
   const script = new vm.Script(Module.wrap(source), { filename, cachedData });
   // Queued before the bundle runs, so a run that ends inside it (process.exit) still writes it.
-  if (mode === 'produce' || (mode !== 'off' && (cachedData === undefined || script.cachedDataRejected === true))) {
+  // Not once heapForStreaming changed a V8 flag: a cache carries the flags it was made under.
+  if (!streaming && (mode === 'produce' || (mode !== 'off' && (cachedData === undefined || script.cachedDataRejected === true)))) {
     if (!exitHook) process.on('exit', writeCaches);
     exitHook = true;
     produced.push([script, filename]);
@@ -78,20 +79,34 @@ function writeCaches() {
   }
 }
 
+/**
+ * For a command about to stream a large layer (pull, push: src/cli/streaming-heap.ts). Each piece
+ * is a Buffer outside the heap, freed only when a young-generation collection finds it dead, and
+ * V8 grows the young generation as the process allocates (up to 32 MiB), so dead pieces pile up
+ * between collections: a 1 GiB pull peaked at 104 MB, under 100 MB with the young generation kept
+ * at the size it has (docs/performance.md). `--max-semi-space-size` is read only as the isolate
+ * starts; the growth factor each time it would grow, so it can be set now.
+ *
+ * V8 rejects a code cache made under other flags, so changing one has a price, paid only by the
+ * command that streams: the caches made so far are written first (with the flags they were made
+ * under), and a bundle compiled after the change runs without its cache and writes none (it would
+ * carry the changed flags, and every other command would then reject and rewrite it).
+ */
+let streaming = false;
+function heapForStreaming() {
+  if (streaming) return;
+  writeCaches();
+  streaming = true;
+  require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
+}
+
 // How the bundles reach this loader: a chunk's stand-in (src/entry/chunk.cjs) loads the chunk
-// through `load`, with its code cache; src/entry/workers.ts starts worker threads from `file`.
-globalThis[Symbol.for('skillctl.boot')] = { load, file: __filename };
+// through `load`, with its code cache; src/entry/workers.ts starts worker threads from `file`;
+// src/cli/streaming-heap.ts calls heapForStreaming.
+globalThis[Symbol.for('skillctl.boot')] = { load, file: __filename, heapForStreaming };
 
 /** Runs skillctl with `argv` (without node and script): a fast path when one applies, else the full CLI. */
 function main(argv) {
-  // `pull` and `push` stream layers of any size. Each piece is a Buffer outside the heap, freed
-  // only when a young-generation collection finds it dead, and V8 grows the young generation as
-  // the process allocates (here from 1 to 4 MiB before the first layer byte, up to 32 MiB), so
-  // the dead pieces pile up between collections: a 1 GiB pull peaked at 104 MB, 84 MB with the
-  // young generation kept at its first size (docs/performance.md). `--max-semi-space-size` is
-  // read only as the isolate starts, but the growth factor each time it would grow, so it is set
-  // here, before anything allocates; node:v8 adds about 0.5 ms beside what a pull loads anyway.
-  if (argv[0] === 'pull' || argv[0] === 'push') require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
   // `skillctl skill` (the command agents call most) first tries a path that loads no CLI framework;
   // it handles only a plain, valid request and leaves everything else to the full CLI.
   if (argv.includes('skill') && require('./skill-fast.cjs').fastCli(argv)) return;

@@ -58,6 +58,26 @@ describe('V8 code caches made at first use', () => {
     assert.ok(written.length > 0 && !written.equals(foreign));
   });
 
+  it('a push that streams (a V8 flag changed, see heapForStreaming) writes its chunk’s cache first and rewrites nothing another command made', () => {
+    // V8 rejects a cache made under other flags: written after the change, a cache would be
+    // rejected and rewritten by the next command, and that one's by the next push.
+    const dir = installed();
+    const main = join(dir, 'dist', 'skillctl.cjs.v8cache');
+    const push = join(dir, 'dist', 'cmd', 'push.cjs.v8cache');
+    const args = ['push', join(ROOT, 'manifests', 'default', 'fs.read_text'), 'oci://127.0.0.1:1/cache/test:1'];
+    assert.equal(skillctl(dir, ['--version']).code, 0);
+    const mainBytes = readFileSync(main);
+    assert.equal(skillctl(dir, args).code, 2, 'nothing listens on port 1');
+    assert.ok(statSync(push).size > 0);
+    const pushStat = statSync(push);
+    assert.deepEqual(readFileSync(main), mainBytes, 'push took the cache --version made');
+    assert.equal(skillctl(dir, ['--version']).code, 0);
+    assert.equal(skillctl(dir, args).code, 2);
+    assert.deepEqual(readFileSync(main), mainBytes, '--version took it after the push');
+    const pushAgain = statSync(push);
+    assert.deepEqual([pushAgain.ino, pushAgain.mtimeMs], [pushStat.ino, pushStat.mtimeMs], 'the second push took its chunk’s cache');
+  });
+
   it('writes nothing with SKILLCTL_V8_CACHE=off', () => {
     const dir = installed();
     assert.deepEqual(skillctl(dir, ['--version'], { SKILLCTL_V8_CACHE: 'off' }), { code: 0, stdout: `${VERSION}\n` });

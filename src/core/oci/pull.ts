@@ -42,6 +42,8 @@ export interface PullRequest {
   /** Refuse unless this many distinct trusted keys signed the manifest (default 0). */
   readonly minSigners?: number;
   readonly keys?: ReadonlyMap<string, PublicKey>;
+  /** Called once when a layer will be read (from the registry or the cache): not for a pull answered `unchanged` from the cache. */
+  readonly beforeTransfer?: () => void;
 }
 
 export interface PullResult {
@@ -71,6 +73,7 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   // By digest, with the manifest and config cached (each hashed as read): the folder may already
   // hold the skill, and then the layer is not even read (see below).
   const known = req.ref.digest !== undefined && isSha256Digest(req.ref.digest) ? await cachedHead(req.cache, req.ref, req.ref.digest) : undefined;
+  if (known === undefined) req.beforeTransfer?.();
   let fetched: FetchedArtifact | StreamingArtifact | undefined;
   const { digest, config } = known ?? (fetched = await openArtifact(client, req.ref, req.cache));
   const reference = formatOciReference({ ...req.ref, digest });
@@ -109,7 +112,10 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     }
   }
   // The cache again, now with the layer (re-hashed), or the registry for what is missing.
-  fetched ??= await openArtifact(client, req.ref, req.cache);
+  if (fetched === undefined) {
+    req.beforeTransfer?.();
+    fetched = await openArtifact(client, req.ref, req.cache);
+  }
   const base = { reference, digest, config, fromCache: fetched.fromCache };
   let madeParent: string | undefined;
   try {

@@ -13,6 +13,7 @@ import { projectPaths } from '../../project.js';
 import { renderPull } from '../../render/oci.js';
 import { pinJson } from '../../render/pin.js';
 import type { PinOptions } from './options.js';
+import { keepYoungGenerationSmall } from '../../streaming-heap.js';
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
 export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, SkillOrigin> } | number> {
   const cwd = ctx.io.cwd;
@@ -26,7 +27,7 @@ export async function pullReferences(ctx: Context, paths: readonly string[], opt
       continue;
     }
     const ref = parseOciReference(p);
-    const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root });
+    const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root, beforeTransfer: keepYoungGenerationSmall });
     if (!pulled.ok || pulled.path === undefined || pulled.digest === undefined) {
       const show = (x: string): string => (relative(cwd, x).startsWith('..') ? x : relative(cwd, x));
       // --json: pin's own document (schemas/cli/pin.schema.json), nothing pinned, with the pull's findings.

@@ -6,6 +6,7 @@ import { exitCodeFor } from '../../exit.js';
 import { blobCache, transportOptions, trustedKeys } from '../../oci-env.js';
 import { projectPaths } from '../../project.js';
 import { pullJson, renderPull } from '../../render/oci.js';
+import { keepYoungGenerationSmall } from '../../streaming-heap.js';
 import type { PullOptions } from './options.js';
 
 export async function run(ctx: Context, reference: string, opts: PullOptions): Promise<number> {
@@ -22,6 +23,7 @@ export async function run(ctx: Context, reference: string, opts: PullOptions): P
     ...(opts.force === true ? { force: true } : {}),
     ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
     ...(keys !== undefined ? { keys } : {}),
+    beforeTransfer: keepYoungGenerationSmall,
   });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   ctx.out(ctx.opts.json ? pullJson(result, show) : renderPull(result, { style: ctx.style, quiet: ctx.opts.quiet, label: reference, show }));

@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { transportOptions } from '../../oci-env.js';
 import { pushJson, renderPush } from '../../render/oci.js';
+import { keepYoungGenerationSmall } from '../../streaming-heap.js';
 import type { PushOptions } from './options.js';
 
 export async function run(ctx: Context, source: string, reference: string, opts: PushOptions): Promise<number> {
@@ -21,6 +22,8 @@ export async function run(ctx: Context, source: string, reference: string, opts:
     if (read.key === undefined) throw new SkillctlError('SECRET_KEY_INVALID', read.diagnostics[0]?.message ?? `${opts.sign} is not a secret key`);
     sign = { key: read.key, signer: opts.signer };
   }
+  // A push reads its whole archive (hashed, sent and checked): see streaming-heap.ts.
+  keepYoungGenerationSmall();
   const result = await pushSkill({
     source: isAbsolute(source) ? source : join(ctx.io.cwd, source),
     label: source,
