@@ -97,6 +97,11 @@ export function sameOrigin(a: Pick<McpOrigin, 'server' | 'uri'>, b: Pick<McpOrig
   return x.length === y.length && x.every((s, i) => s === y[i]);
 }
 
+/** Whether two records (or their absence) are the same, as the file would hold them. */
+export function sameRecord(a: McpOrigin | undefined, b: McpOrigin | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** The records as the file holds them, keys sorted. */
 export function renderOrigins(origins: Origins): string {
   const sorted = Object.fromEntries(Object.keys(origins).sort().map((k) => [k, origins[k]]));

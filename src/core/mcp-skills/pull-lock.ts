@@ -1,7 +1,8 @@
 /**
- * The project's write lock for pulls (ORIGINS_LOCK), held from a pull's collision check to its
- * origin records. Whoever takes it first puts right a pull that died holding it
- * (pull-journal.ts), so nothing under the lock ever sees a half-placed pull.
+ * The project's write lock for pulls (ORIGINS_LOCK), as every command that reads or writes the
+ * origin records and the folders they name takes it: pull (collision check, renames, records) and
+ * pin (records read, folders hashed, lock written). Whoever takes it first puts right a pull that
+ * died holding it (pull-journal.ts), so nothing under the lock ever sees a half-placed pull.
  */
 import { join } from 'node:path';
 import { asOutputWrite, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
