@@ -2,15 +2,20 @@
 // the grant with a symlink leading outside it, atomically and thousands of times a second
 // (renameat2 RENAME_EXCHANGE, test/helpers/swapper.py). Whatever the timing, no read, listing,
 // search or write may reach the outside: each run either works inside the grant or is refused.
+// The same for verify-pins: a bundle's directory and a link to outside trade places while it walks.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { asyncDirOps, syncDirOps } from '../../src/core/bundle/index.js';
+import { openLock, verifySkillPin, type SkillPin } from '../../src/core/pins/index.js';
 import type { BuiltinOutcome } from '../../src/core/run/index.js';
 import { runTarget, scratch, SECRET } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
+import { pinnedProject } from '../helpers/pins.js';
 import { ROOT } from '../helpers/paths.js';
 import { snapshot } from '../helpers/project.js';
 import { writeLock } from '../helpers/run.js';
@@ -177,3 +182,35 @@ describe('threat: check-then-use races (a pinned script swapped between its veri
   });
 });
 
+
+describe('threat: check-then-use races (a bundle directory swapped for a symlink while verify-pins walks it)', () => {
+  for (const [flavour, ops] of [
+    ['thread pool', asyncDirOps],
+    ['blocking', syncDirOps],
+  ] as const) {
+    it(`${flavour}: ${RUNS} verifications of a pin while its data/ and a link to outside trade places: each verifies or finds BUNDLE_SYMLINK, never reads outside`, async () => {
+      const { root } = await pinnedProject([]);
+      // Outside: other bytes under the pinned file's name, and a FIFO only a walk that entered it would find.
+      const outside = tempDir('skillctl-race-outside-');
+      await writeFile(join(outside, 'words.txt'), `${SECRET}\n`);
+      execFileSync('mkfifo', [join(outside, 'leak')]);
+      await symlink(outside, join(root, 'data-link'));
+      const opened = await openLock(join(root, 'pins', 'skills.lock.json'), { label: 'pins/skills.lock.json', ops });
+      if (opened.context?.format !== 'skillctl') assert.fail(JSON.stringify(opened.diagnostics));
+      const ctx = opened.context;
+      const s = await swap(join(root, 'manifests', 'hello', 'data'), join(root, 'data-link'));
+      const seen: Record<string, number> = {};
+      try {
+        for (let i = 0; i < RUNS; i++) {
+          const v = await verifySkillPin(ctx, ctx.lock.skills[0] as SkillPin);
+          const key = v.ok ? 'ok' : [...new Set(v.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort().join(',');
+          seen[key] = (seen[key] ?? 0) + 1;
+        }
+      } finally {
+        await s.stop();
+      }
+      // PIN_MODIFIED: outside's words.txt was hashed; BUNDLE_SPECIAL_FILE: its FIFO was listed.
+      for (const key of Object.keys(seen)) assert.ok(key === 'ok' || key === 'BUNDLE_SYMLINK', JSON.stringify(seen));
+    });
+  }
+});

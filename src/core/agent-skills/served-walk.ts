@@ -206,6 +206,9 @@ export class ServedWalker {
   ops(dirs?: string[]): DirOps {
     return {
       ...syncDirOps,
+      // Listings are kept by the directory's path: through a handle's /proc/self/fd/N, which names
+      // another directory on every walk, none would ever be found again.
+      openDir: undefined,
       readdir: (path) =>
         settle(() => {
           dirs?.push(path);

@@ -5,7 +5,7 @@
  * flavour: it has nothing else to do meanwhile, and a blocking call costs a few microseconds where
  * a thread-pool round trip costs tens, which dominates when a run makes tens of thousands of them.
  */
-import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent } from 'node:fs';
+import { closeSync, constants, createReadStream, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { closeFd, fstat, lstat, openFd, readAt, readdirEntries, realpath, stat } from '../fs/callback-fs.js';
@@ -40,6 +40,20 @@ export interface DirOps {
    * cost nothing to list), sources list, then hash.
    */
   hashRegular?(path: string, maxBytes: number, keepBytes: number): Promise<HashedRegular>;
+  /**
+   * A directory of a walk, opened (O_DIRECTORY, and O_NOFOLLOW unless `follow`): a directory
+   * swapped for a link after its parent was listed is refused (ELOOP) instead of entered. Its
+   * listing and the opens of its entries go through the handle's `path`, the directory the kernel
+   * opened (/proc/self/fd/N on Linux), so a swap after the open leads nowhere either. Where a
+   * flavour leaves it out (a git tree, which holds no links to follow), walks list by path.
+   */
+  openDir?(path: string, follow: boolean): Promise<DirHandle>;
+}
+
+export interface DirHandle {
+  /** Where the directory's entries are reached: /proc/self/fd/N on Linux, else the path it was opened by. */
+  readonly path: string;
+  close(): Promise<void>;
 }
 
 export interface HashedRegular {
@@ -55,6 +69,18 @@ const WHOLE_FILE = 32 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 // O_NONBLOCK: a FIFO swapped in after the listing must not block the open (fstat refuses it).
 const NOFOLLOW = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Whether an open directory can be named by its descriptor (without /proc, by the path it was opened by). */
+const PROC_FD = process.platform === 'linux';
+/** O_PATH (Linux): a handle that names a file without opening it for I/O. Not in fs.constants. */
+const O_PATH = 0o10000000;
+/**
+ * How a directory of a walk is opened. On Linux as a handle (O_PATH): nothing swapped in is
+ * opened for I/O (a FIFO cannot block, a device cannot act), and fstat then says what it is, a
+ * link included: Linux answers O_NOFOLLOW with O_DIRECTORY on a link ENOTDIR, as for a file, and
+ * a look afterwards could see the directory swapped back. Elsewhere O_DIRECTORY, where
+ * O_NOFOLLOW on a link is ELOOP (O_NONBLOCK: a FIFO must not block the open it refuses).
+ */
+const DIRECTORY = PROC_FD ? O_PATH : constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK;
 /** `.skillignore` is a list of patterns; anything larger is not one. */
 const TEXT_MAX_BYTES = 1024 * 1024;
 const chunk = Buffer.allocUnsafe(CHUNK);
@@ -62,6 +88,19 @@ const chunk = Buffer.allocUnsafe(CHUNK);
 /** Refuses a listed text file (`.skillignore`) over its bound, as an errno-style error (callers report errno codes). */
 function checkTextSize(file: string, size: number): void {
   if (size > TEXT_MAX_BYTES) throw Object.assign(new Error(`${file} exceeds ${TEXT_MAX_BYTES} bytes`), { code: 'EFBIG' });
+}
+
+function dirFlags(follow: boolean): number {
+  return follow ? DIRECTORY : DIRECTORY | constants.O_NOFOLLOW;
+}
+
+/** The handle of a directory opened with `dirFlags`; a link or anything but a directory (Linux's fstat says which) is thrown as ELOOP or ENOTDIR. */
+function dirHandle(path: string, fd: number, st: Stats | undefined, close: (fd: number) => Promise<void>): DirHandle {
+  if (st !== undefined && !st.isDirectory()) {
+    const link = st.isSymbolicLink();
+    throw Object.assign(new Error(`${path} is ${link ? 'a symbolic link' : 'not a directory'}`), { code: link ? 'ELOOP' : 'ENOTDIR' });
+  }
+  return { path: PROC_FD ? `/proc/self/fd/${fd}` : path, close: () => close(fd) };
 }
 
 function notRegular(file: string): Error {
@@ -149,6 +188,15 @@ export const asyncDirOps: DirOps = {
       return { size, mode: modeOf(mode), digest };
     } finally {
       await closeFd(fd);
+    }
+  },
+  async openDir(path, follow) {
+    const fd = await openFd(path, dirFlags(follow));
+    try {
+      return dirHandle(path, fd, PROC_FD ? await fstat(fd) : undefined, closeFd);
+    } catch (err) {
+      await closeFd(fd);
+      throw err;
     }
   },
 };
@@ -239,4 +287,14 @@ export const syncDirOps: DirOps = {
         return { size, mode: modeOf(mode), digest: sha256(bytes), bytes };
       }),
     ),
+  openDir: (path, follow) =>
+    now(() => {
+      const fd = openSync(path, dirFlags(follow));
+      try {
+        return dirHandle(path, fd, PROC_FD ? fstatSync(fd) : undefined, (d) => now(() => closeSync(d)));
+      } catch (err) {
+        closeSync(fd);
+        throw err;
+      }
+    }),
 };

@@ -71,6 +71,11 @@ export const MCP_SKILL_CODES = {
     title: 'A skill of that name already exists from another origin (a local skill, another server or another URI).',
     exit: 'findings',
   },
+  MCP_PULL_RECOVERED: {
+    severity: 'warning',
+    title: 'A pull that stopped between its renames (its process died) was finished or undone before this command went on.',
+    exit: 'findings',
+  },
 
   // Pins of pulled skills.
   MCP_PIN_ORIGIN_STALE: {

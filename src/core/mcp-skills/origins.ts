@@ -7,7 +7,7 @@
  * under `.skillctl/`, which no skill may write (docs/security.md), never inside the skill folder,
  * whose files are exactly the entry's resources.
  */
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { writeFileAtomic, makeDirs } from '../fs/index.js';
 import { readBounded } from '../fs/read-bounded.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
@@ -82,6 +82,12 @@ export async function readOrigins(root: string): Promise<Origins> {
   return out;
 }
 
+/** The key of a folder in the origin records: relative to the root when inside it. */
+export function originKey(root: string, dir: string): string {
+  const rel = relative(root, dir);
+  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel.split(sep).join('/');
+}
+
 /** Same server and same skill URI: the identity of an MCP-served skill. */
 export function sameOrigin(a: Pick<McpOrigin, 'server' | 'uri'>, b: Pick<McpOrigin, 'server' | 'uri'>): boolean {
   if (a.uri !== b.uri) return false;
@@ -91,9 +97,19 @@ export function sameOrigin(a: Pick<McpOrigin, 'server' | 'uri'>, b: Pick<McpOrig
   return x.length === y.length && x.every((s, i) => s === y[i]);
 }
 
-/** Writes the records, keys sorted, atomically. */
-export async function writeOrigins(root: string, origins: Origins): Promise<void> {
+/** Whether two records (or their absence) are the same, as the file would hold them. */
+export function sameRecord(a: McpOrigin | undefined, b: McpOrigin | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The records as the file holds them, keys sorted. */
+export function renderOrigins(origins: Origins): string {
   const sorted = Object.fromEntries(Object.keys(origins).sort().map((k) => [k, origins[k]]));
+  return `${JSON.stringify({ version: 1, skills: sorted }, null, 2)}\n`;
+}
+
+/** Writes records rendered by `renderOrigins`, atomically. */
+export async function writeOrigins(root: string, text: string): Promise<void> {
   await makeDirs(join(root, '.skillctl'));
-  await writeFileAtomic(join(root, ...ORIGINS_FILE.split('/')), `${JSON.stringify({ version: 1, skills: sorted }, null, 2)}\n`);
+  await writeFileAtomic(join(root, ...ORIGINS_FILE.split('/')), text);
 }

@@ -13,14 +13,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { basename, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { comparePaths } from '../digest/index.js';
-import { entryExists, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
+import { comparePaths, sha256 } from '../digest/index.js';
+import { isSkillctlError } from '../errors.js';
+import { entryExists, makeDirs, type FileLockOptions } from '../fs/index.js';
 import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
-import { moveIntoPlace } from './move-into-place.js';
-import { ORIGINS_LOCK, readOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
+import { moveIntoPlace, type Moved } from './move-into-place.js';
+import { originKey, readOrigins, renderOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
+import { beginJournal, endJournal, filesDigest, journalPending, recoveredDiagnostic } from './pull-journal.js';
+import { withPullLock } from './pull-lock.js';
+import { scratchName, sweepScratch, type ScratchKind } from './scratch.js';
 
 export interface PlaceOptions {
   /** The project root: where the origin records and the write lock are kept and local skills are looked for. */
@@ -50,12 +54,6 @@ export interface PlaceResult {
   readonly ok: boolean;
   readonly placed: readonly Placed[];
   readonly diagnostics: readonly Diagnostic[];
-}
-
-/** The key of a folder in the origin records: relative to the root when inside it. */
-export function originKey(root: string, dir: string): string {
-  const rel = relative(root, dir);
-  return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? dir : rel.split(sep).join('/');
 }
 
 function describe(o: McpOrigin | undefined): string {
@@ -132,38 +130,59 @@ function originOf(skill: PulledSkill, server: ServerAddress): McpOrigin {
 /**
  * Writes every skill or none; records each one's origin. Waits for the write lock as pin does
  * (LOCK_BUSY when it is held too long); a rename or the origin write that fails is thrown once
- * the destination is back as it was.
+ * the destination is back as it was. Holding the lock, it first puts right what a pull that died
+ * left: a pull stopped between its renames (pull-lock.ts) and, in `outDir`, the scratch folders
+ * of pulls that died on this host (scratch.ts).
  */
 export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOptions): Promise<PlaceResult> {
-  // Decided once on the project as read, so a refusal writes nothing, not even the write lock...
+  // Decided once on the project as read, so a refusal writes nothing, not even the write lock
+  // (unless a pull that died left a journal: a folder it half placed is no collision once the
+  // lock's next holder has put it right)...
   const early = await collisions(skills, opts, await readOrigins(opts.root));
-  if (early.diagnostics.length > 0) return { ok: false, placed: [], diagnostics: early.diagnostics };
+  if (early.diagnostics.length > 0 && !(await journalPending(opts.root))) return { ok: false, placed: [], diagnostics: early.diagnostics };
   await makeDirs(opts.outDir);
   const tag = randomBytes(6).toString('hex');
-  const scratch = (name: string, kind: string): string => join(opts.outDir, `.${name}.${kind}-${tag}`);
+  const scratch = (name: string, kind: ScratchKind): string => join(opts.outDir, scratchName(name, kind, opts.fileLock, tag));
   try {
     // Written before the lock is taken: writing is the slow part, and needs no one else to wait.
     for (const s of skills) writeSkill(scratch(s.name, 'pull'), s);
-    await makeDirs(join(opts.root, '.skillctl'));
-    return await withFileLock(join(opts.root, ...ORIGINS_LOCK.split('/')), opts.fileLock, async () => {
+    return await withPullLock(opts.root, opts.fileLock, async (recovered) => {
+      await sweepScratch(opts.outDir, opts.fileLock);
+      const noted = recovered === undefined ? [] : [recoveredDiagnostic(opts.root, recovered)];
       // ...and again holding it, on the project as it is now: another pull may have landed.
       const origins = await readOrigins(opts.root);
       const { diagnostics, replacing } = await collisions(skills, opts, origins);
-      if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics };
-      const moved = await moveIntoPlace(
-        skills.map((s) => ({ scratch: scratch(s.name, 'pull'), dir: join(opts.outDir, s.name), ...(replacing.has(s.name) ? { aside: scratch(s.name, 'old') } : {}) })),
-      );
+      if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics: [...noted, ...diagnostics] };
+      const moves = skills.map((s) => ({
+        scratch: scratch(s.name, 'pull'),
+        dir: join(opts.outDir, s.name),
+        ...(replacing.has(s.name) ? { aside: scratch(s.name, 'old') } : {}),
+        files: filesDigest(s.files),
+      }));
       const next: Record<string, McpOrigin> = { ...origins };
       for (const s of skills) next[originKey(opts.root, join(opts.outDir, s.name))] = originOf(s, opts.server);
+      const records = renderOrigins(next);
+      await beginJournal(opts.root, opts.fileLock, sha256(records), moves);
+      let moved: Moved;
       try {
-        await writeOrigins(opts.root, next);
+        moved = await moveIntoPlace(moves);
+        try {
+          await writeOrigins(opts.root, records);
+        } catch (err) {
+          // Skills in place without their records would read as local skills to the next pull.
+          await moved.undo(err);
+          throw err;
+        }
       } catch (err) {
-        // Skills in place without their records would read as local skills to the next pull.
-        await moved.undo(err);
+        // Undone here, the journal has nothing left to do; an undo that failed (OUTPUT_UNWRITABLE)
+        // leaves it, and the next holder of the lock tries again.
+        if (!isSkillctlError(err)) await endJournal(opts.root);
         throw err;
       }
+      // Kept from here: an earlier copy not removed is the journal's to remove.
       await moved.commit();
-      return { ok: true, placed: skills.map((s) => ({ name: s.name, uri: s.uri, dir: join(opts.outDir, s.name), replaced: replacing.has(s.name) })), diagnostics: [] };
+      await endJournal(opts.root);
+      return { ok: true, placed: skills.map((s) => ({ name: s.name, uri: s.uri, dir: join(opts.outDir, s.name), replaced: replacing.has(s.name) })), diagnostics: noted };
     });
   } finally {
     // Whatever did not reach its place (a refusal, a failure, a rename undone) leaves no scratch folder.

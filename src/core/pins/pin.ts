@@ -8,7 +8,7 @@
  * a folder the lock already pins: a new signatures.json there would change the files its pin
  * covers and break a pin that verifies, so such a run writes nothing.
  */
-import { readOrigins } from '../mcp-skills/index.js';
+import { readOrigins, recoveredDiagnostic, withPullLock, type Recovered } from '../mcp-skills/index.js';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
@@ -19,7 +19,8 @@ import { applyPins, type PinChange } from './apply.js';
 import { emptyLock, LOCK_MAX_BYTES, loadLock, renderLock } from './lock.js';
 import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillOrigin, type SkillPin } from './model.js';
 import { exists, sourcePath } from './paths.js';
-import { preparePin, type Prepared, type Signing } from './prepare.js';
+import type { Prepared, Signing } from './prepare.js';
+import { prepareAgain, preparedOf, prepareTargets, type PreparedTarget } from './prepare-targets.js';
 import { PACKS_DIR } from './scan.js';
 import { recordedSkillRoots, skillRootsOf } from './skill-roots.js';
 import type { PinTarget } from './targets.js';
@@ -184,19 +185,17 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     pushAll(found, loaded.diagnostics);
     keys = loaded.keys;
   }
-  const prepared: Prepared[] = [];
-  const origins = await readOrigins(req.root);
-  if (!hasErrors(found)) {
-    for (const [i, t] of req.targets.entries()) {
-      const r = await preparePin({ root: req.root, keys, signing: req.signing, origins }, t);
-      pushAll(found, r.diagnostics);
-      if (r.prepared !== undefined) prepared.push(r.prepared);
-      req.onProgress?.(i + 1, req.targets.length);
-    }
-  }
-  if (hasErrors(found)) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(found) };
+  const read = await readOrigins(req.root);
+  const targets = hasErrors(found) ? [] : await prepareTargets({ root: req.root, keys, signing: req.signing, origins: read }, req.targets, req.onProgress);
+  const refused = (run: readonly PreparedTarget[]): PinOutcome | undefined => {
+    const all = [...found, ...run.flatMap((t) => t.diagnostics)];
+    return hasErrors(all) ? { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(all) } : undefined;
+  };
+  const early = refused(targets);
+  if (early !== undefined) return early;
 
-  const decide = async (current: SkillctlLock): Promise<Decision> => {
+  const decide = async (current: SkillctlLock, run: readonly PreparedTarget[]): Promise<Decision> => {
+    const prepared = preparedOf(run);
     const trusted = trustKeys(current, keysFile, keysBytes, req);
     let lock: SkillctlLock = req.minSigners !== undefined ? { ...trusted.lock, min_signers: req.minSigners } : trusted.lock;
     if (req.skillRoots !== undefined) {
@@ -206,7 +205,7 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
       lock = recorded !== undefined ? { ...rest, skill_roots: recorded } : rest;
     }
     // Warnings from validation stay in the report.
-    const diagnostics: Diagnostic[] = [...found, ...trusted.diagnostics];
+    const diagnostics: Diagnostic[] = [...found, ...run.flatMap((t) => t.diagnostics), ...trusted.diagnostics];
     const pinned = new Set(current.skills.map((e) => e.source));
     let breaksPin = false;
     for (const p of prepared) {
@@ -258,24 +257,37 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
       ...rootsChange(current, lock),
     };
   };
-  const writes = prepared.flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
-
-  // Decide once on the lock as read, so a refusal touches nothing, not even the write lock...
-  const early = await decide(before.lock ?? emptyLock());
-  if (early.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: early.changes, ...rootsOf(early), lock: early.lock, diagnostics: early.diagnostics };
-  // The directory, the write lock and every file written are outputs: a read-only pins/ or a
-  // .lck that is a directory is OUTPUT_UNWRITABLE naming the path (output-error.ts).
-  await asOutputWrite(dirname(req.lockFile), () => makeDirs(lockDir));
-  return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
-    // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
-    const current = await currentLock(req);
-    if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics(current.diagnostics) };
-    const d = await decide(current.lock);
-    if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
-    for (const w of writes) await asOutputWrite(`${w.source}/signatures.json`, () => writeFileAtomic(w.path, w.text));
-    const signaturesWritten = writes.map((w) => w.source);
-    if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
-    await asOutputWrite(req.lockFile, () => writeFileAtomic(req.lockPath, renderLock(d.lock)));
-    return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics: d.diagnostics };
+  // Decide once on the lock as read, so a refusal touches nothing, not even the write locks...
+  const first = await decide(before.lock ?? emptyLock(), targets);
+  if (first.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: first.changes, ...rootsOf(first), lock: first.lock, diagnostics: first.diagnostics };
+  // ...then holding the write lock for pulls (when a folder is pinned: the records and the folders
+  // pulls write are read as one pull left them, prepare-targets.ts), and the lock file's own.
+  if (!req.targets.some((t) => t.kind === 'bundle')) return write(targets, undefined);
+  return withPullLock(req.root, req.fileLock, async (recovered) => {
+    const now = { root: req.root, keys, signing: req.signing, origins: await readOrigins(req.root) };
+    return write(await prepareAgain(now, req.targets, targets, read, recovered !== undefined), recovered);
   });
+
+  async function write(run: readonly PreparedTarget[], recovered: Recovered | undefined): Promise<PinOutcome> {
+    const noted = recovered === undefined ? [] : [recoveredDiagnostic(req.root, recovered)];
+    const again = refused(run);
+    if (again !== undefined) return { ...again, diagnostics: sortDiagnostics([...noted, ...again.diagnostics]) };
+    const writes = preparedOf(run).flatMap((p) => (p.kind === 'skill' && p.write !== undefined ? [{ source: p.entry.source, ...p.write }] : []));
+    // The directory, the write lock and every file written are outputs: a read-only pins/ or a
+    // .lck that is a directory is OUTPUT_UNWRITABLE naming the path (output-error.ts).
+    await asOutputWrite(dirname(req.lockFile), () => makeDirs(lockDir));
+    return withFileLock(join(lockDir, `.${req.lockPath.slice(lockDir.length + 1)}.lck`), req.fileLock, async () => {
+      // ...and again, holding it, on the lock as it is now: another pin may have landed meanwhile.
+      const current = await currentLock(req);
+      if (current.lock === undefined) return { ok: false, lockWritten: false, signaturesWritten: [], changes: [], diagnostics: sortDiagnostics([...noted, ...current.diagnostics]) };
+      const d = await decide(current.lock, run);
+      const diagnostics = sortDiagnostics([...noted, ...d.diagnostics]);
+      if (d.blocked) return { ok: false, lockWritten: false, signaturesWritten: [], changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics };
+      for (const w of writes) await asOutputWrite(`${w.source}/signatures.json`, () => writeFileAtomic(w.path, w.text));
+      const signaturesWritten = writes.map((w) => w.source);
+      if (!d.complete) return { ok: false, lockWritten: false, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics };
+      await asOutputWrite(req.lockFile, () => writeFileAtomic(req.lockPath, renderLock(d.lock)));
+      return { ok: true, lockWritten: true, signaturesWritten, changes: d.changes, ...rootsOf(d), lock: d.lock, diagnostics };
+    });
+  }
 }

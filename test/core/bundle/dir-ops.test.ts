@@ -1,6 +1,7 @@
 // The two flavours of a directory source's file-system calls behave the same: the thread-pool
 // one (callbacks, for the start-up path) and the blocking one (verify-pins' threads).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +23,10 @@ describe('directory source calls', () => {
   writeFileSync(big, bytes);
   symlinkSync(small, link);
   mkdirSync(join(dir, 'sub'));
+  const subLink = join(dir, 'sub-link');
+  symlinkSync(join(dir, 'sub'), subLink);
+  const fifo = join(dir, 'fifo');
+  execFileSync('mkfifo', [fifo]);
   const sha = (b: Uint8Array): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
 
   for (const [name, ops] of [['thread pool', asyncDirOps], ['blocking', syncDirOps]] as [string, DirOps][]) {
@@ -30,7 +35,7 @@ describe('directory source calls', () => {
       assert.equal(await ops.digestRegular(small), sha(Buffer.from('hello\n')));
       assert.equal(await ops.digestRegular(big), sha(bytes));
       assert.equal(await ops.readText(small), 'hello\n');
-      assert.deepEqual((await ops.readdir(dir)).map((d) => d.name).sort(), ['big.bin', 'link.txt', 'small.txt', 'sub']);
+      assert.deepEqual((await ops.readdir(dir)).map((d) => d.name).sort(), ['big.bin', 'fifo', 'link.txt', 'small.txt', 'sub', 'sub-link']);
       assert.equal((await ops.lstat(link)).size > 0, true);
       assert.equal((await ops.stat(link)).size, 6);
       assert.equal(await ops.realpath(link), await ops.realpath(small));
@@ -54,6 +59,25 @@ describe('directory source calls', () => {
       assert.equal(await errCode(hashRegular(link, 1e12, 64)), 'ELOOP');
       assert.equal(await errCode(hashRegular(join(dir, 'sub'), 1e12, 64)), 'EINVAL');
       assert.equal(await errCode(hashRegular(join(dir, 'missing'), 1e12, 64)), 'ENOENT');
+    });
+
+    it(`${name}: opens a directory as a handle its entries are reached through, refusing a link to one (ELOOP), a file and a FIFO (ENOTDIR)`, async () => {
+      const openDir = ops.openDir as NonNullable<DirOps['openDir']>;
+      const h = await openDir(join(dir, 'sub'), false);
+      try {
+        writeFileSync(join(dir, 'sub', 'in.txt'), 'in\n');
+        assert.deepEqual((await ops.readdir(h.path)).map((d) => d.name), ['in.txt']);
+        assert.equal((await ops.readRegular(`${h.path}/in.txt`)).toString(), 'in\n');
+      } finally {
+        await h.close();
+      }
+      assert.equal(await errCode(openDir(subLink, false)), 'ELOOP');
+      assert.equal(await errCode(openDir(small, false)), 'ENOTDIR');
+      assert.equal(await errCode(openDir(fifo, false)), 'ENOTDIR');
+      // A root given through a link is the caller's to judge: followed when asked.
+      const root = await openDir(subLink, true);
+      assert.deepEqual((await ops.readdir(root.path)).map((d) => d.name), ['in.txt']);
+      await root.close();
     });
   }
 });

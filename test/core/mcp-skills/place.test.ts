@@ -6,21 +6,15 @@ import { rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { FileLockOptions } from '../../../src/core/fs/index.js';
-import { sha256 } from '../../../src/core/digest/index.js';
 import { ORIGINS_FILE, placeSkills, type PulledSkill } from '../../../src/core/mcp-skills/index.js';
 import { ORIGINS_LOCK } from '../../../src/core/mcp-skills/origins.js';
 import { testFileLock } from '../../helpers/file-lock.js';
+import { pulledSkill } from '../../helpers/pulled-skill.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 const SERVER = { command: ['srv'] };
 
-function skill(name: string, body: string): PulledSkill {
-  const files = [`---\nname: ${name}\ndescription: ${body}\n---\n`, `${body}\n`].map((text, i) => {
-    const bytes = Buffer.from(text);
-    return { path: i === 0 ? 'SKILL.md' : 'notes.md', digest: sha256(bytes), size: bytes.length, bytes };
-  });
-  return { uri: `skill://${name}/SKILL.md`, name, frontmatter: { name, description: body }, files };
-}
+const skill = pulledSkill;
 
 function project(): { root: string; out: string; lock: string; origins: string } {
   const root = realpathSync(tempDir('skillctl-place-'));
