@@ -203,6 +203,15 @@ describe('pull oci:// from a hostile registry', () => {
     await nothingWritten(proj, cache, 0);
   });
 
+  it('pin of an oci:// reference whose layer trickles, --timeout 1: the same OCI_UNREACHABLE well before 10 s, no lock, nothing written', async () => {
+    const { r, proj, cache, ms } = await pull('trickle-layer', { argv: (ref) => ['pin', ref, '--timeout', '1', '--json'] });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_UNREACHABLE']);
+    assert.match(json<ErrorDoc>(r).error?.message ?? '', /not finished within the 1 s timeout/);
+    assert.ok(ms < 10_000, `the pin took ${ms} ms`);
+    await nothingWritten(proj, cache, 0);
+  });
+
   it('a pull that finishes within its --timeout is not cut', async () => {
     const { r, proj } = await pull('none', { argv: (ref) => ['pull', ref, '--out', 'out', '--timeout', '60', '--json'] });
     assert.equal(r.code, 0, r.stdout + r.stderr);

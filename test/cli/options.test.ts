@@ -1,5 +1,5 @@
 // The option parsers shared by commands, as a user meets them: `--timeout` of pull (either
-// scheme) and push takes a number of seconds above 0; anything else is the usage error commander
+// scheme), push and pin takes a number of seconds above 0; anything else is the usage error commander
 // reports for a bad option value (exit 2, a USAGE document with --json), before any registry or
 // server is asked.
 import assert from 'node:assert/strict';
@@ -14,6 +14,7 @@ describe('--timeout SECONDS', () => {
     ['pull oci://', ['pull', 'oci://127.0.0.1:1/skills/x:1']],
     ['pull skill://', ['pull', 'skill://x/SKILL.md', '--mcp', 'x']],
     ['push', ['push', 'skills/x', 'oci://127.0.0.1:1/skills/x:1']],
+    ['pin oci://', ['pin', 'oci://127.0.0.1:1/skills/x:1']],
   ];
   for (const [command, args] of commands) {
     for (const bad of ['abc', '0', '-1', '0x10', '86401']) {
@@ -30,4 +31,14 @@ describe('--timeout SECONDS', () => {
       });
     }
   }
+});
+
+describe('pin --timeout', () => {
+  it('is refused without an oci:// reference, where it would be silently ignored: USAGE, exit 2, nothing written', () => {
+    const cwd = tempDir();
+    const r = skillctl(['pin', 'skills/x', '--timeout', '5', '--json'], { cwd });
+    assert.equal(r.code, 2, r.stdout);
+    assert.deepEqual(json<{ error: { code: string; message: string } }>(r).error, { code: 'USAGE', message: '--timeout applies to oci:// references, and none is given' });
+    assert.deepEqual(readdirSync(cwd), []);
+  });
 });

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
 import type { PinOptions } from './options.js';
-import { collect, parseMinSigners } from '../../options.js';
+import { collect, parseMinSigners, parseTimeout } from '../../options.js';
 
 export function registerPin(program: Command, run: Runner): void {
   program
@@ -16,6 +16,7 @@ export function registerPin(program: Command, run: Runner): void {
     .option('--trust-keys', "record the public-keys file's current digest although it changed")
     .addOption(new Option('--min-signers <n>', 'set the signatures from distinct keys each pin needs').argParser(parseMinSigners))
     .option('--skill-roots <list>', "set where the project keeps its skills (comma-separated folders, or default: manifests,skills,.agents/skills,.claude/skills); recorded in the lock")
+    .addOption(new Option('--timeout <seconds>', 'oci://: how long the whole exchange with the registries may take, from its first request (default: no limit)').argParser(parseTimeout))
     .addHelpText(
       'after',
       `

@@ -12,13 +12,14 @@ import { blobCache, transportOptions } from '../../oci-env.js';
 import { projectPaths } from '../../project.js';
 import { renderPull } from '../../render/oci.js';
 import { pinJson } from '../../render/pin.js';
-import type { PinOptions } from './options.js';
 import { keepYoungGenerationSmall } from '../../streaming-heap.js';
+import type { PinOptions } from './options.js';
+
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
 export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, SkillOrigin> } | number> {
   const cwd = ctx.io.cwd;
   const project = await projectPaths(cwd, opts.lock);
-  const transport = await transportOptions(ctx.io, {});
+  const transport = await transportOptions(ctx.io, opts.timeout !== undefined ? { timeout: opts.timeout } : {});
   const local: string[] = [];
   const origins = new Map<string, SkillOrigin>();
   for (const p of paths) {

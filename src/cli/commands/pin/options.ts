@@ -10,6 +10,8 @@ export interface PinOptions {
   readonly minSigners?: number;
   /** --skill-roots LIST: comma-separated folders, or `default`. */
   readonly skillRoots?: string;
+  /** oci:// paths: seconds the whole registry exchange may take, from its first request. */
+  readonly timeout?: number;
 }
 
 /**
@@ -27,6 +29,8 @@ export function checkScope(paths: readonly string[], opts: PinOptions): void {
   if (paths.length === 0 && opts.all !== true && opts.skillRoots === undefined) throw new SkillctlError('USAGE', 'name what to pin, or pass --all', { hint: 'skillctl pin --all' });
   // `-` reads a lock from stdin for verify-pins; pin writes the lock, and stdin is no place to write it.
   if (opts.lock === '-') throw new SkillctlError('USAGE', 'pin writes the lock file: --lock - (standard input) cannot be written', { hint: 'name the lock file to update with --lock <file>' });
+  // As registry publish refuses it: an option that would be silently ignored.
+  if (opts.timeout !== undefined && !paths.some((p) => p.startsWith('oci://'))) throw new SkillctlError('USAGE', '--timeout applies to oci:// references, and none is given');
 }
 
 /** --sign KEY --signer ID pairs, in order; a key without its signer (or the reverse) is a usage error. */
