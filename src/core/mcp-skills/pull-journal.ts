@@ -22,7 +22,7 @@
  */
 import { constants } from 'node:fs';
 import { readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -108,12 +108,23 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A move as journaled; its scratch and aside must carry scratch names, so no other folder is ever removed. */
+/**
+ * Whether `path` is a scratch folder of `kind` that a pull makes for `dir`: beside it (place.ts
+ * makes both in the same folder) and named after it. A journal's word moves and removes folders,
+ * so one that pairs a destination with a scratch name elsewhere, or of another skill, is refused.
+ */
+function scratchOf(dir: string, path: unknown, kind: 'pull' | 'old'): path is string {
+  if (typeof path !== 'string' || !isAbsolute(path) || dirname(path) !== dirname(dir)) return false;
+  const name = basename(path);
+  return isScratch(name, kind) && name.startsWith(`.${basename(dir)}.${kind}-`);
+}
+
+/** A move as journaled; its scratch and aside must carry scratch names beside its folder, so no other folder is ever removed. */
 function toMove(v: unknown): JournalMove | undefined {
-  if (!isObject(v) || typeof v.scratch !== 'string' || typeof v.dir !== 'string' || !isSha256Digest(v.files)) return undefined;
-  if (!isScratch(basename(v.scratch), 'pull')) return undefined;
+  if (!isObject(v) || typeof v.dir !== 'string' || !isAbsolute(v.dir) || !isSha256Digest(v.files)) return undefined;
+  if (!scratchOf(v.dir, v.scratch, 'pull')) return undefined;
   if (v.aside === undefined) return { scratch: v.scratch, dir: v.dir, files: v.files };
-  return typeof v.aside === 'string' && isScratch(basename(v.aside), 'old') ? { scratch: v.scratch, dir: v.dir, aside: v.aside, files: v.files } : undefined;
+  return scratchOf(v.dir, v.aside, 'old') ? { scratch: v.scratch, dir: v.dir, aside: v.aside, files: v.files } : undefined;
 }
 
 function toJournal(bytes: Buffer): Journal | undefined {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ORIGINS_FILE, placeSkills, type PlaceResult } from '../../../src/core/mcp-skills/index.js';
@@ -131,6 +131,24 @@ describe('a pull killed between its renames is put right by the next pull', () =
     await assert.rejects(pull(p, [['c', 'C.']]), (err: Error & { code?: string }) => err.code === 'OUTPUT_UNWRITABLE' && err.message.includes(PULL_JOURNAL));
     assert.ok(existsSync(journal(p)));
     assert.deepEqual(readdirSync(p.out).filter((e) => !e.startsWith('.')).sort(), ['a', 'b']);
+  });
+
+  it('a journal whose scratch folder lies elsewhere, or belongs to another skill, is refused and kept: nothing is moved', async () => {
+    for (const forged of [
+      // A well-formed scratch name, but in another folder than its destination.
+      (scratch: string): string => join(dirname(dirname(scratch)), basename(scratch)),
+      // Beside the destination, but named after another skill.
+      (scratch: string): string => join(dirname(scratch), basename(scratch).replace(/^\.[^.]+\./, '.zz.')),
+    ]) {
+      const p = project();
+      killedPull(p, 3, DEAD);
+      const doc = JSON.parse(readFileSync(journal(p), 'utf8')) as { moves: { scratch: string }[] };
+      for (const m of doc.moves) m.scratch = forged(m.scratch);
+      writeFileSync(journal(p), JSON.stringify(doc));
+      await assert.rejects(pull(p, [['c', 'C.']]), (err: Error & { code?: string }) => err.code === 'OUTPUT_UNWRITABLE' && err.message.includes(PULL_JOURNAL));
+      assert.ok(existsSync(journal(p)));
+      assert.deepEqual(readdirSync(p.out).filter((e) => !e.startsWith('.')).sort(), ['a', 'b']);
+    }
   });
 
   it('the scratch folders of a pull killed while it waited for the lock are removed by the next pull', async () => {
