@@ -58,9 +58,13 @@ export async function cachedHead(cache: BlobCache, ref: OciReference, digest: Sh
  */
 export async function cachedArtifact(cache: BlobCache, ref: OciReference, digest: Sha256Digest, refuseCorrupt = false): Promise<FetchedArtifact | undefined> {
   const head = await cachedHead(cache, ref, digest, refuseCorrupt);
-  if (head === undefined) return undefined;
+  return head === undefined ? undefined : withCachedLayer(cache, ref, head, refuseCorrupt);
+}
+
+/** `head` with its layer from the cache (hashed again), or undefined when the layer is missing or corrupt (see cachedArtifact). */
+export async function withCachedLayer(cache: BlobCache, ref: OciReference, head: CachedHead, refuseCorrupt = false): Promise<FetchedArtifact | undefined> {
   const l = await cache.verified(head.artifact.layer.digest, head.artifact.layer.size);
-  if (l.state !== 'ok') return void usable(l.state, 'layer', `manifest ${formatOciReference({ ...ref, digest })}`, refuseCorrupt);
+  if (l.state !== 'ok') return void usable(l.state, 'layer', `manifest ${formatOciReference({ ...ref, digest: head.digest })}`, refuseCorrupt);
   return { ...head, layerPath: l.path, fromCache: true };
 }
 

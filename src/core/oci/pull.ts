@@ -27,7 +27,7 @@ import { RegistryClient } from './client.js';
 import { formatOciReference, type OciReference } from './reference.js';
 import { trustedSigners } from './signature.js';
 import type { TransportOptions } from './transport.js';
-import { cachedHead, openArtifact, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
+import { cachedHead, openArtifact, withCachedLayer, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
 
 export interface PullRequest {
   readonly ref: OciReference;
@@ -111,10 +111,10 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
       return { ok: true, reference, digest, config, fromCache: true, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
     }
   }
-  // The cache again, now with the layer (re-hashed), or the registry for what is missing.
+  // The layer from the cache (re-hashed), or the registry for what is missing.
   if (fetched === undefined) {
     req.beforeTransfer?.();
-    fetched = await openArtifact(client, req.ref, req.cache);
+    fetched = (known !== undefined ? await withCachedLayer(req.cache, req.ref, known) : undefined) ?? (await openArtifact(client, req.ref, req.cache));
   }
   const base = { reference, digest, config, fromCache: fetched.fromCache };
   let madeParent: string | undefined;
