@@ -5,7 +5,6 @@
 // read-only to a process skill and to shell.exec_safe's command, even inside a write grant; a
 // process skill run with `--sandbox none` can rewrite it, and verify then shows the edit.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -13,6 +12,7 @@ import { AUDIT_GENESIS, auditLine, sealRecord, verifyAuditLog, type AuditRecord,
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { chain, codes, record } from '../helpers/audit-records.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
+import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 describe('audit tampering: verify finds every edit of a chained log, by line', () => {
   it('tampered, non-canonical and malformed lines', () => {
@@ -55,8 +55,6 @@ describe('audit tampering: verify finds every edit of a chained log, by line', (
   });
 });
 
-/** This host's python, pinned exactly (a pin is major.minor.patch). */
-const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
 /** The log real runs wrote (work/.skillctl/audit.jsonl), and the receipt of its last record as `skillctl run --json` reported it. */
 const LOG = (sc: Scratch): string => join(sc.work, '.skillctl', 'audit.jsonl');
 let head = '';

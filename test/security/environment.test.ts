@@ -6,20 +6,18 @@
 // PATH and the variables the policy grants, nothing else, and no credential reaches its output
 // or the audit record. /proc/self/environ through fs.read_text: self-escalation.test.ts.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { attackRows, runTarget, scratch, SECRET, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { seedRepo } from '../helpers/git-repo.js';
+import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 /** What skillctl is started with: credentials an agent's host typically holds. */
 const AMBIENT = { HOME: '/home/tester', AWS_SECRET_ACCESS_KEY: SECRET, GITHUB_TOKEN: `ghp_${SECRET}`, NPM_TOKEN: `npm_${SECRET}` };
 const POLICY = 'env.policy.yaml';
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
-/** This host's python, pinned exactly (a pin is major.minor.patch). */
-const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
 const READ_STDIN = "let s='';process.stdin.on('data',(d)=>(s+=d)).on('end',()=>main(JSON.parse(s)));";
 
 /** A node entrypoint running `main(input)` (its output `{ok}`), with `over` merged into the entrypoint. */

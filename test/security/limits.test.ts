@@ -12,7 +12,6 @@ import { Worker } from 'node:worker_threads';
 import { before, describe, it } from 'node:test';
 import { defaultPolicy } from '../../src/core/policy/index.js';
 import { runSkill, type BuiltinThread, type BuiltinWorkers } from '../../src/core/run/index.js';
-import { execFileSync } from 'node:child_process';
 import { attackRows, runTarget, scratch, type Attack, type Ran } from '../helpers/attack.js';
 import { skillctlAsync, json } from '../helpers/cli.js';
 import { processesWith } from '../helpers/procs.js';
@@ -21,6 +20,7 @@ import { snapshot } from '../helpers/project.js';
 import { tempDir } from '../helpers/tmp.js';
 import { FIXED_CLOCK } from '../helpers/run.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
+import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 interface RunDoc {
   status: string;
@@ -150,8 +150,6 @@ describe('threat: resource exhaustion (limits that stop)', () => {
   });
 });
 
-/** This host's python, pinned exactly (a pin is major.minor.patch). */
-const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 /** The flood's command line, by which a survivor would be found. */
 const FLOOD = 'head -c 1073741824 /dev/zero';

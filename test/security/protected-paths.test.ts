@@ -14,6 +14,7 @@ import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { writeLock } from '../helpers/run.js';
+import { fsToolBundle } from '../helpers/fs-tool.js';
 import { compileWat } from '../helpers/wat.js';
 
 const NOTCAPABLE = 76;
@@ -23,20 +24,6 @@ const SORT = 'sort.policy.yaml';
 /** Schemas as loose as the modules' input and output (a JSON string in, an errno list or a number out). */
 const ANY_IN = { properties: { path: {} } };
 const OUT = { properties: { ok: {}, errno: {} } };
-const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
-/** A process that renames or writes what its input says, reporting each errno. */
-const TOOL = [
-  'import errno, json, os, sys',
-  'def act(op, a, b):',
-  '    try:',
-  '        os.rename(a, b) if op == "rename" else open(a, "w").write(b)',
-  '        return "ok"',
-  '    except OSError as e:',
-  '        return errno.errorcode[e.errno]',
-  'print(json.dumps({"ok": ",".join(act(*op) for op in json.load(sys.stdin)["ops"])}))',
-  '',
-].join('\n');
-
 /** The repository's config as git init wrote it, and a `git status` that would run a planted fsmonitor. */
 const config = (dir: string): Promise<string> => readFile(join(dir, '.git', 'config'), 'utf8');
 function gitStatusRunsNothing(dir: string): void {
@@ -86,7 +73,7 @@ describe('threat: protected paths moved or planted (git configuration renamed as
     await mkdir(join(sc.work, 'b', 'write'), { recursive: true });
     await writeFile(join(sc.work, 'b', 'write', 'skill.wasm'), await compileWat('write-file'));
     await writeBundle(join(sc.work, 'b', 'write'), { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', input_schema: ANY_IN, output_schema: OUT, error_schema: {}, requested_permissions: perms })] });
-    const tool = { entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, ops: { type: 'array' } } }, output_schema: { type: 'object', properties: { ok: { type: 'string' } } }, requested_permissions: perms })], files: { 'main.py': TOOL } };
+    const tool = fsToolBundle();
     await writeBundle(join(sc.work, 'tool'), tool);
     // A linked work tree's top (its .git a file naming the git directory), and a project that is
     // not a repository yet (a root by its lock): each with its policy and the same process.

@@ -3,7 +3,6 @@
 // symlink, or reads skillctl's own secrets through /proc. Each attack is refused with its code and
 // exit status, and nothing outside the scratch folder changes.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +12,7 @@ import { json, skillctl } from '../helpers/cli.js';
 import { ROOT } from '../helpers/paths.js';
 import { snapshot } from '../helpers/project.js';
 import { tempDir } from '../helpers/tmp.js';
+import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 interface RunDoc {
   status: string;
@@ -24,8 +24,6 @@ interface RunDoc {
 
 const errors = (d: RunDoc): string[] => [...new Set(d.diagnostics.filter((x) => x.severity === 'error').map((x) => x.code))].sort();
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
-/** This host's python, pinned exactly (a pin is major.minor.patch). */
-const PYTHON_VERSION = execFileSync('python3', ['-c', 'import platform; print(platform.python_version())'], { encoding: 'utf8' }).trim();
 
 describe('threat: self-escalation (a skill widens the grant of later runs)', () => {
   const tmp = tempDir('skillctl-escalate-');

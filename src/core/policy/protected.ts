@@ -2,10 +2,12 @@
  * What no skill may write, create, rename or remove, whatever its grant: the files that decide
  * what later runs may do (a policy, a lock, keys, signatures), the record of what runs did
  * (`.skillctl/`: audit logs, registry, cache), what git runs on its own (`.git/hooks`,
- * `.git/config` and the files that lead git to another config) and what shells and tools read at
- * start-up. A skill allowed to write the project must not be able to grant itself more next
- * time, rewrite its own history, or plant a program that a person's next `git status` or new
- * shell runs, outside every sandbox. The lists are constants a reviewer can read (sandbox-runtime
+ * `.git/config` and the files that lead git to another config), what shells and tools read at
+ * start-up, and what agent hosts, editors, package managers and hook managers obey on their own
+ * (hooks, MCP servers, tasks, install scripts). A skill allowed to write the project must not be
+ * able to grant itself more next time, rewrite its own history, or plant a program that a
+ * person's next `git status`, commit, `npm install`, new shell or agent session runs, outside
+ * every sandbox. The lists are constants a reviewer can read (sandbox-runtime
  * keeps one of the same kind), matched on path segments, anywhere: a policy or lock created in a
  * subdirectory would make that subdirectory look like a project root, and a `.git` planted there
  * a repository.
@@ -40,7 +42,21 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.gitconfig',
   '.gitmodules',
   '.ripgreprc',
+  // what agent hosts read for the MCP servers (programs) they start on their own
   '.mcp.json',
+  '.claude.json',
+  '.mcp-settings.json',
+  // package managers' configuration, read by every install and script run: `node-options`,
+  // `script-shell` (.npmrc) and `yarnPath` (.yarnrc.yml) name code that npm or yarn then runs
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  // commit hooks managed outside .git/hooks: pre-commit (which runs skillctl's own verify-pins
+  // hook) and lefthook run the commands these files name on the next commit
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  '.lefthook.yml',
+  'lefthook-local.yml',
 ];
 
 /**
@@ -50,6 +66,18 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
  */
 export const PROTECTED_DIRS: readonly (readonly string[])[] = [
   ['.skillctl'],
+  // Agent hosts' and editors' project configuration: hooks, MCP servers and tasks that the host
+  // runs on its own (Claude Code's hooks on every tool call, a VS Code task run when the folder
+  // opens), and the allow-lists that let an agent run commands without asking. Claude Code's own
+  // permission layer and sandbox-runtime keep the same directories from automatic edits.
+  ['.claude'],
+  ['.vscode'],
+  ['.idea'],
+  ['.cursor'],
+  ['.gemini'],
+  ['.codex'],
+  // husky's hooks (git's core.hooksPath points there): programs git runs on commit and push
+  ['.husky'],
   // What git runs, or reads to learn what to run, from a repository's git directory.
   ['.git', 'hooks'], // programs git runs on commit, checkout, merge and push
   ['.git', 'config'], // core.fsmonitor, core.pager, aliases, filter, diff and merge drivers: programs

@@ -60,6 +60,17 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     }
   });
 
+  it('what agent hosts, editors, package managers and hook managers obey on their own is protected in every directory', () => {
+    for (const path of ['/p/.claude/settings.json', '/p/sub/.claude/settings.local.json', '/p/.vscode/tasks.json', '/p/.idea/workspace.xml', '/p/.cursor/mcp.json', '/p/.gemini/settings.json', '/p/.codex/config.toml', '/p/.husky/pre-commit', '/p/.npmrc', '/p/sub/.yarnrc.yml', '/p/.yarnrc', '/p/.pre-commit-config.yaml', '/p/lefthook.yml', '/home/u/.claude.json', '/p/.mcp-settings.json']) {
+      assert.match(protectedReason(path) ?? '', /protected/, path);
+    }
+    // The folders themselves: neither created, nor renamed into place, nor moved aside.
+    assert.match(protectedReason('/p/.claude', [], 'move') ?? '', /protected/);
+    assert.match(protectedReason('/p/.vscode') ?? '', /protected/);
+    // Look-alikes stay writable.
+    for (const path of ['/p/claude/settings.json', '/p/.vscode-test/x', '/p/docs/npmrc.md', '/p/.pre-commit-config.yaml.bak']) assert.equal(protectedReason(path), undefined, path);
+  });
+
   it('names are compared without regard to case (a case-insensitive file system makes them one)', () => {
     assert.match(protectedReason('/p/SKILLCTL.POLICY.YAML') ?? '', /protected/);
     assert.match(protectedReason('/p/.SkillCtl/audit.jsonl') ?? '', /protected/);
@@ -82,7 +93,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
 
   it("the project root's protected names and git paths are paths of the run (what bubblewrap can mount and the run can check)", () => {
     const paths = runProtectedPaths({ cwd: '/p', root: '/p' });
-    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.mcp.json', '.gitmodules', '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']) {
+    for (const rel of ['skillctl.policy.yaml', 'pins', '.skillctl', '.mcp.json', '.gitmodules', '.claude', '.vscode', '.npmrc', '.pre-commit-config.yaml', '.husky', '.git/hooks', '.git/config', '.git/commondir', '.git/config.worktree', '.git/modules', '.git/worktrees']) {
       assert.ok(paths.includes(`/p/${rel}`), rel);
     }
     assert.ok(!paths.includes('/p/.git'), '.git itself is protected as an entry, not whole');
