@@ -76,8 +76,10 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
   ['.cursor'],
   ['.gemini'],
   ['.codex'],
-  // husky's hooks (git's core.hooksPath points there): programs git runs on commit and push
+  // Hook folders that git's core.hooksPath points at (husky's, and the usual name of a project's
+  // own): programs git runs on commit and push
   ['.husky'],
+  ['.githooks'],
   // What git runs, or reads to learn what to run, from a repository's git directory.
   ['.git', 'hooks'], // programs git runs on commit, checkout, merge and push
   ['.git', 'config'], // core.fsmonitor, core.pager, aliases, filter, diff and merge drivers: programs
