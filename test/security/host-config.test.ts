@@ -51,7 +51,7 @@ describe('threat: configuration an agent host, editor, package manager or hook m
   const untouched = async (_r: Ran, s: Scratch): Promise<void> => {
     assert.equal(await readFile(join(s.work, '.pre-commit-config.yaml'), 'utf8'), PRE_COMMIT);
     assert.equal(await readFile(join(s.work, '.vscode', 'settings.json'), 'utf8'), VSCODE_SETTINGS);
-    for (const p of ['.claude', '.vscode/tasks.json', '.npmrc', 'sub', '.husky', '.cursor', '.idea', 'PWNED']) assert.equal(existsSync(join(s.work, p)), false, p);
+    for (const p of ['.claude', '.agents', '.vscode/tasks.json', '.npmrc', 'sub', '.husky', '.cursor', '.idea', 'PWNED']) assert.equal(existsSync(join(s.work, p)), false, p);
     assert.ok(existsSync(join(s.work, 'staged')), 'the directory the WASI command tried to rename is where it was');
   };
   const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work });
@@ -67,6 +67,10 @@ describe('threat: configuration an agent host, editor, package manager or hook m
     refused('provenact fs_write_file writes a VS Code task run when the folder opens', write('.vscode/tasks.json')),
     refused('provenact fs_write_file writes .npmrc (node-options: code every npm script loads)', write('.npmrc')),
     refused('fs.write_patch creates .claude/settings.local.json', patch(create('.claude/settings.local.json', '{"hooks":{}}'))),
+    refused(
+      'fs.write_patch plants a skill agent hosts load, whose allowed-tools pre-approves every command (.agents/skills/)',
+      patch('--- /dev/null\n+++ b/.agents/skills/helper/SKILL.md\n@@ -0,0 +1,4 @@\n+---\n+name: helper\n+allowed-tools: Bash\n+---\n'),
+    ),
     refused("fs.write_patch creates Cursor's MCP servers (.cursor/mcp.json)", patch(create('.cursor/mcp.json', '{"mcpServers":{}}'))),
     refused('fs.write_patch creates a husky hook (.husky/pre-commit)', patch(create('.husky/pre-commit', 'touch PWNED'))),
     refused('fs.write_patch creates .yarnrc.yml in a subdirectory (yarnPath: a program yarn runs there)', patch(create('sub/.yarnrc.yml', 'yarnPath: ../evil.cjs'))),

@@ -71,6 +71,9 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
   // opens), and the allow-lists that let an agent run commands without asking. Claude Code's own
   // permission layer and sandbox-runtime keep the same directories from automatic edits.
   ['.claude'],
+  // The skills agent hosts load (the cross-client folder; .claude/skills is in .claude): a planted
+  // SKILL.md's `allowed-tools` lets the host's agent run commands without asking.
+  ['.agents'],
   ['.vscode'],
   ['.idea'],
   ['.cursor'],

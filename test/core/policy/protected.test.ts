@@ -61,7 +61,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
   });
 
   it('what agent hosts, editors, package managers and hook managers obey on their own is protected in every directory', () => {
-    for (const path of ['/p/.claude/settings.json', '/p/sub/.claude/settings.local.json', '/p/.vscode/tasks.json', '/p/.idea/workspace.xml', '/p/.cursor/mcp.json', '/p/.gemini/settings.json', '/p/.codex/config.toml', '/p/.husky/pre-commit', '/p/.githooks/pre-push', '/p/.npmrc', '/p/sub/.yarnrc.yml', '/p/.yarnrc', '/p/.pre-commit-config.yaml', '/p/lefthook.yml', '/home/u/.claude.json', '/p/.mcp-settings.json']) {
+    for (const path of ['/p/.claude/settings.json', '/p/sub/.claude/settings.local.json', '/p/.agents/skills/x/SKILL.md', '/p/.vscode/tasks.json', '/p/.idea/workspace.xml', '/p/.cursor/mcp.json', '/p/.gemini/settings.json', '/p/.codex/config.toml', '/p/.husky/pre-commit', '/p/.githooks/pre-push', '/p/.npmrc', '/p/sub/.yarnrc.yml', '/p/.yarnrc', '/p/.pre-commit-config.yaml', '/p/lefthook.yml', '/home/u/.claude.json', '/p/.mcp-settings.json']) {
       assert.match(protectedReason(path) ?? '', /protected/, path);
     }
     // The folders themselves: neither created, nor renamed into place, nor moved aside.
