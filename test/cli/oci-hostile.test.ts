@@ -4,15 +4,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { packBundle } from '../../src/core/pack/index.js';
-import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import type { SkillConfig } from '../../src/core/oci/index.js';
 import { codesOf, json, skillctlAsync } from '../helpers/cli.js';
 import type { BearerOptions } from '../helpers/hostile-bearer.js';
-import { hostileRegistry, type Misbehaviour } from '../helpers/hostile-registry.js';
+import { hostileRegistry, skillArtifact, type Misbehaviour } from '../helpers/hostile-registry.js';
 import { dockerConfig } from '../helpers/oci-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
@@ -32,11 +30,7 @@ describe('pull oci:// from a hostile registry', () => {
 
   before(async () => {
     work = await tempDir('skillctl-oci-hostile-');
-    const packed = await packBundle(PDF_NOTES_DIR, join(work, 'packed'));
-    layer = await readFile(packed.archive as string);
-    const id = (await checkSkillArchive(packed.archive as string, 'pdf-notes')).identity;
-    assert.ok(id !== undefined);
-    config = { kind: 'agent-skill', id: id.skill_id, version: id.skill_version, manifest_digest: id.manifest_digest, content_digest: id.content_digest };
+    ({ layer, config } = await skillArtifact(PDF_NOTES_DIR, join(work, 'packed')));
   });
   after(() => removeDir(work));
 
@@ -263,13 +257,10 @@ describe('pull oci:// from a hostile registry', () => {
     const dir = join(work, 'big-src', 'pdf-notes');
     await cp(PDF_NOTES_DIR, dir, { recursive: true });
     await writeFile(join(dir, 'zz-assets.bin'), randomBytes(2 * 1024 * 1024));
-    const packed = await packBundle(dir, join(work, 'big-packed'));
-    const id = (await checkSkillArchive(packed.archive as string, 'pdf-notes')).identity;
-    assert.ok(id !== undefined);
-    const bigConfig: SkillConfig = { kind: 'agent-skill', id: id.skill_id, version: id.skill_version, manifest_digest: id.manifest_digest, content_digest: id.content_digest };
+    const big = await skillArtifact(dir, join(work, 'big-packed'));
     let release: () => void = () => undefined;
     const pauseLayer = new Promise<void>((r) => (release = r));
-    const reg = await hostileRegistry({ misbehaviour: 'gzip-header-changed', layer: await readFile(packed.archive as string), config: bigConfig, pauseLayer });
+    const reg = await hostileRegistry({ misbehaviour: 'gzip-header-changed', ...big, pauseLayer });
     const proj = join(work, 'proj-streamed');
     const cache = join(work, 'cache-streamed');
     await mkdir(proj);

@@ -1,7 +1,7 @@
 // The option parsers shared by commands, as a user meets them: `--timeout` of pull (either
-// scheme), push and pin takes a number of seconds above 0; anything else is the usage error commander
-// reports for a bad option value (exit 2, a USAGE document with --json), before any registry or
-// server is asked.
+// scheme), push, pin and verify-pins --remote takes a number of seconds above 0; anything else is
+// the usage error commander reports for a bad option value (exit 2, a USAGE document with
+// --json), before any registry or server is asked.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
@@ -15,6 +15,7 @@ describe('--timeout SECONDS', () => {
     ['pull skill://', ['pull', 'skill://x/SKILL.md', '--mcp', 'x']],
     ['push', ['push', 'skills/x', 'oci://127.0.0.1:1/skills/x:1']],
     ['pin oci://', ['pin', 'oci://127.0.0.1:1/skills/x:1']],
+    ['verify-pins --remote', ['verify-pins', '--remote']],
   ];
   for (const [command, args] of commands) {
     for (const bad of ['abc', '0', '-1', '0x10', '86401']) {

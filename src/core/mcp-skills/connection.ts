@@ -3,7 +3,8 @@
  * transports (stdio: a program started without a shell; Streamable HTTP: a URL). The SDK frames
  * JSON-RPC; every result is returned as `unknown` for answers.ts to check, because the server is
  * untrusted. Three bounds keep a hostile server from holding the host: a time limit on every
- * request, the largest message the transport buffers, and the SDK's own process shutdown.
+ * request, the largest message the transport buffers, and the SDK's own process shutdown; a
+ * caller with a bound on its whole run (verify-pins --timeout) adds a deadline over them all.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -26,6 +27,21 @@ export interface ConnectOptions {
   readonly timeoutMs: number;
   /** The largest message taken from the server, in bytes. */
   readonly maxMessageBytes: number;
+  /**
+   * Bounds the whole session (start, initialize, every request) beside `timeoutMs`: a server
+   * that answers each request in 29 s passes every per-request limit and can still hold a run
+   * for as long as it has requests to answer.
+   */
+  readonly deadline?: SessionDeadline;
+}
+
+/**
+ * A bound on a caller's whole run, shared by its sessions (and its registry exchanges: the OCI
+ * `Deadline` is one): the seconds it allows, and a signal aborted once they have passed.
+ */
+export interface SessionDeadline {
+  readonly seconds: number;
+  signal(): AbortSignal;
 }
 
 /** Why the server cannot be used: a finding that stops the pull. */
@@ -41,6 +57,11 @@ export class ServerFailure extends Error {
 }
 
 const fail = (code: Code, message: string, hint?: string): ServerFailure => new ServerFailure(diag(code, message, hint === undefined ? {} : { hint }));
+
+/** What a session given up at its deadline fails with, worded as an OCI exchange past its deadline is. */
+function deadlinePassed(label: string, method: string, deadline: SessionDeadline): ServerFailure {
+  return fail('MCP_PULL_SERVER_TIMEOUT', `${label}: ${method}: not finished within the ${deadline.seconds} s timeout`, 'the server or the link is slow: pass a longer --timeout');
+}
 
 export interface SkillServer {
   /** The server declared `directoryRead: true` for the extension. */
@@ -81,6 +102,17 @@ function boundedFetch(max: number, onTooLarge: () => void): (url: string | URL, 
 
 /** Starts or reaches the server, initializes, and checks that it declares the Skills extension. */
 export async function connectSkillServer(server: ServerAddress, opts: ConnectOptions): Promise<SkillServer> {
+  const label = serverLabel(server);
+  const deadline = opts.deadline;
+  // The SDK adds an abort listener to the signal of each request and never removes it: on the
+  // deadline's own signal, shared by every session of a run, they would pile up (and Node warns
+  // past ten). A signal of this session's own, that follows it, is dropped with the session.
+  const signal = deadline !== undefined ? AbortSignal.any([deadline.signal()]) : undefined;
+  // A deadline that passed before this session's turn: no program is started only to be stopped.
+  if (deadline !== undefined && signal?.aborted === true) throw deadlinePassed(label, 'initialize', deadline);
+  // Every request is given up when the deadline passes; its rejection then closes the client,
+  // which ends the program (stdin closed, then SIGTERM, then SIGKILL: the SDK's shutdown).
+  const timing = { timeout: opts.timeoutMs, ...(signal !== undefined ? { signal } : {}) };
   const [{ Client: ClientClass }, sdkTypes] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
   let tooLarge = false;
   let transport: Transport;
@@ -100,9 +132,9 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     // stream is then out of step, so the connection is of no further use.
     if (/exceeded maximum size/.test(err.message)) tooLarge = true;
   };
-  const label = serverLabel(server);
   const translate = (err: unknown, method: string): ServerFailure => {
     if (err instanceof ServerFailure) return err;
+    if (deadline !== undefined && signal?.aborted === true) return deadlinePassed(label, method, deadline);
     if (tooLarge) return fail('MCP_PULL_FILE_TOO_LARGE', `${label} sent a message of more than ${opts.maxMessageBytes} bytes (answering ${method})`);
     const code = rpcCode(err);
     const msg = err instanceof Error ? err.message : String(err);
@@ -113,7 +145,7 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     return new ServerFailure(diag('MCP_PULL_SERVER_ERROR', `${label} answered ${method} with error ${code}: ${msg.slice(0, 500)}`), code);
   };
   try {
-    await client.connect(transport, { timeout: opts.timeoutMs });
+    await client.connect(transport, timing);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw translate(err, 'initialize');
@@ -131,7 +163,7 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
       // A message over the bound has already closed the stream: fail at once rather than wait.
       if (tooLarge) throw translate(undefined, method);
       try {
-        return await client.request({ method, params }, anything, { timeout: opts.timeoutMs });
+        return await client.request({ method, params }, anything, timing);
       } catch (err) {
         if (tooLarge) await client.close().catch(() => undefined);
         throw translate(err, method);

@@ -7,7 +7,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { toGetResult } from './answers.js';
-import { connectSkillServer, serverLabel, ServerFailure } from './connection.js';
+import { connectSkillServer, serverLabel, ServerFailure, type SessionDeadline } from './connection.js';
 import { DEFAULT_PULL_LIMITS, maxMessageBytes } from './limits.js';
 import type { McpOrigin } from './origins.js';
 import { filePathOf, parseSkillUri } from './uri.js';
@@ -17,6 +17,8 @@ export interface DriftOptions {
   readonly timeoutMs: number;
   /** How the pin is named in findings (its source folder). */
   readonly file: string;
+  /** The bound on the caller's whole remote run (verify-pins --timeout); default none. */
+  readonly deadline?: SessionDeadline;
 }
 
 /** The findings for one pinned origin: none when the server's entry lists exactly the pinned files. */
@@ -26,7 +28,12 @@ export async function remoteDrift(origin: McpOrigin, opts: DriftOptions): Promis
   if ('problem' in skill) return [diag('MCP_PULL_URI_REFUSED', skill.problem, { file: opts.file, pointer: '/origin/mcp/uri' })];
   let result: unknown;
   try {
-    const server = await connectSkillServer(origin.server, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxMessageBytes: maxMessageBytes(DEFAULT_PULL_LIMITS) });
+    const server = await connectSkillServer(origin.server, {
+      cwd: opts.cwd,
+      timeoutMs: opts.timeoutMs,
+      maxMessageBytes: maxMessageBytes(DEFAULT_PULL_LIMITS),
+      ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+    });
     try {
       result = await server.request('skills/get', { uri: origin.uri });
     } finally {

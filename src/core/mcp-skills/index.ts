@@ -1,6 +1,6 @@
 export { splitCommand } from './argv.js';
 export { MCP_SKILL_CODES, type McpSkillCode } from './codes.js';
-export { connectSkillServer, serverLabel, ServerFailure, SKILLS_EXTENSION, type ConnectOptions, type ServerAddress, type SkillServer } from './connection.js';
+export { connectSkillServer, serverLabel, ServerFailure, SKILLS_EXTENSION, type ConnectOptions, type ServerAddress, type SessionDeadline, type SkillServer } from './connection.js';
 export type { PulledFile, PulledSkill } from './fetch-skill.js';
 export { DEFAULT_PULL_LIMITS, maxMessageBytes, type PullLimits } from './limits.js';
 export { ORIGINS_FILE, originKey, readOrigins, sameOrigin, sameRecord, type McpOrigin, type OriginFile, type Origins } from './origins.js';

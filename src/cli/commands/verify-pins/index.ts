@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
 import type { VerifyPinsOptions } from './options.js';
-import { parseMinSigners } from '../../options.js';
+import { parseMinSigners, parseTimeout } from '../../options.js';
 
 export function registerVerifyPins(program: Command, run: Runner): void {
   program
@@ -11,6 +11,11 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
     .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set (starts the server programs the lock records)")
+    .addOption(
+      new Option('--timeout <seconds>', 'with --remote: how long the remote checks may take in all, every registry exchange and MCP server session together (default: no limit)').argParser(
+        parseTimeout,
+      ),
+    )
     .addOption(
       new Option('--min-signers <n>', "signatures from distinct keys required: raises a skillctl lock's min_signers; a provenact lock's MIN_SIGNERS (default 2)").argParser(parseMinSigners),
     )
@@ -23,9 +28,10 @@ Examples:
   $ skillctl verify-pins --rev HEAD                     in a pre-push hook or CI: a commit's tree
   $ skillctl verify-pins --json | jq '.diagnostics[]'
   $ skillctl verify-pins --remote                       and report pulled skills whose origin moved
+  $ skillctl verify-pins --remote --timeout 120         and give up on origins still unanswered after 2 minutes
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 
-Exit status: 0 all verified, 1 findings, 2 the lock cannot be read.`,
+Exit status: 0 all verified, 1 findings, 2 the lock cannot be read or, with --remote, an origin cannot be asked.`,
     )
     .action(async (opts: VerifyPinsOptions) => run(async (ctx) => (await import('./run.js')).run(ctx, opts)));
 }

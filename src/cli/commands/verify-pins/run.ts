@@ -32,6 +32,8 @@ import { resultOf, servePins, verifyJob, verifyPinAt, type PinReply } from './sh
 export const poolWorker = servePool(servePins);
 
 export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number> {
+  // As pin refuses it without an oci:// reference: an option that would be silently ignored.
+  if (opts.timeout !== undefined && opts.remote !== true) throw new SkillctlError('USAGE', '--timeout bounds the checks of --remote, which is not given');
   if (opts.staged === true) return runTree(ctx, opts, { staged: true });
   if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
@@ -83,7 +85,7 @@ async function verifyWith(ctx: Context, pool: Pool<PinReply>, lockPath: string, 
     p.end();
   }
   if (opts.remote === true && opened.context.format === 'skillctl') {
-    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock, lockFile);
+    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock, lockFile, opts.timeout);
     if (remote.length > 0) result = { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) };
   }
   const text = renderVerification(result, view);
