@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type LookupOptions, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
+import { errnoCode } from '../core/errors.js';
 import { page } from './paging.js';
 import type { Handle } from './handle.js';
 import { RPC, RpcError } from './wire/errors.js';
@@ -212,7 +213,7 @@ async function resolve(catalogue: SkillCatalogue, uri: string, fresh: boolean, l
   return whole.startsWith(`${skill.path}/`) ? { skill, file: whole.slice(skill.path.length + 1) } : undefined;
 }
 
-/** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file. */
+/** `resources/read` of a `skill://` URI; -32002 for a URI that is not a listed file (a skill deleted since it was read included). */
 export async function readSkillResource(catalogue: SkillCatalogue, uri: string): Promise<ReadResourceResult> {
   // Twice at most: the skill's last entry (whose checks reads arriving together share), then, if
   // the file is not one it lists or not the one it lists, a fresh listing.
@@ -227,7 +228,10 @@ export async function readSkillResource(catalogue: SkillCatalogue, uri: string):
     try {
       return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file))] };
     } catch (err) {
-      if (!(err instanceof ServedFileChanged)) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} cannot be read`);
+      // A file gone (or a directory on its path) after the entry was taken from a shared pass may
+      // be a skill deleted meanwhile: the fresh listing says so, and drops its entry.
+      const gone = attempt === 0 && (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR');
+      if (!(err instanceof ServedFileChanged) && !gone) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} cannot be read`);
       catalogue.forget(found.skill, file);
     }
   }

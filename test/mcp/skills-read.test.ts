@@ -3,7 +3,7 @@
 // looked for in a fresh listing before the read is refused.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -49,6 +49,22 @@ describe('readSkillResource with reads sharing a pass', () => {
     await sleep(TICK_MS);
     writeFileSync(join(dir, 'references', 'a.md'), 'omega\n');
     assert.equal(text(await readSkillResource(c, 'skill://word-count/references/a.md')), 'omega\n');
+  });
+
+  it('a skill deleted within the window is answered as a skill never served (-32002), and dropped', async () => {
+    const { root, dir } = project();
+    const c = standing(root);
+    assert.equal(text(await readSkillResource(c, 'skill://word-count/references/a.md')), 'alpha\n');
+    rmSync(dir, { recursive: true });
+    for (const uri of ['skill://word-count/references/a.md', 'skill://word-count/SKILL.md']) {
+      await assert.rejects(readSkillResource(c, uri), (err: unknown) => {
+        assert.ok(err instanceof RpcError, String(err));
+        assert.equal(err.code, -32002);
+        assert.equal(err.message, `Resource not found: ${uri} is not a file of a skill this server serves`);
+        return true;
+      });
+    }
+    assert.deepEqual(c.digestPaths(), []);
   });
 });
 

@@ -3,13 +3,15 @@
 // digests the host can check. Driven with the SDK client over stdio.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { SETTLE_MS } from '../../src/core/agent-skills/index.js';
 import { skillctl } from '../helpers/cli.js';
 import { BIN, fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -196,6 +198,43 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
     skillMd(root, 'skills', 'late-skill');
     const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
     assert.ok(skills.some((k) => k.uri === 'skill://late-skill/SKILL.md'));
+  });
+});
+
+describe('skillctl mcp --skills: a skill deleted while a host only reads it', () => {
+  it('skills/get is -32602 and resources/read -32002, as for a skill never served, with no skills/list between', async () => {
+    const root = tempDir('skillctl-mcp-skills-gone-');
+    mkdirSync(join(root, '.git'));
+    for (const name of ['folder-gone', 'skill-md-gone']) {
+      skillMd(root, 'skills', name);
+      writeFileSync(join(root, 'skills', name, 'notes.md'), 'notes\n');
+    }
+    // Files older than SETTLE_MS: the server keeps the skills' entries, and reads use them while their shape holds.
+    await sleep(SETTLE_MS + 200);
+    const s = await connect(root, ['--skills', '--no-audit']);
+    const read = (uri: string): Promise<unknown> => s.client.request({ method: 'resources/read', params: { uri } }, ReadResourceResultSchema);
+    try {
+      for (const [name, remove] of [
+        ['folder-gone', join(root, 'skills', 'folder-gone')],
+        ['skill-md-gone', join(root, 'skills', 'skill-md-gone', 'SKILL.md')],
+      ] as const) {
+        assert.equal((await s.client.request({ method: 'skills/get', params: { uri: `skill://${name}/SKILL.md` } }, GetResult)).skill.frontmatter.name, name);
+        assert.deepEqual(await read(`skill://${name}/notes.md`), { contents: [{ uri: `skill://${name}/notes.md`, mimeType: 'text/markdown', text: 'notes\n' }] });
+        await read(`skill://${name}/SKILL.md`);
+        rmSync(remove, { recursive: true });
+        // Read at once, most often within the reads' shared pass (READ_PASS_MS), where the entry
+        // kept is used and its SKILL.md is found gone when opened; then its other file, then the entry.
+        for (const uri of [`skill://${name}/SKILL.md`, `skill://${name}/notes.md`]) {
+          const e = await rpcError(read(uri));
+          assert.deepEqual(e, { code: -32002, message: `MCP error -32002: Resource not found: ${uri} is not a file of a skill this server serves` }, uri);
+        }
+        const uri = `skill://${name}/SKILL.md`;
+        const e = await rpcError(s.client.request({ method: 'skills/get', params: { uri } }, GetResult));
+        assert.deepEqual(e, { code: -32602, message: `MCP error -32602: Invalid params: ${uri} is not the SKILL.md of a skill this server serves` });
+      }
+    } finally {
+      await s.client.close();
+    }
   });
 });
 

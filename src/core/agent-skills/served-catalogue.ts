@@ -11,6 +11,10 @@
  *   .skillignore) is unchanged, else as `get`. The read checks the file it serves against that
  *   entry, and on a mismatch calls `forget` and reads from `get`.
  *
+ * A skill found gone by `get` or `lookup` (its folder, or its SKILL.md) is dropped at once, with
+ * what is kept of it: a server that is only read from, never listed, would otherwise keep every
+ * deleted skill until the next listing.
+ *
  * Reads of single files (`lookup(path, { file: true })`) that arrive within `READ_PASS_MS` of
  * one another share one pass: one stat of each directory and segment, not one a read (a host
  * reads a skill of 1,000 files with 1,000 requests, 16 in flight). That is safe because the
@@ -26,7 +30,7 @@ import type { IdentityChecker } from './served-check.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { readServedSkills, skillKey } from './served.js';
 import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** A root to serve: absolute, and how it is named in findings and skill paths. */
 export interface ServedRoot {
@@ -66,6 +70,18 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   const cache = new DigestCache(walker, checker);
   // The folder each skill path was last served from, for `lookup` and `forget`.
   const served = new Map<string, SkillFolder>();
+  // The most segments of a skill path read or listed: a lookup looks for gone skills along that much of its path.
+  let deepest = 0;
+  const saw = (path: string): void => void (deepest = Math.max(deepest, path.split('/').length));
+  // No folder at `path` holds a skill now (none was found there): nothing is kept of the folder
+  // each root would serve it from (the walker's, root's own included), listed or read before.
+  const dropGone = (path: string): void => {
+    served.delete(path);
+    for (const r of roots) {
+      cache.forget(skillKey({ dir: join(r.dir, ...path.split('/')), path, label: `${r.label}/${path}` }));
+      if (path === basename(r.dir)) cache.forget(skillKey({ dir: r.dir, path, label: r.label }));
+    }
+  };
   // The folders of each leading run of `path`'s segments, every root's in root order (the
   // folders of a run all have that run as their path): one walk down the path a root.
   const along = (path: string): SkillFolder[][] => {
@@ -77,10 +93,12 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   // A pass begun by the caller: the runs of one URI share its stats.
   const read = async (path: string, folders = candidates(path)): Promise<ServedSkill | undefined> => {
     const skill = (await readServedSkills(folders, cache)).skills[0];
-    cache.prune();
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
-    if (from !== undefined) served.set(path, from);
-    else served.delete(path);
+    if (from !== undefined) {
+      served.set(path, from);
+      saw(path);
+    } else dropGone(path);
+    cache.prune();
     return skill;
   };
   const get = (path: string): Promise<ServedSkill | undefined> => {
@@ -95,6 +113,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // finds which are unchanged without a stat of their files.
       const folders = await cache.checkFiles(() => roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)));
       const listed = await readServedSkills(folders, cache);
+      for (const s of listed.skills) saw(s.path);
       // Nothing is kept of a folder this walk did not find (a folder that is no skill now kept
       // nothing already: served.ts); the checker hears of what it drops with the rest, below.
       const keys = new Set(folders.map(skillKey));
@@ -114,17 +133,28 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       // are passed over before a run is hashed as a key. What `served` still holds for a run is
       // harmless: it is used only when the same folder is again the first one there, and then
       // only while its shape is unchanged.
-      for (let k = runs.length - 1; k >= 0; k--) {
+      let skill: ServedSkill | undefined;
+      for (let k = runs.length - 1; k >= 0 && skill === undefined; k--) {
         const folders = runs[k] as SkillFolder[];
         const run = folders[0]?.path;
         if (run === undefined) continue;
         const from = fresh ? undefined : served.get(run);
         // Still the first folder of that run (no earlier root gained one), with its shape unchanged.
         const kept = from !== undefined && folders[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
-        const skill = kept ?? (await read(run, folders));
-        if (skill !== undefined) return skill;
+        skill = kept ?? (await read(run, folders));
       }
-      return undefined;
+      // Each run below the skill found that this walk found no folder at: a skill listed or read
+      // there before is gone. Only as deep as a skill path ever was, so a long URI costs nothing.
+      const segs = path.split('/');
+      const depth = skill === undefined ? 0 : skill.path.split('/').length;
+      const below = Math.min(segs.length, deepest);
+      let run = segs.slice(0, depth).join('/');
+      for (let k = depth; k < below; k++) {
+        run = k === 0 ? (segs[0] as string) : `${run}/${segs[k] as string}`;
+        if ((runs[k]?.length ?? 0) === 0) dropGone(run);
+      }
+      if (depth < below) cache.prune();
+      return skill;
     },
     forget(skill, file) {
       const from = served.get(skill.path);

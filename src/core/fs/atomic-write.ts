@@ -1,13 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { closeFd, fsync, openFd, rename, rmForce, writeAll } from './callback-fs.js';
 import { basename, dirname, join } from 'node:path';
+import { hostTag, type Maker, type NamedMaker } from './maker.js';
+
+/**
+ * `.<name>.<pid>[-<host>].<tag>.tmp`: the writer's id (and, when the caller names it, its host's
+ * digest), then a random tag. A process killed between writing and renaming leaves it; the
+ * writer's name in it lets a later sweep tell that leftover from a write in progress.
+ */
+const TEMP_NAME = /^\.(.+)\.(\d+)(?:-([0-9a-f]{12}))?\.[0-9a-f]{12}\.tmp$/;
+
+/** The file `name` is a temporary file for (its base name) and its writer, when `writeTempBeside` made it. */
+export function tempFileOf(name: string): { readonly target: string; readonly maker: NamedMaker } | undefined {
+  const m = TEMP_NAME.exec(name);
+  if (m === null) return undefined;
+  const host = m[3];
+  return { target: m[1] as string, maker: { pid: Number(m[2]), ...(host !== undefined ? { host } : {}) } };
+}
 
 /**
  * Writes `data` to a new temporary file in `path`'s directory, flushed to disk, and returns its
- * name; on failure nothing is left behind. The caller renames or links it into place.
+ * name; on failure nothing is left behind. The caller renames or links it into place. `maker`
+ * names the writer's host too, for files a later process sweeps (mcp-skills/leftovers.ts).
  */
-export async function writeTempBeside(path: string, data: string | Uint8Array, mode: number): Promise<string> {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+export async function writeTempBeside(path: string, data: string | Uint8Array, mode: number, maker?: Maker): Promise<string> {
+  const writer = maker === undefined ? String(process.pid) : `${maker.pid}-${hostTag(maker.hostname)}`;
+  const tmp = join(dirname(path), `.${basename(path)}.${writer}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = await openFd(tmp, 'wx', mode);
   try {
     await writeAll(fd, data);
@@ -26,8 +44,8 @@ export async function writeTempBeside(path: string, data: string | Uint8Array, m
  * temporary file in the same directory, flush it to disk, then rename it over the target.
  * A crash at any point leaves the old file intact (at worst, a stray temporary file).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
-  const tmp = await writeTempBeside(path, data, mode);
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, maker?: Maker): Promise<void> {
+  const tmp = await writeTempBeside(path, data, mode, maker);
   try {
     await rename(tmp, path);
   } catch (err) {

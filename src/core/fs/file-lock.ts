@@ -77,6 +77,18 @@ async function create(path: string, holder: Holder): Promise<boolean> {
   }
 }
 
+/** `<lock>.stale.<tag>`: a stale lock file renamed aside while it is taken over, then removed. */
+const ASIDE = /^\.stale\.[0-9a-f]{12}$/;
+
+/**
+ * Whether `name` is a stale lock of the lock file named `lock` set aside by `takeOver`: a process
+ * killed between the rename and the removal leaves it. It names no process; its time is the
+ * stale lock's.
+ */
+export function isLockAside(name: string, lock: string): boolean {
+  return name.startsWith(lock) && ASIDE.test(name.slice(lock.length));
+}
+
 /** Removes the stale lock at `path` judged from `seen`; false when someone else got there first. */
 async function takeOver(path: string, seen: Holder | undefined): Promise<void> {
   const aside = `${path}.stale.${randomBytes(6).toString('hex')}`;

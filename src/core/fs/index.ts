@@ -1,6 +1,7 @@
-export { writeFileAtomic } from './atomic-write.js';
+export { tempFileOf, writeFileAtomic } from './atomic-write.js';
+export { hostTag, isAbandoned, type Maker, type NamedMaker } from './maker.js';
 export { findProjectRoot, LOCK_MARKER } from './project.js';
-export { withFileLock, type FileLockOptions } from './file-lock.js';
+export { isLockAside, withFileLock, type FileLockOptions } from './file-lock.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';
 export {

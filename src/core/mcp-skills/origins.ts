@@ -8,7 +8,7 @@
  * whose files are exactly the entry's resources.
  */
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { writeFileAtomic, makeDirs } from '../fs/index.js';
+import { writeFileAtomic, makeDirs, type Maker } from '../fs/index.js';
 import { readBounded } from '../fs/read-bounded.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import type { ServerAddress } from './connection.js';
@@ -108,8 +108,8 @@ export function renderOrigins(origins: Origins): string {
   return `${JSON.stringify({ version: 1, skills: sorted }, null, 2)}\n`;
 }
 
-/** Writes records rendered by `renderOrigins`, atomically. */
-export async function writeOrigins(root: string, text: string): Promise<void> {
+/** Writes records rendered by `renderOrigins`, atomically; `writer` (the lock's holder) is named in the temporary file, for leftovers.ts. */
+export async function writeOrigins(root: string, text: string, writer: Maker): Promise<void> {
   await makeDirs(join(root, '.skillctl'));
-  await writeFileAtomic(join(root, ...ORIGINS_FILE.split('/')), text);
+  await writeFileAtomic(join(root, ...ORIGINS_FILE.split('/')), text, 0o644, writer);
 }

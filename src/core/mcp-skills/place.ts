@@ -23,6 +23,7 @@ import type { PulledSkill } from './fetch-skill.js';
 import { moveIntoPlace, type Moved } from './move-into-place.js';
 import { originKey, readOrigins, renderOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
 import { beginJournal, endJournal, filesDigest, journalPending, recoveredDiagnostic } from './pull-journal.js';
+import { endNote, notePull } from './leftovers.js';
 import { withPullLock } from './pull-lock.js';
 import { scratchName, sweepScratch, type ScratchKind } from './scratch.js';
 
@@ -131,8 +132,9 @@ function originOf(skill: PulledSkill, server: ServerAddress): McpOrigin {
  * Writes every skill or none; records each one's origin. Waits for the write lock as pin does
  * (LOCK_BUSY when it is held too long); a rename or the origin write that fails is thrown once
  * the destination is back as it was. Holding the lock, it first puts right what a pull that died
- * left: a pull stopped between its renames (pull-lock.ts) and, in `outDir`, the scratch folders
- * of pulls that died on this host (scratch.ts).
+ * left: a pull stopped between its renames (pull-lock.ts), what dead processes left in
+ * `.skillctl/` and the scratch folders they noted there (leftovers.ts), and, in `outDir`, the
+ * scratch folders of pulls that died (scratch.ts).
  */
 export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOptions): Promise<PlaceResult> {
   // Decided once on the project as read, so a refusal writes nothing, not even the write lock
@@ -143,6 +145,9 @@ export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOpt
   await makeDirs(opts.outDir);
   const tag = randomBytes(6).toString('hex');
   const scratch = (name: string, kind: ScratchKind): string => join(opts.outDir, scratchName(name, kind, opts.fileLock, tag));
+  // Where the scratch folders go, for the lock's next holder should this pull die before it
+  // removes them (leftovers.ts): a pull into another folder would not look here.
+  const note = await notePull(opts.root, opts.outDir, opts.fileLock, tag);
   try {
     // Written before the lock is taken: writing is the slow part, and needs no one else to wait.
     for (const s of skills) writeSkill(scratch(s.name, 'pull'), s);
@@ -167,7 +172,7 @@ export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOpt
       try {
         moved = await moveIntoPlace(moves);
         try {
-          await writeOrigins(opts.root, records);
+          await writeOrigins(opts.root, records, opts.fileLock);
         } catch (err) {
           // Skills in place without their records would read as local skills to the next pull.
           await moved.undo(err);
@@ -187,5 +192,6 @@ export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOpt
   } finally {
     // Whatever did not reach its place (a refusal, a failure, a rename undone) leaves no scratch folder.
     await Promise.all(skills.map((s) => rm(scratch(s.name, 'pull'), { recursive: true, force: true })));
+    await endNote(note);
   }
 }

@@ -89,7 +89,7 @@ async function folderDigest(dir: string): Promise<Sha256Digest | undefined> {
 /** Records the renames `moves` the pull `holder` is about to make, and the digest of the records it will write. */
 export async function beginJournal(root: string, holder: Pick<FileLockOptions, 'pid' | 'hostname'>, origins: Sha256Digest, moves: readonly JournalMove[]): Promise<void> {
   const journal: Journal = { holder: { pid: holder.pid, hostname: holder.hostname }, origins, moves };
-  await writeFileAtomic(journalPath(root), `${JSON.stringify({ version: 1, ...journal }, null, 2)}\n`);
+  await writeFileAtomic(journalPath(root), `${JSON.stringify({ version: 1, ...journal }, null, 2)}\n`, 0o644, holder);
 }
 
 /** Whether a pull left a journal: the next holder of the write lock has something to put right. */

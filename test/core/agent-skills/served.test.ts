@@ -265,6 +265,31 @@ describe('DigestCache: only the digests the last listing or read uses are kept',
     assert.deepEqual(kept(), ['untouched/SKILL.md', 'untouched/d.md', 'word-count/SKILL.md', 'word-count/references/a.md', 'word-count/references/moved.md']);
   });
 
+  it('a skill removed is dropped, with its digests, by the get or read that finds it gone, listed or read before: no listing needed', async () => {
+    const root = tempDir();
+    skill(root, 'word-count', { 'a.md': 'alpha\n' });
+    skill(root, 'line-count', { 'c.md': 'gamma\n' });
+    skill(join(root, 'team', 'tools'), 'deep', { 'd.md': 'delta\n' });
+    skill(root, 'untouched', { 'u.md': 'upsilon\n' });
+    const c = servedCatalogue([{ dir: root, label: 'skills' }], settled);
+    const kept = (): string[] => c.digestPaths().map((p) => p.slice(root.length + 1)).sort();
+    await c.list();
+    assert.ok(await c.get('line-count'));
+    await sleep(TICK_MS);
+    // Read before, then its folder removed: get finds it gone.
+    rmSync(join(root, 'line-count'), { recursive: true });
+    assert.equal(await c.get('line-count'), undefined);
+    assert.deepEqual(kept().filter((p) => p.startsWith('line-count/')), []);
+    // Listed only, then its SKILL.md removed: a read of one of its files finds it gone.
+    rmSync(join(root, 'word-count', 'SKILL.md'));
+    assert.equal(await c.lookup('word-count/a.md'), undefined);
+    assert.deepEqual(kept().filter((p) => p.startsWith('word-count/')), []);
+    // Listed only, its folder and the one above removed: a read below it finds it gone.
+    rmSync(join(root, 'team', 'tools'), { recursive: true });
+    assert.equal(await c.lookup('team/tools/deep/d.md'), undefined);
+    assert.deepEqual(kept(), ['untouched/SKILL.md', 'untouched/u.md']);
+  });
+
   it('a nested skill removed: the files its outer skill still lists keep their digests', async () => {
     const root = tempDir();
     const dir = skill(root, 'word-count', { 'inner/a.md': 'alpha\n' });

@@ -1,7 +1,8 @@
-// Which scratch folders a pull may remove: only those a dead pull of this host made.
+// Which scratch folders a pull may remove: only those a dead pull of this host made, and those of
+// another host unchanged for longer than the lock's takeover age.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isScratch, scratchName, sweepScratch } from '../../../src/core/mcp-skills/scratch.js';
@@ -20,7 +21,7 @@ describe('scratch folders of pulls', () => {
     assert.equal(isScratch('.pdf-notes.pull-0123456789ab', 'pull'), false, 'a name without its maker (made before makers were named) is not provably abandoned');
   });
 
-  it('sweeping removes those of dead processes of this host, and leaves a live process, this one, another host and earlier copies alone', async () => {
+  it('sweeping removes those of dead processes of this host and old ones of another host, and leaves a live process, this one, another host\'s recent ones and earlier copies alone', async () => {
     const out = tempDir('skillctl-scratch-');
     const lock = testFileLock();
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
@@ -32,11 +33,17 @@ describe('scratch folders of pulls', () => {
         live: scratchName('b', 'pull', { pid: live.pid as number, hostname: lock.hostname }, TAG),
         mine: scratchName('c', 'pull', lock, TAG),
         elsewhere: scratchName('d', 'pull', { pid: Number(dead), hostname: `${lock.hostname}-other` }, TAG),
+        elsewhereOld: scratchName('f', 'pull', { pid: process.pid, hostname: `${lock.hostname}-other` }, TAG),
+        elsewhereOldCopy: scratchName('f', 'old', { pid: process.pid, hostname: `${lock.hostname}-other` }, TAG),
         skill: 'e',
       };
       for (const n of Object.values(names)) mkdirSync(join(out, n));
-      assert.deepEqual(await sweepScratch(out, lock), [names.dead]);
-      assert.deepEqual(readdirSync(out).sort(), Object.values(names).filter((n) => n !== names.dead).sort());
+      // Unchanged for longer than the lock's takeover age: its pull is past its lock wait, and a lock held that long is taken over.
+      const then = new Date(Date.now() - lock.staleMs - 1_000);
+      for (const n of [names.elsewhereOld, names.elsewhereOldCopy]) utimesSync(join(out, n), then, then);
+      const gone = [names.dead, names.elsewhereOld].sort();
+      assert.deepEqual(await sweepScratch(out, lock), gone);
+      assert.deepEqual(readdirSync(out).sort(), Object.values(names).filter((n) => !gone.includes(n)).sort());
     } finally {
       live.kill();
     }

@@ -70,7 +70,7 @@ describe('pin holds the write lock for pulls', () => {
     const { fileLock, waits } = waitingFor(async () => {
       assert.equal(existsSync(join(root, 'pins', 'skills.lock.json')), false, 'nothing is pinned while the pull holds the lock');
       const record: McpOrigin = { server: SERVER, uri: skill.uri, files: skill.files.map((f) => ({ path: f.path, digest: f.digest, size: f.size })) };
-      await writeOrigins(root, renderOrigins({ [`${SKILLS}/a`]: record }));
+      await writeOrigins(root, renderOrigins({ [`${SKILLS}/a`]: record }), testFileLock());
     }, release);
     const r = await pinFolders(root, [`${SKILLS}/a`], fileLock);
     assert.ok(r.ok, JSON.stringify(r.diagnostics));
