@@ -225,7 +225,7 @@ export async function readSkillResource(catalogue: SkillCatalogue, uri: string):
     }
     if (file.size > MAX_SERVED_FILE_BYTES) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${uri} is ${file.size} bytes, more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
     try {
-      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file))] };
+      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file, found.skill.base))] };
     } catch (err) {
       if (!(err instanceof ServedFileChanged)) throw new RpcError(RPC.RESOURCE_NOT_FOUND, `Resource not found: ${uri} cannot be read`);
       catalogue.forget(found.skill, file);
