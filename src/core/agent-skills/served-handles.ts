@@ -62,6 +62,17 @@ export function walkFolder(walker: ServedWalker, at: string, dir: string): Folde
   const ops: DirOps = {
     ...syncDirOps,
     openDir: async (path, follow): Promise<DirHandle> => {
+      if (path === at) {
+        // The folder is open already (its handle is the caller's): a stat through it, not a second open.
+        open.set(at, { path: dir, identity: identityOf(statSync(at)) });
+        return {
+          path: at,
+          close: () => {
+            open.delete(at);
+            return Promise.resolve();
+          },
+        };
+      }
       const where = reached(path);
       const handle = await openDir(path, follow);
       let identity: FileIdentity;
