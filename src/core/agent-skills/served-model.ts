@@ -28,6 +28,8 @@ export interface ServedSkill {
   readonly files: readonly ServedFile[];
   /** The folder, absolute. */
   readonly dir: string;
+  /** The root it was found under (`dir` or above it): reads open the directories from there down, following no link. */
+  readonly base?: string;
 }
 
 export interface ServedSkills {

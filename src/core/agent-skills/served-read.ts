@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { relative, sep } from 'node:path';
+import { DirCursor, LinkOnTheWay, syncDirOps } from '../bundle/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import type { ServedFile } from './served-model.js';
 import { identityOf, sameIdentity, type FileIdentity } from './served-walk.js';
@@ -85,32 +86,50 @@ export function hashRegularFile(path: string, keep: boolean): HashedFile {
  * The bytes of one listed file, only if the file opened is the one listed (same device, inode,
  * size and times) and its bytes hash to the listed digest: a file replaced, edited, or reached
  * through a directory swapped for a link since the listing throws ServedFileChanged, and the
- * caller lists the skill again.
+ * caller lists the skill again. The file is reached from `base` (the root the skill was found
+ * under; `dir` itself when not given) through the handles of the directories down to it, none
+ * followed when it is a link (bundle/dir-below.ts): a directory of the skill swapped for a link
+ * to `~/.ssh` is refused there, before any file beyond it is opened.
  */
-export function readServedFile(dir: string, file: ServedFile): Promise<Buffer> {
-  if (file.made !== undefined) return Promise.resolve(Buffer.from(file.made));
+export async function readServedFile(dir: string, file: ServedFile, base: string = dir): Promise<Buffer> {
+  if (file.made !== undefined) return Buffer.from(file.made);
+  const below = dir === base ? '' : relative(base, dir).split(sep).join('/');
+  const cursor = new DirCursor(syncDirOps, base);
+  let at: string;
+  try {
+    at = await cursor.file(below === '' ? file.path : `${below}/${file.path}`);
+  } catch (err) {
+    await cursor.close();
+    if (err instanceof LinkOnTheWay) throw new ServedFileChanged(file.path);
+    throw err;
+  }
+  try {
+    return readListed(at, file);
+  } finally {
+    await cursor.close();
+  }
+}
+
+/** The listed file opened at `at`, checked against its listing (see `readServedFile`). */
+function readListed(at: string, file: ServedFile): Buffer {
   // Blocking calls: one small file a request, where the thread pool's round trips (open, stat,
   // read, close) cost more than the read.
+  const fd = openSync(at, OPEN_FLAGS);
   try {
-    const fd = openSync(join(dir, ...file.path.split('/')), OPEN_FLAGS);
-    try {
-      const st = fstatSync(fd);
-      if (!st.isFile() || file.identity === undefined || !sameIdentity(st, file.identity)) throw new ServedFileChanged(file.path);
-      const bytes = Buffer.alloc(file.size);
-      let off = 0;
-      while (off < file.size) {
-        const n = readSync(fd, bytes, off, file.size - off, off);
-        if (n === 0) break;
-        off += n;
-      }
-      // The times a file system keeps can miss a change (a coarse clock, a restored mtime on a
-      // system whose ctime is coarse too): the bytes themselves must be the ones listed.
-      if (off !== file.size || sha256(bytes) !== file.digest) throw new ServedFileChanged(file.path);
-      return Promise.resolve(bytes);
-    } finally {
-      closeSync(fd);
+    const st = fstatSync(fd);
+    if (!st.isFile() || file.identity === undefined || !sameIdentity(st, file.identity)) throw new ServedFileChanged(file.path);
+    const bytes = Buffer.alloc(file.size);
+    let off = 0;
+    while (off < file.size) {
+      const n = readSync(fd, bytes, off, file.size - off, off);
+      if (n === 0) break;
+      off += n;
     }
-  } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    // The times a file system keeps can miss a change (a coarse clock, a restored mtime on a
+    // system whose ctime is coarse too): the bytes themselves must be the ones listed.
+    if (off !== file.size || sha256(bytes) !== file.digest) throw new ServedFileChanged(file.path);
+    return bytes;
+  } finally {
+    closeSync(fd);
   }
 }

@@ -12,8 +12,8 @@
  * index): it is read again on the next listing, until its times are older than `SETTLE_MS`.
  */
 import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { basename, join, sep } from 'node:path';
-import { EXCLUDED_DIRS, MANIFEST_NAMES, syncDirOps, type DirOps } from '../bundle/index.js';
+import { basename, join } from 'node:path';
+import { EXCLUDED_DIRS, MANIFEST_NAMES, pathBelow } from '../bundle/index.js';
 
 /** The one file name the extension knows a skill by. */
 export const SERVED_SKILL_MD = 'SKILL.md';
@@ -64,6 +64,8 @@ export function stillIs(now: FileIdentity | Stats | undefined, identity: FileIde
 
 /** A folder to serve: where it is, its path in the namespace, and its name in findings. */
 export interface SkillFolder {
+  /** The root it was found under: `dir` itself, or a folder below it reached through no link. */
+  readonly base: string;
   readonly dir: string;
   readonly path: string;
   readonly label: string;
@@ -85,14 +87,6 @@ const MAX_WALKED_DIRS = 100_000;
 
 /** Passes after which a directory no pass used is dropped (a folder removed, a path never asked again). */
 const KEEP_PASSES = 64;
-
-const settle = <T>(fn: () => T): Promise<T> => {
-  try {
-    return Promise.resolve(fn());
-  } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)));
-  }
-};
 
 /**
  * The directories and file stats of the listings, for one server. `begin()` starts a listing
@@ -175,12 +169,22 @@ export class ServedWalker {
   readdir(path: string): Dirent[] {
     const kept = this.#dirs.get(path);
     if (kept !== undefined && kept.pass === this.#pass) return kept.entries;
-    const identity = identityOf(statSync(path));
-    if (kept !== undefined && kept.settled && sameIdentity(kept.identity, identity)) {
+    return this.listedAs(path, identityOf(statSync(path)), path);
+  }
+
+  /**
+   * The entries of the directory opened as `at` (a handle's path, served-handles.ts), whose
+   * identity (its fstat) is `identity`, kept under `path`, where it was reached: kept ones only
+   * while that very identity is kept with them, even within a pass (a listing by path this pass
+   * may have read whatever a link there led to).
+   */
+  listedAs(path: string, identity: FileIdentity, at: string): Dirent[] {
+    const kept = this.#dirs.get(path);
+    if (kept !== undefined && (kept.pass === this.#pass || kept.settled) && sameIdentity(kept.identity, identity)) {
       kept.pass = this.#pass;
       return kept.entries;
     }
-    const entries = readdirSync(path, { withFileTypes: true });
+    const entries = readdirSync(at, { withFileTypes: true });
     this.#dirs.set(path, { identity, entries, settled: this.settled(identity), pass: this.#pass });
     return entries;
   }
@@ -202,26 +206,6 @@ export class ServedWalker {
     return kept !== undefined && kept.pass === this.#pass && kept.settled ? kept.identity : undefined;
   }
 
-  /** The calls the bundle walker (dirSource) makes, through this walker; `dirs` gets every directory it reads. */
-  ops(dirs?: string[]): DirOps {
-    return {
-      ...syncDirOps,
-      // Listings are kept by the directory's path: through a handle's /proc/self/fd/N, which names
-      // another directory on every walk, none would ever be found again.
-      openDir: undefined,
-      readdir: (path) =>
-        settle(() => {
-          dirs?.push(path);
-          return this.readdir(path);
-        }),
-      lstat: (path) =>
-        settle(() => {
-          const st = this.lstat(path);
-          return st;
-        }),
-    };
-  }
-
   /**
    * Every folder holding a SKILL.md or a skill manifest under `root` (absolute), nested ones
    * included, with its path below the root; the root itself when it holds one (its path is then
@@ -231,18 +215,17 @@ export class ServedWalker {
   findSkillFolders(root: string, label: string): SkillFolder[] {
     const out: SkillFolder[] = [];
     const stack: string[] = [''];
-    const at = sep === '/' ? (rel: string): string => `${root}/${rel}` : (rel: string): string => join(root, ...rel.split('/'));
     let walked = 0;
     while (stack.length > 0 && walked++ < MAX_WALKED_DIRS) {
       const rel = stack.pop() as string;
-      const dir = rel === '' ? root : at(rel);
+      const dir = rel === '' ? root : pathBelow(root, rel);
       let entries: Dirent[];
       try {
         entries = this.readdir(dir);
       } catch {
         continue;
       }
-      if (entries.some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile())) out.push({ dir, path: rel === '' ? basename(root) : rel, label: rel === '' ? label : `${label}/${rel}` });
+      if (entries.some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile())) out.push({ base: root, dir, path: rel === '' ? basename(root) : rel, label: rel === '' ? label : `${label}/${rel}` });
       for (const e of entries) if (e.isDirectory() && !EXCLUDED_DIRS.has(e.name)) stack.push(rel === '' ? e.name : `${rel}/${e.name}`);
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -271,7 +254,7 @@ export class ServedWalker {
     };
     const slash = path.indexOf('/');
     const first = slash < 0 ? path : path.slice(0, slash);
-    const self: SkillFolder[] = first === basename(root) && holdsSkill(root) ? [{ dir: root, path: first, label }] : [];
+    const self: SkillFolder[] = first === basename(root) && holdsSkill(root) ? [{ base: root, dir: root, path: first, label }] : [];
     let dir = root;
     // Segment by segment, not split at once: a path that leaves the tree early then costs its
     // first segments, not its length.
@@ -288,7 +271,7 @@ export class ServedWalker {
       }
       dir = join(dir, seg);
       const run = end < 0 ? path : path.slice(0, end);
-      out.push(holdsSkill(dir) ? [{ dir, path: run, label: `${label}/${run}` }] : []);
+      out.push(holdsSkill(dir) ? [{ base: root, dir, path: run, label: `${label}/${run}` }] : []);
       if (end < 0) break;
       start = end + 1;
     }

@@ -14,14 +14,16 @@
  * The walk (which folders, which files, kept directory listings) is served-walk.ts; what is kept
  * between listings, served-cache.ts; reading and hashing the files, served-read.ts.
  */
-import { basename, join, sep } from 'node:path';
-import { dirSource, MANIFEST_NAMES, type BundleFile } from '../bundle/index.js';
+import { lstatSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { childPath, DirCursor, dirSource, LinkOnTheWay, MANIFEST_NAMES, pathBelow, symlinkFound, syncDirOps, type BundleFile } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { pushAll } from '../findings.js';
 import { validateBundle } from '../manifest/index.js';
 import type { DigestCache, PathIdentity } from './served-cache.js';
+import { walkFolder } from './served-handles.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { hashRegularFile, type HashedFile } from './served-read.js';
 import { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, type FileIdentity, type SkillFolder } from './served-walk.js';
@@ -46,8 +48,8 @@ export function skillKey(folder: SkillFolder): string {
  * `skillctl convert` would write, made from the validated manifest (deterministic, so its digest
  * is stable while the manifest is), served as the bundle's SKILL.md.
  */
-async function contractSkillMd(dir: string, label: string, files: readonly BundleFile[]): Promise<{ bytes?: Buffer; diagnostics: readonly Diagnostic[] }> {
-  const v = await validateBundle(dir, label);
+async function contractSkillMd(at: string, dir: string, label: string, files: readonly BundleFile[]): Promise<{ bytes?: Buffer; diagnostics: readonly Diagnostic[] }> {
+  const v = await validateBundle(at, label);
   const errors = v.diagnostics.filter((d) => d.severity === 'error');
   if (!v.valid || v.manifest === undefined) return { diagnostics: errors };
   const conv = manifestToSkillMd(v.manifest, { dirName: basename(dir), files, file: join(label, SERVED_SKILL_MD) });
@@ -69,15 +71,43 @@ export async function readServedSkill(folder: SkillFolder, cache: DigestCache): 
   return r;
 }
 
-/** The reading itself; what is kept of the folder is left for `readServedSkill` to drop when it finds no skill. */
+/** The folder below its root ('' for the root itself), a clean POSIX path. */
+function folderRel(folder: SkillFolder): string {
+  return folder.dir === folder.base ? '' : folder.path;
+}
+
+/**
+ * The reading itself; what is kept of the folder is left for `readServedSkill` to drop when it
+ * finds no skill. A folder read afresh is opened through its root's handles and walked and
+ * hashed through its own (served-handles.ts): a directory that is a link, or became one since
+ * the folders were found, is never followed.
+ */
 async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
+  const unchanged = cache.unchangedSkill(skillKey(folder));
+  if (unchanged !== undefined) return { skill: unchanged, diagnostics: [] };
+  const outer = new DirCursor(syncDirOps, folder.base);
+  let inner: DirCursor | undefined;
+  try {
+    let at: string;
+    try {
+      at = await outer.at(folderRel(folder));
+    } catch (err) {
+      return { diagnostics: [err instanceof LinkOnTheWay ? { ...symlinkFound(folder.label), hint: 'a skill folder is never reached through a link' } : unreadable(err, 'directory', folder.label)] };
+    }
+    inner = new DirCursor(syncDirOps, at);
+    return await readOpened(folder, cache, at, inner);
+  } finally {
+    await inner?.close();
+    await outer.close();
+  }
+}
+
+/** A folder opened as `at` (a handle's path, or its own), its files reached through `files`. */
+async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, files: DirCursor): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const { dir, label } = folder;
   const key = skillKey(folder);
-  const unchanged = cache.unchangedSkill(key);
-  if (unchanged !== undefined) return { skill: unchanged, diagnostics: [] };
   const walker = cache.walker;
-  // Listed paths are clean POSIX paths: on POSIX systems they append to the folder as they are.
-  const abs = sep === '/' ? (path: string): string => `${dir}/${path}` : (path: string): string => join(dir, ...path.split('/'));
+  const abs = (path: string): string => pathBelow(dir, path);
   // The root .skillignore decides which files are listed, and a line `.skillignore` in it leaves
   // it out of them; yet an edit of it in place (which moves no directory's times) changes what
   // is served. So its identity, ABSENT when there is none, is kept and checked with the files
@@ -85,26 +115,26 @@ async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ re
   // than the rules the walk applied.
   let ignore: FileIdentity | undefined;
   try {
-    const st = walker.lstatIfAny(abs(SKILLIGNORE));
+    const st = lstatSync(childPath(at, SKILLIGNORE), { throwIfNoEntry: false });
     ignore = st === undefined ? ABSENT : identityOf(st);
   } catch {
     // Not even stat'able (the listing says why, if it can list at all): nothing of it is kept.
     ignore = undefined;
   }
-  const dirs: string[] = [];
-  const listing = await dirSource(dir, undefined, walker.ops(dirs)).list();
+  const walk = walkFolder(walker, at, dir);
+  const listing = await dirSource(at, undefined, walk.ops).list();
   const hasMd = listing.files.some((f) => f.path === SERVED_SKILL_MD);
   const isContract = !hasMd && listing.files.some((f) => MANIFEST_FILES.has(f.path));
   if (!hasMd && !isContract) return { diagnostics: [] };
-  const at = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
-  if (hasErrors(listing.diagnostics)) return { diagnostics: listing.diagnostics.filter((d) => d.severity === 'error').map(at) };
-  // The folder as the walk saw it: every file's path and identity (stat'ed by the listing just
-  // made), then the .skillignore when the listing left it out.
-  let seen: PathIdentity[];
-  try {
-    seen = listing.files.map((f) => ({ path: f.path, identity: identityOf(walker.lstat(abs(f.path))) }));
-  } catch (err) {
-    return { diagnostics: [at(unreadable(err, 'a file', '.'))] };
+  const inLabel = (d: Diagnostic): Diagnostic => ({ ...d, file: d.file !== undefined ? join(label, d.file) : label });
+  if (hasErrors(listing.diagnostics)) return { diagnostics: listing.diagnostics.filter((d) => d.severity === 'error').map(inLabel) };
+  // The folder as the walk saw it: every file's path and identity (stat'ed through its
+  // directory's handle by the listing just made), then the .skillignore when the listing left it out.
+  const seen: PathIdentity[] = [];
+  for (const f of listing.files) {
+    const st = walk.stats.get(abs(f.path));
+    if (st === undefined) return { diagnostics: [inLabel(diag('BUNDLE_UNREADABLE', 'cannot read a file: it was not stat\'ed by the walk', { file: f.path }))] };
+    seen.push({ path: f.path, identity: identityOf(st) });
   }
   if (ignore !== undefined && !listing.files.some((f) => f.path === SKILLIGNORE)) seen.push({ path: SKILLIGNORE, identity: ignore });
   const kept = cache.skill(key, seen);
@@ -114,12 +144,13 @@ async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ re
   let bytes: Buffer;
   let made: Buffer | undefined;
   if (isContract) {
-    const c = await contractSkillMd(dir, label, listing.files);
+    // Validated through the folder's handle: its manifest is the one in the folder walked.
+    const c = await contractSkillMd(at, dir, label, listing.files);
     if (c.bytes === undefined) return { diagnostics: c.diagnostics };
     bytes = made = c.bytes;
   } else {
     try {
-      md = hashRegularFile(abs(SERVED_SKILL_MD), true);
+      md = hashRegularFile(childPath(at, SERVED_SKILL_MD), true);
       bytes = md.bytes as Buffer;
     } catch (err) {
       return { diagnostics: [unreadable(err, SERVED_SKILL_MD, file)] };
@@ -130,7 +161,7 @@ async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ re
   const frontmatter = checked.document?.frontmatter;
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
   if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
-  const files: ServedFile[] = [];
+  const served: ServedFile[] = [];
   const diagnostics: Diagnostic[] = [];
   // Kept for later listings only if every file was hashed as the walk saw it, with settled times
   // (an unlisted .skillignore too, which is not hashed: its rules were applied as it was then).
@@ -138,7 +169,7 @@ async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ re
   const walked = new Map(seen.map((s) => [s.path, s.identity]));
   for (const f of all) {
     if (made !== undefined && f.path === SERVED_SKILL_MD) {
-      files.push({ path: f.path, size: made.length, digest: sha256(made), made });
+      served.push({ path: f.path, size: made.length, digest: sha256(made), made });
       continue;
     }
     const path = abs(f.path);
@@ -149,21 +180,24 @@ async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ re
     else if (md !== undefined && f.path === SERVED_SKILL_MD) hashed = md;
     else {
       try {
-        hashed = hashRegularFile(path, false);
+        // In path order, through the handles of its directories (kept open for the next file).
+        hashed = hashRegularFile(await files.file(f.path), false);
       } catch (err) {
-        diagnostics.push(at(unreadable(err, 'file', f.path)));
+        diagnostics.push(inLabel(err instanceof LinkOnTheWay ? symlinkFound(err.dir) : unreadable(err, 'file', f.path)));
+        // Every file below a link is as unreadable: one finding says why.
+        if (err instanceof LinkOnTheWay) break;
         continue;
       }
     }
     const same = identity !== undefined && sameIdentity(hashed.identity, identity);
     keep = cache.keepDigest(path, hashed.identity, hashed.digest) && same && keep;
-    files.push({ path: f.path, size: hashed.identity.size, digest: hashed.digest, identity: hashed.identity });
+    served.push({ path: f.path, size: hashed.identity.size, digest: hashed.digest, identity: hashed.identity });
   }
   if (diagnostics.length > 0) return { diagnostics };
-  const skill: ServedSkill = { path: folder.path, name: checked.properties.name, label, frontmatter, files, dir };
+  const skill: ServedSkill = { path: folder.path, name: checked.properties.name, label, frontmatter, files: served, dir, base: folder.base };
   if (keep) {
     // A contract bundle's SKILL.md is made from files a read does not check: no shape, so every read lists it afresh.
-    const shapeDirs = dirs.map((d) => ({ path: d, identity: walker.dirIdentity(d) }));
+    const shapeDirs = walk.dirs.map((d) => ({ path: d, identity: walker.dirIdentity(d) }));
     const shaped = made === undefined && shapeDirs.every((d) => d.identity !== undefined);
     const shape = shaped
       ? { dirs: shapeDirs as PathIdentity[], files: seen.filter((s) => SHAPING_FILES.has(s.path)).map((s) => ({ path: abs(s.path), identity: s.identity })) }

@@ -2,6 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { mapLimited } from '../map-limited.js';
+import { LinkOnTheWay, symlinkFound } from './dir-below.js';
 import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource, type ListedAndHashed } from './source.js';
 
 export interface BundleContent {
@@ -25,11 +26,17 @@ const CONCURRENCY = 8;
 /** Hashes the given files of a source, `CONCURRENCY` at a time. */
 export async function hashFiles(source: BundleSource, wanted: readonly BundleFile[]): Promise<HashedFiles> {
   const diagnostics: Diagnostic[] = [];
+  const links = new Set<string>();
   const files = await mapLimited(wanted, CONCURRENCY, async (f): Promise<TreeFile | undefined> => {
     try {
       return { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
     } catch (err) {
-      diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
+      // A directory of the file swapped for a link since the listing: the link is the finding (pin, validate).
+      // Once for the link, however many files lie below it.
+      if (err instanceof LinkOnTheWay) {
+        if (!links.has(err.dir)) diagnostics.push(symlinkFound(err.dir));
+        links.add(err.dir);
+      } else diagnostics.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: f.path }));
       return undefined;
     }
   });

@@ -53,6 +53,8 @@ export interface DirOps {
 export interface DirHandle {
   /** Where the directory's entries are reached: /proc/self/fd/N on Linux, else the path it was opened by. */
   readonly path: string;
+  /** The directory's fstat, where the open took one (Linux): what was opened, whatever its path names now. */
+  readonly stats?: Stats;
   close(): Promise<void>;
 }
 
@@ -100,7 +102,7 @@ function dirHandle(path: string, fd: number, st: Stats | undefined, close: (fd: 
     const link = st.isSymbolicLink();
     throw Object.assign(new Error(`${path} is ${link ? 'a symbolic link' : 'not a directory'}`), { code: link ? 'ELOOP' : 'ENOTDIR' });
   }
-  return { path: PROC_FD ? `/proc/self/fd/${fd}` : path, close: () => close(fd) };
+  return { path: PROC_FD ? `/proc/self/fd/${fd}` : path, ...(st !== undefined && { stats: st }), close: () => close(fd) };
 }
 
 function notRegular(file: string): Error {

@@ -1,10 +1,10 @@
 import type { Dirent } from 'node:fs';
-import { join, sep } from 'node:path';
 import type { Ignore } from 'ignore';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirHandle, type DirOps } from './dir-ops.js';
+import { atBelow, childPath as child, isLinkErrno, symlinkFound as linkFound } from './dir-below.js';
 import { UNPORTABLE_NAME } from '../archive/index.js';
 import { isExcluded, parseSkillignore } from './path-filter.js';
 import {
@@ -25,15 +25,6 @@ interface OpenDir {
   users: number;
 }
 
-const child = sep === '/' ? (dir: string, name: string): string => `${dir}/${name}` : (dir: string, name: string): string => join(dir, name);
-
-function linkFound(rel: string): Diagnostic {
-  return diag('BUNDLE_SYMLINK', 'symbolic links are not allowed in a bundle', {
-    file: rel,
-    hint: 'replace the link with a copy of the file, or list it in .skillignore',
-  });
-}
-
 /** Files up to this size are kept in memory once hashed (manifests, signatures.json). */
 const KEEP_BYTES = 64 * 1024;
 
@@ -42,8 +33,6 @@ const KEEP_BYTES = 64 * 1024;
  * how the file system is called (default: the thread pool; see dir-ops.ts).
  */
 export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, ops: DirOps = asyncDirOps): BundleSource {
-  // Listed paths are clean POSIX paths: on POSIX systems they append to the root as they are.
-  const abs = sep === '/' ? (rel: string): string => `${root}/${rel}` : (rel: string): string => join(root, ...rel.split('/'));
   const sizes = new Map<string, number>();
   const small = new Map<string, Buffer>();
   /**
@@ -77,8 +66,8 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
           if (here.handle !== undefined) open.add(here);
         } catch (err) {
           const code = errnoCode(err);
-          // ELOOP: O_NOFOLLOW met a link (EMLINK on FreeBSD), swapped in since the parent was listed.
-          diagnostics.push(parent !== undefined && (code === 'ELOOP' || code === 'EMLINK') ? linkFound(dir) : diag('BUNDLE_UNREADABLE', `cannot read directory: ${code ?? String(err)}`, { file: dir || '.' }));
+          // O_NOFOLLOW met a link, swapped in since the parent was listed.
+          diagnostics.push(parent !== undefined && isLinkErrno(code) ? linkFound(dir) : diag('BUNDLE_UNREADABLE', `cannot read directory: ${code ?? String(err)}`, { file: dir || '.' }));
           continue;
         } finally {
           if (parent !== undefined) await release(parent);
@@ -194,15 +183,17 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
         return { listing, hashed: { files, diagnostics: unread } };
       },
     }),
+    // Reads after the listing reach a file through its directories' handles (dir-below.ts): a
+    // directory swapped for a link since it was listed is refused (LinkOnTheWay), not followed.
     read(path: string): Promise<Buffer> {
       const kept = small.get(path);
-      return kept !== undefined ? Promise.resolve(Buffer.from(kept)) : ops.readRegular(abs(path));
+      return kept !== undefined ? Promise.resolve(Buffer.from(kept)) : atBelow(ops, root, path, (at) => ops.readRegular(at));
     },
     async digest(path: string): Promise<Sha256Digest> {
-      if ((sizes.get(path) ?? Infinity) > KEEP_BYTES) return ops.digestRegular(abs(path));
+      if ((sizes.get(path) ?? Infinity) > KEEP_BYTES) return atBelow(ops, root, path, (at) => ops.digestRegular(at));
       // Small files (the manifest, signatures.json) are kept once hashed: a later read gets the
       // very bytes that were hashed, and costs no second open.
-      const bytes = await ops.readRegular(abs(path));
+      const bytes = await atBelow(ops, root, path, (at) => ops.readRegular(at));
       small.set(path, bytes);
       return sha256(bytes);
     },

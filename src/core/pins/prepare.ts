@@ -80,6 +80,13 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
   // Signatures cover the manifest digest (for a SKILL.md folder, that of its derived manifest).
   const digest = id.manifest_digest;
   const listing = await source.list();
+  // Listed again after the validation's walk: what changed in between (a directory swapped for a
+  // link is listed as one) refuses the pin, rather than pin the bundle without it.
+  const relisted = listing.diagnostics.filter((d) => d.severity === 'error');
+  if (relisted.length > 0) {
+    pushAll(found, relisted.map((d) => ({ ...d, file: `${target.source}/${d.file ?? ''}` })));
+    return undefined;
+  }
   const sigFile = `${target.source}/signatures.json`;
   const present = listing.files.some((f) => f.path === 'signatures.json');
   const loaded = await existingSignatures(source, present, sigFile);

@@ -3,30 +3,12 @@
 // listing calls, at a fixed point of the walk: after the listing that names the directory, or
 // after the directory itself was listed and before its subdirectory is opened.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, realpathSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { asyncDirOps, dirSource, listAndHash, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
 import { tempDir } from '../../helpers/tmp.js';
-
-const SECRET = 'outside the bundle\n';
-
-/** A bundle `b/` holding `SKILL.md`, `a/b/x.txt` and `a/b/in.txt`, and beside it `outside/` with `out.txt` for `in.txt`, every file SECRET. */
-function layout(): { bundle: string; outside: string } {
-  const root = realpathSync(tempDir('skillctl-walk-'));
-  const bundle = join(root, 'b');
-  const outside = join(root, 'outside');
-  for (const [dir, text] of [
-    [bundle, 'inside\n'],
-    [outside, SECRET],
-  ] as const) {
-    mkdirSync(join(dir, 'a', 'b'), { recursive: true });
-    writeFileSync(join(dir, 'SKILL.md'), text);
-    writeFileSync(join(dir, 'a', 'b', 'x.txt'), text);
-    writeFileSync(join(dir, 'a', 'b', dir === bundle ? 'in.txt' : 'out.txt'), text);
-  }
-  return { bundle, outside };
-}
+import { walkLayout as layout } from '../../helpers/walk-layout.js';
 
 /** `ops` whose `after`-th listing (1: the root) is followed by swapping `dir` for a link to `to`. */
 function swapAfter(ops: DirOps, after: number, dir: string, to: string): DirOps {

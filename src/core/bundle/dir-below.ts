@@ -1,0 +1,112 @@
+/**
+ * Reaching a listed file again after its walk, without following a link on the way. A walk lists
+ * through directory handles (dir-source.ts); a read made afterwards by the file's path (pin's
+ * hashes, validate's reads, a file `mcp --skills` serves) would resolve that path anew, and a
+ * directory swapped for a link since the listing would lead it outside the bundle. So each
+ * directory between the root and the file is opened through its parent's handle
+ * (`DirOps.openDir`, never following a link): one that is a link now is refused, as the walk
+ * refuses it. The root itself is reached by its path, as the walk reaches it (whether a root
+ * given as a link is followed is its caller's choice).
+ *
+ * Without /proc (not Linux), a handle's path is the path it was opened by: each directory is
+ * still refused when it is a link as it is opened, but the file is then opened by its path, as
+ * dir-source.ts does there.
+ */
+import { join, sep } from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import type { DirHandle, DirOps } from './dir-ops.js';
+
+/** `name` in directory `dir`: on POSIX systems a plain concatenation (walks make many). */
+export const childPath = sep === '/' ? (dir: string, name: string): string => `${dir}/${name}` : (dir: string, name: string): string => join(dir, name);
+
+/** A listed (clean POSIX) path below `root`, by path. */
+export const pathBelow = sep === '/' ? (root: string, rel: string): string => `${root}/${rel}` : (root: string, rel: string): string => join(root, ...rel.split('/'));
+
+/** The finding for a link met in a bundle (`rel`: the link, relative to the bundle). */
+export function symlinkFound(rel: string): Diagnostic {
+  return diag('BUNDLE_SYMLINK', 'symbolic links are not allowed in a bundle', {
+    file: rel,
+    hint: 'replace the link with a copy of the file, or list it in .skillignore',
+  });
+}
+
+/** True for the errno an open without following a link gets on one (ELOOP; EMLINK on FreeBSD). */
+export function isLinkErrno(code: string | undefined): boolean {
+  return code === 'ELOOP' || code === 'EMLINK';
+}
+
+/** A directory on the way to a listed file is a link now (or was when it was opened): nothing below it was opened. */
+export class LinkOnTheWay extends Error {
+  readonly code = 'ELOOP';
+  /** The directory found to be a link, relative to the root. */
+  constructor(readonly dir: string) {
+    super(`${dir} is a symbolic link`);
+  }
+}
+
+/**
+ * Directories below one root, opened segment by segment and kept open along the last one asked
+ * for: files read in path order share the handles of the directories they have in common. For
+ * one caller at a time (the handles of one call are closed by the next).
+ */
+export class DirCursor {
+  readonly #open: { readonly name: string; readonly handle: DirHandle }[] = [];
+
+  constructor(
+    readonly ops: DirOps,
+    readonly root: string,
+  ) {}
+
+  /**
+   * Where the entries of directory `rel` ('' for the root) are reached: a handle's path, opened
+   * through its parent's. Throws LinkOnTheWay for a directory that is a link, else the errno of
+   * the open that failed. Without `openDir` (a git tree, which holds no links) the path itself.
+   */
+  async at(rel: string): Promise<string> {
+    if (rel === '') return this.root;
+    const open = this.#open;
+    const openDir = this.ops.openDir?.bind(this.ops);
+    if (openDir === undefined) return pathBelow(this.root, rel);
+    const segs = rel.split('/');
+    let k = 0;
+    while (k < open.length && k < segs.length && open[k]?.name === segs[k]) k++;
+    while (open.length > k) await open.pop()?.handle.close();
+    for (; k < segs.length; k++) {
+      const name = segs[k] as string;
+      const parent = k === 0 ? this.root : (open[k - 1] as (typeof open)[number]).handle.path;
+      let handle: DirHandle;
+      try {
+        handle = await openDir(childPath(parent, name), false);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (isLinkErrno(code)) throw new LinkOnTheWay(segs.slice(0, k + 1).join('/'));
+        throw err;
+      }
+      open.push({ name, handle });
+    }
+    return (open[open.length - 1] as (typeof open)[number]).handle.path;
+  }
+
+  /** Where the listed file `rel` is opened: its directory reached as `at` reaches it. */
+  async file(rel: string): Promise<string> {
+    const slash = rel.lastIndexOf('/');
+    if (slash < 0) return childPath(this.root, rel);
+    return childPath(await this.at(rel.slice(0, slash)), rel.slice(slash + 1));
+  }
+
+  async close(): Promise<void> {
+    while (this.#open.length > 0) await this.#open.pop()?.handle.close();
+  }
+}
+
+/** `use` called with where the listed file `rel` below `root` is opened (see `DirCursor.file`); the handles opened for it closed after. */
+export async function atBelow<T>(ops: DirOps, root: string, rel: string, use: (at: string) => Promise<T>): Promise<T> {
+  // A file of the root needs no directory opened: the common case costs nothing more.
+  if (!rel.includes('/')) return use(childPath(root, rel));
+  const cursor = new DirCursor(ops, root);
+  try {
+    return await use(await cursor.file(rel));
+  } finally {
+    await cursor.close();
+  }
+}
