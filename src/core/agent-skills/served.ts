@@ -39,7 +39,7 @@ const SKILLIGNORE = '.skillignore';
 const SHAPING_FILES: ReadonlySet<string> = new Set([SERVED_SKILL_MD, SKILLIGNORE]);
 
 /** The key a folder's entry is kept under. */
-export function skillKey(folder: SkillFolder): string {
+export function skillKey(folder: Pick<SkillFolder, 'dir' | 'path' | 'label'>): string {
   return `${folder.dir}\0${folder.path}\0${folder.label}`;
 }
 
