@@ -1,5 +1,6 @@
 // pin oci://, verify-pins --remote and run oci:// against the real docker-registry.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -93,6 +94,16 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     const r = cli(['verify-pins', '--remote', '--json']);
     assert.equal(r.code, 1, r.stdout);
     assert.deepEqual(codes(r), ['OCI_TAG_DRIFT']);
+    // The pins being committed, and a commit's, are asked about too (--remote was ignored there).
+    const git = (args: string[]): void => void execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: proj, stdio: 'ignore' });
+    git(['init', '-q']);
+    git(['add', '-A']);
+    for (const tree of [['--staged'], ['--rev', 'HEAD']]) {
+      if (tree[0] === '--rev') git(['commit', '-q', '-m', 'pins']);
+      assert.equal(cli(['verify-pins', ...tree]).code, 0, tree.join(' '));
+      const t = cli(['verify-pins', ...tree, '--remote', '--json']);
+      assert.deepEqual([t.code, codes(t)], [1, ['OCI_TAG_DRIFT']], `${tree.join(' ')}: ${t.stdout}${t.stderr}`);
+    }
   });
 
   it('--remote against a registry that is gone gives its code, exit 2', async () => {

@@ -14,6 +14,7 @@ import { progressLine } from '../../progress.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import { explainChanges } from './explain.js';
 import { openTree, projectRootIn, type OpenedTree, type TreeChoice } from './git-tree.js';
+import { withRemoteFindings } from './remote-step.js';
 import type { VerifyPinsOptions } from './options.js';
 
 /** The lock's bytes from the tree; read as a file is (LOCK_UNREADABLE when absent). */
@@ -87,6 +88,7 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
     const what = opened.label === 'index' ? `in the index since ${opened.baseLabel}` : `by commit ${opened.label.slice(0, 12)}`;
     if (base !== undefined && !rootInTree.startsWith('..')) result = explainChanges(result, { tree: opened.tree, base, rootInTree, what });
   }
+  result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
   return exitCodeFor(result);

@@ -4,7 +4,6 @@
  */
 import { join } from 'node:path';
 import { syncDirOps } from '../../../core/bundle/index.js';
-import { sortDiagnostics } from '../../../core/diagnostics.js';
 import { SkillctlError } from '../../../core/errors.js';
 import {
   DEFAULT_LOCK_PATH,
@@ -25,6 +24,7 @@ import { projectPaths } from '../../project.js';
 import { EARLY_LOCK_BYTES, openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
+import { withRemoteFindings } from './remote-step.js';
 import { runTree } from './run-tree.js';
 import { resultOf, servePins, verifyJob, verifyPinAt, type PinReply } from './share.js';
 
@@ -84,10 +84,7 @@ async function verifyWith(ctx: Context, pool: Pool<PinReply>, lockPath: string, 
   } finally {
     p.end();
   }
-  if (opts.remote === true && opened.context.format === 'skillctl') {
-    const remote = await (await import('./remote.js')).remoteFindings(ctx, opened.context.lock, lockFile, opts.timeout);
-    if (remote.length > 0) result = { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) };
-  }
+  result = await withRemoteFindings(ctx, opts, opened.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
   return exitCodeFor(result);
