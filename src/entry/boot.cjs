@@ -91,11 +91,18 @@ function writeCaches() {
  * command that streams: the caches made so far are written first (with the flags they were made
  * under), and a bundle compiled after the change runs without its cache and writes none (it would
  * carry the changed flags, and every other command would then reject and rewrite it).
+ *
+ * `writeMadeSoFar` false: the command's bundle also answers without streaming (a pull the cache
+ * answers), and what this run compiled before it streamed is only part of that path. A cache is
+ * kept once written, so a partial one would cost every later cache hit the functions it lacks
+ * (about 6 ms of a 95 ms pull, docs/performance.md): none is written now, and the first run that
+ * does not stream writes a whole one.
  */
 let streaming = false;
-function heapForStreaming() {
+function heapForStreaming(writeMadeSoFar = true) {
   if (streaming) return;
-  writeCaches();
+  if (writeMadeSoFar) writeCaches();
+  else produced.length = 0;
   streaming = true;
   require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
@@ -112,6 +119,8 @@ function main(argv) {
   if (argv.includes('skill') && require('./skill-fast.cjs').fastCli(argv)) return;
   // `skillctl validate PATH...` (what hooks and editors run) skips the CLI framework the same way.
   const plain = argv[0] === 'validate' ? require('./validate-argv.cjs').plainValidate(argv) : undefined;
+  // `skillctl pull oci://REF`, repeated by setup scripts and agents, the same way.
+  const pull = argv[0] === 'pull' ? require('./pull-argv.cjs').plainPull(argv) : undefined;
   // `skillctl verify-pins` over a large lock: its worker threads boot while the CLI loads.
   if (argv[0] === 'verify-pins') require('./early-pool.cjs').startEarlyPool(argv);
   // `skillctl run <dir>` of a wasm skill, or `run <built-in id>`, starts the skill's thread now, to
@@ -120,6 +129,7 @@ function main(argv) {
   if (early?.dir !== undefined) load('wasm-early.cjs').startWasmThread(early);
   else if (early?.skillId !== undefined) load('builtin-early.cjs').startBuiltinThread(early, path.join(__dirname, 'default-bundles.json'));
   if (plain !== undefined) load('cmd/validate.cjs').fastCli(plain);
+  else if (pull !== undefined) load('cmd/pull-oci.cjs').fastCli(pull);
   else load('skillctl.cjs').cli(argv);
 }
 

@@ -5,17 +5,18 @@
 // first used. A module not listed here is bundled into whatever imports it.
 //
 // Names are part of the start-up wing: dist/boot.cjs loads skillctl.cjs, skill-fast.cjs, run-argv.cjs, wasm-early.cjs, builtin-early.cjs,
-// validate-argv.cjs, early-pool.cjs and cmd/validate.cjs by name, worker threads name the chunk they run
+// validate-argv.cjs, pull-argv.cjs, early-pool.cjs, cmd/validate.cjs and cmd/pull-oci.cjs by name, worker threads name the chunk they run
 // (src/entry/workers.ts), and the warm-up runs (src/entry/warmups.mjs) write one code cache per
 // chunk they load.
 
-/** Loaded by dist/boot.cjs itself: the full CLI, and the two fast paths' argument checks. */
+/** Loaded by dist/boot.cjs itself: the full CLI, and the fast paths' argument checks. */
 export const ENTRIES = {
   'src/cli/main.ts': 'skillctl',
   // `skillctl skill` for a built-in pack, tried before the CLI loads (src/entry/skill-fast.ts).
   'src/entry/skill-fast.ts': 'skill-fast',
-  // Whether `validate ...` takes its fast path (src/entry/validate-fast.ts).
+  // Whether `validate ...` and `pull oci://...` take their fast paths (src/entry/plain-command.ts).
   'src/entry/validate-argv.ts': 'validate-argv',
+  'src/entry/pull-argv.ts': 'pull-argv',
   // verify-pins' worker threads, started before the CLI loads when the lock is large (src/entry/early-pool.ts).
   'src/entry/early-pool.ts': 'early-pool',
   // `skillctl run <dir>` of a wasm skill or `run <built-in id>`: whether the command line names a

@@ -1,5 +1,5 @@
 /**
- * Which `skillctl validate` invocations the fast path takes (src/entry/validate-fast.ts): `validate`
+ * Which `skillctl validate` invocations the fast path takes (src/entry/plain-command.ts): `validate`
  * followed by paths and the global flags --json, --quiet/-q and --no-color. dist/boot.cjs asks
  * this small bundle (dist/validate-argv.cjs) before loading anything else, so a command the fast
  * path declines (a command option, help, stdin, `--`, a global option before the command name)

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { cachedInPlace } from '../helpers/oci-cache.js';
 import { ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -76,6 +77,21 @@ describe('V8 code caches made at first use', () => {
     assert.deepEqual(readFileSync(main), mainBytes, '--version took it after the push');
     const pushAgain = statSync(push);
     assert.deepEqual([pushAgain.ino, pushAgain.mtimeMs], [pushStat.ino, pushStat.mtimeMs], 'the second push took its chunk’s cache');
+  });
+
+  it('a pull that streams writes no cache of its bundle: the first pull the cache answers writes a whole one', async () => {
+    // Written when the layer started to stream, the pull bundle's cache would hold only what ran
+    // before it, and be kept: every later cache hit would compile its validation afresh.
+    const dir = installed();
+    const pullCache = join(dir, 'dist', 'cmd', 'pull-oci.cjs.v8cache');
+    const env = { XDG_CACHE_HOME: join(dir, 'xdg'), DOCKER_CONFIG: join(dir, 'docker') };
+    const streamed = skillctl(dir, ['pull', `oci://127.0.0.1:1/cache/test@sha256:${'0'.repeat(64)}`], env);
+    assert.equal(streamed.code, 2, 'nothing listens on port 1');
+    assert.equal(existsSync(pullCache), false);
+    const digest = await cachedInPlace(join(ROOT, 'manifests', 'default', 'fs.read_text'), dir, env.XDG_CACHE_HOME, join(dir, 'vendor'));
+    const hit = skillctl(dir, ['pull', `oci://127.0.0.1:1/cache/test@${digest}`, '--out', join(dir, 'vendor')], env);
+    assert.equal(hit.code, 0, hit.stdout);
+    assert.ok(statSync(pullCache).size > 0);
   });
 
   it('writes nothing with SKILLCTL_V8_CACHE=off', () => {

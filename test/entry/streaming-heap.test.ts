@@ -10,14 +10,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { BlobCache, buildArtifact } from '../../src/core/oci/index.js';
-import { packFolder } from '../../src/core/pack/index.js';
-import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import { BIN, ROOT } from '../helpers/paths.js';
-import { putBlob } from '../helpers/oci-cache.js';
+import { cachedInPlace } from '../helpers/oci-cache.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const BUNDLE = join(ROOT, 'manifests', 'default', 'fs.read_text');
@@ -56,16 +53,8 @@ describe('the young generation of pull and push', () => {
   });
 
   it('grows as V8 chooses for a pull answered from the cache, and for other commands', async () => {
-    const packed = await packFolder(BUNDLE, join(dir, 'packed'));
-    assert.ok(packed.archive !== undefined);
-    const identity = (await checkSkillArchive(packed.archive, 'packed')).identity;
-    assert.ok(identity !== undefined);
-    const layer = readFileSync(packed.archive);
-    const built = buildArtifact({ kind: 'bundle', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'fs.read_text.tgz');
-    const cache = new BlobCache(join(dir, 'cache', 'skillctl'));
-    for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
-    cpSync(BUNDLE, join(dir, 'vendor', 'fs.read_text'), { recursive: true });
-    const hit = youngGenerationMiB(['pull', `oci://127.0.0.1:1/heap/test@${built.digest}`, '--out', 'vendor', '--json']);
+    const digest = await cachedInPlace(BUNDLE, dir, join(dir, 'cache'), join(dir, 'vendor'));
+    const hit = youngGenerationMiB(['pull', `oci://127.0.0.1:1/heap/test@${digest}`, '--out', 'vendor', '--json']);
     assert.equal(hit.code, 0, 'unchanged, from the cache, the registry never asked');
     assert.ok(hit.mib >= 8, `pull from the cache: ${hit.mib} MiB`);
     const other = youngGenerationMiB(['validate', join(ROOT, 'manifests', 'examples', 'text.stats', 'skill.yaml')]);

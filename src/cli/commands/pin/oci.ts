@@ -12,7 +12,7 @@ import { blobCache, transportOptions } from '../../oci-env.js';
 import { projectPaths } from '../../project.js';
 import { renderPull } from '../../render/oci.js';
 import { pinJson } from '../../render/pin.js';
-import { keepYoungGenerationSmall } from '../../streaming-heap.js';
+import { beforeLayerTransfer } from '../../streaming-heap.js';
 import type { PinOptions } from './options.js';
 
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
@@ -28,7 +28,7 @@ export async function pullReferences(ctx: Context, paths: readonly string[], opt
       continue;
     }
     const ref = parseOciReference(p);
-    const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root, beforeTransfer: keepYoungGenerationSmall });
+    const pulled = await pullSkill({ ref, transport, cache: blobCache(ctx.io), root: project.root, beforeTransfer: beforeLayerTransfer });
     if (!pulled.ok || pulled.path === undefined || pulled.digest === undefined) {
       const show = (x: string): string => (relative(cwd, x).startsWith('..') ? x : relative(cwd, x));
       // --json: pin's own document (schemas/cli/pin.schema.json), nothing pinned, with the pull's findings.

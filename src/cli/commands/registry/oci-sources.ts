@@ -16,7 +16,7 @@ import { isOciArgument, parseOciReference, pullSkill } from '../../../core/oci/i
 import type { Context } from '../../context.js';
 import { blobCache, transportOptions, trustedKeys } from '../../oci-env.js';
 import type { PublishOptions } from './options.js';
-import { keepYoungGenerationSmall } from '../../streaming-heap.js';
+import { beforeLayerTransfer } from '../../streaming-heap.js';
 
 /** One argument of publish, ready to be read as a bundle directory. */
 export interface PublishSource {
@@ -62,7 +62,7 @@ export async function pullSources(ctx: Context, args: readonly string[], opts: P
         outDir: join(scratch, String(i)),
         ...(opts.minSigners !== undefined ? { minSigners: opts.minSigners } : {}),
         ...(keys !== undefined ? { keys } : {}),
-        beforeTransfer: keepYoungGenerationSmall,
+        beforeTransfer: beforeLayerTransfer,
       });
       if (!pulled.ok || pulled.path === undefined || pulled.reference === undefined || pulled.digest === undefined) {
         const first = pulled.diagnostics.find((d) => d.severity === 'error') ?? pulled.diagnostics[0];

@@ -7,14 +7,14 @@
 import { diag, sortDiagnostics } from '../../../core/diagnostics.js';
 import { formatOfBytes, MANIFEST_MAX_BYTES, unreadable, validateManifest } from '../../../core/manifest/index.js';
 import type { Context } from '../../context.js';
-import { EXIT, exitCodeFor } from '../../exit.js';
+import { exitCodeFor } from '../../exit.js';
 import { expandInputs, type Target } from '../../inputs.js';
-import { processIO, readStdin } from '../../io.js';
+import { readStdin } from '../../io.js';
 import { renderFixed, renderValidate, type ValidateReport } from '../../render/validate.js';
 import { skillRootInputs } from '../../skill-roots.js';
 import { openPool, poolWorker as servePool } from '../../../entry/pool.js';
 import type { PlainValidate } from '../../../entry/validate-argv.js';
-import { runPlainValidate } from '../../../entry/validate-fast.js';
+import { fastCommand } from '../../../entry/plain-command.js';
 import { serveValidate, toChecked, type Checked, type ValidateJob } from '../../validate-targets.js';
 import { agentSkillOptions, outputFormat, type ValidateOptions } from './options.js';
 
@@ -50,18 +50,7 @@ export async function run(ctx: Context, args: readonly string[], opts: ValidateO
   return code;
 }
 
-/**
- * Entry point for dist/boot.cjs: runs a plain `validate PATH...` without the CLI framework
- * (see src/entry/validate-fast.ts).
- */
+/** Entry point for dist/boot.cjs: runs a plain `validate PATH...` without the CLI framework (src/entry/plain-command.ts). */
 export function fastCli(plain: PlainValidate): void {
-  runPlainValidate(plain, processIO(), (ctx, paths) => run(ctx, paths, {})).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err: unknown) => {
-      process.stderr.write(`internal error: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exitCode = EXIT.findings;
-    },
-  );
+  fastCommand(plain, (ctx) => run(ctx, plain.paths, {}));
 }
