@@ -11,6 +11,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { plainPull } from '../../src/entry/pull-argv.js';
+import { chunkTracePreload } from '../helpers/chunk-trace.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
 import { BIN } from '../helpers/paths.js';
@@ -18,16 +19,7 @@ import { removeDir, tempDir } from '../helpers/project.js';
 
 const READ_TEXT = join(process.cwd(), 'manifests', 'default', 'fs.read_text');
 
-/** Records the bundles (dist/*.cjs, dist/cmd/*.cjs) a process reads, as a JSON array at exit. */
-const PRELOAD = `const fs = require('node:fs');
-const seen = new Set();
-const read = fs.readFileSync;
-fs.readFileSync = function (file, ...rest) {
-  if (typeof file === 'string' && /[\\\\/]dist[\\\\/](cmd[\\\\/])?[^\\\\/]+\\.cjs$/.test(file)) seen.add(file.split(/[\\\\/]dist[\\\\/]/).pop());
-  return read.call(this, file, ...rest);
-};
-process.on('exit', () => fs.writeFileSync(process.env.SKILLCTL_TRACE_FILE, JSON.stringify([...seen].sort())));
-`;
+const PRELOAD = chunkTracePreload({ entries: true });
 
 describe('skillctl pull oci://: the fast path', () => {
   let registry: RunningRegistry;

@@ -6,13 +6,10 @@
  * act between. It records every request with its Authorization header, so a test can tell
  * where credentials went.
  */
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildArtifact, type SkillConfig } from '../../src/core/oci/index.js';
 import { sha256 } from '../../src/core/digest/index.js';
-import { packBundle } from '../../src/core/pack/index.js';
-import { checkSkillArchive } from '../../src/core/skill-gate/index.js';
 import { bearerGate, type BearerOptions } from './hostile-bearer.js';
 import { serveUpload, type UploadStore } from './hostile-uploads.js';
 
@@ -66,18 +63,6 @@ const CONFIG: SkillConfig = {
   manifest_digest: `sha256:${'0'.repeat(64)}`,
   content_digest: `sha256:${'0'.repeat(64)}`,
 };
-
-/**
- * The artifact a registry serves for the SKILL.md folder `dir`: its archive (packed into `out`)
- * as the layer, and a config naming its true identity, so that a pull of it verifies.
- */
-export async function skillArtifact(dir: string, out: string): Promise<{ layer: Buffer; config: SkillConfig }> {
-  const archive = (await packBundle(dir, out)).archive as string;
-  const id = (await checkSkillArchive(archive, 'pdf-notes')).identity;
-  if (id === undefined) throw new Error(`${dir} does not pack into a skill archive`);
-  const config: SkillConfig = { kind: 'agent-skill', id: id.skill_id, version: id.skill_version, manifest_digest: id.manifest_digest, content_digest: id.content_digest };
-  return { layer: await readFile(archive), config };
-}
 
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,28 +4,18 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpError, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { SETTLE_MS } from '../../src/core/agent-skills/index.js';
+import { connect, GetResult, ListResult, rpcError, skillMd } from '../helpers/mcp-skills-client.js';
 import { skillctl } from '../helpers/cli.js';
-import { BIN, fixture } from '../helpers/paths.js';
+import { fixture } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const EXTENSION = 'io.modelcontextprotocol/skills';
-const Entry = z.object({ uri: z.string(), frontmatter: z.record(z.string(), z.unknown()), resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })) });
-const ListResult = z.object({ skills: z.array(Entry) });
-const GetResult = z.object({ skill: Entry });
-
-function skillMd(root: string, dir: string, name: string, description = 'Count the words of a text. Use when the user asks how long a text is.'): void {
-  mkdirSync(join(root, dir, name), { recursive: true });
-  writeFileSync(join(root, dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\n\n# ${name}\n`);
-}
-
 /** A project (a git work tree) with a skill in skills/ and one in .agents/skills/, a bundle in manifests/, and folders that are not served. */
 function project(): string {
   const root = tempDir('skillctl-mcp-skills-');
@@ -41,25 +31,6 @@ function project(): string {
   skillMd(root, '.claude/skills', 'linked');
   symlinkSync('/etc/hostname', join(root, '.claude', 'skills', 'linked', 'notes.txt'));
   return root;
-}
-
-async function connect(cwd: string, args: string[]): Promise<{ client: Client; stderr: () => string }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], cwd, env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, NO_COLOR: '1' }, stderr: 'pipe' });
-  let err = '';
-  transport.stderr?.on('data', (c: Buffer) => (err += c.toString()));
-  const client = new Client({ name: 'skillctl-skills-e2e', version: '0.0.0' });
-  await client.connect(transport);
-  return { client, stderr: () => err };
-}
-
-async function rpcError(p: Promise<unknown>): Promise<{ code: number; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof McpError, String(err));
-    return { code: err.code, message: err.message };
-  }
-  assert.fail('the request succeeded');
 }
 
 const sha256 = (b: Buffer): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
