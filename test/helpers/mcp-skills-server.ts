@@ -16,11 +16,13 @@
  *   hang          skills/get and skills/list are never answered
  *   no-extension  the extension is not declared
  *
- * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE]
- * (--http: Streamable HTTP on 127.0.0.1, an ephemeral port written to PORTFILE).
+ * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE] [--deaf MARKFILE]
+ * (--http: Streamable HTTP on 127.0.0.1, an ephemeral port written to PORTFILE; --deaf: over
+ * stdio, it stays up when its stdin closes and when SIGTERM comes, and appends a line to
+ * MARKFILE for each SIGTERM: only SIGKILL ends it).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,15 +176,21 @@ function serverFor(skills: Skill[], lie: Lie | undefined): Server {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' } } });
+  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' }, deaf: { type: 'string' } } });
   const lie = values.lie as Lie | undefined;
   if (lie !== undefined && !LIES.includes(lie)) throw new Error(`unknown lie ${lie}`);
   if (values.dir === undefined || !statSync(values.dir).isDirectory()) throw new Error('--dir DIR is required');
   const skills = loadSkills(values.dir, lie);
   if (values.http === undefined) {
     await serverFor(skills, lie).connect(new StdioServerTransport());
-    // The MCP stdio shutdown: the client closes our stdin, and we exit.
-    process.stdin.on('end', () => process.exit(0));
+    const deaf = values.deaf;
+    if (deaf === undefined) {
+      // The MCP stdio shutdown: the client closes our stdin, and we exit.
+      process.stdin.on('end', () => process.exit(0));
+      return;
+    }
+    process.on('SIGTERM', () => appendFileSync(deaf, 'SIGTERM\n'));
+    setInterval(() => undefined, 1 << 30);
     return;
   }
   const { StreamableHTTPServerTransport } = await import('@modelcontextprotocol/sdk/server/streamableHttp.js');

@@ -100,6 +100,15 @@ function boundedFetch(max: number, onTooLarge: () => void): (url: string | URL, 
   };
 }
 
+function killNow(pid: number | null): void {
+  if (pid === null) return;
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // It has ended on its own meanwhile.
+  }
+}
+
 /** Starts or reaches the server, initializes, and checks that it declares the Skills extension. */
 export async function connectSkillServer(server: ServerAddress, opts: ConnectOptions): Promise<SkillServer> {
   const label = serverLabel(server);
@@ -124,7 +133,13 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     const [command, ...args] = server.command as [string, ...string[]];
     // The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER): no secret of
     // skillctl's own environment reaches a program that is only asked for files.
-    transport = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'inherit', maxBufferSize: opts.maxMessageBytes });
+    const stdio = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'inherit', maxBufferSize: opts.maxMessageBytes });
+    // The SDK's shutdown gives a program 2 s after its stdin closes and 2 s more after SIGTERM: a
+    // server that ignores both would outlive the caller's deadline by 4 s. Past the deadline there
+    // is nothing left to wait for, so the program is killed at once. (The SDK drops the pid when
+    // the program has closed, so a pid the system has since reused is never signalled.)
+    signal?.addEventListener('abort', () => killNow(stdio.pid), { once: true });
+    transport = stdio;
   }
   const client: Client = new ClientClass({ name: 'skillctl', version: '1' }, { capabilities: {} });
   client.onerror = (err) => {

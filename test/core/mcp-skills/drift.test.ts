@@ -3,6 +3,10 @@
 // naming it, however long each request may take; a deadline already passed starts no server; and
 // a server that answers in time is compared as usual.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { remoteDrift, serverLabel, type McpOrigin, type SessionDeadline } from '../../../src/core/mcp-skills/index.js';
 import { SERVED, SERVER } from '../../helpers/pull-mcp.js';
@@ -31,6 +35,30 @@ describe('remoteDrift under a deadline', () => {
     const label = serverLabel(o.server);
     assert.ok([`${label}: skills/get: not finished within the 3 s timeout`, `${label}: initialize: not finished within the 3 s timeout`].includes(found[0]?.message ?? ''), found[0]?.message);
     assert.ok(ms < 20_000, `${ms} ms: the 60 s per-request limit, not the deadline, ended it`);
+  });
+
+  it('a server that ignores its closed stdin and SIGTERM is killed at the deadline, not given the SDK shutdown of 4 s more', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'skillctl-deaf-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const mark = join(dir, 'signals');
+    const pidFile = join(dir, 'pid');
+    // The server's pid, recorded by a shell that then becomes the server.
+    const o: McpOrigin = { server: { command: ['/bin/sh', '-c', `echo $$ > ${pidFile}; exec "$0" "$@"`, process.execPath, SERVER, '--dir', SERVED, '--lie', 'hang', '--deaf', mark] }, uri, files: [] };
+    const found = await remoteDrift(o, { cwd: process.cwd(), timeoutMs: 60_000, file: 'vendor/pdf-processing', deadline: deadline(3) });
+    assert.deepEqual(found.map((d) => d.code), ['MCP_PULL_SERVER_TIMEOUT']);
+    assert.equal(existsSync(mark), false, 'the server was sent SIGTERM: it was given the graceful shutdown');
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    // Killed, it is gone as soon as it has been reaped: a few milliseconds, not the SDK's 4 s.
+    const gone = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    for (let i = 0; i < 100 && !gone(); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(gone(), 'the server outlived the session');
   });
 
   it('a deadline that has passed starts no server: initialize is reported as not finished', async () => {
