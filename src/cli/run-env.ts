@@ -16,6 +16,7 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
 import { runProtectedPaths } from '../core/policy/protected.js';
+import { repositoryNamedPaths } from './git-named-paths.js';
 import {
   DEFAULT_AUDIT_PATH,
   defaultSchemaCompiler,
@@ -220,5 +221,6 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
     }),
+    repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),
   };
 }

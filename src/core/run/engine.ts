@@ -74,6 +74,12 @@ export interface RunOptions {
    * widen its own grant or rewrite the record of what it did.
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * More paths no skill may write, asked only when the grant allows writing: what the repository's
+   * git configuration names for the user's git to run (its hooks folder, filter scripts, included
+   * configuration). The CLI asks git; see src/cli/git-named-paths.ts. Never rejects.
+   */
+  readonly repositoryPaths?: () => Promise<readonly string[]>;
   /** Where the run's records go as it makes them; without one the record is only returned. */
   readonly audit?: AuditSink;
   /**
@@ -149,6 +155,8 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   trail.facts.grant = auth.grant;
   trail.add(...auth.diagnostics);
   if (!auth.allowed) return trail.end('denied');
+  // Asked now, so the git it starts runs while the schemas compile.
+  const repositoryPaths = auth.grant.granted.fsWrite.length > 0 && opts.repositoryPaths !== undefined ? opts.repositoryPaths() : undefined;
 
   // 4. Prepare: the variables it requires, the input against input_schema (the other schemas
   // compile while the skill runs), the environment, the runtime.
@@ -183,6 +191,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     allowUnsandboxed: policy.allowUnsandboxed,
     builtins: opts.builtins,
     protectedPaths: opts.protectedPaths ?? [],
+    ...(repositoryPaths !== undefined ? { repositoryPaths } : {}),
     monotonic: () => opts.clock.monotonic(),
     ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}),
     ...(opts.lookupHost !== undefined ? { lookupHost: opts.lookupHost } : {}),

@@ -42,6 +42,8 @@ export interface PrepareInput {
   readonly allowUnsandboxed: boolean;
   readonly builtins: Builtins;
   readonly protectedPaths: readonly string[];
+  /** RunOptions.repositoryPaths' answer, asked when the grant allows writing. */
+  readonly repositoryPaths?: Promise<readonly string[]>;
   readonly hostNode?: HostNode;
   readonly lookupHost?: HostLookup;
   readonly monotonic: () => number;
@@ -187,7 +189,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const granted = auth.grant.granted;
 
   const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
-  const protectedPaths = await Promise.all(p.protectedPaths.map((path) => resolveReal(path).catch(() => path)));
+  const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? [])].map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
   // A container's engine caps the container itself, and a wasm module starts no process (its memory

@@ -61,7 +61,8 @@ export function firstLine(r: GitResult): string {
   return r.stderr.trim().split('\n')[0] ?? '';
 }
 
-function baseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+/** The caller's environment for git: the repository's location kept, every other GIT_* and program variable dropped. */
+export function baseEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined || DROPPED_ENV.has(k) || (k.startsWith('GIT_') && !KEPT.has(k))) continue;
@@ -70,7 +71,8 @@ function baseEnv(env: Readonly<Record<string, string | undefined>>): Record<stri
   return { ...out, ...NEUTRAL_ENV };
 }
 
-function runWith(cwd: string, env: Record<string, string>, args: readonly string[], maxStdout: number, input?: string): Promise<GitResult> {
+/** Runs `git <args>` in `cwd` with exactly `env`; rejects (GIT_TREE_UNREADABLE) when git cannot be started. */
+export function runWith(cwd: string, env: Record<string, string>, args: readonly string[], maxStdout: number, input?: string): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', ['--no-pager', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
