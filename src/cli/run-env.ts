@@ -195,11 +195,16 @@ export interface RunSetup {
   readonly spare?: SpareWorker;
   /** A wasm module's thread started early (wasm-spare.ts). */
   readonly wasmSpare?: SpareWorker;
+  /** The registries this command serves (`skillctl mcp`). */
+  readonly registries?: readonly string[];
 }
 
 /** The engine's options for runs from this process. */
 export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
   const { root, policy, auditFile } = setup;
+  // The registry the next `skillctl mcp` here serves, besides those this command serves.
+  const named = ctx.io.env.SKILLCTL_REGISTRY;
+  const registries = [...(setup.registries ?? []), ...(named !== undefined && named !== '' ? [resolve(ctx.io.cwd, named)] : [])];
   return {
     cwd: ctx.io.cwd,
     env: ctx.io.env,
@@ -213,13 +218,14 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     ...cgroupHost(),
     skillctlVersion: VERSION,
     ...(setup.wasmSpare !== undefined ? { wasmSpare: setup.wasmSpare } : {}),
-    // The audit log, the policy file and the project's pins: never writable by a skill.
+    // The audit log, the policy file, the project's pins and the registries: never writable by a skill.
     protectedPaths: runProtectedPaths({
       cwd: ctx.io.cwd,
       install: packageRoot(),
       ...(root !== undefined ? { root } : {}),
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
+      registries,
     }),
     repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),
   };

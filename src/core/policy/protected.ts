@@ -18,6 +18,7 @@
  * (WriteUse `move`). */
 import { dirname, join } from 'node:path';
 import { within } from '../fs/within.js';
+import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
 
 /** File names protected in every directory. */
 export const PROTECTED_FILE_NAMES: readonly string[] = [
@@ -156,6 +157,8 @@ export interface RunPlaces {
   readonly auditFile?: string;
   /** Where skillctl itself is installed (its package root), whose code the next run loads. */
   readonly install?: string;
+  /** Registries named explicitly (`--registry`, `$SKILLCTL_REGISTRY`), which `skillctl mcp` serves. */
+  readonly registries?: readonly string[];
 }
 
 /**
@@ -182,7 +185,21 @@ export function runProtectedPaths(p: RunPlaces): string[] {
     for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
   }
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
+  for (const reg of p.registries ?? []) for (const path of registryPaths(reg, p.cwd)) out.add(path);
   return [...out].sort();
+}
+
+/**
+ * What a registry named explicitly holds: which tools `skillctl mcp` offers, which skill each one
+ * runs, and which writes wait for the user's approval, read afresh on every load and reload. Such
+ * a registry lies wherever the user keeps it (the project's own, `.skillctl/registry`, is protected
+ * by its name), often inside a folder skills may write: a capability republished there without
+ * `requires_approval` would let the agent's next call write unasked. Protected whole, unless it
+ * holds the working directory (that would take away every write grant): then its index and
+ * capabilities.
+ */
+function registryPaths(registry: string, cwd: string): string[] {
+  return within(cwd, registry) ? [join(registry, INDEX_FILE), join(registry, CAPABILITIES_DIR)] : [registry];
 }
 
 /**

@@ -13,11 +13,9 @@ import { schemaErrorsToDiagnostics, type StandaloneValidator } from '../json-sch
 import { jsonSyntaxProblem } from '../manifest/json-syntax.js';
 import { validate as validateIndexJson } from '../../generated/registry-index-v1.validator.js';
 import indexSchema from '../../../schemas/registry-index.v1.schema.json' with { type: 'json' };
-import { REGISTRY_FORMAT, type IndexEntry, type RegistryIndex } from './model.js';
+import { CAPABILITIES_DIR, INDEX_FILE, REGISTRY_FORMAT, type IndexEntry, type RegistryIndex } from './model.js';
 
-export const INDEX_FILE = 'index.json';
-/** Published bundles live in `capabilities/<capability_id>/<digest hex>/`. */
-export const CAPABILITIES_DIR = 'capabilities';
+export { CAPABILITIES_DIR, INDEX_FILE };
 /** One entry per published bundle: the lock file's room (16 manifests' worth), not a manifest's. */
 const INDEX_MAX_BYTES = 64 * 1024 * 1024;
 export const EMPTY_INDEX: RegistryIndex = { registry_format: REGISTRY_FORMAT, capabilities: [] };

@@ -11,6 +11,11 @@ export type JsonSchema = Record<string, unknown>;
 export const BUNDLE_FILES = ['capability.json', 'skill.md', 'tools.json', 'ui_schemas.json'] as const;
 export type BundleFileName = (typeof BUNDLE_FILES)[number];
 
+/** A registry's index, the one file `list` and `match` read. */
+export const INDEX_FILE = 'index.json';
+/** Published bundles live in `capabilities/<capability_id>/<digest hex>/`. */
+export const CAPABILITIES_DIR = 'capabilities';
+
 /** Phase 1 of the protocol: every capability has one version. */
 export const LATEST = 'latest';
 

@@ -37,6 +37,17 @@ describe('installPaths: the code the next skillctl run loads', () => {
   });
 });
 
+describe('runProtectedPaths: registries named explicitly, which skillctl mcp serves', () => {
+  it('protects a registry whole, or only its index and capabilities when it holds the working directory', () => {
+    const extra = runProtectedPaths({ cwd: '/p/work', root: '/p/work', registries: ['/p/work/registry', '/p'] });
+    for (const path of ['/p/work/registry/.publish.lock', '/p/work/registry/capabilities/shell/x/tools.json', '/p/index.json', '/p/capabilities/git']) {
+      assert.match(protectedReason(path, extra) ?? '', /protected/, path);
+    }
+    assert.equal(protectedReason('/p/work/src/index.ts', extra), undefined);
+    assert.equal(protectedReason('/p/other.txt', extra), undefined);
+  });
+});
+
 describe('protectedReason: names, entries and what a move takes along', () => {
   it('every directory path protected by its segments starts with a name protected as an entry, so renaming that name cannot take it out of protection', () => {
     for (const dir of PROTECTED_DIRS.filter((d) => d.length > 1)) assert.ok(PROTECTED_ENTRY_NAMES.includes(dir[0] as string), dir.join('/'));
