@@ -87,6 +87,26 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     assert.deepEqual(codes(corrupt), ['OCI_DIGEST_MISMATCH']);
   });
 
+  it('a pin that claims an origin whose artifact holds other content is OCI_ORIGIN_MISMATCH with --remote, though the tag has not moved', async () => {
+    // Another skill, pushed honestly to a tag of its own: the lock's fs.read_text pin is then made
+    // to claim it as its origin (a hand edit, or files changed and re-pinned with the origin kept).
+    const treeRef = `oci://${registry.host}/skills/fs.read_tree:0.1.0`;
+    const pushed = cli(['push', READ_TREE, treeRef, '--json']);
+    assert.equal(pushed.code, 0, pushed.stdout);
+    const treeDigest = json<{ digest: string }>(pushed).digest;
+    const lockPath = join(proj, 'pins', 'skills.lock.json');
+    const honest = await readFile(lockPath, 'utf8');
+    await writeFile(lockPath, honest.replace(ref, treeRef).replace(digest, treeDigest));
+    try {
+      assert.equal(cli(['verify-pins']).code, 0, 'offline, nothing can tell');
+      const r = cli(['verify-pins', '--remote', '--json']);
+      assert.deepEqual([r.code, codes(r)], [1, ['OCI_ORIGIN_MISMATCH']], r.stdout + r.stderr);
+    } finally {
+      await writeFile(lockPath, honest);
+    }
+    assert.equal(cli(['verify-pins', '--remote']).code, 0, 'the honest lock passes');
+  });
+
   it('a tag pushed over is OCI_TAG_DRIFT (exit 1) with --remote only; verify-pins stays offline', () => {
     const over = cli(['push', READ_TREE, ref, '--json']);
     assert.equal(over.code, 0, over.stdout);

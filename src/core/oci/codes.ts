@@ -91,4 +91,9 @@ export const OCI_CODES = {
     title: 'verify-pins --remote: a pinned tag now resolves to another manifest digest than the lock pins.',
     exit: 'findings',
   },
+  OCI_ORIGIN_MISMATCH: {
+    severity: 'error',
+    title: 'verify-pins --remote: the artifact a pin names as its origin holds other content than the pin (its config\'s manifest or content digest differs).',
+    exit: 'findings',
+  },
 } as const satisfies CodeCatalogue;

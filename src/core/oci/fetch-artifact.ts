@@ -51,6 +51,14 @@ export async function cachedHead(cache: BlobCache, ref: OciReference, digest: Sh
   return { digest, artifact, config: toSkillConfig(c.bytes, `config of ${what}`) };
 }
 
+/** The manifest and config of `digest` from the registry, verified; nothing is cached (verify-pins --remote writes nothing). */
+export async function remoteHead(client: RegistryClient, ref: OciReference, digest: Sha256Digest): Promise<CachedHead> {
+  const manifest = await client.getManifest(digest);
+  const what = `manifest ${formatOciReference({ ...ref, digest })}`;
+  const artifact = toSkillArtifact(manifest.bytes, manifest.contentType, what);
+  return { digest, artifact, config: toSkillConfig(await client.getSmallBlob(artifact.config, SMALL_BLOB_MAX_BYTES), `config of ${what}`) };
+}
+
 /**
  * The manifest, config and layer of `digest` from the cache alone; undefined when one is missing.
  * A cached file that no longer hashes to its name is removed; with `refuseCorrupt` that is
