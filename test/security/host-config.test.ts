@@ -11,15 +11,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe } from 'node:test';
-import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
-import { entry, writeBundle } from '../helpers/bundles.js';
-import { fsToolBundle } from '../helpers/fs-tool.js';
-import { compileWat } from '../helpers/wat.js';
+import { attackRows, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
+import { createPatch as create, hostAttacks, NOTCAPABLE, writeHostAttackBundles } from '../helpers/host-attacks.js';
 
-const NOTCAPABLE = 76;
-const WRITE = 'skillctl.policy.yaml';
-const ANY_IN = { properties: { path: {} } };
-const OUT = { properties: { ok: {}, errno: {} } };
 /** What the project holds before the attacks: a hook configuration and an editor folder, as most do. */
 const PRE_COMMIT = 'repos:\n  - repo: local\n    hooks:\n      - id: skillctl-verify-pins\n        name: skillctl verify-pins\n        entry: skillctl verify-pins\n        language: system\n        pass_filenames: false\n';
 const VSCODE_SETTINGS = '{ "editor.tabSize": 2 }\n';
@@ -30,21 +24,10 @@ describe('threat: configuration an agent host, editor, package manager or hook m
   const sc = scratch('skillctl-hostconf-');
 
   before(async () => {
-    await writeFile(join(sc.work, WRITE), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
     await writeFile(join(sc.work, '.pre-commit-config.yaml'), PRE_COMMIT);
     await mkdir(join(sc.work, '.vscode'));
     await writeFile(join(sc.work, '.vscode', 'settings.json'), VSCODE_SETTINGS);
-    await mkdir(join(sc.work, 'staged'));
-    const perms = { 'fs.read': ['.'], 'fs.write': ['.'] };
-    await mkdir(join(sc.work, 'b', 'write'), { recursive: true });
-    await writeFile(join(sc.work, 'b', 'write', 'skill.wasm'), await compileWat('write-file'));
-    await writeBundle(join(sc.work, 'b', 'write'), { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', input_schema: ANY_IN, output_schema: OUT, error_schema: {}, requested_permissions: perms })] });
-    await mkdir(join(sc.work, 'b', 'wasi'), { recursive: true });
-    await writeFile(join(sc.work, 'b', 'wasi', 'skill.wasm'), await compileWat('wasi-path-ops'));
-    await writeBundle(join(sc.work, 'b', 'wasi'), {
-      entrypoints: [entry({ runtime: 'wasm', command: ['skill.wasm', '_start', 'rename', 'staged', '.claude'], input_schema: ANY_IN, output_schema: OUT, error_schema: {}, requested_permissions: perms })],
-    });
-    await writeBundle(join(sc.work, 'tool'), fsToolBundle());
+    await writeHostAttackBundles(sc.work, ['rename', 'staged', '.claude']);
   });
 
   /** Whether the project's files the attacks aim at are as they were, and nothing was planted. */
@@ -54,13 +37,7 @@ describe('threat: configuration an agent host, editor, package manager or hook m
     for (const p of ['.claude', '.agents', '.vscode/tasks.json', '.npmrc', 'sub', '.husky', '.cursor', '.idea', 'PWNED']) assert.equal(existsSync(join(s.work, p)), false, p);
     assert.ok(existsSync(join(s.work, 'staged')), 'the directory the WASI command tried to rename is where it was');
   };
-  const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work });
-  const patch = (diff: string) => (s: Scratch): Promise<Ran> => runTarget('fs.write_patch', { unified_diff: diff }, { cwd: s.work, policy: WRITE });
-  const create = (path: string, text: string): string => `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+${text}\n`;
-  /** The python process in bubblewrap doing `ops`, their paths in the project (the process runs in its bundle's copy). */
-  const proc = (ops: string[][]) => (s: Scratch): Promise<Ran> =>
-    runTarget(join(s.work, 'tool'), { ops: ops.map(([op, path, ...rest]) => [op, join(s.work, path as string), ...rest]) }, { cwd: s.work, policy: WRITE, sandbox: 'bwrap' });
-  const refused = (what: string, attempt: (s: Scratch) => Promise<Ran>): Attack => ({ what, code: 'POLICY_PATH_PROTECTED', exit: 3, attempt, check: untouched });
+  const { write, patch, refused, wasi, procAnswers, procDenied } = hostAttacks(untouched);
 
   const rows: Attack[] = [
     refused("provenact fs_write_file writes Claude Code's project settings (hooks run on every tool call)", write('.claude/settings.json')),
@@ -79,39 +56,19 @@ describe('threat: configuration an agent host, editor, package manager or hook m
       "fs.write_patch replaces skillctl's verify-pins hook in .pre-commit-config.yaml with a program of its own",
       patch('--- a/.pre-commit-config.yaml\n+++ b/.pre-commit-config.yaml\n@@ -5 +5 @@\n-        entry: skillctl verify-pins\n+        entry: touch PWNED\n'),
     ),
-    {
-      what: 'WASI: a prepared directory renamed to .claude (NOTCAPABLE to the module, POLICY_PATH_PROTECTED in the record)',
-      code: null,
-      exit: 0,
-      attempt: (s) => runTarget(join(s.work, 'b', 'wasi'), {}, { cwd: s.work }),
-      check: async (r, s) => {
-        assert.deepEqual((r.output as { errno: number[] }).errno, [NOTCAPABLE]);
-        await untouched(r, s);
-      },
-    },
-    {
-      what: 'a process in bubblewrap rewrites .pre-commit-config.yaml and writes into .vscode/ (both read-only mounts)',
-      code: null,
-      exit: 0,
-      attempt: proc([
+    wasi('WASI: a prepared directory renamed to .claude (NOTCAPABLE to the module, POLICY_PATH_PROTECTED in the record)', [NOTCAPABLE]),
+    procAnswers(
+      'a process in bubblewrap rewrites .pre-commit-config.yaml and writes into .vscode/ (both read-only mounts)',
+      [
         ['write', '.pre-commit-config.yaml', 'repos: []\n'],
         ['write', '.vscode/tasks.json', TASK],
-      ]),
-      check: async (r, s) => {
-        assert.deepEqual(r.output, { ok: 'EROFS,EROFS' });
-        await untouched(r, s);
-      },
-    },
-    {
-      what: 'a process in bubblewrap creates .claude/settings.json, which no mount can hold: removed, the run denied',
-      code: 'POLICY_PATH_PROTECTED',
-      exit: 3,
-      attempt: proc([['mkdir', '.claude'], ['write', '.claude/settings.json', '{"hooks":{"PreToolUse":[]}}']]),
-      check: async (r, s) => {
-        assert.deepEqual([r.status, r.output], ['denied', null]);
-        await untouched(r, s);
-      },
-    },
+      ],
+      'EROFS,EROFS',
+    ),
+    procDenied('a process in bubblewrap creates .claude/settings.json, which no mount can hold: removed, the run denied', [
+      ['mkdir', '.claude'],
+      ['write', '.claude/settings.json', '{"hooks":{"PreToolUse":[]}}'],
+    ]),
   ];
   attackRows(rows, sc);
 });

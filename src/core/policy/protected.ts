@@ -3,11 +3,11 @@
  * what later runs may do (a policy, a lock, keys, signatures), the record of what runs did
  * (`.skillctl/`: audit logs, registry, cache), what git runs on its own (`.git/hooks`,
  * `.git/config` and the files that lead git to another config), what shells and tools read at
- * start-up, and what agent hosts, editors, package managers and hook managers obey on their own
- * (hooks, MCP servers, tasks, install scripts). A skill allowed to write the project must not be
- * able to grant itself more next time, rewrite its own history, or plant a program that a
- * person's next `git status`, commit, `npm install`, new shell or agent session runs, outside
- * every sandbox. The lists are constants a reviewer can read (sandbox-runtime
+ * start-up, and what agent hosts, editors, package managers, build tools, version managers and
+ * hook managers obey on their own (hooks, MCP servers, tasks, install scripts, plugins, compiler
+ * wrappers). A skill allowed to write the project must not be able to grant itself more next
+ * time, rewrite its own history, or plant a program that a person's next `git status`, commit,
+ * `npm install`, build, `cd`, new shell or agent session runs, outside every sandbox. The lists are constants a reviewer can read (sandbox-runtime
  * keeps one of the same kind), matched on path segments, anywhere: a policy or lock created in a
  * subdirectory would make that subdirectory look like a project root, and a `.git` planted there
  * a repository.
@@ -47,11 +47,40 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.mcp.json',
   '.claude.json',
   '.mcp-settings.json',
+  // project configuration of agent hosts kept in one file: opencode's and Crush's MCP servers (a
+  // local server is a command), aider's lint-cmd and test-cmd (run after every edit), a dev
+  // container's initializeCommand (run on the host when the folder is reopened in the container)
+  'opencode.json',
+  'opencode.jsonc',
+  '.crush.json',
+  'crush.json',
+  '.aider.conf.yml',
+  '.devcontainer.json',
   // package managers' configuration, read by every install and script run: `node-options`,
   // `script-shell` (.npmrc) and `yarnPath` (.yarnrc.yml) name code that npm or yarn then runs
   '.npmrc',
   '.yarnrc',
   '.yarnrc.yml',
+  // build tools' hooks and plugins, loaded by every install or build of the folder: pnpm requires
+  // .pnpmfile.cjs on install, bun runs bunfig.toml's preload before every `bun run` and `bun test`
+  // (.bunfig.toml in a home), Bazel obeys .bazelrc (workspace_status_command is a program every
+  // build runs), MSBuild imports Directory.Build.props and .targets (targets run commands) from
+  // every directory above a project and reads Directory.Build.rsp as arguments (-logger loads an
+  // assembly)
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.bazelrc',
+  'Directory.Build.props',
+  'Directory.Build.targets',
+  'Directory.Build.rsp',
+  // mise's project configuration: [hooks] (enter, cd, preinstall, postinstall) and env scripts run
+  // on entering the folder or installing. mise trusts a file by its path, not its content, so a
+  // rewritten file stays trusted. (direnv's .envrc is not here: direnv asks again after any change.)
+  'mise.toml',
+  '.mise.toml',
+  'mise.local.toml',
+  '.mise.local.toml',
   // commit hooks managed outside .git/hooks: pre-commit (which runs skillctl's own verify-pins
   // hook) and lefthook run the commands these files name on the next commit
   '.pre-commit-config.yaml',
@@ -80,6 +109,42 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
   ['.cursor'],
   ['.gemini'],
   ['.codex'],
+  // Other agent hosts' project folders, each with MCP servers, hooks or plugins it runs on its own:
+  // Roo Code (.roo/mcp.json), Kiro (hooks that run shell commands, .kiro/settings/mcp.json),
+  // Continue (.continue/mcpServers/), Amazon Q (.amazonq/mcp.json), Zed (language servers and
+  // context servers in .zed/settings.json: Zed trusts a folder, not what its settings say),
+  // Windsurf (.windsurf/hooks.json), Qwen Code and Factory (settings.json: MCP servers, hooks),
+  // opencode (.opencode/plugins/ loaded on start). The rules and steering text they also hold go
+  // with them: skills cannot write those either.
+  ['.roo'],
+  ['.kiro'],
+  ['.continue'],
+  ['.amazonq'],
+  ['.zed'],
+  ['.windsurf'],
+  ['.qwen'],
+  ['.factory'],
+  ['.opencode'],
+  // A dev container's initializeCommand runs on the host; its other commands, features and
+  // Dockerfile decide what runs in the container the person then works in.
+  ['.devcontainer'],
+  // Maven loads .mvn/extensions.xml's core extensions into every build and reads jvm.config and
+  // maven.config as its own arguments; the wrapper downloads and runs the distribution its
+  // properties name. Nothing in .mvn is written by a build.
+  ['.mvn'],
+  // mise's configuration folder (.mise/config.toml), the same as mise.toml
+  ['.mise'],
+  // Cargo obeys .cargo/config.toml (and the older .cargo/config) in the working directory and
+  // every directory above: build.rustc-wrapper, a target's runner and linker are programs cargo
+  // runs. Only those two: in a home, .cargo is CARGO_HOME, where cargo writes its registry,
+  // checkouts and installed programs.
+  ['.cargo', 'config.toml'],
+  ['.cargo', 'config'],
+  // The yarn release .yarnrc.yml's yarnPath names (every `yarn` runs it) and the plugins its
+  // `plugins` list loads: a file replaced there runs on the next yarn. Only those two: `yarn
+  // install` writes .yarn/cache, .yarn/unplugged and .yarn/install-state.gz.
+  ['.yarn', 'releases'],
+  ['.yarn', 'plugins'],
   // Hook folders that git's core.hooksPath points at (husky's, and the usual name of a project's
   // own): programs git runs on commit and push
   ['.husky'],
@@ -100,15 +165,17 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
  * and `.git/index`). `.git`: renamed aside, `.git/config` is an ordinary path (rename, rewrite,
  * rename back); planted in a subdirectory, as a directory or as a file (`gitdir: ../elsewhere`),
  * it makes that subdirectory a repository whose config the next `git status` there obeys.
+ * `.cargo` and `.yarn` hold protected paths among what their tools write (above), and would lose
+ * them the same way if they could be renamed aside and back.
  */
-export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git'];
+export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yarn'];
 
 /**
  * How a write is about to use a path. `write`: a file or a directory is created there, or a file
  * replaced. `move`: it is renamed (either name) or removed; also refused when it holds a path the
  * run protects by its full path, which would leave protection with it. `enter`: a directory is
  * opened to write in (each child is judged by its own name), which an entry protected only as
- * an entry (`.git`) allows.
+ * an entry (`.git`, `.cargo`, `.yarn`) allows.
  */
 export type WriteUse = 'write' | 'move' | 'enter';
 

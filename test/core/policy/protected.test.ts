@@ -82,6 +82,39 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     for (const path of ['/p/claude/settings.json', '/p/.vscode-test/x', '/p/docs/npmrc.md', '/p/.pre-commit-config.yaml.bak']) assert.equal(protectedReason(path), undefined, path);
   });
 
+  it('what other agent hosts, dev containers, build tools and version managers obey is protected in every directory', () => {
+    const paths = [
+      '/p/.roo/mcp.json', '/p/.kiro/hooks/lint.kiro.hook', '/p/.kiro/settings/mcp.json', '/p/.continue/mcpServers/x.yaml', '/p/.amazonq/mcp.json', '/p/.zed/settings.json',
+      '/p/.windsurf/hooks.json', '/p/.qwen/settings.json', '/p/.factory/settings.json', '/p/.opencode/plugins/x.ts', '/p/sub/opencode.json', '/p/opencode.jsonc',
+      '/p/.crush.json', '/p/crush.json', '/p/.aider.conf.yml', '/p/.devcontainer/devcontainer.json', '/p/.devcontainer.json', '/p/.pnpmfile.cjs', '/p/bunfig.toml',
+      '/home/u/.bunfig.toml', '/p/.mvn/extensions.xml', '/p/.mvn/jvm.config', '/p/.bazelrc', '/p/Directory.Build.props', '/p/sub/Directory.Build.targets',
+      '/p/Directory.Build.rsp', '/p/mise.toml', '/p/.mise.toml', '/p/mise.local.toml', '/p/.mise.local.toml', '/p/.mise/config.toml', '/p/.KIRO/Hooks/x', '/p/directory.build.props',
+    ];
+    for (const path of paths) assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
+    for (const dir of ['/p/.devcontainer', '/p/.zed', '/p/.mvn']) assert.match(protectedReason(dir, [], 'move') ?? '', /protected/, dir);
+    // Look-alikes stay writable.
+    for (const path of ['/p/roo/mcp.json', '/p/docs/opencode.md', '/p/mise.toml.bak', '/p/Directory.Build.props.md', '/p/.devcontainers/x']) assert.equal(protectedReason(path), undefined, path);
+  });
+
+  it(".cargo and .yarn are protected as entries: their configuration and yarn's releases and plugins are protected, the rest stays as writable as the grant", () => {
+    for (const path of ['/p/.cargo', '/p/.yarn', '/home/u/.Cargo']) {
+      assert.match(protectedReason(path, [], 'write') ?? '', /entry/, path);
+      assert.match(protectedReason(path, [], 'move') ?? '', /entry/, path);
+      assert.equal(protectedReason(path, [], 'enter'), undefined, path);
+    }
+    for (const path of ['/p/.cargo/config.toml', '/p/sub/.cargo/config', '/p/.yarn/releases/yarn-4.5.0.cjs', '/p/.yarn/plugins/x.cjs', '/p/.yarn/releases', '/p/.YARN/Releases/y.cjs']) {
+      assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
+    }
+    // What yarn install and cargo write there: its cache, install state and unplugged packages; the registry and checkouts under CARGO_HOME.
+    for (const path of ['/p/.yarn/cache/x.zip', '/p/.yarn/install-state.gz', '/p/.yarn/unplugged/x/y.js', '/home/u/.cargo/registry/index/x', '/home/u/.cargo/git/db/x']) {
+      assert.equal(protectedReason(path), undefined, path);
+      assert.equal(protectedReason(path, [], 'move'), undefined, path);
+    }
+    const run = runProtectedPaths({ cwd: '/p', root: '/p' });
+    for (const rel of ['.cargo/config.toml', '.yarn/releases', '.yarn/plugins', '.devcontainer', 'opencode.json']) assert.ok(run.includes(`/p/${rel}`), rel);
+    assert.ok(!run.includes('/p/.yarn') && !run.includes('/p/.cargo'), 'protected as entries, not whole');
+  });
+
   it('names are compared without regard to case (a case-insensitive file system makes them one)', () => {
     assert.match(protectedReason('/p/SKILLCTL.POLICY.YAML') ?? '', /protected/);
     assert.match(protectedReason('/p/.SkillCtl/audit.jsonl') ?? '', /protected/);
