@@ -4,7 +4,7 @@
 // timing, nothing from outside may be listed, hashed or served: each listing, read or pin is of
 // the files inside, or leaves the skill out (BUNDLE_SYMLINK, or a read refused).
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,28 +14,11 @@ import { collectTargets, preparePin, type PinTarget } from '../../src/core/pins/
 import { readSkillResource } from '../../src/mcp/skills.js';
 import { SECRET } from '../helpers/attack.js';
 import { makeProject } from '../helpers/project.js';
-import { ROOT } from '../helpers/paths.js';
+import { swap } from '../helpers/swap.js';
 import { tempDir } from '../helpers/tmp.js';
 
 /** Runs per attack: the issue asks for at least 200 against the swapping process. */
 const RUNS = 200;
-
-/** Starts swapping `a` and `b`; resolves once the first swap happened, with its stop. */
-function swap(a: string, b: string): Promise<() => Promise<void>> {
-  const proc: ChildProcess = spawn('python3', [join(ROOT, 'test', 'helpers', 'swapper.py'), a, b], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    proc.once('error', reject);
-    proc.stdout?.once('data', () =>
-      resolve(
-        () =>
-          new Promise<void>((done) => {
-            proc.once('exit', () => done());
-            proc.kill('SIGKILL');
-          }),
-      ),
-    );
-  });
-}
 
 const sha = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 

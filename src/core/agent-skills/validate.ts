@@ -7,7 +7,7 @@ import { readdirNames as readdir, realpath, stat } from '../fs/callback-fs.js';
 import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../manifest/index.js';
 import { basename, join, resolve } from 'node:path';
-import { computeContent, dirSource, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
+import { bundleDirSource, computeContent, listAndHash, type BundleDirOptions, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
@@ -216,9 +216,14 @@ async function checkFolder(bytes: Uint8Array, name: SkillMdName, source: BundleS
 /**
  * Reads and validates the Agent Skills folder `dir`: SKILL.md, the name-folder match, and the
  * folder's files (links, size limits, and the symlink and special-file refusals of bundles).
- * `label` names the folder in results (default: `dir`).
+ * `label` names the folder in results (default: `dir`); `dirName` is its name (default: the last
+ * segment of `dir`). The folder is walked once and each file read once (bundle/content.ts
+ * `listAndHash`): the SKILL.md checked is the one hashed with the rest.
  */
-export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & { readonly label?: string } = {}): Promise<AgentSkillValidation> {
+export async function validateAgentSkill(
+  dir: string,
+  opts: AgentSkillOptions & BundleDirOptions & { readonly label?: string; readonly dirName?: string } = {},
+): Promise<AgentSkillValidation> {
   const label = opts.label ?? dir;
   try {
     const st = await stat(dir);
@@ -227,12 +232,29 @@ export async function validateAgentSkill(dir: string, opts: AgentSkillOptions & 
     const why = errnoCode(err) === 'ENOENT' ? 'path does not exist' : `cannot read (${errnoCode(err) ?? String(err)})`;
     return failed(label, label, diag('BUNDLE_NOT_FOUND', `${why}: ${label}`), opts);
   }
+  const source = bundleDirSource(dir, opts);
+  const { listing } = await listAndHash(source);
+  const replaced = listing.diagnostics.find((d) => d.code === 'BUNDLE_ROOT_CHANGED');
+  if (replaced !== undefined) return failed(label, label, replaced, opts);
+  const folder = { ...opts, label, dirName: opts.dirName ?? basename(resolve(dir)), listing };
+  const listed = SKILL_MD_NAMES.find((n) => listing.files.some((f) => f.path === n && f.size <= MANIFEST_MAX_BYTES));
+  if (listed !== undefined) {
+    let bytes: Buffer;
+    try {
+      bytes = await source.read(listed);
+    } catch (err) {
+      return failed(join(label, listed), label, diag('BUNDLE_UNREADABLE', `cannot read ${listed}: ${errnoCode(err) ?? String(err)}`), opts);
+    }
+    return checkFolder(bytes, listed, source, folder);
+  }
+  // Not a regular file the walk read (missing, a FIFO, too large, left out by .skillignore): its
+  // own finding, as its path gives it.
   const found = await findSkillMd(dir);
   if ('diagnostic' in found) return failed(label, label, found.diagnostic, opts);
   // A FIFO or device named SKILL.md is refused before it is opened (read-bounded.ts).
   const read = await readBounded(found.path, { maxBytes: MANIFEST_MAX_BYTES });
   if (!read.ok) return failed(join(label, found.name), label, refusalDiagnostic(read, found.name, 'MANIFEST_TOO_LARGE'), opts);
-  return checkFolder(read.bytes, found.name, dirSource(dir), { ...opts, label, dirName: basename(resolve(dir)) });
+  return checkFolder(read.bytes, found.name, source, folder);
 }
 
 /**

@@ -9,6 +9,11 @@ export const BUNDLE_CODES = {
     exit: 'findings',
   },
   BUNDLE_SYMLINK: { severity: 'error', title: 'The bundle contains a symbolic link; bundles hold regular files only.', exit: 'findings' },
+  BUNDLE_ROOT_CHANGED: {
+    severity: 'error',
+    title: 'The bundle folder was replaced (by a symbolic link or another directory) between its walk and a read.',
+    exit: 'findings',
+  },
   BUNDLE_SPECIAL_FILE: {
     severity: 'error',
     title: 'The bundle contains a device, FIFO or socket; bundles hold regular files only.',

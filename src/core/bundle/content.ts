@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { mapLimited } from '../map-limited.js';
-import { LinkOnTheWay, symlinkFound } from './dir-below.js';
+import { LinkOnTheWay, RootChanged, rootChangedFound, symlinkFound } from './dir-below.js';
 import { DIGEST_EXCLUDED_ROOT_FILES, type BundleFile, type BundleListing, type BundleSource, type ListedAndHashed } from './source.js';
 
 export interface BundleContent {
@@ -27,10 +27,17 @@ const CONCURRENCY = 8;
 export async function hashFiles(source: BundleSource, wanted: readonly BundleFile[]): Promise<HashedFiles> {
   const diagnostics: Diagnostic[] = [];
   const links = new Set<string>();
+  let rootGone = false;
   const files = await mapLimited(wanted, CONCURRENCY, async (f): Promise<TreeFile | undefined> => {
     try {
       return { path: f.path, size: f.size, mode: f.mode, digest: await source.digest(f.path) };
     } catch (err) {
+      // The bundle's folder replaced since its walk: once, and nothing of the new one was read.
+      if (err instanceof RootChanged) {
+        if (!rootGone) diagnostics.push(rootChangedFound());
+        rootGone = true;
+        return undefined;
+      }
       // A directory of the file swapped for a link since the listing: the link is the finding (pin, validate).
       // Once for the link, however many files lie below it.
       if (err instanceof LinkOnTheWay) {

@@ -6,7 +6,10 @@
  * directory between the root and the file is opened through its parent's handle
  * (`DirOps.openDir`, never following a link): one that is a link now is refused, as the walk
  * refuses it. The root itself is reached by its path, as the walk reaches it (whether a root
- * given as a link is followed is its caller's choice).
+ * given as a link is followed is its caller's choice); given the identity the walk found there
+ * (`RootIdentity`), it is opened once and must still be that directory (else `RootChanged`): a
+ * bundle's own folder swapped for a link, or for another directory, after its walk is refused,
+ * not read.
  *
  * Without /proc (not Linux), a handle's path is the path it was opened by: each directory is
  * still refused when it is a link as it is opened, but the file is then opened by its path, as
@@ -44,6 +47,27 @@ export class LinkOnTheWay extends Error {
   }
 }
 
+/** The directory a walk listed as a bundle's root: what its later reads must find there. */
+export interface RootIdentity {
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** The root named is no longer the directory that was walked (a link, or another directory, now): nothing below it was opened. */
+export class RootChanged extends Error {
+  readonly code = 'BUNDLE_ROOT_CHANGED';
+  constructor(readonly root: string) {
+    super(`${root} is no longer the directory that was walked`);
+  }
+}
+
+/** The finding for a bundle root found replaced since its path was resolved or walked. */
+export function rootChangedFound(): Diagnostic {
+  return diag('BUNDLE_ROOT_CHANGED', 'the bundle folder was replaced (by a symbolic link or another directory) while it was read', {
+    hint: 'nothing was read from what replaced it; run again once the folder stays put',
+  });
+}
+
 /**
  * Directories below one root, opened segment by segment and kept open along the last one asked
  * for: files read in path order share the handles of the directories they have in common. For
@@ -51,11 +75,29 @@ export class LinkOnTheWay extends Error {
  */
 export class DirCursor {
   readonly #open: { readonly name: string; readonly handle: DirHandle }[] = [];
+  #root: DirHandle | undefined;
 
   constructor(
     readonly ops: DirOps,
     readonly root: string,
+    /** The walked root's identity: the root is then opened once and checked (see the top of this file). */
+    readonly expect?: RootIdentity,
   ) {}
+
+  /** Where the root's entries are reached: its path, or with `expect` the handle opened once and checked. */
+  async #base(): Promise<string> {
+    const openDir = this.ops.openDir?.bind(this.ops);
+    if (this.expect === undefined || openDir === undefined) return this.root;
+    if (this.#root !== undefined) return this.#root.path;
+    const handle = await openDir(this.root, true);
+    // Without /proc's fstat (not Linux) there is nothing to compare: the handle's path is the root's.
+    if (handle.stats !== undefined && (handle.stats.dev !== this.expect.dev || handle.stats.ino !== this.expect.ino)) {
+      await handle.close();
+      throw new RootChanged(this.root);
+    }
+    this.#root = handle;
+    return handle.path;
+  }
 
   /**
    * Where the entries of directory `rel` ('' for the root) are reached: a handle's path, opened
@@ -63,17 +105,18 @@ export class DirCursor {
    * the open that failed. Without `openDir` (a git tree, which holds no links) the path itself.
    */
   async at(rel: string): Promise<string> {
-    if (rel === '') return this.root;
+    const base = await this.#base();
+    if (rel === '') return base;
     const open = this.#open;
     const openDir = this.ops.openDir?.bind(this.ops);
-    if (openDir === undefined) return pathBelow(this.root, rel);
+    if (openDir === undefined) return pathBelow(base, rel);
     const segs = rel.split('/');
     let k = 0;
     while (k < open.length && k < segs.length && open[k]?.name === segs[k]) k++;
     while (open.length > k) await open.pop()?.handle.close();
     for (; k < segs.length; k++) {
       const name = segs[k] as string;
-      const parent = k === 0 ? this.root : (open[k - 1] as (typeof open)[number]).handle.path;
+      const parent = k === 0 ? base : (open[k - 1] as (typeof open)[number]).handle.path;
       let handle: DirHandle;
       try {
         handle = await openDir(childPath(parent, name), false);
@@ -90,20 +133,23 @@ export class DirCursor {
   /** Where the listed file `rel` is opened: its directory reached as `at` reaches it. */
   async file(rel: string): Promise<string> {
     const slash = rel.lastIndexOf('/');
-    if (slash < 0) return childPath(this.root, rel);
+    if (slash < 0) return childPath(await this.#base(), rel);
     return childPath(await this.at(rel.slice(0, slash)), rel.slice(slash + 1));
   }
 
   async close(): Promise<void> {
     while (this.#open.length > 0) await this.#open.pop()?.handle.close();
+    const root = this.#root;
+    this.#root = undefined;
+    await root?.close();
   }
 }
 
-/** `use` called with where the listed file `rel` below `root` is opened (see `DirCursor.file`); the handles opened for it closed after. */
-export async function atBelow<T>(ops: DirOps, root: string, rel: string, use: (at: string) => Promise<T>): Promise<T> {
-  // A file of the root needs no directory opened: the common case costs nothing more.
-  if (!rel.includes('/')) return use(childPath(root, rel));
-  const cursor = new DirCursor(ops, root);
+/** `use` called with where the listed file `rel` below `root` is opened (see `DirCursor.file`, `expect` as there); the handles opened for it closed after. */
+export async function atBelow<T>(ops: DirOps, root: string, rel: string, use: (at: string) => Promise<T>, expect?: RootIdentity): Promise<T> {
+  // A file of the root needs no directory opened when the root is not checked.
+  if (!rel.includes('/') && expect === undefined) return use(childPath(root, rel));
+  const cursor = new DirCursor(ops, root, expect);
   try {
     return await use(await cursor.file(rel));
   } finally {

@@ -4,11 +4,12 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirHandle, type DirOps } from './dir-ops.js';
-import { atBelow, childPath as child, isLinkErrno, symlinkFound as linkFound } from './dir-below.js';
+import { atBelow, childPath as child, isLinkErrno, rootChangedFound, symlinkFound as linkFound, type RootIdentity } from './dir-below.js';
 import { UNPORTABLE_NAME } from '../archive/index.js';
 import { isExcluded, parseSkillignore } from './path-filter.js';
 import {
   DEFAULT_BOUNDS,
+  DIGEST_EXCLUDED_ROOT_FILES,
   type BundleBounds,
   type BundleFile,
   type BundleListing,
@@ -25,16 +26,58 @@ interface OpenDir {
   users: number;
 }
 
-/** Files up to this size are kept in memory once hashed (manifests, signatures.json). */
+/** Files up to this size are kept in memory once hashed. */
 const KEEP_BYTES = 64 * 1024;
+
+/**
+ * Root files that validation or pin reads after the walk (the manifest, SKILL.md,
+ * signatures.json): kept whole up to the manifest bound (4 MiB), so that what is checked is the
+ * very bytes that were hashed, read once.
+ */
+const READ_AFTER: ReadonlySet<string> = new Set([...DIGEST_EXCLUDED_ROOT_FILES, 'SKILL.md', 'skill.md']);
+const READ_AFTER_KEEP_BYTES = 4 * 1024 * 1024;
+
+export interface DirSourceOptions {
+  /**
+   * Whether the root is opened following a link (default true: a path as the user gave it, or a
+   * handle's /proc path). False for a path already resolved (realpath): a link found there now
+   * was swapped in since, and is refused (`BUNDLE_ROOT_CHANGED`).
+   */
+  readonly followRoot?: boolean;
+}
+
+/** How a validation opens a bundle directory: through `source` when the caller holds one (a pin hashes through it afterwards), else a new one opened as `DirSourceOptions` say. */
+export interface BundleDirOptions extends DirSourceOptions {
+  readonly source?: BundleSource;
+}
+
+/** The directory source `opts` names for `dir` (thread-pool calls, default bounds). */
+export function bundleDirSource(dir: string, opts: BundleDirOptions = {}): BundleSource {
+  return opts.source ?? dirSource(dir, DEFAULT_BOUNDS, asyncDirOps, opts);
+}
+
+/** A file read after the walk that no longer has the bytes the walk hashed. */
+function changedSinceHashed(path: string): Error {
+  return Object.assign(new Error(`${path} changed since it was hashed`), { code: 'ESTALE' });
+}
 
 /**
  * A bundle read from a directory on disk. Nothing outside `root` is ever opened. `ops` chooses
  * how the file system is called (default: the thread pool; see dir-ops.ts).
+ *
+ * The root is opened once per walk and its identity (device, inode) kept: every read after the
+ * walk reaches the root again only if it is still that directory (dir-below.ts `RootChanged`).
+ * Walked with `listHashed` (bundle/content.ts `listAndHash`), the source is a snapshot: each file
+ * was read once, its digest is what `digest` answers, and `read` gives the bytes that were
+ * hashed, so a validation and the digests a pin records describe the same bytes.
  */
-export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, ops: DirOps = asyncDirOps): BundleSource {
+export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, ops: DirOps = asyncDirOps, opts: DirSourceOptions = {}): BundleSource {
+  const followRoot = opts.followRoot ?? true;
   const sizes = new Map<string, number>();
   const small = new Map<string, Buffer>();
+  const digests = new Map<string, Sha256Digest>();
+  let rootId: RootIdentity | undefined;
+  let hashedWalk: Promise<ListedAndHashed> | undefined;
   /**
    * Walks the tree once. `visit` gives a regular file's size and mode (or throws its errno), `at`
    * being where to open it; `left` is the byte budget left for it, so a visit that reads can
@@ -66,8 +109,10 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
           if (here.handle !== undefined) open.add(here);
         } catch (err) {
           const code = errnoCode(err);
-          // O_NOFOLLOW met a link, swapped in since the parent was listed.
-          diagnostics.push(parent !== undefined && isLinkErrno(code) ? linkFound(dir) : diag('BUNDLE_UNREADABLE', `cannot read directory: ${code ?? String(err)}`, { file: dir || '.' }));
+          // O_NOFOLLOW met a link, swapped in since the parent was listed (or, for a root not
+          // followed, since its path was resolved); a root walked before must be that directory.
+          if (parent === undefined && (code === 'BUNDLE_ROOT_CHANGED' || isLinkErrno(code))) diagnostics.push(rootChangedFound());
+          else diagnostics.push(parent !== undefined && isLinkErrno(code) ? linkFound(dir) : diag('BUNDLE_UNREADABLE', `cannot read directory: ${code ?? String(err)}`, { file: dir || '.' }));
           continue;
         } finally {
           if (parent !== undefined) await release(parent);
@@ -140,62 +185,89 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
   };
   const openWalked = async (path: string, isRoot: boolean): Promise<OpenDir> => {
     // The root is the caller's to check (verify-pins resolves it inside the project first).
-    const handle = ops.openDir === undefined ? undefined : await ops.openDir(path, isRoot);
+    const handle = ops.openDir === undefined ? undefined : await ops.openDir(path, isRoot && followRoot);
+    if (isRoot && handle?.stats !== undefined) {
+      const { dev, ino } = handle.stats;
+      // A second walk of one source (a listing, then a hashed walk) is of the directory the first one walked.
+      if (rootId !== undefined && (rootId.dev !== dev || rootId.ino !== ino)) {
+        await handle.close();
+        throw Object.assign(new Error(`${root} is no longer the directory that was walked`), { code: 'BUNDLE_ROOT_CHANGED' });
+      }
+      rootId = { dev, ino };
+    }
     return handle === undefined ? { path, users: 1 } : { path: handle.path, handle, users: 1 };
   };
+  /** `use` at the listed file `path`, reached through the walked root (refused if it changed since). */
+  const below = <T>(path: string, use: (at: string) => Promise<T>): Promise<T> => atBelow(ops, root, path, use, rootId);
   const statOf = async (at: string): Promise<{ size: number; mode: FileMode }> => {
     const st = await ops.lstat(at);
     return { size: st.size, mode: modeOf(st.mode) };
   };
+  const hashedListing = async (hash: NonNullable<DirOps['hashRegular']>): Promise<ListedAndHashed> => {
+    const unread: Diagnostic[] = [];
+    const listing = await walk(async (rel, at, left) => {
+      let got;
+      try {
+        got = await hash(at, left, READ_AFTER.has(rel) ? READ_AFTER_KEEP_BYTES : KEEP_BYTES);
+      } catch (err) {
+        // As a listing, then a read, reports it: listed and unread if it can be stat'd; if it
+        // cannot (gone meanwhile), the listing's one finding says so, as a listing would.
+        const st = await statOf(at);
+        unread.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
+        return st;
+      }
+      if (got.digest !== undefined) digests.set(rel, got.digest);
+      // Kept so that a later read gets the very bytes that were hashed (see `read`).
+      if (got.bytes !== undefined) small.set(rel, got.bytes);
+      return got;
+    });
+    // A file over the budget was not read: the listing reports BUNDLE_TOO_LARGE for it.
+    const files = listing.files.flatMap((f) => {
+      const digest = digests.get(f.path);
+      return digest === undefined ? [] : [{ ...f, digest }];
+    });
+    return { listing, hashed: { files, diagnostics: unread } };
+  };
   const hashRegular = ops.hashRegular;
   return {
     location: root,
-    list(): Promise<BundleListing> {
+    async list(): Promise<BundleListing> {
+      // A snapshot lists what it hashed: a second walk could list files whose bytes it never read.
+      if (hashedWalk !== undefined) return (await hashedWalk).listing;
       return walk((_rel, at) => statOf(at));
     },
     // Each file opened once: size, mode and digest come from the same open file, and no
-    // separate stat is paid per file (verify-pins lists and hashes thousands of bundles).
+    // separate stat is paid per file (verify-pins lists and hashes thousands of bundles). Once:
+    // the source is then a snapshot of that walk.
     ...(hashRegular !== undefined && {
-      async listHashed(): Promise<ListedAndHashed> {
-        const digests = new Map<string, Sha256Digest>();
-        const unread: Diagnostic[] = [];
-        const listing = await walk(async (rel, at, left) => {
-          let got;
-          try {
-            got = await hashRegular(at, left, KEEP_BYTES);
-          } catch (err) {
-            // As a listing, then a read, reports it: listed and unread if it can be stat'd; if it
-            // cannot (gone meanwhile), the listing's one finding says so, as a listing would.
-            const st = await statOf(at);
-            unread.push(diag('BUNDLE_UNREADABLE', `cannot read file: ${errnoCode(err) ?? String(err)}`, { file: rel }));
-            return st;
-          }
-          if (got.digest !== undefined) digests.set(rel, got.digest);
-          // Kept so that a later read gets the very bytes that were hashed (see `digest`).
-          if (got.bytes !== undefined) small.set(rel, got.bytes);
-          return got;
-        });
-        // A file over the budget was not read: the listing reports BUNDLE_TOO_LARGE for it.
-        const files = listing.files.flatMap((f) => {
-          const digest = digests.get(f.path);
-          return digest === undefined ? [] : [{ ...f, digest }];
-        });
-        return { listing, hashed: { files, diagnostics: unread } };
+      listHashed(): Promise<ListedAndHashed> {
+        hashedWalk ??= hashedListing(hashRegular);
+        return hashedWalk;
       },
     }),
-    // Reads after the listing reach a file through its directories' handles (dir-below.ts): a
-    // directory swapped for a link since it was listed is refused (LinkOnTheWay), not followed.
-    read(path: string): Promise<Buffer> {
+    // Reads after the listing reach a file through the walked root and its directories' handles
+    // (dir-below.ts): a root that is another directory now (RootChanged), or a directory swapped
+    // for a link since it was listed (LinkOnTheWay), is refused, not followed.
+    async read(path: string): Promise<Buffer> {
       const kept = small.get(path);
-      return kept !== undefined ? Promise.resolve(Buffer.from(kept)) : atBelow(ops, root, path, (at) => ops.readRegular(at));
+      if (kept !== undefined) return Buffer.from(kept);
+      const bytes = await below(path, (at) => ops.readRegular(at));
+      // Hashed by the walk but too large to keep: read again only to give the bytes that were hashed.
+      const hashed = digests.get(path);
+      if (hashed !== undefined && sha256(bytes) !== hashed) throw changedSinceHashed(path);
+      return bytes;
     },
     async digest(path: string): Promise<Sha256Digest> {
-      if ((sizes.get(path) ?? Infinity) > KEEP_BYTES) return atBelow(ops, root, path, (at) => ops.digestRegular(at));
+      const hashed = digests.get(path);
+      if (hashed !== undefined) return hashed;
+      if ((sizes.get(path) ?? Infinity) > KEEP_BYTES) return below(path, (at) => ops.digestRegular(at));
       // Small files (the manifest, signatures.json) are kept once hashed: a later read gets the
       // very bytes that were hashed, and costs no second open.
-      const bytes = await atBelow(ops, root, path, (at) => ops.readRegular(at));
+      const bytes = await below(path, (at) => ops.readRegular(at));
+      const digest = sha256(bytes);
       small.set(path, bytes);
-      return sha256(bytes);
+      digests.set(path, digest);
+      return digest;
     },
   };
 }

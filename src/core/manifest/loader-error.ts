@@ -139,6 +139,7 @@ export const LOADER_CLASS = {
   BUNDLE_PATH_INVALID: bundle,
   BUNDLE_TOO_LARGE: bundle,
   BUNDLE_UNREADABLE: { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' },
+  BUNDLE_ROOT_CHANGED: { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' },
 } as const satisfies Record<ManifestValidationCode, LoaderClass>;
 
 /** The stage a manifest code belongs to; undefined for codes the manifest linter never reports. */

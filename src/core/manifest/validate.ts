@@ -5,7 +5,7 @@
 import { stat } from '../fs/callback-fs.js';
 import { readBounded, refusalDiagnostic } from '../fs/read-bounded.js';
 import { join } from 'node:path';
-import { computeContent, dirSource, MANIFEST_NAMES, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
+import { bundleDirSource, computeContent, listAndHash, MANIFEST_NAMES, type BundleDirOptions, type BundleFile, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import { capFindings, pushAll } from '../findings.js';
 import { canonicalDigest, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
@@ -247,9 +247,11 @@ export async function validateManifestFile(path: string, file: string): Promise<
 
 /**
  * Reads and validates the bundle in `dir` (its manifest plus its files). `label` is how the
- * bundle is named in results (by default `dir` itself).
+ * bundle is named in results (by default `dir` itself). The bundle is walked once and each file
+ * read once (bundle/content.ts `listAndHash`): the manifest checked and the digests computed are
+ * of the same bytes.
  */
-export async function validateBundle(dir: string, label: string = dir): Promise<ManifestValidation> {
+export async function validateBundle(dir: string, label: string = dir, opts: BundleDirOptions = {}): Promise<ManifestValidation> {
   try {
     const st = await stat(dir);
     if (!st.isDirectory()) return unreadable(label, diag('BUNDLE_NOT_FOUND', `${label} is not a directory`));
@@ -257,8 +259,10 @@ export async function validateBundle(dir: string, label: string = dir): Promise<
     return unreadable(label, diag('BUNDLE_NOT_FOUND', `${label} cannot be opened: ${errnoCode(err) ?? String(err)}`));
   }
   // One walk serves both: the manifest is found in the listing, and the listing is hashed.
-  const source = dirSource(dir);
-  const listing = await source.list();
+  const source = bundleDirSource(dir, opts);
+  const { listing } = await listAndHash(source);
+  const replaced = listing.diagnostics.find((d) => d.code === 'BUNDLE_ROOT_CHANGED');
+  if (replaced !== undefined) return unreadable(label, replaced);
   const present = MANIFEST_NAMES.filter((n) => listing.files.some((f) => f.path === n));
   if (present.length !== 1) {
     const linked = listing.diagnostics.filter((d) => d.file !== undefined && (MANIFEST_NAMES as readonly string[]).includes(d.file));

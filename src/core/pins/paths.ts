@@ -32,21 +32,31 @@ export function toSource(root: string, abs: string): string | undefined {
 }
 
 /**
- * True when `abs`, with every symbolic link resolved, lies outside `root` (resolved too): a
- * source reached through a link must not pull files from elsewhere into a verified pin. False
- * when `abs` does not exist (the caller reports that). `knownRealRoot` spares resolving the root
- * again for every source of one lock.
+ * `abs` with every symbolic link resolved, and whether that lies outside `root` (resolved too):
+ * a source reached through a link must not pull files from elsewhere into a verified pin.
+ * Undefined when `abs` does not exist (the caller reports that). `knownRealRoot` spares resolving
+ * the root again for every source of one lock.
  */
-export async function escapesRoot(root: string, abs: string, ops: Pick<DirOps, 'realpath'> = asyncDirOps, knownRealRoot?: string): Promise<boolean> {
+export async function resolveInside(
+  root: string,
+  abs: string,
+  ops: Pick<DirOps, 'realpath'> = asyncDirOps,
+  knownRealRoot?: string,
+): Promise<{ readonly real: string; readonly escapes: boolean } | undefined> {
   let real: string;
   let realRoot: string;
   try {
     [real, realRoot] = await Promise.all([ops.realpath(abs), knownRealRoot ?? ops.realpath(root)]);
   } catch (err) {
-    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return false;
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return undefined;
     throw err;
   }
-  return real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+  return { real, escapes: real !== realRoot && !real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep) };
+}
+
+/** True when `abs`, with every symbolic link resolved, lies outside `root` (see `resolveInside`); false when it does not exist. */
+export async function escapesRoot(root: string, abs: string, ops: Pick<DirOps, 'realpath'> = asyncDirOps, knownRealRoot?: string): Promise<boolean> {
+  return (await resolveInside(root, abs, ops, knownRealRoot))?.escapes ?? false;
 }
 
 /**

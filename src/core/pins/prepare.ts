@@ -5,7 +5,8 @@
  * digests are those of the files as they will be once the new signatures.json is written.
  */
 import { mcpPinOrigin, type Origins } from '../mcp-skills/index.js';
-import { dirSource, hashFiles, openArchive, type BundleSource } from '../bundle/index.js';
+import { basename } from 'node:path';
+import { dirSource, hashFiles, listAndHash, openArchive, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -22,7 +23,7 @@ import {
 import { checkSkillDir, checkSkillSource, type SkillCheck } from '../skill-gate/index.js';
 import type { PackPin, SkillPin } from './model.js';
 import { readPackFile } from './pack-doc.js';
-import { sourcePath } from './paths.js';
+import { resolveInside, sourcePath } from './paths.js';
 import type { PinTarget } from './targets.js';
 import { pushAll } from '../findings.js';
 
@@ -55,9 +56,21 @@ export interface PrepareContext {
   readonly origins?: Origins;
 }
 
-/** Validates the target as its kind: a folder on disk, or an archive read into memory. */
-async function validateSource(target: PinTarget, abs: string): Promise<{ check: SkillCheck; source: BundleSource; archiveDigest?: Sha256Digest }> {
-  if (target.kind === 'bundle') return { check: await checkSkillDir(abs, target.source), source: dirSource(abs) };
+/**
+ * Validates the target as its kind: a folder on disk, or an archive read into memory. A folder is
+ * resolved once, inside the project (as verify-pins resolves it), and opened there without
+ * following a link: one swapped in since is refused (BUNDLE_ROOT_CHANGED), never walked. It is
+ * walked once, each file read once, and the source returned is that walk: what the pin records
+ * is what was validated.
+ */
+async function validateSource(ctx: PrepareContext, target: PinTarget, abs: string): Promise<{ check: SkillCheck; source: BundleSource; archiveDigest?: Sha256Digest } | Diagnostic> {
+  if (target.kind === 'bundle') {
+    const where = await resolveInside(ctx.root, abs);
+    if (where?.escapes === true) return diag('PIN_SOURCE_INVALID', `${target.source} resolves outside the project through a symbolic link`, { file: target.source });
+    const dir = where?.real ?? abs;
+    const source = dirSource(dir, undefined, undefined, { followRoot: where === undefined });
+    return { check: await checkSkillDir(dir, target.source, { source, dirName: basename(abs) }), source };
+  }
   const archive = await openArchive(abs, undefined, target.source);
   const listing = await archive.list();
   return { check: await checkSkillSource(archive, target.source, { listing }), source: archive, archiveDigest: archive.archiveDigest };
@@ -70,7 +83,12 @@ async function existingSignatures(source: BundleSource, present: boolean, file: 
 
 async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagnostic[]): Promise<PreparedSkill | undefined> {
   const abs = sourcePath(ctx.root, target.source);
-  const { check: validated, source, archiveDigest } = await validateSource(target, abs);
+  const opened = await validateSource(ctx, target, abs);
+  if ('code' in opened) {
+    found.push(opened);
+    return undefined;
+  }
+  const { check: validated, source, archiveDigest } = opened;
   pushAll(found, validated.diagnostics);
   const id = validated.identity;
   if (!validated.ok || id === undefined) {
@@ -79,14 +97,9 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
   }
   // Signatures cover the manifest digest (for a SKILL.md folder, that of its derived manifest).
   const digest = id.manifest_digest;
-  const listing = await source.list();
-  // Listed again after the validation's walk: what changed in between (a directory swapped for a
-  // link is listed as one) refuses the pin, rather than pin the bundle without it.
-  const relisted = listing.diagnostics.filter((d) => d.severity === 'error');
-  if (relisted.length > 0) {
-    pushAll(found, relisted.map((d) => ({ ...d, file: `${target.source}/${d.file ?? ''}` })));
-    return undefined;
-  }
+  // A folder's: the validation's own walk, not a second one (the files and digests below are
+  // those it checked). An archive is held in memory: listing it again reads nothing anew.
+  const { listing } = target.kind === 'bundle' ? await listAndHash(source) : { listing: await source.list() };
   const sigFile = `${target.source}/signatures.json`;
   const present = listing.files.some((f) => f.path === 'signatures.json');
   const loaded = await existingSignatures(source, present, sigFile);

@@ -17,7 +17,7 @@ import {
   type AgentSkillValidation,
 } from '../agent-skills/index.js';
 import { archiveFormatOf, DEFAULT_ARCHIVE_BOUNDS } from '../archive/index.js';
-import { MANIFEST_NAMES, openArchive, type ArchiveSource, type BundleListing, type BundleSource } from '../bundle/index.js';
+import { MANIFEST_NAMES, openArchive, type ArchiveSource, type BundleDirOptions, type BundleListing, type BundleSource } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -90,13 +90,14 @@ function fromAgentSkill(validation: AgentSkillValidation): SkillCheck {
 
 /**
  * Validates the skill folder `dir` as its kind (`label` names it in findings). Agent Skills
- * options apply to a SKILL.md folder; a manifest bundle ignores them.
+ * options apply to a SKILL.md folder; a manifest bundle ignores them. `source` (with
+ * `BundleDirOptions`): the directory source to validate through, which a pin then hashes through.
  */
-export async function checkSkillDir(dir: string, label: string, opts: AgentSkillOptions = {}): Promise<SkillCheck> {
+export async function checkSkillDir(dir: string, label: string, opts: AgentSkillOptions & BundleDirOptions & { readonly dirName?: string } = {}): Promise<SkillCheck> {
   const kind = await kindOfDir(dir).catch(() => undefined);
   if (kind === 'agent-skill') return fromAgentSkill(await validateAgentSkill(dir, { ...opts, label }));
   // A manifest bundle, or nothing: validateBundle then says what is missing (BUNDLE_NO_MANIFEST).
-  const validation = await validateBundle(dir, label);
+  const validation = await validateBundle(dir, label, opts);
   return kind === 'bundle' ? fromManifest(validation) : { ok: false, validation, diagnostics: validation.diagnostics };
 }
 

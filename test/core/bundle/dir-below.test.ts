@@ -2,10 +2,10 @@
 // reach a listed file through the handles of its directories: a directory swapped for a link
 // since the listing is refused (LinkOnTheWay, BUNDLE_SYMLINK), never followed outside the bundle.
 import assert from 'node:assert/strict';
-import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { asyncDirOps, atBelow, DirCursor, dirSource, hashFiles, LinkOnTheWay, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
+import { asyncDirOps, atBelow, DirCursor, dirSource, hashFiles, LinkOnTheWay, RootChanged, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
 import { OUTSIDE_TEXT, walkLayout } from '../../helpers/walk-layout.js';
 
 /** The shared layout, with `a/y.txt` too (inside and outside). */
@@ -78,6 +78,22 @@ describe('reads below a bundle after its walk', () => {
     symlinkSync(join(outside, 'a', 'b'), join(bundle, 'a', 'b'));
     await assert.rejects(atBelow(syncDirOps, bundle, 'a/b/x.txt', (at) => syncDirOps.readRegular(at)), (err) => err instanceof LinkOnTheWay && err.dir === 'a/b');
     assert.equal(String(await atBelow(syncDirOps, bundle, 'a/y.txt', (at) => syncDirOps.readRegular(at))), 'inside\n');
+  });
+
+  it('given the walked root\'s identity, the root is opened once and checked: another directory (or a link to one) there now is RootChanged, nothing below it read', async () => {
+    const { bundle, outside } = layout();
+    const st = lstatSync(bundle);
+    const expect = { dev: st.dev, ino: st.ino };
+    const { ops: counted, opened } = counting(syncDirOps);
+    assert.equal(String(await atBelow(counted, bundle, 'SKILL.md', (at) => counted.readRegular(at), expect)), 'inside\n');
+    assert.equal(opened.length, 1);
+    renameSync(bundle, `${bundle}.moved`);
+    symlinkSync(outside, bundle);
+    for (const rel of ['SKILL.md', 'a/y.txt']) await assert.rejects(atBelow(syncDirOps, bundle, rel, (at) => syncDirOps.readRegular(at), expect), (err) => err instanceof RootChanged);
+    renameSync(bundle, `${bundle}.link`);
+    mkdirSync(bundle);
+    writeFileSync(join(bundle, 'SKILL.md'), 'another\n');
+    await assert.rejects(atBelow(syncDirOps, bundle, 'SKILL.md', (at) => syncDirOps.readRegular(at), expect), (err) => err instanceof RootChanged);
   });
 
   it('without openDir (a git tree, which holds no links) files are reached by path', async () => {
