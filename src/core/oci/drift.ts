@@ -26,26 +26,26 @@ export async function remoteDrift(pins: readonly SkillPin[], transport: Transpor
     try {
       const ref = parseOciReference(origin.reference);
       const client = new RegistryClient(ref, transport);
-      const held = (await remoteHead(client, ref, origin.digest)).config;
-      if (held.manifest_digest !== pin.manifest_digest || held.content_digest !== pin.content_digest) {
-        const which = held.content_digest !== pin.content_digest ? `content ${held.content_digest}, the pin ${pin.content_digest}` : `manifest ${held.manifest_digest}, the pin ${pin.manifest_digest}`;
-        out.push(
-          diag('OCI_ORIGIN_MISMATCH', `${pin.skill_id} ${pin.skill_version}: ${pin.source} is not what ${origin.reference}@${origin.digest} holds (its ${which})`, {
-            file: lockFile,
-            pointer,
-            hint: `the pinned files were changed after the pull: pull ${origin.reference.replace(/:[^:/]+$/, '')}@${origin.digest} again, or drop the origin if the change is meant`,
-          }),
-        );
-      }
+      const byName = origin.reference.replace(/:[^:/]+$/, '');
       // Pulled by digest alone: there is no tag that could move.
-      if (ref.tag === undefined) continue;
-      const now = await client.resolveDigest(ref.tag);
+      const now = ref.tag !== undefined ? await client.resolveDigest(ref.tag) : origin.digest;
       if (now !== origin.digest) {
         out.push(
           diag('OCI_TAG_DRIFT', `${pin.skill_id} ${pin.skill_version}: ${origin.reference} now resolves to ${now}, not the pinned ${origin.digest}`, {
             file: lockFile,
             pointer,
-            hint: `someone pushed over the tag; review it, then skillctl pin ${origin.reference} to take it, or pull ${origin.reference.replace(/:[^:/]+$/, '')}@${origin.digest}`,
+            hint: `someone pushed over the tag; review it, then skillctl pin ${origin.reference} to take it, or pull ${byName}@${origin.digest}`,
+          }),
+        );
+      }
+      const held = (await remoteHead(client, ref, origin.digest)).config;
+      if (held.manifest_digest !== pin.manifest_digest || held.content_digest !== pin.content_digest) {
+        const which = held.content_digest !== pin.content_digest ? `content ${held.content_digest}, the pin ${pin.content_digest}` : `manifest ${held.manifest_digest}, the pin ${pin.manifest_digest}`;
+        out.push(
+          diag('OCI_ORIGIN_MISMATCH', `${pin.skill_id} ${pin.skill_version}: ${pin.source} is not what ${byName}@${origin.digest} holds (its ${which})`, {
+            file: lockFile,
+            pointer,
+            hint: `the pinned files were changed after the pull: pull ${byName}@${origin.digest} again, or drop the origin if the change is meant`,
           }),
         );
       }
