@@ -23,6 +23,11 @@ export const PIN_CODES = {
     exit: 'usage',
   },
   PIN_MISSING: { severity: 'error', title: 'A pinned bundle, archive or pack file does not exist.', exit: 'findings' },
+  PIN_ORIGIN_MISMATCH: {
+    severity: 'error',
+    title: 'pin oci://: the folder pulled holds other content than the artifact it was pulled from (it changed between the pull and the pin).',
+    exit: 'findings',
+  },
   PIN_MODIFIED: {
     severity: 'error',
     title: 'A digest recomputed from the pinned files differs from the one in the lock.',

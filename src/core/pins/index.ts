@@ -21,6 +21,7 @@ export { findProjectRoot } from '../fs/index.js';
 export { escapesRoot, exists, lockRoot, resolveSource, sourcePath, toSource, unsafeSourcePath } from './paths.js';
 export { applyPins, pin, type PinChange, type PinOutcome, type PinRequest } from './pin.js';
 export { pinPaths, type PinPathsRequest } from './pin-paths.js';
+export { recordOrigins, type PulledOrigin } from './origins.js';
 export { preparePin, type Prepared, type PrepareContext, type Signing } from './prepare.js';
 export { findProjectSkills, loadSkillRoots, readSkillRoots, type ProjectSkills, type SkillRoots } from './project-skills.js';
 export { findBundles, findPacks, findPinnable, findProvenactBundles, findSkillFolders, MANIFESTS_DIR, PACKS_DIR, SKILL_FOLDER_MARKERS, type Pinnable } from './scan.js';

@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { FileLockOptions } from '../fs/index.js';
 import { readSecretKey } from '../sign/index.js';
-import type { SkillOrigin } from './model.js';
+import type { PulledOrigin } from './origins.js';
 import { pin, type PinOutcome } from './pin.js';
 import type { Signing } from './prepare.js';
 import { readSkillRoots } from './project-skills.js';
@@ -32,7 +32,7 @@ export interface PinPathsRequest {
   readonly trustKeys: boolean;
   readonly minSigners?: number;
   /** Origins to record on the pins of these sources (POSIX paths relative to root). */
-  readonly origins?: ReadonlyMap<string, SkillOrigin>;
+  readonly origins?: ReadonlyMap<string, PulledOrigin>;
   readonly fileLock: FileLockOptions;
   /** Called after each target is read and digested (done of total), for a progress line. */
   readonly onProgress?: (done: number, total: number) => void;

@@ -17,7 +17,8 @@ import { asOutputWrite, describeRefusal, readBounded, refusalCode, withFileLock,
 import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../sign/index.js';
 import { applyPins, type PinChange } from './apply.js';
 import { emptyLock, LOCK_MAX_BYTES, loadLock, renderLock } from './lock.js';
-import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillOrigin, type SkillPin } from './model.js';
+import { DEFAULT_KEYS_FILE, type PackPin, type SkillctlLock, type SkillPin } from './model.js';
+import { recordOrigins, type PulledOrigin } from './origins.js';
 import { exists, sourcePath } from './paths.js';
 import type { Prepared, Signing } from './prepare.js';
 import { prepareAgain, preparedOf, prepareTargets, type PreparedTarget } from './prepare-targets.js';
@@ -47,7 +48,7 @@ export interface PinRequest {
   /** Set the lock's skill roots (`--skill-roots`), checked by the caller. */
   readonly skillRoots?: readonly string[];
   /** Origins to record on the pins of these sources (pulled skills); other pins keep theirs. */
-  readonly origins?: ReadonlyMap<string, SkillOrigin>;
+  readonly origins?: ReadonlyMap<string, PulledOrigin>;
   readonly fileLock: FileLockOptions;
   /** Called after each target is read and digested (done of total), for a progress line. */
   readonly onProgress?: (done: number, total: number) => void;
@@ -129,12 +130,6 @@ async function presentSources(root: string, lock: SkillctlLock, prepared: readon
   const present = new Set<string>();
   for (const s of moving) if (await exists(sourcePath(root, s))) present.add(s);
   return present;
-}
-
-/** `lock` with each given origin set on the pin of its source. */
-function withOrigins(lock: SkillctlLock, origins: ReadonlyMap<string, SkillOrigin> | undefined): SkillctlLock {
-  if (origins === undefined || origins.size === 0) return lock;
-  return { ...lock, skills: lock.skills.map((s) => (origins.has(s.source) ? { ...s, origin: origins.get(s.source) as SkillOrigin } : s)) };
 }
 
 /** Reads the lock to update; a missing lock is a new, empty one. */
@@ -224,7 +219,9 @@ export async function pin(req: PinRequest): Promise<PinOutcome> {
     const present = await presentSources(req.root, lock, prepared);
     const applied = applyPins(lock, prepared, req.replace, (s) => present.has(s));
     pushAll(diagnostics, applied.diagnostics);
-    lock = withOrigins(applied.lock, req.origins);
+    const recorded = recordOrigins(applied.lock, req.origins);
+    pushAll(diagnostics, recorded.diagnostics);
+    lock = recorded.lock;
     if (req.minSigners !== undefined) {
       // A raised threshold must hold for the pins this run does not touch too, or the lock written
       // would fail verify-pins at once.

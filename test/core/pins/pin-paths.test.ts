@@ -42,4 +42,25 @@ describe('pinPaths', () => {
     assert.ok(n >= 2, `the fixture project has several targets (${n})`);
     assert.deepEqual(ticks, Array.from({ length: n }, (_, i) => [i + 1, n]));
   });
+
+  it('records an origin on the pin of its source, and refuses (nothing written) a pin that is not what the origin holds', async () => {
+    const origin = { oci: { reference: 'oci://localhost:5000/skills/hello:1', digest: `sha256:${'a'.repeat(64)}` as const } };
+    const dry = await pinPaths(await request({ paths: ['manifests/hello'] }));
+    const pinned = dry.lock?.skills[0];
+    assert.ok(pinned !== undefined);
+    const holds = { manifest_digest: pinned.manifest_digest, content_digest: pinned.content_digest };
+    const same = await request({ paths: ['manifests/hello'], origins: new Map([['manifests/hello', { origin, holds }]]) });
+    const ok = await pinPaths(same);
+    assert.equal(ok.ok, true, JSON.stringify(ok.diagnostics));
+    assert.deepEqual(JSON.parse(readFileSync(same.lockPath, 'utf8')).skills[0].origin, origin);
+
+    const other = await request({ paths: ['manifests/hello'], origins: new Map([['manifests/hello', { origin, holds: { ...holds, content_digest: `sha256:${'b'.repeat(64)}` as const } }]]) });
+    const refused = await pinPaths(other);
+    assert.deepEqual([refused.ok, refused.lockWritten, refused.diagnostics.map((d) => [d.code, d.file, d.message])], [
+      false,
+      false,
+      [['PIN_ORIGIN_MISMATCH', 'manifests/hello', `manifests/hello holds content ${holds.content_digest}, not the sha256:${'b'.repeat(64)} of ${origin.oci.reference}@${origin.oci.digest} it was pulled from`]],
+    ]);
+    assert.equal(existsSync(other.lockPath), false);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import { relative } from 'node:path';
 import { formatOciReference, parseOciReference, pullSkill } from '../../../core/oci/index.js';
-import { toSource, type SkillOrigin } from '../../../core/pins/index.js';
+import { toSource, type PulledOrigin } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { blobCache, transportOptions } from '../../oci-env.js';
@@ -16,12 +16,12 @@ import { beforeLayerTransfer } from '../../streaming-heap.js';
 import type { PinOptions } from './options.js';
 
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
-export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, SkillOrigin> } | number> {
+export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, PulledOrigin> } | number> {
   const cwd = ctx.io.cwd;
   const project = await projectPaths(cwd, opts.lock);
   const transport = await transportOptions(ctx.io, opts.timeout !== undefined ? { timeout: opts.timeout } : {});
   const local: string[] = [];
-  const origins = new Map<string, SkillOrigin>();
+  const origins = new Map<string, PulledOrigin>();
   for (const p of paths) {
     if (!p.startsWith('oci://')) {
       local.push(p);
@@ -41,7 +41,9 @@ export async function pullReferences(ctx: Context, paths: readonly string[], opt
     const source = toSource(project.root, pulled.path);
     const { digest: _given, ...named } = ref;
     void _given;
-    if (source !== undefined) origins.set(source, { oci: { reference: formatOciReference(named), digest: pulled.digest } });
+        // What the artifact holds, by its config: the pin must be of exactly that (core/pins/origins.ts).
+    const holds = pulled.config !== undefined ? { holds: { manifest_digest: pulled.config.manifest_digest, content_digest: pulled.config.content_digest } } : {};
+    if (source !== undefined) origins.set(source, { origin: { oci: { reference: formatOciReference(named), digest: pulled.digest } }, ...holds });
   }
   return { paths: local, origins };
 }

@@ -1,5 +1,5 @@
 /** `skillctl pin [PATH...] [--all]`: the project's lock, one core call (pinPaths), the changes. */
-import { DEFAULT_SKILL_ROOTS, pinPaths, type SkillOrigin } from '../../../core/pins/index.js';
+import { DEFAULT_SKILL_ROOTS, pinPaths, type PulledOrigin } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock, projectPaths } from '../../project.js';
@@ -17,7 +17,7 @@ export async function run(ctx: Context, paths: readonly string[], opts: PinOptio
 }
 
 /** Pins `paths`, recording `origins` (by source) on their pins. */
-async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions, origins?: ReadonlyMap<string, SkillOrigin>): Promise<number> {
+async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions, origins?: ReadonlyMap<string, PulledOrigin>): Promise<number> {
   checkScope(paths, opts);
   const keys = signingKeys(opts);
   const skillRoots = parseSkillRoots(opts.skillRoots, DEFAULT_SKILL_ROOTS);
