@@ -2,7 +2,8 @@
  * `run oci://…`: the archive a run of a pulled skill reads, from the cache only (a run never
  * fetches). A digest names it; a tag alone is taken only when a lock pins it (`origin.oci`), since
  * a tag can move between the pull and the run. The layer's bytes are read once, hashed, and
- * written to a private scratch file that the run then reads: what runs is what was verified.
+ * written to a private scratch file that the run then reads, checking it against the layer's
+ * digest: what runs is what was verified.
  */
 import { mkdtemp, open } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,8 +30,13 @@ export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256D
   return pin.origin.oci.digest;
 }
 
-/** Writes the verified layer of `digest` to `<scratch>/<id>-<version>.tgz` and returns that path. */
-export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<string> {
+/**
+ * Writes the verified layer of `digest` to `<scratch>/<id>-<version>.tgz`; returns that path and
+ * the layer's digest, which the run checks the file against as it reads it (resolve.ts
+ * `archiveDigest`): a process of the user's that writes the temporary directory could otherwise
+ * swap the file in between.
+ */
+export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<{ path: string; archiveDigest: Sha256Digest }> {
   const reference = formatOciReference({ ...ref, digest });
   const hit = await cachedHead(cache, ref, digest, true);
   if (hit === undefined) throw new SkillctlError('OCI_NOT_CACHED', `${reference} is not in the cache (${cache.root})`, { hint: `skillctl pull ${reference}` });
@@ -56,5 +62,5 @@ export async function cachedRunArchive(cache: BlobCache, ref: OciReference, dige
   } finally {
     await fh.close();
   }
-  return path;
+  return { path, archiveDigest: layer.digest as Sha256Digest };
 }

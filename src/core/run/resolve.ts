@@ -11,6 +11,7 @@ import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
+import type { Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import type { LoaderError, Manifest, ManifestValidation } from '../manifest/index.js';
 import { skillNotFound } from './catalogue.js';
@@ -54,6 +55,12 @@ export interface ResolveOptions {
    * caller that only reads the manifest (registry bindings) does not.
    */
   readonly stage?: boolean;
+  /**
+   * An archive given by path must hash to this (`run oci://…`: the layer's digest). The CLI wrote
+   * it to a private scratch file after verifying it; the run reads it once more, and checks that
+   * what it unpacks is what was verified, as it checks a pinned archive against its pin.
+   */
+  readonly archiveDigest?: Sha256Digest;
 }
 
 export interface Resolution {
@@ -175,7 +182,8 @@ async function loadReal(real: string, label: string, origin: SkillOrigin, pin: S
 const isArchivePath = (p: string): boolean => p.endsWith('.tgz');
 
 /** Unpacks the archive at `path` into a fresh scratch directory and loads the bundle there. */
-async function loadArchive(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, scratchDir: string | undefined): Promise<Resolution> {
+async function loadArchive(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
+  const scratchDir = opts.scratchDir;
   const full = await loadFull();
   let archive: Awaited<ReturnType<typeof full.openArchive>>;
   try {
@@ -190,6 +198,14 @@ async function loadArchive(path: string, label: string, origin: SkillOrigin, pin
           file: label,
           hint: 'restore the pinned archive, or re-pin it if the change is intended',
         }),
+      ],
+    };
+  }
+  if (pin === undefined && opts.archiveDigest !== undefined && archive.archiveDigest !== opts.archiveDigest) {
+    return {
+      diagnostics: [
+        diag('OCI_DIGEST_MISMATCH', `${label} hashes to ${archive.archiveDigest}, not the ${opts.archiveDigest} it was verified as`, { file: label }),
+        diag('RUN_BUNDLE_INVALID', `${label} changed after it was verified; it is not run`, { file: label, hint: 'something else writes in the temporary directory: run again' }),
       ],
     };
   }
@@ -227,7 +243,7 @@ function defaultSnapshot(opts: ResolveOptions, skillId: string): BundleSnapshot 
 
 /** A bundle directory or an archive, by its name. */
 function loadTarget(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
-  return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts.scratchDir) : load(path, label, origin, pin, undefined, stagingDir(opts));
+  return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts) : load(path, label, origin, pin, undefined, stagingDir(opts));
 }
 
 /** Where a bundle directory is copied for its run, when the caller asks for a copy. */

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import type { Sha256Digest } from '../../../src/core/digest/index.js';
 import { packBundle } from '../../../src/core/pack/index.js';
 import { compareVersions, lockPinLookup, resolveSkill, snapshotBundle, verifiedPinLookup, type SkillPin } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -185,6 +186,16 @@ describe('resolveSkill: .tgz archives', () => {
     } finally {
       await writeFile(archive, original);
     }
+  });
+
+  it('an archive given by path with the digest it was verified as (run oci://) is refused when it no longer hashes to it', async () => {
+    const ok = await resolveSkill('dist/test.b-1.2.0.tgz', { ...opts(), archiveDigest: archiveDigest as Sha256Digest });
+    assert.equal(ok.skill?.manifest.skill_id, 'test.b');
+    await ok.cleanup?.();
+    const swapped = await resolveSkill('dist/test.b-1.2.0.tgz', { ...opts(), archiveDigest: `sha256:${'0'.repeat(64)}` });
+    assert.equal(swapped.skill, undefined);
+    assert.deepEqual(codes(swapped), ['OCI_DIGEST_MISMATCH', 'RUN_BUNDLE_INVALID']);
+    assert.deepEqual(await readdir(scratch), [], 'nothing is unpacked for a refused archive');
   });
 
   it('refuses a hostile archive: nothing is written outside the scratch directory, which is removed', async () => {

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { cachedRunArchive, parseOciReference, runDigest } from '../../../core/oci/index.js';
+import type { Sha256Digest } from '../../../core/digest/index.js';
 import { readLockFile, type SkillPin } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { blobCache } from '../../oci-env.js';
@@ -23,10 +24,11 @@ async function lockPins(ctx: Context): Promise<readonly SkillPin[]> {
   }
 }
 
-export async function ociRunTarget(ctx: Context, target: string): Promise<string> {
+/** The archive to run, and the digest it must hash to as the run reads it. */
+export async function ociRunTarget(ctx: Context, target: string): Promise<{ path: string; archiveDigest: Sha256Digest }> {
   const ref = parseOciReference(target);
   const digest = runDigest(ref, ref.digest !== undefined ? [] : await lockPins(ctx));
   const archive = await cachedRunArchive(blobCache(ctx.io), ref, digest, tmpdir());
-  process.once('exit', () => rmSync(dirname(archive), { recursive: true, force: true }));
+  process.once('exit', () => rmSync(dirname(archive.path), { recursive: true, force: true }));
   return archive;
 }

@@ -30,7 +30,8 @@ function refuse(ctx: Context, d: Diagnostic): number {
 export async function run(ctx: Context, given: string | undefined, opts: RunCommandOptions): Promise<number> {
   const named = targetOf(given, opts);
   // A pulled skill, by digest or pinned tag: its archive from the cache (run/oci.ts).
-  const target = named?.startsWith('oci://') === true ? await (await import('./oci.js')).ociRunTarget(ctx, named) : named;
+  const oci = named?.startsWith('oci://') === true ? await (await import('./oci.js')).ociRunTarget(ctx, named) : undefined;
+  const target = oci?.path ?? named;
   const retries = retriesOf(opts.retries);
   const cwd = ctx.io.cwd;
   const root = await findProjectRoot(cwd);
@@ -49,7 +50,9 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   let result: DeterminismResult;
   try {
     const request = { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' } as const;
-    const options = { ...runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) }), ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
+    const base = runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) });
+    const resolve = oci !== undefined ? { ...base.resolve, archiveDigest: oci.archiveDigest } : base.resolve;
+    const options = { ...base, resolve, ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
     if (opts.checkDeterminism === true) {
       const checked = await checkRunDeterminism(request, options);
       // Refused before anything ran: a finding like a command-line error, with no record.
