@@ -2,9 +2,10 @@
  * `skillctl mcp --skills [DIR...]`: the skills the server offers are the SKILL.md folders under
  * the DIRs given, or else under the project's skill roots (the lock's `skill_roots`, else the
  * defaults), the same roots `pin --all`, `verify-pins`, `validate` and `prompt` read. A skill's
- * path is its folder's path below its root. The roots are fixed at start; the folders under them
- * are read on every request (directory listings and digests kept by identity), so a skill added
- * or edited while the server runs is served as it is.
+ * path is its folder's path below its root. The roots are fixed at start, each resolved then and
+ * held to the directory it was (core/agent-skills/served-roots.ts); the folders under them are
+ * read on every request (directory listings and digests kept by identity), so a skill added or
+ * edited while the server runs is served as it is.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { servedCatalogue } from '../core/agent-skills/index.js';

@@ -226,7 +226,7 @@ export async function readSkillResource(catalogue: SkillCatalogue, uri: string):
     }
     if (file.size > MAX_SERVED_FILE_BYTES) throw new RpcError(RPC.INVALID_PARAMS, `Invalid params: ${uri} is ${file.size} bytes, more than the ${MAX_SERVED_FILE_BYTES} a read returns`);
     try {
-      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file, found.skill.base))] };
+      return { contents: [contentOf(uri, file.path, await readServedFile(found.skill.dir, file, found.skill.base, found.skill.baseId))] };
     } catch (err) {
       // A file gone (or a directory on its path) after the entry was taken from a shared pass may
       // be a skill deleted meanwhile: the fresh listing says so, and drops its entry.

@@ -19,7 +19,8 @@ export { applyProfile, PROFILE_LEVELS, type AgentSkillLintCode } from './profile
 export { escapeXml, renderAvailableSkills, type PromptSkill } from './prompt.js';
 export { readServedSkill, readServedSkills } from './served.js';
 export type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
-export { READ_PASS_MS, servedCatalogue, type LookupOptions, type ServedCatalogue, type ServedRoot } from './served-catalogue.js';
+export { READ_PASS_MS, servedCatalogue, type LookupOptions, type ServedCatalogue } from './served-catalogue.js';
+export { holdRoot, ServedRoots, type CheckedRoots, type HeldRoot, type ServedRoot } from './served-roots.js';
 export { DigestCache } from './served-cache.js';
 export { packIdentities, setUnchanged, type IdentityChecker, type PackedSet } from './served-check.js';
 export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';

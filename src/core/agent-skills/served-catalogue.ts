@@ -1,6 +1,7 @@
 /**
- * The skills one server offers, from its roots (fixed at start; the folders under them read on
- * every call, through one walker and one cache kept for the server's life):
+ * The skills one server offers, from its roots (resolved at start and held to the directories
+ * they were then, served-roots.ts; the folders under them read on every call, through one walker
+ * and one cache kept for the server's life):
  *
  * - `list()`: every skill, every directory checked and every file stat'ed (a `readdir` only of
  *   a changed directory, a hash only of a changed file);
@@ -29,14 +30,9 @@ import { DigestCache } from './served-cache.js';
 import type { IdentityChecker } from './served-check.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { readServedSkills, skillKey } from './served.js';
+import { ServedRoots, type CheckedRoots, type HeldRoot, type ServedRoot } from './served-roots.js';
 import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
 import { basename, join } from 'node:path';
-
-/** A root to serve: absolute, and how it is named in findings and skill paths. */
-export interface ServedRoot {
-  readonly dir: string;
-  readonly label: string;
-}
 
 /** Milliseconds during which reads of single files share the checks of one pass (see above). */
 export const READ_PASS_MS = 20;
@@ -65,9 +61,19 @@ export interface ServedCatalogue {
 }
 
 /** `checker`: another thread that makes a share of a listing's per-file checks (served-check.ts). */
-export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checker?: IdentityChecker): ServedCatalogue {
+export function servedCatalogue(given: readonly ServedRoot[], now: Clock, checker?: IdentityChecker): ServedCatalogue {
   const walker = new ServedWalker(now);
   const cache = new DigestCache(walker, checker);
+  const roots = new ServedRoots(given);
+  // The roots the current pass may use: checked once a pass (reads that share a pass share it).
+  let checked: { readonly pass: number; readonly roots: CheckedRoots } | undefined;
+  const live = async (): Promise<CheckedRoots> => {
+    if (checked?.pass === walker.pass) return checked.roots;
+    const pass = walker.pass;
+    const result = await roots.check();
+    checked = { pass, roots: result };
+    return result;
+  };
   // The folder each skill path was last served from, for `lookup` and `forget`.
   const served = new Map<string, SkillFolder>();
   // The most segments of a skill path read or listed: a lookup looks for gone skills along that much of its path.
@@ -77,21 +83,20 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
   // each root would serve it from (the walker's, root's own included), listed or read before.
   const dropGone = (path: string): void => {
     served.delete(path);
-    for (const r of roots) {
+    for (const r of roots.held()) {
       cache.forget(skillKey({ dir: join(r.dir, ...path.split('/')), path, label: `${r.label}/${path}` }));
       if (path === basename(r.dir)) cache.forget(skillKey({ dir: r.dir, path, label: r.label }));
     }
   };
   // The folders of each leading run of `path`'s segments, every root's in root order (the
   // folders of a run all have that run as their path): one walk down the path a root.
-  const along = (path: string): SkillFolder[][] => {
+  const along = async (path: string): Promise<SkillFolder[][]> => {
     const runs: SkillFolder[][] = [];
-    for (const r of roots) walker.skillFoldersAlong(r.dir, r.label, path).forEach((folders, k) => pushAll((runs[k] ??= []), folders));
+    for (const r of (await live()).roots) walker.skillFoldersAlong(r.dir, r.label, path, r.identity).forEach((folders, k) => pushAll((runs[k] ??= []), folders));
     return runs;
   };
-  const candidates = (path: string): SkillFolder[] => along(path)[path.split('/').length - 1] ?? [];
   // A pass begun by the caller: the runs of one URI share its stats.
-  const read = async (path: string, folders = candidates(path)): Promise<ServedSkill | undefined> => {
+  const read = async (path: string, folders: readonly SkillFolder[]): Promise<ServedSkill | undefined> => {
     const skill = (await readServedSkills(folders, cache)).skills[0];
     const from = skill !== undefined ? folders.find((f) => f.dir === skill.dir) : undefined;
     if (from !== undefined) {
@@ -101,22 +106,26 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
     cache.prune();
     return skill;
   };
-  const get = (path: string): Promise<ServedSkill | undefined> => {
+  const get = async (path: string): Promise<ServedSkill | undefined> => {
     walker.begin();
-    return read(path);
+    return read(path, (await along(path))[path.split('/').length - 1] ?? []);
   };
+  const folders = (r: HeldRoot): SkillFolder[] => walker.findSkillFolders(r.dir, r.label, r.identity);
   return {
     list: async () => {
       walker.begin();
+      const held = await live();
       // The files of the skills kept from the last listing are checked first (a share of them on
       // the checker's thread, beside the walk of the directories here); reading the skills then
       // finds which are unchanged without a stat of their files.
-      const folders = await cache.checkFiles(() => roots.flatMap((r) => walker.findSkillFolders(r.dir, r.label)));
-      const listed = await readServedSkills(folders, cache);
+      const found = await cache.checkFiles(() => held.roots.flatMap(folders));
+      const skills = await readServedSkills(found, cache);
+      // A root replaced since start is said first: its skills are missing for that reason.
+      const listed = held.diagnostics.length > 0 ? { ...skills, diagnostics: [...held.diagnostics, ...skills.diagnostics] } : skills;
       for (const s of listed.skills) saw(s.path);
       // Nothing is kept of a folder this walk did not find (a folder that is no skill now kept
       // nothing already: served.ts); the checker hears of what it drops with the rest, below.
-      const keys = new Set(folders.map(skillKey));
+      const keys = new Set(found.map(skillKey));
       cache.retain(keys);
       cache.prune();
       for (const [path, from] of served) if (!keys.has(skillKey(from))) served.delete(path);
@@ -128,7 +137,7 @@ export function servedCatalogue(roots: readonly ServedRoot[], now: Clock, checke
       const fresh = opts?.fresh === true;
       if (opts?.file === true && !fresh) walker.beginWithin(READ_PASS_MS);
       else walker.begin();
-      const runs = along(path);
+      const runs = await along(path);
       // Longest first (a nested skill before the skill it lies in); most runs name no folder and
       // are passed over before a run is hashed as a key. What `served` still holds for a run is
       // harmless: it is used only when the same folder is again the first one there, and then

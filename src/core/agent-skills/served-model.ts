@@ -1,4 +1,5 @@
 /** What a server serves of a skill: its entry (frontmatter, every file with its size and digest) and where its files are. */
+import type { RootIdentity } from '../bundle/index.js';
 import type { Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import type { FileIdentity } from './served-walk.js';
@@ -30,6 +31,8 @@ export interface ServedSkill {
   readonly dir: string;
   /** The root it was found under (`dir` or above it): reads open the directories from there down, following no link. */
   readonly base?: string;
+  /** The directory `base` must still be for a read (served-roots.ts); unchecked when undefined. */
+  readonly baseId?: RootIdentity;
 }
 
 export interface ServedSkills {

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { DirCursor, LinkOnTheWay, syncDirOps } from '../bundle/index.js';
+import { DirCursor, LinkOnTheWay, RootChanged, syncDirOps, type RootIdentity } from '../bundle/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import type { ServedFile } from './served-model.js';
 import { identityOf, sameIdentity, type FileIdentity } from './served-walk.js';
@@ -89,18 +89,20 @@ export function hashRegularFile(path: string, keep: boolean): HashedFile {
  * caller lists the skill again. The file is reached from `base` (the root the skill was found
  * under; `dir` itself when not given) through the handles of the directories down to it, none
  * followed when it is a link (bundle/dir-below.ts): a directory of the skill swapped for a link
- * to `~/.ssh` is refused there, before any file beyond it is opened.
+ * to `~/.ssh` is refused there, before any file beyond it is opened. Given `baseId`, the identity
+ * the root was held to (served-roots.ts), the root is opened without following a link and must
+ * still be that directory: a root swapped since is a file that changed.
  */
-export async function readServedFile(dir: string, file: ServedFile, base: string = dir): Promise<Buffer> {
+export async function readServedFile(dir: string, file: ServedFile, base: string = dir, baseId?: RootIdentity): Promise<Buffer> {
   if (file.made !== undefined) return Buffer.from(file.made);
   const below = dir === base ? '' : relative(base, dir).split(sep).join('/');
-  const cursor = new DirCursor(syncDirOps, base);
+  const cursor = new DirCursor(syncDirOps, base, baseId, false);
   let at: string;
   try {
     at = await cursor.file(below === '' ? file.path : `${below}/${file.path}`);
   } catch (err) {
     await cursor.close();
-    if (err instanceof LinkOnTheWay) throw new ServedFileChanged(file.path);
+    if (err instanceof LinkOnTheWay || err instanceof RootChanged) throw new ServedFileChanged(file.path);
     throw err;
   }
   try {

@@ -13,7 +13,7 @@
  */
 import { lstatSync, readdirSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, join } from 'node:path';
-import { EXCLUDED_DIRS, MANIFEST_NAMES, pathBelow } from '../bundle/index.js';
+import { EXCLUDED_DIRS, MANIFEST_NAMES, pathBelow, type RootIdentity } from '../bundle/index.js';
 
 /** The one file name the extension knows a skill by. */
 export const SERVED_SKILL_MD = 'SKILL.md';
@@ -66,6 +66,8 @@ export function stillIs(now: FileIdentity | Stats | undefined, identity: FileIde
 export interface SkillFolder {
   /** The root it was found under: `dir` itself, or a folder below it reached through no link. */
   readonly base: string;
+  /** The directory `base` must still be when the folder is opened (served-roots.ts). */
+  readonly baseId?: RootIdentity;
   readonly dir: string;
   readonly path: string;
   readonly label: string;
@@ -210,9 +212,10 @@ export class ServedWalker {
    * Every folder holding a SKILL.md or a skill manifest under `root` (absolute), nested ones
    * included, with its path below the root; the root itself when it holds one (its path is then
    * its own name). Links and the directories a bundle never includes (.git, node_modules,
-   * .skillctl) are not entered. In path order.
+   * .skillctl) are not entered. In path order. `baseId`: the root's identity, for the folders' reads.
    */
-  findSkillFolders(root: string, label: string): SkillFolder[] {
+  findSkillFolders(root: string, label: string, baseId?: RootIdentity): SkillFolder[] {
+    const at = baseId !== undefined ? { base: root, baseId } : { base: root };
     const out: SkillFolder[] = [];
     const stack: string[] = [''];
     let walked = 0;
@@ -225,7 +228,7 @@ export class ServedWalker {
       } catch {
         continue;
       }
-      if (entries.some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile())) out.push({ base: root, dir, path: rel === '' ? basename(root) : rel, label: rel === '' ? label : `${label}/${rel}` });
+      if (entries.some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile())) out.push({ ...at, dir, path: rel === '' ? basename(root) : rel, label: rel === '' ? label : `${label}/${rel}` });
       for (const e of entries) if (e.isDirectory() && !EXCLUDED_DIRS.has(e.name)) stack.push(rel === '' ? e.name : `${rel}/${e.name}`);
     }
     return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -243,8 +246,9 @@ export class ServedWalker {
    * path, and a walk from the root for each split made a file 1,000 directories deep cost half a
    * million steps (9 s).
    */
-  skillFoldersAlong(root: string, label: string, path: string): SkillFolder[][] {
+  skillFoldersAlong(root: string, label: string, path: string, baseId?: RootIdentity): SkillFolder[][] {
     const out: SkillFolder[][] = [];
+    const at = baseId !== undefined ? { base: root, baseId } : { base: root };
     const holdsSkill = (dir: string): boolean => {
       try {
         return this.readdir(dir).some((e) => SKILL_FILE_NAMES.has(e.name) && e.isFile());
@@ -254,7 +258,7 @@ export class ServedWalker {
     };
     const slash = path.indexOf('/');
     const first = slash < 0 ? path : path.slice(0, slash);
-    const self: SkillFolder[] = first === basename(root) && holdsSkill(root) ? [{ base: root, dir: root, path: first, label }] : [];
+    const self: SkillFolder[] = first === basename(root) && holdsSkill(root) ? [{ ...at, dir: root, path: first, label }] : [];
     let dir = root;
     // Segment by segment, not split at once: a path that leaves the tree early then costs its
     // first segments, not its length.
@@ -271,7 +275,7 @@ export class ServedWalker {
       }
       dir = join(dir, seg);
       const run = end < 0 ? path : path.slice(0, end);
-      out.push(holdsSkill(dir) ? [{ base: root, dir, path: run, label: `${label}/${run}` }] : []);
+      out.push(holdsSkill(dir) ? [{ ...at, dir, path: run, label: `${label}/${run}` }] : []);
       if (end < 0) break;
       start = end + 1;
     }

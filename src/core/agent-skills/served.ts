@@ -16,7 +16,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { childPath, DirCursor, dirSource, LinkOnTheWay, MANIFEST_NAMES, pathBelow, symlinkFound, syncDirOps, type BundleFile } from '../bundle/index.js';
+import { childPath, DirCursor, dirSource, LinkOnTheWay, MANIFEST_NAMES, pathBelow, RootChanged, rootChangedFound, symlinkFound, syncDirOps, type BundleFile } from '../bundle/index.js';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
@@ -85,13 +85,15 @@ function folderRel(folder: SkillFolder): string {
 async function readFolder(folder: SkillFolder, cache: DigestCache): Promise<{ readonly skill?: ServedSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const unchanged = cache.unchangedSkill(skillKey(folder));
   if (unchanged !== undefined) return { skill: unchanged, diagnostics: [] };
-  const outer = new DirCursor(syncDirOps, folder.base);
+  // The root, when held, opened without following a link and only while it is the directory held.
+  const outer = new DirCursor(syncDirOps, folder.base, folder.baseId, false);
   let inner: DirCursor | undefined;
   try {
     let at: string;
     try {
       at = await outer.at(folderRel(folder));
     } catch (err) {
+      if (err instanceof RootChanged) return { diagnostics: [{ ...rootChangedFound(), file: folder.label }] };
       return { diagnostics: [err instanceof LinkOnTheWay ? { ...symlinkFound(folder.label), hint: 'a skill folder is never reached through a link' } : unreadable(err, 'directory', folder.label)] };
     }
     inner = new DirCursor(syncDirOps, at);
@@ -194,7 +196,7 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
     served.push({ path: f.path, size: hashed.identity.size, digest: hashed.digest, identity: hashed.identity });
   }
   if (diagnostics.length > 0) return { diagnostics };
-  const skill: ServedSkill = { path: folder.path, name: checked.properties.name, label, frontmatter, files: served, dir, base: folder.base };
+  const skill: ServedSkill = { path: folder.path, name: checked.properties.name, label, frontmatter, files: served, dir, base: folder.base, ...(folder.baseId !== undefined && { baseId: folder.baseId }) };
   if (keep) {
     // A contract bundle's SKILL.md is made from files a read does not check: no shape, so every read lists it afresh.
     const shapeDirs = walk.dirs.map((d) => ({ path: d, identity: walker.dirIdentity(d) }));

@@ -11,7 +11,7 @@ export const BUNDLE_CODES = {
   BUNDLE_SYMLINK: { severity: 'error', title: 'The bundle contains a symbolic link; bundles hold regular files only.', exit: 'findings' },
   BUNDLE_ROOT_CHANGED: {
     severity: 'error',
-    title: 'The bundle folder was replaced (by a symbolic link or another directory) between its walk and a read.',
+    title: 'The bundle folder was replaced (by a symbolic link or another directory) between its walk and a read, or a root `mcp --skills` serves since the server found it.',
     exit: 'findings',
   },
   BUNDLE_SPECIAL_FILE: {

@@ -9,7 +9,8 @@
  * given as a link is followed is its caller's choice); given the identity the walk found there
  * (`RootIdentity`), it is opened once and must still be that directory (else `RootChanged`): a
  * bundle's own folder swapped for a link, or for another directory, after its walk is refused,
- * not read.
+ * not read. `openRoot` is that check alone, for a caller that holds a root for longer than one
+ * walk (`mcp --skills`, whose roots are resolved once at start).
  *
  * Without /proc (not Linux), a handle's path is the path it was opened by: each directory is
  * still refused when it is a link as it is opened, but the file is then opened by its path, as
@@ -68,6 +69,32 @@ export function rootChangedFound(): Diagnostic {
   });
 }
 
+/** Whether the directory opened (its fstat, `stats`) is the root `expect` names. Without /proc's fstat (not Linux) there is nothing to compare, and it is taken to be. */
+export function sameRoot(stats: RootIdentity | undefined, expect: RootIdentity): boolean {
+  return stats === undefined || (stats.dev === expect.dev && stats.ino === expect.ino);
+}
+
+/**
+ * The root `root` opened as a handle, if it is still the directory `expect`: followed when it is
+ * a link only with `follow` (a path resolved when it was first walked has none, so a link there
+ * was swapped in since). Throws RootChanged for a link not followed or another directory, else
+ * the errno of the open (ENOENT: nothing there now).
+ */
+export async function openRoot(openDir: NonNullable<DirOps['openDir']>, root: string, expect: RootIdentity, follow: boolean): Promise<DirHandle> {
+  let handle: DirHandle;
+  try {
+    handle = await openDir(root, follow);
+  } catch (err) {
+    if (isLinkErrno((err as NodeJS.ErrnoException).code)) throw new RootChanged(root);
+    throw err;
+  }
+  if (!sameRoot(handle.stats, expect)) {
+    await handle.close();
+    throw new RootChanged(root);
+  }
+  return handle;
+}
+
 /**
  * Directories below one root, opened segment by segment and kept open along the last one asked
  * for: files read in path order share the handles of the directories they have in common. For
@@ -82,6 +109,8 @@ export class DirCursor {
     readonly root: string,
     /** The walked root's identity: the root is then opened once and checked (see the top of this file). */
     readonly expect?: RootIdentity,
+    /** Whether that open follows a link at the root (`openRoot`). */
+    readonly followRoot = true,
   ) {}
 
   /** Where the root's entries are reached: its path, or with `expect` the handle opened once and checked. */
@@ -89,14 +118,8 @@ export class DirCursor {
     const openDir = this.ops.openDir?.bind(this.ops);
     if (this.expect === undefined || openDir === undefined) return this.root;
     if (this.#root !== undefined) return this.#root.path;
-    const handle = await openDir(this.root, true);
-    // Without /proc's fstat (not Linux) there is nothing to compare: the handle's path is the root's.
-    if (handle.stats !== undefined && (handle.stats.dev !== this.expect.dev || handle.stats.ino !== this.expect.ino)) {
-      await handle.close();
-      throw new RootChanged(this.root);
-    }
-    this.#root = handle;
-    return handle.path;
+    this.#root = await openRoot(openDir, this.root, this.expect, this.followRoot);
+    return this.#root.path;
   }
 
   /**

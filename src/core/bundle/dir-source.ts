@@ -4,7 +4,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, modeOf, sha256, type FileMode, type Sha256Digest } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirHandle, type DirOps } from './dir-ops.js';
-import { atBelow, childPath as child, isLinkErrno, rootChangedFound, symlinkFound as linkFound, type RootIdentity } from './dir-below.js';
+import { atBelow, childPath as child, isLinkErrno, RootChanged, rootChangedFound, sameRoot, symlinkFound as linkFound, type RootIdentity } from './dir-below.js';
 import { UNPORTABLE_NAME } from '../archive/index.js';
 import { isExcluded, parseSkillignore } from './path-filter.js';
 import {
@@ -189,9 +189,9 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
     if (isRoot && handle?.stats !== undefined) {
       const { dev, ino } = handle.stats;
       // A second walk of one source (a listing, then a hashed walk) is of the directory the first one walked.
-      if (rootId !== undefined && (rootId.dev !== dev || rootId.ino !== ino)) {
+      if (rootId !== undefined && !sameRoot(handle.stats, rootId)) {
         await handle.close();
-        throw Object.assign(new Error(`${root} is no longer the directory that was walked`), { code: 'BUNDLE_ROOT_CHANGED' });
+        throw new RootChanged(root);
       }
       rootId = { dev, ino };
     }

@@ -2,7 +2,7 @@ export { archiveSourceFromBytes, openArchive, type ArchiveSource } from './archi
 export { unpackTgz, unpackTgzFile, type UnpackedArchive, type UnpackedStream } from './unpacked-archive.js';
 export { computeContent, hashFiles, listAndHash, type BundleContent, type HashedFiles } from './content.js';
 export { asyncDirOps, syncDirOps, type DirHandle, type DirOps, type HashedRegular } from './dir-ops.js';
-export { atBelow, childPath, DirCursor, isLinkErrno, LinkOnTheWay, pathBelow, RootChanged, rootChangedFound, symlinkFound, type RootIdentity } from './dir-below.js';
+export { atBelow, childPath, DirCursor, isLinkErrno, LinkOnTheWay, openRoot, pathBelow, RootChanged, rootChangedFound, symlinkFound, type RootIdentity } from './dir-below.js';
 export { bundleDirSource, dirSource, type BundleDirOptions, type DirSourceOptions } from './dir-source.js';
 export { digestBytes, hashStream } from './hash-stream.js';
 export { excludedWithAncestors, isExcluded, parseSkillignore } from './path-filter.js';

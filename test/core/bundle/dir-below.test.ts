@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { asyncDirOps, atBelow, DirCursor, dirSource, hashFiles, LinkOnTheWay, RootChanged, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
+import { asyncDirOps, atBelow, DirCursor, dirSource, hashFiles, LinkOnTheWay, openRoot, RootChanged, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
 import { OUTSIDE_TEXT, walkLayout } from '../../helpers/walk-layout.js';
 
 /** The shared layout, with `a/y.txt` too (inside and outside). */
@@ -94,6 +94,21 @@ describe('reads below a bundle after its walk', () => {
     mkdirSync(bundle);
     writeFileSync(join(bundle, 'SKILL.md'), 'another\n');
     await assert.rejects(atBelow(syncDirOps, bundle, 'SKILL.md', (at) => syncDirOps.readRegular(at), expect), (err) => err instanceof RootChanged);
+  });
+
+  it('openRoot: the root held, opened without following a link; a link (even to the root itself) or another directory there is RootChanged', async () => {
+    const { bundle, outside } = layout();
+    const st = lstatSync(bundle);
+    const expect = { dev: st.dev, ino: st.ino };
+    const openDir = syncDirOps.openDir as NonNullable<DirOps['openDir']>;
+    await (await openRoot(openDir, bundle, expect, false)).close();
+    renameSync(bundle, `${bundle}.moved`);
+    symlinkSync(`${bundle}.moved`, bundle);
+    await assert.rejects(openRoot(openDir, bundle, expect, false), (err) => err instanceof RootChanged);
+    await (await openRoot(openDir, bundle, expect, true)).close();
+    renameSync(bundle, `${bundle}.link`);
+    symlinkSync(outside, bundle);
+    await assert.rejects(openRoot(openDir, bundle, expect, true), (err) => err instanceof RootChanged);
   });
 
   it('without openDir (a git tree, which holds no links) files are reached by path', async () => {
