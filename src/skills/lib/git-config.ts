@@ -172,11 +172,6 @@ function overridesOf(k: KeyParts, key: string): (readonly [string, string])[] {
   return [];
 }
 
-/** Whether `key` (as git lists it) names a program that git may run. */
-export function namesProgram(key: string): boolean {
-  return overridesOf(partsOf(key), key).length > 0;
-}
-
 export type Neutralised =
   | { readonly ok: true; readonly overrides: readonly (readonly [string, string])[] }
   | { readonly ok: false; readonly reason: string };

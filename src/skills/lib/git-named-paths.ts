@@ -15,7 +15,7 @@
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { within } from '../../core/fs/within.js';
-import { canonicalKey, namesProgram, type ConfigEntry } from './git-config.js';
+import { canonicalKey, neutralise, type ConfigEntry } from './git-config.js';
 
 /** githooks(5): what git runs from the hooks folder. */
 const HOOK_NAMES = [
@@ -48,6 +48,16 @@ function pathWords(command: string): string[] {
     .filter((w) => w.includes('/') && !w.includes('$'));
 }
 
+/**
+ * Whether `e` names a program git may run: the keys skillctl's own git neutralises
+ * (git-config.ts). Asked through `neutralise`, not a second list: git-config.ts is code of the
+ * shipped git skills, pinned and signed with them.
+ */
+function namesProgram(e: ConfigEntry): boolean {
+  const n = neutralise([e]);
+  return n.ok && n.overrides.some(([k]) => k === e.key);
+}
+
 /** The file a listed entry came from, absolute (git prints the local ones relative to the top). */
 function originFile(e: ConfigEntry, w: Where): string | undefined {
   return e.origin.startsWith('file:') ? placed(e.origin.slice('file:'.length), w.top, w) : undefined;
@@ -75,7 +85,7 @@ export function gitNamedPaths(entries: readonly ConfigEntry[], w: Where): string
       add(placed(e.value, from !== undefined ? dirname(from) : undefined, w));
     } else if (key === 'init.templatedir') {
       add(placed(e.value, w.top, w));
-    } else if (namesProgram(e.key) || ((section === 'alias' || (section === 'submodule' && name === 'update')) && e.value.startsWith('!'))) {
+    } else if (namesProgram(e) || ((section === 'alias' || (section === 'submodule' && name === 'update')) && e.value.startsWith('!'))) {
       // git runs these from the top of the work tree.
       for (const word of pathWords(e.value)) add(placed(word, w.top, w));
     }
