@@ -55,7 +55,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
     try {
       const result = await runSkill(
-        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto' },
+        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto', readOnly: call.tool.policy.kind === 'read' },
         { ...options, ...(log !== undefined ? { audit: log } : {}) },
       );
       return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: mcpToolError(result) };
