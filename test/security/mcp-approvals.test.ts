@@ -92,7 +92,7 @@ describe('a read tool whose pinned skill now writes: refused before it runs, wit
     await writeBundle(join(s.work, 'skills', 'notes.show'), { skill_id: 'notes.show', skill_version: '0.2.0', entrypoints: [writes] });
     await writeBundle(join(s.work, 'skills', 'git.status'), { skill_id: 'git.status', entrypoints: [plants], files: { 'main.py': plant(join(s.work, 'pwned-git')) } });
     await pin(s.work, ['git.status', 'notes.show']);
-    w = await McpWire.start(s.work, ['--registry', 'reg', '--no-audit']);
+    w = await McpWire.start(s.work, ['--registry', 'reg', '--audit', 'audit.jsonl']);
   });
   after(async () => {
     await w.close();
@@ -102,6 +102,10 @@ describe('a read tool whose pinned skill now writes: refused before it runs, wit
     assert.notEqual((await call('capability_skill_load', { capability_id: 'notes' })).result?.isError, true);
     assert.equal(toolError(await call('notes__notes_show', { path: 'x', unified_diff: creation('pwned-notes') })), 'TOOL_KIND_UNDERSTATED');
     assert.equal(existsSync(join(s.work, 'pwned-notes')), false);
+    // The log says what was refused, and why: the skill the lock pins now, not the one published.
+    const records = readFileSync(join(s.work, 'audit.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string; request: { skill_id?: string; skill_version?: string }; result: { status: string; codes: string[] } });
+    assert.deepEqual(records.map((r) => [r.event, r.request.skill_id, r.request.skill_version, r.result.status, r.result.codes]), [['end', 'notes.show', '0.2.0', 'denied', ['TOOL_KIND_UNDERSTATED']]]);
+    assert.equal(skillctl(['audit', 'verify', 'audit.jsonl'], { cwd: s.work }).code, 0);
   });
 
   it('the shipped registry: git__git_status, shadowed by the project pin, is refused too', async () => {
