@@ -63,7 +63,7 @@ export interface McpServer {
 }
 
 /** Tool runs at once per session; further calls wait their turn (limit.ts says why). */
-const MAX_CONCURRENT_RUNS = 4;
+export const MAX_CONCURRENT_RUNS = 4;
 
 const NO_ARGS: McpTool['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false };
 const ID_ARG: McpTool['inputSchema'] = {

@@ -88,6 +88,20 @@ export function permissionValues(value: string | string[] | undefined): string[]
   return [...new Set(list.map((v) => v.trim()).filter((v) => v !== ''))];
 }
 
+/** Side effects that change state: an entrypoint with any of them is a write. */
+const MUTATING_CATEGORIES: ReadonlySet<string> = new Set(['filesystem.write', 'filesystem.delete', 'external.state_change']);
+
+/**
+ * Why an entrypoint can change state (a side-effect category that does, or the fs.write
+ * permission), or undefined when it cannot: what makes a tool bound to it a write.
+ */
+export function entrypointMutates(ep: Pick<Entrypoint, 'side_effect_categories' | 'requested_permissions'>): string | undefined {
+  const cat = ep.side_effect_categories.find((c) => MUTATING_CATEGORIES.has(c));
+  if (cat !== undefined) return `side-effect category ${cat}`;
+  if (permissionValues(ep.requested_permissions['fs.write']).length > 0) return 'the fs.write permission';
+  return undefined;
+}
+
 /** The command as argv: a list as given, a string split on runs of spaces. */
 export function commandArgv(command: string | string[]): string[] {
   return typeof command === 'string' ? command.trim().split(/\s+/).filter((s) => s !== '') : command;

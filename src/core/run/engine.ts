@@ -6,8 +6,8 @@
  * contract), and record. Returns the result with its sealed audit record; with an audit sink, the
  * record is appended there. Nothing here prints or exits.
  */
-import type { Diagnostic } from '../diagnostics.js';
-import { resolveLimits } from '../manifest/index.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { entrypointMutates, resolveLimits } from '../manifest/index.js';
 import { authorise, type HostLookup, type HostPolicy } from '../policy/index.js';
 import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
 import { withDenialHints } from './denial-hints.js';
@@ -35,6 +35,12 @@ export interface RunRequest {
   readonly retries?: number;
   /** Default `auto`: bubblewrap when installed. */
   readonly sandbox?: SandboxMode;
+  /**
+   * The caller offers this run as a read that nobody approves (an MCP `read` tool): an entrypoint
+   * that can write is refused before anything runs. The tool's kind was judged against the skill
+   * pinned when its capability was published; the run resolves the skill pinned now.
+   */
+  readonly readOnly?: boolean;
 }
 
 /** The policy in force: a loaded policy, or a policy file that failed to load (nothing runs). */
@@ -132,6 +138,15 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   }
   trail.locate(skill.file, `/entrypoints/${skill.manifest.entrypoints.indexOf(ep)}`);
   Object.assign(trail.facts, { entrypointId: ep.entrypoint_id, runtime: ep.runtime });
+  const mutates = req.readOnly === true ? entrypointMutates(ep) : undefined;
+  if (mutates !== undefined) {
+    trail.add(
+      diag('TOOL_KIND_UNDERSTATED', `${skill.manifest.skill_id} ${skill.manifest.skill_version} entrypoint ${ep.entrypoint_id} has ${mutates}, but it was called as a read, which no approval gates; it is not run`, {
+        hint: 'republish the capability with the tool declared "kind": "write", "requires_approval": true, or pin the skill it was published against',
+      }),
+    );
+    return trail.end('denied');
+  }
   if (policy === undefined) {
     trail.add(...(opts.policy as { invalid: readonly Diagnostic[] }).invalid);
     return trail.end('policy_invalid');

@@ -10,7 +10,8 @@ import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.j
 import { VERSION } from '../../../generated/version.js';
 import { packCatalogue, type Pack } from '../../../core/behaviour-packs/index.js';
 import { packTool } from '../../../mcp/pack-tool.js';
-import { createMcpServer, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
+import { limitConcurrency } from '../../../mcp/limit.js';
+import { createMcpServer, MAX_CONCURRENT_RUNS, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
 import { parseApproval } from '../../../mcp/session.js';
 import { isLoopback } from '../../../mcp/wire/loopback.js';
 import { LineTransport } from '../../../mcp/wire/stdio.js';
@@ -50,19 +51,21 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
 
   // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
-  const execute: ToolExecutor = async (call) => {
+  // The bound on runs at once is the process's, shared by every session: over --http any client
+  // may start as many sessions as it likes, and a bound per session would multiply with them.
+  const execute: ToolExecutor = limitConcurrency(MAX_CONCURRENT_RUNS, async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
     const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
     try {
       const result = await runSkill(
-        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto' },
+        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto', readOnly: call.tool.policy.kind === 'read' },
         { ...options, ...(log !== undefined ? { audit: log } : {}) },
       );
       return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: mcpToolError(result) };
     } finally {
       await log?.close();
     }
-  };
+  });
 
   // A refused call is recorded as a denial: the log shows what the agent tried, not only what ran.
   const recordRefusal: RefusalRecorder = async (call) => {

@@ -1,5 +1,5 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
-import { permissionValues, type Entrypoint } from '../../manifest/index.js';
+import { entrypointMutates } from '../../manifest/index.js';
 import { bundlePath } from '../bundle.js';
 import { bindingKey, type Check } from './check.js';
 
@@ -9,16 +9,6 @@ import { bindingKey, type Check } from './check.js';
  * output_schema), and a tool presented as `read` must not be able to change anything: the
  * approval gate for writes would otherwise be skipped by a mislabelled tool.
  */
-
-/** Side effects and permissions that change state: an entrypoint with any of them is a write. */
-const MUTATING_CATEGORIES = new Set(['filesystem.write', 'filesystem.delete', 'external.state_change']);
-
-function mutates(ep: Entrypoint): string | undefined {
-  const cat = ep.side_effect_categories.find((c) => MUTATING_CATEGORIES.has(c));
-  if (cat !== undefined) return `side-effect category ${cat}`;
-  if (permissionValues(ep.requested_permissions['fs.write']).length > 0) return 'the fs.write permission';
-  return undefined;
-}
 
 function escape(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -81,7 +71,7 @@ export const toolBindings: Check = {
           );
         }
       }
-      const why = mutates(ep);
+      const why = entrypointMutates(ep);
       if (tool.policy.kind === 'read' && why !== undefined) {
         out.push(
           diag('TOOL_KIND_UNDERSTATED', `tool \`${tool.name}\` is declared read, but ${b.skill_id} has ${why}`, {
