@@ -1,4 +1,4 @@
-// Threat: a program the repository's git configuration names inside the work tree (a hooks folder elsewhere than .git/hooks, a filter script, an included configuration file), planted by a skill for the user's next commit or checkout to run.
+// Threat: a program the repository's git configuration names inside the work tree (a hooks folder other than git's own, a filter script, an included configuration file), planted by a skill for the user's next commit or checkout to run.
 // The project is a git repository whose configuration points into the work tree, as many do:
 // `core.hooksPath = tools/hooks` (a project's shared hooks), a clean filter run as
 // `./scripts/clean.sh`, and `include.path` of a configuration file kept in the project. Each is

@@ -1,4 +1,4 @@
-// Threat: a local process swaps a root folder `mcp --skills` serves for a link to another folder (one holding `~/.ssh` copied into a SKILL.md folder) while a client lists and reads, so that the server lists, hashes and serves outside skills and files to a remote client.
+// Threat: a local process swaps a root folder `mcp --skills` serves for a link to another folder (one holding a copy of the user's SSH keys in a skill folder) while a client lists and reads, so that the server lists, hashes and serves outside skills and files to a remote client.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
