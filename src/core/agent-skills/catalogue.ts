@@ -6,7 +6,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { PromptSkill } from './prompt.js';
-import { readAgentSkill } from './validate.js';
+import { readAgentSkill } from './read-properties.js';
 import { pushAll } from '../findings.js';
 
 export interface PromptCatalogue {

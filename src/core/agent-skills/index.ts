@@ -31,13 +31,12 @@ export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkil
 export {
   checkSkillMd,
   findSkillMd,
-  readAgentSkill,
   toProperties,
   validateAgentSkill,
   validateAgentSkillSource,
   type AgentSkillOptions,
   type AgentSkillSourceOptions,
-  type AgentSkillRead,
   type AgentSkillValidation,
   type CheckSkillMdOptions,
 } from './validate.js';
+export { readAgentSkill, type AgentSkillRead } from './read-properties.js';
