@@ -77,8 +77,9 @@ describe('readSkillResource: the bound on a URI (uriPathBound)', () => {
     for (const segments of [Math.floor((URI_PATH_BOUND.max + 1) / 2) + 1, 16_000, 100_000]) {
       const started = Date.now();
       await assert.rejects(readSkillResource(c, `skill://${Array(segments).fill('a').join('/')}`), notFound, String(segments));
-      // Without the bound, 16,000 segments took 13 s (every split of the URI walked from the root).
-      assert.ok(Date.now() - started < 1_000, `${segments} segments: ${Date.now() - started} ms`);
+      // Without the bound, 16,000 segments took 13 s (every split of the URI walked from the root);
+      // with it, milliseconds. The bound is loose enough for a machine under heavy load.
+      assert.ok(Date.now() - started < 5_000, `${segments} segments: ${Date.now() - started} ms`);
     }
     await assert.rejects(readSkillResource(c, `skill://word-count/${'x'.repeat(URI_PATH_BOUND.max)}`), notFound);
     assert.equal(text(await readSkillResource(c, 'skill://word-count/references/a.md')), 'alpha\n');
@@ -147,8 +148,9 @@ describe('readSkillResource: a file deep in a skill', () => {
     assert.equal(text(await readSkillResource(c, uri)), 'deep\n');
     assert.equal(text(await readSkillResource(c, uri)), 'deep\n');
     await assert.rejects(readSkillResource(c, skillUri('word-count', `${deep}.missing`)), (err: unknown) => err instanceof RpcError && err.code === -32002);
-    // A generous bound: each read took about 9 s when every split of the URI was walked from the root.
-    assert.ok(Date.now() - started < 3_000, `${Date.now() - started} ms`);
+    // Each read took about 9 s when every split of the URI was walked from the root (27 s for the
+    // three); tens of milliseconds now. A bound that a loaded machine does not trip (3.4 s was seen).
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
     const entry = (await c.get('word-count'))?.files.find((f) => f.path === deep);
     assert.deepEqual(entry && { size: entry.size, digest: entry.digest }, { size: 5, digest: `sha256:${createHash('sha256').update('deep\n').digest('hex')}` });
   });

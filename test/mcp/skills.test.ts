@@ -102,7 +102,8 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
     }
     assert.equal((await rpcError(s.client.request({ method: 'resources/directory/read', params: { uri: long } }, DirResult))).code, -32602);
     assert.equal((await rpcError(s.client.request({ method: 'skills/get', params: { uri: `${long}/SKILL.md` } }, GetResult))).code, -32602);
-    assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+    // Five requests, 13 s each before the bound: loose enough for a loaded machine.
+    assert.ok(Date.now() - started < 8_000, `${Date.now() - started} ms`);
     const r = await s.client.request({ method: 'resources/read', params: { uri: 'skill://pdf-notes/references/GUIDE.md' } }, ReadResourceResultSchema);
     assert.equal(r.contents.length, 1);
   });
