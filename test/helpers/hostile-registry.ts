@@ -86,6 +86,8 @@ export interface HostileOptions {
   readonly bearer?: BearerOptions;
   /** Called with each request that passed auth; the request waits for the promise it returns. */
   readonly hold?: (seen: Seen) => Promise<void> | undefined;
+  /** The `errors[].message` of always-500's answer (default: storage on fire). */
+  readonly errorMessage?: string;
   /** Keep idle connections open for ever (Node closes them after 5 s): a client that leaves one bound then never exits. */
   readonly keepIdle?: boolean;
 }
@@ -135,7 +137,7 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
     if (serveUpload(req, res, store, opts.misbehaviour === 'patch-500' ? 'patch-500' : 'none')) return;
     if (opts.misbehaviour === 'always-500') {
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errors: [{ code: 'UNKNOWN', message: 'storage on fire' }] }));
+      res.end(JSON.stringify({ errors: [{ code: 'UNKNOWN', message: opts.errorMessage ?? 'storage on fire' }] }));
       return;
     }
     if (opts.misbehaviour === 'always-503-retry-after-10') {

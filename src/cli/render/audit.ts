@@ -4,6 +4,7 @@ import type { AuditDiff, AuditVerification } from '../../core/run/index.js';
 import type { Style } from '../context.js';
 import { plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 export function auditJson(v: AuditVerification, file: string): string {
   return renderJson({ file, records: v.records, valid: exitStatusOf(v.diagnostics) === 0, bad_lines: v.bad_lines, head: v.head ?? null, diagnostics: v.diagnostics }).trimEnd();
@@ -27,11 +28,12 @@ export function auditDiffJson(d: AuditDiff): string {
 export function renderAuditDiff(d: AuditDiff, opts: { readonly style: Style }): string {
   const [a, b] = d.records;
   if (a === undefined || b === undefined || d.records.length < 2) return renderGrouped(d.diagnostics, { style: opts.style });
-  const out = [`a: ${a.file}:${a.line} (run ${a.run_id ?? '?'})`, `b: ${b.file}:${b.line} (run ${b.run_id ?? '?'})`];
+  // A record's run_id is whatever the log holds.
+  const out = [visible(`a: ${a.file}:${a.line} (run ${a.run_id ?? '?'})`), visible(`b: ${b.file}:${b.line} (run ${b.run_id ?? '?'})`)];
   for (const k of ['args', 'result', 'side_effects'] as const) {
     const differs = d.differ.includes(k);
     out.push(`${k.padEnd(13)}${differs ? opts.style.red('differs') : opts.style.green('same')}`);
-    if (differs) out.push(`  a ${a.fingerprints[k] ?? 'null'}`, `  b ${b.fingerprints[k] ?? 'null'}`);
+    if (differs) out.push(visible(`  a ${a.fingerprints[k] ?? 'null'}`), visible(`  b ${b.fingerprints[k] ?? 'null'}`));
   }
   return out.join('\n');
 }

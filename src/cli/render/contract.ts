@@ -6,6 +6,7 @@ import { count, plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
 import { table } from './table.js';
 import { renderSarif } from './sarif.js';
+import { visible } from '../../core/visible.js';
 
 export interface ContractRenderOptions {
   readonly json: boolean;
@@ -54,8 +55,8 @@ export function renderUnusableContract(diagnostics: readonly Diagnostic[], opts:
 export function renderContractShow(c: Contract, rules: readonly ContractRule[], opts: ContractRenderOptions): string {
   if (opts.json) return renderJson({ contract: summary(c), rules, schema: c.schema }).trimEnd();
   const head = [
-    opts.style.bold(c.name) + (c.title !== undefined ? `  ${c.title}` : ''),
-    ...(c.description !== undefined ? [c.description] : []),
+    opts.style.bold(visible(c.name)) + (c.title !== undefined ? `  ${visible(c.title)}` : ''),
+    ...(c.description !== undefined ? [visible(c.description)] : []),
     '',
     table([
       ['$id', c.id],

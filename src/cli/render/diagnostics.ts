@@ -1,5 +1,6 @@
 import type { Style } from '../context.js';
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
+import { visible } from '../../core/visible.js';
 
 export interface RenderOptions {
   readonly style: Style;
@@ -24,10 +25,11 @@ function colour(style: Style, severity: Severity, text: string): string {
 
 /** One finding as an indented line (and a hint line), for grouping under its file. */
 export function renderDiagnostic(d: Diagnostic, { style }: RenderOptions): string {
+  // A message or hint may quote a skill's output, a registry's answer or a file name.
   const where = d.line !== undefined ? `${d.line}:${d.column ?? 1}` : '';
-  const pointer = d.pointer !== undefined && d.pointer !== '' ? style.dim(` ${d.pointer}`) : '';
-  let s = `  ${where.padEnd(7)} ${colour(style, d.severity, LABEL[d.severity].padEnd(7))} ${style.bold(d.code)}  ${d.message}${pointer}`;
-  if (d.hint !== undefined) s += `\n  ${' '.repeat(7)} ${style.dim('hint:')} ${d.hint}`;
+  const pointer = d.pointer !== undefined && d.pointer !== '' ? style.dim(` ${visible(d.pointer)}`) : '';
+  let s = `  ${where.padEnd(7)} ${colour(style, d.severity, LABEL[d.severity].padEnd(7))} ${style.bold(visible(d.code))}  ${visible(d.message)}${pointer}`;
+  if (d.hint !== undefined) s += `\n  ${' '.repeat(7)} ${style.dim('hint:')} ${visible(d.hint)}`;
   return s;
 }
 
@@ -62,7 +64,7 @@ export function renderGrouped(diagnostics: readonly Diagnostic[], opts: RenderOp
   }
   const parts: string[] = [];
   for (const [file, list] of byFile) {
-    parts.push(opts.style.underline(file));
+    parts.push(opts.style.underline(visible(file)));
     list.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     for (const d of list) parts.push(renderDiagnostic(d, opts));
   }

@@ -3,6 +3,7 @@ import type { PullResult, PushResult } from '../../core/oci/index.js';
 import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 export interface OciRenderOptions {
   readonly style: Style;
@@ -25,18 +26,18 @@ export function pushJson(r: PushResult): string {
 }
 
 function findings(r: { diagnostics: PushResult['diagnostics'] }, opts: OciRenderOptions): string[] {
-  const visible = opts.quiet ? r.diagnostics.filter((d) => d.severity === 'error') : r.diagnostics;
-  return visible.length > 0 ? [renderGrouped(visible, { style: opts.style })] : [];
+  const shown = opts.quiet ? r.diagnostics.filter((d) => d.severity === 'error') : r.diagnostics;
+  return shown.length > 0 ? [renderGrouped(shown, { style: opts.style })] : [];
 }
 
 export function renderPush(r: PushResult, opts: OciRenderOptions): string {
   const out = findings(r, opts);
   if (r.ok && r.reference !== undefined) {
     const sent = r.uploaded !== undefined && !r.uploaded.layer ? ' (layer already there)' : '';
-    out.push(`${opts.style.green('✔')} pushed ${r.reference}${sent}`);
-    if (r.signature !== undefined) out.push(`  signed by ${r.signature.signer}: ${r.signature.digest} (${r.signature.via === 'tag' ? 'referrers tag' : 'referrers API'})`);
+    out.push(`${opts.style.green('✔')} pushed ${visible(r.reference)}${sent}`);
+    if (r.signature !== undefined) out.push(`  signed by ${visible(r.signature.signer)}: ${r.signature.digest} (${r.signature.via === 'tag' ? 'referrers tag' : 'referrers API'})`);
   } else {
-    out.push(`${opts.style.red('✖')} ${opts.label} was not pushed`);
+    out.push(`${opts.style.red('✖')} ${visible(opts.label)} was not pushed`);
   }
   return out.join('\n');
 }
@@ -61,10 +62,10 @@ export function renderPull(r: PullResult, opts: OciRenderOptions): string {
   const show = opts.show ?? ((p: string): string => p);
   if (r.ok && r.path !== undefined) {
     const what = r.outcome === 'unchanged' ? 'already holds' : 'pulled';
-    out.push(`${opts.style.green('✔')} ${show(r.path)} ${what} ${r.reference ?? opts.label}${r.fromCache === true ? ' (from the cache)' : ''}`);
-    if (r.signers !== undefined) out.push(`  signed by ${r.signers.join(', ')}`);
+    out.push(`${opts.style.green('✔')} ${visible(show(r.path))} ${what} ${visible(r.reference ?? opts.label)}${r.fromCache === true ? ' (from the cache)' : ''}`);
+    if (r.signers !== undefined) out.push(`  signed by ${visible(r.signers.join(', '))}`);
   } else {
-    out.push(`${opts.style.red('✖')} ${r.reference ?? opts.label} was not pulled`);
+    out.push(`${opts.style.red('✖')} ${visible(r.reference ?? opts.label)} was not pulled`);
   }
   return out.join('\n');
 }

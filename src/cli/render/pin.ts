@@ -3,6 +3,7 @@ import type { PinChange, PinOutcome } from '../../core/pins/index.js';
 import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 export function pinJson(outcome: PinOutcome, lockFile: string): string {
   return renderJson({
@@ -17,7 +18,7 @@ export function pinJson(outcome: PinOutcome, lockFile: string): string {
 }
 
 function describe(c: PinChange): string {
-  return `${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}${c.from !== undefined ? ` (was ${c.from})` : ''}`;
+  return visible(`${c.action.padEnd(9)} ${c.kind === 'pack' ? 'pack ' : ''}${c.id} ${c.version}  ${c.source}${c.from !== undefined ? ` (was ${c.from})` : ''}`);
 }
 
 /** The stderr notes: one line per signatures.json written. */
@@ -31,7 +32,7 @@ export function renderPin(outcome: PinOutcome, lockFile: string, opts: { readonl
   const shown = quiet ? outcome.diagnostics.filter((d) => d.severity === 'error') : outcome.diagnostics;
   if (shown.length > 0) out.push(renderGrouped(shown, { style }));
   if (!outcome.lockWritten) return [...out, `${style.red('✖')} ${lockFile} was not changed`].join('\n');
-  if (outcome.skillRoots !== undefined) out.push(`skill roots: ${outcome.skillRoots.to.join(', ')} (were ${outcome.skillRoots.from.join(', ')})`);
+  if (outcome.skillRoots !== undefined) out.push(visible(`skill roots: ${outcome.skillRoots.to.join(', ')} (were ${outcome.skillRoots.from.join(', ')})`));
   for (const c of outcome.changes) if (c.action !== 'unchanged' || !quiet) out.push(describe(c));
   const changed = outcome.changes.filter((c) => c.action !== 'unchanged').length;
   out.push(`${style.green('✔')} ${lockFile}: ${changed} change${changed === 1 ? '' : 's'}, ${outcome.changes.length - changed} unchanged`);

@@ -4,6 +4,7 @@ import type { Placed } from '../../core/mcp-skills/index.js';
 import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 export interface PullMcpOutcome {
   readonly ok: boolean;
@@ -27,13 +28,14 @@ export function pullMcpJson(r: PullMcpOutcome, show: (path: string) => string): 
 export function renderPullMcp(r: PullMcpOutcome, opts: { readonly style: Style; readonly quiet: boolean; readonly show: (path: string) => string }): string {
   const { style } = opts;
   const out: string[] = [];
-  const visible = opts.quiet ? r.diagnostics.filter((d) => d.severity === 'error') : r.diagnostics;
-  if (visible.length > 0) out.push(renderGrouped(visible, { style }));
+  const shown = opts.quiet ? r.diagnostics.filter((d) => d.severity === 'error') : r.diagnostics;
+  if (shown.length > 0) out.push(renderGrouped(shown, { style }));
   for (const p of r.placed) {
     const n = r.files.get(p.uri) ?? 0;
-    out.push(`${style.green('✔')} ${p.uri} -> ${opts.show(p.dir)} (${n} file${n === 1 ? '' : 's'}${p.replaced ? ', replaced the earlier pull' : ''})`);
+    // A server names its skills' URIs, and so the folders they go to.
+    out.push(`${style.green('✔')} ${visible(p.uri)} -> ${visible(opts.show(p.dir))} (${n} file${n === 1 ? '' : 's'}${p.replaced ? ', replaced the earlier pull' : ''})`);
   }
   if (!r.ok) out.push(`${style.red('✖')} nothing was written`);
-  else if (r.placed.length === 0) out.push(`${r.server} lists no skills`);
+  else if (r.placed.length === 0) out.push(`${visible(r.server)} lists no skills`);
   return out.join('\n');
 }

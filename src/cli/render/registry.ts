@@ -4,6 +4,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { count, plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 export interface RegistryRenderOptions {
   readonly json: boolean;
@@ -23,12 +24,13 @@ export function renderList(capabilities: readonly LayeredEntry[], opts: Registry
   if (capabilities.length === 0) return 'no capabilities published';
   const { style } = opts;
   const lines = capabilities.map(({ entry: c, origin, shadows }) => {
-    const from = shadows !== undefined ? style.yellow(`[${origin}, shadows ${shadows}]`) : style.dim(`[${origin}]`);
-    return `${style.bold(c.capability_id)}  ${c.name}: ${c.description}  ${from}\n    ${style.dim('triggers:')} ${c.intent_triggers.join(', ')}`;
+    const from = shadows !== undefined ? style.yellow(`[${origin}, shadows ${visible(shadows)}]`) : style.dim(`[${origin}]`);
+    // A registry's names and descriptions are its publisher's words: shown, never obeyed.
+    return `${style.bold(visible(c.capability_id))}  ${visible(c.name)}: ${visible(c.description)}  ${from}\n    ${style.dim('triggers:')} ${visible(c.intent_triggers.join(', '))}`;
   });
   const shadowing = capabilities.filter((c) => c.shadows !== undefined);
   for (const c of shadowing) {
-    lines.push(`${style.yellow('note:')} ${c.entry.capability_id} from the ${c.origin} registry shadows the ${c.shadows ?? ''} capability of the same id`);
+    lines.push(`${style.yellow('note:')} ${visible(c.entry.capability_id)} from the ${c.origin} registry shadows the ${visible(c.shadows ?? '')} capability of the same id`);
   }
   return lines.join('\n');
 }
@@ -39,8 +41,8 @@ export function renderMatches(query: string, matches: readonly CapabilityMatch[]
   const { style } = opts;
   return matches
     .map((m, i) => {
-      const triggers = m.matched_triggers.map((t) => `${JSON.stringify(t.trigger)}${t.full ? '' : ' (partly)'} ← ${t.words.join(' ')}`);
-      return `${i + 1}. ${style.bold(m.capability_id)} (${m.name})  score ${m.score}\n    ${style.dim('matched:')} ${triggers.join('; ')}`;
+      const triggers = m.matched_triggers.map((t) => visible(`${JSON.stringify(t.trigger)}${t.full ? '' : ' (partly)'} ← ${t.words.join(' ')}`));
+      return `${i + 1}. ${style.bold(visible(m.capability_id))} (${visible(m.name)})  score ${m.score}\n    ${style.dim('matched:')} ${triggers.join('; ')}`;
     })
     .join('\n');
 }
@@ -49,12 +51,12 @@ function renderBundle(b: CapabilityBundle, style: Style): string {
   const tools = b.tools.map((t) => {
     const policy = t.policy.kind === 'write' ? (t.policy.requires_approval === true ? 'write, needs approval' : 'write') : 'read';
     const bound = t.binding !== undefined ? ` → ${t.binding.skill_id}#${t.binding.entrypoint_id}` : '';
-    return `  ${style.bold(t.name)} (${policy})${bound}: ${t.description}`;
+    return `  ${style.bold(visible(t.name))} (${policy})${visible(bound)}: ${visible(t.description)}`;
   });
-  const ui = b.ui_schemas.map((u) => `  ${u.schema_id}${u.dialect !== undefined ? ` (${u.dialect})` : ''}`);
+  const ui = b.ui_schemas.map((u) => visible(`  ${u.schema_id}${u.dialect !== undefined ? ` (${u.dialect})` : ''}`));
   return [
-    style.bold(`== ${b.capability_id} (${b.version})`),
-    b.skill_doc.trimEnd(),
+    style.bold(visible(`== ${b.capability_id} (${b.version})`)),
+    visible(b.skill_doc.trimEnd()),
     '',
     style.bold('Tools'),
     ...(tools.length > 0 ? tools : ['  (none)']),
@@ -70,12 +72,12 @@ export function renderBundles(bundles: readonly CapabilityBundle[], opts: Regist
 /** The protocol's error for a capability that cannot be loaded: the JSON document (stdout), or lines for stderr. */
 export function renderLoadError(e: LoadError, opts: RegistryRenderOptions): string {
   if (opts.json) return renderJson({ error: e }).trimEnd();
-  const lines = [`${opts.style.red('error')} ${e.code}: ${e.message}`];
+  const lines = [`${opts.style.red('error')} ${e.code}: ${visible(e.message)}`];
   if (e.code === 'CAPABILITY_NOT_FOUND') {
-    lines.push(`  available: ${e.available_capabilities.length > 0 ? e.available_capabilities.join(', ') : '(none)'}`);
+    lines.push(visible(`  available: ${e.available_capabilities.length > 0 ? e.available_capabilities.join(', ') : '(none)'}`));
   } else {
-    lines.push(`  ${e.details}`);
-    for (const f of e.findings) lines.push(`  ${f.file}${f.pointer !== undefined ? ` ${f.pointer}` : ''}${f.line !== undefined ? `:${f.line}` : ''}  ${f.code}  ${f.message}`);
+    lines.push(`  ${visible(e.details)}`);
+    for (const f of e.findings) lines.push(visible(`  ${f.file}${f.pointer !== undefined ? ` ${f.pointer}` : ''}${f.line !== undefined ? `:${f.line}` : ''}  ${f.code}  ${f.message}`));
   }
   return lines.join('\n');
 }
@@ -130,7 +132,7 @@ export function renderPublish(result: PublishResult, all: readonly Diagnostic[],
     const what = `${opts.dirs} ${opts.dirs === 1 ? 'capability' : 'capabilities'} checked`;
     out.push(`${opts.exitCode === 0 ? style.green('✔ ') : style.red('✖ ')}${what}: ${bad === 0 && opts.exitCode === 0 ? 'all valid' : `${bad} invalid`}; ${tally}`);
   } else if (result.published) {
-    for (const r of result.capabilities) out.push(`${style.green('✔')} ${r.unchanged === true ? 'unchanged' : 'published'} ${r.entry?.capability_id ?? r.label} (${r.entry?.digest ?? ''})`);
+    for (const r of result.capabilities) out.push(`${style.green('✔')} ${r.unchanged === true ? 'unchanged' : 'published'} ${visible(r.entry?.capability_id ?? r.label)} (${r.entry?.digest ?? ''})`);
     out.push(`into ${opts.registryLabel}`);
   } else {
     out.push(`${style.red('✖')} nothing published; ${tally}`);

@@ -5,6 +5,7 @@ import type { Style } from '../context.js';
 import { renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
 import { table } from './table.js';
+import { visible } from '../../core/visible.js';
 
 export function runJson(r: RunResult & { readonly determinism?: DeterminismVerdict }, auditFile: string | undefined): string {
   const { request, policy, result } = r.record;
@@ -30,10 +31,15 @@ export function runJson(r: RunResult & { readonly determinism?: DeterminismVerdi
   }).trimEnd();
 }
 
-/** The skill's own stderr, passed through, ending in a newline. */
+/**
+ * The skill's own stderr, ending in a newline, its control characters made visible: the skill is
+ * untrusted, and its stderr goes to the user's terminal. It is read whole (and bounded) before
+ * this is called, so no escape sequence is split between two writes.
+ */
 export function renderSkillStderr(r: RunResult): string | undefined {
   if (r.stderr === undefined) return undefined;
-  return r.stderr.endsWith('\n') ? r.stderr : `${r.stderr}\n`;
+  const text = visible(r.stderr);
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CODES, type Code, type Diagnostic } from '../../core/diagnostics.js';
 import { VERSION } from '../../generated/version.js';
+import { visible } from '../../core/visible.js';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
@@ -74,5 +75,6 @@ export function renderSarif(diagnostics: readonly Diagnostic[], cwd: string): st
       },
     ],
   };
-  return JSON.stringify(doc, null, 2) + '\n';
+  // As renderJson: DEL and C1 escaped too (JSON.stringify leaves them raw).
+  return visible(JSON.stringify(doc, null, 2)) + '\n';
 }

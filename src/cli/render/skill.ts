@@ -2,6 +2,7 @@ import type { RenderedPack } from '../../core/behaviour-packs/index.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { renderJson } from './json.js';
+import { visible } from '../../core/visible.js';
 
 /**
  * What `skillctl skill` prints on success: the pack text exactly (no trailing newline: it would be
@@ -24,5 +25,5 @@ export function renderPackOutput(r: RenderedPack, json: boolean): string {
 
 /** The warnings of a request that was served anyway (a clamped budget), one line each, for stderr. */
 export function renderPackWarnings(diagnostics: readonly Diagnostic[], style: Style): string {
-  return diagnostics.map((w) => `${style.yellow(w.severity)} ${w.code}: ${w.message}`).join('\n');
+  return diagnostics.map((w) => `${style.yellow(w.severity)} ${w.code}: ${visible(w.message)}`).join('\n');
 }

@@ -5,6 +5,7 @@ import { isAgentSkill, type Checked } from '../validate-targets.js';
 import { count, plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
 import { renderSarif } from './sarif.js';
+import { visible } from '../../core/visible.js';
 
 export interface ValidateReport {
   /** One result per target, in the order of the targets. */
@@ -108,5 +109,5 @@ export function renderValidate(report: ValidateReport, opts: ValidateRenderOptio
 
 /** The stderr notes of --fix: one line per file whose digests were rewritten. */
 export function renderFixed(results: readonly Checked[]): string {
-  return results.flatMap((r) => (r.fixed !== undefined ? [`fixed ${r.fixed.join(' and ')} in ${r.file}`] : [])).join('\n');
+  return results.flatMap((r) => (r.fixed !== undefined ? [visible(`fixed ${r.fixed.join(' and ')} in ${r.file}`)] : [])).join('\n');
 }

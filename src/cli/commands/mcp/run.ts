@@ -27,6 +27,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
 import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
+import { visible } from '../../../core/visible.js';
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // The layered view `skillctl registry` shows: the project's capabilities beside the shipped ones.
@@ -126,7 +127,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   if (opts.http !== undefined) {
     // Loaded only here: a stdio server never pays for the HTTP transport (wire/loopback.ts says why).
     const { serveHttp } = await import('../../../mcp/wire/http.js');
-    const http = await serveHttp(opts.http.host, opts.http.port, newServer, (err) => ctx.note(`skillctl mcp: ${err.message}`));
+    const http = await serveHttp(opts.http.host, opts.http.port, newServer, (err) => ctx.note(`skillctl mcp: ${visible(err.message)}`));
     const stop = (): void => void http.close();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -14,6 +14,7 @@ import { renderPull } from '../../render/oci.js';
 import { pinJson } from '../../render/pin.js';
 import { beforeLayerTransfer } from '../../streaming-heap.js';
 import type { PinOptions } from './options.js';
+import { visible } from '../../../core/visible.js';
 
 /** The paths with each oci:// reference pulled and replaced by its folder, and the origins to record; or the exit status of a failed pull. */
 export async function pullReferences(ctx: Context, paths: readonly string[], opts: PinOptions): Promise<{ paths: string[]; origins: Map<string, PulledOrigin> } | number> {
@@ -36,7 +37,7 @@ export async function pullReferences(ctx: Context, paths: readonly string[], opt
       ctx.out(ctx.opts.json ? pinJson(unpinned, project.lockFile) : renderPull(pulled, { style: ctx.style, quiet: ctx.opts.quiet, label: p, show }));
       return exitCodeFor(pulled);
     }
-    if (!ctx.opts.json) ctx.note(`pulled ${pulled.reference ?? p} into ${relative(cwd, pulled.path)}`);
+    if (!ctx.opts.json) ctx.note(visible(`pulled ${pulled.reference ?? p} into ${relative(cwd, pulled.path)}`));
     local.push(relative(cwd, pulled.path) || '.');
     const source = toSource(project.root, pulled.path);
     const { digest: _given, ...named } = ref;

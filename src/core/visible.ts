@@ -1,0 +1,19 @@
+/**
+ * Text from outside (a skill's stderr, a registry's or MCP server's error message, a SKILL.md
+ * description, an archive entry's name) made safe to print on a terminal. Threat: a control
+ * character reaching the terminal is a command to it. ESC and the 8-bit CSI (U+009B) start escape
+ * sequences that set the window title, write the clipboard (OSC 52), move the cursor or erase
+ * lines; CR and backspace overwrite skillctl's own lines; BEL rings. Every C0 control but newline
+ * and tab, DEL, and the C1 range U+0080-U+009F are shown as the JSON escape `\u001b`, so the
+ * human output reads as `--json` does. Backslashes are left alone: the result is for reading,
+ * not for parsing back. One character at a time, with no state, so a sequence split across two
+ * chunks of a stream is caught in each.
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+const escaped = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/** `text` with every terminal control character but `\n` and `\t` written out as `\uXXXX`. */
+export function visible(text: string): string {
+  return text.replace(CONTROL, escaped);
+}
