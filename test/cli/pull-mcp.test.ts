@@ -241,11 +241,11 @@ describe('pins of pulled skills', () => {
     assert.equal(origin?.files[0]?.path, 'SKILL.md');
 
     assert.equal(skillctl(['verify-pins'], { cwd: project }).code, 0);
-    const same = skillctl(['verify-pins', '--remote', '--json'], { cwd: project });
+    const same = skillctl(['verify-pins', '--remote', '--start-servers', '--json'], { cwd: project });
     assert.equal(same.code, 0, same.stdout);
 
     writeFileSync(join(served, 'pdf-processing/references/FORMS.md'), 'Rotated by the server.\n');
-    const drift = skillctl(['verify-pins', '--remote', '--json'], { cwd: project });
+    const drift = skillctl(['verify-pins', '--remote', '--start-servers', '--json'], { cwd: project });
     assert.equal(drift.code, 1, drift.stdout);
     const found = json<{ diagnostics: { code: string; message: string; file: string }[] }>(drift).diagnostics.filter((d) => d.code === 'MCP_PIN_DRIFT');
     assert.equal(found.length, 1);

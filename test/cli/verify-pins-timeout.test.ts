@@ -76,7 +76,7 @@ describe('verify-pins --remote --timeout SECONDS', () => {
     const before = await snapshot(dir);
     stall = true;
     const started = Date.now();
-    const r = await skillctlAsync(['verify-pins', '--remote', '--timeout', String(seconds), '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    const r = await skillctlAsync(['verify-pins', '--remote', '--start-servers', '--timeout', String(seconds), '--json'], { cwd: dir, env, timeoutMs: 30_000 });
     const ms = Date.now() - started;
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.ok(ms < seconds * 1000 + 9000, `verify-pins took ${ms} ms`);
@@ -119,8 +119,26 @@ describe('verify-pins --remote --timeout SECONDS', () => {
 
   it('origins that answer in time: not cut, exit 0', async () => {
     const dir = await project({ oci: true, mcp: true });
-    const r = await skillctlAsync(['verify-pins', '--remote', '--timeout', '60', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    const r = await skillctlAsync(['verify-pins', '--remote', '--start-servers', '--timeout', '60', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
+  });
+
+  it('without --start-servers a server program the lock records is reported, not started (exit 2); the registry is asked', async () => {
+    const dir = await project({ oci: true, mcp: true });
+    const command = startMcpWith(dir, (recorded) => ['/bin/sh', '-c', ': > started; exec "$@"', 'sh', ...recorded]);
+    const r = await skillctlAsync(['verify-pins', '--remote', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.deepEqual(json<{ diagnostics: Finding[] }>(r).diagnostics.map(row), [
+      [
+        'MCP_PULL_SERVER_NOT_STARTED',
+        '.agents/skills/pdf-processing',
+        undefined,
+        `${serverLabel({ command })} was not started: verify-pins --remote starts the programs a lock records only with --start-servers`,
+      ],
+    ]);
+    assert.ok(!existsSync(join(dir, 'started')), 'the program the lock records was started');
+    const usage = skillctl(['verify-pins', '--start-servers', '--json'], { cwd: dir, env });
+    assert.deepEqual([usage.code, json<{ error: { code: string; message: string } }>(usage).error], [2, { code: 'USAGE', message: '--start-servers starts the servers --remote asks, which is not given' }]);
   });
 
   it('a registry that accepts and never answers, --timeout 1: OCI_UNREACHABLE naming the timeout within seconds, exit 2, nothing written', async () => {

@@ -13,6 +13,11 @@ export const MCP_SKILL_CODES = {
     exit: 'usage',
   },
   MCP_PULL_SERVER_TIMEOUT: { severity: 'error', title: 'The MCP server did not answer within the time limit.', exit: 'usage' },
+  MCP_PULL_SERVER_NOT_STARTED: {
+    severity: 'error',
+    title: 'verify-pins --remote: a pin\'s MCP server is a program the lock records, started only with --start-servers.',
+    exit: 'usage',
+  },
   MCP_PULL_NOT_SUPPORTED: {
     severity: 'error',
     title: 'The MCP server does not declare the Skills extension (io.modelcontextprotocol/skills) with the resources capability.',

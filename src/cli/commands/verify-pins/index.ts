@@ -10,7 +10,8 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
     .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
-    .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set (starts the server programs the lock records)")
+    .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set")
+    .option('--start-servers', 'with --remote: start the MCP server programs the lock records (origin.mcp.server.command) to ask them; without it each is reported (exit 2), not started. Only for a lock you have reviewed')
     .addOption(
       new Option('--timeout <seconds>', 'with --remote: how long the remote checks may take in all, every registry exchange and MCP server session together (default: no limit)').argParser(
         parseTimeout,
@@ -29,6 +30,7 @@ Examples:
   $ skillctl verify-pins --json | jq '.diagnostics[]'
   $ skillctl verify-pins --remote                       and report pulled skills whose origin moved
   $ skillctl verify-pins --remote --timeout 120         and give up on origins still unanswered after 2 minutes
+  $ skillctl verify-pins --remote --start-servers       and start the MCP servers a reviewed lock records, to ask them
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read or, with --remote, an origin cannot be asked.`,

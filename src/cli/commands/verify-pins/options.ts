@@ -7,6 +7,8 @@ export interface VerifyPinsOptions {
   readonly rev?: string;
   /** Also ask each pinned origin whether it moved: an OCI tag still resolving to the pinned digest, an MCP server's resource set (starts recorded MCP servers). */
   readonly remote?: boolean;
+  /** With --remote: start the MCP server programs the lock records (else each is reported, not started). */
+  readonly startServers?: boolean;
   /** With --remote: seconds the whole remote part may take, every registry exchange and MCP server session together. */
   readonly timeout?: number;
 }

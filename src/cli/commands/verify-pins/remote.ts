@@ -2,11 +2,15 @@
  * `verify-pins --remote`: each pin that records where it was pulled from is checked against its
  * origin as it is now (each scheme's core `remoteDrift`): an OCI tag against the pinned manifest
  * digest, an MCP server's skill against the pinned resource set. A lock's MCP origins name
- * programs to start: they are started only with --remote, which a user passes for a lock they
- * reviewed; without it verify-pins never leaves the working tree.
+ * programs to start, and a lock is as untrusted as the change that brings it: a pull request that
+ * adds an origin whose command is its own program would have it run by the CI job checking it.
+ * So they are started only with --start-servers, which a user passes for a lock they reviewed;
+ * without it each is reported (MCP_PULL_SERVER_NOT_STARTED, exit 2: never a silent pass). A server
+ * reached by URL starts no program and is always asked.
  */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
-import { remoteDrift as mcpDrift } from '../../../core/mcp-skills/index.js';
+import { diag } from '../../../core/diagnostics.js';
+import { remoteDrift as mcpDrift, serverLabel } from '../../../core/mcp-skills/index.js';
 import { Deadline, remoteDrift as ociDrift } from '../../../core/oci/index.js';
 import type { SkillctlLock } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
@@ -21,8 +25,8 @@ const MCP_TIMEOUT_MS = 30_000;
  * s for an MCP server), but a registry that trickles, or a lock of many slow servers, is not.
  * Once it passes, every origin not yet answered is reported with its scheme's code.
  */
-export async function remoteFindings(ctx: Context, lock: SkillctlLock, lockFile: string, timeoutSeconds?: number): Promise<Diagnostic[]> {
-  const deadline = timeoutSeconds !== undefined ? new Deadline(timeoutSeconds) : undefined;
+export async function remoteFindings(ctx: Context, lock: SkillctlLock, lockFile: string, opts: { readonly startServers: boolean; readonly timeoutSeconds?: number }): Promise<Diagnostic[]> {
+  const deadline = opts.timeoutSeconds !== undefined ? new Deadline(opts.timeoutSeconds) : undefined;
   // Started now rather than at the first request: the remote part is what the bound is for.
   deadline?.signal();
   const bound = deadline !== undefined ? { deadline } : {};
@@ -31,7 +35,17 @@ export async function remoteFindings(ctx: Context, lock: SkillctlLock, lockFile:
   if (lock.skills.some((pin) => pin.origin?.oci !== undefined)) for (const d of await ociDrift(lock.skills, { ...(await transportOptions(ctx.io, {})), ...bound }, lockFile)) found.push(d);
   for (const pin of lock.skills) {
     const mcp = pin.origin?.mcp;
-    if (mcp !== undefined) for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, ...bound })) found.push(d);
+    if (mcp === undefined) continue;
+    if ('command' in mcp.server && !opts.startServers) {
+      found.push(
+        diag('MCP_PULL_SERVER_NOT_STARTED', `${serverLabel(mcp.server)} was not started: verify-pins --remote starts the programs a lock records only with --start-servers`, {
+          file: pin.source,
+          hint: "review the lock's origin.mcp.server.command, then pass --start-servers; never in a job that runs on changes you have not reviewed",
+        }),
+      );
+      continue;
+    }
+    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, ...bound })) found.push(d);
   }
   return sortDiagnostics(found);
 }
