@@ -16,10 +16,10 @@
  *   hang          skills/get and skills/list are never answered
  *   no-extension  the extension is not declared
  *
- * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE] [--deaf MARKFILE]
+ * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE] [--deaf MARKFILE] [--say TEXT]
  * (--http: Streamable HTTP on 127.0.0.1, an ephemeral port written to PORTFILE; --deaf: over
  * stdio, it stays up when its stdin closes and when SIGTERM comes, and appends a line to
- * MARKFILE for each SIGTERM: only SIGKILL ends it).
+ * MARKFILE for each SIGTERM: only SIGKILL ends it; --say: TEXT written to its stderr at start).
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -176,11 +176,12 @@ function serverFor(skills: Skill[], lie: Lie | undefined): Server {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' }, deaf: { type: 'string' } } });
+  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' }, deaf: { type: 'string' }, say: { type: 'string' } } });
   const lie = values.lie as Lie | undefined;
   if (lie !== undefined && !LIES.includes(lie)) throw new Error(`unknown lie ${lie}`);
   if (values.dir === undefined || !statSync(values.dir).isDirectory()) throw new Error('--dir DIR is required');
   const skills = loadSkills(values.dir, lie);
+  if (values.say !== undefined) process.stderr.write(`${values.say}\n`);
   if (values.http === undefined) {
     await serverFor(skills, lie).connect(new StdioServerTransport());
     const deaf = values.deaf;

@@ -17,6 +17,7 @@ import { skillctlAsync, type CliRun } from '../helpers/cli.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 import { HANG_GUARD_MS } from '../helpers/hostile.js';
 import { hostileRegistry } from '../helpers/hostile-registry.js';
+import { SERVED, serverCommand } from '../helpers/pull-mcp.js';
 import { tgz } from '../helpers/tar.js';
 
 /** Every character a terminal obeys as a command: C0 but newline and tab, DEL, C1. */
@@ -151,3 +152,14 @@ describe("attack: a registry's own error message carries the payload", () => {
     }
   });
 });
+
+describe("attack: an MCP server's stderr carries the payload", () => {
+  const sc = scratch('skillctl-escapes-mcp-');
+  it('pull skill:// from a server program that writes it to its stderr: shown escaped, the pull still succeeds', async () => {
+    const command = `${serverCommand(SERVED)} --say '${PAYLOAD}'`;
+    const r = await human(['pull', 'skill://pdf-processing/SKILL.md', '--mcp', command, '--out', 'out'], sc.work);
+    assert.equal(r.code, 0, r.stderr);
+    noControls(r);
+  });
+});
+

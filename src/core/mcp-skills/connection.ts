@@ -6,6 +6,7 @@
  * request, the largest message the transport buffers, and the SDK's own process shutdown; a
  * caller with a bound on its whole run (verify-pins --timeout) adds a deadline over them all.
  */
+import { StringDecoder } from 'node:string_decoder';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { diag, type Code, type Diagnostic } from '../diagnostics.js';
@@ -33,6 +34,12 @@ export interface ConnectOptions {
    * for as long as it has requests to answer.
    */
   readonly deadline?: SessionDeadline;
+  /**
+   * What a stdio server writes to its stderr, as text (UTF-8 decoded across pieces); default:
+   * read and dropped. It is the server's text: a caller that shows it on a terminal makes its
+   * control characters visible first (core/visible.ts), as for a skill's stderr.
+   */
+  readonly onStderr?: (text: string) => void;
 }
 
 /**
@@ -133,7 +140,14 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     const [command, ...args] = server.command as [string, ...string[]];
     // The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER): no secret of
     // skillctl's own environment reaches a program that is only asked for files.
-    const stdio = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'inherit', maxBufferSize: opts.maxMessageBytes });
+    // Piped, never inherited: the program's stderr would reach the user's terminal unfiltered. It
+    // is always read, so a server that writes much never blocks on a full pipe.
+    const stdio = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'pipe', maxBufferSize: opts.maxMessageBytes });
+    const decoder = new StringDecoder('utf8');
+    stdio.stderr?.on('data', (piece: Buffer) => {
+      const text = decoder.write(piece);
+      if (text !== '') opts.onStderr?.(text);
+    });
     // The SDK's shutdown gives a program 2 s after its stdin closes and 2 s more after SIGTERM: a
     // server that ignores both would outlive the caller's deadline by 4 s. Past the deadline there
     // is nothing left to wait for, so the program is killed at once. (The SDK drops the pid when

@@ -19,6 +19,8 @@ export interface DriftOptions {
   readonly file: string;
   /** The bound on the caller's whole remote run (verify-pins --timeout); default none. */
   readonly deadline?: SessionDeadline;
+  /** A stdio server's stderr (ConnectOptions.onStderr). */
+  readonly onStderr?: (text: string) => void;
 }
 
 /** The findings for one pinned origin: none when the server's entry lists exactly the pinned files. */
@@ -33,6 +35,7 @@ export async function remoteDrift(origin: McpOrigin, opts: DriftOptions): Promis
       timeoutMs: opts.timeoutMs,
       maxMessageBytes: maxMessageBytes(DEFAULT_PULL_LIMITS),
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
+      ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}),
     });
     try {
       result = await server.request('skills/get', { uri: origin.uri });

@@ -106,6 +106,8 @@ export interface PullOptions {
   readonly cwd: string;
   readonly timeoutMs: number;
   readonly limits: PullLimits;
+  /** A stdio server's stderr (ConnectOptions.onStderr). */
+  readonly onStderr?: (text: string) => void;
 }
 
 /** Connects to `address`, pulls, and closes; a server that cannot be used is a finding, not a throw. */
@@ -118,7 +120,7 @@ export async function pullSkills(address: ServerAddress, request: PullRequest, o
   };
   let server: SkillServer;
   try {
-    server = await connectSkillServer(address, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxMessageBytes: maxMessageBytes(opts.limits) });
+    server = await connectSkillServer(address, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxMessageBytes: maxMessageBytes(opts.limits), ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}) });
   } catch (err) {
     return failed(err);
   }

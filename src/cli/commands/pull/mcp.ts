@@ -10,6 +10,7 @@ import { DEFAULT_PULL_LIMITS, placeSkills, pullSkills, serverLabel } from '../..
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock } from '../../project.js';
+import { serverStderr } from '../../server-stderr.js';
 import { pullMcpJson, renderPullMcp } from '../../render/pull-mcp.js';
 import { MCP_TIMEOUT_SECONDS, requestOf, serverOf, type McpPullOptions } from './mcp-options.js';
 
@@ -19,7 +20,7 @@ export async function run(ctx: Context, refs: readonly string[], opts: McpPullOp
   const cwd = ctx.io.cwd;
   const root = (await findProjectRoot(cwd)) ?? cwd;
   const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
-  const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round((opts.timeout ?? MCP_TIMEOUT_SECONDS) * 1000), limits: DEFAULT_PULL_LIMITS });
+  const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round((opts.timeout ?? MCP_TIMEOUT_SECONDS) * 1000), limits: DEFAULT_PULL_LIMITS, onStderr: serverStderr(ctx) });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   const placed =
     pulled.ok && pulled.skills.length > 0

@@ -15,6 +15,7 @@ import { Deadline, remoteDrift as ociDrift } from '../../../core/oci/index.js';
 import type { SkillctlLock } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { transportOptions } from '../../oci-env.js';
+import { serverStderr } from '../../server-stderr.js';
 
 /** How long each request to an MCP server may take. */
 const MCP_TIMEOUT_MS = 30_000;
@@ -45,7 +46,7 @@ export async function remoteFindings(ctx: Context, lock: SkillctlLock, lockFile:
       );
       continue;
     }
-    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, ...bound })) found.push(d);
+    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, onStderr: serverStderr(ctx), ...bound })) found.push(d);
   }
   return sortDiagnostics(found);
 }
