@@ -8,8 +8,14 @@
  * human output reads as `--json` does. Backslashes are left alone: the result is for reading,
  * not for parsing back. One character at a time, with no state, so a sequence split across two
  * chunks of a stream is caught in each.
+ *
+ * Also written out: the characters that reorder or hide text where a terminal does bidirectional
+ * layout (VTE, Konsole, mlterm): the explicit direction marks, embeddings, overrides and isolates
+ * (U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069), and the invisible ones (U+200B-U+200D,
+ * U+2060, U+FEFF). A name shown as `txt.exe` that is `exe.txt`, or two names that look alike
+ * and are not, is the trick ("Trojan Source"); ordinary right-to-left text needs none of them.
  */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 const escaped = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 

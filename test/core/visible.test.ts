@@ -27,6 +27,12 @@ describe('visible', () => {
     assert.ok(out.includes('\n') && out.includes('\t'));
   });
 
+  it('writes out the marks that reorder or hide text (bidi overrides and isolates, zero-width); leaves right-to-left text as it is', () => {
+    assert.equal(visible('invoice\u202etxt.exe'), 'invoice\\u202etxt.exe');
+    assert.equal(visible('\u2066a\u2069\u200bb\u200e\u200f\u061c\u2060\ufeff'), '\\u2066a\\u2069\\u200bb\\u200e\\u200f\\u061c\\u2060\\ufeff');
+    for (const s of ['שלום עולם', 'مرحبا بالعالم']) assert.equal(visible(s), s);
+  });
+
   it('gives the same text whether a stream is escaped whole or in chunks split mid-sequence', () => {
     const s = 'a\u001b]52;c;eA==\u0007b\r\u009b1A';
     for (let i = 0; i <= s.length; i++) assert.equal(visible(s.slice(0, i)) + visible(s.slice(i)), visible(s));
