@@ -6,7 +6,7 @@
  */
 import { CONFIG_MAX, parseListing } from '../skills/lib/git-config.js';
 import { gitNamedPaths } from '../skills/lib/git-named-paths.js';
-import { baseEnv, runWith } from './commands/verify-pins/git-run.js';
+import { baseEnv, runWith } from './git-run.js';
 
 /**
  * The paths, or none when git is not installed, the directory is in no repository and no global

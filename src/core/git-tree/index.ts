@@ -1,7 +1,7 @@
 /**
  * A git tree (the index or a commit's) in memory, and the file-system calls of a `DirOps` over
  * it, so the pin verifiers check what is being committed rather than the working tree. Running
- * git is the caller's (src/cli/commands/verify-pins/git-*.ts): the core only parses git's
+ * git is the caller's (src/cli/git-run.ts, src/cli/commands/verify-pins/git-tree.ts): the core only parses git's
  * answers and reads blobs through the `BlobReader` it is given.
  */
 export { changedPaths } from './changes.js';

@@ -8,7 +8,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { BlobReader } from '../../../core/git-tree/index.js';
 import type { Sha256Digest } from '../../../core/digest/index.js';
-import { unreadable, type Git } from './git-run.js';
+import { unreadable, type Git } from '../../git-run.js';
 
 interface Pending {
   readonly oid: string;

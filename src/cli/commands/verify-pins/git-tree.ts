@@ -10,7 +10,7 @@ import type { DirOps } from '../../../core/bundle/index.js';
 import { parseLsFiles, parseLsTree, toGitTree, treeDirOps, type GitTree, type ListedEntry, type Parsed } from '../../../core/git-tree/index.js';
 import { LOCK_MARKER } from '../../../core/fs/index.js';
 import { catFile, type BatchReader } from './cat-file.js';
-import { firstLine, openGit, unreadable, type Git } from './git-run.js';
+import { firstLine, openGit, unreadable, type Git } from '../../git-run.js';
 
 /** A listing of more than this is refused rather than held: about two million paths. */
 const LISTING_MAX = 256 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * git, run for `verify-pins --staged` and `--rev` with the hardening the built-in git skills use
+ * The user's git, run by the CLI: for `verify-pins --staged` and `--rev` (openGit) with the hardening the built-in git skills use
  * (src/skills/lib/git.ts): the repository is input (DESIGN.md, "Arguments and repositories are
  * input"), and its configuration can name programs git would run: clean/smudge/process filters,
  * textconv, fsmonitor, hooks, pagers, credential helpers, a partial clone's remote commands. The
@@ -10,10 +10,12 @@
  * Unlike the skills, the user's global and system configuration are read: this is the user's own
  * git, run from their hook, and `safe.directory` (honoured only there) must keep working for a
  * checkout another user owns, as in CI containers. Whatever those files name is neutralised too.
+ * A run lists the same configuration through `runWith` to learn what it names
+ * (git-named-paths.ts): a listing starts none of it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { SkillctlError } from '../../../core/errors.js';
-import { CONFIG_MAX, configEnv, DROPPED_ENV, FIXED, NEUTRAL_ENV, neutralise, olderThan231, parseListing, tookOverrides } from '../../../skills/lib/git-config.js';
+import { SkillctlError } from '../core/errors.js';
+import { CONFIG_MAX, configEnv, DROPPED_ENV, FIXED, NEUTRAL_ENV, neutralise, olderThan231, parseListing, tookOverrides } from '../skills/lib/git-config.js';
 
 /**
  * Where the repository and the index are: git sets these for its hooks (GIT_INDEX_FILE for a
