@@ -254,13 +254,9 @@ function readAllSync(fd: number, size: number): Buffer {
   return off === size ? buf : buf.subarray(0, off);
 }
 
-/** Promise-shaped results of blocking calls; a thrown error becomes a rejection. */
+/** Promise-shaped results of blocking calls, run at once; a thrown error becomes a rejection (the executor's). */
 function now<T>(fn: () => T): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (err) {
-    return Promise.reject(err);
-  }
+  return new Promise((resolve) => resolve(fn()));
 }
 
 export const syncDirOps: DirOps = {

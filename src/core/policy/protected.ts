@@ -18,6 +18,8 @@
  * (WriteUse `move`). */
 import { dirname, join } from 'node:path';
 import { within } from '../fs/within.js';
+// model.js, not the registry's index.ts: every run loads this module, and the index brings the
+// registry's publish and validation code with it.
 import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
 
 /** File names protected in every directory. */
