@@ -1,6 +1,7 @@
 import { compareSkillPins, renderLock, type SkillPin as SkillctlPin } from '../../src/core/pins/index.js';
 import { defaultPolicy, loadPolicy, type HostPolicy } from '../../src/core/policy/index.js';
 import { runSkill, type BuiltinSkill, type RunOptions, type RunRequest, type RunResult } from '../../src/core/run/index.js';
+import { errorCodesOf } from './diagnostics.js';
 
 /** A clock that does not move: records are reproducible. */
 export const FIXED_CLOCK = { now: () => Date.UTC(2026, 0, 1), monotonic: () => 0 };
@@ -42,7 +43,7 @@ export function engine(call: EngineCall): Promise<RunResult> {
 
 /** The distinct codes of error diagnostics, sorted. */
 export function errorCodes(r: RunResult): string[] {
-  return [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+  return errorCodesOf(r.diagnostics);
 }
 
 /**

@@ -9,6 +9,7 @@ import { collectTargets, preparePin, type PinTarget, type SkillPin, type Skillct
 import { editManifest, makeProject } from '../helpers/project.js';
 import { pinPaths } from '../helpers/pins.js';
 import { swap } from '../helpers/swap.js';
+import { errorCodesOf } from '../helpers/diagnostics.js';
 
 /** Runs per attack, as walk-races.test.ts makes them. */
 const RUNS = 200;
@@ -20,7 +21,7 @@ const RUNS = 200;
  */
 const again = (i: number, through: number | undefined): boolean => i < RUNS || (through === undefined && i < RUNS * 10);
 
-const errorCodes = (ds: readonly { code: string; severity: string }[]): string => [...new Set(ds.filter((d) => d.severity === 'error').map((d) => d.code))].sort().join(',');
+const errorCodes = (ds: readonly { code: string; severity: string }[]): string => errorCodesOf(ds).join(',');
 
 /** The pin of demo.hello in the lock `root` has. */
 function pinned(root: string): SkillPin | undefined {

@@ -16,6 +16,7 @@ import { SECRET } from '../helpers/attack.js';
 import { makeProject } from '../helpers/project.js';
 import { swap } from '../helpers/swap.js';
 import { tempDir } from '../helpers/tmp.js';
+import { errorCodesOf } from '../helpers/diagnostics.js';
 
 /** Runs per attack: the issue asks for at least 200 against the swapping process. */
 const RUNS = 200;
@@ -90,7 +91,7 @@ describe('threat: check-then-use races (a skill directory swapped for a symlink 
         const r = await preparePin(ctx, target);
         let key: string;
         if (r.prepared !== undefined) key = JSON.stringify(r.prepared.entry) === JSON.stringify(expected.entry) ? 'pinned' : `other pin: ${JSON.stringify(r.prepared.entry)}`;
-        else key = [...new Set(r.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code))].sort().join(',');
+        else key = errorCodesOf(r.diagnostics).join(',');
         seen[key] = (seen[key] ?? 0) + 1;
       }
     } finally {

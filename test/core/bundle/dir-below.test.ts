@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { asyncDirOps, atBelow, DirCursor, dirSource, hashFiles, LinkOnTheWay, openRoot, RootChanged, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
 import { OUTSIDE_TEXT, walkLayout } from '../../helpers/walk-layout.js';
+import { recordingOps } from '../../helpers/recording-ops.js';
 
 /** The shared layout, with `a/y.txt` too (inside and outside). */
 function layout(): { bundle: string; outside: string } {
@@ -14,23 +15,6 @@ function layout(): { bundle: string; outside: string } {
   writeFileSync(join(l.bundle, 'a', 'y.txt'), 'inside\n');
   writeFileSync(join(l.outside, 'a', 'y.txt'), OUTSIDE_TEXT);
   return l;
-}
-
-/** `ops` counting the directories it opens. */
-function counting(ops: DirOps): { ops: DirOps; opened: string[] } {
-  const opened: string[] = [];
-  const openDir = ops.openDir?.bind(ops);
-  assert.ok(openDir);
-  return {
-    opened,
-    ops: {
-      ...ops,
-      openDir: (path, follow) => {
-        opened.push(path);
-        return openDir(path, follow);
-      },
-    },
-  };
 }
 
 describe('reads below a bundle after its walk', () => {
@@ -54,7 +38,7 @@ describe('reads below a bundle after its walk', () => {
 
     it(`${flavour}: files read in path order share their directories' handles; a file of the root opens none`, async () => {
       const { bundle } = layout();
-      const { ops: counted, opened } = counting(ops);
+      const { ops: counted, dirs: opened } = recordingOps(ops);
       const cursor = new DirCursor(counted, bundle);
       try {
         assert.equal(await cursor.file('SKILL.md'), join(bundle, 'SKILL.md'));
@@ -84,7 +68,7 @@ describe('reads below a bundle after its walk', () => {
     const { bundle, outside } = layout();
     const st = lstatSync(bundle);
     const expect = { dev: st.dev, ino: st.ino };
-    const { ops: counted, opened } = counting(syncDirOps);
+    const { ops: counted, dirs: opened } = recordingOps(syncDirOps);
     assert.equal(String(await atBelow(counted, bundle, 'SKILL.md', (at) => counted.readRegular(at), expect)), 'inside\n');
     assert.equal(opened.length, 1);
     renameSync(bundle, `${bundle}.moved`);

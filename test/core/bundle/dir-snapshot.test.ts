@@ -6,26 +6,10 @@ import assert from 'node:assert/strict';
 import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { asyncDirOps, dirSource, hashFiles, listAndHash, RootChanged, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
+import { asyncDirOps, dirSource, hashFiles, listAndHash, RootChanged, syncDirOps } from '../../../src/core/bundle/index.js';
 import { sha256 } from '../../../src/core/digest/index.js';
 import { walkLayout } from '../../helpers/walk-layout.js';
-
-/** `ops` counting the regular files it opens, by the name they were opened under. */
-function counting(ops: DirOps): { ops: DirOps; opened: string[] } {
-  const opened: string[] = [];
-  const note = (path: string): void => void opened.push(path.slice(path.lastIndexOf('/') + 1));
-  const hashRegular = ops.hashRegular?.bind(ops);
-  assert.ok(hashRegular);
-  return {
-    opened,
-    ops: {
-      ...ops,
-      readRegular: (path) => (note(path), ops.readRegular(path)),
-      digestRegular: (path) => (note(path), ops.digestRegular(path)),
-      hashRegular: (path, max, keep) => (note(path), hashRegular(path, max, keep)),
-    },
-  };
-}
+import { recordingOps } from '../../helpers/recording-ops.js';
 
 /** The bundle's folder moved aside and a link to `outside` put in its place. */
 function replaceRoot(bundle: string, outside: string): void {
@@ -40,7 +24,7 @@ describe('a directory source after its walk', () => {
   ] as const) {
     it(`${flavour}: walked with hashes, each file is opened once; digests and reads after it give the bytes the walk read, whatever the files hold now`, async () => {
       const { bundle } = walkLayout();
-      const { ops: counted, opened } = counting(ops);
+      const { ops: counted, files: opened } = recordingOps(ops);
       const source = dirSource(bundle, undefined, counted);
       const { listing, hashed } = await listAndHash(source);
       assert.deepEqual(listing.files.map((f) => f.path), ['SKILL.md', 'a/b/in.txt', 'a/b/x.txt']);

@@ -8,9 +8,10 @@ import { readSecretKey } from '../../../src/core/sign/index.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
 import { makeKeys, pinPaths } from '../../helpers/pins.js';
 import { editManifest, makeProject, projects, removeDir, snapshot } from '../../helpers/project.js';
+import { errorCodesOf } from '../../helpers/diagnostics.js';
 
 const lockOf = async (root: string): Promise<SkillctlLock> => JSON.parse(await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8')) as SkillctlLock;
-const errorCodes = (ds: readonly { code: string; severity: string }[]): string[] => [...new Set(ds.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+const errorCodes = errorCodesOf;
 
 describe('pin', () => {
   const { project, cleanup } = projects();

@@ -7,9 +7,10 @@ import { after, describe, it } from 'node:test';
 import { preparePin, type PrepareContext } from '../../../src/core/pins/index.js';
 import { projects } from '../../helpers/project.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { errorCodesOf } from '../../helpers/diagnostics.js';
 
 const ctx = (root: string): PrepareContext => ({ root, keys: new Map(), signing: [] });
-const codes = (ds: readonly { code: string; severity: string }[]): string[] => [...new Set(ds.filter((d) => d.severity === 'error').map((d) => d.code))].sort();
+const codes = errorCodesOf;
 
 describe('preparePin of a folder', () => {
   const { project, cleanup } = projects();
