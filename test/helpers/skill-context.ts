@@ -90,6 +90,7 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
     pathEnv: env.PATH ?? '',
     granted: grant.granted,
     protectedPaths: opts.protectedPaths ?? [],
+    gate,
     report: (sandbox, diagnostics) => confined.push({ sandbox, diagnostics }),
   });
   const ctx: BuiltinContext = {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import type { HostLookup } from '../../src/core/policy/index.js';
+import { EGRESS_PORT } from '../../src/core/run/egress/bridge.js';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { serve, serveRaw, withAddress, type TestServer } from '../helpers/network.js';
 import { skillContext } from '../helpers/skill-context.js';
@@ -91,8 +92,8 @@ const fetch = (url: () => string, policy: string | null = POLICY) => (sc: Scratc
   return runTarget('http.fetch_text', { url: url(), max_bytes: 1000 }, { cwd: sc.work, ...(policy !== null ? { policy } : {}) });
 };
 /** shell.exec_safe running node that opens a TCP connection to the server and says whether it connected. */
-const connect = (sc: Scratch, policy: string): Promise<Ran> => {
-  const probe = `require('net').connect(${srv.port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
+const connect = (sc: Scratch, policy: string, port = srv.port): Promise<Ran> => {
+  const probe = `require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('connected'); process.exit(0); }).on('error', (e) => { console.log(e.code); process.exit(0); })`;
   return runTarget('shell.exec_safe', { argv: ['node', '-e', probe] }, { cwd: sc.work, policy });
 };
 const at = (path: string) => (): string => `${srv.base}${path}`;
@@ -136,8 +137,10 @@ const rows: Attack[] = [
     attempt: (sc) => connect(sc, EXEC),
     check: async (r, sc) => {
       assert.notEqual((r.output as { stdout: string }).stdout, 'connected\n');
-      // The control: granted the address, the same command connects.
-      assert.equal(((await connect(sc, EXEC_NET)).output as { stdout: string }).stdout, 'connected\n');
+      // The control: granted the address, the same command reaches the egress proxy's bridge
+      // (the only way out then: egress.test.ts), which does not exist without the grant.
+      assert.equal(((await connect(sc, EXEC, EGRESS_PORT)).output as { stdout: string }).stdout, 'ECONNREFUSED\n');
+      assert.equal(((await connect(sc, EXEC_NET, EGRESS_PORT)).output as { stdout: string }).stdout, 'connected\n');
     },
   },
 ];

@@ -9,11 +9,11 @@ import type { Code } from '../diagnostics.js';
 import { lookupCommand } from '../fs/find-command.js';
 import { ipFamily, isSpecialAddress } from './address.js';
 import { argumentDenied, globMatch } from './glob.js';
-import type { GrantedPermissions } from './grant.js';
+import type { GrantedPermissions, NetGrant } from './grant.js';
 import { kernelDirReason, pathForm, resolveReal, within } from './paths.js';
 import { protectedReason, type WriteUse } from './protected.js';
 import { covers } from './scopes.js';
-import { urlForm } from './url.js';
+import { urlForm, type UrlForm } from './url.js';
 
 /** The host policy's answer for one operation. `resolved` is what the skill must then use. */
 export type PolicyDecision =
@@ -78,6 +78,13 @@ export interface GateUse {
 }
 
 export interface RecordingGate extends PolicyGate {
+  /**
+   * May the skill's process open a tunnel (HTTP CONNECT, through the egress proxy) to `host:port`? Allowed
+   * when a granted prefix names that host and port, whatever its path (a tunnel's path cannot be
+   * seen); the same address checks as checkUrl, and `address` is where to connect. `resolved`
+   * is `https://host:port` when an https prefix allowed it, else `http://host:port`.
+   */
+  checkTunnel(authority: string): Promise<PolicyDecision>;
   /** Every decision so far, in order. */
   readonly uses: readonly GateUse[];
   /**
@@ -117,6 +124,8 @@ const systemLookup: HostLookup = async (host) => {
 };
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
+/** `host:port` or `[v6]:port`, as a CONNECT request names its target. */
+const TUNNEL = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/;
 
 export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions): RecordingGate {
   const uses: GateUse[] = [];
@@ -164,18 +173,15 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     return allow(scope, root, real);
   }
 
-  async function checkUrl(raw: string): Promise<PolicyDecision> {
-    const form = urlForm(raw);
-    if (!form.ok) return deny('net.http', 'POLICY_URL_INVALID', `net.http: ${form.reason}`);
-    const grant = granted.netHttp.find((g) => covers(g.value, form.value));
-    if (grant === undefined) return deny('net.http', 'POLICY_URL_DENIED', 'net.http: the URL is not covered by the granted prefixes');
+  /** The address checks for a URL the grant `grant` covers, then the decision (checkUrl, checkTunnel). */
+  async function reach(grant: NetGrant, form: Extract<UrlForm, { ok: true }>, resolved: string): Promise<PolicyDecision> {
     const host = form.url.hostname.replace(/^\[|\]$/g, '');
     if (ipFamily(host) !== 0) {
       // An IP literal reaches a special-purpose address only when the policy names that literal.
       if (isSpecialAddress(host) && grant.value.host.replace(/^\[|\]$/g, '') !== host) {
         return deny('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the address is not public and not granted by literal');
       }
-      return allow('net.http', grant.raw, form.url.href, host);
+      return allow('net.http', grant.raw, resolved, host);
     }
     let addresses: readonly string[];
     try {
@@ -188,7 +194,28 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     if (addresses.some(isSpecialAddress)) {
       return deny('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the host name resolves to a non-public address');
     }
-    return allow('net.http', grant.raw, form.url.href, addresses[0]);
+    return allow('net.http', grant.raw, resolved, addresses[0]);
+  }
+
+  async function checkUrl(raw: string): Promise<PolicyDecision> {
+    const form = urlForm(raw);
+    if (!form.ok) return deny('net.http', 'POLICY_URL_INVALID', `net.http: ${form.reason}`);
+    const grant = granted.netHttp.find((g) => covers(g.value, form.value));
+    if (grant === undefined) return deny('net.http', 'POLICY_URL_DENIED', 'net.http: the URL is not covered by the granted prefixes');
+    return reach(grant, form, form.url.href);
+  }
+
+  async function checkTunnel(authority: string): Promise<PolicyDecision> {
+    const m = TUNNEL.exec(authority);
+    if (m === null) return deny('net.http', 'POLICY_URL_INVALID', 'net.http: a tunnel names host:port');
+    // Through a tunnel the path cannot be seen: a grant covers its host and port whatever its path.
+    // An https grant first: `resolved` names the scheme, and only a plain-http tunnel can be read.
+    const ordered = [...granted.netHttp].sort((a, b) => Number(a.value.protocol !== 'https:') - Number(b.value.protocol !== 'https:'));
+    for (const grant of ordered) {
+      const form = urlForm(`${grant.value.protocol}//${authority}${grant.value.path}`);
+      if (form.ok && covers(grant.value, form.value)) return reach(grant, form, `${form.url.protocol}//${form.url.host}`);
+    }
+    return deny('net.http', 'POLICY_URL_DENIED', `net.http: no granted prefix names ${m[1] as string} on port ${m[2] as string}`);
   }
 
   async function checkExec(argv: readonly string[], eo: ExecCheckOptions = {}): Promise<PolicyDecision> {
@@ -224,6 +251,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     checkRead: (path) => checkPath('fs.read', path),
     checkWrite: (path) => checkPath('fs.write', path),
     checkUrl,
+    checkTunnel,
     checkExec,
     checkEnv(name: string): PolicyDecision {
       if (typeof name === 'string' && granted.env.includes(name)) return allow('env', name, name);

@@ -37,7 +37,8 @@ export interface BuiltinContext {
    * Sets up a program the policy let the skill run (`file` as checkExec resolved it) to run under
    * the run's sandbox (`--sandbox`): with bubblewrap, the program sees only the system directories,
    * its own directory, the granted paths (fs.read read-only, fs.write read-write, protected files
-   * read-only) and a private /tmp, and has no network unless net.http is granted. Spawn the
+   * read-only) and a private /tmp, and reaches the network only when net.http is granted, and then
+   * only through the egress proxy, which checks each request against the grant. Spawn the
    * returned `file` and `args` in `cwd` (a directory the policy let the skill read); when the run
    * asks for a sandbox this host cannot give, end the skill with the returned outcome.
    */

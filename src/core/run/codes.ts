@@ -58,6 +58,11 @@ export const RUN_CODES = {
     exit: 'findings',
   },
   RUN_SANDBOX_UNAVAILABLE: { severity: 'error', title: 'The requested sandbox (bubblewrap) is not installed or cannot start.', exit: 'usage' },
+  RUN_NODE_FETCH_UNPROXIED: {
+    severity: 'warning',
+    title: "This node's fetch and http modules do not read the proxy variables: a node skill's requests reach no network unless it uses the egress proxy itself.",
+    exit: 'findings',
+  },
   RUN_UNSANDBOXED: {
     severity: 'warning',
     title: 'bubblewrap is not installed: the process ran without OS-level isolation (--sandbox auto).',

@@ -108,6 +108,16 @@ export function startRecord(facts: RunFacts, startedAt: number, skillctlVersion:
   };
 }
 
+function uniqueBy<T>(items: readonly T[], key: (item: T, index: number) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item, index) => {
+    const k = key(item, index);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** The `end` record: how the run ended, and why. */
 export function buildRecord(
   facts: RunFacts,
@@ -119,7 +129,11 @@ export function buildRecord(
 ): AuditEndRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
-    ...facts.uses.filter((u) => !u.allowed && u.fallback === undefined).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+    // A process may ask the egress proxy any number of times: each of its refusals once.
+    ...uniqueBy(
+      facts.uses.filter((u) => !u.allowed && u.fallback === undefined).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
+      (d, i) => (d.scope === 'net.http' ? `${d.code}\u0000${d.reason}` : String(i)),
+    ),
     ...(facts.refusals ?? []),
   ];
   // A refusal the skill did without (rg refused, the built-in search ran) denied the run nothing.

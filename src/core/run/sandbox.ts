@@ -3,8 +3,10 @@
  * start (shell.exec_safe, git, rg): a fresh mount namespace holding only the system runtime
  * directories and a few /etc files (read-only), the bundle if any (read-only) and the granted
  * paths (fs.read read-only, fs.write read-write); a private /tmp; new PID, IPC, UTS and user
- * namespaces; and a new network namespace with no interfaces unless net.http is granted. A file
- * outside those binds does not exist inside: it is not merely refused.
+ * namespaces; and a new network namespace with loopback only. With net.http granted, the way out
+ * is the egress proxy's socket (egress/proxy.ts), reached through the bridge (egress/bridge.ts),
+ * which starts the command: every request is checked against the grant. A file outside those
+ * binds does not exist inside: it is not merely refused.
  */
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,6 +14,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
+import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKET } from './egress/bridge.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
@@ -78,7 +81,11 @@ export interface SandboxSpec {
   readonly runtimeDirs: readonly string[];
   readonly read: readonly string[];
   readonly write: readonly string[];
-  readonly network: boolean;
+  /**
+   * The egress proxy's socket (a host path), when net.http is granted: shown at EGRESS_SOCKET, and
+   * the command starts under the bridge. Without it the sandbox reaches no network at all.
+   */
+  readonly egress?: string;
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -140,7 +147,9 @@ export function protectMounts(protect: readonly string[], write: readonly string
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
-  if (spec.network) args.push('--share-net');
+  // The bridge starts without NODE_OPTIONS (it gives them back to the command, bridge.ts):
+  // nothing the environment names runs in it.
+  if (spec.egress !== undefined) args.push('--unsetenv', 'NODE_OPTIONS');
   const mounts: Mount[] = [];
   for (const e of spec.system) mounts.push(e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind: '--ro-bind', path: e.path });
   for (const f of ETC_FILES) mounts.push({ kind: '--ro-bind-try', path: f });
@@ -170,6 +179,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     else args.push(m.kind, m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
+  if (spec.egress !== undefined) args.push('--ro-bind', spec.egress, EGRESS_SOCKET);
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }
@@ -232,7 +242,11 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
   const bwrap = await lookupCommand('bwrap', r.pathEnv);
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
-    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs }), '--'], diagnostics: [] };
+    if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs }), '--'], diagnostics: [] };
+    // The bridge runs on skillctl's own node, which the sandbox then shows too.
+    const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs };
+    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', EGRESS_SOCKET, String(EGRESS_PORT), '--'];
+    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };
   if (!r.allowUnsandboxed) {

@@ -182,6 +182,29 @@ describe('policy gate', () => {
     });
   });
 
+  describe('tunnels (the egress proxy\'s CONNECT)', () => {
+    it('allows the host and port a granted prefix names, whatever its path, and says the scheme that allowed it', async () => {
+      const d = await gate.checkTunnel('api.example.com:443');
+      assert.equal(allowed(d), 'https://api.example.com');
+      assert.equal(d.allowed && d.address, '93.184.216.34');
+      assert.equal(allowed(await gate.checkTunnel('127.0.0.1:8080')), 'http://127.0.0.1:8080');
+    });
+    it('refuses another port, another host, a look-alike and what is not host:port', async () => {
+      assert.equal(denied(await gate.checkTunnel('api.example.com:80')), 'POLICY_URL_DENIED');
+      assert.equal(denied(await gate.checkTunnel('api.example.com:8443')), 'POLICY_URL_DENIED');
+      assert.equal(denied(await gate.checkTunnel('api.example.com.evil.tld:443')), 'POLICY_URL_DENIED');
+      assert.equal(denied(await gate.checkTunnel('169.254.169.254:80')), 'POLICY_URL_DENIED');
+      for (const a of ['api.example.com', 'api.example.com:', 'user@api.example.com:443', 'api.example.com:443/v1', 'http://api.example.com:443', '']) {
+        assert.equal(denied(await gate.checkTunnel(a)), 'POLICY_URL_INVALID', a);
+      }
+    });
+    it('refuses names that resolve to non-public addresses, as for a URL', async () => {
+      assert.equal(denied(await gate.checkTunnel('internal.example.com:443')), 'POLICY_ADDRESS_PRIVATE');
+      assert.equal(denied(await gate.checkTunnel('rebind.example.com:443')), 'POLICY_ADDRESS_PRIVATE');
+      assert.equal(denied(await gate.checkTunnel('nowhere.example.com:443')), 'POLICY_HOST_UNRESOLVED');
+    });
+  });
+
   describe('commands', () => {
     it('allows a granted command with allowed arguments, by name or absolute path', async () => {
       assert.equal(allowed(await gate.checkExec(['tool', 'status', '--porcelain'])), join(bin, 'tool'));

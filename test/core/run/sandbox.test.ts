@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bwrapArgs, containerArgs, nodePermissionFlag, notDirsOnTheWay } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { EGRESS_SOCKET } from '../../../src/core/run/egress/bridge.js';
 
 describe('bwrapArgs', () => {
   const base = {
@@ -77,8 +78,13 @@ describe('bwrapArgs', () => {
     assert.deepEqual(await notDirsOnTheWay(protect, [w]), [join(w, 'linked', '.git')]);
   });
 
-  it('shares the network only when net.http is granted', () => {
-    assert.ok(bwrapArgs({ ...base, network: true }).includes('--share-net'));
+  it('never shares the network: net.http shows the egress proxy\'s socket instead, and the bridge starts without NODE_OPTIONS', () => {
+    const a = bwrapArgs({ ...base, egress: '/tmp/skillctl-egress-x/proxy.sock' });
+    assert.ok(!a.includes('--share-net'));
+    const i = a.indexOf('/tmp/skillctl-egress-x/proxy.sock');
+    assert.deepEqual(a.slice(i - 1, i + 2), ['--ro-bind', '/tmp/skillctl-egress-x/proxy.sock', EGRESS_SOCKET]);
+    assert.deepEqual(a.slice(a.indexOf('--unsetenv'), a.indexOf('--unsetenv') + 2), ['--unsetenv', 'NODE_OPTIONS']);
+    assert.ok(!bwrapArgs(base).includes('--unsetenv'));
   });
 });
 

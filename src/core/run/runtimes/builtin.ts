@@ -10,7 +10,10 @@ import { canonicalize } from '../../digest/index.js';
 import { checkedFs, createPolicyGate, type GrantedPermissions, type HostLookup, type PolicyDenial, type RecordingGate } from '../../policy/index.js';
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill } from '../builtin.js';
-import { spawnBounded } from '../process-runner.js';
+import { egressEnv } from '../egress/bridge.js';
+import { egressSocketPath, openEgress } from '../egress/open.js';
+import type { EgressGate } from '../egress/proxy.js';
+import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 
 /** Finds the implementation of `builtin:<skill_id>`; undefined when this skillctl has none. */
@@ -55,6 +58,8 @@ export interface ConfineOptions {
   readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
   /** Real paths no program may write even inside a write grant (policy, lock, audit log). */
   readonly protectedPaths: readonly string[];
+  /** Asked about each request a program makes through the egress proxy (net.http granted). */
+  readonly gate: EgressGate;
   /** Told the sandbox each program runs in, with the findings about it (RUN_UNSANDBOXED). */
   readonly report: (sandbox: 'bwrap' | 'none', diagnostics: readonly Diagnostic[]) => void;
   /** Told each program's process group as it starts and ends. */
@@ -65,9 +70,16 @@ export interface ConfineOptions {
   readonly timezone?: string;
 }
 
+/** A program that never started because its proxy could not (the skill reports spawnError as for ENOENT). */
+function notStarted(diagnostics: readonly Diagnostic[]): SpawnOutcome {
+  const reason = diagnostics[0]?.message ?? 'the egress proxy could not start';
+  return { spawnError: reason, exitCode: null, signal: null, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), stderrTail: '', stdoutTruncated: false, stderrTruncated: false, timedOut: false, aborted: false, outputLimit: false, stopped: false, durationMs: 0 };
+}
+
 /** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
 export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
   return async (file, args, cwd) => {
+    const egress = o.granted.netHttp.length > 0 ? egressSocketPath() : undefined;
     const c = await sandboxPrefix({
       mode: o.mode,
       allowUnsandboxed: o.allowUnsandboxed,
@@ -76,17 +88,29 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       runtimeDirs: await programDirs(file),
       read: o.granted.fsRead,
       write: o.granted.fsWrite,
-      network: o.granted.netHttp.length > 0,
+      ...(egress !== undefined ? { egress } : {}),
       protect: o.protectedPaths,
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
     const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
+    const spawn = (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>): Promise<SpawnOutcome> =>
+      spawnBounded({ ...spec, env, argv, cwd, ...(o.track !== undefined ? { track: o.track } : {}) });
+    if (c.sandbox !== 'bwrap' || egress === undefined) return { ok: true, sandbox: c.sandbox, run: (spec) => spawn(spec, spec.env) };
     return {
       ok: true,
       sandbox: c.sandbox,
-      run: (spec) => spawnBounded({ ...spec, argv, cwd, ...(o.track !== undefined ? { track: o.track } : {}) }),
+      // Each program has a proxy of its own, for as long as it runs.
+      run: async (spec) => {
+        const started = await openEgress(egress, o.gate);
+        if ('failure' in started) return notStarted(started.failure.kind === 'failed' ? started.failure.diagnostics : []);
+        try {
+          return await spawn(spec, egressEnv(spec.env));
+        } finally {
+          await started.proxy.close();
+        }
+      },
     };
   };
 }
@@ -107,6 +131,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       pathEnv: job.pathEnv,
       granted: job.granted,
       protectedPaths: job.protectedPaths,
+      gate,
       report: (sandbox, found) => observer.confined(sandbox, found),
       track: (pid, exited) => observer.process(pid, exited),
       ...(job.processPrefix !== undefined ? { processPrefix: job.processPrefix } : {}),

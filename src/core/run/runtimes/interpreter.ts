@@ -90,6 +90,12 @@ export function versionCheck(interpreter: Interpreter, pinned: string | undefine
 }
 
 /** The node flag that turns on the permission model, by version (none before 20). */
+/** Whether this node sends fetch and http requests through HTTP(S)_PROXY when NODE_USE_ENV_PROXY=1 is set (22.21, 24). */
+export function nodeReadsProxyEnv(version: string | undefined): boolean {
+  const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
+  return major >= 24 || (major === 22 && minor >= 21);
+}
+
 export function nodePermissionFlag(version: string | undefined): string | undefined {
   const [major = 0, minor = 0] = (version ?? '').split('.').map(Number);
   if (major >= 24 || (major === 23 && minor >= 5) || (major === 22 && minor >= 13)) return '--permission';

@@ -17,7 +17,9 @@ import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../process-runner.js';
-import { findInterpreter, nodePermissionFlag, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
+import { egressEnv } from '../egress/bridge.js';
+import { egressSocketPath, openEgress } from '../egress/open.js';
+import { findInterpreter, nodePermissionFlag, nodeReadsProxyEnv, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 import { pushAll } from '../../findings.js';
 
 export interface ProcessRuntimeOptions {
@@ -46,6 +48,8 @@ export interface PreparedProcess {
   readonly runtime: { readonly name: string; readonly path: string; readonly version?: string };
   /** Where max_memory and the process count hold. */
   readonly caps: { readonly memory: CapScope; readonly processes: CapScope };
+  /** Where the egress proxy listens (a host path), when the sandbox reaches the network through it. */
+  readonly egress?: string;
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -152,6 +156,9 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     }
   }
 
+  const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
+  if (prlimit.ok) pushAll(runtimeDirs, await programDirs(prlimit.path));
+  const egress = o.grant.granted.netHttp.length > 0 ? egressSocketPath() : undefined;
   const confined = await sandboxPrefix({
     mode: o.sandbox,
     allowUnsandboxed: o.allowUnsandboxed,
@@ -161,7 +168,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     runtimeDirs,
     read: fsRead,
     write: fsWrite,
-    network: o.grant.granted.netHttp.length > 0,
+    ...(egress !== undefined ? { egress } : {}),
     protect: o.protectedPaths ?? [],
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });
@@ -171,9 +178,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   // Inside bubblewrap the bundle is at BUNDLE_MOUNT: the script and the flags that name the
   // bundle point there (arguments and flags hold no other path to it).
   if (sandbox === 'bwrap') command = command.map((arg) => inBundleMount(arg, o.bundleDir));
-  command = [...confined.prefix, ...command];
 
-  const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
   let memory: CapScope = 'none';
   if (prlimit.ok) {
     const bytes = Math.floor(o.limits.memoryMiB * MIB);
@@ -184,23 +189,41 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     if (o.ep.runtime === 'node') mem = nodeBaseline === undefined ? undefined : `--data=${bytes + nodeBaseline * 1024}`;
     if (mem === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
     else memory = 'process';
+    // Inside the sandbox, after the bridge (which the limits would not let start): they hold
+    // for the command and what it starts.
     command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), '--', ...command];
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
+  command = [...confined.prefix, ...command];
   if (o.cgroup !== undefined) {
     // Outermost: the process joins the run's cgroup before anything of the skill (or the sandbox) starts.
     command = [...o.cgroup.prefix, ...command];
     memory = 'run';
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' } }, diagnostics };
+  const proxied = sandbox === 'bwrap' && egress !== undefined ? { egress } : {};
+  if ('egress' in proxied && o.ep.runtime === 'node' && !nodeReadsProxyEnv(runtime.version)) {
+    diagnostics.push(diag('RUN_NODE_FETCH_UNPROXIED', `node ${runtime.version ?? '(version unknown)'} does not send fetch or http requests through HTTP_PROXY: the skill reaches the network only if it uses the proxy itself`, { hint: 'run skillctl on node 22.21 or 24 and later' }));
+  }
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' }, ...proxied }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
+  if (p.egress === undefined) return spawnProcess(p, o, o.env, input, signal);
+  const started = await openEgress(p.egress, o.gate);
+  if ('failure' in started) return { outcome: started.failure, stdoutTruncated: false, stderrTruncated: false };
+  try {
+    return await spawnProcess(p, o, egressEnv(o.env), input, signal);
+  } finally {
+    await started.proxy.close();
+  }
+}
+
+async function spawnProcess(p: PreparedProcess, o: ProcessRuntimeOptions, env: Readonly<Record<string, string>>, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
   const r = await spawnBounded({
     argv: p.argv,
     cwd: p.cwd,
-    env: o.env,
+    env,
     stdin: input,
     timeoutMs: o.limits.timeoutMs,
     maxStdout: o.limits.maxOutputBytes,

@@ -1,0 +1,70 @@
+// The egress bridge as the sandbox runs it (`node -e`), here on the host: it carries a TCP
+// connection to the proxy's socket unchanged, gives the command its NODE_OPTIONS back, and exits
+// as the command does.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { BRIDGE_SOURCE, egressEnv } from '../../../../src/core/run/egress/bridge.js';
+import { tempDir } from '../../../helpers/tmp.js';
+
+function bridge(socket: string, port: number, command: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '--', ...command], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const { port } = s.address() as AddressInfo;
+  await new Promise((resolve) => s.close(resolve));
+  return port;
+}
+
+describe('egress bridge', () => {
+  const tmp = tempDir('skillctl-bridge-');
+
+  it("exits with the command's status, and 128 + the signal that killed it", async () => {
+    const port = await freePort();
+    assert.equal(bridge('/nonexistent.sock', port, ['/bin/sh', '-c', 'exit 7']).status, 7);
+    assert.equal(bridge('/nonexistent.sock', port, ['/bin/sh', '-c', 'kill -TERM $$']).status, 143);
+  });
+
+  it('a command that cannot start: exit 127, named', async () => {
+    const r = bridge('/nonexistent.sock', await freePort(), ['/no/such/program']);
+    assert.equal(r.status, 127);
+    assert.match(r.stderr, /^skillctl egress bridge: \/no\/such\/program: spawn \/no\/such\/program ENOENT\n$/);
+  });
+
+  it('gives the command the NODE_OPTIONS egressEnv saved, and not the saved copy', async () => {
+    const env = egressEnv({ PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=99' });
+    assert.equal(env.HTTP_PROXY, 'http://127.0.0.1:3128');
+    assert.equal(env.https_proxy, 'http://127.0.0.1:3128');
+    assert.equal(env.NODE_USE_ENV_PROXY, '1');
+    // bubblewrap unsets NODE_OPTIONS for the bridge; here the test leaves it out itself.
+    const forBridge = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'NODE_OPTIONS'));
+    const r = bridge('/nonexistent.sock', await freePort(), ['/bin/sh', '-c', 'printf "%s|%s" "$NODE_OPTIONS" "${SKILLCTL_SAVED_NODE_OPTIONS-unset}"'], forBridge);
+    assert.equal(r.stdout, '--max-old-space-size=99|unset');
+  });
+
+  it("carries a connection to the proxy's socket, both ways", async () => {
+    const socket = join(tmp, 'proxy.sock');
+    const server = createServer((c) => c.once('data', (d) => c.end(`pong:${d.toString()}`)));
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const port = await freePort();
+      const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('ping'));let s='';c.on('data',(d)=>(s+=d)).on('close',()=>process.stdout.write(s));`;
+      // Asynchronously: the proxy's socket is served by this process.
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '' } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      assert.deepEqual(r, { code: 0, out: 'pong:ping' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -1,0 +1,165 @@
+// The egress proxy on its own: a real gate over a grant of http://127.0.0.1:P/public, a real
+// server, and requests made to the proxy's socket as a sandboxed program's bridge makes them.
+import assert from 'node:assert/strict';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
+import { request, type IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
+import { startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
+import { serve, type TestServer } from '../../../helpers/network.js';
+import { tempDir } from '../../../helpers/tmp.js';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+function collect(res: IncomingMessage): Promise<Answer> {
+  return new Promise((resolve) => {
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (d: string) => (body += d));
+    res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+  });
+}
+
+/** A request to the proxy: `path` is what the request line names (absolute-form for a proxy). */
+function ask(socketPath: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, path, method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => void collect(res).then(resolve));
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** CONNECT to `authority`; the status line, and the socket when it was established. */
+function tunnelTo(socketPath: string, authority: string): Promise<{ status: number; socket: Socket; denied: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ socketPath, method: 'CONNECT', path: authority });
+    req.on('connect', (res: IncomingMessage, socket: Socket) => resolve({ status: res.statusCode ?? 0, socket, denied: res.headers['x-skillctl-denied'] as string | undefined }));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends raw HTTP over an established tunnel and reads until the other side closes. */
+function over(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    let got = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (got += d));
+    socket.on('close', () => resolve(got));
+    socket.write(text);
+  });
+}
+
+describe('egress proxy', () => {
+  const tmp = realpathSync(tempDir('skillctl-egress-'));
+  let site: TestServer;
+  let gate: RecordingGate;
+  let proxy: EgressProxy;
+  const socketPath = join(tmp, 'proxy', 'proxy.sock');
+  const received: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
+
+  before(async () => {
+    site = await serve((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+        res.writeHead(200, { 'content-type': 'text/plain', 'keep-alive': 'timeout=5', 'x-site': 'yes' }).end(`site:${req.method ?? ''} ${req.url ?? ''} ${body}`);
+      });
+    });
+    const policy = loadPolicy(Buffer.from(JSON.stringify({ version: 1, permissions: { 'net.http': [`http://127.0.0.1:${site.port}/public`] } })), { file: 'policy.json', baseDir: tmp });
+    assert.ok(policy.policy, JSON.stringify(policy.diagnostics));
+    const grant = await grantPermissions({ 'net.http': ['http://*'] }, {}, policy.policy, { cwd: tmp, pathEnv: '' });
+    gate = createPolicyGate(grant.granted, { cwd: tmp, pathEnv: '' });
+    proxy = await startEgressProxy(socketPath, gate);
+  });
+  after(async () => {
+    await proxy.close();
+    await site.close();
+  });
+
+  it('makes its socket in a directory only this user can enter', async () => {
+    assert.equal((await stat(join(tmp, 'proxy'))).mode & 0o777, 0o700);
+  });
+
+  it('forwards a granted request, body and all, to the address the gate checked; hop-by-hop headers stay behind', async () => {
+    const a = await ask(socketPath, `${site.base}/public/post?q=1`, { method: 'POST', body: 'hello', headers: { 'proxy-authorization': 'Basic eA==', 'proxy-connection': 'keep-alive', 'x-mine': 'kept' } });
+    assert.equal(a.status, 200);
+    assert.equal(a.body, 'site:POST /public/post?q=1 hello');
+    assert.equal(a.headers['x-site'], 'yes');
+    const seen = received.at(-1);
+    assert.equal(seen?.headers.host, `127.0.0.1:${site.port}`);
+    assert.equal(seen?.headers['x-mine'], 'kept');
+    assert.equal(seen?.headers['proxy-authorization'], undefined);
+    assert.equal(seen?.headers['proxy-connection'], undefined);
+  });
+
+  it('refuses a path outside the prefix with a 403 that names the code; the server never hears of it', async () => {
+    const before = received.length;
+    const a = await ask(socketPath, `${site.base}/private/key`);
+    assert.equal(a.status, 403);
+    assert.equal(a.headers['x-skillctl-denied'], 'POLICY_URL_DENIED');
+    assert.equal(a.body, 'skillctl egress: POLICY_URL_DENIED: net.http: the URL is not covered by the granted prefixes\n');
+    assert.equal(received.length, before);
+  });
+
+  it('refuses a request that names no URL, and an https:// one (https goes through CONNECT)', async () => {
+    for (const path of ['/public/x', `https://127.0.0.1:${site.port}/public/x`]) {
+      const a = await ask(socketPath, path);
+      assert.equal(a.status, 400, path);
+      assert.equal(a.headers['x-skillctl-denied'], 'POLICY_URL_INVALID', path);
+    }
+  });
+
+  it('reads a tunnel an http:// prefix allowed: each request in it is checked by its whole URL', async () => {
+    const ok = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
+    assert.equal(ok.status, 200);
+    const text = await over(ok.socket, `GET /public/in-tunnel HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: close\r\n\r\n`);
+    assert.match(text, /^HTTP\/1\.1 200 OK\r\n[\s\S]*site:GET \/public\/in-tunnel \r\n/);
+    const before = received.length;
+    const no = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
+    const refused = await over(no.socket, `GET /private/in-tunnel HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\n\r\n`);
+    assert.match(refused, /^HTTP\/1\.1 403 Forbidden\r\n[\s\S]*x-skillctl-denied: POLICY_URL_DENIED\r\n/);
+    assert.equal(received.length, before);
+  });
+
+  it('refuses a tunnel to a port or host no prefix names', async () => {
+    for (const authority of [`127.0.0.1:${site.port + 1}`, '169.254.169.254:80', `localhost:${site.port}`]) {
+      const t = await tunnelTo(socketPath, authority);
+      assert.equal(t.status, 403, authority);
+      assert.equal(t.denied, 'POLICY_URL_DENIED', authority);
+      t.socket.destroy();
+    }
+  });
+
+  it('records every answer for the audit trail', () => {
+    const refused = gate.uses.filter((u) => !u.allowed).map((u) => u.code);
+    assert.ok(refused.includes('POLICY_URL_DENIED'));
+    assert.ok(gate.uses.some((u) => u.allowed && u.covered_by === `net.http:http://127.0.0.1:${site.port}/public`));
+  });
+
+  it('refuses a socket directory someone made first, and leaves it as it was', async () => {
+    const planted = join(tmp, 'planted');
+    await mkdir(planted, { mode: 0o777 });
+    await assert.rejects(startEgressProxy(join(planted, 'proxy.sock'), gate), { code: 'EEXIST' });
+    assert.ok(existsSync(planted));
+    assert.ok(!existsSync(join(planted, 'proxy.sock')));
+  });
+
+  it('close ends open tunnels and removes its directory', async () => {
+    const dir = join(tmp, 'closing');
+    const p = await startEgressProxy(join(dir, 'proxy.sock'), gate);
+    const t = await tunnelTo(join(dir, 'proxy.sock'), `127.0.0.1:${site.port}`);
+    const closed = new Promise((resolve) => t.socket.on('close', resolve));
+    await p.close();
+    await closed;
+    assert.ok(!existsSync(dir));
+  });
+});
