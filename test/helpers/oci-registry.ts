@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -68,10 +68,15 @@ async function waitUp(port: number, child: ChildProcess, output: () => string): 
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`docker-registry exited ${child.exitCode}: ${output()}`);
+    // By connecting: a probe that bound the port itself (to see it taken) could hold it at the
+    // very moment the registry binds, which then exits with `address already in use`.
     const up = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once('error', () => resolve(true));
-      s.listen(port, '127.0.0.1', () => s.close(() => resolve(false)));
+      const c = connect(port, '127.0.0.1');
+      c.once('connect', () => {
+        c.destroy();
+        resolve(true);
+      });
+      c.once('error', () => resolve(false));
     });
     if (up) return;
     await new Promise((r) => setTimeout(r, 50));

@@ -119,7 +119,7 @@ describe('host work and the run’s end', () => {
       const url = `${server.base}/never`;
       await writeBundle(dir, {
         entrypoints: [
-          entry({ runtime: 'wasm', command: 'skill.wasm', input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {}, runtime_limits: { max_execution_time: '300ms' }, requested_permissions: { 'net.http': [`${server.base}/`] } }),
+          entry({ runtime: 'wasm', command: 'skill.wasm', input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {}, runtime_limits: { max_execution_time: '2s' }, requested_permissions: { 'net.http': [`${server.base}/`] } }),
         ],
       });
       const r = await engine({ cwd: root, target: dir, input: url, policy: policyFrom({ permissions: { 'net.http': [`${server.base}/`] } }, root) });
