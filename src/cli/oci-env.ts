@@ -3,23 +3,18 @@
  * else `~/.cache/skillctl`) and the Docker config file (`$DOCKER_CONFIG/config.json`, else
  * `~/.docker/config.json`), so the core never reads the environment.
  */
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { SkillctlError } from '../core/errors.js';
 import { readInputFile } from '../core/fs/index.js';
 import { BlobCache, Deadline, loadDockerCredentials, type TransportOptions } from '../core/oci/index.js';
 import { KEYS_MAX_BYTES, loadPublicKeys, type PublicKey } from '../core/sign/index.js';
+import { homeDir } from './home.js';
 import type { CliIO } from './io.js';
-
-function home(io: CliIO): string {
-  const h = io.env.HOME;
-  return h !== undefined && h !== '' ? h : homedir();
-}
 
 /** The cache directory; a relative XDG_CACHE_HOME is ignored, as the XDG spec says. */
 export function cacheRoot(io: CliIO): string {
   const xdg = io.env.XDG_CACHE_HOME;
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(home(io), '.cache'), 'skillctl');
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homeDir(io), '.cache'), 'skillctl');
 }
 
 export function blobCache(io: CliIO): BlobCache {
@@ -28,7 +23,7 @@ export function blobCache(io: CliIO): BlobCache {
 
 export function dockerConfigPath(io: CliIO): string {
   const dir = io.env.DOCKER_CONFIG;
-  return join(dir !== undefined && dir !== '' ? dir : join(home(io), '.docker'), 'config.json');
+  return join(dir !== undefined && dir !== '' ? dir : join(homeDir(io), '.docker'), 'config.json');
 }
 
 /** The transport of an OCI command: its credentials, `--plain-http`, and `--timeout` as the deadline of its whole registry exchange. */

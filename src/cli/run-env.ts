@@ -37,6 +37,7 @@ import { VERSION } from '../generated/version.js';
 import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
+import { homeDir } from './home.js';
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
@@ -226,6 +227,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
+      ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
     }),
     repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),
   };

@@ -45,13 +45,24 @@ export const createPatch = (path: string, text: string): string => `--- /dev/nul
 
 type Check = (r: Ran, s: Scratch) => Promise<void>;
 
+/** Where the python process's paths lie (default: the project), and what it is started with. */
+export interface ProcPlace {
+  readonly dir: (s: Scratch) => string;
+  readonly env?: (s: Scratch) => Record<string, string>;
+}
+
 /** The attempts of one suite, each followed by `untouched`. */
-export function hostAttacks(untouched: Check) {
+export function hostAttacks(untouched: Check, place: ProcPlace = { dir: (s) => s.work }) {
   const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work });
   const patch = (diff: string) => (s: Scratch): Promise<Ran> => runTarget('fs.write_patch', { unified_diff: diff }, { cwd: s.work, policy: WRITE });
-  /** The python process in bubblewrap doing `ops`, their paths in the project (the process runs in its bundle's copy). */
+  /** The python process in bubblewrap doing `ops`, their paths in `place` (the process runs in its bundle's copy). */
   const proc = (ops: string[][]) => (s: Scratch): Promise<Ran> =>
-    runTarget(join(s.work, 'tool'), { ops: ops.map(([op, path, ...rest]) => [op, join(s.work, path as string), ...rest]) }, { cwd: s.work, policy: WRITE, sandbox: 'bwrap' });
+    runTarget(join(s.work, 'tool'), { ops: ops.map(([op, path, ...rest]) => [op, join(place.dir(s), path as string), ...rest]) }, {
+      cwd: s.work,
+      policy: WRITE,
+      sandbox: 'bwrap',
+      ...(place.env !== undefined ? { env: place.env(s) } : {}),
+    });
   const refused = (what: string, attempt: (s: Scratch) => Promise<Ran>): Attack => ({ what, code: 'POLICY_PATH_PROTECTED', exit: 3, attempt, check: untouched });
   return {
     write,

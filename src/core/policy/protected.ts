@@ -45,6 +45,16 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.gitconfig',
   '.gitmodules',
   '.ripgreprc',
+  // what a graphical or PAM login, tmux and vim run or obey on start (vim's .exrc in a project too,
+  // with 'exrc' set): shell commands, each
+  '.xprofile',
+  '.xsessionrc',
+  '.xinitrc',
+  '.pam_environment',
+  '.tmux.conf',
+  '.vimrc',
+  '.gvimrc',
+  '.exrc',
   // what agent hosts read for the MCP servers (programs) they start on their own
   '.mcp.json',
   '.claude.json',
@@ -147,6 +157,27 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
   // install` writes .yarn/cache, .yarn/unplugged and .yarn/install-state.gz.
   ['.yarn', 'releases'],
   ['.yarn', 'plugins'],
+  // A home's own: SSH's authorized keys (a login), its client configuration (ProxyCommand and
+  // LocalCommand are programs) and rc (run on every login); GnuPG's configuration files
+  // (pinentry-program, and the programs a signing commit starts through gpg); and the XDG
+  // configuration that git, fish, systemd's user units, a desktop's autostart, direnv, mise,
+  // neovim and tmux obey on their own. Only these: other programs keep their settings and
+  // caches under ~/.config too.
+  ['.ssh'],
+  ['.gnupg', 'gpg.conf'],
+  ['.gnupg', 'gpg-agent.conf'],
+  ['.gnupg', 'scdaemon.conf'],
+  ['.gnupg', 'dirmngr.conf'],
+  ['.config', 'git'],
+  ['.config', 'fish'],
+  ['.config', 'systemd'],
+  ['.config', 'autostart'],
+  ['.config', 'environment.d'],
+  ['.config', 'direnv'],
+  ['.config', 'mise'],
+  ['.config', 'mise.toml'],
+  ['.config', 'nvim'],
+  ['.config', 'tmux'],
   // Hook folders that git's core.hooksPath points at (husky's, and the usual name of a project's
   // own): programs git runs on commit and push
   ['.husky'],
@@ -167,10 +198,10 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
  * and `.git/index`). `.git`: renamed aside, `.git/config` is an ordinary path (rename, rewrite,
  * rename back); planted in a subdirectory, as a directory or as a file (`gitdir: ../elsewhere`),
  * it makes that subdirectory a repository whose config the next `git status` there obeys.
- * `.cargo` and `.yarn` hold protected paths among what their tools write (above), and would lose
- * them the same way if they could be renamed aside and back.
+ * `.cargo`, `.yarn`, `.config` and `.gnupg` hold protected paths among what their tools write
+ * (above), and would lose them the same way if they could be renamed aside and back.
  */
-export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yarn'];
+export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yarn', '.config', '.gnupg'];
 
 /**
  * How a write is about to use a path. `write`: a file or a directory is created there, or a file
@@ -228,14 +259,20 @@ export interface RunPlaces {
   readonly install?: string;
   /** Registries named explicitly (`--registry`, `$SKILLCTL_REGISTRY`), which `skillctl mcp` serves. */
   readonly registries?: readonly string[];
+  /**
+   * The user's home, and the directories the policy lets skills write: the home's protected names
+   * that lie in one of those are paths of the run too (see runProtectedPaths).
+   */
+  readonly home?: { readonly dir: string; readonly writable: readonly string[] };
 }
 
 /**
  * The paths one run protects besides the names protected everywhere: the policy in force and
  * the audit log, each with its directory (renaming a directory and refilling it would replace
  * them for the next run), every protected name at the project root (its policy, lock, keys,
- * `.skillctl/`, git hooks and configuration, start-up files) and its `pins/`, and skillctl's own
- * installation (installPaths). A directory that holds the working directory (the project root,
+ * `.skillctl/`, git hooks and configuration, start-up files) and its `pins/`, the same names in
+ * the user's home where the policy lets skills write, and skillctl's own installation
+ * (installPaths). A directory that holds the working directory (the project root,
  * say) is not protected whole: that would take away every write grant; its protected files are,
  * and it cannot be renamed or removed (WriteUse `move`).
  */
@@ -252,6 +289,17 @@ export function runProtectedPaths(p: RunPlaces): string[] {
     // At the root every protected name is a path of the run too: under bubblewrap, where no
     // name is judged, these are what the mounts and the check for planted paths can hold.
     for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
+  }
+  // A home is a second root: a process granted it (or ~/.config) would otherwise find its
+  // start-up files, SSH keys and git configuration writable under bubblewrap, which holds names
+  // only where it is given them. Only those in a directory the policy lets skills write: the rest
+  // no skill can write anyway, and each path costs every run a look.
+  if (p.home !== undefined) {
+    const { dir, writable } = p.home;
+    for (const rel of [...PROTECTED_FILE_NAMES, ...PROTECTED_DIRS.map((d) => d.join('/'))]) {
+      const path = join(dir, rel);
+      if (writable.some((w) => within(path, w))) out.add(path);
+    }
   }
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   for (const reg of p.registries ?? []) for (const path of registryPaths(reg, p.cwd)) out.add(path);

@@ -115,6 +115,36 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     assert.ok(!run.includes('/p/.yarn') && !run.includes('/p/.cargo'), 'protected as entries, not whole');
   });
 
+  it("a home's SSH files, GnuPG configuration and the XDG configuration tools obey are protected; .config and .gnupg as entries, the rest of them writable", () => {
+    const paths = [
+      '/home/u/.ssh/authorized_keys', '/home/u/.ssh/config', '/home/u/.ssh/rc', '/home/u/.ssh', '/home/u/.gnupg/gpg-agent.conf', '/home/u/.gnupg/gpg.conf',
+      '/home/u/.config/git/config', '/home/u/.config/git/attributes', '/home/u/.config/fish/config.fish', '/home/u/.config/fish/conf.d/x.fish',
+      '/home/u/.config/systemd/user/x.service', '/home/u/.config/autostart/x.desktop', '/home/u/.config/environment.d/x.conf', '/home/u/.config/direnv/direnvrc',
+      '/home/u/.config/mise/config.toml', '/p/.config/mise.toml', '/home/u/.config/nvim/init.lua', '/home/u/.config/tmux/tmux.conf',
+      '/home/u/.tmux.conf', '/home/u/.vimrc', '/p/.exrc', '/home/u/.xprofile', '/home/u/.xsessionrc', '/home/u/.xinitrc', '/home/u/.pam_environment',
+    ];
+    for (const path of paths) assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
+    for (const path of ['/home/u/.config', '/home/u/.gnupg']) {
+      assert.match(protectedReason(path, [], 'write') ?? '', /entry/, path);
+      assert.match(protectedReason(path, [], 'move') ?? '', /entry/, path);
+      assert.equal(protectedReason(path, [], 'enter'), undefined, path);
+    }
+    // What other programs keep there, and gpg's own keyrings.
+    for (const path of ['/home/u/.config/Code/User/settings.json', '/home/u/.config/gh/hosts.yml', '/home/u/.gnupg/pubring.kbx', '/home/u/.config/gitx/y', '/p/.sshx/y']) {
+      assert.equal(protectedReason(path), undefined, path);
+    }
+  });
+
+  it("the home's protected names are paths of the run where the policy lets skills write, and only there", () => {
+    const whole = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u'] } });
+    for (const rel of ['.bashrc', '.ssh', '.config/git', '.config/systemd', '.gnupg/gpg-agent.conf', '.gitconfig']) assert.ok(whole.includes(`/home/u/${rel}`), rel);
+    const config = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u/.config'] } });
+    assert.ok(config.includes('/home/u/.config/git') && config.includes('/home/u/.config/fish'));
+    assert.ok(!config.includes('/home/u/.bashrc') && !config.includes('/home/u/.ssh'));
+    const project = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u/p'] } });
+    assert.deepEqual(project.filter((path) => !path.startsWith('/home/u/p/')), []);
+  });
+
   it('names are compared without regard to case (a case-insensitive file system makes them one)', () => {
     assert.match(protectedReason('/p/SKILLCTL.POLICY.YAML') ?? '', /protected/);
     assert.match(protectedReason('/p/.SkillCtl/audit.jsonl') ?? '', /protected/);
