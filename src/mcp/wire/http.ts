@@ -3,8 +3,9 @@
  * One MCP session per `initialize`, each with a server (and so a registry session) of its own,
  * addressed by the `Mcp-Session-Id` the transport issues. Bodies are read here, bounded, and
  * classified as stdio lines are (inbound.ts), so a broken message gets its JSON-RPC error rather
- * than the transport's generic one; only a well-formed message reaches the transport. The Host
- * header is checked (DNS rebinding) when the server listens on loopback.
+ * than the transport's generic one; only a well-formed message reaches the transport. Every
+ * request carries the server's bearer token (bearer.ts), checked before anything else is looked
+ * at. The Host header is checked (DNS rebinding) when the server listens on loopback.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
@@ -12,6 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from '../server.js';
+import { bearerMatches } from './bearer.js';
 import { errorResponse, RPC } from './errors.js';
 import { admit } from './inbound.js';
 import { isLoopback } from './loopback.js';
@@ -19,7 +21,6 @@ import { MAX_MESSAGE_BYTES } from './stdio.js';
 
 /** The path the MCP endpoint is served at. */
 export const MCP_PATH = '/mcp';
-
 
 export interface HttpServing {
   /** `http://host:port/mcp`, with the port the system gave for port 0. */
@@ -45,12 +46,17 @@ async function readBody(req: IncomingMessage, max: number): Promise<Buffer | und
   return Buffer.concat(chunks);
 }
 
-/** Listens on `host:port` and serves a new MCP server (from `newServer`) per session. */
-export async function serveHttp(host: string, port: number, newServer: () => McpServer, onError: (err: Error) => void): Promise<HttpServing> {
+/** Listens on `host:port` and serves a new MCP server (from `newServer`) per session, to requests that carry `token`. */
+export async function serveHttp(host: string, port: number, token: string, newServer: () => McpServer, onError: (err: Error) => void): Promise<HttpServing> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   let allowedHosts: string[] | undefined;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!bearerMatches(req.headers.authorization, token)) {
+      res.setHeader('www-authenticate', 'Bearer realm="skillctl mcp"');
+      reply(res, 401, errorResponse(null, RPC.INVALID_REQUEST, 'Unauthorized: send the server\'s token as Authorization: Bearer <token>'));
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
     if (path !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: the MCP endpoint is ${MCP_PATH}\n`);

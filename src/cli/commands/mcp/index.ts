@@ -15,7 +15,8 @@ export function registerMcp(program: Command, run: Runner): void {
     .option('--packs <dir>', 'also offer the operator behaviour packs in DIR through the skill tool (<profile>.yaml files, validated)')
     .option('--skills [dir...]', "also serve Agent Skills (SKILL.md folders) through the MCP Skills extension: those under each DIR, or the project's skill roots")
     .option('--http <host:port>', 'serve over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1; PORT 0 picks one)', parseHttp)
-    .option('--http-allow-remote', 'let --http listen on an address other than loopback (anyone who reaches it can call the tools)')
+    .option('--http-allow-remote', 'let --http listen on an address other than loopback (anyone who reaches it and holds the token can call the tools)')
+    .option('--http-token-file <file>', "the --http server's bearer token, which every request must carry (default: $SKILLCTL_MCP_TOKEN, else a fresh one shown on stderr)")
     .addHelpText(
       'after',
       `
@@ -25,6 +26,7 @@ Examples:
   $ skillctl mcp --packs ./packs                   the skill tool also offers ./packs/<profile>.yaml
   $ skillctl mcp --skills                          also skills/list, skills/get: the project's SKILL.md folders
   $ skillctl mcp --skills ./skills --http 127.0.0.1:8765   over Streamable HTTP at http://127.0.0.1:8765/mcp
+                                                   (requests carry Authorization: Bearer $SKILLCTL_MCP_TOKEN)
   client configuration: {"command": "npx", "args": ["skillctl", "mcp"]}
 
 stdout carries the protocol; diagnostics go to stderr. Stops when the client disconnects (stdio), or on SIGINT/SIGTERM (--http).`,

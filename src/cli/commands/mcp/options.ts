@@ -13,4 +13,6 @@ export interface McpOptions {
   readonly http?: { readonly host: string; readonly port: number };
   /** Allow --http on an address other than loopback. */
   readonly httpAllowRemote?: boolean;
+  /** The file holding the --http server's bearer token (else $SKILLCTL_MCP_TOKEN, else a fresh one). */
+  readonly httpTokenFile?: string;
 }

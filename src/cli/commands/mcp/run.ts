@@ -27,6 +27,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
 import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
+import { httpToken } from './token.js';
 import { visible } from '../../../core/visible.js';
 
 export async function run(ctx: Context, opts: McpOptions): Promise<number> {
@@ -47,6 +48,8 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
       hint: 'listen on 127.0.0.1 (the default), or add --http-allow-remote to mean it',
     });
   }
+  if (opts.httpTokenFile !== undefined && opts.http === undefined) throw new SkillctlError('USAGE', '--http-token-file is the token of the --http server, which is not asked for');
+  const credential = opts.http !== undefined ? await httpToken(ctx, opts.httpTokenFile) : undefined;
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
   // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
   if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
@@ -127,11 +130,17 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   if (opts.http !== undefined) {
     // Loaded only here: a stdio server never pays for the HTTP transport (wire/loopback.ts says why).
     const { serveHttp } = await import('../../../mcp/wire/http.js');
-    const http = await serveHttp(opts.http.host, opts.http.port, newServer, (err) => ctx.note(`skillctl mcp: ${visible(err.message)}`));
+    const { token, from } = credential as NonNullable<typeof credential>;
+    const http = await serveHttp(opts.http.host, opts.http.port, token, newServer, (err) => ctx.note(`skillctl mcp: ${visible(err.message)}`));
     const stop = (): void => void http.close();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     ctx.note(`skillctl mcp: serving ${serving} at ${http.url}`);
+    ctx.note(
+      from === 'new'
+        ? `skillctl mcp: clients send Authorization: Bearer ${token} (a token for this server only; set SKILLCTL_MCP_TOKEN or --http-token-file to keep one)`
+        : `skillctl mcp: clients send Authorization: Bearer <the token of ${from === 'file' ? opts.httpTokenFile ?? '' : '$SKILLCTL_MCP_TOKEN'}>`,
+    );
     await http.closed;
     skills?.close();
     return EXIT.ok;
