@@ -1,4 +1,5 @@
-// pin oci://, verify-pins --remote and run oci:// against the real docker-registry.
+// pin oci://, verify-pins --remote and run oci:// against the real docker-registry. The registry
+// listens on loopback, which --remote contacts only with --private-origins (this lock is our own).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
@@ -56,7 +57,7 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     const lock = JSON.parse(await readFile(join(proj, 'pins', 'skills.lock.json'), 'utf8')) as Lock;
     assert.deepEqual(lock.skills.map((s) => [s.skill_id, s.source, s.origin]), [['fs.read_text', 'skills/fs.read_text', { oci: { reference: ref, digest } }]]);
     assert.equal(cli(['verify-pins']).code, 0);
-    assert.equal(cli(['verify-pins', '--remote']).code, 0);
+    assert.equal(cli(['verify-pins', '--remote', '--private-origins']).code, 0);
     // pin --all again: the same content from the same folder keeps its origin.
     assert.equal(cli(['pin', '--all']).code, 0);
     assert.deepEqual((JSON.parse(await readFile(join(proj, 'pins', 'skills.lock.json'), 'utf8')) as Lock).skills[0]?.origin, { oci: { reference: ref, digest } });
@@ -99,19 +100,19 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     await writeFile(lockPath, honest.replace(ref, treeRef).replace(digest, treeDigest));
     try {
       assert.equal(cli(['verify-pins']).code, 0, 'offline, nothing can tell');
-      const r = cli(['verify-pins', '--remote', '--json']);
+      const r = cli(['verify-pins', '--remote', '--private-origins', '--json']);
       assert.deepEqual([r.code, codes(r)], [1, ['OCI_ORIGIN_MISMATCH']], r.stdout + r.stderr);
     } finally {
       await writeFile(lockPath, honest);
     }
-    assert.equal(cli(['verify-pins', '--remote']).code, 0, 'the honest lock passes');
+    assert.equal(cli(['verify-pins', '--remote', '--private-origins']).code, 0, 'the honest lock passes');
   });
 
   it('a tag pushed over is OCI_TAG_DRIFT (exit 1) with --remote only; verify-pins stays offline', () => {
     const over = cli(['push', READ_TREE, ref, '--json']);
     assert.equal(over.code, 0, over.stdout);
     assert.equal(cli(['verify-pins']).code, 0);
-    const r = cli(['verify-pins', '--remote', '--json']);
+    const r = cli(['verify-pins', '--remote', '--private-origins', '--json']);
     assert.equal(r.code, 1, r.stdout);
     assert.deepEqual(codes(r), ['OCI_TAG_DRIFT']);
     // The pins being committed, and a commit's, are asked about too (--remote was ignored there).
@@ -121,14 +122,14 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
     for (const tree of [['--staged'], ['--rev', 'HEAD']]) {
       if (tree[0] === '--rev') git(['commit', '-q', '-m', 'pins']);
       assert.equal(cli(['verify-pins', ...tree]).code, 0, tree.join(' '));
-      const t = cli(['verify-pins', ...tree, '--remote', '--json']);
+      const t = cli(['verify-pins', ...tree, '--remote', '--private-origins', '--json']);
       assert.deepEqual([t.code, codes(t)], [1, ['OCI_TAG_DRIFT']], `${tree.join(' ')}: ${t.stdout}${t.stderr}`);
     }
   });
 
   it('--remote against a registry that is gone gives its code, exit 2', async () => {
     await registry.stop();
-    const r = cli(['verify-pins', '--remote', '--json']);
+    const r = cli(['verify-pins', '--remote', '--private-origins', '--json']);
     assert.equal(r.code, 2, r.stdout);
     assert.deepEqual(codes(r), ['OCI_UNREACHABLE']);
     registry = await startRegistry();

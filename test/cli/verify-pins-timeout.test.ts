@@ -3,7 +3,8 @@
 // the check for as long as its per-request limit allowed (60 s of silence for a registry, for
 // ever for one that trickles; 30 s per request for a server); with --timeout each unfinished
 // origin is reported with its scheme's code once the deadline passes, the offline findings are
-// still reported, and nothing is written.
+// still reported, and nothing is written. The registry is on loopback, which
+// --remote contacts only with --private-origins (test/security/lock-origins.test.ts).
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,7 +77,7 @@ describe('verify-pins --remote --timeout SECONDS', () => {
     const before = await snapshot(dir);
     stall = true;
     const started = Date.now();
-    const r = await skillctlAsync(['verify-pins', '--remote', '--start-servers', '--timeout', String(seconds), '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    const r = await skillctlAsync(['verify-pins', '--remote', '--private-origins', '--start-servers', '--timeout', String(seconds), '--json'], { cwd: dir, env, timeoutMs: 30_000 });
     const ms = Date.now() - started;
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.ok(ms < seconds * 1000 + 9000, `verify-pins took ${ms} ms`);
@@ -119,14 +120,14 @@ describe('verify-pins --remote --timeout SECONDS', () => {
 
   it('origins that answer in time: not cut, exit 0', async () => {
     const dir = await project({ oci: true, mcp: true });
-    const r = await skillctlAsync(['verify-pins', '--remote', '--start-servers', '--timeout', '60', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    const r = await skillctlAsync(['verify-pins', '--remote', '--private-origins', '--start-servers', '--timeout', '60', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
   });
 
   it('without --start-servers a server program the lock records is reported, not started (exit 2); the registry is asked', async () => {
     const dir = await project({ oci: true, mcp: true });
     const command = startMcpWith(dir, (recorded) => ['/bin/sh', '-c', ': > started; exec "$@"', 'sh', ...recorded]);
-    const r = await skillctlAsync(['verify-pins', '--remote', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
+    const r = await skillctlAsync(['verify-pins', '--remote', '--private-origins', '--json'], { cwd: dir, env, timeoutMs: 30_000 });
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.deepEqual(json<{ diagnostics: Finding[] }>(r).diagnostics.map(row), [
       [
@@ -169,6 +170,15 @@ describe('verify-pins --remote --timeout SECONDS', () => {
     assert.deepEqual(found.filter((d) => d.code !== 'OCI_UNREACHABLE' && d.code !== 'MCP_PULL_SERVER_TIMEOUT'), offline);
     assert.deepEqual(found.filter((d) => d.code === 'OCI_UNREACHABLE' || d.code === 'MCP_PULL_SERVER_TIMEOUT').map(row), [mcpTimeout(command, 'initialize'), ociTimeout()]);
     assert.ok(!existsSync(join(dir, 'started')), 'a server was started after the deadline');
+  });
+
+  it('--private-origins without --remote is a usage error: USAGE, exit 2', () => {
+    const dir = tempDir('skillctl-vp-private-usage-');
+    const r = skillctl(['verify-pins', '--private-origins', '--json'], { cwd: dir });
+    assert.deepEqual([r.code, json<{ error: { code: string; message: string } }>(r).error], [
+      2,
+      { code: 'USAGE', message: '--private-origins lets --remote contact private addresses, and --remote is not given' },
+    ]);
   });
 
   it('--timeout without --remote is a usage error: USAGE, exit 2, nothing asked', () => {

@@ -12,29 +12,52 @@
  * TLS: Node's default CA store, with NODE_EXTRA_CA_CERTS added at start-up, and the host name
  * checked (https.request's defaults). Connections are kept alive and reused; an idle one never
  * keeps the process running (the agent unreferences free sockets).
+ *
+ * `publicOnly` (a registry named by untrusted input: a lock's origin) reaches only public
+ * addresses: an IP-literal host that is not public is refused before connecting, and a name is
+ * resolved by a lookup that fails when any of its answers is not, as the connection is made (a
+ * check made earlier would not bind the address the socket then gets: DNS rebinding). Such
+ * requests have keep-alive agents of their own, so a socket opened without the guard is never
+ * reused for one.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+// Not through policy/index.js, which holds the policy file loader (YAML): the OCI commands need none of it.
+import { notPublicError, publicOnlyLookup, specialLiteral } from '../policy/public-host.js';
 
 /** How much of a response body may wait unread before the socket is paused. */
 const QUEUE_MAX = 1024 * 1024;
 
 type Send = (url: URL, options: RequestOptions, answer: (m: IncomingMessage) => void) => ClientRequest;
 
+interface Senders {
+  readonly http: Send;
+  readonly https: Send;
+}
+
 /**
  * node:http and node:https with their keep-alive agents, loaded on the first request: loading
- * TLS at start-up cost a pull answered from the cache 30 ms (docs/performance.md).
+ * TLS at start-up cost a pull answered from the cache 30 ms (docs/performance.md). `publicOnly`
+ * requests use agents of their own, each request carrying the guarded lookup.
  */
-let loaded: Promise<{ readonly http: Send; readonly https: Send }> | undefined;
-function senders(): Promise<{ readonly http: Send; readonly https: Send }> {
+let loaded: Promise<{ readonly any: Senders; readonly publicOnly: Senders }> | undefined;
+function senders(): Promise<{ readonly any: Senders; readonly publicOnly: Senders }> {
   loaded ??= Promise.all([import('node:http'), import('node:https')]).then(([http, https]) => {
-    const plain = new http.Agent({ keepAlive: true });
-    const secure = new https.Agent({ keepAlive: true });
-    return {
-      http: (url, options, answer) => http.request(url, { ...options, agent: plain }, answer),
-      https: (url, options, answer) => https.request(url, { ...options, agent: secure }, answer),
+    const pair = (extra: RequestOptions): Senders => {
+      const plain = new http.Agent({ keepAlive: true });
+      const secure = new https.Agent({ keepAlive: true });
+      return {
+        http: (url, options, answer) => http.request(url, { ...options, ...extra, agent: plain }, answer),
+        https: (url, options, answer) => https.request(url, { ...options, ...extra, agent: secure }, answer),
+      };
     };
+    return { any: pair({}), publicOnly: pair({ lookup: publicOnlyLookup() }) };
   });
   return loaded;
+}
+
+export interface ExchangeOptions {
+  /** Connect only to public addresses (see the header comment). Default false. */
+  readonly publicOnly?: boolean;
 }
 
 /** A response's headers, read as fetch's Headers are (names in any case; repeated ones joined). */
@@ -184,14 +207,19 @@ async function sendPieces(req: ClientRequest, pieces: AsyncIterable<Uint8Array>,
  * received (the caller's idle timer). Network and TLS failures reject `response` with Node's
  * error (its `code`: ECONNREFUSED, ERR_SSL_WRONG_VERSION_NUMBER, …).
  */
-export function exchange(method: string, url: URL, headers: Record<string, string>, body: HttpRequestBody | undefined, progress: () => void): Exchange {
+export function exchange(method: string, url: URL, headers: Record<string, string>, body: HttpRequestBody | undefined, progress: () => void, opts: ExchangeOptions = {}): Exchange {
   let req: ClientRequest | undefined;
   let msg: IncomingMessage | undefined;
   let reject: ((err: Error) => void) | undefined;
   let aborted: Error | undefined;
-  const response = senders().then((send) => new Promise<HttpResponse>((resolve, fail) => {
+  const response = senders().then((kinds) => new Promise<HttpResponse>((resolve, fail) => {
     reject = fail;
     if (aborted !== undefined) return fail(aborted);
+    const guarded = opts.publicOnly === true;
+    // Node connects to an IP literal without a lookup: the guarded lookup never sees it.
+    const literal = guarded ? specialLiteral(url.hostname) : undefined;
+    if (literal !== undefined) return fail(notPublicError(url.hostname, literal));
+    const send = guarded ? kinds.publicOnly : kinds.any;
     const all = { ...headers };
     if (body instanceof Uint8Array) all['content-length'] = String(body.length);
     req = (url.protocol === 'https:' ? send.https : send.http)(url, { method, headers: all }, (m) => {

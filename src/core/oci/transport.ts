@@ -58,6 +58,11 @@ export interface TransportOptions {
    * it passes, every request in flight or asked for fails with OCI_UNREACHABLE naming it.
    */
   readonly deadline?: Deadline;
+  /**
+   * Connect only to public addresses, redirect targets and token realms included (default false):
+   * for a registry named by untrusted input, such as a lock's origin (./http-exchange.ts says how).
+   */
+  readonly publicOnly?: boolean;
 }
 
 export interface RequestInit {
@@ -144,7 +149,7 @@ export class Transport {
     };
     const streamed = body !== undefined && !(body instanceof Uint8Array);
     const sent = streamed ? { ...headers, 'content-length': String(body.length) } : headers;
-    const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch);
+    const ex = exchange(method, new URL(url), sent, streamed ? body.open() : body, touch, { publicOnly: this.opts.publicOnly === true });
     abort = () => ex.abort(abortError('no answer in time'));
     const giveUp = (): void => {
       if (signal !== undefined) ex.abort(reasonOf(signal));

@@ -28,6 +28,11 @@ export const PIN_CODES = {
     title: 'pin oci://: the folder pulled holds other content than the artifact it was pulled from (it changed between the pull and the pin).',
     exit: 'findings',
   },
+  PIN_ORIGIN_PRIVATE: {
+    severity: 'error',
+    title: 'verify-pins --remote: a pin\'s origin is at a host that is not a public address (loopback, private, link-local, metadata), and --private-origins was not given: it was not contacted.',
+    exit: 'usage',
+  },
   PIN_MODIFIED: {
     severity: 'error',
     title: 'A digest recomputed from the pinned files differs from the one in the lock.',

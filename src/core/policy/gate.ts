@@ -12,6 +12,7 @@ import { argumentDenied, globMatch } from './glob.js';
 import type { GrantedPermissions, NetGrant } from './grant.js';
 import { kernelDirReason, pathForm, resolveReal, within } from './paths.js';
 import { protectedReason, type WriteUse } from './protected.js';
+import { hostAddressCheck, systemLookup, type HostLookup } from './public-host.js';
 import { covers } from './scopes.js';
 import { urlForm, type UrlForm } from './url.js';
 
@@ -100,9 +101,6 @@ export interface RecordingGate extends PolicyGate {
   decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks?: boolean, use?: WriteUse): PolicyDecision;
 }
 
-/** Resolves a host name to its addresses (injectable for tests; default: the system resolver). */
-export type HostLookup = (host: string) => Promise<readonly string[]>;
-
 export interface GateOptions {
   readonly cwd: string;
   /** The PATH commands are looked up on (the run's, after scrubbing). */
@@ -116,12 +114,6 @@ export interface GateOptions {
   /** Told each question as it is answered (a worker thread forwards them to the run). */
   readonly onUse?: (use: GateUse) => void;
 }
-
-// node:dns is loaded on the first name lookup, not when skillctl starts.
-const systemLookup: HostLookup = async (host) => {
-  const { lookup } = await import('node:dns/promises');
-  return (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
-};
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 /** `host:port` or `[v6]:port`, as a CONNECT request names its target. */
@@ -183,18 +175,11 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
       }
       return allow('net.http', grant.raw, resolved, host);
     }
-    let addresses: readonly string[];
-    try {
-      addresses = await lookupHost(host);
-    } catch {
-      addresses = [];
-    }
-    if (addresses.length === 0) return deny('net.http', 'POLICY_HOST_UNRESOLVED', 'net.http: the host name does not resolve');
-    // Every answer must be public: a resolver can rotate answers between check and connect.
-    if (addresses.some(isSpecialAddress)) {
-      return deny('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the host name resolves to a non-public address');
-    }
-    return allow('net.http', grant.raw, resolved, addresses[0]);
+    // A name any of whose answers is not public is refused (public-host.ts says why any).
+    const checked = await hostAddressCheck(host, lookupHost);
+    if (checked.kind === 'unresolved') return deny('net.http', 'POLICY_HOST_UNRESOLVED', 'net.http: the host name does not resolve');
+    if (checked.kind === 'special') return deny('net.http', 'POLICY_ADDRESS_PRIVATE', 'net.http: the host name resolves to a non-public address');
+    return allow('net.http', grant.raw, resolved, checked.address);
   }
 
   async function checkUrl(raw: string): Promise<PolicyDecision> {

@@ -10,7 +10,6 @@ export {
   type GateOptions,
   type GateScope,
   type GateUse,
-  type HostLookup,
   type PolicyDecision,
   type PolicyDenial,
   type PolicyGate,
@@ -26,4 +25,5 @@ export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
 export { kernelDirReason, pathForm, resolveReal, within, type PathForm } from './paths.js';
 export { installPaths, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, protectedReason, runProtectedPaths, type RunPlaces, type WriteUse } from './protected.js';
 export { covers, parseScopeValue, pathWithin, type ParsedScopeValue, type ScopeValue } from './scopes.js';
+export { hostAddressCheck, type HostAddress, type HostLookup } from './public-host.js';
 export { urlForm, type UrlForm } from './url.js';

@@ -12,6 +12,10 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
     .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set")
     .option('--start-servers', 'with --remote: start the MCP server programs the lock records (origin.mcp.server.command) to ask them; without it each is reported (exit 2), not started. Only for a lock you have reviewed')
+    .option(
+      '--private-origins',
+      'with --remote: also contact origins whose host is not a public address (loopback, private network, link-local, cloud metadata); without it each is reported (exit 2), not contacted. Only for a lock you have reviewed',
+    )
     .addOption(
       new Option('--timeout <seconds>', 'with --remote: how long the remote checks may take in all, every registry exchange and MCP server session together (default: no limit)').argParser(
         parseTimeout,
@@ -31,6 +35,7 @@ Examples:
   $ skillctl verify-pins --remote                       and report pulled skills whose origin moved
   $ skillctl verify-pins --remote --timeout 120         and give up on origins still unanswered after 2 minutes
   $ skillctl verify-pins --remote --start-servers       and start the MCP servers a reviewed lock records, to ask them
+  $ skillctl verify-pins --remote --private-origins     and ask the origins a reviewed lock names on private addresses
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read or, with --remote, an origin cannot be asked.`,

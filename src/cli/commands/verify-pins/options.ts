@@ -9,6 +9,8 @@ export interface VerifyPinsOptions {
   readonly remote?: boolean;
   /** With --remote: start the MCP server programs the lock records (else each is reported, not started). */
   readonly startServers?: boolean;
+  /** With --remote: contact origins whose host is not a public address (else each is reported, not contacted). */
+  readonly privateOrigins?: boolean;
   /** With --remote: seconds the whole remote part may take, every registry exchange and MCP server session together. */
   readonly timeout?: number;
 }

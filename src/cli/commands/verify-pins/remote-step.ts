@@ -12,6 +12,10 @@ import type { VerifyPinsOptions } from './options.js';
 export async function withRemoteFindings(ctx: Context, opts: VerifyPinsOptions, lock: LockContext, lockFile: string, result: LockVerification): Promise<LockVerification> {
   // A provenact lock records no origins.
   if (opts.remote !== true || lock.format !== 'skillctl') return result;
-  const remote = await (await import('./remote.js')).remoteFindings(ctx, lock.lock, lockFile, { startServers: opts.startServers === true, ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}) });
+  const remote = await (await import('./remote.js')).remoteFindings(ctx, lock.lock, lockFile, {
+    startServers: opts.startServers === true,
+    privateOrigins: opts.privateOrigins === true,
+    ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
+  });
   return remote.length > 0 ? { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) } : result;
 }

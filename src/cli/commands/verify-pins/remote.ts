@@ -6,7 +6,8 @@
  * adds an origin whose command is its own program would have it run by the CI job checking it.
  * So they are started only with --start-servers, which a user passes for a lock they reviewed;
  * without it each is reported (MCP_PULL_SERVER_NOT_STARTED, exit 2: never a silent pass). A server
- * reached by URL starts no program and is always asked.
+ * reached by URL starts no program; it, and a registry, are asked only when their host is a
+ * public address, unless --private-origins (./private-origins.ts).
  */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { diag } from '../../../core/diagnostics.js';
@@ -16,6 +17,7 @@ import type { SkillctlLock } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { transportOptions } from '../../oci-env.js';
 import { serverStderr } from '../../server-stderr.js';
+import { privateOrigins } from './private-origins.js';
 
 /** How long each request to an MCP server may take. */
 const MCP_TIMEOUT_MS = 30_000;
@@ -26,15 +28,25 @@ const MCP_TIMEOUT_MS = 30_000;
  * s for an MCP server), but a registry that trickles, or a lock of many slow servers, is not.
  * Once it passes, every origin not yet answered is reported with its scheme's code.
  */
-export async function remoteFindings(ctx: Context, lock: SkillctlLock, lockFile: string, opts: { readonly startServers: boolean; readonly timeoutSeconds?: number }): Promise<Diagnostic[]> {
+export async function remoteFindings(
+  ctx: Context,
+  lock: SkillctlLock,
+  lockFile: string,
+  opts: { readonly startServers: boolean; readonly privateOrigins: boolean; readonly timeoutSeconds?: number },
+): Promise<Diagnostic[]> {
   const deadline = opts.timeoutSeconds !== undefined ? new Deadline(opts.timeoutSeconds) : undefined;
   // Started now rather than at the first request: the remote part is what the bound is for.
   deadline?.signal();
   const bound = deadline !== undefined ? { deadline } : {};
-  const found: Diagnostic[] = [];
-  // ociDrift names each pin by its index in the lock, so it takes them all (and skips the others).
-  if (lock.skills.some((pin) => pin.origin?.oci !== undefined)) for (const d of await ociDrift(lock.skills, { ...(await transportOptions(ctx.io, {})), ...bound }, lockFile)) found.push(d);
-  for (const pin of lock.skills) {
+  const refused = opts.privateOrigins ? new Map<number, Diagnostic>() : await privateOrigins(lock.skills, lockFile);
+  const found: Diagnostic[] = [...refused.values()];
+  // ociDrift names each pin by its index in the lock, so it takes them all (and skips the others:
+  // those without an OCI origin, a refused one's cleared). The transport checks the addresses it
+  // connects to as well (publicOnly): the names are resolved again when it does.
+  const asked = lock.skills.map((pin, i) => (refused.has(i) ? { ...pin, origin: {} } : pin));
+  const transport = { ...(await transportOptions(ctx.io, {})), ...bound, ...(opts.privateOrigins ? {} : { publicOnly: true }) };
+  if (asked.some((pin) => pin.origin?.oci !== undefined)) for (const d of await ociDrift(asked, transport, lockFile)) found.push(d);
+  for (const pin of asked) {
     const mcp = pin.origin?.mcp;
     if (mcp === undefined) continue;
     if ('command' in mcp.server && !opts.startServers) {
