@@ -31,7 +31,9 @@ export interface Ran {
 /** Runs a program in `cwd` with `gitEnv`; never throws on a non-zero exit. */
 export function sh(cwd: string, cmd: string, args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): Ran {
   const r = spawnSync(cmd, args, { cwd, env: gitEnv(opts.env), input: opts.input ?? '', encoding: 'utf8', timeout: 120_000 });
-  if (r.error) throw r.error;
+  // A program that exits without reading its input (a hook that stops early) closes the pipe
+  // first: that EPIPE is its choice, not a failure to run it.
+  if (r.error && (r.error as NodeJS.ErrnoException).code !== 'EPIPE') throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
