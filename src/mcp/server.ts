@@ -211,12 +211,19 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       if (x.ownArgumentCheck !== true) await checkFixed(name, x.definition.inputSchema, args);
       return x.call(args);
     }
-    const t = session.find(name);
-    if (t === undefined) {
+    const loaded = session.find(name);
+    if (loaded === undefined) {
       throw new RpcError(RPC.INVALID_PARAMS, `unknown tool ${name}; load its capability with capability_skill_load first (loaded: ${session.loaded.join(', ') || 'none'})`);
     }
-    const bad = session.checkArgs(t, args);
+    const bad = session.checkArgs(loaded, args);
     if (bad.length > 0) throw argsError(name, bad);
+    // The call obeys the tool as the registry publishes it now (its approval, kind and binding).
+    const now = await session.current(loaded);
+    if (!now.ok) return failed({ ...now.error, tool: name });
+    if (now.tool === undefined) {
+      return failed({ code: 'TOOL_UNBOUND', message: `the registry no longer offers ${name}; nothing ran`, tool: name, hint: `capability_skill_reload ${loaded.capabilityId} to see what it offers now` });
+    }
+    const t = now.tool;
     if (!session.approved(t)) {
       const message = `${name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`;
       await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: message });

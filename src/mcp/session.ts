@@ -139,6 +139,22 @@ export class Session {
     return this.#checkers.get(t.name)?.check(args) ?? [];
   }
 
+  /**
+   * The tool as the registry publishes it now: its kind, approval and binding, which a call obeys.
+   * A session keeps the bundle it loaded (its description and schema), but a capability
+   * republished with `requires_approval` added, or its tool bound to another skill, must hold
+   * from the next call, not from the next `capability_skill_reload` the agent may never send.
+   * Undefined when the registry no longer offers the tool (the error when it cannot be read).
+   */
+  async current(t: SessionTool): Promise<{ ok: true; tool: SessionTool | undefined } | { ok: false; error: LoadError | RegistryError }> {
+    const read = await this.#view();
+    if (!read.ok) return read;
+    const r = await loadFromView(read.view, t.capabilityId);
+    if (!r.ok) return r.error.code === 'CAPABILITY_NOT_FOUND' ? { ok: true, tool: undefined } : { ok: false, error: r.error };
+    const tool = r.bundle.tools.find((x) => x.name === t.tool.name);
+    return { ok: true, tool: tool === undefined ? undefined : { ...t, tool } };
+  }
+
   /** A capability's skill_doc, read from the registry without loading it into the session. */
   async skillDoc(id: string): Promise<{ ok: true; text: string } | { ok: false; error: LoadError | RegistryError }> {
     const read = await this.#view();

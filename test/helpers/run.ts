@@ -58,3 +58,16 @@ export async function writeLock(root: string, pins: readonly Partial<SkillctlPin
   await mkdir(join(root, 'pins'), { recursive: true });
   await writeFile(join(root, 'pins', 'skills.lock.json'), renderLock({ lock_version: 'skillctl.lock.v1', min_signers: 0, skills, packs: [] }));
 }
+
+/** Pins `skills/<id>` (as writeBundle wrote each) in the project's lock, by their manifests' digests. */
+export async function pinBundles(root: string, ids: readonly string[]): Promise<void> {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  await writeLock(
+    root,
+    ids.map((id) => {
+      const m = JSON.parse(readFileSync(join(root, 'skills', id, 'skill.json'), 'utf8')) as { skill_version: string; manifest_digest: `sha256:${string}`; content_digest: `sha256:${string}` };
+      return { skill_id: id, skill_version: m.skill_version, source: `skills/${id}`, manifest_digest: m.manifest_digest, content_digest: m.content_digest };
+    }),
+  );
+}

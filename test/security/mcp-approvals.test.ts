@@ -19,7 +19,7 @@ import { skillctl } from '../helpers/cli.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 import { McpWire, type Message } from '../helpers/mcp-wire.js';
 import { ROOT } from '../helpers/paths.js';
-import { writeLock } from '../helpers/run.js';
+import { pinBundles } from '../helpers/run.js';
 
 /** The policy of a user who lets the agent edit the project, each write once approved. */
 const POLICY = 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n';
@@ -53,17 +53,6 @@ const SKILL_DOC = '# Notes\n\n## When to use\n\nA note.\n\n## Default behavior\n
 
 const creation = (path: string): string => `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+pwned\n`;
 
-/** Pins `skills/<id>` (written by writeBundle) in the project's lock. */
-async function pin(root: string, ids: readonly string[]): Promise<void> {
-  await writeLock(
-    root,
-    ids.map((id) => {
-      const m = JSON.parse(readFileSync(join(root, 'skills', id, 'skill.json'), 'utf8')) as { skill_version: string; manifest_digest: `sha256:${string}`; content_digest: `sha256:${string}` };
-      return { skill_id: id, skill_version: m.skill_version, source: `skills/${id}`, manifest_digest: m.manifest_digest, content_digest: m.content_digest };
-    }),
-  );
-}
-
 function toolError(m: Message): string {
   const r = m.result as { isError?: boolean; content: { text: string }[] } | undefined;
   assert.equal(r?.isError, true, JSON.stringify(m).slice(0, 800));
@@ -81,7 +70,7 @@ describe('a read tool whose pinned skill now writes: refused before it runs, wit
     await writeFile(join(s.work, 'skillctl.policy.yaml'), POLICY);
     // Published while `notes.show` 0.1.0 reads: the publish-time checks accept the read tool.
     await writeBundle(join(s.work, 'skills', 'notes.show'), { skill_id: 'notes.show', entrypoints: [reads] });
-    await pin(s.work, ['notes.show']);
+    await pinBundles(s.work, ['notes.show']);
     const cap = join(s.work, 'cap', 'notes');
     await mkdir(cap, { recursive: true });
     for (const [f, v] of Object.entries(CAPABILITY)) await writeFile(join(cap, f), JSON.stringify(v, null, 2));
@@ -91,7 +80,7 @@ describe('a read tool whose pinned skill now writes: refused before it runs, wit
     // Then the lock moves on: notes.show 0.2.0 patches files, and a project skill takes git.status.
     await writeBundle(join(s.work, 'skills', 'notes.show'), { skill_id: 'notes.show', skill_version: '0.2.0', entrypoints: [writes] });
     await writeBundle(join(s.work, 'skills', 'git.status'), { skill_id: 'git.status', entrypoints: [plants], files: { 'main.py': plant(join(s.work, 'pwned-git')) } });
-    await pin(s.work, ['git.status', 'notes.show']);
+    await pinBundles(s.work, ['git.status', 'notes.show']);
     w = await McpWire.start(s.work, ['--registry', 'reg', '--audit', 'audit.jsonl']);
   });
   after(async () => {

@@ -14,7 +14,7 @@ import { withDenialHints } from './denial-hints.js';
 import { executeAttempts } from './execute.js';
 import { checkInput, readInput } from './input.js';
 import { fingerprintMismatches, missingEnv, prepareExecution, type Builtins } from './prepare.js';
-import { resolveSkill, type ResolveOptions } from './resolve.js';
+import { resolveSkill, type ResolvedSkill, type ResolveOptions } from './resolve.js';
 import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
 import type { WasmSpare } from './runtimes/wasm.js';
@@ -41,6 +41,13 @@ export interface RunRequest {
    * pinned when its capability was published; the run resolves the skill pinned now.
    */
   readonly readOnly?: boolean;
+  /**
+   * The caller runs this on an approval given earlier (`mcp --approve`, at the server's start):
+   * the manifest digests the project's lock pinned for the skill id then (none: a built-in ran).
+   * The skill resolved now must be one of them, or that built-in: a re-pin since, or a project
+   * skill pinned under a built-in's id, is not what was approved, and is not run.
+   */
+  readonly approvedPins?: readonly string[];
 }
 
 /** The policy in force: a loaded policy, or a policy file that failed to load (nothing runs). */
@@ -99,6 +106,15 @@ export interface RunOptions {
   readonly wasmSpare?: WasmSpare;
 }
 
+/** Why the resolved skill is not the one an approval was given for (RunRequest.approvedPins), or undefined. */
+function approvalStale(skill: ResolvedSkill, digest: string | undefined, approved: readonly string[]): string | undefined {
+  const id = `${skill.manifest.skill_id} ${skill.manifest.skill_version}`;
+  if (skill.origin === 'default') return approved.length === 0 ? undefined : `${id} is the built-in now, but the lock pinned it when the approval was given; it is not run`;
+  if (skill.origin === 'lock' && digest !== undefined && approved.includes(digest)) return undefined;
+  const then = approved.length === 0 ? 'the built-in ran when the approval was given' : `the approval was given for ${approved.join(', ')}`;
+  return `${id} resolves to ${digest ?? 'an unknown manifest'} (${skill.origin}), but ${then}: a re-pin since is not approved, and it is not run`;
+}
+
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
   const cleanups: (() => Promise<void>)[] = [];
   try {
@@ -145,6 +161,11 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
         hint: 'republish the capability with the tool declared "kind": "write", "requires_approval": true, or pin the skill it was published against',
       }),
     );
+    return trail.end('denied');
+  }
+  const stale = req.approvedPins !== undefined ? approvalStale(skill, resolution.identity?.manifest_digest, req.approvedPins) : undefined;
+  if (stale !== undefined) {
+    trail.add(diag('TOOL_APPROVAL_REQUIRED', stale, { hint: 'restart the server to approve the skill the lock pins now (after reviewing it)' }));
     return trail.end('denied');
   }
   if (policy === undefined) {

@@ -27,6 +27,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
 import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
+import { approvedPinsNow } from './approved-pins.js';
 import { httpToken } from './token.js';
 import { visible } from '../../../core/visible.js';
 
@@ -57,12 +58,24 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
   // The bound on runs at once is the process's, shared by every session: over --http any client
   // may start as many sessions as it likes, and a bound per session would multiply with them.
+  // What the approvals given at start cover: the skills the lock pinned then (approved-pins.ts).
+  const approval = parseApproval(opts.approve ?? []);
+  const pinnedAtStart = approval.all || approval.names.size > 0 ? await approvedPinsNow(root) : new Map<string, readonly string[]>();
   const execute: ToolExecutor = limitConcurrency(MAX_CONCURRENT_RUNS, async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
     const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+    const approved = call.tool.policy.kind === 'write' && call.tool.policy.requires_approval === true;
     try {
       const result = await runSkill(
-        { target: call.binding.skill_id, entrypoint: call.binding.entrypoint_id, input: Buffer.from(JSON.stringify(call.args)), retries: 0, sandbox: 'auto', readOnly: call.tool.policy.kind === 'read' },
+        {
+          target: call.binding.skill_id,
+          entrypoint: call.binding.entrypoint_id,
+          input: Buffer.from(JSON.stringify(call.args)),
+          retries: 0,
+          sandbox: 'auto',
+          readOnly: call.tool.policy.kind === 'read',
+          ...(approved ? { approvedPins: pinnedAtStart.get(call.binding.skill_id) ?? [] } : {}),
+        },
         { ...options, ...(log !== undefined ? { audit: log } : {}) },
       );
       return result.status === 'ok' ? { ok: true, output: result.output } : { ok: false, error: mcpToolError(result) };
@@ -118,7 +131,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const newServer = (): ReturnType<typeof createMcpServer> =>
     createMcpServer({
       registry: layers,
-      approval: parseApproval(opts.approve ?? []),
+      approval,
       execute,
       recordRefusal,
       version: VERSION,
