@@ -12,6 +12,11 @@ export const MCP_SKILL_CODES = {
     title: 'The MCP server could not be started or reached, or closed the connection.',
     exit: 'usage',
   },
+  MCP_PULL_SERVER_UNAUTHORIZED: {
+    severity: 'error',
+    title: 'The MCP server answered 401 Unauthorized: it wants a bearer token (--mcp-token-file), or refused the one sent.',
+    exit: 'usage',
+  },
   MCP_PULL_SERVER_TIMEOUT: { severity: 'error', title: 'The MCP server did not answer within the time limit.', exit: 'usage' },
   MCP_PULL_SERVER_NOT_STARTED: {
     severity: 'error',

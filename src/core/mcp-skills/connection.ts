@@ -8,6 +8,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { diag, type Code, type Diagnostic } from '../diagnostics.js';
 
@@ -40,6 +41,12 @@ export interface ConnectOptions {
    * control characters visible first (core/visible.ts), as for a skill's stderr.
    */
   readonly onStderr?: (text: string) => void;
+  /**
+   * The bearer token of a Streamable HTTP server (ignored for stdio), sent as `Authorization:
+   * Bearer` on every request of the session to the URL's origin, and to no other. It is kept out of
+   * `ServerAddress`, which labels findings and is recorded in the origin records and the lock.
+   */
+  readonly bearerToken?: string;
 }
 
 /**
@@ -84,10 +91,21 @@ function rpcCode(err: unknown): number | undefined {
   return typeof c === 'number' ? c : undefined;
 }
 
-/** fetch whose response bodies stop (with an error) after `max` bytes. */
-function boundedFetch(max: number, onTooLarge: () => void): (url: string | URL, init?: RequestInit) => Promise<Response> {
+/**
+ * fetch whose response bodies stop (with an error) after `max` bytes, and whose requests to
+ * `auth.origin` carry `auth.token`. The header is set here, per request, rather than in the
+ * transport's `requestInit`: a request that goes anywhere but the origin the user named (a
+ * redirect followed by the SDK or by fetch) never carries the token, whatever the SDK's policy.
+ */
+function boundedFetch(max: number, onTooLarge: () => void, auth?: { readonly origin: string; readonly token: string }): (url: string | URL, init?: RequestInit) => Promise<Response> {
   return async (url, init) => {
-    const res = await fetch(url, init);
+    let sent = init;
+    if (auth !== undefined && new URL(url).origin === auth.origin) {
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${auth.token}`);
+      sent = { ...init, headers };
+    }
+    const res = await fetch(url, sent);
     if (res.body === null) return res;
     let seen = 0;
     const counted = res.body.pipeThrough(
@@ -105,6 +123,23 @@ function boundedFetch(max: number, onTooLarge: () => void): (url: string | URL, 
     );
     return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/**
+ * `diagnostics` with `token` taken out of their text. Findings quote the server's words (an
+ * error's message, a value it answered with), and a server may echo the Authorization header it
+ * was sent: the token would then reach a terminal, a CI log or a --json document.
+ */
+export function withoutToken(diagnostics: readonly Diagnostic[], token: string | undefined): Diagnostic[] {
+  if (token === undefined) return [...diagnostics];
+  const clean = (text: string): string => text.split(token).join('<token>');
+  return diagnostics.map((d) => {
+    const out: { -readonly [K in keyof Diagnostic]: Diagnostic[K] } = { ...d, message: clean(d.message) };
+    if (d.hint !== undefined) out.hint = clean(d.hint);
+    if (d.file !== undefined) out.file = clean(d.file);
+    if (d.pointer !== undefined) out.pointer = clean(d.pointer);
+    return out;
+  });
 }
 
 function killNow(pid: number | null): void {
@@ -132,9 +167,14 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
   const [{ Client: ClientClass }, sdkTypes] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
   let tooLarge = false;
   let transport: Transport;
+  // How a Streamable HTTP server says "not without a token" (its status as the error's code).
+  let httpError: typeof StreamableHTTPError | undefined;
   if ('url' in server) {
-    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    transport = new StreamableHTTPClientTransport(new URL(server.url), { fetch: boundedFetch(opts.maxMessageBytes, () => (tooLarge = true)) });
+    const sdkHttp = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    httpError = sdkHttp.StreamableHTTPError;
+    const url = new URL(server.url);
+    const auth = opts.bearerToken !== undefined ? { origin: url.origin, token: opts.bearerToken } : undefined;
+    transport = new sdkHttp.StreamableHTTPClientTransport(url, { fetch: boundedFetch(opts.maxMessageBytes, () => (tooLarge = true), auth) });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const [command, ...args] = server.command as [string, ...string[]];
@@ -165,6 +205,12 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     if (err instanceof ServerFailure) return err;
     if (deadline !== undefined && signal?.aborted === true) return deadlinePassed(label, method, deadline);
     if (tooLarge) return fail('MCP_PULL_FILE_TOO_LARGE', `${label} sent a message of more than ${opts.maxMessageBytes} bytes (answering ${method})`);
+    // The body of the 401 is not quoted: it is the server's text, and may echo what was sent.
+    if (httpError !== undefined && err instanceof httpError && err.code === 401) {
+      return opts.bearerToken === undefined
+        ? fail('MCP_PULL_SERVER_UNAUTHORIZED', `${label} answered ${method} with 401 Unauthorized: the server wants a bearer token`, "pass the server's token with --mcp-token-file")
+        : fail('MCP_PULL_SERVER_UNAUTHORIZED', `${label} answered ${method} with 401 Unauthorized: it refused the bearer token sent`, "check that the --mcp-token-file holds this server's token");
+    }
     const code = rpcCode(err);
     const msg = err instanceof Error ? err.message : String(err);
     if (code === sdkTypes.ErrorCode.RequestTimeout) {

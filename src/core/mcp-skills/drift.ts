@@ -7,7 +7,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { toGetResult } from './answers.js';
-import { connectSkillServer, serverLabel, ServerFailure, type SessionDeadline } from './connection.js';
+import { connectSkillServer, serverLabel, ServerFailure, withoutToken, type SessionDeadline } from './connection.js';
 import { DEFAULT_PULL_LIMITS, maxMessageBytes } from './limits.js';
 import type { McpOrigin } from './origins.js';
 import { filePathOf, parseSkillUri } from './uri.js';
@@ -21,10 +21,19 @@ export interface DriftOptions {
   readonly deadline?: SessionDeadline;
   /** A stdio server's stderr (ConnectOptions.onStderr). */
   readonly onStderr?: (text: string) => void;
+  /**
+   * The bearer token for this origin's Streamable HTTP server (ConnectOptions.bearerToken);
+   * default none. The caller decides which origins get one: a lock names any server it likes.
+   */
+  readonly bearerToken?: string;
 }
 
 /** The findings for one pinned origin: none when the server's entry lists exactly the pinned files. */
 export async function remoteDrift(origin: McpOrigin, opts: DriftOptions): Promise<Diagnostic[]> {
+  return withoutToken(await driftOf(origin, opts), opts.bearerToken);
+}
+
+async function driftOf(origin: McpOrigin, opts: DriftOptions): Promise<Diagnostic[]> {
   const label = serverLabel(origin.server);
   const skill = parseSkillUri(origin.uri);
   if ('problem' in skill) return [diag('MCP_PULL_URI_REFUSED', skill.problem, { file: opts.file, pointer: '/origin/mcp/uri' })];
@@ -36,6 +45,7 @@ export async function remoteDrift(origin: McpOrigin, opts: DriftOptions): Promis
       maxMessageBytes: maxMessageBytes(DEFAULT_PULL_LIMITS),
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
       ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}),
+      ...(opts.bearerToken !== undefined ? { bearerToken: opts.bearerToken } : {}),
     });
     try {
       result = await server.request('skills/get', { uri: origin.uri });

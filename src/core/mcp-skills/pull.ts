@@ -9,7 +9,7 @@ import { mapLimited } from '../map-limited.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { toGetResult, type SkillEntry } from './answers.js';
 import { checkEntry, type PlannedSkill } from './check-entry.js';
-import { connectSkillServer, serverLabel, ServerFailure, type ServerAddress, type SkillServer } from './connection.js';
+import { connectSkillServer, serverLabel, ServerFailure, withoutToken, type ServerAddress, type SkillServer } from './connection.js';
 import { fetchSkill, unlistedFiles, type PulledSkill } from './fetch-skill.js';
 import { maxMessageBytes, type PullLimits } from './limits.js';
 import { listResources, listSkills, walkDirectory } from './listing.js';
@@ -108,10 +108,17 @@ export interface PullOptions {
   readonly limits: PullLimits;
   /** A stdio server's stderr (ConnectOptions.onStderr). */
   readonly onStderr?: (text: string) => void;
+  /** A Streamable HTTP server's bearer token (ConnectOptions.bearerToken); default none. */
+  readonly bearerToken?: string;
 }
 
 /** Connects to `address`, pulls, and closes; a server that cannot be used is a finding, not a throw. */
 export async function pullSkills(address: ServerAddress, request: PullRequest, opts: PullOptions): Promise<PullResult> {
+  const r = await pullOnce(address, request, opts);
+  return opts.bearerToken === undefined ? r : { ...r, diagnostics: withoutToken(r.diagnostics, opts.bearerToken) };
+}
+
+async function pullOnce(address: ServerAddress, request: PullRequest, opts: PullOptions): Promise<PullResult> {
   const label = serverLabel(address);
   const failed = (err: unknown): PullResult => {
     if (!(err instanceof ServerFailure)) throw err;
@@ -120,7 +127,13 @@ export async function pullSkills(address: ServerAddress, request: PullRequest, o
   };
   let server: SkillServer;
   try {
-    server = await connectSkillServer(address, { cwd: opts.cwd, timeoutMs: opts.timeoutMs, maxMessageBytes: maxMessageBytes(opts.limits), ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}) });
+    server = await connectSkillServer(address, {
+      cwd: opts.cwd,
+      timeoutMs: opts.timeoutMs,
+      maxMessageBytes: maxMessageBytes(opts.limits),
+      ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}),
+      ...(opts.bearerToken !== undefined ? { bearerToken: opts.bearerToken } : {}),
+    });
   } catch (err) {
     return failed(err);
   }

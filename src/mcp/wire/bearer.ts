@@ -6,17 +6,12 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** RFC 6750's token68 characters; at least 16 of them. */
-const TOKEN = /^[A-Za-z0-9._~+/-]{16,}=*$/;
+// The rule is the core's: `pull --mcp-token-file` checks the token it sends with the same one.
+export { tokenProblem } from '../../core/bearer-token.js';
 
 /** A fresh token: 32 random bytes, base64url. */
 export function newToken(): string {
   return randomBytes(32).toString('base64url');
-}
-
-/** Why `token` cannot be one (too short, a character a header cannot carry), or undefined. */
-export function tokenProblem(token: string): string | undefined {
-  return TOKEN.test(token) ? undefined : 'a token is at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (then = padding)';
 }
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();

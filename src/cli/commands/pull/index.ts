@@ -8,7 +8,7 @@ type AllPullOptions = PullOptions & McpPullOptions;
 
 /** Options that belong to one scheme: given with the other, they would be silently ignored. */
 const OCI_ONLY = { plainHttp: '--plain-http', minSigners: '--min-signers', keys: '--keys', force: '--force' } as const;
-const MCP_ONLY = { mcp: '--mcp', mcpUrl: '--mcp-url', all: '--all' } as const;
+const MCP_ONLY = { mcp: '--mcp', mcpUrl: '--mcp-url', mcpTokenFile: '--mcp-token-file', all: '--all' } as const;
 
 function misplaced(opts: AllPullOptions, only: Readonly<Record<string, string>>): string | undefined {
   return Object.entries(only).find(([key]) => (opts as unknown as Record<string, unknown>)[key] !== undefined)?.[1];
@@ -26,6 +26,7 @@ export function registerPull(program: Command, run: Runner): void {
     .option('--keys <file>', 'oci://: the public-keys file (signer to Ed25519 key) that --min-signers trusts')
     .option('--mcp <command>', "skill://: the MCP server to start, as one string (split into words without a shell: 'npx -y some-server --flag')")
     .option('--mcp-url <url>', 'skill://: the Streamable HTTP endpoint of the MCP server')
+    .option('--mcp-token-file <file>', 'skill://: a file holding the bearer token to send to the --mcp-url server (never taken from $SKILLCTL_MCP_TOKEN)')
     .option('--all', 'skill://: every skill the server lists')
     // One option, two bounds: no default here, since each scheme has its own (a default for the
     // whole of an oci:// pull would cut a large layer over a slow link that is still arriving).
@@ -44,6 +45,7 @@ Examples:
   $ skillctl pull oci://registry.example/skills/x:1 --timeout 300     give up after 5 minutes
   $ skillctl pull skill://git-workflow/SKILL.md --mcp 'npx -y acme-skills-server'
   $ skillctl pull skill://acme/billing/refunds/SKILL.md --mcp-url https://mcp.example.com/mcp
+  $ skillctl pull --all --mcp-url http://127.0.0.1:8765/mcp --mcp-token-file .mcp-token
   $ skillctl pull --all --mcp 'skillctl mcp --skills ../other/skills' --out vendor/skills
   $ skillctl pull --all --mcp-url http://127.0.0.1:8080/mcp --json | jq '.skills[].dir'`,
     )

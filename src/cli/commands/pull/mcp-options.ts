@@ -11,12 +11,20 @@ export interface McpPullOptions {
   readonly out?: string;
   /** Seconds each request may take (default MCP_TIMEOUT_SECONDS). */
   readonly timeout?: number;
+  /** The file holding the bearer token sent to the --mcp-url server. */
+  readonly mcpTokenFile?: string;
 }
 
 /** The server: `--mcp` split into words without a shell, or `--mcp-url` (http or https, no credentials in it). */
 export function serverOf(opts: McpPullOptions): ServerAddress {
   if ((opts.mcp === undefined) === (opts.mcpUrl === undefined)) {
     throw new SkillctlError('USAGE', 'skill:// needs the server: give --mcp COMMAND or --mcp-url URL (one of them)', { hint: "--mcp 'skillctl mcp --skills skills'" });
+  }
+  // A token goes only to the server the user named with it: never to a program (which has no
+  // use for a header), and never implicitly from $SKILLCTL_MCP_TOKEN, the secret of the user's
+  // own `mcp --http` server, which a pull of an arbitrary URL would hand to whoever serves it.
+  if (opts.mcpTokenFile !== undefined && opts.mcpUrl === undefined) {
+    throw new SkillctlError('USAGE', '--mcp-token-file is the token sent to the --mcp-url server, and --mcp-url is not given');
   }
   if (opts.mcp !== undefined) {
     const split = splitCommand(opts.mcp);

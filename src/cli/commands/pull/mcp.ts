@@ -1,5 +1,5 @@
 /**
- * `skillctl pull skill://… --mcp CMD | --mcp-url URL`: every skill asked for is fetched and
+ * `skillctl pull skill://… --mcp CMD | --mcp-url URL [--mcp-token-file FILE]`: every skill asked for is fetched and
  * verified (core/mcp-skills/pull.ts), and only then are all of them written (place.ts), or none,
  * under the project's write lock for pulls, waited for as pin waits for its own.
  */
@@ -11,16 +11,24 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { processFileLock } from '../../project.js';
 import { serverStderr } from '../../server-stderr.js';
+import { readTokenFile } from '../../token-file.js';
 import { pullMcpJson, renderPullMcp } from '../../render/pull-mcp.js';
 import { MCP_TIMEOUT_SECONDS, requestOf, serverOf, type McpPullOptions } from './mcp-options.js';
 
 export async function run(ctx: Context, refs: readonly string[], opts: McpPullOptions): Promise<number> {
   const server = serverOf(opts);
   const request = requestOf(refs, opts);
+  const bearerToken = opts.mcpTokenFile !== undefined ? await readTokenFile(ctx, opts.mcpTokenFile, '--mcp-token-file') : undefined;
   const cwd = ctx.io.cwd;
   const root = (await findProjectRoot(cwd)) ?? cwd;
   const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
-  const pulled = await pullSkills(server, request, { cwd, timeoutMs: Math.round((opts.timeout ?? MCP_TIMEOUT_SECONDS) * 1000), limits: DEFAULT_PULL_LIMITS, onStderr: serverStderr(ctx) });
+  const pulled = await pullSkills(server, request, {
+    cwd,
+    timeoutMs: Math.round((opts.timeout ?? MCP_TIMEOUT_SECONDS) * 1000),
+    limits: DEFAULT_PULL_LIMITS,
+    onStderr: serverStderr(ctx),
+    ...(bearerToken !== undefined ? { bearerToken } : {}),
+  });
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   const placed =
     pulled.ok && pulled.skills.length > 0

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import type { Runner } from '../../context.js';
+import { parseTokenFor } from './mcp-tokens.js';
 import type { VerifyPinsOptions } from './options.js';
 import { parseMinSigners, parseTimeout } from '../../options.js';
 
@@ -15,6 +16,12 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option(
       '--private-origins',
       'with --remote: also contact origins whose host is not a public address (loopback, private network, link-local, cloud metadata); without it each is reported (exit 2), not contacted. Only for a lock you have reviewed',
+    )
+    .addOption(
+      new Option(
+        '--mcp-token-file <origin=file>',
+        "with --remote: send the bearer token in FILE to the lock's MCP server URLs of ORIGIN (http[s]://HOST[:PORT]) and to no other; repeatable, one per origin",
+      ).argParser(parseTokenFor),
     )
     .addOption(
       new Option('--timeout <seconds>', 'with --remote: how long the remote checks may take in all, every registry exchange and MCP server session together (default: no limit)').argParser(
@@ -36,6 +43,8 @@ Examples:
   $ skillctl verify-pins --remote --timeout 120         and give up on origins still unanswered after 2 minutes
   $ skillctl verify-pins --remote --start-servers       and start the MCP servers a reviewed lock records, to ask them
   $ skillctl verify-pins --remote --private-origins     and ask the origins a reviewed lock names on private addresses
+  $ skillctl verify-pins --remote --mcp-token-file https://mcp.example.com=.mcp-token
+                                                        and send that server (only) its token
   $ skillctl verify-pins --lock ../provenact-skills/pins/skills.lock.json
 
 Exit status: 0 all verified, 1 findings, 2 the lock cannot be read or, with --remote, an origin cannot be asked.`,

@@ -1,3 +1,5 @@
+import type { TokenFor } from './mcp-tokens.js';
+
 export interface VerifyPinsOptions {
   readonly lock?: string;
   readonly minSigners?: number;
@@ -13,4 +15,6 @@ export interface VerifyPinsOptions {
   readonly privateOrigins?: boolean;
   /** With --remote: seconds the whole remote part may take, every registry exchange and MCP server session together. */
   readonly timeout?: number;
+  /** With --remote: bearer tokens, each sent only to the MCP server URLs of its origin. */
+  readonly mcpTokenFile?: readonly TokenFor[];
 }

@@ -15,6 +15,7 @@ export async function withRemoteFindings(ctx: Context, opts: VerifyPinsOptions, 
   const remote = await (await import('./remote.js')).remoteFindings(ctx, lock.lock, lockFile, {
     startServers: opts.startServers === true,
     privateOrigins: opts.privateOrigins === true,
+    mcpTokens: opts.mcpTokenFile ?? [],
     ...(opts.timeout !== undefined ? { timeoutSeconds: opts.timeout } : {}),
   });
   return remote.length > 0 ? { ...result, ok: false, diagnostics: sortDiagnostics([...result.diagnostics, ...remote]) } : result;

@@ -7,7 +7,8 @@
  * So they are started only with --start-servers, which a user passes for a lock they reviewed;
  * without it each is reported (MCP_PULL_SERVER_NOT_STARTED, exit 2: never a silent pass). A server
  * reached by URL starts no program; it, and a registry, are asked only when their host is a
- * public address, unless --private-origins (./private-origins.ts).
+ * public address, unless --private-origins (./private-origins.ts), and is sent a bearer token only
+ * when its origin is one the user named with the token (./mcp-tokens.ts).
  */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { diag } from '../../../core/diagnostics.js';
@@ -17,6 +18,8 @@ import type { SkillctlLock } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { transportOptions } from '../../oci-env.js';
 import { serverStderr } from '../../server-stderr.js';
+import { readTokenFile } from '../../token-file.js';
+import { tokenFor, type TokenFor } from './mcp-tokens.js';
 import { privateOrigins } from './private-origins.js';
 
 /** How long each request to an MCP server may take. */
@@ -32,8 +35,11 @@ export async function remoteFindings(
   ctx: Context,
   lock: SkillctlLock,
   lockFile: string,
-  opts: { readonly startServers: boolean; readonly privateOrigins: boolean; readonly timeoutSeconds?: number },
+  opts: { readonly startServers: boolean; readonly privateOrigins: boolean; readonly timeoutSeconds?: number; readonly mcpTokens: readonly TokenFor[] },
 ): Promise<Diagnostic[]> {
+  // Each token read and checked before any origin is asked.
+  const tokens = new Map<string, string>();
+  for (const t of opts.mcpTokens) tokens.set(t.origin, await readTokenFile(ctx, t.file, '--mcp-token-file'));
   const deadline = opts.timeoutSeconds !== undefined ? new Deadline(opts.timeoutSeconds) : undefined;
   // Started now rather than at the first request: the remote part is what the bound is for.
   deadline?.signal();
@@ -58,7 +64,7 @@ export async function remoteFindings(
       );
       continue;
     }
-    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, onStderr: serverStderr(ctx), ...bound })) found.push(d);
+    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, onStderr: serverStderr(ctx), ...bound, ...tokenFor(mcp.server, tokens) })) found.push(d);
   }
   return sortDiagnostics(found);
 }

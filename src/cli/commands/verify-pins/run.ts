@@ -36,6 +36,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   if (opts.timeout !== undefined && opts.remote !== true) throw new SkillctlError('USAGE', '--timeout bounds the checks of --remote, which is not given');
   if (opts.startServers === true && opts.remote !== true) throw new SkillctlError('USAGE', '--start-servers starts the servers --remote asks, which is not given');
   if (opts.privateOrigins === true && opts.remote !== true) throw new SkillctlError('USAGE', '--private-origins lets --remote contact private addresses, and --remote is not given');
+  if (opts.mcpTokenFile !== undefined && opts.remote !== true) throw new SkillctlError('USAGE', '--mcp-token-file is sent to the servers --remote asks, and --remote is not given');
   if (opts.staged === true) return runTree(ctx, opts, { staged: true });
   if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
