@@ -26,6 +26,9 @@ export interface EgressProxy {
 /** Headers for one hop only (RFC 9110 §7.6.1), and the proxy's own. */
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
+/** Connections from the sandbox at once; more are closed as they come. */
+export const MAX_CONNECTIONS = 256;
+
 /** The header that names a refusal's code, for programs that look. */
 export const DENIED_HEADER = 'x-skillctl-denied';
 
@@ -142,6 +145,9 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
     origins.set(client, origin);
     inner.emit('connection', client);
   };
+  // Each connection holds a descriptor of skillctl's, and its server side another: a process
+  // that opens them without end would run skillctl out of them (its audit log among them).
+  server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', track);
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnel(gate, req, client, head, track, readHttp).catch(() => client.destroy());

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
+import { MAX_CONNECTIONS, startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
 import { serve, type TestServer } from '../../../helpers/network.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
@@ -143,6 +143,26 @@ describe('egress proxy', () => {
     const refused = gate.uses.filter((u) => !u.allowed).map((u) => u.code);
     assert.ok(refused.includes('POLICY_URL_DENIED'));
     assert.ok(gate.uses.some((u) => u.allowed && u.covered_by === `net.http:http://127.0.0.1:${site.port}/public`));
+  });
+
+  it(`holds at most ${MAX_CONNECTIONS} connections at once: more are closed as they come`, async () => {
+    const open: Socket[] = [];
+    try {
+      for (let i = 0; i < MAX_CONNECTIONS; i++) open.push((await tunnelTo(socketPath, `127.0.0.1:${site.port}`)).socket);
+      const extra = connect(socketPath);
+      const closed = await new Promise<boolean>((resolve) => {
+        extra.on('error', () => undefined);
+        extra.on('close', () => resolve(true));
+        extra.on('data', () => resolve(false));
+        extra.write(`CONNECT 127.0.0.1:${site.port} HTTP/1.1\r\n\r\n`);
+      });
+      assert.equal(closed, true);
+    } finally {
+      for (const s of open) s.destroy();
+    }
+    // Once they are gone, the proxy answers again.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal((await ask(socketPath, `${site.base}/public/after`)).status, 200);
   });
 
   it('refuses a socket directory someone made first, and leaves it as it was', async () => {
