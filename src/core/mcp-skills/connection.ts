@@ -211,8 +211,13 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
         ? fail('MCP_PULL_SERVER_UNAUTHORIZED', `${label} answered ${method} with 401 Unauthorized: the server wants a bearer token`, "pass the server's token with --mcp-token-file")
         : fail('MCP_PULL_SERVER_UNAUTHORIZED', `${label} answered ${method} with 401 Unauthorized: it refused the bearer token sent`, "check that the --mcp-token-file holds this server's token");
     }
-    const code = rpcCode(err);
     const msg = err instanceof Error ? err.message : String(err);
+    // Any other HTTP error status (the SDK puts it where a JSON-RPC code would go): the endpoint
+    // cannot be used, as docs/codes.md says, not an MCP error the server answered.
+    if (httpError !== undefined && err instanceof httpError && typeof err.code === 'number' && err.code >= 400 && err.code < 600) {
+      return fail('MCP_PULL_SERVER_UNAVAILABLE', `${label} answered ${method} with HTTP ${err.code}: ${msg.slice(0, 200)}`);
+    }
+    const code = rpcCode(err);
     if (code === sdkTypes.ErrorCode.RequestTimeout) {
       return fail('MCP_PULL_SERVER_TIMEOUT', `${label} did not answer ${method} within ${opts.timeoutMs / 1000} s`, 'a larger --timeout gives a slow server more time');
     }

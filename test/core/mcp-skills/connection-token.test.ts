@@ -59,6 +59,15 @@ describe('a Streamable HTTP server that requires a bearer token', () => {
     assert.deepEqual(other.seen.map((h) => h.authorization ?? 'none'), other.seen.map(() => 'none'));
   });
 
+  it('another HTTP error status is MCP_PULL_SERVER_UNAVAILABLE naming it, not an MCP error the server answered', async () => {
+    for (const status of [403, 404, 500, 503]) {
+      const s = await recorder((_req, res) => void res.writeHead(status, { 'content-type': 'text/plain' }).end('nope'));
+      const r = await pullSkills({ url: s.url }, { all: true }, opts(TOKEN));
+      assert.deepEqual(r.diagnostics.map((d) => d.code), ['MCP_PULL_SERVER_UNAVAILABLE'], String(status));
+      assert.match(r.diagnostics[0]?.message ?? '', new RegExp(`answered initialize with HTTP ${status}: `));
+    }
+  });
+
   it('a server that echoes the Authorization header in its error: the token is replaced in the finding', async () => {
     const s = await recorder((req, res) => {
       let body = '';
