@@ -198,6 +198,8 @@ export interface RunSetup {
   readonly wasmSpare?: SpareWorker;
   /** The registries this command serves (`skillctl mcp`). */
   readonly registries?: readonly string[];
+  /** Files this command trusts that no skill it runs may change (`mcp --http-token-file`). */
+  readonly trusted?: readonly string[];
 }
 
 /** The engine's options for runs from this process. */
@@ -227,6 +229,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
+      ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
     }),
     repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),

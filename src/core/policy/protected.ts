@@ -239,7 +239,7 @@ export function protectedReason(real: string, extra: readonly string[] = [], use
       if (dir.every((s, j) => segments[i + j] === s)) return `${dir.join('/')} is protected in every directory`;
     }
   }
-  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file or the audit log of this run, or code skillctl itself loads';
+  if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file, the audit log or a file this run trusts, or code skillctl itself loads';
   if (use === 'move' && extra.some((p) => within(p, real))) {
     return 'the directory holds a path this run protects (the host policy, the lock file, the audit log, or code skillctl itself loads): renamed or removed, it would take it out of protection';
   }
@@ -259,6 +259,11 @@ export interface RunPlaces {
   readonly install?: string;
   /** Registries named explicitly (`--registry`, `$SKILLCTL_REGISTRY`), which `skillctl mcp` serves. */
   readonly registries?: readonly string[];
+  /**
+   * Files the command itself trusts (`mcp --http-token-file`: a token a skill could set to one
+   * it knows), protected with their directories as the policy file is.
+   */
+  readonly trusted?: readonly string[];
   /**
    * The user's home, and the directories the policy lets skills write: the home's protected names
    * that lie in one of those are paths of the run too (see runProtectedPaths).
@@ -285,6 +290,7 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   };
   if (p.policyFile !== undefined) withDir(p.policyFile);
   if (p.auditFile !== undefined) withDir(p.auditFile);
+  for (const file of p.trusted ?? []) withDir(file);
   if (p.root !== undefined) {
     // At the root every protected name is a path of the run too: under bubblewrap, where no
     // name is judged, these are what the mounts and the check for planted paths can hold.

@@ -145,6 +145,13 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     assert.deepEqual(project.filter((path) => !path.startsWith('/home/u/p/')), []);
   });
 
+  it("a file the command trusts (mcp --http-token-file) is protected with its directory, as the policy file is", () => {
+    const extra = runProtectedPaths({ cwd: '/p', root: '/p', trusted: ['/p/conf/mcp.token'] });
+    assert.match(protectedReason('/p/conf/mcp.token', extra) ?? '', /protect/);
+    assert.match(protectedReason('/p/conf', extra, 'move') ?? '', /protect/);
+    assert.equal(protectedReason('/p/src/index.ts', extra), undefined);
+  });
+
   it('names are compared without regard to case (a case-insensitive file system makes them one)', () => {
     assert.match(protectedReason('/p/SKILLCTL.POLICY.YAML') ?? '', /protected/);
     assert.match(protectedReason('/p/.SkillCtl/audit.jsonl') ?? '', /protected/);

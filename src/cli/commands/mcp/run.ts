@@ -43,7 +43,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const root = await findProjectRoot(cwd);
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
-  const options = runOptions(ctx, { root, policy, auditFile, registries: layers.map((l) => l.dir) });
+  const options = runOptions(ctx, { root, policy, auditFile, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile] } : {}) });
   if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
     throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
       hint: 'listen on 127.0.0.1 (the default), or add --http-allow-remote to mean it',
