@@ -83,6 +83,10 @@ except Exception as e:
     print('failed', type(e).__name__)
 `;
 const execPy = (...args: string[]): ((sc: Scratch) => Promise<Ran>) => run('shell.exec_safe', { argv: ['python3', '-c', EXEC_PY, ...args] });
+/** The same, under a policy that also grants reading the host's /run and /tmp (where a socket's mount point could not be made). */
+const RUN_TMP = 'egress-run-tmp.policy.yaml';
+const execPyRunTmp = (url: string) => (sc: Scratch): Promise<Ran> =>
+  runTarget('shell.exec_safe', { argv: ['python3', '-c', EXEC_PY, url] }, { cwd: sc.work, policy: RUN_TMP, sandbox: 'bwrap' });
 
 const base = (): string => site.base;
 const rows: Attack[] = [
@@ -114,6 +118,7 @@ const rows: Attack[] = [
   { what: 'a tunnel to another port', code: null, exit: 0, attempt: (sc) => fetchSkill({ tunnel: `127.0.0.1:${secret.port}`, path: '/' })(sc), check: said(/^tunnel 403 \['POLICY_URL_DENIED'\]$/) },
   { what: 'a tunnel to the cloud metadata address', code: null, exit: 0, attempt: fetchSkill({ tunnel: '169.254.169.254:80', path: '/' }), check: said(/^tunnel 403 \['POLICY_URL_DENIED'\]$/) },
   { what: "shell.exec_safe's program, a granted URL", code: null, exit: 0, attempt: (sc) => execPy(`${base()}/public/exec`)(sc), check: said(/^site:\/public\/exec\n$/) },
+  { what: "shell.exec_safe's program under a grant of the host's /run and /tmp, a granted URL", code: null, exit: 0, attempt: (sc) => execPyRunTmp(`${base()}/public/run-tmp`)(sc), check: said(/^site:\/public\/run-tmp\n$/) },
   { what: "shell.exec_safe's program, a path outside the prefix", code: null, exit: 0, attempt: (sc) => execPy(`${base()}/private/exec`)(sc), check: said(/^skillctl egress: POLICY_URL_DENIED: /) },
   { what: "shell.exec_safe's program, a socket to a loopback service past the proxy", code: null, exit: 0, attempt: (sc) => execPy('127.0.0.1', String(secret.port))(sc), check: said(/^failed ConnectionRefusedError\n$/) },
   {
@@ -149,6 +154,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
       ],
       files: { 'fetch.py': FETCH_PY },
     });
+    await writeFile(join(s.work, RUN_TMP), ['version: 1', 'permissions:', '  fs.read: [., /run, /tmp]', '  net.http:', `    - http://127.0.0.1:${site.port}/public`, '  exec: [python3]', ''].join('\n'));
     await writeBundle(join(s.work, 'bundles', 'node-fetch'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.versions.node, command: 'node main.js', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
       files: { 'main.js': FETCH_JS },
@@ -175,7 +181,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
   attackRows(rows, s);
 
   it('the servers received only the granted requests', () => {
-    assert.deepEqual([...site.seen].sort(), ['/public/exec', ...(NODE_PROXIES ? ['/public/node'] : []), '/public/ok', '/public/tunnelled']);
+    assert.deepEqual([...site.seen].sort(), ['/public/exec', ...(NODE_PROXIES ? ['/public/node'] : []), '/public/ok', '/public/run-tmp', '/public/tunnelled']);
     assert.deepEqual(secret.seen, []);
   });
 

@@ -15,8 +15,13 @@ import type * as ChildProcess from 'node:child_process';
 import type * as Net from 'node:net';
 import type * as Os from 'node:os';
 
-/** Where the proxy's socket appears inside the sandbox. */
-export const EGRESS_SOCKET = '/run/skillctl/egress.sock';
+/**
+ * Where the proxy's socket appears inside the sandbox: at the top of its root, which is always
+ * bubblewrap's own (as BUNDLE_MOUNT is). Under /run or /tmp a grant of that directory would put
+ * the host's there, read-only or writable, where the mount point could not be made (or would be
+ * made on the host).
+ */
+export const EGRESS_SOCKET = '/skillctl-egress.sock';
 /** The bridge's port on the sandbox's own loopback (nothing else listens there). */
 export const EGRESS_PORT = 3128;
 
