@@ -14,7 +14,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
-import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKET } from './egress/bridge.js';
+import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS } from './egress/bridge.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
@@ -82,7 +82,7 @@ export interface SandboxSpec {
   readonly read: readonly string[];
   readonly write: readonly string[];
   /**
-   * The egress proxy's socket (a host path), when net.http is granted: shown at EGRESS_SOCKET, and
+   * The egress proxy's socket (a host path), when net.http is granted: shown at egressSocketIn, and
    * the command starts under the bridge. Without it the sandbox reaches no network at all.
    */
   readonly egress?: string;
@@ -144,6 +144,17 @@ export function protectMounts(protect: readonly string[], write: readonly string
   return [...out].map(([path, writable]) => ({ path, writable }));
 }
 
+/**
+ * Where the sandbox shows the egress proxy's socket: the first of EGRESS_SOCKETS whose fresh
+ * directory no grant covers from there down (a grant above it, `/` say, lies under it: the fresh
+ * mount goes on top, being deeper). A sandbox whose grants cover all three has nowhere to put it.
+ */
+export function egressSocketIn(spec: Pick<SandboxSpec, 'read' | 'write'>): string {
+  const grants = [...spec.read, ...spec.write];
+  const free = EGRESS_SOCKETS.find((c) => !grants.some((g) => within(c.path, g) && depth(g) >= depth(c.fresh)));
+  return (free ?? (EGRESS_SOCKETS[EGRESS_SOCKETS.length - 1] as (typeof EGRESS_SOCKETS)[number])).path;
+}
+
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
@@ -172,14 +183,19 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     seen.add(key);
     return true;
   });
-  const ordered = unique.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
+  // A link bubblewrap would make where a grant already shows the host's own (`/bin` under a grant
+  // of `/`, `/etc/localtime` under one of `/etc`) cannot be made: the path exists there. The
+  // host's is then what the grant shows.
+  const grants = [...spec.read, ...spec.write];
+  const made = unique.filter((m) => m.kind !== '--symlink' || !grants.some((g) => within(m.path, g) && depth(g) < depth(m.path)));
+  const ordered = made.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
   for (const { m } of ordered) {
     if (m.kind === '--symlink') args.push('--symlink', m.source as string, m.path);
     else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
     else args.push(m.kind, m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
-  if (spec.egress !== undefined) args.push('--ro-bind', spec.egress, EGRESS_SOCKET);
+  if (spec.egress !== undefined) args.push('--ro-bind', spec.egress, egressSocketIn(spec));
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }
@@ -245,7 +261,7 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
     if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs }), '--'], diagnostics: [] };
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs };
-    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', EGRESS_SOCKET, String(EGRESS_PORT), '--'];
+    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), '--'];
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bwrapArgs, containerArgs, nodePermissionFlag, notDirsOnTheWay } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { EGRESS_SOCKET } from '../../../src/core/run/egress/bridge.js';
+import { egressSocketIn } from '../../../src/core/run/sandbox.js';
 
 describe('bwrapArgs', () => {
   const base = {
@@ -29,7 +29,10 @@ describe('bwrapArgs', () => {
     assert.equal(at('--ro-bind-try', '/work/project/out/cache'), -1, 'a read grant inside a write grant stays writable');
     assert.ok(at('--bind-try', '/work/project/out') < at('--ro-bind-try', '/work/project/out/audit.jsonl'), 'protected files stay read-only');
     assert.equal(at('--ro-bind-try', '/elsewhere/policy.yaml'), -1, 'a protected path outside every write grant needs no mount');
-    assert.ok(at('--symlink', 'usr/bin') >= 0);
+    // Under the granted `/` the host's own /bin link shows: bubblewrap could not make one there.
+    assert.equal(at('--symlink', 'usr/bin'), -1);
+    const noRoot = bwrapArgs({ ...base, read: base.read.filter((r) => r !== '/') });
+    assert.ok(noRoot.findIndex((x, i) => x === '--symlink' && noRoot[i + 1] === 'usr/bin') >= 0);
     assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
     // The bundle appears at /skill wherever it is on the host: the working directory is the same on every run.
     assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/skill', '--chdir', '/skill/src']);
@@ -37,8 +40,10 @@ describe('bwrapArgs', () => {
   });
 
   it("shows the run's declared time zone at /etc/localtime, and nothing for a name that could leave zoneinfo", () => {
-    const a = bwrapArgs({ ...base, timezone: 'Asia/Tokyo' });
+    const a = bwrapArgs({ ...base, read: ['/work/project'], timezone: 'Asia/Tokyo' });
     assert.ok(a.join(' ').includes('--symlink /usr/share/zoneinfo/Asia/Tokyo /etc/localtime'), a.join(' '));
+    // A grant of /etc (or /) shows the host's own file there, where no link can be made.
+    assert.ok(!bwrapArgs({ ...base, read: ['/etc'], timezone: 'Asia/Tokyo' }).includes('/etc/localtime'));
     for (const tz of ['../../etc/shadow', 'Asia/../../x', '/etc/passwd', 'UTC\n']) assert.ok(!bwrapArgs({ ...base, timezone: tz }).includes('/etc/localtime'), tz);
   });
 
@@ -69,6 +74,12 @@ describe('bwrapArgs', () => {
     assert.ok(dir.includes('--bind-try /w/.git /w/.git') && dir.includes('--ro-bind-try /w/.git/config /w/.git/config'), dir);
   });
 
+  it("shows the egress socket in a directory bubblewrap makes afresh, never under a host directory a grant shows", () => {
+    assert.equal(egressSocketIn({ read: ['/work', '/run'], write: ['/tmp/out'] }), '/skillctl-egress.sock');
+    assert.equal(egressSocketIn({ read: ['/'], write: [] }), '/tmp/skillctl-egress.sock');
+    assert.equal(egressSocketIn({ read: ['/'], write: ['/tmp'] }), '/dev/skillctl-egress.sock');
+  });
+
   it('notDirsOnTheWay names the files between a write grant and a protected path, and only those', async () => {
     const w = realpathSync(tempDir('skillctl-notdirs-'));
     await mkdir(join(w, 'repo', '.git'), { recursive: true });
@@ -82,7 +93,8 @@ describe('bwrapArgs', () => {
     const a = bwrapArgs({ ...base, egress: '/tmp/skillctl-egress-x/proxy.sock' });
     assert.ok(!a.includes('--share-net'));
     const i = a.indexOf('/tmp/skillctl-egress-x/proxy.sock');
-    assert.deepEqual(a.slice(i - 1, i + 2), ['--ro-bind', '/tmp/skillctl-egress-x/proxy.sock', EGRESS_SOCKET]);
+    // base grants /: the socket goes in the private /tmp, not the root the grant shows.
+    assert.deepEqual(a.slice(i - 1, i + 2), ['--ro-bind', '/tmp/skillctl-egress-x/proxy.sock', '/tmp/skillctl-egress.sock']);
     assert.deepEqual(a.slice(a.indexOf('--unsetenv'), a.indexOf('--unsetenv') + 2), ['--unsetenv', 'NODE_OPTIONS']);
     assert.ok(!bwrapArgs(base).includes('--unsetenv'));
   });

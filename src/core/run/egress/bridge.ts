@@ -1,7 +1,7 @@
 /**
  * The egress bridge: the skill's side of the egress proxy (proxy.ts). A sandbox has a network
  * namespace of its own, where only loopback exists; the proxy listens on a Unix socket that the
- * sandbox shows at EGRESS_SOCKET. Programs speak HTTP proxying over TCP (HTTP_PROXY), so this small
+ * sandbox shows at one of EGRESS_SOCKETS. Programs speak HTTP proxying over TCP (HTTP_PROXY), so this small
  * program, run by skillctl's own node inside the sandbox, listens on 127.0.0.1:EGRESS_PORT there,
  * carries each connection to the socket unchanged, and starts the skill's command as its child.
  * It decides nothing: the proxy checks every request, so a skill that kills the bridge or talks to
@@ -16,12 +16,16 @@ import type * as Net from 'node:net';
 import type * as Os from 'node:os';
 
 /**
- * Where the proxy's socket appears inside the sandbox: at the top of its root, which is always
- * bubblewrap's own (as BUNDLE_MOUNT is). Under /run or /tmp a grant of that directory would put
- * the host's there, read-only or writable, where the mount point could not be made (or would be
- * made on the host).
+ * Where the proxy's socket may appear inside the sandbox, each in a directory bubblewrap makes
+ * afresh (its root, the private /tmp, /dev), with the directory that holds it: the first that no
+ * grant puts a host directory over (egressSocketIn). A mount point under a host directory could
+ * not be made (read-only) or would be made on the host: a grant of `/run` broke /run/skillctl.
  */
-export const EGRESS_SOCKET = '/skillctl-egress.sock';
+export const EGRESS_SOCKETS: readonly { readonly path: string; readonly fresh: string }[] = [
+  { path: '/skillctl-egress.sock', fresh: '/' },
+  { path: '/tmp/skillctl-egress.sock', fresh: '/tmp' },
+  { path: '/dev/skillctl-egress.sock', fresh: '/dev' },
+];
 /** The bridge's port on the sandbox's own loopback (nothing else listens there). */
 export const EGRESS_PORT = 3128;
 
