@@ -8,20 +8,20 @@
  * which starts the command: every request is checked against the grant. A file outside those
  * binds does not exist inside: it is not merely refused.
  */
-import { lstat, readlink, realpath } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { pushAll } from '../findings.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS } from './egress/bridge.js';
+import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
+
+export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
 
 export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
-/** How a top-level system directory appears on this host. */
-export type SystemEntry = { readonly path: string; readonly symlink?: string };
-
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
 /**
  * What dynamic linking, name resolution and TLS need; nothing with secrets. Not /etc/localtime:
  * the host's time zone is hidden context (bwrapArgs puts the run's declared zone there).
@@ -40,21 +40,6 @@ const ETC_FILES = [
   '/etc/resolv.conf',
   '/etc/ssl',
 ];
-
-/** The host's layout of the system directories (merged-/usr systems have /bin -> usr/bin). */
-export async function systemLayout(): Promise<SystemEntry[]> {
-  const out: SystemEntry[] = [];
-  for (const path of SYSTEM_DIRS) {
-    try {
-      const st = await lstat(path);
-      if (st.isSymbolicLink()) out.push({ path, symlink: await readlink(path) });
-      else if (st.isDirectory()) out.push({ path });
-    } catch {
-      // absent on this host
-    }
-  }
-  return out;
-}
 
 /**
  * Where the bundle appears inside the sandbox, whatever its path on the host: a run's working
@@ -95,6 +80,13 @@ export interface SandboxSpec {
   readonly notDirs?: readonly string[];
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
+  /**
+   * The host's top-level entries, when a grant is `/`: shown one by one, so that the sandbox's
+   * root stays its own, where the bundle's and the egress socket's mount points can be made (a
+   * host root bound there is read-only, or the host's). What the sandbox makes itself (system
+   * directories, /proc, /dev, the private /tmp) is not taken from the host.
+   */
+  readonly rootEntries?: readonly SystemEntry[];
 }
 
 /** An IANA zone name as a path under /usr/share/zoneinfo: no `.` segment can climb out. */
@@ -155,6 +147,15 @@ export function egressSocketIn(spec: Pick<SandboxSpec, 'read' | 'write'>): strin
   return (free ?? (EGRESS_SOCKETS[EGRESS_SOCKETS.length - 1] as (typeof EGRESS_SOCKETS)[number])).path;
 }
 
+/** What the sandbox makes itself at the top of its root, never taken from a grant of `/`. */
+const OWN_TOP = new Set(['/proc', '/dev', '/tmp', BUNDLE_MOUNT, ...SYSTEM_DIRS, ...EGRESS_SOCKETS.map((c) => c.path)]);
+
+/** The mounts of one grant: itself, or for `/` with the host's entries known, each entry. */
+function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEntries: readonly SystemEntry[] | undefined): Mount[] {
+  if (path !== '/' || rootEntries === undefined) return [{ kind, path }];
+  return rootEntries.filter((e) => !OWN_TOP.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
+}
+
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
@@ -171,8 +172,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   for (const d of spec.runtimeDirs) mounts.push({ kind: '--ro-bind', path: d });
   // A read grant inside a write grant is already visible (and writable): binding it read-only on
   // top would take away a write the policy allows.
-  for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) mounts.push({ kind: '--ro-bind-try', path: r });
-  for (const w of spec.write) mounts.push({ kind: '--bind-try', path: w });
+  for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) pushAll(mounts, grantMounts(r, '--ro-bind-try', spec.rootEntries));
+  for (const w of spec.write) pushAll(mounts, grantMounts(w, '--bind-try', spec.rootEntries));
   for (const m of protectMounts(spec.protect, spec.write, spec.notDirs)) mounts.push({ kind: m.writable ? '--bind-try' : '--ro-bind-try', path: m.path });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
   // twice (two protected paths under one directory) is made once.
@@ -186,7 +187,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // A link bubblewrap would make where a grant already shows the host's own (`/bin` under a grant
   // of `/`, `/etc/localtime` under one of `/etc`) cannot be made: the path exists there. The
   // host's is then what the grant shows.
-  const grants = [...spec.read, ...spec.write];
+  const grants = [...spec.read, ...spec.write].flatMap((g) => (g === '/' && spec.rootEntries !== undefined ? grantMounts(g, '--bind-try', spec.rootEntries).filter((m) => m.kind !== '--symlink').map((m) => m.path) : [g]));
   const made = unique.filter((m) => m.kind !== '--symlink' || !grants.some((g) => within(m.path, g) && depth(g) < depth(m.path)));
   const ordered = made.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
   for (const { m } of ordered) {
@@ -211,20 +212,6 @@ export async function notDirsOnTheWay(protect: readonly string[], write: readonl
     if (st !== undefined && !st.isDirectory()) out.push(dir);
   }
   return out;
-}
-
-/** Is this real path inside a system directory (always mounted read-only)? */
-export function inSystemDir(real: string): boolean {
-  return SYSTEM_DIRS.some((d) => within(real, d));
-}
-
-/**
- * The directory to mount read-only for a program that bubblewrap would not otherwise show: its own
- * directory when the file it resolves to lies outside the system directories.
- */
-export async function programDirs(file: string): Promise<string[]> {
-  const real = await realpath(file).catch(() => file);
-  return inSystemDir(real) ? [] : [dirname(real)];
 }
 
 export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> {
@@ -258,9 +245,10 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
   const bwrap = await lookupCommand('bwrap', r.pathEnv);
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
-    if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs }), '--'], diagnostics: [] };
+    const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
+    if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries }), '--'], diagnostics: [] };
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
-    const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs };
+    const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), '--'];
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }

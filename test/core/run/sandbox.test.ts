@@ -39,6 +39,20 @@ describe('bwrapArgs', () => {
     assert.equal(at('--ro-bind-try', '/etc/localtime'), -1, "the host's time zone is never mounted");
   });
 
+  it("a grant of / is shown entry by entry, so that the root stays the sandbox's own (the bundle's and the egress socket's mount points)", () => {
+    const rootEntries = [{ path: '/etc' }, { path: '/home' }, { path: '/bin', symlink: 'usr/bin' }, { path: '/proc' }, { path: '/tmp' }, { path: '/usr' }, { path: '/skill' }, { path: '/.dockerenv' }];
+    const a = bwrapArgs({ ...base, rootEntries, timezone: 'Asia/Tokyo' });
+    const pairs = a.map((x, i) => `${x} ${a[i + 1] ?? ''}`);
+    assert.ok(!pairs.includes('--ro-bind-try /'), 'the host root is not bound over the sandbox root');
+    for (const p of ['/etc', '/home', '/.dockerenv']) assert.ok(pairs.includes(`--ro-bind-try ${p}`), p);
+    // What the sandbox makes itself is not taken from the host, and /bin is the system's link, once.
+    for (const p of ['/proc', '/tmp', '/skill']) assert.ok(!pairs.includes(`--ro-bind-try ${p}`), p);
+    assert.equal(pairs.filter((x) => x === '--symlink usr/bin').length, 1);
+    // The host's /etc is shown: its own localtime, where no link can be made.
+    assert.ok(!a.join(' ').includes('/usr/share/zoneinfo/Asia/Tokyo'));
+    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/skill', '--chdir', '/skill/src']);
+  });
+
   it("shows the run's declared time zone at /etc/localtime, and nothing for a name that could leave zoneinfo", () => {
     const a = bwrapArgs({ ...base, read: ['/work/project'], timezone: 'Asia/Tokyo' });
     assert.ok(a.join(' ').includes('--symlink /usr/share/zoneinfo/Asia/Tokyo /etc/localtime'), a.join(' '));
