@@ -25,14 +25,16 @@
  */
 import { SkillctlError } from '../errors.js';
 import { RegistryAuth } from './auth.js';
-import type { CredentialStore } from './credentials.js';
-import { linkedSignal, reasonOf, sleep, type Deadline, type Stop } from './deadline.js';
-import { abortError, exchange, type HttpResponse } from './http-exchange.js';
+import { linkedSignal, reasonOf, sleep, type Stop } from './deadline.js';
+import { abortError, exchange } from './http-exchange.js';
 import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
 import { checkScheme, originOf } from './registry-origin.js';
 import { registryMessage } from './response-body.js';
 import { statusError } from './status-error.js';
+import type { Reply, RequestBody, RequestInit, TransportOptions } from './transport-types.js';
+
+export type { Reply, RequestBody, RequestInit, StreamedBody, TransportOptions } from './transport-types.js';
 
 export const MAX_REDIRECTS = 5;
 const RETRY_AFTER_CAP_MS = 10_000;
@@ -42,65 +44,6 @@ const RETRY_AFTER_CAP_MS = 10_000;
  * of all one that failed because its deadline passed.
  */
 const CLEANUP_MS = 5_000;
-
-export interface TransportOptions {
-  /** Allow plain HTTP to a host that is not loopback (default false). */
-  readonly plainHttp?: boolean;
-  readonly credentials: CredentialStore;
-  /** Retries after a 429 or 5xx (default 3). */
-  readonly retries?: number;
-  /** First backoff delay, doubled each retry (default 250 ms). */
-  readonly backoffMs?: number;
-  /** A request with no progress for this long is aborted (default 60 s). */
-  readonly idleMs?: number;
-  /**
-   * Bounds the whole exchange (default none: a large layer over a slow link is never cut). Once
-   * it passes, every request in flight or asked for fails with OCI_UNREACHABLE naming it.
-   */
-  readonly deadline?: Deadline;
-  /**
-   * Connect only to public addresses, redirect targets and token realms included (default false):
-   * for a registry named by untrusted input, such as a lock's origin (./http-exchange.ts says how).
-   */
-  readonly publicOnly?: boolean;
-}
-
-export interface RequestInit {
-  readonly headers?: Record<string, string>;
-  /** A body that can be sent again (a retry or an auth round repeats it, re-opening a stream). */
-  readonly body?: RequestBody;
-  /** Statuses the caller handles itself (404 on a HEAD, say); others above 299 throw. */
-  readonly accept?: readonly number[];
-  /** Names the object in messages ("manifest repo:tag", "blob sha256:…"). */
-  readonly what: string;
-  /** Gives the request up (its exchange is aborted, the rejection is the signal's reason). */
-  readonly signal?: AbortSignal;
-  /**
-   * Tidies up after a failure (cancels an upload session): not under the deadline, which may be
-   * the failure, but under CLEANUP_MS of its own.
-   */
-  readonly cleanup?: boolean;
-}
-
-/**
- * A body streamed from a source that can be opened again (a file): sent as it is read, never
- * held whole, with its length announced. A retry or an auth round opens it anew. A piece may be
- * reused by the source once the next is asked for: each is handed to the socket before that.
- */
-export interface StreamedBody {
-  readonly length: number;
-  open(): AsyncIterable<Uint8Array>;
-}
-
-export type RequestBody = Uint8Array | StreamedBody;
-
-/** A response and the timer that aborts it when its body stalls: call `touch` per chunk, `done` at the end. */
-export interface Reply {
-  readonly response: HttpResponse;
-  readonly url: string;
-  touch(): void;
-  done(): void;
-}
 
 /** The final answer of a request's redirects, and the Authorization header that hop carried. */
 interface Followed {

@@ -10,10 +10,13 @@
  * a second DNS answer cannot lead elsewhere. Each answer is recorded for the audit trail; a
  * refusal is a 403 that names its code.
  */
-import { createServer, request, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import type * as Http from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type * as Net from 'node:net';
+import type { Socket } from 'node:net';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+// The gate's module, not policy/index.js, which holds the policy file loader (YAML).
 import type { PolicyDecision, RecordingGate } from '../../policy/gate.js';
 
 export type EgressGate = Pick<RecordingGate, 'checkUrl' | 'checkTunnel'>;
@@ -54,7 +57,14 @@ function responseHeaders(raw: readonly string[]): string[] {
  * A plain-HTTP request: absolute-form (`GET http://host/path`) from a client that proxies, or
  * origin-form (`GET /path`) inside a tunnel to `origin` (host:port).
  */
-async function forward(gate: EgressGate, req: IncomingMessage, res: ServerResponse, track: (s: Socket) => void, origin: string | undefined): Promise<void> {
+/** node:http and node:net, loaded when a proxy starts: a run without net.http never pays for them. */
+interface Wire {
+  readonly request: typeof Http.request;
+  readonly connect: typeof Net.connect;
+  readonly track: (s: Socket) => void;
+}
+
+async function forward(gate: EgressGate, req: IncomingMessage, res: ServerResponse, wire: Wire, origin: string | undefined): Promise<void> {
   const raw = origin === undefined ? (req.url ?? '') : (req.url ?? '').startsWith('/') ? `http://${origin}${req.url ?? ''}` : '';
   const refuse = (status: number, d: Extract<PolicyDecision, { allowed: false }>): void => {
     const body = refusalBody(d);
@@ -68,7 +78,7 @@ async function forward(gate: EgressGate, req: IncomingMessage, res: ServerRespon
   const d = await gate.checkUrl(raw);
   if (!d.allowed) return refuse(403, d);
   const url = new URL(d.resolved);
-  const upstream = request({
+  const upstream = wire.request({
     host: d.address ?? url.hostname,
     port: url.port === '' ? 80 : Number(url.port),
     method: req.method,
@@ -76,7 +86,7 @@ async function forward(gate: EgressGate, req: IncomingMessage, res: ServerRespon
     headers: forwardedHeaders(req, url.host),
     setHost: false,
   });
-  upstream.on('socket', track);
+  upstream.on('socket', wire.track);
   upstream.on('response', (r) => {
     res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
     r.pipe(res);
@@ -88,7 +98,7 @@ async function forward(gate: EgressGate, req: IncomingMessage, res: ServerRespon
   req.pipe(upstream);
 }
 
-async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, track: (s: Socket) => void, readHttp: (client: Socket, origin: string) => void): Promise<void> {
+async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, wire: Wire, readHttp: (client: Socket, origin: string) => void): Promise<void> {
   const authority = req.url ?? '';
   const d = await gate.checkTunnel(authority);
   if (!d.allowed) {
@@ -104,8 +114,8 @@ async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, he
     return;
   }
   const port = Number(authority.slice(authority.lastIndexOf(':') + 1));
-  const upstream = connect({ host: d.address as string, port });
-  track(upstream);
+  const upstream = wire.connect({ host: d.address as string, port });
+  wire.track(upstream);
   upstream.on('error', (err) => {
     if (upstream.bytesRead === 0 && !client.destroyed) client.end(`HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\n\r\nskillctl egress: ${err.message}\n`);
     else client.destroy();
@@ -132,13 +142,15 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   };
-  const server = createServer((req, res) => {
-    forward(gate, req, res, track, undefined).catch(() => res.destroy());
+  const [http, net] = await Promise.all([import('node:http'), import('node:net')]);
+  const wire: Wire = { request: http.request, connect: net.connect, track };
+  const server = http.createServer((req, res) => {
+    forward(gate, req, res, wire, undefined).catch(() => res.destroy());
   });
   // The plain-HTTP tunnels' requests, each with the origin its CONNECT named.
   const origins = new WeakMap<Socket, string>();
-  const inner = createServer((req, res) => {
-    forward(gate, req, res, track, origins.get(req.socket)).catch(() => res.destroy());
+  const inner = http.createServer((req, res) => {
+    forward(gate, req, res, wire, origins.get(req.socket)).catch(() => res.destroy());
   });
   inner.on('clientError', (_err, s: Socket) => s.destroy());
   const readHttp = (client: Socket, origin: string): void => {
@@ -150,7 +162,7 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
   server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', track);
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    tunnel(gate, req, client, head, track, readHttp).catch(() => client.destroy());
+    tunnel(gate, req, client, head, wire, readHttp).catch(() => client.destroy());
   });
   server.on('clientError', (_err, s: Socket) => s.destroy());
   try {
