@@ -53,15 +53,18 @@ export interface ProcPlace {
 
 /** The attempts of one suite, each followed by `untouched`. */
 export function hostAttacks(untouched: Check, place: ProcPlace = { dir: (s) => s.work }) {
-  const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work });
-  const patch = (diff: string) => (s: Scratch): Promise<Ran> => runTarget('fs.write_patch', { unified_diff: diff }, { cwd: s.work, policy: WRITE });
+  // Every runtime is started with the place's environment: a home's own paths are the run's only
+  // when HOME names it.
+  const env = (s: Scratch): { env?: Record<string, string> } => (place.env !== undefined ? { env: place.env(s) } : {});
+  const write = (path: string) => (s: Scratch): Promise<Ran> => runTarget(join(s.work, 'b', 'write'), JSON.stringify(path), { cwd: s.work, ...env(s) });
+  const patch = (diff: string) => (s: Scratch): Promise<Ran> => runTarget('fs.write_patch', { unified_diff: diff }, { cwd: s.work, policy: WRITE, ...env(s) });
   /** The python process in bubblewrap doing `ops`, their paths in `place` (the process runs in its bundle's copy). */
   const proc = (ops: string[][]) => (s: Scratch): Promise<Ran> =>
     runTarget(join(s.work, 'tool'), { ops: ops.map(([op, path, ...rest]) => [op, join(place.dir(s), path as string), ...rest]) }, {
       cwd: s.work,
       policy: WRITE,
       sandbox: 'bwrap',
-      ...(place.env !== undefined ? { env: place.env(s) } : {}),
+      ...env(s),
     });
   const refused = (what: string, attempt: (s: Scratch) => Promise<Ran>): Attack => ({ what, code: 'POLICY_PATH_PROTECTED', exit: 3, attempt, check: untouched });
   return {
@@ -74,7 +77,7 @@ export function hostAttacks(untouched: Check, place: ProcPlace = { dir: (s) => s
       what,
       code: null,
       exit: 0,
-      attempt: (s) => runTarget(join(s.work, 'b', 'wasi'), {}, { cwd: s.work }),
+      attempt: (s) => runTarget(join(s.work, 'b', 'wasi'), {}, { cwd: s.work, ...env(s) }),
       check: async (r, s) => {
         assert.deepEqual((r.output as { errno: number[] }).errno, errno);
         await untouched(r, s);

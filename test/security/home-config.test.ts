@@ -1,4 +1,4 @@
-// Threat: a home's own start-up and login files rewritten by a skill granted the home (SSH keys and client configuration, GnuPG's programs, the XDG configuration git, fish, systemd, direnv and a desktop obey).
+// Threat: a home's own start-up and login files rewritten by a skill granted the home (SSH keys and client configuration, GnuPG's programs, the XDG configuration git, fish, systemd, direnv and a desktop obey, programs on PATH, Python's user site, kubectl's and docker's configuration).
 // A policy that lets skills write a whole home (or ~/.config) is one a user may write for a
 // dotfiles or setup skill. Such a skill must still not add a key to ~/.ssh/authorized_keys (a
 // login), a ProxyCommand to ~/.ssh/config, a filter to ~/.config/git/config, a systemd user unit
@@ -7,7 +7,10 @@
 // (fs.write_patch), a WASI command (renames ~/.config aside) and a python process in bubblewrap,
 // for which the home is a second root (its protected names mounted read-only or, when absent,
 // removed after the run). Before, the gate refused ~/.bashrc but not these, and bubblewrap held
-// no name in a home that was not the project root.
+// no name in a home that was not the project root. The home's own paths (a `git` planted in
+// ~/.local/bin, ahead of /usr/bin on the default PATH; a `.pth` in Python's user site, run at every
+// `python` start; ~/.kube/config's exec plugins) were writable by every runtime until they were
+// listed (HOME_PROTECTED_PATHS): their names are too common to hold in every directory.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -21,7 +24,8 @@ const GITCONFIG = '[user]\n\tname = U\n';
 /** The home the runs are started with: inside the project, so that the policy's `.` grants it. */
 const home = (s: Scratch): string => join(s.work, 'home');
 /** What the attacks would plant, relative to the home. */
-const PLANTED = ['.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf'];
+const PLANTED = ['.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
+const KUBECONFIG = 'apiVersion: v1\nkind: Config\n';
 
 describe('threat: a home rewritten by a skill granted to write it', () => {
   const sc = scratch('skillctl-home-');
@@ -32,12 +36,16 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
     await mkdir(join(home(sc), '.config', 'git'), { recursive: true });
     await writeFile(join(home(sc), '.config', 'git', 'config'), GITCONFIG);
     await mkdir(join(home(sc), '.gnupg'));
+    await mkdir(join(home(sc), '.local', 'bin'), { recursive: true });
+    await mkdir(join(home(sc), '.kube'));
+    await writeFile(join(home(sc), '.kube', 'config'), KUBECONFIG);
     await writeHostAttackBundles(sc.work, ['rename', 'home/.config', 'home/config-aside', 'mkdir', 'home/.config/fish']);
   });
 
   const untouched = async (_r: Ran, s: Scratch): Promise<void> => {
     assert.equal(await readFile(join(home(s), '.ssh', 'authorized_keys'), 'utf8'), KEYS);
     assert.equal(await readFile(join(home(s), '.config', 'git', 'config'), 'utf8'), GITCONFIG);
+    assert.equal(await readFile(join(home(s), '.kube', 'config'), 'utf8'), KUBECONFIG);
     for (const p of PLANTED) assert.equal(existsSync(join(home(s), p)), false, p);
   };
   // The python process's paths are in the home, and it is started with HOME naming it.
@@ -51,6 +59,9 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
     refused("fs.write_patch creates a desktop autostart entry", patch(create('home/.config/autostart/x.desktop', 'Exec=touch PWNED'))),
     refused("fs.write_patch sets gpg-agent's pinentry-program", patch(create('home/.gnupg/gpg-agent.conf', 'pinentry-program /tmp/x'))),
     refused('fs.write_patch creates ~/.tmux.conf (run-shell on start)', patch(create('home/.tmux.conf', 'run-shell "touch PWNED"'))),
+    refused('provenact fs_write_file plants ~/.local/bin/git (ahead of /usr/bin on the default PATH)', write('home/.local/bin/git')),
+    refused("fs.write_patch plants a .pth in Python's user site (run at every python start)", patch(create('home/.local/lib/python3.11/site-packages/x.pth', 'import os; os.system("touch PWNED")'))),
+    refused('fs.write_patch creates a docker CLI plugin (run as a docker subcommand)', patch(create('home/.docker/cli-plugins/docker-x', '#!/bin/sh\ntouch PWNED'))),
     wasi('WASI: ~/.config renamed aside, ~/.config/fish created (NOTCAPABLE each)', [NOTCAPABLE, NOTCAPABLE]),
     procAnswers(
       'a process in bubblewrap rewrites ~/.ssh/authorized_keys and ~/.config/git/config (read-only mounts)',
@@ -60,6 +71,18 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
       ],
       'EROFS,EROFS',
     ),
+    procAnswers(
+      "a process in bubblewrap plants ~/.local/bin/git and rewrites ~/.kube/config's exec plugin (read-only mounts)",
+      [
+        ['write', '.local/bin/git', '#!/bin/sh\ntouch PWNED\n'],
+        ['write', '.kube/config', 'users:\n- user:\n    exec: {command: /tmp/x}\n'],
+      ],
+      'EROFS,EROFS',
+    ),
+    procDenied("a process in bubblewrap creates Python's user site with a .pth: removed, the run denied", [
+      ['mkdir', '.local/lib'],
+      ['write', '.local/lib/x.pth', 'import os; os.system("touch PWNED")\n'],
+    ]),
     procDenied('a process in bubblewrap creates a systemd user unit, which no mount can hold: removed, the run denied', [
       ['mkdir', '.config/systemd'],
       ['write', '.config/systemd/x.service', '[Service]\nExecStart=/bin/touch PWNED\n'],

@@ -37,6 +37,13 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.vimrc',
   '.gvimrc',
   '.exrc',
+  // what R, irb and pry run on start from the working directory as well as the home, and gdb and
+  // lldb once the user allowed local init files: code and commands, each
+  '.Rprofile',
+  '.irbrc',
+  '.pryrc',
+  '.gdbinit',
+  '.lldbinit',
   // what agent hosts read for the MCP servers (programs) they start on their own
   '.mcp.json',
   '.claude.json',
@@ -184,3 +191,53 @@ export const PROTECTED_DIRS: readonly (readonly string[])[] = [
  * (above), and would lose them the same way if they could be renamed aside and back.
  */
 export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yarn', '.config', '.gnupg'];
+
+/**
+ * Paths protected only in the user's home (relative to it), for names too common to hold in
+ * every directory (a project's own `bin/` or `lib/`): each is a place a program outside every
+ * sandbox runs code from. Directories on `PATH` ahead of the system's in Debian's and Ubuntu's
+ * default `.profile` and in systemd's user `PATH` (a `git` planted there runs for every `git`);
+ * `pip install --user`'s site-packages (a `.pth` line or `usercustomize.py` runs at every Python
+ * start); systemd's other user-unit folder; desktop entries (an `Exec` run when a file they
+ * claim is opened); Node's global folders (`require` of a name no `node_modules` holds); the
+ * docker, kubectl and AWS configuration that names programs every command of theirs runs
+ * (credential helpers and CLI plugins, exec credential plugins, `credential_process`); pip's
+ * configuration (the index every `pip install` takes code from); what Emacs, psql and sqlite3
+ * run on start; and editors' and agent hosts' user settings that name programs (VS Code's and
+ * its forks' terminal profiles and MCP servers, Zed's language and context servers, opencode's
+ * plugins, goose's extensions, Windsurf's MCP servers). A skill that must install programs for
+ * the user (`pip install --user`) cannot: it installs into a folder of its grant instead.
+ */
+export const HOME_PROTECTED_PATHS: readonly string[] = [
+  'bin',
+  '.local/bin',
+  // the program folders rustup's, Go's, Deno's and Bun's installers put on PATH
+  '.cargo/bin',
+  'go/bin',
+  '.deno/bin',
+  '.bun/bin',
+  '.local/lib',
+  '.local/share/systemd',
+  '.local/share/applications',
+  '.node_modules',
+  '.node_libraries',
+  '.docker',
+  '.kube',
+  '.aws',
+  '.pip',
+  '.config/pip',
+  '.pydistutils.cfg',
+  '.emacs',
+  '.emacs.d',
+  '.config/emacs',
+  '.psqlrc',
+  '.sqliterc',
+  '.config/Code/User',
+  '.config/Code - OSS/User',
+  '.config/VSCodium/User',
+  '.config/Cursor/User',
+  '.config/zed',
+  '.config/opencode',
+  '.config/goose',
+  '.codeium',
+];

@@ -21,9 +21,9 @@ import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
 import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
-import { PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
+import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
 
-export { PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
+export { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
 
 /**
  * How a write is about to use a path. `write`: a file or a directory is created there, or a file
@@ -121,10 +121,11 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   // A home is a second root: a process granted it (or ~/.config) would otherwise find its
   // start-up files, SSH keys and git configuration writable under bubblewrap, which holds names
   // only where it is given them. Only those in a directory the policy lets skills write: the rest
-  // no skill can write anyway, and each path costs every run a look.
+  // no skill can write anyway, and each path costs every run a look. The home's own paths
+  // (HOME_PROTECTED_PATHS) are held this way only: their names are too common for every directory.
   if (p.home !== undefined) {
     const { dir, writable } = p.home;
-    for (const rel of [...PROTECTED_FILE_NAMES, ...PROTECTED_DIRS.map((d) => d.join('/'))]) {
+    for (const rel of [...PROTECTED_FILE_NAMES, ...PROTECTED_DIRS.map((d) => d.join('/')), ...HOME_PROTECTED_PATHS]) {
       const path = join(dir, rel);
       if (writable.some((w) => within(path, w))) out.add(path);
     }

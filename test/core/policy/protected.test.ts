@@ -145,6 +145,31 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     assert.deepEqual(project.filter((path) => !path.startsWith('/home/u/p/')), []);
   });
 
+  it("the home's own paths (PATH folders, Python's user site, docker, kubectl and AWS configuration, editors' user settings) are held in a writable home only, never by name elsewhere", () => {
+    const extra = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u'] } });
+    const held = [
+      '/home/u/.local/bin/git', '/home/u/bin/ls', '/home/u/.cargo/bin/cargo', '/home/u/go/bin/x', '/home/u/.local/lib/python3.11/site-packages/evil.pth', '/home/u/.local/share/systemd/user/x.service',
+      '/home/u/.local/share/applications/x.desktop', '/home/u/.node_modules/lodash/index.js', '/home/u/.docker/config.json', '/home/u/.docker/cli-plugins/docker-x',
+      '/home/u/.kube/config', '/home/u/.aws/config', '/home/u/.config/pip/pip.conf', '/home/u/.emacs.d/init.el', '/home/u/.config/Code/User/settings.json',
+      '/home/u/.config/zed/settings.json', '/home/u/.codeium/windsurf/mcp_config.json', '/home/u/.psqlrc',
+    ];
+    for (const path of held) assert.match(protectedReason(path, extra) ?? '', /protected/, path);
+    // The folders above them cannot be renamed aside and refilled; what else a home keeps there stays writable.
+    for (const path of ['/home/u/.local', '/home/u/.local/share', '/home/u/.kube']) assert.match(protectedReason(path, extra, 'move') ?? '', /protect/, path);
+    for (const path of ['/home/u/.local/share/fonts/x.ttf', '/home/u/.local/state/x', '/home/u/.config/gh/hosts.yml', '/home/u/notes/bin/tool']) {
+      assert.equal(protectedReason(path, extra), undefined, path);
+    }
+    // A project's own bin/ and lib/ are not a home's.
+    for (const path of ['/home/u/p/bin/build', '/home/u/p/.local/bin/x', '/p/.docker/config.json']) assert.equal(protectedReason(path, extra), undefined, path);
+    // Not held when the policy lets skills write only the project.
+    const project = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u/p'] } });
+    assert.equal(protectedReason('/home/u/.local/bin/git', project), undefined);
+  });
+
+  it("R's, irb's and pry's start-up files, and gdb's and lldb's, are protected in every directory (read from the working directory too)", () => {
+    for (const path of ['/p/.Rprofile', '/home/u/.irbrc', '/p/sub/.pryrc', '/p/.gdbinit', '/p/.lldbinit']) assert.match(protectedReason(path) ?? '', /protected in every directory/, path);
+  });
+
   it("a file the command trusts (mcp --http-token-file) is protected with its directory, as the policy file is", () => {
     const extra = runProtectedPaths({ cwd: '/p', root: '/p', trusted: ['/p/conf/mcp.token'] });
     assert.match(protectedReason('/p/conf/mcp.token', extra) ?? '', /protect/);
