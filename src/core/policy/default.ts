@@ -17,5 +17,5 @@ export const RUN_PATH_DEFAULT = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/b
 /** The policy in force when there is no policy file: read inside the working directory, nothing else. */
 export function defaultPolicy(cwd: string): HostPolicy {
   const document = { version: 1, permissions: { 'fs.read': [cwd] } };
-  return { source: 'default', digest: jcsDigest(document), fsRead: [cwd], fsWrite: [], netHttp: [], exec: [], env: [], limits: {}, allowUnsandboxed: false, runPath: RUN_PATH_DEFAULT };
+  return { source: 'default', digest: jcsDigest(document), fsRead: [cwd], fsWrite: [], netHttp: [], exec: [], env: [], limits: {}, allowUnsandboxed: false, allowContainerNetwork: false, runPath: RUN_PATH_DEFAULT };
 }

@@ -45,6 +45,7 @@ interface PolicyDocument {
   };
   limits?: { max_execution_time?: number | string; max_memory?: number | string; max_output_bytes?: number | string };
   allow_unsandboxed?: boolean;
+  allow_container_network?: boolean;
   path?: string[];
 }
 
@@ -137,6 +138,7 @@ function build(doc: PolicyDocument, source: string, digest: HostPolicy['digest']
     env,
     limits: limits(doc, out),
     allowUnsandboxed: doc.allow_unsandboxed === true,
+    allowContainerNetwork: doc.allow_container_network === true,
     runPath: doc.path !== undefined ? doc.path.join(':') : RUN_PATH_DEFAULT,
   };
 }

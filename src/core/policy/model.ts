@@ -41,6 +41,12 @@ export interface HostPolicy {
    */
   readonly allowUnsandboxed: boolean;
   /**
+   * A container entrypoint granted net.http: run it with the engine's network (every host and
+   * port, not only the granted URLs; true) or refuse it (false, the default). No proxy reaches
+   * inside an image, so the URL prefixes cannot be held there.
+   */
+  readonly allowContainerNetwork: boolean;
+  /**
    * The PATH of every run (the policy's `path`, else RUN_PATH_DEFAULT): never the host's, which
    * differs from machine to machine and would be hidden context.
    */

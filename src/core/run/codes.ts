@@ -68,6 +68,16 @@ export const RUN_CODES = {
     title: 'bubblewrap is not installed: the process ran without OS-level isolation (--sandbox auto).',
     exit: 'findings',
   },
+  RUN_CONTAINER_NETWORK_UNCONFINED: {
+    severity: 'error',
+    title: "A container entrypoint granted net.http was refused: the engine's network would reach every host and port, not only the granted URLs.",
+    exit: 'denied',
+  },
+  RUN_CONTAINER_NETWORK_WIDE: {
+    severity: 'warning',
+    title: "A container entrypoint granted net.http ran with the engine's network (allow_container_network): every host and port, not only the granted URLs.",
+    exit: 'findings',
+  },
   RUN_CONTAINER_ENGINE_UNAVAILABLE: {
     severity: 'error',
     title: 'A container entrypoint needs a running container engine (docker or podman); none answered.',

@@ -225,6 +225,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     runPath: policy.runPath,
     sandbox: req.sandbox ?? 'auto',
     allowUnsandboxed: policy.allowUnsandboxed,
+    allowContainerNetwork: policy.allowContainerNetwork,
     builtins: opts.builtins,
     protectedPaths: opts.protectedPaths ?? [],
     ...(repositoryPaths !== undefined ? { repositoryPaths } : {}),

@@ -40,6 +40,8 @@ export interface PrepareInput {
   readonly sandbox: SandboxMode;
   /** The policy's allow_unsandboxed. */
   readonly allowUnsandboxed: boolean;
+  /** The policy's allow_container_network. */
+  readonly allowContainerNetwork: boolean;
   readonly builtins: Builtins;
   readonly protectedPaths: readonly string[];
   /** RunOptions.repositoryPaths' answer, asked when the grant allows writing. */
@@ -201,6 +203,21 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
     case 'builtin':
       return prepareBuiltin(p, env, protectedPaths, cgroup);
     case 'container': {
+      // The egress proxy holds a process to its URL prefixes from outside its network namespace;
+      // an image has no bridge to it, and the engine's network is every host and port (the
+      // host's loopback services through the gateway, 169.254.169.254). A grant of one URL is
+      // not a grant of those: refused unless the host policy accepts the engine's network.
+      if (granted.netHttp.length > 0) {
+        if (!p.allowContainerNetwork) {
+          trail.add(
+            diag('RUN_CONTAINER_NETWORK_UNCONFINED', `a container entrypoint granted net.http (${granted.netHttp.join(', ')}) would reach every host and port through the container engine's network, not only the granted URLs`, {
+              hint: 'use a node, python or shell entrypoint (its requests go through the egress proxy), or accept the engine\'s network with allow_container_network: true in the host policy',
+            }),
+          );
+          return { status: 'denied' };
+        }
+        trail.add(diag('RUN_CONTAINER_NETWORK_WIDE', `the container ran with the engine's network: every host and port, not only ${granted.netHttp.join(', ')} (allow_container_network)`));
+      }
       trail.facts.sandbox = 'container';
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');

@@ -51,6 +51,15 @@ limits:
     }
   });
 
+  it("accepts a container's engine network only when the policy says so, with a boolean", () => {
+    assert.equal(load('version: 1\n').policy?.allowContainerNetwork, false);
+    assert.equal(defaultPolicy('/p').allowContainerNetwork, false);
+    assert.equal(load('version: 1\nallow_container_network: true\n').policy?.allowContainerNetwork, true);
+    const r = load('version: 1\nallow_container_network: "yes"\n');
+    assert.equal(r.policy, undefined);
+    assert.ok(r.diagnostics.some((d) => d.pointer === '/allow_container_network'), JSON.stringify(r.diagnostics));
+  });
+
   it('refuses unknown keys and scopes (schema), with positions', () => {
     const r = load('version: 1\npermissions:\n  fs.delete: [/]\nextra: true\n');
     assert.equal(r.policy, undefined);
