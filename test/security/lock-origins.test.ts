@@ -4,7 +4,10 @@
 // origin at 127.0.0.1:<port> of a server that records what it receives, a name that resolves to
 // loopback, the metadata address, an MCP server's URL on loopback. Now each is PIN_ORIGIN_PRIVATE
 // (exit 2) and the server received nothing; with --private-origins, a reviewed lock's loopback
-// registry is asked.
+// registry is asked. A name that answers a public address to the check and loopback to the
+// connection (DNS rebinding, test/helpers/rebinding-dns.ts) passed the check, and an MCP server's
+// URL at it was reached: every connection is now checked as it is made, the MCP client's as the
+// registry's.
 import assert from 'node:assert/strict';
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -14,6 +17,7 @@ import { attackRows, attempt, scratch, type Attack, type Ran, type Scratch } fro
 import { serve, type TestServer } from '../helpers/network.js';
 import { fixture } from '../helpers/paths.js';
 import { pinPaths } from '../helpers/pins.js';
+import { REBINDING_NAME, rebindingDns } from '../helpers/rebinding-dns.js';
 
 const LOCK = join('pins', 'skills.lock.json');
 /** What the servers answer: it must never reach the output of a refused origin. */
@@ -23,12 +27,13 @@ const DIGEST: `sha256:${string}` = `sha256:${'a'.repeat(64)}`;
 let server: TestServer;
 let pinned: SkillctlLock;
 
-/** verify-pins --remote (and `extra`) on the project whose one pin records `origin`. */
-const verifyWith = (origin: () => SkillOrigin, extra: readonly string[] = []) => async (sc: Scratch): Promise<Ran> => {
+/** verify-pins --remote (and `extra`) on the project whose one pin records `origin`; `rebinding`: REBINDING_NAME rebinds in that process. */
+const verifyWith = (origin: () => SkillOrigin, extra: readonly string[] = [], rebinding = false) => async (sc: Scratch): Promise<Ran> => {
   const skills = pinned.skills.map((pin) => ({ ...pin, origin: origin() }));
   await writeFile(join(sc.work, LOCK), renderLock({ ...pinned, skills }));
   server.seen.length = 0;
-  return attempt(['verify-pins', '--remote', ...extra], { cwd: sc.work, env: { XDG_CACHE_HOME: join(sc.root, 'cache'), DOCKER_CONFIG: join(sc.root, 'docker') } });
+  const dns = rebinding ? rebindingDns(sc.root) : {};
+  return attempt(['verify-pins', '--remote', ...extra], { cwd: sc.work, env: { XDG_CACHE_HOME: join(sc.root, 'cache'), DOCKER_CONFIG: join(sc.root, 'docker'), ...dns } });
 };
 const oci = (reference: () => string) => (): SkillOrigin => ({ oci: { reference: reference(), digest: DIGEST } });
 const mcpUrl = (url: () => string) => (): SkillOrigin => ({ mcp: { server: { url: url() }, uri: 'skill://x/SKILL.md', files: [{ path: 'SKILL.md', digest: DIGEST, size: 1 }] } });
@@ -99,6 +104,31 @@ describe('threat: SSRF through the origins of a lock verify-pins --remote checks
       exit: 2,
       attempt: verifyWith(mcpUrl(() => `http://2130706433:${server.port}/mcp`)),
       check: notContacted(/127\.0\.0\.1 is not a public address/),
+    },
+    {
+      what: 'an MCP origin at a name that answers a public address to the check and loopback to the connection (DNS rebinding)',
+      code: 'PIN_ORIGIN_PRIVATE',
+      exit: 2,
+      attempt: verifyWith(mcpUrl(() => `http://${REBINDING_NAME}:${server.port}/mcp`), [], true),
+      check: notContacted(/: initialize was not sent: rebinding\.skillctl\.test resolved to 127\.0\.0\.1 as the connection was made/),
+    },
+    {
+      what: 'an OCI origin at a name that answers a public address to the check and loopback to the connection (DNS rebinding)',
+      code: 'OCI_UNREACHABLE',
+      exit: 2,
+      attempt: verifyWith(oci(() => `oci://${REBINDING_NAME}:${server.port}/skills/x:1`), [], true),
+      check: (r) => {
+        assert.deepEqual(server.seen, [], 'the server was contacted');
+        assert.ok(!r.stdout.includes(ANSWER) && !r.stderr.includes(ANSWER));
+        assert.match(r.stdout, /ENOTPUBLIC \(127\.0\.0\.1 is not a public address\)/);
+      },
+    },
+    {
+      what: 'with --private-origins (a reviewed lock), the MCP server on loopback is asked',
+      code: 'MCP_PULL_SERVER_UNAVAILABLE',
+      exit: 2,
+      attempt: verifyWith(mcpUrl(() => `http://127.0.0.1:${server.port}/mcp`), ['--private-origins']),
+      check: () => assert.ok(server.seen.length > 0, 'the server was not asked'),
     },
     {
       what: "with --private-origins (a reviewed lock), the loopback registry is asked and its answer reported",

@@ -4,13 +4,17 @@
  * JSON-RPC; every result is returned as `unknown` for answers.ts to check, because the server is
  * untrusted. Three bounds keep a hostile server from holding the host: a time limit on every
  * request, the largest message the transport buffers, and the SDK's own process shutdown; a
- * caller with a bound on its whole run (verify-pins --timeout) adds a deadline over them all.
+ * caller with a bound on its whole run (verify-pins --timeout) adds a deadline over them all. A
+ * server named by untrusted input (a lock's origin) is reached only at public addresses, each
+ * connection checked as it is made (`publicOnly`, ./public-fetch.ts).
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { diag, type Code, type Diagnostic } from '../diagnostics.js';
+import type { NotPublicError } from '../policy/public-host.js';
+import type { FetchLike } from './public-fetch.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 
@@ -47,6 +51,13 @@ export interface ConnectOptions {
    * `ServerAddress`, which labels findings and is recorded in the origin records and the lock.
    */
   readonly bearerToken?: string;
+  /**
+   * Connect to a Streamable HTTP server only at public addresses (default false; ignored for
+   * stdio): every connection of the session, a redirect's within the origin included, is refused
+   * (PIN_ORIGIN_PRIVATE, nothing sent) when the host is, or its name then resolves to, a loopback,
+   * private, link-local or other special address. For a server named by untrusted input.
+   */
+  readonly publicOnly?: boolean;
 }
 
 /**
@@ -97,7 +108,7 @@ function rpcCode(err: unknown): number | undefined {
  * transport's `requestInit`: a request that goes anywhere but the origin the user named (a
  * redirect followed by the SDK or by fetch) never carries the token, whatever the SDK's policy.
  */
-function boundedFetch(max: number, onTooLarge: () => void, auth?: { readonly origin: string; readonly token: string }): (url: string | URL, init?: RequestInit) => Promise<Response> {
+function boundedFetch(base: FetchLike, max: number, onTooLarge: () => void, auth?: { readonly origin: string; readonly token: string }): FetchLike {
   return async (url, init) => {
     let sent = init;
     if (auth !== undefined && new URL(url).origin === auth.origin) {
@@ -105,7 +116,7 @@ function boundedFetch(max: number, onTooLarge: () => void, auth?: { readonly ori
       headers.set('authorization', `Bearer ${auth.token}`);
       sent = { ...init, headers };
     }
-    const res = await fetch(url, sent);
+    const res = await base(url, sent);
     if (res.body === null) return res;
     let seen = 0;
     const counted = res.body.pipeThrough(
@@ -142,6 +153,17 @@ export function withoutToken(diagnostics: readonly Diagnostic[], token: string |
   });
 }
 
+const NOT_PUBLIC_HINT =
+  "a name whose address turns private after it was checked is DNS rebinding; a server on your own network or machine is contacted only with --private-origins, for a lock you reviewed";
+
+/** The refusal of a connection by the public-only lookup (ENOTPUBLIC), as the fetch threw it or as its cause. */
+function notPublic(err: unknown): NotPublicError | undefined {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === 'ENOTPUBLIC') return e as NotPublicError;
+  }
+  return undefined;
+}
+
 function killNow(pid: number | null): void {
   if (pid === null) return;
   try {
@@ -174,7 +196,10 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     httpError = sdkHttp.StreamableHTTPError;
     const url = new URL(server.url);
     const auth = opts.bearerToken !== undefined ? { origin: url.origin, token: opts.bearerToken } : undefined;
-    transport = new sdkHttp.StreamableHTTPClientTransport(url, { fetch: boundedFetch(opts.maxMessageBytes, () => (tooLarge = true), auth) });
+    const base = opts.publicOnly === true ? (await import('./public-fetch.js')).nodeFetch({ publicOnly: true }) : fetch;
+    // Said rather than left to the SDK's default: a redirect to another origin would reach a host
+    // nobody named (and, under publicOnly, one the lock's check never saw). It is refused.
+    transport = new sdkHttp.StreamableHTTPClientTransport(url, { fetch: boundedFetch(base, opts.maxMessageBytes, () => (tooLarge = true), auth), redirectPolicy: 'same-origin' });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const [command, ...args] = server.command as [string, ...string[]];
@@ -205,6 +230,11 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     if (err instanceof ServerFailure) return err;
     if (deadline !== undefined && signal?.aborted === true) return deadlinePassed(label, method, deadline);
     if (tooLarge) return fail('MCP_PULL_FILE_TOO_LARGE', `${label} sent a message of more than ${opts.maxMessageBytes} bytes (answering ${method})`);
+    const refused = notPublic(err);
+    if (refused !== undefined) {
+      const where = refused.host === refused.address ? `${refused.address} is not a public address` : `${refused.host} resolved to ${refused.address} as the connection was made, not a public address`;
+      return fail('PIN_ORIGIN_PRIVATE', `${label}: ${method} was not sent: ${where}`, NOT_PUBLIC_HINT);
+    }
     // The body of the 401 is not quoted: it is the server's text, and may echo what was sent.
     if (httpError !== undefined && err instanceof httpError && err.code === 401) {
       return opts.bearerToken === undefined
@@ -212,6 +242,9 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
         : fail('MCP_PULL_SERVER_UNAUTHORIZED', `${label} answered ${method} with 401 Unauthorized: it refused the bearer token sent`, "check that the --mcp-token-file holds this server's token");
     }
     const msg = err instanceof Error ? err.message : String(err);
+    if (httpError !== undefined && err instanceof httpError && typeof err.code === 'number' && err.code >= 300 && err.code < 400) {
+      return fail('MCP_PULL_SERVER_UNAVAILABLE', `${label} answered ${method} with HTTP ${err.code}, a redirect that is not followed: ${msg.slice(0, 200)}`, "only a redirect within the server's origin (scheme, host and port) is followed");
+    }
     // Any other HTTP error status (the SDK puts it where a JSON-RPC code would go): the endpoint
     // cannot be used, as docs/codes.md says, not an MCP error the server answered.
     if (httpError !== undefined && err instanceof httpError && typeof err.code === 'number' && err.code >= 400 && err.code < 600) {

@@ -26,6 +26,8 @@ export interface DriftOptions {
    * default none. The caller decides which origins get one: a lock names any server it likes.
    */
   readonly bearerToken?: string;
+  /** Reach a server at a URL only at public addresses (ConnectOptions.publicOnly); default false. */
+  readonly publicOnly?: boolean;
 }
 
 /** The findings for one pinned origin: none when the server's entry lists exactly the pinned files. */
@@ -46,6 +48,7 @@ async function driftOf(origin: McpOrigin, opts: DriftOptions): Promise<Diagnosti
       ...(opts.deadline !== undefined ? { deadline: opts.deadline } : {}),
       ...(opts.onStderr !== undefined ? { onStderr: opts.onStderr } : {}),
       ...(opts.bearerToken !== undefined ? { bearerToken: opts.bearerToken } : {}),
+      ...(opts.publicOnly === true ? { publicOnly: true } : {}),
     });
     try {
       result = await server.request('skills/get', { uri: origin.uri });
@@ -56,6 +59,7 @@ async function driftOf(origin: McpOrigin, opts: DriftOptions): Promise<Diagnosti
     if (!(err instanceof ServerFailure)) throw err;
     const d = err.diagnostic;
     if (err.rpcCode === -32602) return [diag('MCP_PIN_DRIFT', `${label} no longer serves ${origin.uri}`, { file: opts.file, pointer: '/origin/mcp/uri' })];
+    if (d.code === 'PIN_ORIGIN_PRIVATE') return [{ ...d, file: opts.file, pointer: '/origin/mcp/server/url' }];
     return [{ ...d, file: opts.file }];
   }
   const entry = toGetResult(result);

@@ -1,6 +1,8 @@
 /**
  * One HTTP request and its response over `node:http` / `node:https`, for the Transport
- * (./transport.ts), which decides everything about it (scheme, credentials, redirects, retries).
+ * (./transport.ts), which decides everything about it (scheme, credentials, redirects, retries),
+ * and for the fetch the MCP client is given when its server must be public
+ * (../mcp-skills/public-fetch.ts): fetch itself takes no `lookup` to guard.
  *
  * Not fetch: fetch wraps every piece of a body in web streams (a ReadableStream per response,
  * promise-per-read, a copy into a fresh Uint8Array), which for a 100 MB layer cost more CPU than
@@ -13,12 +15,12 @@
  * checked (https.request's defaults). Connections are kept alive and reused; an idle one never
  * keeps the process running (the agent unreferences free sockets).
  *
- * `publicOnly` (a registry named by untrusted input: a lock's origin) reaches only public
- * addresses: an IP-literal host that is not public is refused before connecting, and a name is
- * resolved by a lookup that fails when any of its answers is not, as the connection is made (a
- * check made earlier would not bind the address the socket then gets: DNS rebinding). Such
- * requests have keep-alive agents of their own, so a socket opened without the guard is never
- * reused for one.
+ * `publicOnly` (a registry or an MCP server named by untrusted input: a lock's origin) reaches
+ * only public addresses: an IP-literal host that is not public is refused before connecting, and a
+ * name is resolved by a lookup that fails when any of its answers is not, as the connection is
+ * made (a check made earlier would not bind the address the socket then gets: DNS rebinding).
+ * Such requests have keep-alive agents of their own, so a socket opened without the guard is
+ * never reused for one.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 // Not through policy/index.js, which holds the policy file loader (YAML): the OCI commands need none of it.
@@ -64,6 +66,8 @@ export interface ExchangeOptions {
 export interface HttpHeaders {
   get(name: string): string | null;
   has(name: string): boolean;
+  /** Every header, names in lower case, repeated ones joined (as `get` reads them). */
+  entries(): [string, string][];
 }
 
 /** A response body, read a piece at a time; `cancel` drops the rest (and the connection, if unread). */
@@ -107,7 +111,7 @@ function headersOf(msg: IncomingMessage): HttpHeaders {
     if (v === undefined) return null;
     return Array.isArray(v) ? v.join(', ') : v;
   };
-  return { get, has: (name) => get(name) !== null };
+  return { get, has: (name) => get(name) !== null, entries: () => Object.keys(msg.headers).map((name) => [name, get(name) ?? '']) };
 }
 
 /** The body of `msg` as a queue of the socket's Buffers, paused while over QUEUE_MAX. */

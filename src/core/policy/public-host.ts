@@ -67,11 +67,13 @@ export async function hostAddressCheck(host: string, lookup: HostLookup = system
   return special !== undefined ? { kind: 'special', address: special } : { kind: 'public', address: first };
 }
 
-/** A connection refused because `address` is not public: `reason` is what network-error.ts's causeOf shows beside the code. */
-export function notPublicError(host: string, address: string): Error & { readonly code: 'ENOTPUBLIC'; readonly reason: string } {
+/** A connection to `host` refused because `address` is not public: `reason` is what network-error.ts's causeOf shows beside the code. */
+export function notPublicError(host: string, address: string): NotPublicError {
   const reason = `${address} is not a public address`;
-  return Object.assign(new Error(`${host}: ${reason}`), { code: 'ENOTPUBLIC' as const, reason });
+  return Object.assign(new Error(`${host}: ${reason}`), { code: 'ENOTPUBLIC' as const, reason, host, address });
 }
+
+export type NotPublicError = Error & { readonly code: 'ENOTPUBLIC'; readonly reason: string; readonly host: string; readonly address: string };
 
 /** dns.lookup asked for every address (injectable for tests). */
 export type AllAddresses = (hostname: string, options: Dns.LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: Dns.LookupAddress[]) => void) => void;

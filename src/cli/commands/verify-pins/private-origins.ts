@@ -5,11 +5,10 @@
  * the private network or an MCP URL on the CI host's loopback would have the job send requests to
  * cloud metadata or to services nobody exposed (SSRF), and print what they answer. Each such pin
  * is reported (PIN_ORIGIN_PRIVATE, exit 2: never a silent pass). A name is resolved here so the
- * finding can name the address; the OCI transport checks again as it connects (publicOnly), since
- * the name is resolved again then. For an MCP URL this check is the only one: the MCP SDK's fetch
- * cannot be bound to the address checked, so a name that rebinds between here and the request is
- * reached (docs/security.md, What remains). A name that does not resolve goes on, to be reported
- * unreachable.
+ * finding can name the address; the OCI transport and the MCP client check again as they connect
+ * (publicOnly), since the name is resolved again then: a name that rebinds between here and the
+ * request is refused there (OCI_UNREACHABLE naming ENOTPUBLIC; PIN_ORIGIN_PRIVATE for an MCP
+ * server). A name that does not resolve goes on, to be reported unreachable.
  */
 import { diag, type Diagnostic } from '../../../core/diagnostics.js';
 import { isSkillctlError } from '../../../core/errors.js';

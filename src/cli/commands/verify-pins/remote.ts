@@ -7,8 +7,9 @@
  * So they are started only with --start-servers, which a user passes for a lock they reviewed;
  * without it each is reported (MCP_PULL_SERVER_NOT_STARTED, exit 2: never a silent pass). A server
  * reached by URL starts no program; it, and a registry, are asked only when their host is a
- * public address, unless --private-origins (./private-origins.ts), and is sent a bearer token only
- * when its origin is one the user named with the token (./mcp-tokens.ts).
+ * public address, checked before and again as each connection is made, unless --private-origins
+ * (./private-origins.ts), and is sent a bearer token only when its origin is one the user named
+ * with the token (./mcp-tokens.ts).
  */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { diag } from '../../../core/diagnostics.js';
@@ -64,7 +65,9 @@ export async function remoteFindings(
       );
       continue;
     }
-    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, onStderr: serverStderr(ctx), ...bound, ...tokenFor(mcp.server, tokens) })) found.push(d);
+    // As for a registry, the server's connections are checked as they are made (publicOnly).
+    const publicOnly = opts.privateOrigins ? {} : { publicOnly: true };
+    for (const d of await mcpDrift(mcp, { cwd: ctx.io.cwd, timeoutMs: MCP_TIMEOUT_MS, file: pin.source, onStderr: serverStderr(ctx), ...bound, ...tokenFor(mcp.server, tokens), ...publicOnly })) found.push(d);
   }
   return sortDiagnostics(found);
 }
