@@ -57,6 +57,16 @@ export const RUN_CODES = {
     title: 'The interpreter found is not the runtime_version the entrypoint pins.',
     exit: 'findings',
   },
+  RUN_PATH_WRITABLE: {
+    severity: 'warning',
+    title: "A directory of the policy's path lies where fs.write lets skills write: it is left out of the run's PATH.",
+    exit: 'findings',
+  },
+  RUN_SCRATCH_WRITABLE: {
+    severity: 'error',
+    title: 'The directory bundles are copied into for their runs lies where fs.write lets skills write; the bundle is not run.',
+    exit: 'usage',
+  },
   RUN_SANDBOX_UNAVAILABLE: { severity: 'error', title: 'The requested sandbox (bubblewrap) is not installed or cannot start.', exit: 'usage' },
   RUN_NODE_FETCH_UNPROXIED: {
     severity: 'warning',

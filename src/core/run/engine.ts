@@ -6,6 +6,7 @@
  * contract), and record. Returns the result with its sealed audit record; with an audit sink, the
  * record is appended there. Nothing here prints or exits.
  */
+import { tmpdir } from 'node:os';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { entrypointMutates, resolveLimits } from '../manifest/index.js';
 import { authorise, type HostLookup, type HostPolicy } from '../policy/index.js';
@@ -21,6 +22,7 @@ import type { WasmSpare } from './runtimes/wasm.js';
 import type { SandboxMode } from './sandbox.js';
 import { requiredEnv, selectEntrypoint } from './select.js';
 import { RunTrail, type AuditSink, type Clock, type RunResult } from './trail.js';
+import { pathOutsideWrites, scratchWritable, writableReal } from './writable.js';
 
 export type { AuditSink, Clock, RunResult };
 
@@ -130,8 +132,10 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   const trail = new RunTrail(req.target, { source: opts.policy.source, ...(policy !== undefined ? { digest: policy.digest } : {}) }, opts.clock, opts.skillctlVersion, opts.audit, opts.signal);
 
   // 1. Resolve: the bundle the target names, and the entrypoint.
-  // A bundle directory runs from a private copy, verified as copied (stage.ts).
-  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, stage: true });
+  // A bundle directory runs from a private copy, verified as copied (stage.ts), where no skill may write (writable.ts).
+  const writable = policy !== undefined && policy.fsWrite.length > 0 ? await writableReal(policy.fsWrite) : [];
+  const scratchRefusal = await scratchWritable(opts.resolve?.scratchDir ?? tmpdir(), writable);
+  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   trail.add(...resolution.diagnostics);
   Object.assign(trail.facts, {
@@ -143,6 +147,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   });
   const skill = resolution.skill;
   if (skill === undefined) {
+    if (scratchRefusal !== undefined && resolution.diagnostics.includes(scratchRefusal)) return trail.end('unavailable');
     const invalid = resolution.diagnostics.some((d) => d.code === 'RUN_BUNDLE_INVALID' || d.code === 'RUN_PIN_MISMATCH');
     return trail.end(invalid ? 'bundle_invalid' : 'not_found');
   }
@@ -182,11 +187,14 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   trail.facts.inputDigest = input.digest;
   trail.fingerprint({ args: ep.args_fingerprint_fields, result: ep.result_fingerprint_fields, side_effects: ep.side_effect_fingerprint_fields }, input.value);
 
-  // 3. Authorise: the policy's decision comes before anything of the skill runs.
+  // 3. Authorise: the policy's decision comes before anything of the skill runs. Commands are
+  // found on the policy's PATH without the directories skills may write (writable.ts).
+  const runPath = await pathOutsideWrites(policy.runPath, writable);
+  trail.add(...runPath.diagnostics);
   const auth = await authorise(
     { requested: ep.requested_permissions, required: ep.required_permissions, requiredEnv: requiredEnv(skill.manifest, ep), limits: resolveLimits(ep.runtime_limits) },
     policy,
-    { cwd: opts.cwd, pathEnv: policy.runPath },
+    { cwd: opts.cwd, pathEnv: runPath.path },
   );
   trail.facts.grant = auth.grant;
   trail.add(...auth.diagnostics);
@@ -222,7 +230,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     input: input.value,
     cwd: opts.cwd,
     hostEnv: opts.env,
-    runPath: policy.runPath,
+    runPath: runPath.path,
     sandbox: req.sandbox ?? 'auto',
     allowUnsandboxed: policy.allowUnsandboxed,
     allowContainerNetwork: policy.allowContainerNetwork,

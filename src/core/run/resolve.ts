@@ -47,6 +47,8 @@ export interface ResolveOptions {
   readonly lookupPin?: PinLookup;
   /** Where an archive is unpacked for its run (a fresh directory inside it, removed afterwards). */
   readonly scratchDir?: string;
+  /** Why nothing may be copied or unpacked in the scratch directory (skills may write there): such a target is not run. */
+  readonly scratchRefusal?: Diagnostic;
   /** Build-time validation results of the default bundle (see snapshot.ts). */
   readonly defaultSnapshots?: BundleSnapshots;
   /**
@@ -243,6 +245,7 @@ function defaultSnapshot(opts: ResolveOptions, skillId: string): BundleSnapshot 
 
 /** A bundle directory or an archive, by its name. */
 function loadTarget(path: string, label: string, origin: SkillOrigin, pin: SkillPin | undefined, opts: ResolveOptions): Promise<Resolution> {
+  if (opts.scratchRefusal !== undefined && (opts.stage === true || isArchivePath(path))) return Promise.resolve({ diagnostics: [opts.scratchRefusal] });
   return isArchivePath(path) ? loadArchive(path, label, origin, pin, opts) : load(path, label, origin, pin, undefined, stagingDir(opts));
 }
 

@@ -120,7 +120,9 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
     if (o.ep.runtime === 'node') {
       nodeBaseline = interp.baselineDataKiB;
-      const flags = [`--max-old-space-size=${Math.max(16, Math.floor(o.limits.memoryMiB))}`];
+      // --no-global-search-paths: no module from $HOME/.node_modules, $HOME/.node_libraries or
+      // NODE_PATH, where a skill granted the home plants one that the next node skill's require finds.
+      const flags = [`--max-old-space-size=${Math.max(16, Math.floor(o.limits.memoryMiB))}`, '--no-global-search-paths'];
       // Node's permission model: the file system beyond the bundle and the grant, child
       // processes and workers are refused inside node itself, with or without bubblewrap.
       const perm = nodePermissionFlag(interp.version);
@@ -134,8 +136,10 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       }
       command = [interp.path, ...flags, file, ...rest];
     } else {
-      // -B: no __pycache__ written into the bundle (that would change its content digest).
-      command = [interp.path, '-B', file, ...rest];
+      // -B: no __pycache__ written into the bundle (that would change its content digest). -s: no
+      // user site-packages: its *.pth files run at every python start, and usercustomize with
+      // them, so a skill granted the home would plant code that every later python skill runs.
+      command = [interp.path, '-B', '-s', file, ...rest];
     }
   } else {
     const [program, ...rest] = argv as [string, ...string[]];
