@@ -53,6 +53,11 @@ export const PIN_CODES = {
     title: 'A skill folder under a skill root, or a behaviour pack in manifests/packs/, has no pin in the lock.',
     exit: 'findings',
   },
+  PIN_PATH_ALIAS: {
+    severity: 'error',
+    title: 'A path that a file system ignoring case or normalising names (macOS, Windows) takes for a skill root, a pinned source or the lock, spelt otherwise.',
+    exit: 'findings',
+  },
   PIN_SOURCE_INVALID: {
     severity: 'error',
     title: 'A pin\'s source is absolute, leaves the project, is not normalised, or is not where the lock format requires.',
