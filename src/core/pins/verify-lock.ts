@@ -11,6 +11,7 @@ import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './c
 import { findAliases } from './aliases.js';
 import { findPinnable, findProvenactBundles, PACKS_DIR } from './scan.js';
 import { skillRootsOf } from './skill-roots.js';
+import { findUncovered } from './uncovered.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
 import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 import { verifySkillPin, type PinVerification } from './verify-skill.js';
@@ -37,6 +38,11 @@ export interface VerifyLockOptions {
    * that shares the pins out to worker threads.
    */
   readonly verifySkills?: (ctx: SkillctlLockContext, tick: () => void) => Promise<readonly PinVerification[]>;
+  /**
+   * The files are a git tree (the index or a commit): everything under the root is committed, so
+   * files inside a pinned folder that its digests leave out are findings (uncovered.ts).
+   */
+  readonly committed?: boolean;
 }
 
 function tap<T>(value: T, tick: () => void): T {
@@ -109,6 +115,7 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   const roots = skillRootsOf(lock);
   const pinnable = await findPinnable(ctx.root, ctx.ops, known, roots);
   const aliases = await findAliases(ctx.root, anchorsOf(ctx, roots), ctx.ops);
+  const uncovered = opts.committed === true ? await findUncovered(ctx.root, [...known].sort(comparePaths), ctx.ops) : [];
   const missing = [
     ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder'),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
@@ -122,6 +129,7 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
       ...packs.flatMap((r) => r.diagnostics),
       ...missing,
       ...aliases,
+      ...uncovered,
     ]),
   );
   return {
