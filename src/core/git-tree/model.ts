@@ -102,11 +102,42 @@ function parseRecords(out: Buffer, tool: string, line: RegExp, build: (m: RegExp
   return { entries };
 }
 
-/** `git ls-files -s -z`: `<mode> <oid> <stage>\t<path>\0`. An unmerged entry (stage 1-3) is refused. */
+/**
+ * The block `git ls-files --debug` prints after each entry; its `flags` are the entry's in-memory
+ * flags. Matched whole at the point it must start, so a path cannot pass for one.
+ */
+const DEBUG_BLOCK = / {2}ctime: \d+:\d+\n {2}mtime: \d+:\d+\n {2}dev: \d+\tino: \d+\n {2}uid: \d+\tgid: \d+\n {2}size: \d+\tflags: ([0-9a-f]+)\n/y;
+/** CE_INTENT_TO_ADD (git's cache.h): `git add -N`, an entry that `git commit` leaves out of the tree. */
+const INTENT_TO_ADD = 0x20000000;
+const LS_FILES_LINE = /^(\d{6}) ([0-9a-f]+) (\d)$/;
+
+/**
+ * `git ls-files -s -z --debug`: `<mode> <oid> <stage>\t<path>\0` then the debug block. An
+ * unmerged entry (stage 1-3) is refused. An intent-to-add entry (`git add -N`) is left out, as
+ * `git commit` leaves it out of the tree it records: listed, it reads as an empty file, so a
+ * pinned empty file swapped for one would verify while the commit drops it.
+ */
 export function parseLsFiles(out: Buffer): Parsed {
-  return parseRecords(out, 'ls-files', /^(\d{6}) ([0-9a-f]+) (\d)$/, (m, path) =>
-    m[3] !== '0' ? `the index has an unresolved conflict at ${path}: resolve it, then verify again` : entryOf(m[1] as string, m[2] as string, path, undefined),
-  );
+  const entries: ListedEntry[] = [];
+  const text = out.toString('latin1');
+  for (let at = 0; at < out.length; ) {
+    const nul = out.indexOf(0, at);
+    if (nul === -1) return { reason: 'git ls-files gave an answer that is not NUL-terminated' };
+    const tab = out.subarray(at, nul).indexOf(0x09);
+    const m = tab === -1 ? null : LS_FILES_LINE.exec(text.slice(at, at + tab));
+    if (m === null) return { reason: 'git ls-files gave a line that is not understood' };
+    const path = UTF8.decode(out.subarray(at + tab + 1, nul));
+    DEBUG_BLOCK.lastIndex = nul + 1;
+    const debug = DEBUG_BLOCK.exec(text);
+    if (debug === null) return { reason: 'git ls-files --debug gave an entry without its flags' };
+    at = DEBUG_BLOCK.lastIndex;
+    if ((parseInt(debug[1] as string, 16) & INTENT_TO_ADD) !== 0) continue;
+    if (m[3] !== '0') return { reason: `the index has an unresolved conflict at ${path}: resolve it, then verify again` };
+    const e = entryOf(m[1] as string, m[2] as string, path, undefined);
+    if (typeof e === 'string') return { reason: e };
+    entries.push(e);
+  }
+  return { entries };
 }
 
 /** `git ls-tree -r -z -l`: `<mode> <type> <oid> <size>\t<path>\0` (size `-` for a submodule). */

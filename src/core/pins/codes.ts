@@ -53,6 +53,21 @@ export const PIN_CODES = {
     title: 'A skill folder under a skill root, or a behaviour pack in manifests/packs/, has no pin in the lock.',
     exit: 'findings',
   },
+  PIN_PATH_ALIAS: {
+    severity: 'error',
+    title: 'A path that a file system ignoring case or normalising names (macOS, Windows) takes for a skill root, a pinned source or the lock, spelt otherwise.',
+    exit: 'findings',
+  },
+  PIN_UNCOVERED: {
+    severity: 'error',
+    title: 'verify-pins --staged or --rev: a file committed inside a pinned folder that its digests leave out (node_modules/, .skillctl/, a .skillignore match).',
+    exit: 'findings',
+  },
+  PIN_TRUST_CHANGED: {
+    severity: 'error',
+    title: 'verify-pins --base: the lock trusts other keys, requires fewer signers or searches fewer skill roots than the base commit\'s lock.',
+    exit: 'findings',
+  },
   PIN_SOURCE_INVALID: {
     severity: 'error',
     title: 'A pin\'s source is absolute, leaves the project, is not normalised, or is not where the lock format requires.',
@@ -60,7 +75,7 @@ export const PIN_CODES = {
   },
   PIN_IMMUTABLE: {
     severity: 'error',
-    title: 'Pinning would change the digests of an existing (id, version) pin; identities are immutable (use --replace).',
+    title: 'Pinning would change the digests of an existing (id, version) pin, or verify-pins --base finds them changed since the base; identities are immutable (use --replace).',
     exit: 'findings',
   },
   PIN_SOURCE_CONFLICT: {

@@ -25,10 +25,12 @@ export const SKILL_FOLDER_MARKERS: readonly string[] = [...MANIFEST_NAMES, 'SKIL
 interface DirEntries {
   readonly dirs: string[];
   readonly files: string[];
+  /** Directories no search enters (.git, node_modules, .skillctl). */
+  readonly excluded: string[];
 }
 
 async function entries(abs: string, ops: Pick<DirOps, 'readdir'>): Promise<DirEntries> {
-  const out: DirEntries = { dirs: [], files: [] };
+  const out: DirEntries = { dirs: [], files: [], excluded: [] };
   let list;
   try {
     list = await ops.readdir(abs);
@@ -38,7 +40,7 @@ async function entries(abs: string, ops: Pick<DirOps, 'readdir'>): Promise<DirEn
     throw new SkillctlError('INPUT_UNREADABLE', `cannot read the directory ${abs}: ${code ?? String(err)}`, { cause: err });
   }
   for (const ent of list) {
-    if (ent.isDirectory() && !EXCLUDED_DIRS.has(ent.name)) out.dirs.push(ent.name);
+    if (ent.isDirectory()) (EXCLUDED_DIRS.has(ent.name) ? out.excluded : out.dirs).push(ent.name);
     else if (ent.isFile()) out.files.push(ent.name);
   }
   out.dirs.sort(comparePaths);
@@ -56,6 +58,10 @@ export interface Pinnable {
 /**
  * Skill folders under `<root>/<dir>` (default manifests/): every directory holding skill.yaml,
  * skill.json or SKILL.md. A folder's own subdirectories are part of it and are not searched further.
+ * A folder directly in `dir` is one whatever its name: an agent host lists `.claude/skills/` and
+ * loads `.claude/skills/node_modules/SKILL.md` as it loads any other, so a name the search does
+ * not enter below the root (node_modules, .skillctl) would hide a skill from the unpinned check.
+ * Those folders are only looked into for a marker, never searched further.
  */
 export async function findBundles(
   root: string,
@@ -72,12 +78,17 @@ export async function findBundles(
       found.push(rel);
       continue;
     }
-    const { dirs, files } = await entries(join(root, ...rel.split('/')), ops);
+    const { dirs, files, excluded } = await entries(join(root, ...rel.split('/')), ops);
     if (files.some((f) => SKILL_FOLDER_MARKERS.includes(f))) {
       found.push(rel);
       continue;
     }
     for (const d of dirs) stack.push(`${rel}/${d}`);
+    if (rel !== dir) continue;
+    for (const d of excluded) {
+      const sub = `${rel}/${d}`;
+      if (known.has(sub) || (await entries(join(root, ...sub.split('/')), ops)).files.some((f) => SKILL_FOLDER_MARKERS.includes(f))) found.push(sub);
+    }
   }
   return found.sort(comparePaths);
 }

@@ -3,12 +3,15 @@
  * skill folders (under the lock's skill roots) or packs in the project that the lock does not pin.
  * Read-only by construction: this module and everything it calls only read.
  */
+import { basename, isAbsolute, relative } from 'node:path';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
 import { mapLimited } from '../map-limited.js';
 import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './context.js';
-import { findPinnable, findProvenactBundles } from './scan.js';
+import { findAliases } from './aliases.js';
+import { findPinnable, findProvenactBundles, PACKS_DIR } from './scan.js';
 import { skillRootsOf } from './skill-roots.js';
+import { findUncovered } from './uncovered.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
 import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 import { verifySkillPin, type PinVerification } from './verify-skill.js';
@@ -35,6 +38,11 @@ export interface VerifyLockOptions {
    * that shares the pins out to worker threads.
    */
   readonly verifySkills?: (ctx: SkillctlLockContext, tick: () => void) => Promise<readonly PinVerification[]>;
+  /**
+   * The files are a git tree (the index or a commit): everything under the root is committed, so
+   * files inside a pinned folder that its digests leave out are findings (uncovered.ts).
+   */
+  readonly committed?: boolean;
 }
 
 function tap<T>(value: T, tick: () => void): T {
@@ -77,6 +85,16 @@ function unique(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
+/**
+ * The paths a checkout must hold exactly as spelt for the lock to mean there what it means here:
+ * the skill roots, the packs folder, every pinned source, the lock and its keys file.
+ */
+function anchorsOf(ctx: SkillctlLockContext, roots: readonly string[]): string[] {
+  const lockDir = relative(ctx.root, ctx.lockDir).split('\\').join('/');
+  const pins = lockDir.startsWith('..') || isAbsolute(lockDir) ? [] : [basename(ctx.lockFile), ...(ctx.lock.keys_file !== undefined ? [ctx.lock.keys_file] : [])].map((f) => (lockDir === '' ? f : `${lockDir}/${f}`));
+  return [...roots, PACKS_DIR, ...ctx.lock.skills.map((p) => p.source), ...ctx.lock.packs.map((p) => p.source), ...pins];
+}
+
 async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions): Promise<LockVerification> {
   const { lock } = ctx;
   const total = lock.skills.length + lock.packs.length;
@@ -94,7 +112,10 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   const known = new Set(skills.filter((r) => r.pin.archive_digest === undefined && !r.diagnostics.some((d) => lost.has(d.code))).map((r) => strip(r.pin.source)));
   // The roots come from the lock being verified, so a lock read from a commit is checked against
   // that commit's list.
-  const pinnable = await findPinnable(ctx.root, ctx.ops, known, skillRootsOf(lock));
+  const roots = skillRootsOf(lock);
+  const pinnable = await findPinnable(ctx.root, ctx.ops, known, roots);
+  const aliases = await findAliases(ctx.root, anchorsOf(ctx, roots), ctx.ops);
+  const uncovered = opts.committed === true ? await findUncovered(ctx.root, [...known].sort(comparePaths), ctx.ops) : [];
   const missing = [
     ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder'),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
@@ -107,6 +128,8 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
       ...skills.flatMap((r) => r.diagnostics),
       ...packs.flatMap((r) => r.diagnostics),
       ...missing,
+      ...aliases,
+      ...uncovered,
     ]),
   );
   return {

@@ -63,8 +63,12 @@ async function code(p: Promise<unknown>): Promise<string | undefined> {
 
 describe('git tree: listings parsed strictly', () => {
   const oid = 'a'.repeat(40);
-  it('reads ls-files -s -z and ls-tree -r -z -l records', () => {
-    const files = parseLsFiles(Buffer.from(`100644 ${oid} 0\ta/b.txt\x00100755 ${oid} 0\trun.sh\x00120000 ${oid} 0\tln\x00160000 ${'b'.repeat(40)} 0\tsub\x00`));
+  /** The block `git ls-files --debug` prints after an entry, with its in-memory flags. */
+  const dbg = (flags = '0'): string => `  ctime: 1:2\n  mtime: 1:2\n  dev: 3\tino: 4\n  uid: 0\tgid: 0\n  size: 5\tflags: ${flags}\n`;
+  it('reads ls-files -s -z --debug and ls-tree -r -z -l records', () => {
+    const files = parseLsFiles(
+      Buffer.from(`100644 ${oid} 0\ta/b.txt\x00${dbg()}100755 ${oid} 0\trun.sh\x00${dbg('40000000')}120000 ${oid} 0\tln\x00${dbg()}160000 ${'b'.repeat(40)} 0\tsub\x00${dbg()}`),
+    );
     assert.deepEqual('entries' in files ? files.entries.map((e) => [e.path, e.kind]) : files, [['a/b.txt', 'file'], ['run.sh', 'executable'], ['ln', 'link'], ['sub', 'submodule']]);
     const tree = parseLsTree(Buffer.from(`100644 blob ${oid}      12\ta b.txt\x00160000 commit ${oid}       -\tsub\x00`));
     assert.deepEqual('entries' in tree ? tree.entries : tree, [{ path: 'a b.txt', kind: 'file', oid, size: 12 }, { path: 'sub', kind: 'submodule', oid, size: 0 }]);
@@ -72,12 +76,20 @@ describe('git tree: listings parsed strictly', () => {
 
   it('refuses an unmerged entry, an unknown mode, an unclean path, a file that is a directory', () => {
     const reason = (p: ReturnType<typeof parseLsFiles> | ReturnType<typeof toGitTree>): string => ('reason' in p ? p.reason : 'accepted');
-    assert.match(reason(parseLsFiles(Buffer.from(`100644 ${oid} 2\tx\x00`))), /^the index has an unresolved conflict at x: resolve it, then verify again$/);
-    assert.match(reason(parseLsFiles(Buffer.from(`040000 ${oid} 0\tdir\x00`))), /has mode 040000, which is not a file, link or submodule/);
+    assert.match(reason(parseLsFiles(Buffer.from(`100644 ${oid} 2\tx\x00${dbg()}`))), /^the index has an unresolved conflict at x: resolve it, then verify again$/);
+    assert.match(reason(parseLsFiles(Buffer.from(`040000 ${oid} 0\tdir\x00${dbg()}`))), /has mode 040000, which is not a file, link or submodule/);
     assert.match(reason(parseLsTree(Buffer.from(`100644 blob ${oid} 1\ta/../b\x00`))), /has an empty, \. or \.\. segment/);
     assert.match(reason(parseLsFiles(Buffer.from(`100644 ${oid} 0\tx`))), /not NUL-terminated/);
+    // A path cannot pass for the flags: the block must follow its entry whole.
+    assert.match(reason(parseLsFiles(Buffer.from(`100644 ${oid} 0\tx\x00`))), /without its flags/);
+    assert.match(reason(parseLsFiles(Buffer.from(`100644 ${oid} 0\tx\x00  size: 0\tflags: 20000000\n`))), /without its flags/);
     assert.match(reason(toGitTree('t', [{ path: 'a', kind: 'file', oid, size: 1 }, { path: 'a/b', kind: 'file', oid, size: 1 }])), /"a" is both a file and a directory/);
     assert.match(reason(toGitTree('t', [{ path: 'a', kind: 'file', oid }])), /no size is known for "a"/);
+  });
+
+  it('leaves out an intent-to-add entry (git add -N), which git commit leaves out of the tree', () => {
+    const files = parseLsFiles(Buffer.from(`100644 ${oid} 0\tkept\x00${dbg()}100644 ${'e'.repeat(40)} 0\tlater\x00${dbg('20004000')}`));
+    assert.deepEqual('entries' in files ? files.entries.map((e) => e.path) : files, ['kept']);
   });
 });
 

@@ -58,4 +58,13 @@ describe('skill roots', () => {
     assert.deepEqual(await findSkillFolders(root, ['skills', 'skills/a/inner']), ['skills/a']);
     assert.deepEqual((await findProjectSkills(root)).folders, ['.agents/skills/b', '.claude/skills/c', 'manifests/hello', 'skills/a']);
   });
+
+  it('a folder directly in a root is a skill folder whatever its name; deeper, node_modules and .skillctl are not entered', async () => {
+    const root = await project();
+    for (const dir of ['.claude/skills/node_modules', 'skills/.skillctl', 'skills/node_modules/pkg', 'skills/x/node_modules/pkg']) {
+      await mkdir(join(root, dir), { recursive: true });
+      await writeFile(join(root, dir, 'SKILL.md'), '---\nname: x\ndescription: x\n---\n');
+    }
+    assert.deepEqual(await findSkillFolders(root), ['.claude/skills/node_modules', 'manifests/hello', 'skills/.skillctl']);
+  });
 });

@@ -115,7 +115,7 @@ export async function openTree(cwd: string, env: Readonly<Record<string, string 
   let baseRev: string;
   if (staged) {
     // `:/` is the top of the work tree, wherever in it verify-pins was started.
-    const entries = await listing(git, ['ls-files', '-s', '-z', '--full-name', '--', ':/'], parseLsFiles);
+    const entries = await listing(git, ['ls-files', '-s', '-z', '--debug', '--full-name', '--', ':/'], parseLsFiles);
     const t = toGitTree('index', entries, await sizes(git, entries));
     if ('reason' in t) throw unreadable(t.reason);
     tree = t;

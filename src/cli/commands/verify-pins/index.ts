@@ -11,6 +11,7 @@ export function registerVerifyPins(program: Command, run: Runner): void {
     .option('--lock <file>', 'the lock file, skillctl or provenact format, or - for stdin (default: pins/skills.lock.json in the project root)')
     .addOption(new Option('--staged', 'verify the index, the tree being committed (read with git; the working tree is not read)').conflicts('rev'))
     .option('--rev <rev>', "verify a commit's tree (a branch, tag or commit id; read with git, the working tree is not read)")
+    .option('--base <rev>', "with --staged or --rev: also compare the lock with this commit's lock (the base branch): other keys, fewer signers or skill roots, other digests for a pinned id and version are findings")
     .option('--remote', "also ask each pulled skill's origin whether it moved: an oci:// pin's registry whether its tag still resolves to the pinned digest, an MCP server for the skill's current resource set")
     .option('--start-servers', 'with --remote: start the MCP server programs the lock records (origin.mcp.server.command) to ask them; without it each is reported (exit 2), not started. Only for a lock you have reviewed')
     .option(
@@ -38,6 +39,7 @@ Examples:
   $ skillctl verify-pins                                as a pre-merge hook: exit 0 only when all pass
   $ skillctl verify-pins --staged                       in a pre-commit hook: what is being committed
   $ skillctl verify-pins --rev HEAD                     in a pre-push hook or CI: a commit's tree
+  $ skillctl verify-pins --rev HEAD --base origin/main  in CI on a pull request: and what it changes of the lock's trust
   $ skillctl verify-pins --json | jq '.diagnostics[]'
   $ skillctl verify-pins --remote                       and report pulled skills whose origin moved
   $ skillctl verify-pins --remote --timeout 120         and give up on origins still unanswered after 2 minutes

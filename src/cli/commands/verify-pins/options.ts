@@ -7,6 +7,8 @@ export interface VerifyPinsOptions {
   readonly staged?: boolean;
   /** Verify this commit's tree instead of the working tree. */
   readonly rev?: string;
+  /** With --staged or --rev: compare the lock with this commit's lock (trust anchors, signers, roots, pinned digests). */
+  readonly base?: string;
   /** Also ask each pinned origin whether it moved: an OCI tag still resolving to the pinned digest, an MCP server's resource set (starts recorded MCP servers). */
   readonly remote?: boolean;
   /** With --remote: start the MCP server programs the lock records (else each is reported, not started). */

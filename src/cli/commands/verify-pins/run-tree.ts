@@ -5,8 +5,9 @@
  * hook checks exactly what git will record, whatever is on disk.
  */
 import { isAbsolute, join, posix } from 'node:path';
+import { hasErrors, sortDiagnostics } from '../../../core/diagnostics.js';
 import { SkillctlError } from '../../../core/errors.js';
-import { DEFAULT_LOCK_PATH, LOCK_MAX_BYTES, lockRoot, openLock, verifyLock, type LockVerification } from '../../../core/pins/index.js';
+import { checkAgainstBase, DEFAULT_LOCK_PATH, LOCK_MAX_BYTES, loadLock, lockRoot, openLock, verifyLock, type LockVerification, type SkillctlLockContext } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
@@ -78,7 +79,7 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
   const p = progressLine(ctx, opened.label === 'index' ? 'verifying pins in the index' : `verifying pins in commit ${opened.label.slice(0, 12)}`);
   let result: LockVerification;
   try {
-    result = await verifyLock(lock.context, { onProgress: p.tick });
+    result = await verifyLock(lock.context, { onProgress: p.tick, committed: true });
   } finally {
     p.end();
   }
@@ -88,8 +89,28 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
     const what = opened.label === 'index' ? `in the index since ${opened.baseLabel}` : `by commit ${opened.label.slice(0, 12)}`;
     if (base !== undefined && !rootInTree.startsWith('..')) result = explainChanges(result, { tree: opened.tree, base, rootInTree, what });
   }
+  if (opts.base !== undefined && lock.context.format === 'skillctl') result = await againstBase(ctx, opts.base, lock.context, lockPath, result);
   result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
   return exitCodeFor(result);
+}
+
+/**
+ * `--base REV`: the lock compared with the lock at the same place in REV's tree. A base without
+ * a skillctl lock there has nothing to compare with (the change brings the first lock).
+ */
+async function againstBase(ctx: Context, rev: string, lock: SkillctlLockContext, lockPath: string, result: LockVerification): Promise<LockVerification> {
+  const base = await openTree(ctx.io.cwd, ctx.io.env, { rev });
+  try {
+    const read = await base.ops.readBounded(lockPath, { maxBytes: LOCK_MAX_BYTES });
+    if (!read.ok && read.reason === 'missing') return result;
+    if (!read.ok) throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${lock.lockFile} of --base ${rev}: ${read.reason}`);
+    const loaded = loadLock(read.bytes, `${lock.lockFile} (${rev})`).loaded;
+    if (loaded?.format !== 'skillctl') return result;
+    const found = checkAgainstBase(lock.lock, loaded.lock, lock.lockFile, `${rev} (${base.label.slice(0, 12)})`);
+    return found.length === 0 ? result : { ...result, ok: result.ok && !hasErrors(found), diagnostics: sortDiagnostics([...result.diagnostics, ...found]) };
+  } finally {
+    base.close();
+  }
 }

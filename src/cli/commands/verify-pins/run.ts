@@ -37,6 +37,7 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   if (opts.startServers === true && opts.remote !== true) throw new SkillctlError('USAGE', '--start-servers starts the servers --remote asks, which is not given');
   if (opts.privateOrigins === true && opts.remote !== true) throw new SkillctlError('USAGE', '--private-origins lets --remote contact private addresses, and --remote is not given');
   if (opts.mcpTokenFile !== undefined && opts.remote !== true) throw new SkillctlError('USAGE', '--mcp-token-file is sent to the servers --remote asks, and --remote is not given');
+  if (opts.base !== undefined && opts.staged !== true && opts.rev === undefined) throw new SkillctlError('USAGE', '--base compares the lock of --staged or --rev with the base commit\'s, and neither is given');
   if (opts.staged === true) return runTree(ctx, opts, { staged: true });
   if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);

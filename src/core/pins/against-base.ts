@@ -1,0 +1,58 @@
+/**
+ * A lock compared with the lock it replaces (`verify-pins --base REV`). A lock is as untrusted
+ * as the change that brings it: a pull request can edit a pinned skill, generate a key of its
+ * own, add it to the keys file, record the file's new digest (`pin --trust-keys`) and re-pin the
+ * same id and version (`--replace`), and every check of the lock alone passes, since the lock
+ * vouches for itself. Against the base branch's lock, what only a reviewed change should do is a
+ * finding: other trust anchors, fewer signers required, a skill root dropped (which hides the
+ * skills under it from the unpinned check), other digests for an identity already pinned.
+ */
+import { diag, type Diagnostic } from '../diagnostics.js';
+import type { SkillctlLock } from './model.js';
+import { skillRootsOf } from './skill-roots.js';
+
+/** Findings of `lock` (named `file`) against `base`, the lock of the base commit `baseLabel`. */
+export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: string, baseLabel: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const hint = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
+  if (base.keys_digest !== undefined && (lock.keys_digest !== base.keys_digest || lock.keys_file !== base.keys_file)) {
+    out.push(diag('PIN_TRUST_CHANGED', `the keys file is not the one ${baseLabel} trusts (${base.keys_file ?? ''} ${base.keys_digest})`, { file, pointer: '/keys_digest', hint }));
+  }
+  if (lock.min_signers < base.min_signers) {
+    out.push(diag('PIN_TRUST_CHANGED', `min_signers is ${lock.min_signers}, lower than ${base.min_signers} in ${baseLabel}`, { file, pointer: '/min_signers', hint }));
+  }
+  const roots = new Set(skillRootsOf(lock));
+  for (const r of skillRootsOf(base)) {
+    if (!roots.has(r)) out.push(diag('PIN_TRUST_CHANGED', `skill root ${r} of ${baseLabel} is no longer searched`, { file, pointer: '/skill_roots', hint }));
+  }
+  const pinned = new Map(base.skills.map((p) => [`${p.skill_id}@${p.skill_version}`, p]));
+  lock.skills.forEach((p, i) => {
+    const was = pinned.get(`${p.skill_id}@${p.skill_version}`);
+    if (was === undefined) return;
+    // archive_digest may go: a pin moves from an archive to the folder it was packed from.
+    for (const key of ['manifest_digest', 'content_digest'] as const) {
+      if (p[key] === was[key]) continue;
+      out.push(
+        diag('PIN_IMMUTABLE', `${p.skill_id} ${p.skill_version} has ${key} ${p[key]}, but ${baseLabel} pins it with ${was[key]}`, {
+          file,
+          pointer: `/skills/${i}/${key}`,
+          hint: 'a changed skill is a new version, never a re-pinned old one: give it a new skill_version',
+        }),
+      );
+    }
+  });
+  const packs = new Map(base.packs.map((p) => [`${p.profile}@${p.skill_pack_version}`, p]));
+  lock.packs.forEach((p, i) => {
+    const was = packs.get(`${p.profile}@${p.skill_pack_version}`);
+    if (was !== undefined && was.pack_digest !== p.pack_digest) {
+      out.push(
+        diag('PIN_IMMUTABLE', `pack ${p.profile} ${p.skill_pack_version} has pack_digest ${p.pack_digest}, but ${baseLabel} pins it with ${was.pack_digest}`, {
+          file,
+          pointer: `/packs/${i}/pack_digest`,
+          hint: 'a changed pack is a new version: give it a new skill_pack_version',
+        }),
+      );
+    }
+  });
+  return out;
+}

@@ -1,0 +1,80 @@
+/**
+ * Names a checkout on another file system takes for a path the lock rests on. A commit may hold
+ * `.Claude/skills/evil/SKILL.md` beside `.claude/skills/`, or `manifests/Hello/run.js` beside
+ * the pinned `manifests/hello/`: on Linux (where CI verifies) these are other folders, outside
+ * every skill root and every pin, so nothing checks them; on macOS and Windows, whose file
+ * systems ignore case (and, on macOS, Unicode normalisation and some invisible characters; on
+ * Windows, trailing dots and spaces), git checks them out into the very folders the lock pins or
+ * searches, where an agent loads them. So every entry along the path of a skill root, a pinned
+ * source, the packs folder and the lock, spelt otherwise but taken for it, is a finding.
+ */
+import { join } from 'node:path';
+import type { DirOps } from '../bundle/index.js';
+import { diag, type Diagnostic } from '../diagnostics.js';
+import { comparePaths } from '../digest/index.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+
+/** Code points HFS+ leaves out of a name when comparing (the list git's `is_hfs_dotgit` skips). */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+
+/**
+ * One spelling for every name some common file system takes for the same: HFS+'s ignored code
+ * points dropped, Unicode NFC (APFS and HFS+ compare normalised), case folded (upper then lower:
+ * the Kelvin sign and the long s fold with k and s, as APFS and NTFS fold them), and Windows'
+ * trailing dots and spaces dropped.
+ */
+export function foldName(name: string): string {
+  const folded = name.normalize('NFD').replace(HFS_IGNORED, '').normalize('NFC').toUpperCase().toLowerCase();
+  const trimmed = folded.replace(/[. ]+$/u, '');
+  // `.` and `..` stay themselves: they are never entries.
+  return trimmed === '' ? folded : trimmed;
+}
+
+async function names(ops: Pick<DirOps, 'readdir'>, abs: string): Promise<readonly string[] | undefined> {
+  try {
+    return (await ops.readdir(abs)).map((e) => e.name);
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new SkillctlError('INPUT_UNREADABLE', `cannot read the directory ${abs}: ${code ?? String(err)}`, { cause: err });
+  }
+}
+
+/**
+ * Entries under `root` that another file system takes for a segment of one of `anchors` (POSIX
+ * paths relative to `root`: skill roots, pinned sources) without being spelt so, one
+ * `PIN_PATH_ALIAS` each, sorted. Only the directories along the anchors are listed; an alias is
+ * reported, not entered.
+ */
+export async function findAliases(root: string, anchors: readonly string[], ops: Pick<DirOps, 'readdir'>): Promise<Diagnostic[]> {
+  const listed = new Map<string, Promise<readonly string[] | undefined>>();
+  const list = (rel: string): Promise<readonly string[] | undefined> => {
+    let p = listed.get(rel);
+    if (p === undefined) listed.set(rel, (p = names(ops, rel === '' ? root : join(root, ...rel.split('/')))));
+    return p;
+  };
+  const found = new Map<string, string>();
+  for (const anchor of anchors) {
+    const parts = anchor.split('/').filter((p) => p !== '' && p !== '.');
+    for (let i = 0; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      const want = parts[i] as string;
+      const entries = await list(dir);
+      if (entries === undefined) break;
+      const key = foldName(want);
+      for (const name of entries) {
+        const path = dir === '' ? name : `${dir}/${name}`;
+        if (name !== want && foldName(name) === key && !found.has(path)) found.set(path, dir === '' ? want : `${dir}/${want}`);
+      }
+      if (!entries.includes(want)) break;
+    }
+  }
+  return [...found]
+    .sort(([a], [b]) => comparePaths(a, b))
+    .map(([path, meant]) =>
+      diag('PIN_PATH_ALIAS', `${path} is ${meant} on a file system that ignores case or normalises names (macOS, Windows): a checkout there puts its files in ${meant}`, {
+        file: path,
+        hint: `rename or remove ${path}: what it holds is neither pinned nor searched, yet lands in ${meant} on such a checkout`,
+      }),
+    );
+}
