@@ -4,7 +4,9 @@
 // when run (skillctl looks both up on that PATH and starts them outside every sandbox: python's
 // version probe, and the sandbox itself); a .pth file in python's user site-packages, which every
 // python start executes; a module in $HOME/.node_modules, which node's require searches. Later
-// python and node skills must run none of it. A bundle is copied and verified in the scratch
+// python and node skills must run none of it. The planter runs with another HOME: in the home of
+// the run itself, where the policy lets skills write it, these paths are protected (home-config's
+// attacks); here the later runs' own interpreters must ignore them. A bundle is copied and verified in the scratch
 // directory before it runs: where skills may write there, a skill running meanwhile edits another
 // run's copy after it was verified, so nothing is copied there and the bundle is not run.
 import assert from 'node:assert/strict';
@@ -23,11 +25,13 @@ const HOME_ENV = { required_environment_variables: ['HOME'] };
 const PERMS = { 'fs.read': ['.'], 'fs.write': ['.'], env: ['HOME'] };
 const OUT = { type: 'object', properties: { ok: {} } };
 
-/** Writes each `[path, text, mode]` of its input, `{usersite}` in a path naming python's user site-packages. */
+/** Writes each `[path, text, mode]` of its input, `{usersite}` in a path naming python's user site-packages in the home `home`. */
 const PLANTER = [
   'import json, os, site, sys',
-  'for path, text, mode in json.load(sys.stdin)["ops"]:',
-  '    path = path.replace("{usersite}", site.getusersitepackages())',
+  'i = json.load(sys.stdin)',
+  'rel = os.path.relpath(site.getusersitepackages(), os.path.expanduser("~"))',
+  'for path, text, mode in i["ops"]:',
+  '    path = path.replace("{usersite}", os.path.join(i["home"], rel))',
   '    os.makedirs(os.path.dirname(path), exist_ok=True)',
   '    open(path, "w").write(text)',
   '    os.chmod(path, int(mode, 8))',
@@ -48,12 +52,13 @@ describe('threat: what a skill plants for a later run to obey', () => {
   before(async () => {
     await mkdir(join(sc.work, 'bin'));
     await mkdir(home);
+    await mkdir(join(sc.work, 'planter-home'));
     await mkdir(join(sc.work, 'tmp'));
     await writeFile(join(sc.work, 'notes.txt'), 'notes\n');
     const grants = 'permissions:\n  fs.read: [.]\n  fs.write: [.]\n  env: [HOME]\n';
     await writeFile(join(sc.work, POLICY), `version: 1\n${grants}`);
     await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}`);
-    const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
+    const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, home: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
     await writeBundle(join(sc.work, 'planter'), python(PLANTER));
     await writeBundle(join(sc.work, 'later-py'), python('import json\nprint(json.dumps({"ok": "clean"}))\n'));
     await writeBundle(join(sc.work, 'later-node'), {
@@ -73,6 +78,7 @@ describe('threat: what a skill plants for a later run to obey', () => {
         runTarget(
           join(s.work, 'planter'),
           {
+            home,
             ops: [
               [join(s.work, 'bin', 'python3'), planted(s, 'python3'), '755'],
               [join(s.work, 'bin', 'bwrap'), planted(s, 'bwrap'), '755'],
@@ -80,7 +86,7 @@ describe('threat: what a skill plants for a later run to obey', () => {
               [join(home, '.node_modules', 'optdep', 'index.js'), 'module.exports = "PLANTED";\n', '644'],
             ],
           },
-          { cwd: s.work, policy: POLICY, env },
+          { cwd: s.work, policy: POLICY, env: { HOME: join(s.work, 'planter-home') } },
         ),
       check: (r, s) => {
         assert.deepEqual(r.output, { ok: 'planted' });
