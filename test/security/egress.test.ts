@@ -16,12 +16,14 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 import { serve, type TestServer } from '../helpers/network.js';
 import { nodeReadsProxyEnv } from '../../src/core/run/runtimes/interpreter.js';
+import { createRunAuthority } from '../../src/core/run/egress/cert.js';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 
 const POLICY = 'egress.policy.yaml';
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 
 /** Fetches `url` (urllib: through the proxy variables), or connects to `direct` past them, or tunnels to `tunnel` through the proxy. */
-const FETCH_PY = `import json, socket, sys, urllib.error, urllib.request
+const FETCH_PY = `import json, socket, ssl, sys, urllib.error, urllib.request
 i = json.load(sys.stdin)
 def get(sock, path, host):
     sock.sendall(('GET %s HTTP/1.0\\r\\nHost: %s\\r\\n\\r\\n' % (path, host)).encode())
@@ -35,7 +37,11 @@ try:
     if 'url' in i:
         for _ in range(i.get('times', 1)):
             try:
-                with urllib.request.urlopen(i['url'], timeout=10) as r:
+                ctx = None
+                if 'cafile' in i:
+                    ctx = ssl.create_default_context()
+                    ctx.load_verify_locations(i['cafile'])
+                with urllib.request.urlopen(i['url'], timeout=10, context=ctx) as r:
                     out = 'status %d %s' % (r.status, r.read().decode())
             except urllib.error.HTTPError as e:
                 out = 'refused %d %s' % (e.code, e.headers.get('x-skillctl-denied'))
@@ -64,6 +70,19 @@ const NODE_PROXIES = nodeReadsProxyEnv(process.versions.node);
 
 let site: TestServer;
 let secret: TestServer;
+/** An HTTPS site whose certificate a CA of the test's signs; skillctl trusts it through NODE_EXTRA_CA_CERTS, as a host trusts its own CAs. */
+let secure: HttpsServer;
+let securePort = 0;
+const secureSeen: string[] = [];
+const siteCa = createRunAuthority();
+const HTTPS = 'egress-https.policy.yaml';
+/**
+ * A python skill granted https://127.0.0.1:P/public fetching a path through the proxy, trusting
+ * what its environment names and the site's CA besides: before the proxy read HTTPS, the tunnel
+ * reached the site itself, and every path of it.
+ */
+const fetchHttps = (path: string) => (sc: Scratch): Promise<Ran> =>
+  runTarget('./bundles/fetch', { url: `https://127.0.0.1:${securePort}${path}`, cafile: 'site-ca.pem' }, { cwd: sc.work, policy: HTTPS, sandbox: 'bwrap', env: { NODE_EXTRA_CA_CERTS: join(sc.work, 'site-ca.pem') } });
 
 const run = (target: string, input: unknown) => (sc: Scratch): Promise<Ran> =>
   runTarget(target, input, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap', audit: join(sc.work, 'audit.jsonl') });
@@ -137,6 +156,15 @@ const rows: Attack[] = [
     attempt: nodeFetch(() => `${base()}/private/node`),
     check: said(NODE_PROXIES ? /^status 403 POLICY_URL_DENIED$/ : /^failed (ECONNREFUSED|ENOTFOUND|EAI_AGAIN)$/),
   },
+  { what: 'HTTPS under a grant with a path prefix: a granted path, read by the proxy', code: null, exit: 0, attempt: (sc) => fetchHttps('/public/tls')(sc), check: said(/^status 200 secure:\/public\/tls$/) },
+  { what: 'HTTPS under a grant with a path prefix: a path outside it, refused inside the tunnel', code: null, exit: 0, attempt: (sc) => fetchHttps('/private/tls')(sc), check: said(/^refused 403 POLICY_URL_DENIED$/) },
+  {
+    what: "HTTPS: a client that keeps its own trust store (the host's CAs, not the run's) gets no answer, and the site gets no request",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['python3', '-c', TLS_OWN_STORE_PY, `https://127.0.0.1:${securePort}/public/own-store`] }, { cwd: sc.work, policy: HTTPS_EXEC, sandbox: 'bwrap', env: { NODE_EXTRA_CA_CERTS: join(sc.work, 'site-ca.pem') } }),
+    check: said(/^failed .*CERTIFICATE_VERIFY_FAILED/),
+  },
   {
     what: "a container granted one URL, which the engine's network would let reach every host: refused before the engine is asked",
     code: 'RUN_CONTAINER_NETWORK_UNCONFINED',
@@ -159,6 +187,16 @@ const rows: Attack[] = [
   },
 ];
 
+/** A program that verifies against a store of its own (the host's CAs), as one that ignores SSL_CERT_FILE or pins does. */
+const TLS_OWN_STORE_PY = `import ssl, sys, urllib.request
+try:
+    ctx = ssl.create_default_context(cafile='/etc/ssl/certs/ca-certificates.crt')
+    print(urllib.request.urlopen(sys.argv[1], timeout=10, context=ctx).read().decode())
+except Exception as e:
+    print('failed', type(e).__name__, e)
+`;
+const HTTPS_EXEC = 'egress-https-exec.policy.yaml';
+
 /** Policies for the container rows: their PATH holds only a docker that notes it was asked and answers as a stopped daemon does. */
 const CONTAINER = 'container.policy.yaml';
 const CONTAINER_WIDE = 'container-wide.policy.yaml';
@@ -178,13 +216,23 @@ describe('egress: a process skill reaches only what its net.http grant names, th
           requested_permissions: { 'net.http': ['http://*', 'https://*'] },
         }),
       ],
-      files: { 'fetch.py': FETCH_PY },
+      files: { 'fetch.py': FETCH_PY, 'site-ca.pem': siteCa.certificate },
     });
     await writeFile(join(s.work, RUN_TMP), ['version: 1', 'permissions:', '  fs.read: [., /run, /tmp]', '  net.http:', `    - http://127.0.0.1:${site.port}/public`, '  exec: [python3]', ''].join('\n'));
     await writeBundle(join(s.work, 'bundles', 'node-fetch'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.versions.node, command: 'node main.js', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
       files: { 'main.js': FETCH_JS },
     });
+    secure = createHttpsServer({ ...siteCa.issue('127.0.0.1') }, (req, res) => {
+      secureSeen.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(`secure:${req.url ?? ''}`);
+    });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    securePort = (secure.address() as { port: number }).port;
+    await writeFile(join(s.work, 'site-ca.pem'), siteCa.certificate);
+    const httpsPolicy = ['version: 1', 'permissions:', '  fs.read: [.]', '  net.http:', `    - https://127.0.0.1:${securePort}/public`, '  exec: [python3]', ''];
+    await writeFile(join(s.work, HTTPS), httpsPolicy.join('\n'));
+    await writeFile(join(s.work, HTTPS_EXEC), httpsPolicy.join('\n').replace('fs.read: [.]', 'fs.read: [., /etc/ssl]'));
     await writeBundle(join(s.work, 'bundles', 'container'), {
       entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK, requested_permissions: { 'net.http': ['https://api.example.com/v1'] } })],
     });
@@ -210,6 +258,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
   after(async () => {
     await site.close();
     await secret.close();
+    await new Promise((resolve) => secure.close(resolve));
   });
 
   attackRows(rows, s);
@@ -217,6 +266,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
   it('the servers received only the granted requests', () => {
     assert.deepEqual([...site.seen].sort(), ['/public/exec', ...(NODE_PROXIES ? ['/public/node'] : []), '/public/ok', '/public/run-tmp', '/public/tunnelled']);
     assert.deepEqual(secret.seen, []);
+    assert.deepEqual(secureSeen, ['/public/tls']);
   });
 
   it("the audit trail names each of the proxy's refusals", async () => {

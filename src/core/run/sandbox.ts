@@ -15,7 +15,7 @@ import { pushAll } from '../findings.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
-import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS } from './egress/bridge.js';
+import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
 
 export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
@@ -71,6 +71,11 @@ export interface SandboxSpec {
    * the command starts under the bridge. Without it the sandbox reaches no network at all.
    */
   readonly egress?: string;
+  /**
+   * The run's authority's certificate (a host path), when the proxy reads HTTPS tunnels: shown
+   * read-only beside the socket (egressCaIn), and named by the bridge as the only trust store.
+   */
+  readonly egressCa?: string;
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -147,8 +152,13 @@ export function egressSocketIn(spec: Pick<SandboxSpec, 'read' | 'write'>): strin
   return (free ?? (EGRESS_SOCKETS[EGRESS_SOCKETS.length - 1] as (typeof EGRESS_SOCKETS)[number])).path;
 }
 
+/** Where the sandbox shows the run's authority's certificate: beside the socket. */
+export function egressCaIn(spec: Pick<SandboxSpec, 'read' | 'write'>): string {
+  return egressCaBeside(egressSocketIn(spec));
+}
+
 /** What the sandbox makes itself at the top of its root, never taken from a grant of `/`. */
-const OWN_TOP = new Set(['/proc', '/dev', '/tmp', BUNDLE_MOUNT, ...SYSTEM_DIRS, ...EGRESS_SOCKETS.map((c) => c.path)]);
+const OWN_TOP = new Set(['/proc', '/dev', '/tmp', BUNDLE_MOUNT, ...SYSTEM_DIRS, ...EGRESS_SOCKETS.flatMap((c) => [c.path, egressCaBeside(c.path)])]);
 
 /** The mounts of one grant: itself, or for `/` with the host's entries known, each entry. */
 function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEntries: readonly SystemEntry[] | undefined): Mount[] {
@@ -197,6 +207,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
   if (spec.egress !== undefined) args.push('--ro-bind', spec.egress, egressSocketIn(spec));
+  if (spec.egress !== undefined && spec.egressCa !== undefined) args.push('--ro-bind', spec.egressCa, egressCaIn(spec));
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }
@@ -249,7 +260,7 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
     if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries }), '--'], diagnostics: [] };
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
-    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), '--'];
+    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), spec.egressCa !== undefined ? egressCaIn(spec) : '', '--'];
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { bwrapArgs, containerArgs, nodePermissionFlag, notDirsOnTheWay } from '../../../src/core/run/index.js';
 import { tempDir } from '../../helpers/tmp.js';
-import { egressSocketIn } from '../../../src/core/run/sandbox.js';
+import { egressCaIn, egressSocketIn } from '../../../src/core/run/sandbox.js';
 
 describe('bwrapArgs', () => {
   const base = {
@@ -111,6 +111,14 @@ describe('bwrapArgs', () => {
     assert.deepEqual(a.slice(i - 1, i + 2), ['--ro-bind', '/tmp/skillctl-egress-x/proxy.sock', '/tmp/skillctl-egress.sock']);
     assert.deepEqual(a.slice(a.indexOf('--unsetenv'), a.indexOf('--unsetenv') + 2), ['--unsetenv', 'NODE_OPTIONS']);
     assert.ok(!bwrapArgs(base).includes('--unsetenv'));
+  });
+
+  it("shows the run's authority's certificate beside the socket when the proxy reads HTTPS, and only then", () => {
+    const a = bwrapArgs({ ...base, egress: '/tmp/skillctl-egress-x/proxy.sock', egressCa: '/tmp/skillctl-egress-x/ca.pem' });
+    const i = a.indexOf('/tmp/skillctl-egress-x/ca.pem');
+    assert.deepEqual(a.slice(i - 1, i + 2), ['--ro-bind', '/tmp/skillctl-egress-x/ca.pem', '/tmp/skillctl-egress-ca.pem']);
+    assert.equal(egressCaIn({ read: ['/work'], write: [] }), '/skillctl-egress-ca.pem');
+    assert.ok(!bwrapArgs({ ...base, egress: '/tmp/skillctl-egress-x/proxy.sock' }).some((arg) => arg.endsWith('ca.pem')));
   });
 });
 

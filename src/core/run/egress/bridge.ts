@@ -26,11 +26,17 @@ export const EGRESS_SOCKETS: readonly { readonly path: string; readonly fresh: s
   { path: '/tmp/skillctl-egress.sock', fresh: '/tmp' },
   { path: '/dev/skillctl-egress.sock', fresh: '/dev' },
 ];
+/** Where the run's authority's certificate is shown: beside the socket, in the same fresh directory. */
+export function egressCaBeside(socketIn: string): string {
+  return socketIn.replace(/\.sock$/, '-ca.pem');
+}
+
 /** The bridge's port on the sandbox's own loopback (nothing else listens there). */
 export const EGRESS_PORT = 3128;
 
 /**
- * argv: the socket, the port, `--`, then the command. The bridge starts without NODE_OPTIONS
+ * argv: the socket, the port, the authority's certificate (empty when the proxy passes HTTPS on
+ * unread), `--`, then the command. The bridge starts without NODE_OPTIONS
  * (bubblewrap unsets them), so that nothing the environment names runs in it; the command gets
  * them back from SAVED_NODE_OPTIONS. Exits as the command does; killed by a signal, 128 + its
  * number, as bubblewrap reports it.
@@ -39,7 +45,7 @@ export function egressBridge(load: (id: string) => unknown, argv: readonly strin
   const net = load('node:net') as typeof Net;
   const cp = load('node:child_process') as typeof ChildProcess;
   const os = load('node:os') as typeof Os;
-  const [socket, port, , program, ...args] = argv as [string, string, string, string, ...string[]];
+  const [socket, port, ca, , program, ...args] = argv as [string, string, string, string, string, ...string[]];
   const server = net.createServer((client) => {
     const upstream = net.connect(socket);
     client.on('error', () => upstream.destroy());
@@ -55,6 +61,10 @@ export function egressBridge(load: (id: string) => unknown, argv: readonly strin
     const saved = env.SKILLCTL_SAVED_NODE_OPTIONS;
     delete env.SKILLCTL_SAVED_NODE_OPTIONS;
     if (saved !== undefined) env.NODE_OPTIONS = saved;
+    // The proxy reads HTTPS: the run's authority is the only trust store, for OpenSSL (python's
+    // ssl, curl, git, Go), requests, curl and node (which adds it to its own). Every HTTPS
+    // connection of the sandbox goes through the proxy, which verifies the real certificate.
+    if (ca !== '') for (const name of ['SSL_CERT_FILE', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'NODE_EXTRA_CA_CERTS']) env[name] = ca;
     const child = cp.spawn(program, args, { stdio: 'inherit', env });
     child.on('error', (err) => {
       proc.stderr.write(`skillctl egress bridge: ${program}: ${err.message}\n`);

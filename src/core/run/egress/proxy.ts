@@ -5,19 +5,26 @@
  * request, as a built-in's fetch is asked: a plain-HTTP request by its whole URL (checkUrl), a
  * tunnel (CONNECT, what HTTPS and Node's fetch use) by its host and port (checkTunnel). A tunnel
  * that an http:// prefix allowed carries plain HTTP, which the proxy reads: each request in it
- * is checked by its whole URL too, so a path prefix holds however the client asks. Both
+ * is checked by its whole URL too, so a path prefix holds however the client asks. An HTTPS
+ * tunnel is read the same way when the run's grant names an https path prefix (a host and port
+ * would let the program reach every path): the proxy ends the program's TLS with a certificate
+ * the run's own authority signs (cert.ts; the sandbox trusts that authority and no other), checks
+ * each request by its whole URL, and makes the request again over TLS it verifies itself. Both
  * resolve the name, refuse special-purpose addresses, and connect to the address they checked, so
  * a second DNS answer cannot lead elsewhere. Each answer is recorded for the audit trail; a
  * refusal is a 403 that names its code.
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type * as Https from 'node:https';
 import type * as Net from 'node:net';
 import type { Socket } from 'node:net';
+import type * as Tls from 'node:tls';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 // The gate's module, not policy/index.js, which holds the policy file loader (YAML).
 import type { PolicyDecision, RecordingGate } from '../../policy/gate.js';
+import type { RunAuthority } from './cert.js';
 
 export type EgressGate = Pick<RecordingGate, 'checkUrl' | 'checkTunnel'>;
 
@@ -53,39 +60,50 @@ function responseHeaders(raw: readonly string[]): string[] {
   return out;
 }
 
-/**
- * A plain-HTTP request: absolute-form (`GET http://host/path`) from a client that proxies, or
- * origin-form (`GET /path`) inside a tunnel to `origin` (host:port).
- */
 /** node:http and node:net, loaded when a proxy starts: a run without net.http never pays for them. */
 interface Wire {
   readonly request: typeof Http.request;
+  /** node:https's, when the proxy reads HTTPS tunnels. */
+  readonly requestTls?: typeof Https.request;
   readonly connect: typeof Net.connect;
   readonly track: (s: Socket) => void;
 }
 
+/**
+ * A request: absolute-form (`GET http://host/path`) from a client that proxies, or origin-form
+ * (`GET /path`) inside a tunnel to `origin` (`http://host:port`, or `https://host:port` for a
+ * tunnel whose TLS the proxy ended).
+ */
 async function forward(gate: EgressGate, req: IncomingMessage, res: ServerResponse, wire: Wire, origin: string | undefined): Promise<void> {
-  const raw = origin === undefined ? (req.url ?? '') : (req.url ?? '').startsWith('/') ? `http://${origin}${req.url ?? ''}` : '';
+  const raw = origin === undefined ? (req.url ?? '') : (req.url ?? '').startsWith('/') ? `${origin}${req.url ?? ''}` : '';
   const refuse = (status: number, d: Extract<PolicyDecision, { allowed: false }>): void => {
     const body = refusalBody(d);
     res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), [DENIED_HEADER]: d.code, connection: 'close' }).end(body);
   };
   // An origin-form request (`GET /path`) names no host, and an https:// one asks the proxy to
   // speak TLS for the program: HTTPS goes through a tunnel.
-  if (!/^http:\/\//i.test(raw)) {
+  if (!(origin === undefined ? /^http:\/\//i : /^https?:\/\//i).test(raw)) {
     return refuse(400, { allowed: false, code: 'POLICY_URL_INVALID', reason: 'net.http: the proxy takes http:// URLs; https goes through CONNECT' });
   }
   const d = await gate.checkUrl(raw);
   if (!d.allowed) return refuse(403, d);
   const url = new URL(d.resolved);
-  const upstream = wire.request({
-    host: d.address ?? url.hostname,
-    port: url.port === '' ? 80 : Number(url.port),
+  const tls = url.protocol === 'https:';
+  const name = url.hostname.replace(/^\[|\]$/g, '');
+  const options = {
+    host: d.address ?? name,
+    port: url.port !== '' ? Number(url.port) : tls ? 443 : 80,
     method: req.method,
     path: `${url.pathname}${url.search}`,
     headers: forwardedHeaders(req, url.host),
     setHost: false,
-  });
+  };
+  // Connected to the address checked; the certificate is verified for the URL's own name (SNI
+  // too, unless it is an address), against Node's CAs and NODE_EXTRA_CA_CERTS.
+  const upstream =
+    tls && wire.requestTls !== undefined
+      ? wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: false })
+      : wire.request(options);
   upstream.on('socket', wire.track);
   upstream.on('response', (r) => {
     res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
@@ -98,7 +116,13 @@ async function forward(gate: EgressGate, req: IncomingMessage, res: ServerRespon
   req.pipe(upstream);
 }
 
-async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, wire: Wire, readHttp: (client: Socket, origin: string) => void): Promise<void> {
+/** Reads what a tunnel carries, request by request: plain HTTP, or HTTPS whose TLS the proxy ends. */
+interface Readers {
+  readonly http: (client: Socket, origin: string) => void;
+  readonly https?: (client: Socket, authority: string) => void;
+}
+
+async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, wire: Wire, read: Readers): Promise<void> {
   const authority = req.url ?? '';
   const d = await gate.checkTunnel(authority);
   if (!d.allowed) {
@@ -106,11 +130,12 @@ async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, he
     client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\n${DENIED_HEADER}: ${d.code}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     return;
   }
-  if (d.resolved.startsWith('http:')) {
-    // Plain HTTP inside: read it, request by request, rather than pass it on unseen.
+  const reader = d.resolved.startsWith('http:') ? read.http : read.https;
+  if (reader !== undefined) {
+    // Read it, request by request, rather than pass it on unseen.
     client.write('HTTP/1.1 200 Connection established\r\n\r\n');
     if (head.length > 0) client.unshift(head);
-    readHttp(client, authority);
+    reader(client, authority);
     return;
   }
   const port = Number(authority.slice(authority.lastIndexOf(':') + 1));
@@ -130,9 +155,10 @@ async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, he
 
 /**
  * Starts the proxy on `socketPath`, whose directory it creates (it must not exist: a directory
- * someone else made first is refused, never used) and removes on close.
+ * someone else made first is refused, never used) and removes on close. With `authority`, HTTPS
+ * tunnels are read (their TLS ended with certificates it signs) rather than passed on.
  */
-export async function startEgressProxy(socketPath: string, gate: EgressGate): Promise<EgressProxy> {
+export async function startEgressProxy(socketPath: string, gate: EgressGate, authority?: RunAuthority): Promise<EgressProxy> {
   const dir = dirname(socketPath);
   await mkdir(dir, { mode: 0o700 });
   await chmod(dir, 0o700);
@@ -143,7 +169,8 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
     s.on('close', () => sockets.delete(s));
   };
   const [http, net] = await Promise.all([import('node:http'), import('node:net')]);
-  const wire: Wire = { request: http.request, connect: net.connect, track };
+  const secure = authority !== undefined ? await Promise.all([import('node:https'), import('node:tls')]) : undefined;
+  const wire: Wire = { request: http.request, connect: net.connect, track, ...(secure !== undefined ? { requestTls: secure[0].request } : {}) };
   const server = http.createServer((req, res) => {
     forward(gate, req, res, wire, undefined).catch(() => res.destroy());
   });
@@ -153,16 +180,19 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
     forward(gate, req, res, wire, origins.get(req.socket)).catch(() => res.destroy());
   });
   inner.on('clientError', (_err, s: Socket) => s.destroy());
-  const readHttp = (client: Socket, origin: string): void => {
-    origins.set(client, origin);
-    inner.emit('connection', client);
+  const read: Readers = {
+    http: (client, authority) => {
+      origins.set(client, `http://${authority}`);
+      inner.emit('connection', client);
+    },
+    ...(secure !== undefined && authority !== undefined ? { https: readTls(secure[1], authority, origins, (s) => inner.emit('connection', s)) } : {}),
   };
   // Each connection holds a descriptor of skillctl's, and its server side another: a process
   // that opens them without end would run skillctl out of them (its audit log among them).
   server.maxConnections = MAX_CONNECTIONS;
   server.on('connection', track);
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-    tunnel(gate, req, client, head, wire, readHttp).catch(() => client.destroy());
+    tunnel(gate, req, client, head, wire, read).catch(() => client.destroy());
   });
   server.on('clientError', (_err, s: Socket) => s.destroy());
   try {
@@ -180,5 +210,21 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate): Pr
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Ends a tunnel's TLS with a certificate for the host it names, signed by the run's authority,
+ * and hands the decrypted stream to the request reader. A client that refuses the certificate
+ * (it trusts another authority, or pins one) ends the handshake: nothing is sent upstream.
+ */
+function readTls(tls: typeof Tls, authority: RunAuthority, origins: WeakMap<Socket, string>, serve: (s: Socket) => void): (client: Socket, target: string) => void {
+  return (client, target) => {
+    const host = target.slice(0, target.lastIndexOf(':')).replace(/^\[|\]$/g, '');
+    const cert = authority.issue(host);
+    const secured = new tls.TLSSocket(client, { isServer: true, secureContext: tls.createSecureContext({ cert: cert.cert, key: cert.key }), ALPNProtocols: ['http/1.1'] });
+    secured.on('error', () => secured.destroy());
+    origins.set(secured, `https://${target}`);
+    serve(secured);
   };
 }

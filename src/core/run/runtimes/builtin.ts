@@ -11,7 +11,7 @@ import { checkedFs, createPolicyGate, type GrantedPermissions, type HostLookup, 
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill } from '../builtin.js';
 import { egressEnv } from '../egress/bridge.js';
-import { egressSocketPath, openEgress } from '../egress/open.js';
+import { openEgress, planEgress } from '../egress/open.js';
 import type { EgressGate } from '../egress/proxy.js';
 import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
@@ -79,7 +79,7 @@ function notStarted(diagnostics: readonly Diagnostic[]): SpawnOutcome {
 /** `ctx.confine` for a run: the process runtimes' sandbox (sandbox.ts), without a bundle. */
 export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
   return async (file, args, cwd) => {
-    const egress = o.granted.netHttp.length > 0 ? egressSocketPath() : undefined;
+    const egress = planEgress(o.granted.netHttp);
     const c = await sandboxPrefix({
       mode: o.mode,
       allowUnsandboxed: o.allowUnsandboxed,
@@ -88,7 +88,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       runtimeDirs: await programDirs(file),
       read: o.granted.fsRead,
       write: o.granted.fsWrite,
-      ...(egress !== undefined ? { egress } : {}),
+      ...(egress !== undefined ? { egress: egress.socket, ...(egress.ca !== undefined ? { egressCa: egress.ca } : {}) } : {}),
       protect: o.protectedPaths,
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });

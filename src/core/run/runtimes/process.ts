@@ -18,7 +18,7 @@ import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { spawnBounded } from '../process-runner.js';
 import { egressEnv } from '../egress/bridge.js';
-import { egressSocketPath, openEgress } from '../egress/open.js';
+import { openEgress, planEgress, type EgressPlan } from '../egress/open.js';
 import { findInterpreter, nodePermissionFlag, nodeReadsProxyEnv, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 import { pushAll } from '../../findings.js';
 
@@ -48,8 +48,8 @@ export interface PreparedProcess {
   readonly runtime: { readonly name: string; readonly path: string; readonly version?: string };
   /** Where max_memory and the process count hold. */
   readonly caps: { readonly memory: CapScope; readonly processes: CapScope };
-  /** Where the egress proxy listens (a host path), when the sandbox reaches the network through it. */
-  readonly egress?: string;
+  /** Where the egress proxy listens (and its authority's certificate), when the sandbox reaches the network through it. */
+  readonly egress?: EgressPlan;
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -162,7 +162,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
 
   const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
   if (prlimit.ok) pushAll(runtimeDirs, await programDirs(prlimit.path));
-  const egress = o.grant.granted.netHttp.length > 0 ? egressSocketPath() : undefined;
+  const egress = planEgress(o.grant.granted.netHttp);
   const confined = await sandboxPrefix({
     mode: o.sandbox,
     allowUnsandboxed: o.allowUnsandboxed,
@@ -172,7 +172,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     runtimeDirs,
     read: fsRead,
     write: fsWrite,
-    ...(egress !== undefined ? { egress } : {}),
+    ...(egress !== undefined ? { egress: egress.socket, ...(egress.ca !== undefined ? { egressCa: egress.ca } : {}) } : {}),
     protect: o.protectedPaths ?? [],
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });

@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { BRIDGE_SOURCE, egressEnv } from '../../../../src/core/run/egress/bridge.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
-function bridge(socket: string, port: number, command: readonly string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '--', ...command], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
+function bridge(socket: string, port: number, command: readonly string[], env: Record<string, string> = {}, ca = ''): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), ca, '--', ...command], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -37,6 +37,13 @@ describe('egress bridge', () => {
     assert.match(r.stderr, /^skillctl egress bridge: \/no\/such\/program: spawn \/no\/such\/program ENOENT\n$/);
   });
 
+  it("names the run's authority as the command's only trust store when the proxy reads HTTPS, and leaves the store alone when it does not", async () => {
+    const show = ['/bin/sh', '-c', 'printf "%s|%s|%s|%s" "${SSL_CERT_FILE-unset}" "${REQUESTS_CA_BUNDLE-unset}" "${CURL_CA_BUNDLE-unset}" "${NODE_EXTRA_CA_CERTS-unset}"'];
+    const host = { SSL_CERT_FILE: '/etc/host.pem' };
+    assert.equal(bridge('/nonexistent.sock', await freePort(), show, host, '/skillctl-egress-ca.pem').stdout, Array(4).fill('/skillctl-egress-ca.pem').join('|'));
+    assert.equal(bridge('/nonexistent.sock', await freePort(), show, host).stdout, '/etc/host.pem|unset|unset|unset');
+  });
+
   it('gives the command the NODE_OPTIONS egressEnv saved, and not the saved copy', async () => {
     const env = egressEnv({ PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=99' });
     assert.equal(env.HTTP_PROXY, 'http://127.0.0.1:3128');
@@ -57,7 +64,7 @@ describe('egress bridge', () => {
       const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('ping'));let s='';c.on('data',(d)=>(s+=d)).on('close',()=>process.stdout.write(s));`;
       // Asynchronously: the proxy's socket is served by this process.
       const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '' } });
+        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '' } });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         child.on('close', (code) => resolve({ code, out }));
