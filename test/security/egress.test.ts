@@ -8,7 +8,7 @@
 // on the engine's network (every host and port); it is now refused unless the policy accepts that.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
@@ -166,6 +166,20 @@ const rows: Attack[] = [
     check: said(/^failed .*CERTIFICATE_VERIFY_FAILED/),
   },
   {
+    what: "a skill of another run, shown the temporary directory, sends a request through this run's proxy socket: closed unanswered",
+    code: null,
+    exit: 0,
+    attempt: async (sc) => {
+      // The victim keeps its proxy open for a while; its socket is in the directory the thief may read.
+      const victim = runTarget('./bundles/sleeper', {}, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap', env: { TMPDIR: join(sc.work, 'vtmp') } });
+      for (let i = 0; i < 200 && (await readdir(join(sc.work, 'vtmp'))).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      const thief = await runTarget('shell.exec_safe', { argv: ['python3', '-c', STEAL_PY, join(sc.work, 'vtmp'), `http://127.0.0.1:${site.port}/public/stolen`] }, { cwd: sc.work, policy: THIEF, sandbox: 'bwrap' });
+      await victim;
+      return thief;
+    },
+    check: said(/^sockets 1 answers \[''\]\n$/),
+  },
+  {
     what: "a container granted one URL, which the engine's network would let reach every host: refused before the engine is asked",
     code: 'RUN_CONTAINER_NETWORK_UNCONFINED',
     exit: 3,
@@ -196,6 +210,29 @@ except Exception as e:
     print('failed', type(e).__name__, e)
 `;
 const HTTPS_EXEC = 'egress-https-exec.policy.yaml';
+
+/** Finds every proxy socket under argv[1] and asks each for argv[2], as a program without the token would. */
+const STEAL_PY = `import glob, socket, sys
+answers = []
+paths = glob.glob(sys.argv[1] + '/skillctl-egress-*/proxy.sock')
+for p in paths:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(15)
+    s.connect(p)
+    s.sendall(('GET %s HTTP/1.0\\r\\n\\r\\n' % sys.argv[2]).encode())
+    got = b''
+    try:
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except Exception as e:
+        got += type(e).__name__.encode()
+    answers.append(got.decode())
+print('sockets', len(paths), 'answers', answers)
+`;
+const THIEF = 'thief.policy.yaml';
 
 /** Policies for the container rows: their PATH holds only a docker that notes it was asked and answers as a stopped daemon does. */
 const CONTAINER = 'container.policy.yaml';
@@ -233,6 +270,12 @@ describe('egress: a process skill reaches only what its net.http grant names, th
     const httpsPolicy = ['version: 1', 'permissions:', '  fs.read: [.]', '  net.http:', `    - https://127.0.0.1:${securePort}/public`, '  exec: [python3]', ''];
     await writeFile(join(s.work, HTTPS), httpsPolicy.join('\n'));
     await writeFile(join(s.work, HTTPS_EXEC), httpsPolicy.join('\n').replace('fs.read: [.]', 'fs.read: [., /etc/ssl]'));
+    await mkdir(join(s.work, 'vtmp'));
+    await writeFile(join(s.work, THIEF), ['version: 1', 'permissions:', `  fs.read: [., ${join(s.work, 'vtmp')}]`, '  exec: [python3]', ''].join('\n'));
+    await writeBundle(join(s.work, 'bundles', 'sleeper'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
+      files: { 'main.py': 'import json, time\ntime.sleep(4)\nprint(json.dumps({"ok": "slept"}))\n' },
+    });
     await writeBundle(join(s.work, 'bundles', 'container'), {
       entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK, requested_permissions: { 'net.http': ['https://api.example.com/v1'] } })],
     });

@@ -46,11 +46,18 @@ export function egressBridge(load: (id: string) => unknown, argv: readonly strin
   const cp = load('node:child_process') as typeof ChildProcess;
   const os = load('node:os') as typeof Os;
   const [socket, port, ca, , program, ...args] = argv as [string, string, string, string, string, ...string[]];
+  // The proxy takes a connection only after this line (proxy.ts says why), and answers one byte.
+  const token = proc.env.SKILLCTL_EGRESS_TOKEN ?? '';
   const server = net.createServer((client) => {
+    client.pause();
     const upstream = net.connect(socket);
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.pipe(upstream).pipe(client);
+    upstream.write(`${token}\n`);
+    upstream.once('data', (ack: Buffer) => {
+      if (ack.length > 1) client.write(ack.subarray(1));
+      client.pipe(upstream).pipe(client);
+    });
   });
   server.on('error', (err) => {
     proc.stderr.write(`skillctl egress bridge: ${err.message}\n`);
@@ -60,6 +67,7 @@ export function egressBridge(load: (id: string) => unknown, argv: readonly strin
     const env = { ...proc.env };
     const saved = env.SKILLCTL_SAVED_NODE_OPTIONS;
     delete env.SKILLCTL_SAVED_NODE_OPTIONS;
+    delete env.SKILLCTL_EGRESS_TOKEN;
     if (saved !== undefined) env.NODE_OPTIONS = saved;
     // The proxy reads HTTPS: the run's authority is the only trust store, for OpenSSL (python's
     // ssl, curl, git, Go), requests, curl and node (which adds it to its own). Every HTTPS
@@ -81,10 +89,12 @@ export const BRIDGE_SOURCE = `(${egressBridge.toString()})(process.getBuiltinMod
  * The environment of a program started under the bridge: its own, with the proxy variables in
  * both spellings programs read, and its NODE_OPTIONS saved for the bridge to give back.
  */
-export function egressEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+export function egressEnv(env: Readonly<Record<string, string>>, token: string): Record<string, string> {
   const url = `http://127.0.0.1:${EGRESS_PORT}`;
   return {
     ...env,
+    // For the bridge alone: it takes it out of the command's environment.
+    SKILLCTL_EGRESS_TOKEN: token,
     ...(env.NODE_OPTIONS !== undefined ? { SKILLCTL_SAVED_NODE_OPTIONS: env.NODE_OPTIONS } : {}),
     HTTP_PROXY: url,
     HTTPS_PROXY: url,

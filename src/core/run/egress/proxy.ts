@@ -20,6 +20,7 @@ import type * as Https from 'node:https';
 import type * as Net from 'node:net';
 import type { Socket } from 'node:net';
 import type * as Tls from 'node:tls';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 // The gate's module, not policy/index.js, which holds the policy file loader (YAML).
@@ -29,9 +30,19 @@ import type { RunAuthority } from './cert.js';
 export type EgressGate = Pick<RecordingGate, 'checkUrl' | 'checkTunnel'>;
 
 export interface EgressProxy {
+  /**
+   * What a connection must send first, a line of its own, before the proxy takes anything from
+   * it (the bridge has it in its environment, EGRESS_TOKEN_VAR). The socket's directory keeps out
+   * other users, not the same user's other processes: a skill of another run, granted the
+   * temporary directory, could find the socket there and send requests under this run's grant.
+   */
+  readonly token: string;
   /** Stops listening, ends every connection and removes the socket's directory. */
   close(): Promise<void>;
 }
+
+/** How long a connection may take to say who it is. */
+const TOKEN_WAIT_MS = 10_000;
 
 /** Headers for one hop only (RFC 9110 §7.6.1), and the proxy's own. */
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
@@ -181,33 +192,36 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
   });
   inner.on('clientError', (_err, s: Socket) => s.destroy());
   const read: Readers = {
-    http: (client, authority) => {
-      origins.set(client, `http://${authority}`);
+    http: (client, target) => {
+      origins.set(client, `http://${target}`);
       inner.emit('connection', client);
     },
     ...(secure !== undefined && authority !== undefined ? { https: readTls(secure[1], authority, origins, (s) => inner.emit('connection', s)) } : {}),
   };
-  // Each connection holds a descriptor of skillctl's, and its server side another: a process
-  // that opens them without end would run skillctl out of them (its audit log among them).
-  server.maxConnections = MAX_CONNECTIONS;
-  server.on('connection', track);
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnel(gate, req, client, head, wire, read).catch(() => client.destroy());
   });
   server.on('clientError', (_err, s: Socket) => s.destroy());
+  const token = randomBytes(32).toString('hex');
+  const front = net.createServer(admit(Buffer.from(`${token}\n`), (s) => server.emit('connection', s)));
+  // Each connection holds a descriptor of skillctl's, and its server side another: a process
+  // that opens them without end would run skillctl out of them (its audit log among them).
+  front.maxConnections = MAX_CONNECTIONS;
+  front.on('connection', track);
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socketPath, () => resolve());
+      front.once('error', reject);
+      front.listen(socketPath, () => resolve());
     });
   } catch (err) {
     await rm(dir, { recursive: true, force: true });
     throw err;
   }
   return {
+    token,
     async close() {
       for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await new Promise<void>((resolve) => front.close(() => resolve()));
       await rm(dir, { recursive: true, force: true });
     },
   };
@@ -226,5 +240,32 @@ function readTls(tls: typeof Tls, authority: RunAuthority, origins: WeakMap<Sock
     secured.on('error', () => secured.destroy());
     origins.set(secured, `https://${target}`);
     serve(secured);
+  };
+}
+
+/**
+ * A connection is handed to the proxy only once its first line is the token, compared whole in
+ * constant time; anything else (a wrong or longer line, nothing within TOKEN_WAIT_MS) is closed
+ * unanswered. The bridge then waits for one byte, `\n`, before it sends the program's bytes, so
+ * nothing of theirs arrives before the HTTP parser does.
+ */
+function admit(expected: Buffer, serve: (s: Socket) => void): (s: Socket) => void {
+  return (s) => {
+    s.on('error', () => s.destroy());
+    const timer = setTimeout(() => s.destroy(), TOKEN_WAIT_MS);
+    let got = Buffer.alloc(0);
+    const onData = (d: Buffer): void => {
+      got = Buffer.concat([got, d]);
+      if (got.length < expected.length) return;
+      s.removeListener('data', onData);
+      clearTimeout(timer);
+      if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
+        s.destroy();
+        return;
+      }
+      serve(s);
+      s.write('\n');
+    };
+    s.on('data', onData);
   };
 }

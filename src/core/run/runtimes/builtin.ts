@@ -106,7 +106,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
         const started = await openEgress(egress, o.gate);
         if ('failure' in started) return notStarted(started.failure.kind === 'failed' ? started.failure.diagnostics : []);
         try {
-          return await spawn(spec, egressEnv(spec.env));
+          return await spawn(spec, egressEnv(spec.env, started.proxy.token));
         } finally {
           await started.proxy.close();
         }

@@ -217,7 +217,7 @@ export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, i
   const started = await openEgress(p.egress, o.gate);
   if ('failure' in started) return { outcome: started.failure, stdoutTruncated: false, stderrTruncated: false };
   try {
-    return await spawnProcess(p, o, egressEnv(o.env), input, signal);
+    return await spawnProcess(p, o, egressEnv(o.env, started.proxy.token), input, signal);
   } finally {
     await started.proxy.close();
   }

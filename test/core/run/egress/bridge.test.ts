@@ -44,27 +44,36 @@ describe('egress bridge', () => {
     assert.equal(bridge('/nonexistent.sock', await freePort(), show, host).stdout, '/etc/host.pem|unset|unset|unset');
   });
 
-  it('gives the command the NODE_OPTIONS egressEnv saved, and not the saved copy', async () => {
-    const env = egressEnv({ PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=99' });
+  it('gives the command the NODE_OPTIONS egressEnv saved, and not the saved copy nor the proxy token', async () => {
+    const env = egressEnv({ PATH: process.env.PATH ?? '', NODE_OPTIONS: '--max-old-space-size=99' }, 'secret-token');
+    assert.equal(env.SKILLCTL_EGRESS_TOKEN, 'secret-token');
     assert.equal(env.HTTP_PROXY, 'http://127.0.0.1:3128');
     assert.equal(env.https_proxy, 'http://127.0.0.1:3128');
     assert.equal(env.NODE_USE_ENV_PROXY, '1');
     // bubblewrap unsets NODE_OPTIONS for the bridge; here the test leaves it out itself.
     const forBridge = Object.fromEntries(Object.entries(env).filter(([name]) => name !== 'NODE_OPTIONS'));
-    const r = bridge('/nonexistent.sock', await freePort(), ['/bin/sh', '-c', 'printf "%s|%s" "$NODE_OPTIONS" "${SKILLCTL_SAVED_NODE_OPTIONS-unset}"'], forBridge);
-    assert.equal(r.stdout, '--max-old-space-size=99|unset');
+    const r = bridge('/nonexistent.sock', await freePort(), ['/bin/sh', '-c', 'printf "%s|%s|%s" "$NODE_OPTIONS" "${SKILLCTL_SAVED_NODE_OPTIONS-unset}" "${SKILLCTL_EGRESS_TOKEN-unset}"'], forBridge);
+    assert.equal(r.stdout, '--max-old-space-size=99|unset|unset');
   });
 
-  it("carries a connection to the proxy's socket, both ways", async () => {
+  it("carries a connection to the proxy's socket, both ways, after the token line and the proxy's answer to it", async () => {
     const socket = join(tmp, 'proxy.sock');
-    const server = createServer((c) => c.once('data', (d) => c.end(`pong:${d.toString()}`)));
+    // As the proxy does: the token line, a one-byte answer, then the program's bytes.
+    const server = createServer((c) => {
+      let got = '';
+      c.on('data', (d) => {
+        got += d.toString();
+        if (got === 'tok\n') c.write('\n');
+        else if (got.startsWith('tok\n') && got.length > 4) c.end(`pong:${got.slice(4)}`);
+      });
+    });
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     try {
       const port = await freePort();
       const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('ping'));let s='';c.on('data',(d)=>(s+=d)).on('close',()=>process.stdout.write(s));`;
       // Asynchronously: the proxy's socket is served by this process.
       const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '' } });
+        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '', SKILLCTL_EGRESS_TOKEN: 'tok' } });
         let out = '';
         child.stdout.on('data', (d: Buffer) => (out += d.toString()));
         child.on('close', (code) => resolve({ code, out }));

@@ -27,19 +27,34 @@ function collect(res: IncomingMessage): Promise<Answer> {
   });
 }
 
-/** A request to the proxy: `path` is what the request line names (absolute-form for a proxy). */
-function ask(socketPath: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+/** Each proxy's token, by its socket: what a connection sends first, as the bridge does. */
+const tokens = new Map<string, string>();
+
+/** A connection the proxy has taken: the token line sent, its one-byte answer read. */
+function admitted(socketPath: string, token = tokens.get(socketPath) ?? ''): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path, method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => void collect(res).then(resolve));
+    const s = connect(socketPath, () => s.write(`${token}\n`));
+    s.once('data', (ack: Buffer) => (ack.toString() === '\n' ? resolve(s) : reject(new Error(`answered ${JSON.stringify(ack.toString())}`))));
+    s.once('close', () => reject(new Error('closed unanswered')));
+    s.on('error', reject);
+  });
+}
+
+/** A request to the proxy: `path` is what the request line names (absolute-form for a proxy). */
+async function ask(socketPath: string, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  const socket = await admitted(socketPath);
+  return new Promise((resolve, reject) => {
+    const req = request({ createConnection: () => socket, path, method: opts.method ?? 'GET', headers: opts.headers ?? {} }, (res) => void collect(res).then(resolve));
     req.on('error', reject);
     req.end(opts.body);
   });
 }
 
 /** CONNECT to `authority`; the status line, and the socket when it was established. */
-function tunnelTo(socketPath: string, authority: string): Promise<{ status: number; socket: Socket; denied: string | undefined }> {
+async function tunnelTo(socketPath: string, authority: string): Promise<{ status: number; socket: Socket; denied: string | undefined }> {
+  const socket = await admitted(socketPath);
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, method: 'CONNECT', path: authority });
+    const req = request({ createConnection: () => socket, method: 'CONNECT', path: authority });
     req.on('connect', (res: IncomingMessage, socket: Socket) => resolve({ status: res.statusCode ?? 0, socket, denied: res.headers['x-skillctl-denied'] as string | undefined }));
     req.on('error', reject);
     req.end();
@@ -79,6 +94,7 @@ describe('egress proxy', () => {
     const grant = await grantPermissions({ 'net.http': ['http://*'] }, {}, policy.policy, { cwd: tmp, pathEnv: '' });
     gate = createPolicyGate(grant.granted, { cwd: tmp, pathEnv: '' });
     proxy = await startEgressProxy(socketPath, gate);
+    tokens.set(socketPath, proxy.token);
   });
   after(async () => {
     await proxy.close();
@@ -165,6 +181,25 @@ describe('egress proxy', () => {
     assert.equal((await ask(socketPath, `${site.base}/public/after`)).status, 200);
   });
 
+  it('takes a connection only after the token line: another, a longer one or none is closed unanswered, nothing asked', async () => {
+    const before = gate.uses.length;
+    for (const token of ['0'.repeat(64), `${proxy.token}x`, proxy.token.slice(0, 63)]) {
+      await assert.rejects(admitted(socketPath, token), /closed unanswered/, token);
+    }
+    // A request line in place of the token is not parsed either.
+    const raw = connect(socketPath);
+    const answer = await new Promise<string>((resolve) => {
+      let got = '';
+      raw.on('data', (d: Buffer) => (got += d.toString()));
+      raw.on('close', () => resolve(got));
+      raw.on('error', () => undefined);
+      raw.write(`GET ${site.base}/public/no-token HTTP/1.1\r\nHost: x\r\n\r\n${'x'.repeat(64)}`);
+    });
+    assert.equal(answer, '');
+    assert.equal(gate.uses.length, before);
+    assert.ok(!site.seen.includes('/public/no-token'));
+  });
+
   it('refuses a socket directory someone made first, and leaves it as it was', async () => {
     const planted = join(tmp, 'planted');
     await mkdir(planted, { mode: 0o777 });
@@ -176,6 +211,7 @@ describe('egress proxy', () => {
   it('close ends open tunnels and removes its directory', async () => {
     const dir = join(tmp, 'closing');
     const p = await startEgressProxy(join(dir, 'proxy.sock'), gate);
+    tokens.set(join(dir, 'proxy.sock'), p.token);
     const t = await tunnelTo(join(dir, 'proxy.sock'), `127.0.0.1:${site.port}`);
     const closed = new Promise((resolve) => t.socket.on('close', resolve));
     await p.close();
