@@ -159,6 +159,19 @@ const rows: Attack[] = [
   { what: 'HTTPS under a grant with a path prefix: a granted path, read by the proxy', code: null, exit: 0, attempt: (sc) => fetchHttps('/public/tls')(sc), check: said(/^status 200 secure:\/public\/tls$/) },
   { what: 'HTTPS under a grant with a path prefix: a path outside it, refused inside the tunnel', code: null, exit: 0, attempt: (sc) => fetchHttps('/private/tls')(sc), check: said(/^refused 403 POLICY_URL_DENIED$/) },
   {
+    what: "HTTPS under a grant with a path prefix: a node skill's fetch, a granted path and one outside it",
+    code: null,
+    exit: 0,
+    attempt: async (sc) => {
+      const ask = (path: string): Promise<Ran> =>
+        runTarget('./bundles/node-fetch', { url: `https://127.0.0.1:${securePort}${path}` }, { cwd: sc.work, policy: HTTPS, sandbox: 'bwrap', env: { NODE_EXTRA_CA_CERTS: join(sc.work, 'site-ca.pem') } });
+      const outside = await ask('/private/node-tls');
+      said(NODE_PROXIES ? /^status 403 POLICY_URL_DENIED$/ : /^failed (ECONNREFUSED|ENOTFOUND|EAI_AGAIN)$/)(outside);
+      return ask('/public/node-tls');
+    },
+    check: said(NODE_PROXIES ? /^status 200 secure:\/public\/node-tls$/ : /^failed (ECONNREFUSED|ENOTFOUND|EAI_AGAIN)$/),
+  },
+  {
     what: "HTTPS: a client that keeps its own trust store (the host's CAs, not the run's) gets no answer, and the site gets no request",
     code: null,
     exit: 0,
@@ -257,7 +270,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
     });
     await writeFile(join(s.work, RUN_TMP), ['version: 1', 'permissions:', '  fs.read: [., /run, /tmp]', '  net.http:', `    - http://127.0.0.1:${site.port}/public`, '  exec: [python3]', ''].join('\n'));
     await writeBundle(join(s.work, 'bundles', 'node-fetch'), {
-      entrypoints: [entry({ runtime: 'node', runtime_version: process.versions.node, command: 'node main.js', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.versions.node, command: 'node main.js', output_schema: OK, requested_permissions: { 'net.http': ['http://*', 'https://*'] } })],
       files: { 'main.js': FETCH_JS },
     });
     secure = createHttpsServer({ ...siteCa.issue('127.0.0.1') }, (req, res) => {
@@ -309,7 +322,7 @@ describe('egress: a process skill reaches only what its net.http grant names, th
   it('the servers received only the granted requests', () => {
     assert.deepEqual([...site.seen].sort(), ['/public/exec', ...(NODE_PROXIES ? ['/public/node'] : []), '/public/ok', '/public/run-tmp', '/public/tunnelled']);
     assert.deepEqual(secret.seen, []);
-    assert.deepEqual(secureSeen, ['/public/tls']);
+    assert.deepEqual(secureSeen, ['/public/tls', ...(NODE_PROXIES ? ['/public/node-tls'] : [])]);
   });
 
   it("the audit trail names each of the proxy's refusals", async () => {

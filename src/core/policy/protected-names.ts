@@ -200,8 +200,9 @@ export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yar
  * `pip install --user`'s site-packages (a `.pth` line or `usercustomize.py` runs at every Python
  * start); systemd's other user-unit folder; desktop entries (an `Exec` run when a file they
  * claim is opened); Node's global folders (`require` of a name no `node_modules` holds); the
- * docker, kubectl and AWS configuration that names programs every command of theirs runs
- * (credential helpers and CLI plugins, exec credential plugins, `credential_process`); pip's
+ * docker, podman, kubectl and AWS configuration that names programs every command of theirs runs
+ * (credential helpers and CLI plugins, OCI runtimes and hooks, exec credential plugins,
+ * `credential_process`); pip's
  * configuration (the index every `pip install` takes code from); what Emacs, psql and sqlite3
  * run on start; and editors' and agent hosts' user settings that name programs (VS Code's and
  * its forks' terminal profiles and MCP servers, Zed's language and context servers, opencode's
@@ -222,6 +223,8 @@ export const HOME_PROTECTED_PATHS: readonly string[] = [
   '.node_modules',
   '.node_libraries',
   '.docker',
+  // podman's containers.conf names OCI runtimes and hook directories: programs the next container run starts
+  '.config/containers',
   '.kube',
   '.aws',
   '.pip',

@@ -149,7 +149,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     const extra = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u'] } });
     const held = [
       '/home/u/.local/bin/git', '/home/u/bin/ls', '/home/u/.cargo/bin/cargo', '/home/u/go/bin/x', '/home/u/.local/lib/python3.11/site-packages/evil.pth', '/home/u/.local/share/systemd/user/x.service',
-      '/home/u/.local/share/applications/x.desktop', '/home/u/.node_modules/lodash/index.js', '/home/u/.docker/config.json', '/home/u/.docker/cli-plugins/docker-x',
+      '/home/u/.local/share/applications/x.desktop', '/home/u/.node_modules/lodash/index.js', '/home/u/.docker/config.json', '/home/u/.docker/cli-plugins/docker-x', '/home/u/.config/containers/containers.conf',
       '/home/u/.kube/config', '/home/u/.aws/config', '/home/u/.config/pip/pip.conf', '/home/u/.emacs.d/init.el', '/home/u/.config/Code/User/settings.json',
       '/home/u/.config/zed/settings.json', '/home/u/.codeium/windsurf/mcp_config.json', '/home/u/.psqlrc',
     ];
