@@ -111,9 +111,10 @@ export interface RunAuthority {
   issue(host: string): HostCertificate;
 }
 
-const CA_NAME = 'skillctl egress proxy (one run)';
-
 export function createRunAuthority(now: Date = new Date()): RunAuthority {
+  // A name of its own: a trust store holding two authorities of one name (another run's, or a
+  // site's made the same way) lets OpenSSL take the wrong one as the issuer, now and then.
+  const CA_NAME = `skillctl egress proxy, one run (${randomBytes(8).toString('hex')})`;
   const ca = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const caId = keyId(ca.publicKey);
   const caCert = certificate({

@@ -59,6 +59,8 @@ describe('the egress proxy’s run authority', () => {
     assert.equal(new Date(made.validTo).toISOString(), '2026-11-30T12:00:00.000Z');
     assert.equal(new Date(made.validFrom).toISOString(), '2026-11-29T11:00:00.000Z');
     assert.notEqual(createRunAuthority().certificate, authority.certificate);
+    // Each of its own name: with two of one name in a store, OpenSSL at times took the other as the issuer.
+    assert.notEqual(new X509Certificate(createRunAuthority().certificate).subject, new X509Certificate(authority.certificate).subject);
   });
 
   it("passes OpenSSL's strict verification for a TLS server", () => {
