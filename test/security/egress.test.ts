@@ -59,6 +59,9 @@ try:
             out = 'tunnel 200 ' + get(s, i['path'], i['tunnel'])
 except Exception as e:
     out = 'failed %s' % type(e).__name__
+    if isinstance(e, urllib.error.URLError):
+        # Why, for a row that fails: the TLS or socket error behind it.
+        out += ' %s' % e.reason
 print(json.dumps({'ok': out}))
 `;
 

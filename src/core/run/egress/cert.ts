@@ -37,9 +37,15 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(bytes));
 }
 
-/** A positive INTEGER from big-endian bytes (a leading zero when the high bit is set). */
+/**
+ * A non-negative INTEGER from big-endian bytes, in DER's one form: no leading zero byte unless
+ * the next has its high bit set (OpenSSL refuses any other as "illegal padding").
+ */
 function integer(bytes: Buffer): Buffer {
-  return tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0 && ((bytes[start + 1] as number) & 0x80) === 0) start++;
+  const body = bytes.subarray(start);
+  return tlv(0x02, (body[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), body]) : body);
 }
 
 const bitString = (bytes: Buffer, unused = 0): Buffer => tlv(0x03, Buffer.from([unused]), bytes);
@@ -79,8 +85,9 @@ function certificate(f: CertFields): Buffer {
   // An hour back, for a clock a little behind skillctl's; a day on, longer than any run.
   const notBefore = new Date(f.now.getTime() - 3_600_000);
   const notAfter = new Date(f.now.getTime() + 86_400_000);
+  // Positive, and 16 bytes long whatever the draw (RFC 5280 §4.1.2.2).
   const serial = randomBytes(16);
-  serial[0] = (serial[0] as number) & 0x7f;
+  serial[0] = ((serial[0] as number) & 0x7f) | 0x40;
   const tbs = seq(
     tlv(0xa0, integer(Buffer.from([2]))),
     integer(serial),
