@@ -88,6 +88,8 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
     mode: opts.sandbox ?? 'auto',
     allowUnsandboxed: opts.allowUnsandboxed ?? policy.allowUnsandboxed,
     pathEnv: env.PATH ?? '',
+    // The skill tests' policies name no program inside their write grants.
+    writable: [],
     granted: grant.granted,
     protectedPaths: opts.protectedPaths ?? [],
     gate,

@@ -1,4 +1,4 @@
-// Threat: what a skill leaves for a later run to obey (a program planted in a directory of the policy's path, a start-up file of python's user site-packages, a module in node's global folders, an edit to another run's private copy of its bundle).
+// Threat: what a skill leaves for a later run to obey (a program planted in a directory of the policy's path or behind a link from one, a script an exec rule names, a start-up file of python's user site-packages, a module in node's global folders, an edit to another run's private copy of its bundle).
 // A python skill granted to write the project (and given HOME, which the policy grants) plants:
 // `python3` and `bwrap` in bin/, a directory of the policy's path, each writing into the sentinel
 // when run (skillctl looks both up on that PATH and starts them outside every sandbox: python's
@@ -9,9 +9,12 @@
 // attacks); here the later runs' own interpreters must ignore them. A bundle is copied and verified in the scratch
 // directory before it runs: where skills may write there, a skill running meanwhile edits another
 // run's copy after it was verified, so nothing is copied there and the bundle is not run.
+// A directory kept on the path (outside fs.write) may still hold a link into the project (`python3`,
+// `make`), and an exec rule may name a script in the project by its absolute path: the planter
+// rewrites their targets, and no later run starts them (RUN_PROGRAM_WRITABLE, POLICY_EXEC_WRITABLE).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
@@ -21,6 +24,10 @@ import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 const POLICY = 'skillctl.policy.yaml';
 /** The same grants, with bin/ (inside fs.write) first on the policy's path. */
 const PATH_POLICY = 'path-policy.yaml';
+/** The same grants, with linkbin/ (outside fs.write, its entries links into the project's tools/) first on the path, and `make` allowed. */
+const LINK_POLICY = 'link-policy.yaml';
+/** The same grants, with an exec rule naming the project's scripts/lint.sh by its absolute path. */
+const EXEC_POLICY = 'exec-policy.yaml';
 const HOME_ENV = { required_environment_variables: ['HOME'] };
 const PERMS = { 'fs.read': ['.'], 'fs.write': ['.'], env: ['HOME'] };
 const OUT = { type: 'object', properties: { ok: {} } };
@@ -41,6 +48,8 @@ const PLANTER = [
 
 /** A program that, run at all, writes into the sentinel: run outside the sandbox, it changes the sentinel tree. */
 const planted = (s: Scratch, name: string): string => `#!/bin/sh\necho ran > ${join(s.outside, `PWNED-${name}`)}\nexit 1\n`;
+/** As `planted`, and a mark in the project, where a sandboxed later run may write: run at all, it shows. */
+const plantedMark = (s: Scratch, name: string): string => `#!/bin/sh\necho ran > ${join(s.work, `PWNED-${name}`)}\necho ran > ${join(s.outside, `PWNED-${name}`)}\nexit 1\n`;
 /** What a .pth line runs at python's start: a file in the project, where the later skill may write. */
 const PTH = 'import os; open(os.path.join(os.environ["SKILLCTL_CWD"], "PWNED-pth"), "w").write("ran")\n';
 
@@ -57,6 +66,13 @@ describe('threat: what a skill plants for a later run to obey', () => {
     await writeFile(join(sc.work, 'notes.txt'), 'notes\n');
     const grants = 'permissions:\n  fs.read: [.]\n  fs.write: [.]\n  env: [HOME]\n';
     await writeFile(join(sc.work, POLICY), `version: 1\n${grants}`);
+    await mkdir(join(sc.root, 'linkbin'));
+    await mkdir(join(sc.work, 'scripts'));
+    for (const name of ['python3', 'make']) await symlink(join(sc.work, 'tools', name), join(sc.root, 'linkbin', name));
+    await writeFile(join(sc.work, 'scripts', 'lint.sh'), '#!/bin/sh\necho lint\n');
+    await chmod(join(sc.work, 'scripts', 'lint.sh'), 0o755);
+    await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}  exec: [make]\n`);
+    await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${grants}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
     await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}`);
     const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, home: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
     await writeBundle(join(sc.work, 'planter'), python(PLANTER));
@@ -68,6 +84,8 @@ describe('threat: what a skill plants for a later run to obey', () => {
   });
 
   const warned = (r: Ran, code: string): boolean => ((JSON.parse(r.stdout) as { diagnostics?: { code: string }[] }).diagnostics ?? []).some((d) => d.code === code);
+
+  const pwned = (s: Scratch, name: string): boolean => existsSync(join(s.work, `PWNED-${name}`));
 
   const rows: Attack[] = [
     {
@@ -126,6 +144,42 @@ describe('threat: what a skill plants for a later run to obey', () => {
       exit: 0,
       attempt: (s) => runTarget(join(s.work, 'later-node'), {}, { cwd: s.work, policy: POLICY, env }),
       check: (r) => assert.deepEqual(r.output, { ok: 'MODULE_NOT_FOUND' }),
+    },
+    {
+      what: 'a skill granted the project plants tools/python3 and tools/make (which linkbin/, on the path, links to) and rewrites scripts/lint.sh (an exec rule names it)',
+      code: null,
+      exit: 0,
+      attempt: (s) =>
+        runTarget(
+          join(s.work, 'planter'),
+          { home, ops: ['python3', 'make'].map((n) => [join(s.work, 'tools', n), plantedMark(s, n), '755']).concat([[join(s.work, 'scripts', 'lint.sh'), plantedMark(s, 'lint'), '755']]) },
+          { cwd: s.work, policy: POLICY, env: { HOME: join(s.work, 'planter-home') } },
+        ),
+      check: (r) => assert.deepEqual(r.output, { ok: 'planted' }),
+    },
+    {
+      what: "a later python skill whose path's python3 links into the project: refused, the planted python3 not started (not even for its version)",
+      code: 'RUN_PROGRAM_WRITABLE',
+      exit: 2,
+      attempt: (s) => runTarget(join(s.work, 'later-py'), {}, { cwd: s.work, policy: LINK_POLICY, env }),
+      check: (r, s) => {
+        assert.equal(r.status, 'unavailable');
+        assert.equal(pwned(s, 'python3'), false, 'the planted python3 ran');
+      },
+    },
+    {
+      what: 'shell.exec_safe running `make`, which an exec rule allows and which links into the project: refused before it starts',
+      code: 'POLICY_EXEC_WRITABLE',
+      exit: 3,
+      attempt: (s) => runTarget('shell.exec_safe', { argv: ['make'] }, { cwd: s.work, policy: LINK_POLICY, env }),
+      check: (r, s) => assert.equal(pwned(s, 'make'), false, 'the planted make ran'),
+    },
+    {
+      what: 'shell.exec_safe running the scripts/lint.sh an exec rule names by absolute path, inside fs.write: refused',
+      code: 'POLICY_EXEC_WRITABLE',
+      exit: 3,
+      attempt: (s) => runTarget('shell.exec_safe', { argv: [join(s.work, 'scripts', 'lint.sh')] }, { cwd: s.work, policy: EXEC_POLICY, env }),
+      check: (r, s) => assert.equal(pwned(s, 'lint'), false, 'the rewritten lint.sh ran'),
     },
     {
       what: "a skill that would edit other runs' verified copies where the policy lets skills write (TMPDIR inside fs.write) is not copied there, nor run",

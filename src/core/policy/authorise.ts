@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import type { ResolvedLimits } from '../manifest/limits.js';
 import type { Permissions } from '../manifest/model.js';
 import { grantPermissions, NOT_GRANTED, type Grant } from './grant.js';
-import { grantIn, grantValue } from './grant-hint.js';
+import { grantIn, grantValue, WRITABLE_PROGRAM_HINT } from './grant-hint.js';
 import { capLimits } from './limits.js';
 import type { HostPolicy } from './model.js';
 
@@ -43,6 +43,7 @@ export async function authorise(req: AuthoriseRequest, policy: HostPolicy, opts:
   const diagnostics: Diagnostic[] = [];
   for (const d of grant.denials) {
     if (d.code === 'POLICY_PATH_CHANGED') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: 'remove the symlink, or grant its target by name' }));
+    else if (d.code === 'POLICY_EXEC_WRITABLE') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: WRITABLE_PROGRAM_HINT }));
     else {
       // Only a value the policy does not grant is mended by an entry; a path that does not exist
       // or a command not on PATH is not, and is only told where the policy is.

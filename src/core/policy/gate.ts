@@ -105,6 +105,12 @@ export interface GateOptions {
   readonly cwd: string;
   /** The PATH commands are looked up on (the run's, after scrubbing). */
   readonly pathEnv: string;
+  /**
+   * Real paths of the policy's fs.write (all of it, not only this grant): a command whose real
+   * path lies inside one is refused (POLICY_EXEC_WRITABLE), since a skill may have rewritten it.
+   * Default: none.
+   */
+  readonly writable?: readonly string[];
   readonly lookupHost?: HostLookup;
   /**
    * Real paths no skill may write, whatever the grant: the host policy in force and its
@@ -210,8 +216,8 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     }
     const [command, ...args] = argv as [string, ...string[]];
     if (CONTROL.test(command)) return refuse('POLICY_EXEC_DENIED', 'exec: the command contains a control character');
-    const found = await lookupCommand(command, opts.pathEnv);
-    if (!found.ok) return refuse('POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
+    const found = await lookupCommand(command, opts.pathEnv, { writable: opts.writable ?? [] });
+    if (!found.ok) return refuse(found.writable !== undefined ? 'POLICY_EXEC_WRITABLE' : 'POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
     const grant = granted.exec.find((g) => g.path === found.path);
     if (grant === undefined) return refuse('POLICY_EXEC_DENIED', "exec: the command is not on the granted allowlist (the commands the skill's manifest requests that the host policy also allows)");
     for (const [i, arg] of args.entries()) {

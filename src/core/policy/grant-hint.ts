@@ -38,3 +38,6 @@ export function grantEntry(source: string, scope: string): string | undefined {
 export function grantValue(source: string, scope: PermissionScope, value: string): string {
   return `${grantIn(source)}: add ${JSON.stringify(value)} to permissions.${scope}`;
 }
+
+/** What mends a program refused for lying where skills may write (POLICY_EXEC_WRITABLE, RUN_PROGRAM_WRITABLE). */
+export const WRITABLE_PROGRAM_HINT = "install the program outside every fs.write path of the policy and name it there, or take its directory out of the policy's fs.write";

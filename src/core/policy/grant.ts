@@ -6,7 +6,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Code } from '../diagnostics.js';
-import { lookupCommand } from '../fs/find-command.js';
+import { lookupCommand, type CommandLookup } from '../fs/find-command.js';
 import { permissionValues, type PermissionScope, type Permissions } from '../manifest/model.js';
 import type { HostPolicy } from './model.js';
 import { pathForm, resolveReal, within } from './paths.js';
@@ -175,14 +175,29 @@ function grantNet(requested: readonly string[], policy: HostPolicy): NetGrant[] 
   return [...out.values()].sort((a, b) => (a.raw < b.raw ? -1 : a.raw > b.raw ? 1 : 0));
 }
 
-async function grantExec(requested: readonly string[], policy: HostPolicy, pathEnv: string): Promise<ExecGrant[]> {
-  const rules = await Promise.all(policy.exec.map(async (rule) => ({ rule, found: await lookupCommand(rule.command, pathEnv) })));
+/** The lexical path a lookup names, whether it was found or refused for lying in a write root. */
+function namedPath(found: CommandLookup): string | undefined {
+  return found.ok ? found.path : found.writable?.path;
+}
+
+interface ExecGrants {
+  readonly granted: ExecGrant[];
+  /** Requested commands a rule names whose program lies inside a write root: the run is refused. */
+  readonly writable: PermissionDenial[];
+}
+
+async function grantExec(requested: readonly string[], policy: HostPolicy, pathEnv: string, writable: readonly string[]): Promise<ExecGrants> {
+  const rules = await Promise.all(policy.exec.map(async (rule) => ({ rule, found: await lookupCommand(rule.command, pathEnv, { writable }) })));
   const out: ExecGrant[] = [];
+  const refused: PermissionDenial[] = [];
   for (const name of requested) {
-    const found = await lookupCommand(name, pathEnv);
-    if (!found.ok) continue;
-    const match = rules.find((r) => r.found.ok && r.found.path === found.path);
-    if (match === undefined || out.some((g) => g.path === found.path)) continue;
+    const found = await lookupCommand(name, pathEnv, { writable });
+    const path = namedPath(found);
+    const match = path === undefined ? undefined : rules.find((r) => namedPath(r.found) === path);
+    if (match === undefined) continue;
+    // A rule grants a program that any skill under this policy may rewrite: the run that would start it is refused.
+    if (!found.ok) refused.push({ scope: 'exec', value: match.rule.command, code: 'POLICY_EXEC_WRITABLE', reason: `the exec rule ${JSON.stringify(match.rule.command)}: the command ${found.reason}` });
+    if (!found.ok || out.some((g) => g.path === found.path)) continue;
     out.push({
       name,
       path: found.path,
@@ -190,17 +205,18 @@ async function grantExec(requested: readonly string[], policy: HostPolicy, pathE
       ...(match.rule.deny_args !== undefined ? { deny_args: match.rule.deny_args } : {}),
     });
   }
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { granted: out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), writable: dedupe(refused) };
 }
 
 /** The reason of a required value that the policy does not grant (and an entry would). */
 export const NOT_GRANTED = 'not granted by the host policy';
 
-async function checkRequired(scope: PermissionScope, values: readonly string[], granted: GrantedPermissions, opts: GrantOptions): Promise<PermissionDenial[]> {
+async function checkRequired(scope: PermissionScope, values: readonly string[], granted: GrantedPermissions, opts: GrantOptions, writable: readonly string[]): Promise<PermissionDenial[]> {
   const denials: PermissionDenial[] = [];
   for (const value of values) {
     let ok = false;
     let reason = NOT_GRANTED;
+    let code: Code = 'POLICY_PERMISSION_DENIED';
     switch (scope) {
       case 'fs.read':
       case 'fs.write': {
@@ -216,9 +232,10 @@ async function checkRequired(scope: PermissionScope, values: readonly string[], 
         break;
       }
       case 'exec': {
-        const found = await lookupCommand(value, opts.pathEnv);
+        const found = await lookupCommand(value, opts.pathEnv, { writable });
         ok = found.ok && granted.exec.some((g) => g.path === found.path);
         if (!found.ok) reason = `the command ${found.reason}`;
+        if (!found.ok && found.writable !== undefined) code = 'POLICY_EXEC_WRITABLE';
         break;
       }
       case 'env':
@@ -229,7 +246,7 @@ async function checkRequired(scope: PermissionScope, values: readonly string[], 
         return never;
       }
     }
-    if (!ok) denials.push({ scope, value, code: 'POLICY_PERMISSION_DENIED', reason: `required ${scope} ${JSON.stringify(value)}: ${reason}` });
+    if (!ok) denials.push({ scope, value, code, reason: `required ${scope} ${JSON.stringify(value)}: ${reason}` });
   }
   return denials;
 }
@@ -244,15 +261,16 @@ export async function grantPermissions(requested: Permissions, required: Permiss
   const writable = (await Promise.all(policy.fsWrite.map((w) => real(w)))).filter((w): w is string => w !== undefined);
   const read = await grantPaths('fs.read', list(requested, 'fs.read'), policy.fsRead, writable, opts.cwd);
   const write = await grantPaths('fs.write', list(requested, 'fs.write'), policy.fsWrite, writable, opts.cwd);
+  const exec = await grantExec(list(requested, 'exec'), policy, opts.pathEnv, writable);
   const granted: GrantedPermissions = {
     fsRead: read.granted,
     fsWrite: write.granted,
     netHttp: grantNet(list(requested, 'net.http'), policy),
-    exec: await grantExec(list(requested, 'exec'), policy, opts.pathEnv),
+    exec: exec.granted,
     env: unique(envRequested.filter((n) => policy.env.includes(n))),
   };
-  const denials: PermissionDenial[] = [...read.changed, ...write.changed];
-  for (const scope of SCOPES) pushAll(denials, await checkRequired(scope, list(required, scope), granted, opts));
+  const denials: PermissionDenial[] = [...read.changed, ...write.changed, ...exec.writable];
+  for (const scope of SCOPES) pushAll(denials, await checkRequired(scope, list(required, scope), granted, opts, writable));
   return {
     granted,
     requested: unique(SCOPES.flatMap((s) => label(s, list(requested, s)))),

@@ -16,7 +16,7 @@ export {
   type RecordingGate,
 } from './gate.js';
 export { argumentDenied, globMatch } from './glob.js';
-export { grantEntry, grantIn, grantValue } from './grant-hint.js';
+export { grantEntry, grantIn, grantValue, WRITABLE_PROGRAM_HINT } from './grant-hint.js';
 export { grantedLabels, grantPermissions, type ExecGrant, type Grant, type GrantedPermissions, type GrantOptions, type NetGrant, type PermissionDenial } from './grant.js';
 export { capLimits } from './limits.js';
 export { defaultPolicy, POLICY_FILE_NAME, RUN_PATH_DEFAULT } from './default.js';

@@ -62,6 +62,11 @@ export const RUN_CODES = {
     title: "A directory of the policy's path lies where fs.write lets skills write: it is left out of the run's PATH.",
     exit: 'findings',
   },
+  RUN_PROGRAM_WRITABLE: {
+    severity: 'error',
+    title: 'A program skillctl starts for the run (the interpreter, bwrap, setpriv, prlimit, a container engine) resolves to a file inside an fs.write path of the policy; the run is refused.',
+    exit: 'usage',
+  },
   RUN_SCRATCH_WRITABLE: {
     severity: 'error',
     title: 'The directory bundles are copied into for their runs lies where fs.write lets skills write; the bundle is not run.',

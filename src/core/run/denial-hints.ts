@@ -7,7 +7,7 @@
  * come from the input is never written there.
  */
 import type { Diagnostic } from '../diagnostics.js';
-import { grantEntry, grantIn } from '../policy/index.js';
+import { grantEntry, grantIn, WRITABLE_PROGRAM_HINT } from '../policy/index.js';
 import type { AuditDenial } from './audit.js';
 import type { RunResult } from './trail.js';
 
@@ -28,6 +28,8 @@ function hintFor(d: Diagnostic, denial: AuditDenial, source: string): string | u
       return grantEntry(source, denial.scope);
     case 'POLICY_ADDRESS_PRIVATE':
       return `${where}: a non-public address is reached only when permissions.net.http names it by IP literal (http://10.0.0.5:8080/)`;
+    case 'POLICY_EXEC_WRITABLE':
+      return WRITABLE_PROGRAM_HINT;
     case 'POLICY_EXEC_ARGUMENT_DENIED':
       return `the exec entry's args or deny_args patterns refuse this argument; ${where} only if the skill should pass it`;
     default:

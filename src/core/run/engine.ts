@@ -231,6 +231,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     cwd: opts.cwd,
     hostEnv: opts.env,
     runPath: runPath.path,
+    writable,
     sandbox: req.sandbox ?? 'auto',
     allowUnsandboxed: policy.allowUnsandboxed,
     allowContainerNetwork: policy.allowContainerNetwork,

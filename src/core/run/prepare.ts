@@ -37,6 +37,12 @@ export interface PrepareInput {
   readonly hostEnv: Readonly<Record<string, string | undefined>>;
   /** The policy's PATH for runs (never the host's). */
   readonly runPath: string;
+  /**
+   * Real paths of the policy's fs.write (all of it, not only this grant): every program skillctl
+   * looks up for the run (interpreter, exec commands, bwrap, setpriv, prlimit, a container
+   * engine) is refused when its real path lies inside one (writable.ts).
+   */
+  readonly writable: readonly string[];
   readonly sandbox: SandboxMode;
   /** The policy's allow_unsandboxed. */
   readonly allowUnsandboxed: boolean;
@@ -109,6 +115,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     cwd: p.cwd,
     granted: p.auth.grant.granted,
     pathEnv: env.PATH ?? '',
+    writable: p.writable,
     protectedPaths,
     limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB },
     env,
@@ -222,7 +229,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, runId, protectedPaths }, stdin, p.signal)) };
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths }, stdin, p.signal)) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
@@ -231,8 +238,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       // granting an env name SKILLCTL_CWD cannot pass the host's value instead.
       const processEnv = { ...env, SKILLCTL_CWD: p.cwd };
       const uses: GateUse[] = [];
-      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', protectedPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
+      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths }, (use) => uses.push(use), p.lookupHost);
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.

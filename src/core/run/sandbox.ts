@@ -17,6 +17,7 @@ import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
+import { programWritable } from './writable.js';
 
 export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
 
@@ -229,6 +230,8 @@ export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> 
   readonly mode: SandboxMode;
   /** Where bwrap is looked up (the scrubbed environment's PATH). */
   readonly pathEnv: string;
+  /** Real paths of the policy's fs.write: bwrap or setpriv found inside one is refused (RUN_PROGRAM_WRITABLE). */
+  readonly writable: readonly string[];
   /** `auto` without bubblewrap runs unconfined (the policy's allow_unsandboxed) instead of refusing. */
   readonly allowUnsandboxed: boolean;
 }
@@ -238,10 +241,14 @@ export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> 
  * setpriv sets the parent-death signal, which execve keeps, so the kernel kills the program when
  * the thread that started it ends.
  */
-async function deathPrefix(pathEnv: string): Promise<string[]> {
-  const setpriv = await lookupCommand('setpriv', pathEnv);
-  return setpriv.ok ? [setpriv.path, '--pdeathsig', 'KILL', '--'] : [];
+async function unconfined(r: SandboxRequest, diagnostics: Diagnostic[]): Promise<Confinement> {
+  const setpriv = await lookupCommand('setpriv', r.pathEnv, { writable: r.writable });
+  const planted = programWritable('setpriv', setpriv);
+  if (planted !== undefined) return { refused: planted };
+  return { sandbox: 'none', prefix: setpriv.ok ? [setpriv.path, '--pdeathsig', 'KILL', '--'] : [], diagnostics };
 }
+
+type Confinement = { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic };
 
 /**
  * What goes before a command so that it runs in the sandbox `mode` asks for: `bwrap <args> --`
@@ -251,9 +258,11 @@ async function deathPrefix(pathEnv: string): Promise<string[]> {
  * without bubblewrap a process would get the user's whole file system and network, whatever the
  * grant says, so nothing runs unless someone accepted that in so many words.
  */
-export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic }> {
-  if (r.mode === 'none') return { sandbox: 'none', prefix: await deathPrefix(r.pathEnv), diagnostics: [] };
-  const bwrap = await lookupCommand('bwrap', r.pathEnv);
+export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
+  if (r.mode === 'none') return unconfined(r, []);
+  const bwrap = await lookupCommand('bwrap', r.pathEnv, { writable: r.writable });
+  const planted = programWritable('bwrap', bwrap);
+  if (planted !== undefined) return { refused: planted };
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
@@ -271,11 +280,7 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<{ readonly sandb
       }),
     };
   }
-  return {
-    sandbox: 'none',
-    prefix: await deathPrefix(r.pathEnv),
-    diagnostics: [diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation (the policy allows it)', { hint: 'install the bubblewrap package' })],
-  };
+  return unconfined(r, [diag('RUN_UNSANDBOXED', 'bubblewrap is not installed; the process runs without OS-level isolation (the policy allows it)', { hint: 'install the bubblewrap package' })]);
 }
 
 /**

@@ -24,6 +24,8 @@ export interface WasmRunInput {
   readonly auth: Authorisation;
   readonly input: unknown;
   readonly cwd: string;
+  /** Real paths of the policy's fs.write (PrepareInput.writable). */
+  readonly writable: readonly string[];
   readonly lookupHost?: HostLookup;
   readonly signal?: AbortSignal;
   readonly wasmFuel?: number | null;
@@ -66,7 +68,7 @@ export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly s
   trail.facts.caps = { memory: 'thread', processes: 'none' };
   const uses: GateUse[] = [];
   trail.facts.uses = uses;
-  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, protectedPaths }, (use) => uses.push(use), p.lookupHost);
+  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, writable: p.writable, protectedPaths }, (use) => uses.push(use), p.lookupHost);
   const receipt = (output: Uint8Array | null): void => {
     trail.facts.wasm = {
       artifact_digest: file.digest,

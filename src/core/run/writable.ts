@@ -7,7 +7,10 @@
  *   may write is one where it plants `python3`, `git` or `bwrap`: the next run's interpreter, the
  *   command an `exec` grant names, and bubblewrap and `setpriv` themselves, which skillctl looks up
  *   on that PATH and starts outside every sandbox (as it starts `python3 --version`). Such a
- *   directory is left out of the run's PATH (RUN_PATH_WRITABLE).
+ *   directory is left out of the run's PATH (RUN_PATH_WRITABLE). A directory kept may still hold
+ *   a link into a write grant, and an exec rule may name a program inside one by its absolute
+ *   path: every program skillctl looks up for a run is refused when its real path lies inside a
+ *   write grant (find-command.ts; RUN_PROGRAM_WRITABLE here, POLICY_EXEC_WRITABLE for exec).
  * - **The private copy.** A bundle directory is verified and run from a copy in the scratch
  *   directory (stage.ts), an archive unpacked there: a skill that may write there, running
  *   meanwhile, edits another run's copy after it was verified, and that run executes the edit. No
@@ -15,6 +18,8 @@
  */
 import { dirname, isAbsolute, posix } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import type { CommandLookup } from '../fs/find-command.js';
+import { WRITABLE_PROGRAM_HINT } from '../policy/grant-hint.js';
 import { resolveReal, within } from '../policy/paths.js';
 
 /** The real paths of the policy's fs.write entries; an entry that cannot be resolved counts as itself. */
@@ -59,4 +64,15 @@ export async function scratchWritable(scratchDir: string, writable: readonly str
   return diag('RUN_SCRATCH_WRITABLE', `bundles are copied for their runs into ${real}, which fs.write ${grant} lets skills write: a skill running meanwhile could edit a copy after it was verified; nothing is copied there`, {
     hint: 'set TMPDIR to a directory outside every fs.write path of the policy',
   });
+}
+
+/**
+ * The refusal of a program skillctl itself starts for a run (`name`: the interpreter, bwrap,
+ * setpriv, prlimit, a container engine) that the lookup found inside a write grant, or undefined.
+ * Passing over it would be no safer than a missing program for the optional ones, but a planted
+ * program is a finding the user must see, and the run does not start around it.
+ */
+export function programWritable(name: string, found: CommandLookup): Diagnostic | undefined {
+  if (found.ok || found.writable === undefined) return undefined;
+  return diag('RUN_PROGRAM_WRITABLE', `${name} ${found.reason}: skillctl would start it for this run, some of it outside every sandbox; the run is refused`, { hint: WRITABLE_PROGRAM_HINT });
 }

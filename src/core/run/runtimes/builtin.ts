@@ -27,6 +27,8 @@ export interface BuiltinJob {
   readonly granted: GrantedPermissions;
   /** The scrubbed environment's PATH: commands and bwrap are looked up on it. */
   readonly pathEnv: string;
+  /** Real paths of the policy's fs.write: a command or bwrap found inside one is refused (GateOptions.writable). */
+  readonly writable: readonly string[];
   /** Real paths no skill may write (the policy in force and its directory, the lock, the audit log). */
   readonly protectedPaths: readonly string[];
   readonly limits: BuiltinLimits;
@@ -55,6 +57,8 @@ export interface ConfineOptions {
   readonly allowUnsandboxed: boolean;
   /** The scrubbed environment's PATH, where bwrap is looked up. */
   readonly pathEnv: string;
+  /** Real paths of the policy's fs.write (SandboxRequest.writable). */
+  readonly writable: readonly string[];
   readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
   /** Real paths no program may write even inside a write grant (policy, lock, audit log). */
   readonly protectedPaths: readonly string[];
@@ -84,6 +88,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       mode: o.mode,
       allowUnsandboxed: o.allowUnsandboxed,
       pathEnv: o.pathEnv,
+      writable: o.writable,
       cwd,
       runtimeDirs: await programDirs(file),
       read: o.granted.fsRead,
@@ -129,6 +134,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       mode: job.sandbox,
       allowUnsandboxed: job.allowUnsandboxed,
       pathEnv: job.pathEnv,
+      writable: job.writable,
       granted: job.granted,
       protectedPaths: job.protectedPaths,
       gate,
@@ -150,10 +156,11 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
 }
 
 /** The gate a built-in asks, over the job's grant. */
-export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'protectedPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
+export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'writable' | 'protectedPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
   return createPolicyGate(job.granted, {
     cwd: job.cwd,
     pathEnv: job.pathEnv,
+    writable: job.writable,
     protectedPaths: job.protectedPaths,
     ...(onUse !== undefined ? { onUse } : {}),
     ...(lookupHost !== undefined ? { lookupHost } : {}),

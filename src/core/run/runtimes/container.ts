@@ -14,6 +14,7 @@ import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
 import { notDirsOnTheWay, protectMounts } from '../sandbox.js';
+import { programWritable } from '../writable.js';
 import { pushAll } from '../../findings.js';
 
 export interface ContainerSpec {
@@ -52,10 +53,13 @@ export function imageOf(ep: Entrypoint): string | undefined {
 }
 
 /** The first engine on PATH whose daemon answers, or a diagnostic saying why there is none. */
-export async function findEngine(env: Readonly<Record<string, string>>): Promise<{ engine: string } | { diagnostic: Diagnostic }> {
+export async function findEngine(env: Readonly<Record<string, string>>, writable: readonly string[]): Promise<{ engine: string } | { diagnostic: Diagnostic }> {
   const reasons: string[] = [];
   for (const name of ['docker', 'podman']) {
-    const found = await lookupCommand(name, env.PATH ?? '');
+    // A planted engine is refused, not passed over: it runs outside every sandbox (its version probe too).
+    const found = await lookupCommand(name, env.PATH ?? '', { writable });
+    const planted = programWritable(name, found);
+    if (planted !== undefined) return { diagnostic: planted };
     if (!found.ok) {
       reasons.push(`${name} is ${found.reason}`);
       continue;
@@ -78,6 +82,8 @@ export interface ContainerRunOptions {
   readonly granted: GrantedPermissions;
   readonly limits: { readonly timeoutMs: number; readonly memoryMiB: number; readonly maxOutputBytes: number };
   readonly env: Readonly<Record<string, string>>;
+  /** Real paths of the policy's fs.write: an engine found inside one is refused (RUN_PROGRAM_WRITABLE). */
+  readonly writable: readonly string[];
   /** Distinguishes concurrent runs' containers, so a timeout can stop the right one. */
   readonly runId: string;
   readonly protectedPaths?: readonly string[];
@@ -89,7 +95,7 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   if (image === undefined) {
     return { outcome: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', 'a container entrypoint pins its image as runtime_version: image@sha256:<digest>', { pointer: '/runtime_version' })]), ...none };
   }
-  const engine = await findEngine(o.env);
+  const engine = await findEngine(o.env, o.writable);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const name = `skillctl-${o.runId}`;
   // Only what exists is mounted: docker creates a missing bind source (a directory the run then

@@ -7,6 +7,7 @@ import { diag, type Diagnostic } from '../../diagnostics.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { lookupCommand } from '../../fs/find-command.js';
 import { spawnBounded } from '../process-runner.js';
+import { programWritable } from '../writable.js';
 
 export interface Interpreter {
   readonly name: string;
@@ -45,11 +46,15 @@ export async function findInterpreter(
   name: string,
   env: Readonly<Record<string, string>>,
   hostNode: HostNode | undefined,
+  writable: readonly string[],
 ): Promise<{ interpreter?: Interpreter; diagnostics: Diagnostic[] }> {
   // `node` is the node running skillctl: it always exists, its version is known without asking,
   // and it is the same whichever PATH the policy gives (a node installed by a version manager is
   // on none of them). Anything else is looked up on the run's PATH, the policy's.
-  const found = name === 'node' && hostNode !== undefined ? { ok: true as const, path: hostNode.path } : await lookupCommand(name, env.PATH ?? '');
+  // One found inside a write grant is refused: its version probe runs outside every sandbox.
+  const found = name === 'node' && hostNode !== undefined ? { ok: true as const, path: hostNode.path } : await lookupCommand(name, env.PATH ?? '', { writable });
+  const planted = programWritable(name, found);
+  if (planted !== undefined) return { diagnostics: [planted] };
   if (!found.ok) {
     return { diagnostics: [diag('RUN_RUNTIME_UNAVAILABLE', `${name} is ${found.reason}`, { hint: `install ${name} in a directory of the policy's path` })] };
   }

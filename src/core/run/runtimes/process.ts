@@ -19,6 +19,7 @@ import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode 
 import { spawnBounded } from '../process-runner.js';
 import { egressEnv } from '../egress/bridge.js';
 import { openEgress, planEgress, type EgressPlan } from '../egress/open.js';
+import { programWritable } from '../writable.js';
 import { findInterpreter, nodePermissionFlag, nodeReadsProxyEnv, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 import { pushAll } from '../../findings.js';
 
@@ -31,6 +32,8 @@ export interface ProcessRuntimeOptions {
   readonly limits: { readonly timeoutMs: number; readonly memoryMiB: number; readonly maxOutputBytes: number };
   /** The scrubbed environment the process gets (PATH plus granted names). */
   readonly env: Readonly<Record<string, string>>;
+  /** Real paths of the policy's fs.write: the interpreter, prlimit and the sandbox's tools are refused inside one. */
+  readonly writable: readonly string[];
   readonly sandbox: SandboxMode;
   /** The policy's allow_unsandboxed (see SandboxRequest). */
   readonly allowUnsandboxed: boolean;
@@ -85,7 +88,7 @@ function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
 }
 
 async function interpreterFor(o: ProcessRuntimeOptions, name: string, diagnostics: Diagnostic[]): Promise<Interpreter | Preparation> {
-  const found = await findInterpreter(name, o.env, o.hostNode);
+  const found = await findInterpreter(name, o.env, o.hostNode, o.writable);
   if (found.interpreter === undefined) return { failure: failed('unavailable', found.diagnostics), diagnostics };
   pushAll(diagnostics, versionCheck(found.interpreter, o.ep.runtime_version));
   return found.interpreter;
@@ -160,13 +163,16 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     }
   }
 
-  const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '');
+  const prlimit = await lookupCommand('prlimit', o.env.PATH ?? '', { writable: o.writable });
+  const planted = programWritable('prlimit', prlimit);
+  if (planted !== undefined) return { failure: failed('unavailable', [planted]), diagnostics };
   if (prlimit.ok) pushAll(runtimeDirs, await programDirs(prlimit.path));
   const egress = planEgress(o.grant.granted.netHttp);
   const confined = await sandboxPrefix({
     mode: o.sandbox,
     allowUnsandboxed: o.allowUnsandboxed,
     pathEnv: o.env.PATH ?? '',
+    writable: o.writable,
     bundle: o.bundleDir,
     cwd,
     runtimeDirs,
