@@ -225,6 +225,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
     protectedPaths: runProtectedPaths({
       cwd: ctx.io.cwd,
       install: packageRoot(),
+      node: process.execPath,
       ...(root !== undefined ? { root } : {}),
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),

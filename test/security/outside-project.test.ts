@@ -1,4 +1,4 @@
-// Threat: a skill changes what skillctl keeps outside the project's protected names (a registry named by --registry or $SKILLCTL_REGISTRY), so that a later command trusts it.
+// Threat: a skill changes what skillctl keeps outside the project's protected names (a registry named by --registry or $SKILLCTL_REGISTRY, the node that runs skillctl), so that a later command trusts it.
 // A registry decides which tools `skillctl mcp` offers, which skill each runs, and which writes
 // need the user's approval; it is read afresh on every list, load and reload. The project's own
 // (`.skillctl/registry`) is protected by its name and the shipped one as part of the install; a
@@ -8,7 +8,8 @@
 // write tool the user approved, which then reloads the shell capability without its approval
 // gate). Each write is refused and the registry stays as it was.
 import assert from 'node:assert/strict';
-import { cpSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -18,7 +19,7 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 import { McpWire, type Message } from '../helpers/mcp-wire.js';
-import { ROOT } from '../helpers/paths.js';
+import { BIN, ROOT } from '../helpers/paths.js';
 
 interface RunDoc {
   status: string;
@@ -102,6 +103,26 @@ describe('outside the protected names: a registry named explicitly cannot be rew
     assert.deepEqual([r.code, errors(doc)], [0, []], r.stdout);
     assert.deepEqual((doc.output as { ok: string }).ok.split(','), ['EROFS', 'EROFS', 'ok']);
     assert.deepEqual(await treeState(reg), before);
+  });
+
+  it("the node running skillctl, installed where the policy lets skills write (nvm's under a home): neither a built-in nor a process in bubblewrap rewrites it or plants a global command beside it", async () => {
+    // This very node, copied to <project>/node/bin/node, runs the command: what nvm, fnm or volta install under a home.
+    const prefix = join(s.work, 'node');
+    await mkdir(join(prefix, 'bin'), { recursive: true });
+    const node = join(prefix, 'bin', 'node');
+    copyFileSync(process.execPath, node);
+    chmodSync(node, 0o755);
+    const before = await treeState(prefix);
+    const run = (args: string[], input: unknown): { code: number | null; doc: RunDoc } => {
+      const r = spawnSync(node, [BIN, 'run', ...args, '--input', '-', '--json', '--no-audit'], { cwd: s.work, input: JSON.stringify(input), encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      return { code: r.status, doc: JSON.parse(r.stdout) as RunDoc };
+    };
+    const patch = run(['fs.write_patch'], { unified_diff: creation('node/bin/skillctl', '#!/bin/sh\ntouch PWNED\n') });
+    assert.deepEqual([patch.code, errors(patch.doc)], [3, ['POLICY_PATH_PROTECTED']], JSON.stringify(patch.doc));
+    const proc = run(['./tool', '--sandbox', 'bwrap'], { writes: [[node, '#!/bin/sh\ntouch PWNED\n'], [join(s.work, 'free.txt'), 'the rest of the grant is writable']] });
+    assert.equal(proc.code, 0, JSON.stringify(proc.doc));
+    assert.deepEqual((proc.doc.output as { ok: string }).ok.split(','), ['EROFS', 'ok']);
+    assert.deepEqual(await treeState(prefix), before);
   });
 
   describe('skillctl mcp --registry registry --approve filesystem: an agent allowed to edit files', () => {

@@ -16,7 +16,7 @@
  * directory above it is renamed, as long as the name itself is kept (hence PROTECTED_ENTRY_NAMES);
  * a path the run protects by its full path does not, so every directory above one is pinned
  * (WriteUse `move`). */
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
@@ -79,6 +79,8 @@ export interface RunPlaces {
   readonly auditFile?: string;
   /** Where skillctl itself is installed (its package root), whose code the next run loads. */
   readonly install?: string;
+  /** The node binary running skillctl (`process.execPath`), which the next skillctl runs too. */
+  readonly node?: string;
   /** Registries named explicitly (`--registry`, `$SKILLCTL_REGISTRY`), which `skillctl mcp` serves. */
   readonly registries?: readonly string[];
   /**
@@ -131,6 +133,7 @@ export function runProtectedPaths(p: RunPlaces): string[] {
     }
   }
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
+  if (p.node !== undefined) for (const path of nodePaths(p.node, p.cwd)) out.add(path);
   for (const reg of p.registries ?? []) for (const path of registryPaths(reg, p.cwd)) out.add(path);
   return [...out].sort();
 }
@@ -165,4 +168,18 @@ export function installPaths(install: string, cwd: string): string[] {
     if (dirname(dir) === dir) break;
   }
   return out;
+}
+
+/**
+ * Where the node running skillctl is installed: its prefix (`<prefix>/bin/node`), which holds
+ * the binary every skillctl command and every node skill starts, outside the sandbox for the
+ * former, and the global packages of that node's npm (a global skillctl among them). nvm, fnm,
+ * volta and asdf install node under the home, which a policy may let skills write: a rewritten
+ * binary would run the skill's code in the next skillctl, outside every sandbox and policy.
+ * Protected whole, unless it holds the working directory: then the binary itself.
+ */
+export function nodePaths(execPath: string, cwd: string): string[] {
+  const bin = dirname(execPath);
+  const prefix = basename(bin) === 'bin' ? dirname(bin) : bin;
+  return within(cwd, prefix) ? [execPath] : [prefix];
 }

@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { installPaths, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, protectedReason, runProtectedPaths } from '../../../src/core/policy/index.js';
+import { installPaths, nodePaths, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, protectedReason, runProtectedPaths } from '../../../src/core/policy/index.js';
+
+describe('nodePaths: the node the next skillctl runs', () => {
+  it("protects the node's installation prefix whole (nvm's under a home), or the binary alone when the prefix holds the working directory", () => {
+    assert.deepEqual(nodePaths('/home/u/.nvm/versions/node/v24.1.0/bin/node', '/home/u/proj'), ['/home/u/.nvm/versions/node/v24.1.0']);
+    assert.deepEqual(nodePaths('/usr/bin/node', '/home/u/proj'), ['/usr']);
+    assert.deepEqual(nodePaths('/opt/node/node', '/home/u/proj'), ['/opt/node']);
+    assert.deepEqual(nodePaths('/home/u/tools/node/bin/node', '/home/u/tools/node/work'), ['/home/u/tools/node/bin/node']);
+    const extra = runProtectedPaths({ cwd: '/home/u/proj', root: '/home/u/proj', node: '/home/u/.nvm/versions/node/v24.1.0/bin/node' });
+    for (const path of ['/home/u/.nvm/versions/node/v24.1.0/bin/node', '/home/u/.nvm/versions/node/v24.1.0/lib/node_modules/skillctl/dist/x.cjs']) assert.match(protectedReason(path, extra) ?? '', /protect/, path);
+    assert.match(protectedReason('/home/u/.nvm', extra, 'move') ?? '', /protect/);
+    assert.equal(protectedReason('/home/u/.nvm/versions/node/v22.0.0/bin/node', extra), undefined);
+  });
+});
 
 describe('installPaths: the code the next skillctl run loads', () => {
   it('protects an install inside a project whole, and every node_modules Node resolution walks from it', () => {
