@@ -54,7 +54,12 @@ export function egressBridge(load: (id: string) => unknown, argv: readonly strin
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
     upstream.write(`${token}\n`);
+    // Closed before its answer (the proxy at its connection limit): the program sees it closed
+    // too, rather than wait on a connection nothing will carry.
+    const early = (): void => void client.destroy();
+    upstream.once('close', early);
     upstream.once('data', (ack: Buffer) => {
+      upstream.removeListener('close', early);
       if (ack.length > 1) client.write(ack.subarray(1));
       client.pipe(upstream).pipe(client);
     });

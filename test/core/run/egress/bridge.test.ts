@@ -83,4 +83,23 @@ describe('egress bridge', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('closes the program\'s connection when the proxy closes before its answer (at its connection limit), rather than leave it waiting', async () => {
+    const socket = join(tmp, 'closing.sock');
+    const server = createServer((c) => c.destroy());
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const port = await freePort();
+      const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('x'));c.on('error',()=>{});c.on('close',()=>{process.stdout.write('closed');process.exit(0)});setTimeout(()=>{process.stdout.write('waiting');process.exit(1)},5000);`;
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '', SKILLCTL_EGRESS_TOKEN: 'tok' } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+      assert.deepEqual(r, { code: 0, out: 'closed' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
