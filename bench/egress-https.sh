@@ -39,12 +39,6 @@ BIN="$PWD/bin/skillctl.js"
 cd "$DIR"
 export NODE_EXTRA_CA_CERTS="$DIR/site-ca.pem"
 for p in host path; do $NODE "$BIN" run ./fetch --policy $p.policy.yaml --input in.json --no-audit --sandbox bwrap --json | grep -q '"ok": "ok"' || { echo "run under $p.policy.yaml failed"; $NODE "$BIN" run ./fetch --policy $p.policy.yaml --input in.json --no-audit --sandbox bwrap; exit 2; }; done
-OUT="$OLDPWD/bench/out/egress-https.json"
-hyperfine -N --warmup 5 --runs ${RUNS:-30} \
+side_by_side egress-https 'HTTPS passed on (host grant)' 'read by the proxy (path grant)' \
   "$NODE $BIN run ./fetch --policy host.policy.yaml --input in.json --no-audit --sandbox bwrap" \
-  "$NODE $BIN run ./fetch --policy path.policy.yaml --input in.json --no-audit --sandbox bwrap" \
-  --export-json "$OUT" "$@"
-$NODE -e '
-const [host, path] = require(process.argv[1]).results.map((x) => x.median * 1000);
-console.log(`medians: HTTPS passed on (host grant) ${host.toFixed(1)} ms, read by the proxy (path grant) ${path.toFixed(1)} ms: +${(path - host).toFixed(1)} ms (${(path / host).toFixed(2)}x)`);
-' "$OUT"
+  "$NODE $BIN run ./fetch --policy path.policy.yaml --input in.json --no-audit --sandbox bwrap" "$@"

@@ -26,12 +26,6 @@ for (const [name, net] of [['plain', false], ['net', true]]) {
 BIN="$PWD/bin/skillctl.js"
 cd "$DIR"
 for b in plain net; do $NODE "$BIN" run ./$b --input in.json --no-audit --sandbox bwrap >/dev/null || { echo "run ./$b failed"; exit 2; }; done
-OUT="$OLDPWD/bench/out/egress.json"
-hyperfine -N --warmup 5 --runs ${RUNS:-30} \
+side_by_side egress 'without net.http' 'with it' \
   "$NODE $BIN run ./plain --input in.json --no-audit --sandbox bwrap" \
-  "$NODE $BIN run ./net --input in.json --no-audit --sandbox bwrap" \
-  --export-json "$OUT" "$@"
-$NODE -e '
-const [plain, net] = require(process.argv[1]).results.map((x) => x.median * 1000);
-console.log(`medians: without net.http ${plain.toFixed(1)} ms, with it ${net.toFixed(1)} ms: +${(net - plain).toFixed(1)} ms (${(net / plain).toFixed(2)}x)`);
-' "$OUT"
+  "$NODE $BIN run ./net --input in.json --no-audit --sandbox bwrap" "$@"

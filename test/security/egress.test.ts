@@ -1,13 +1,11 @@
-// Threat: egress (a process or container skill granted one URL prefix reaches another host, port or path, or a service on the host's loopback).
+// Threat: egress (a process skill granted one URL prefix reaches another host, port or path, or a service on the host's loopback).
 // A python skill granted http://127.0.0.1:P/public, run under bubblewrap, fetches through the
 // proxy variables, opens sockets past them (to the granted port and to a secret service on
 // another loopback port), tunnels with CONNECT to granted and other ports, and names a host that
 // resolves to loopback; shell.exec_safe's python3 does the same, through the proxy and past it. Before
 // the egress proxy, net.http shared the host's whole network: every one of these reached its
-// target. Each row checks what the servers received. A container entrypoint granted net.http ran
-// on the engine's network (every host and port); it is now refused unless the policy accepts that.
+// target. Each row checks what the servers received. (A container's network: container-network.test.ts.)
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -195,26 +193,6 @@ const rows: Attack[] = [
     },
     check: said(/^sockets 1 answers \[''\]\n$/),
   },
-  {
-    what: "a container granted one URL, which the engine's network would let reach every host: refused before the engine is asked",
-    code: 'RUN_CONTAINER_NETWORK_UNCONFINED',
-    exit: 3,
-    attempt: (sc) => runTarget('./bundles/container', {}, { cwd: sc.work, policy: CONTAINER }),
-    check: async (r, sc) => {
-      assert.equal(r.status, 'denied');
-      assert.equal(existsSync(join(sc.work, 'engine-asked')), false, 'the engine was started');
-    },
-  },
-  {
-    what: "the same container under a policy that accepts the engine's network (allow_container_network): on to the engine, with a warning",
-    code: 'RUN_CONTAINER_ENGINE_UNAVAILABLE',
-    exit: 2,
-    attempt: (sc) => runTarget('./bundles/container', {}, { cwd: sc.work, policy: CONTAINER_WIDE }),
-    check: async (r, sc) => {
-      assert.match(r.stdout, /"code": "RUN_CONTAINER_NETWORK_WIDE"/);
-      assert.equal(existsSync(join(sc.work, 'engine-asked')), true, 'the engine was not asked');
-    },
-  },
 ];
 
 /** A program that verifies against a store of its own (the host's CAs), as one that ignores SSL_CERT_FILE or pins does. */
@@ -250,9 +228,6 @@ print('sockets', len(paths), 'answers', answers)
 `;
 const THIEF = 'thief.policy.yaml';
 
-/** Policies for the container rows: their PATH holds only a docker that notes it was asked and answers as a stopped daemon does. */
-const CONTAINER = 'container.policy.yaml';
-const CONTAINER_WIDE = 'container-wide.policy.yaml';
 
 describe('egress: a process skill reaches only what its net.http grant names, through the proxy', () => {
   const s = scratch('skillctl-attack-egress-');
@@ -292,14 +267,6 @@ describe('egress: a process skill reaches only what its net.http grant names, th
       entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
       files: { 'main.py': 'import json, time\ntime.sleep(4)\nprint(json.dumps({"ok": "slept"}))\n' },
     });
-    await writeBundle(join(s.work, 'bundles', 'container'), {
-      entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], output_schema: OK, requested_permissions: { 'net.http': ['https://api.example.com/v1'] } })],
-    });
-    await mkdir(join(s.work, 'enginebin'));
-    await writeFile(join(s.work, 'enginebin', 'docker'), `#!/bin/sh\n/usr/bin/touch '${join(s.work, 'engine-asked')}'\necho "Cannot connect to the Docker daemon" >&2\nexit 1\n`, { mode: 0o755 });
-    const containerPolicy = ['version: 1', 'permissions:', '  net.http: [https://api.example.com/v1]', `path: [${join(s.work, 'enginebin')}]`];
-    await writeFile(join(s.work, CONTAINER), [...containerPolicy, ''].join('\n'));
-    await writeFile(join(s.work, CONTAINER_WIDE), [...containerPolicy, 'allow_container_network: true', ''].join('\n'));
     await writeFile(
       join(s.work, POLICY),
       [

@@ -10,7 +10,6 @@ import { diag } from '../../diagnostics.js';
 import type { NetGrant } from '../../policy/grant.js';
 import type { Attempt } from '../attempt.js';
 import { failed } from '../attempt.js';
-import { createRunAuthority } from './cert.js';
 import { startEgressProxy, type EgressGate, type EgressProxy } from './proxy.js';
 
 /** A Unix socket's path holds at most 107 bytes on Linux. */
@@ -43,7 +42,8 @@ export function planEgress(netHttp: readonly NetGrant[]): EgressPlan | undefined
 
 export async function openEgress(plan: EgressPlan, gate: EgressGate): Promise<{ readonly proxy: EgressProxy } | { readonly failure: Attempt['outcome'] }> {
   try {
-    const authority = plan.ca !== undefined ? createRunAuthority() : undefined;
+    // cert.ts only for a run that reads HTTPS: most runs never make a certificate.
+    const authority = plan.ca !== undefined ? (await import('./cert.js')).createRunAuthority() : undefined;
     const proxy = await startEgressProxy(plan.socket, gate, authority);
     if (plan.ca !== undefined && authority !== undefined) {
       try {

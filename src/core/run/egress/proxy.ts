@@ -111,10 +111,11 @@ async function forward(gate: EgressGate, req: IncomingMessage, res: ServerRespon
   };
   // Connected to the address checked; the certificate is verified for the URL's own name (SNI
   // too, unless it is an address), against Node's CAs and NODE_EXTRA_CA_CERTS.
-  const upstream =
-    tls && wire.requestTls !== undefined
-      ? wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: false })
-      : wire.request(options);
+  let upstream: Http.ClientRequest;
+  if (!tls) upstream = wire.request(options);
+  else if (wire.requestTls !== undefined) upstream = wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: false });
+  // Only a proxy that reads HTTPS has an https origin; never send such a request in the clear.
+  else return refuse(400, { allowed: false, code: 'POLICY_URL_INVALID', reason: 'net.http: this proxy does not read https' });
   upstream.on('socket', wire.track);
   upstream.on('response', (r) => {
     res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));

@@ -3,7 +3,7 @@
 // as the command does.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { BRIDGE_SOURCE, egressEnv } from '../../../../src/core/run/egress/bridge.js';
@@ -56,50 +56,45 @@ describe('egress bridge', () => {
     assert.equal(r.stdout, '--max-old-space-size=99|unset|unset');
   });
 
+  /**
+   * Serves a proxy socket with `serve`, runs the bridge (token `tok`) with a node probe that
+   * connects to its port, and answers the probe's exit code and output. Asynchronously: the
+   * proxy's socket is served by this process.
+   */
+  async function throughBridge(name: string, serve: (c: Socket) => void, probe: (port: number) => string): Promise<{ code: number | null; out: string }> {
+    const socket = join(tmp, name);
+    const server = createServer(serve);
+    await new Promise<void>((resolve) => server.listen(socket, resolve));
+    try {
+      const port = await freePort();
+      return await new Promise((resolve) => {
+        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe(port)], { env: { PATH: process.env.PATH ?? '', SKILLCTL_EGRESS_TOKEN: 'tok' } });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (code) => resolve({ code, out }));
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  }
+
   it("carries a connection to the proxy's socket, both ways, after the token line and the proxy's answer to it", async () => {
-    const socket = join(tmp, 'proxy.sock');
     // As the proxy does: the token line, a one-byte answer, then the program's bytes.
-    const server = createServer((c) => {
+    const serve = (c: Socket): void => {
       let got = '';
       c.on('data', (d) => {
         got += d.toString();
         if (got === 'tok\n') c.write('\n');
         else if (got.startsWith('tok\n') && got.length > 4) c.end(`pong:${got.slice(4)}`);
       });
-    });
-    await new Promise<void>((resolve) => server.listen(socket, resolve));
-    try {
-      const port = await freePort();
-      const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('ping'));let s='';c.on('data',(d)=>(s+=d)).on('close',()=>process.stdout.write(s));`;
-      // Asynchronously: the proxy's socket is served by this process.
-      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '', SKILLCTL_EGRESS_TOKEN: 'tok' } });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => resolve({ code, out }));
-      });
-      assert.deepEqual(r, { code: 0, out: 'pong:ping' });
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    };
+    const probe = (port: number): string => `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('ping'));let s='';c.on('data',(d)=>(s+=d)).on('close',()=>process.stdout.write(s));`;
+    assert.deepEqual(await throughBridge('proxy.sock', serve, probe), { code: 0, out: 'pong:ping' });
   });
 
   it('closes the program\'s connection when the proxy closes before its answer (at its connection limit), rather than leave it waiting', async () => {
-    const socket = join(tmp, 'closing.sock');
-    const server = createServer((c) => c.destroy());
-    await new Promise<void>((resolve) => server.listen(socket, resolve));
-    try {
-      const port = await freePort();
-      const probe = `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('x'));c.on('error',()=>{});c.on('close',()=>{process.stdout.write('closed');process.exit(0)});setTimeout(()=>{process.stdout.write('waiting');process.exit(1)},5000);`;
-      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
-        const child = spawn(process.execPath, ['-e', BRIDGE_SOURCE, '--', socket, String(port), '', '--', process.execPath, '-e', probe], { env: { PATH: process.env.PATH ?? '', SKILLCTL_EGRESS_TOKEN: 'tok' } });
-        let out = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.on('close', (code) => resolve({ code, out }));
-      });
-      assert.deepEqual(r, { code: 0, out: 'closed' });
-    } finally {
-      await new Promise((resolve) => server.close(resolve));
-    }
+    const probe = (port: number): string =>
+      `const c=require('net').connect(${port},'127.0.0.1',()=>c.write('x'));c.on('error',()=>{});c.on('close',()=>{process.stdout.write('closed');process.exit(0)});setTimeout(()=>{process.stdout.write('waiting');process.exit(1)},5000);`;
+    assert.deepEqual(await throughBridge('closing.sock', (c) => c.destroy(), probe), { code: 0, out: 'closed' });
   });
 });
