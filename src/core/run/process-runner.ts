@@ -27,6 +27,11 @@ export interface SpawnSpec {
   readonly onStdout?: (chunk: Buffer) => boolean;
   /** Told the child's pid once it runs, and told again (with `exited`) when it ended. */
   readonly track?: (pid: number, exited: boolean) => void;
+  /**
+   * Descriptors the child gets from 3 on: one of this process, as it is, or bytes it reads from
+   * a pipe (the egress files bubblewrap mounts, sandbox.ts EGRESS_FDS).
+   */
+  readonly fds?: readonly (number | Uint8Array)[];
 }
 
 export interface SpawnOutcome {
@@ -115,7 +120,7 @@ export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
       env: { ...spec.env },
       shell: false,
       detached: true, // its own process group, so the group can be killed as one
-      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.fds ?? []).map((fd) => (typeof fd === 'number' ? fd : 'pipe'))],
       windowsHide: true,
     });
     // Both are pipes (stdio above); the types cannot tell.
@@ -172,6 +177,13 @@ export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
       }
     });
     stderr.on('data', (chunk: Buffer) => void err.push(chunk));
+    (spec.fds ?? []).forEach((fd, i) => {
+      const pipe = child.stdio[3 + i];
+      if (typeof fd === 'number' || pipe === null || pipe === undefined || !('end' in pipe)) return;
+      // Read whole by the program, or not at all (bubblewrap failed first): not an error either way.
+      pipe.on('error', () => undefined);
+      pipe.end(Buffer.from(fd));
+    });
     if (child.stdin !== null) {
       // A process that never reads stdin closes it: that is its business, not an error.
       child.stdin.on('error', () => undefined);

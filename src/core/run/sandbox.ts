@@ -68,15 +68,13 @@ export interface SandboxSpec {
   readonly read: readonly string[];
   readonly write: readonly string[];
   /**
-   * The egress proxy's socket (a host path), when net.http is granted: shown at egressSocketIn, and
-   * the command starts under the bridge. Without it the sandbox reaches no network at all.
+   * When net.http is granted: the egress proxy's socket, handed to bubblewrap as descriptor
+   * EGRESS_FDS.socket, is shown at egressSocketIn, and the command starts under the bridge. With
+   * `readsHttps`, the run's authority's certificate (descriptor EGRESS_FDS.ca) is shown read-only
+   * beside it (egressCaIn), named by the bridge as the only trust store. Without it the sandbox
+   * reaches no network at all.
    */
-  readonly egress?: string;
-  /**
-   * The run's authority's certificate (a host path), when the proxy reads HTTPS tunnels: shown
-   * read-only beside the socket (egressCaIn), and named by the bridge as the only trust store.
-   */
-  readonly egressCa?: string;
+  readonly egress?: { readonly readsHttps: boolean };
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -153,6 +151,14 @@ export function egressSocketIn(spec: Pick<SandboxSpec, 'read' | 'write'>): strin
   return (free ?? (EGRESS_SOCKETS[EGRESS_SOCKETS.length - 1] as (typeof EGRESS_SOCKETS)[number])).path;
 }
 
+/**
+ * The descriptors bubblewrap mounts the egress files from (OpenEgress.fds hands them over in this
+ * order, from 3): the proxy's socket, by a pinned descriptor rather than its path in the
+ * temporary directory, which a skill of another run may be able to write; and the certificate,
+ * copied from a pipe, which is on no disk at all.
+ */
+export const EGRESS_FDS = { socket: 3, ca: 4 } as const;
+
 /** Where the sandbox shows the run's authority's certificate: beside the socket. */
 export function egressCaIn(spec: Pick<SandboxSpec, 'read' | 'write'>): string {
   return egressCaBeside(egressSocketIn(spec));
@@ -207,8 +213,8 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     else args.push(m.kind, m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
-  if (spec.egress !== undefined) args.push('--ro-bind', spec.egress, egressSocketIn(spec));
-  if (spec.egress !== undefined && spec.egressCa !== undefined) args.push('--ro-bind', spec.egressCa, egressCaIn(spec));
+  if (spec.egress !== undefined) args.push('--ro-bind-fd', String(EGRESS_FDS.socket), egressSocketIn(spec));
+  if (spec.egress?.readsHttps === true) args.push('--ro-bind-data', String(EGRESS_FDS.ca), egressCaIn(spec));
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }
@@ -269,7 +275,7 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries }), '--'], diagnostics: [] };
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
-    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), spec.egressCa !== undefined ? egressCaIn(spec) : '', '--'];
+    const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };

@@ -3,9 +3,8 @@
  * HTTPS, and starting it with the refusal a run reports when it cannot.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { diag } from '../../diagnostics.js';
 import type { NetGrant } from '../../policy/grant.js';
 import type { Attempt } from '../attempt.js';
@@ -19,10 +18,21 @@ export interface EgressPlan {
   /** The proxy's socket, in a directory that does not exist yet. */
   readonly socket: string;
   /**
-   * The run's authority's certificate, beside the socket, when the proxy reads HTTPS tunnels:
-   * the sandbox shows it and names it as the only trust store (egressCaIn, the bridge).
+   * Whether the proxy reads HTTPS tunnels: then the sandbox shows the run's authority's
+   * certificate (egressCaIn) and the bridge names it as the only trust store.
    */
-  readonly ca?: string;
+  readonly readsHttps: boolean;
+}
+
+/** A started proxy, and what bubblewrap is handed for it (EGRESS_FDS, sandbox.ts). */
+export interface OpenEgress {
+  readonly proxy: EgressProxy;
+  /**
+   * From descriptor 3 on: the proxy's socket, pinned (socket-pin.ts), then the authority's
+   * certificate when the proxy reads HTTPS, as bytes through a pipe. Neither is a path another
+   * run could change before bubblewrap mounts it.
+   */
+  readonly fds: readonly (number | Uint8Array)[];
 }
 
 /**
@@ -36,24 +46,15 @@ export function planEgress(netHttp: readonly NetGrant[]): EgressPlan | undefined
   const leaf = join(`skillctl-egress-${randomBytes(9).toString('hex')}`, 'proxy.sock');
   const path = join(tmpdir(), leaf);
   const socket = Buffer.byteLength(path) <= SOCKET_PATH_MAX ? path : join('/tmp', leaf);
-  const reads = netHttp.some((g) => g.value.protocol === 'https:' && g.value.path !== '/');
-  return reads ? { socket, ca: join(dirname(socket), 'ca.pem') } : { socket };
+  return { socket, readsHttps: netHttp.some((g) => g.value.protocol === 'https:' && g.value.path !== '/') };
 }
 
-export async function openEgress(plan: EgressPlan, gate: EgressGate): Promise<{ readonly proxy: EgressProxy } | { readonly failure: Attempt['outcome'] }> {
+export async function openEgress(plan: EgressPlan, gate: EgressGate): Promise<OpenEgress | { readonly failure: Attempt['outcome'] }> {
   try {
     // cert.ts only for a run that reads HTTPS: most runs never make a certificate.
-    const authority = plan.ca !== undefined ? (await import('./cert.js')).createRunAuthority() : undefined;
+    const authority = plan.readsHttps ? (await import('./cert.js')).createRunAuthority() : undefined;
     const proxy = await startEgressProxy(plan.socket, gate, authority);
-    if (plan.ca !== undefined && authority !== undefined) {
-      try {
-        await writeFile(plan.ca, authority.certificate, { flag: 'wx', mode: 0o644 });
-      } catch (err) {
-        await proxy.close();
-        throw err;
-      }
-    }
-    return { proxy };
+    return { proxy, fds: [proxy.socketFd, ...(authority !== undefined ? [Buffer.from(authority.certificate)] : [])] };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     return { failure: failed('unavailable', [diag('RUN_SANDBOX_UNAVAILABLE', `the egress proxy, the sandbox's only way to the network, could not start: ${reason}`)]) };

@@ -1,18 +1,19 @@
 /**
  * The egress proxy: the only way out of a sandbox's network namespace. It listens on a Unix
- * socket in a directory only this user can enter, which the sandbox shows at EGRESS_SOCKET
- * (bridge.ts carries the sandbox's TCP connections to it), and asks the run's gate about every
- * request, as a built-in's fetch is asked: a plain-HTTP request by its whole URL (checkUrl), a
- * tunnel (CONNECT, what HTTPS and Node's fetch use) by its host and port (checkTunnel). A tunnel
- * that an http:// prefix allowed carries plain HTTP, which the proxy reads: each request in it
- * is checked by its whole URL too, so a path prefix holds however the client asks. An HTTPS
- * tunnel is read the same way when the run's grant names an https path prefix (a host and port
- * would let the program reach every path): the proxy ends the program's TLS with a certificate
- * the run's own authority signs (cert.ts; the sandbox trusts that authority and no other), checks
- * each request by its whole URL, and makes the request again over TLS it verifies itself. Both
- * resolve the name, refuse special-purpose addresses, and connect to the address they checked, so
- * a second DNS answer cannot lead elsewhere. Each answer is recorded for the audit trail; a
- * refusal is a 403 that names its code.
+ * socket in a directory only this user can enter, which the sandbox shows at one of
+ * EGRESS_SOCKETS, mounted by a descriptor checked to be it (socket-pin.ts); bridge.ts carries the
+ * sandbox's TCP connections to it. It asks the run's gate about every request, as a built-in's
+ * fetch is asked: a plain-HTTP request by its whole URL (checkUrl), a tunnel (CONNECT, what HTTPS
+ * and Node's fetch use) by its host and port (checkTunnel). A tunnel that an http:// prefix
+ * allowed carries plain HTTP, which the proxy reads: each request in it is checked by its whole
+ * URL too, so a path prefix holds however the client asks. An HTTPS tunnel is read the same way
+ * when the run's grant names an https path prefix (a host and port would let the program reach
+ * every path): the proxy ends the program's TLS with a certificate the run's own authority signs
+ * (cert.ts; the sandbox trusts that authority and no other), checks each request by its whole
+ * URL, and makes the request again over TLS it verifies itself. Both resolve the name, refuse
+ * special-purpose addresses, and connect to the address they checked, so a second DNS answer
+ * cannot lead elsewhere. Each answer is recorded for the audit trail; a refusal is a 403 that
+ * names its code.
  */
 import type * as Http from 'node:http';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
@@ -21,11 +22,13 @@ import type * as Net from 'node:net';
 import type { Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 // The gate's module, not policy/index.js, which holds the policy file loader (YAML).
 import type { PolicyDecision, RecordingGate } from '../../policy/gate.js';
 import type { RunAuthority } from './cert.js';
+import { pinSocket } from './socket-pin.js';
 
 export type EgressGate = Pick<RecordingGate, 'checkUrl' | 'checkTunnel'>;
 
@@ -37,7 +40,12 @@ export interface EgressProxy {
    * temporary directory, could find the socket there and send requests under this run's grant.
    */
   readonly token: string;
-  /** Stops listening, ends every connection and removes the socket's directory. */
+  /**
+   * A descriptor (O_PATH) of the socket the proxy listens on, checked to be it (socket-pin.ts):
+   * what the sandbox is shown, whatever the socket's path holds by the time bubblewrap starts.
+   */
+  readonly socketFd: number;
+  /** Stops listening, ends every connection, closes socketFd and removes the socket's directory. */
   close(): Promise<void>;
 }
 
@@ -204,26 +212,37 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
   });
   server.on('clientError', (_err, s: Socket) => s.destroy());
   const token = randomBytes(32).toString('hex');
-  const front = net.createServer(admit(Buffer.from(`${token}\n`), (s) => server.emit('connection', s)));
+  // A line of the token's length the proxy takes once, from pinSocket, and answers no further.
+  const probe = Buffer.from(`${randomBytes(32).toString('hex')}\n`);
+  let probed: () => void = () => undefined;
+  const seen = new Promise<void>((resolve) => (probed = resolve));
+  const front = net.createServer(admit(Buffer.from(`${token}\n`), (s) => server.emit('connection', s), { line: probe, seen: () => probed() }));
   // Each connection holds a descriptor of skillctl's, and its server side another: a process
   // that opens them without end would run skillctl out of them (its audit log among them).
   front.maxConnections = MAX_CONNECTIONS;
   front.on('connection', track);
+  const stop = async (): Promise<void> => {
+    for (const s of sockets) s.destroy();
+    if (front.listening) await new Promise<void>((resolve) => front.close(() => resolve()));
+    await rm(dir, { recursive: true, force: true });
+  };
+  let pinned: FileHandle;
   try {
     await new Promise<void>((resolve, reject) => {
       front.once('error', reject);
       front.listen(socketPath, () => resolve());
     });
+    pinned = await pinSocket(net, socketPath, probe, seen);
   } catch (err) {
-    await rm(dir, { recursive: true, force: true });
+    await stop();
     throw err;
   }
   return {
     token,
+    socketFd: pinned.fd,
     async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => front.close(() => resolve()));
-      await rm(dir, { recursive: true, force: true });
+      await stop();
+      await pinned.close();
     },
   };
 }
@@ -248,9 +267,11 @@ function readTls(tls: typeof Tls, authority: RunAuthority, origins: WeakMap<Sock
  * A connection is handed to the proxy only once its first line is the token, compared whole in
  * constant time; anything else (a wrong or longer line, nothing within TOKEN_WAIT_MS) is closed
  * unanswered. The bridge then waits for one byte, `\n`, before it sends the program's bytes, so
- * nothing of theirs arrives before the HTTP parser does.
+ * nothing of theirs arrives before the HTTP parser does. The probe's line (of the same length)
+ * is reported, once, and closed unanswered too.
  */
-function admit(expected: Buffer, serve: (s: Socket) => void): (s: Socket) => void {
+function admit(expected: Buffer, serve: (s: Socket) => void, probe: { readonly line: Buffer; readonly seen: () => void }): (s: Socket) => void {
+  let probed = false;
   return (s) => {
     s.on('error', () => s.destroy());
     const timer = setTimeout(() => s.destroy(), TOKEN_WAIT_MS);
@@ -260,6 +281,10 @@ function admit(expected: Buffer, serve: (s: Socket) => void): (s: Socket) => voi
       if (got.length < expected.length) return;
       s.removeListener('data', onData);
       clearTimeout(timer);
+      if (!probed && got.length === probe.line.length && timingSafeEqual(got, probe.line)) {
+        probed = true;
+        probe.seen();
+      }
       if (got.length !== expected.length || !timingSafeEqual(got, expected)) {
         s.destroy();
         return;

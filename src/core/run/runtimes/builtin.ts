@@ -93,15 +93,15 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       runtimeDirs: await programDirs(file),
       read: o.granted.fsRead,
       write: o.granted.fsWrite,
-      ...(egress !== undefined ? { egress: egress.socket, ...(egress.ca !== undefined ? { egressCa: egress.ca } : {}) } : {}),
+      ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps } } : {}),
       protect: o.protectedPaths,
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
     const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
-    const spawn = (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>): Promise<SpawnOutcome> =>
-      spawnBounded({ ...spec, env, argv, cwd, ...(o.track !== undefined ? { track: o.track } : {}) });
+    const spawn = (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, fds?: SpawnSpec['fds']): Promise<SpawnOutcome> =>
+      spawnBounded({ ...spec, env, argv, cwd, ...(fds !== undefined ? { fds } : {}), ...(o.track !== undefined ? { track: o.track } : {}) });
     if (c.sandbox !== 'bwrap' || egress === undefined) return { ok: true, sandbox: c.sandbox, run: (spec) => spawn(spec, spec.env) };
     return {
       ok: true,
@@ -111,7 +111,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
         const started = await openEgress(egress, o.gate);
         if ('failure' in started) return notStarted(started.failure.kind === 'failed' ? started.failure.diagnostics : []);
         try {
-          return await spawn(spec, egressEnv(spec.env, started.proxy.token));
+          return await spawn(spec, egressEnv(spec.env, started.proxy.token), started.fds);
         } finally {
           await started.proxy.close();
         }

@@ -16,7 +16,7 @@ import { failed, interpretProcess, memoryLimited, type Attempt } from '../attemp
 import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
-import { spawnBounded } from '../process-runner.js';
+import { spawnBounded, type SpawnSpec } from '../process-runner.js';
 import { egressEnv } from '../egress/bridge.js';
 import { openEgress, planEgress, type EgressPlan } from '../egress/open.js';
 import { programWritable } from '../writable.js';
@@ -51,7 +51,7 @@ export interface PreparedProcess {
   readonly runtime: { readonly name: string; readonly path: string; readonly version?: string };
   /** Where max_memory and the process count hold. */
   readonly caps: { readonly memory: CapScope; readonly processes: CapScope };
-  /** Where the egress proxy listens (and its authority's certificate), when the sandbox reaches the network through it. */
+  /** Where the egress proxy listens, and whether it reads HTTPS, when the sandbox reaches the network through it. */
   readonly egress?: EgressPlan;
 }
 
@@ -178,7 +178,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     runtimeDirs,
     read: fsRead,
     write: fsWrite,
-    ...(egress !== undefined ? { egress: egress.socket, ...(egress.ca !== undefined ? { egressCa: egress.ca } : {}) } : {}),
+    ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps } } : {}),
     protect: o.protectedPaths ?? [],
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });
@@ -219,21 +219,22 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
-  if (p.egress === undefined) return spawnProcess(p, o, o.env, input, signal);
+  if (p.egress === undefined) return spawnProcess(p, o, o.env, [], input, signal);
   const started = await openEgress(p.egress, o.gate);
   if ('failure' in started) return { outcome: started.failure, stdoutTruncated: false, stderrTruncated: false };
   try {
-    return await spawnProcess(p, o, egressEnv(o.env, started.proxy.token), input, signal);
+    return await spawnProcess(p, o, egressEnv(o.env, started.proxy.token), started.fds, input, signal);
   } finally {
     await started.proxy.close();
   }
 }
 
-async function spawnProcess(p: PreparedProcess, o: ProcessRuntimeOptions, env: Readonly<Record<string, string>>, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
+async function spawnProcess(p: PreparedProcess, o: ProcessRuntimeOptions, env: Readonly<Record<string, string>>, fds: SpawnSpec['fds'], input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
   const r = await spawnBounded({
     argv: p.argv,
     cwd: p.cwd,
     env,
+    fds,
     stdin: input,
     timeoutMs: o.limits.timeoutMs,
     maxStdout: o.limits.maxOutputBytes,
