@@ -29,6 +29,7 @@ import {
   type PolicyInForce,
   type RunOptions,
   type SchemaCompiler,
+  scratchRoot,
 } from '../core/run/index.js';
 import { takeEarlyBuiltinThread } from '../entry/builtin-early.js';
 import { spareOf, startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
@@ -230,6 +231,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
+      scratch: [scratchRoot(tmpdir()), scratchRoot('/tmp')],
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
     }),

@@ -14,8 +14,8 @@
 // rewrites their targets, and no later run starts them (RUN_PROGRAM_WRITABLE, POLICY_EXEC_WRITABLE).
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
@@ -28,6 +28,11 @@ const PATH_POLICY = 'path-policy.yaml';
 const LINK_POLICY = 'link-policy.yaml';
 /** The same grants, with an exec rule naming the project's scripts/lint.sh by its absolute path. */
 const EXEC_POLICY = 'exec-policy.yaml';
+/** The same grants, and `sort` (which shell.exec_safe's manifest may ask for). */
+const SORT_POLICY = 'sort-policy.yaml';
+/** A file of another run's verified copy of its bundle, in skillctl's directory in TMPDIR (project/tmp here). */
+const VICTIM = join('tmp', `skillctl-${process.getuid?.() ?? 0}`, 'skillctl-run-victim', 'main.py');
+const VICTIM_TEXT = 'print("verified")\n';
 const HOME_ENV = { required_environment_variables: ['HOME'] };
 const PERMS = { 'fs.read': ['.'], 'fs.write': ['.'], env: ['HOME'] };
 const OUT = { type: 'object', properties: { ok: {} } };
@@ -72,6 +77,9 @@ describe('threat: what a skill plants for a later run to obey', () => {
     await writeFile(join(sc.work, 'scripts', 'lint.sh'), '#!/bin/sh\necho lint\n');
     await chmod(join(sc.work, 'scripts', 'lint.sh'), 0o755);
     await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}  exec: [make]\n`);
+    await writeFile(join(sc.work, SORT_POLICY), `version: 1\n${grants}  exec: [sort]\n`);
+    await mkdir(dirname(join(sc.work, VICTIM)), { recursive: true, mode: 0o700 });
+    await writeFile(join(sc.work, VICTIM), VICTIM_TEXT);
     await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${grants}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
     await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}`);
     const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, home: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
@@ -186,6 +194,35 @@ describe('threat: what a skill plants for a later run to obey', () => {
       code: 'RUN_SCRATCH_WRITABLE',
       exit: 2,
       attempt: (s) => runTarget(join(s.work, 'later-py'), {}, { cwd: s.work, policy: POLICY, env: { ...env, TMPDIR: join(s.work, 'tmp') } }),
+      check: (r) => assert.equal(r.status, 'unavailable'),
+    },
+    {
+      what: "a built-in of another run, whose policy lets it write the temporary directory, patches a run's verified copy in skillctl's directory there",
+      code: 'POLICY_PATH_PROTECTED',
+      exit: 3,
+      attempt: (s) =>
+        runTarget('fs.write_patch', { unified_diff: `--- a/${VICTIM}\n+++ b/${VICTIM}\n@@ -1 +1 @@\n-${VICTIM_TEXT}+import os; os.system("echo ran > PWNED-copy")\n` }, { cwd: s.work, policy: POLICY, env: { TMPDIR: join(s.work, 'tmp') } }),
+      check: async (_r, s) => assert.equal(await readFile(join(s.work, VICTIM), 'utf8'), VICTIM_TEXT),
+    },
+    {
+      what: "a program of another run (shell.exec_safe's sort -o, under bubblewrap), whose policy lets it write the temporary directory, overwrites a run's verified copy there",
+      code: null,
+      exit: 0,
+      attempt: (s) => runTarget('shell.exec_safe', { argv: ['sort', '-o', VICTIM, 'notes.txt'] }, { cwd: s.work, policy: SORT_POLICY, sandbox: 'bwrap', env: { TMPDIR: join(s.work, 'tmp') } }),
+      check: async (r, s) => {
+        assert.notEqual((r.output as { exit_code: number }).exit_code, 0, r.stdout);
+        assert.equal(await readFile(join(s.work, VICTIM), 'utf8'), VICTIM_TEXT);
+      },
+    },
+    {
+      what: "a bundle whose copy would go in skillctl's directory in TMPDIR, when a file (or another user's directory) took its place: not copied, not run",
+      code: 'RUN_SCRATCH_UNSAFE',
+      exit: 2,
+      attempt: async (s) => {
+        await mkdir(join(s.root, 'tmp-taken'), { recursive: true });
+        await writeFile(join(s.root, 'tmp-taken', `skillctl-${process.getuid?.() ?? 0}`), '');
+        return runTarget(join(s.work, 'later-py'), {}, { cwd: s.work, policy: POLICY, env: { ...env, TMPDIR: join(s.root, 'tmp-taken') } });
+      },
       check: (r) => assert.equal(r.status, 'unavailable'),
     },
     {

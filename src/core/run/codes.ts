@@ -72,6 +72,11 @@ export const RUN_CODES = {
     title: 'The directory bundles are copied into for their runs lies where fs.write lets skills write; the bundle is not run.',
     exit: 'usage',
   },
+  RUN_SCRATCH_UNSAFE: {
+    severity: 'error',
+    title: "skillctl's directory for private copies in the temporary directory is not a directory only this user can enter; the bundle is not run.",
+    exit: 'usage',
+  },
   RUN_SANDBOX_UNAVAILABLE: { severity: 'error', title: 'The requested sandbox (bubblewrap) is not installed or cannot start.', exit: 'usage' },
   RUN_NODE_FETCH_UNPROXIED: {
     severity: 'warning',

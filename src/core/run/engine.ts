@@ -16,6 +16,7 @@ import { executeAttempts } from './execute.js';
 import { checkInput, readInput } from './input.js';
 import { fingerprintMismatches, missingEnv, prepareExecution, type Builtins } from './prepare.js';
 import { resolveSkill, type ResolvedSkill, type ResolveOptions } from './resolve.js';
+import { ensureScratchRoot, scratchRoot } from './scratch-root.js';
 import type { CgroupHost } from './cgroup.js';
 import type { HostNode } from './runtimes/interpreter.js';
 import type { WasmSpare } from './runtimes/wasm.js';
@@ -134,8 +135,11 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   // 1. Resolve: the bundle the target names, and the entrypoint.
   // A bundle directory runs from a private copy, verified as copied (stage.ts), where no skill may write (writable.ts).
   const writable = policy !== undefined && policy.fsWrite.length > 0 ? await writableReal(policy.fsWrite) : [];
-  const scratchRefusal = await scratchWritable(opts.resolve?.scratchDir ?? tmpdir(), writable);
-  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
+  // In skillctl's own directory there (scratch-root.ts), made now whatever the target: this
+  // run's sandbox starts with it there, to be protected.
+  const scratchDir = scratchRoot(opts.resolve?.scratchDir ?? tmpdir());
+  const scratchRefusal = (await scratchWritable(scratchDir, writable)) ?? (await ensureScratchRoot(scratchDir));
+  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, scratchDir, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   trail.add(...resolution.diagnostics);
   Object.assign(trail.facts, {

@@ -4,11 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { diag } from '../../diagnostics.js';
 import type { NetGrant } from '../../policy/grant.js';
 import type { Attempt } from '../attempt.js';
 import { failed } from '../attempt.js';
+import { ensureScratchRoot, scratchRoot } from '../scratch-root.js';
 import { startEgressProxy, type EgressGate, type EgressProxy } from './proxy.js';
 
 /** A Unix socket's path holds at most 107 bytes on Linux. */
@@ -37,19 +38,22 @@ export interface OpenEgress {
 
 /**
  * The egress a grant needs: none without net.http. A fresh socket path, in a directory that does
- * not exist yet (startEgressProxy makes it, and refuses one someone made first), in the
- * temporary directory, or /tmp when that path would be too long for a socket. HTTPS is read
- * when an https prefix names a path: a tunnel's host and port would reach every other path.
+ * not exist yet (startEgressProxy makes it, and refuses one someone made first), in skillctl's
+ * own directory in the temporary directory (scratch-root.ts, protected in every run), or in
+ * /tmp's when that path would be too long for a socket. HTTPS is read when an https prefix names
+ * a path: a tunnel's host and port would reach every other path.
  */
 export function planEgress(netHttp: readonly NetGrant[]): EgressPlan | undefined {
   if (netHttp.length === 0) return undefined;
   const leaf = join(`skillctl-egress-${randomBytes(9).toString('hex')}`, 'proxy.sock');
-  const path = join(tmpdir(), leaf);
-  const socket = Buffer.byteLength(path) <= SOCKET_PATH_MAX ? path : join('/tmp', leaf);
+  const path = join(scratchRoot(tmpdir()), leaf);
+  const socket = Buffer.byteLength(path) <= SOCKET_PATH_MAX ? path : join(scratchRoot('/tmp'), leaf);
   return { socket, readsHttps: netHttp.some((g) => g.value.protocol === 'https:' && g.value.path !== '/') };
 }
 
 export async function openEgress(plan: EgressPlan, gate: EgressGate): Promise<OpenEgress | { readonly failure: Attempt['outcome'] }> {
+  const unsafe = await ensureScratchRoot(dirname(dirname(plan.socket)));
+  if (unsafe !== undefined) return { failure: failed('unavailable', [unsafe]) };
   try {
     // cert.ts only for a run that reads HTTPS: most runs never make a certificate.
     const authority = plan.readsHttps ? (await import('./cert.js')).createRunAuthority() : undefined;
