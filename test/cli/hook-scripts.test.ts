@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { appendFile, chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { docHook, git, installDocHook, pinnedRepo, RUN_JS, sh, type PinnedRepo } from '../helpers/git-pins.js';
+import { docHook, git, installDocHook, pinnedRepo, RUN_JS, sh, type PinnedRepo, type Ran } from '../helpers/git-pins.js';
 import { ROOT } from '../helpers/paths.js';
 import { removeDir } from '../helpers/project.js';
 
@@ -71,5 +71,36 @@ describe('scripts/verify_pins.sh', () => {
     // Told which tree: --rev HEAD verifies the commit, whatever the hook context.
     assert.equal(sh(root, 'sh', ['scripts/verify_pins.sh', '--rev', 'HEAD'], { env: { GIT_INDEX_FILE: join(root, '.git', 'index') } }).code, 0);
     assert.equal(sh(root, 'sh', ['scripts/verify_pins.sh'], { env: { GIT_INDEX_FILE: join(root, '.git', 'index') } }).code, 1);
+  });
+});
+
+describe('scripts/pre-commit-hook.sh: the base of a range', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+  const hook = join(ROOT, 'scripts', 'pre-commit-hook.sh');
+  const zeros = '0'.repeat(40);
+
+  it('names the base it compares with, says why there is none, and fails closed on a base that names no commit', async () => {
+    const { root, base } = await repo();
+    const run = (env: Record<string, string>): Ran => sh(root, 'sh', [hook], { env });
+    const compared = run({ PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: 'HEAD' });
+    assert.deepEqual([compared.code, compared.stderr], [0, `skillctl verify-pins: comparing the lock with base ${base} (PRE_COMMIT_FROM_REF); SKILLCTL_HOOK_NO_BASE=1 accepts an intended change of its trust\n`]);
+    const none: [Record<string, string>, RegExp][] = [
+      [{ PRE_COMMIT_FROM_REF: zeros, PRE_COMMIT_TO_REF: 'HEAD' }, /\(PRE_COMMIT_FROM_REF is all zeros: no commit before the range\)\n$/],
+      [{ PRE_COMMIT_TO_REF: 'HEAD' }, /\(PRE_COMMIT_FROM_REF is not set\)\n$/],
+      [{ PRE_COMMIT_REMOTE_NAME: 'origin', PRE_COMMIT_LOCAL_BRANCH: 'refs/heads/main' }, /\(a push from a root commit: the remote holds none of its history\)\n$/],
+      [{ PRE_COMMIT_FROM_REF: 'no-such-branch', PRE_COMMIT_TO_REF: 'HEAD', PRE_COMMIT_CHECKOUT_TYPE: '1' }, /\(post-checkout: the commit checked out before is not a base\)\n$/],
+    ];
+    for (const [env, why] of none) {
+      const r = run(env);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /^skillctl verify-pins: no base to compare the lock with /);
+      assert.match(r.stderr, why);
+    }
+    // The commit stage has no range, and says nothing of a base.
+    assert.deepEqual([run({}).code, run({}).stderr], [0, '']);
+    // A base named that git cannot find is no reason to skip the comparison.
+    const missing = run({ PRE_COMMIT_FROM_REF: 'no-such-branch', PRE_COMMIT_TO_REF: 'HEAD' });
+    assert.equal(missing.code, 2, missing.stdout + missing.stderr);
+    assert.match(missing.stderr, /GIT_TREE_UNREADABLE/);
   });
 });

@@ -4,47 +4,12 @@
 // tampered commit is refused. The hook is `language: script`: nothing is installed, no network.
 // pre-commit is a Debian package .ci/run installs; without it the test is skipped, except in CI.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
-import { appendFile, chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { git, gitEnv, pinnedRepo, RUN_JS, sh } from '../helpers/git-pins.js';
-import { ROOT } from '../helpers/paths.js';
+import { git, pinnedRepo, RUN_JS, sh } from '../helpers/git-pins.js';
+import { config, hookRepo, pushedToRemote, SKIP } from '../helpers/pre-commit.js';
 import { removeDir, tempDir } from '../helpers/project.js';
-
-const HAS_PRE_COMMIT = spawnSync('pre-commit', ['--version'], { env: gitEnv() }).status === 0;
-const SKIP = HAS_PRE_COMMIT || process.env.CI === 'true' ? false : 'pre-commit is not installed (apt-get install pre-commit)';
-const HOOK_FILES = ['.pre-commit-hooks.yaml', 'scripts/pre-commit-hook.sh'];
-
-/**
- * The hook repository and commit to name in `repo:` and `rev:`: this checkout at HEAD when HEAD
- * holds the hook files as they are on disk (CI, a clean checkout), else a repository made of the
- * files on disk (a checkout with uncommitted changes to them), so what is tested is what is here.
- */
-async function hookRepo(temps: string[]): Promise<{ repo: string; rev: string }> {
-  const head = git(ROOT, ['rev-parse', '--verify', '-q', 'HEAD'], false);
-  const same = head.code === 0 && HOOK_FILES.every((f) => {
-    const staged = git(ROOT, ['ls-tree', 'HEAD', '--', f], false).stdout;
-    const blob = git(ROOT, ['hash-object', '--', f], false).stdout.trim();
-    const exec = (statSync(join(ROOT, f)).mode & 0o111) !== 0;
-    return staged.startsWith(exec ? '100755' : '100644') && staged.includes(` ${blob}\t`);
-  });
-  if (same) return { repo: ROOT.replace(/\/$/, ''), rev: head.stdout.trim() };
-  const dir = await tempDir('skillctl-hook-repo-');
-  temps.push(dir);
-  await mkdir(join(dir, 'scripts'));
-  for (const f of HOOK_FILES) await copyFile(join(ROOT, f), join(dir, f));
-  await chmod(join(dir, 'scripts', 'pre-commit-hook.sh'), 0o755);
-  git(dir, ['init', '-q', '-b', 'main']);
-  git(dir, ['add', '.']);
-  git(dir, ['commit', '-q', '-m', 'hooks']);
-  return { repo: dir, rev: git(dir, ['rev-parse', 'HEAD']).stdout.trim() };
-}
-
-function config(repo: string, rev: string, hooks: readonly string[]): string {
-  return `minimum_pre_commit_version: 3.0.0\nrepos:\n  - repo: ${repo}\n    rev: ${rev}\n    hooks:\n${hooks.map((h) => `      - id: ${h}\n`).join('')}`;
-}
 
 describe('the pre-commit framework hook', { skip: SKIP }, () => {
   const temps: string[] = [];
@@ -89,12 +54,7 @@ describe('the pre-commit framework hook', { skip: SKIP }, () => {
     await writeFile(path, good);
 
     // pre-push: the first push of a branch, then a tampered commit on it.
-    const remote = await tempDir('skillctl-remote-');
-    temps.push(remote);
-    git(remote, ['init', '-q', '--bare', '-b', 'main']);
-    git(root, ['remote', 'add', 'origin', remote]);
-    const first = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env });
-    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const remote = await pushedToRemote(root, env, temps);
     await appendFile(path, '// tampered\n');
     git(root, ['commit', '-q', '--no-verify', '-a', '-m', 'tampered']);
     const push = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env });
