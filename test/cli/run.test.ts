@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyAuditLog } from '../../src/core/run/index.js';
-import { tempDir } from '../helpers/tmp.js';
+import { leftIn, tempDir } from '../helpers/tmp.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { json, skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
@@ -106,7 +106,7 @@ describe('skillctl run', () => {
     const doc = json<RunDoc & { skill: { origin: string } }>(byId);
     assert.equal(doc.skill.origin, 'lock');
     assert.deepEqual(doc.diagnostics.filter((d) => d.code === 'RUN_UNPINNED'), []);
-    assert.deepEqual(await readdir(scratch), []);
+    assert.deepEqual(await leftIn(scratch), []);
   });
 
   it('ambient credentials never reach the skill', () => {

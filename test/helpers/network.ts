@@ -24,8 +24,8 @@ async function listen(server: Server | ReturnType<typeof createTcpServer>): Prom
   return (server.address() as AddressInfo).port;
 }
 
-/** An HTTP server on 127.0.0.1 answering with `route`. */
-export async function serve(route: (req: IncomingMessage, res: ServerResponse, base: string) => void): Promise<TestServer> {
+/** An HTTP server on 127.0.0.1 answering with `route`, and upgrade requests (WebSocket's) with `upgrade`. */
+export async function serve(route: (req: IncomingMessage, res: ServerResponse, base: string) => void, upgrade?: (req: IncomingMessage, socket: Socket, head: Buffer) => void): Promise<TestServer> {
   const seen: string[] = [];
   const hosts: string[] = [];
   let base = '';
@@ -34,6 +34,18 @@ export async function serve(route: (req: IncomingMessage, res: ServerResponse, b
     hosts.push(req.headers.host ?? '');
     route(req, res, base);
   });
+  // Upgraded connections are the handler's, not the server's: close() ends them itself.
+  const upgraded = new Set<Socket>();
+  if (upgrade !== undefined) {
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+      seen.push(req.url ?? '');
+      hosts.push(req.headers.host ?? '');
+      upgraded.add(socket);
+      socket.on('close', () => upgraded.delete(socket));
+      socket.on('error', () => socket.destroy());
+      upgrade(req, socket, head);
+    });
+  }
   const port = await listen(server);
   base = `http://127.0.0.1:${port}`;
   return {
@@ -43,6 +55,7 @@ export async function serve(route: (req: IncomingMessage, res: ServerResponse, b
     hosts,
     close: async () => {
       server.closeAllConnections();
+      for (const socket of upgraded) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
   };

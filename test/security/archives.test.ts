@@ -16,7 +16,7 @@ import { archiveSourceFromBytes, openArchive, unpackTgz, type BundleBounds } fro
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { fixture } from '../helpers/paths.js';
 import { gzipBomb, paxData, tar, tgz, type RawEntry } from '../helpers/tar.js';
-import { tempDir } from '../helpers/tmp.js';
+import { leftIn, tempDir } from '../helpers/tmp.js';
 
 async function codesOf(bytes: Buffer, bounds?: BundleBounds): Promise<string[]> {
   const src = await archiveSourceFromBytes(bytes, 'hostile.tgz', bounds);
@@ -179,7 +179,7 @@ const ARCHIVES: [string, string, string, (sc: Scratch) => Buffer][] = [
 
 /** `skillctl run ./<name>.tgz` with TMPDIR in the scratch folder, which must be left empty. */
 const runArchive = (name: string) => async (sc: Scratch): Promise<Ran> => runTarget(`./${name}.tgz`, {}, { cwd: sc.work, env: { TMPDIR: join(sc.work, 'tmp') } });
-const nothingUnpacked = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(await readdir(join(sc.work, 'tmp')), []);
+const nothingUnpacked = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(await leftIn(join(sc.work, 'tmp')), []);
 /** `skillctl pin ../<name>.tgz` in a project: no lock written. */
 const pinArchive = (name: string) => (sc: Scratch): Promise<Ran> => attempt(['pin', `../${name}.tgz`], { cwd: join(sc.work, 'project') });
 const noLock = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(await readdir(join(sc.work, 'project', 'pins')).catch(() => []), []);

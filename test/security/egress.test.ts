@@ -208,7 +208,7 @@ const HTTPS_EXEC = 'egress-https-exec.policy.yaml';
 /** Finds every proxy socket under argv[1] and asks each for argv[2], as a program without the token would. */
 const STEAL_PY = `import glob, socket, sys
 answers = []
-paths = glob.glob(sys.argv[1] + '/skillctl-egress-*/proxy.sock')
+paths = glob.glob(sys.argv[1] + '/skillctl-egress-*/proxy.sock') + glob.glob(sys.argv[1] + '/skillctl-*/skillctl-egress-*/proxy.sock')
 for p in paths:
     s = socket.socket(socket.AF_UNIX)
     s.settimeout(15)

@@ -13,7 +13,7 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { skillctl } from '../helpers/cli.js';
 import { BIN } from '../helpers/paths.js';
 import { processesWith } from '../helpers/procs.js';
-import { tempDir } from '../helpers/tmp.js';
+import { leftIn, tempDir } from '../helpers/tmp.js';
 
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (await check()) return true;
@@ -85,7 +85,7 @@ describe('threat: a run that ends badly (signals, a killed skillctl)', () => {
     const archive = (await readdir(join(root, 'dist'))).find((f) => f.endsWith('.tgz')) as string;
     const code = await interrupt([join('dist', archive), '--sandbox', 'bwrap'], 'SIGINT', 'sleep 271.828');
     assert.equal(code, 130);
-    assert.deepEqual(await readdir(scratch), []);
+    assert.deepEqual(await leftIn(scratch), []);
   });
 
   it('skillctl killed outright (SIGKILL) with --sandbox none: the skill dies with it, and its start record names the run', async () => {

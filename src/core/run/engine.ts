@@ -135,10 +135,13 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   // 1. Resolve: the bundle the target names, and the entrypoint.
   // A bundle directory runs from a private copy, verified as copied (stage.ts), where no skill may write (writable.ts).
   const writable = policy !== undefined && policy.fsWrite.length > 0 ? await writableReal(policy.fsWrite) : [];
-  // In skillctl's own directory there (scratch-root.ts), made now whatever the target: this
-  // run's sandbox starts with it there, to be protected.
+  // In skillctl's own directory there (scratch-root.ts), made now whatever the target, with /tmp's
+  // (where a socket goes whose path would be too long): this run's sandbox starts with both there,
+  // to be protected, and neither can be taken for a path the skill planted (planted.ts).
   const scratchDir = scratchRoot(opts.resolve?.scratchDir ?? tmpdir());
-  const scratchRefusal = (await scratchWritable(scratchDir, writable)) ?? (await ensureScratchRoot(scratchDir));
+  const unsafe = await ensureScratchRoot(scratchDir);
+  await ensureScratchRoot(scratchRoot('/tmp'));
+  const scratchRefusal = (await scratchWritable(scratchDir, writable)) ?? unsafe;
   const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, scratchDir, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   trail.add(...resolution.diagnostics);

@@ -15,22 +15,19 @@
  * cannot lead elsewhere. Each answer is recorded for the audit trail; a refusal is a 403 that
  * names its code.
  */
-import type * as Http from 'node:http';
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type * as Https from 'node:https';
-import type * as Net from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-// The gate's module, not policy/index.js, which holds the policy file loader (YAML).
-import type { PolicyDecision, RecordingGate } from '../../policy/gate.js';
 import type { RunAuthority } from './cert.js';
+import { forward, rawRefusal, relayUpgrade, type EgressGate, type Wire } from './request.js';
 import { pinSocket } from './socket-pin.js';
 
-export type EgressGate = Pick<RecordingGate, 'checkUrl' | 'checkTunnel'>;
+export type { EgressGate } from './request.js';
+export { DENIED_HEADER } from './request.js';
 
 export interface EgressProxy {
   /**
@@ -52,89 +49,8 @@ export interface EgressProxy {
 /** How long a connection may take to say who it is. */
 const TOKEN_WAIT_MS = 10_000;
 
-/** Headers for one hop only (RFC 9110 §7.6.1), and the proxy's own. */
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
-
 /** Connections from the sandbox at once; more are closed as they come. */
 export const MAX_CONNECTIONS = 256;
-
-/** The header that names a refusal's code, for programs that look. */
-export const DENIED_HEADER = 'x-skillctl-denied';
-
-function refusalBody(d: Extract<PolicyDecision, { allowed: false }>): string {
-  return `skillctl egress: ${d.code}: ${d.reason}\n`;
-}
-
-function forwardedHeaders(req: IncomingMessage, host: string): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  const named = new Set((req.headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase()));
-  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && !named.has(name) && value !== undefined) out[name] = value;
-  out.host = host;
-  return out;
-}
-
-function responseHeaders(raw: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) if (!HOP_BY_HOP.has((raw[i] as string).toLowerCase())) out.push(raw[i] as string, raw[i + 1] as string);
-  return out;
-}
-
-/** node:http and node:net, loaded when a proxy starts: a run without net.http never pays for them. */
-interface Wire {
-  readonly request: typeof Http.request;
-  /** node:https's, when the proxy reads HTTPS tunnels. */
-  readonly requestTls?: typeof Https.request;
-  readonly connect: typeof Net.connect;
-  readonly track: (s: Socket) => void;
-}
-
-/**
- * A request: absolute-form (`GET http://host/path`) from a client that proxies, or origin-form
- * (`GET /path`) inside a tunnel to `origin` (`http://host:port`, or `https://host:port` for a
- * tunnel whose TLS the proxy ended).
- */
-async function forward(gate: EgressGate, req: IncomingMessage, res: ServerResponse, wire: Wire, origin: string | undefined): Promise<void> {
-  const raw = origin === undefined ? (req.url ?? '') : (req.url ?? '').startsWith('/') ? `${origin}${req.url ?? ''}` : '';
-  const refuse = (status: number, d: Extract<PolicyDecision, { allowed: false }>): void => {
-    const body = refusalBody(d);
-    res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), [DENIED_HEADER]: d.code, connection: 'close' }).end(body);
-  };
-  // An origin-form request (`GET /path`) names no host, and an https:// one asks the proxy to
-  // speak TLS for the program: HTTPS goes through a tunnel.
-  if (!(origin === undefined ? /^http:\/\//i : /^https?:\/\//i).test(raw)) {
-    return refuse(400, { allowed: false, code: 'POLICY_URL_INVALID', reason: 'net.http: the proxy takes http:// URLs; https goes through CONNECT' });
-  }
-  const d = await gate.checkUrl(raw);
-  if (!d.allowed) return refuse(403, d);
-  const url = new URL(d.resolved);
-  const tls = url.protocol === 'https:';
-  const name = url.hostname.replace(/^\[|\]$/g, '');
-  const options = {
-    host: d.address ?? name,
-    port: url.port !== '' ? Number(url.port) : tls ? 443 : 80,
-    method: req.method,
-    path: `${url.pathname}${url.search}`,
-    headers: forwardedHeaders(req, url.host),
-    setHost: false,
-  };
-  // Connected to the address checked; the certificate is verified for the URL's own name (SNI
-  // too, unless it is an address), against Node's CAs and NODE_EXTRA_CA_CERTS.
-  let upstream: Http.ClientRequest;
-  if (!tls) upstream = wire.request(options);
-  else if (wire.requestTls !== undefined) upstream = wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: false });
-  // Only a proxy that reads HTTPS has an https origin; never send such a request in the clear.
-  else return refuse(400, { allowed: false, code: 'POLICY_URL_INVALID', reason: 'net.http: this proxy does not read https' });
-  upstream.on('socket', wire.track);
-  upstream.on('response', (r) => {
-    res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
-    r.pipe(res);
-  });
-  upstream.on('error', (err) => {
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`skillctl egress: ${err.message}\n`);
-    else res.destroy();
-  });
-  req.pipe(upstream);
-}
 
 /** Reads what a tunnel carries, request by request: plain HTTP, or HTTPS whose TLS the proxy ends. */
 interface Readers {
@@ -146,8 +62,7 @@ async function tunnel(gate: EgressGate, req: IncomingMessage, client: Socket, he
   const authority = req.url ?? '';
   const d = await gate.checkTunnel(authority);
   if (!d.allowed) {
-    const body = refusalBody(d);
-    client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain; charset=utf-8\r\n${DENIED_HEADER}: ${d.code}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    client.end(rawRefusal('403 Forbidden', d));
     return;
   }
   const reader = d.resolved.startsWith('http:') ? read.http : read.https;
@@ -200,6 +115,12 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
     forward(gate, req, res, wire, origins.get(req.socket)).catch(() => res.destroy());
   });
   inner.on('clientError', (_err, s: Socket) => s.destroy());
+  inner.on('upgrade', (req: IncomingMessage, s: Socket, head: Buffer) => {
+    relayUpgrade(gate, req, s, head, wire, origins.get(req.socket)).catch(() => s.destroy());
+  });
+  server.on('upgrade', (req: IncomingMessage, s: Socket, head: Buffer) => {
+    relayUpgrade(gate, req, s, head, wire, undefined).catch(() => s.destroy());
+  });
   const read: Readers = {
     http: (client, target) => {
       origins.set(client, `http://${target}`);

@@ -88,6 +88,12 @@ describe('egress proxy', () => {
         received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
         res.writeHead(200, { 'content-type': 'text/plain', 'keep-alive': 'timeout=5', 'x-site': 'yes' }).end(`site:${req.method ?? ''} ${req.url ?? ''} ${body}`);
       });
+    }, (req, socket, head) => {
+      // An echo protocol: agreed to with 101, then every byte back, prefixed.
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' });
+      socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade ?? ''}\r\n\r\n`);
+      if (head.length > 0) socket.write(Buffer.concat([Buffer.from('echo:'), head]));
+      socket.on('data', (d: Buffer) => socket.write(Buffer.concat([Buffer.from('echo:'), d])));
     });
     const policy = loadPolicy(Buffer.from(JSON.stringify({ version: 1, permissions: { 'net.http': [`http://127.0.0.1:${site.port}/public`] } })), { file: 'policy.json', baseDir: tmp });
     assert.ok(policy.policy, JSON.stringify(policy.diagnostics));
@@ -142,6 +148,31 @@ describe('egress proxy', () => {
     const before = received.length;
     const no = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
     const refused = await over(no.socket, `GET /private/in-tunnel HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\n\r\n`);
+    assert.match(refused, /^HTTP\/1\.1 403 Forbidden\r\n[\s\S]*x-skillctl-denied: POLICY_URL_DENIED\r\n/);
+    assert.equal(received.length, before);
+  });
+
+  it('carries an upgrade (a WebSocket) in a tunnel it reads once its URL is checked, both ways after the 101; refuses one outside the prefix, the server never asked', async () => {
+    const t = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
+    const upgrade = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const got = await new Promise<string>((resolve) => {
+      let text = '';
+      t.socket.setEncoding('utf8');
+      t.socket.on('data', (d: string) => {
+        text += d;
+        if (text.endsWith('\r\n\r\n')) t.socket.write('ping');
+        if (text.endsWith('echo:ping')) resolve(text);
+      });
+      t.socket.on('close', () => resolve(text));
+      t.socket.write(upgrade('/public/ws'));
+    });
+    t.socket.destroy();
+    assert.equal(got, 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho:ping');
+    const asked = received.at(-1);
+    assert.deepEqual([asked?.url, asked?.headers.upgrade, asked?.headers['sec-websocket-version']], ['/public/ws', 'echo', '13']);
+    const before = received.length;
+    const no = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
+    const refused = await over(no.socket, upgrade('/private/ws'));
     assert.match(refused, /^HTTP\/1\.1 403 Forbidden\r\n[\s\S]*x-skillctl-denied: POLICY_URL_DENIED\r\n/);
     assert.equal(received.length, before);
   });
