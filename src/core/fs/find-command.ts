@@ -7,10 +7,14 @@
  * lies where the policy lets skills write (`/usr/local/bin/python3 -> /home/u/tools/python3`
  * with fs.write granting /home/u, or an exec rule naming `/proj/scripts/lint.sh` with fs.write
  * granting /proj) is what one skill rewrites and a later run, or skillctl itself outside every
- * sandbox (bwrap, setpriv, prlimit, an interpreter's version probe), then starts.
+ * sandbox (bwrap, setpriv, prlimit, an interpreter's version probe), then starts. So is one whose
+ * real path lies outside but whose way there passes through an entry inside a write root (a link
+ * `/usr/local/bin/bwrap -> /home/u/tools/bwrap -> /usr/bin/bwrap`): the path checked is not the
+ * path started, since a skill points that link elsewhere, and a run's programs are looked up once
+ * and started for each of its attempts (and other runs go on meanwhile).
  */
 import { constants } from 'node:fs';
-import { access, realpath, stat } from 'node:fs/promises';
+import { access, lstat, readlink, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
 import { within } from './within.js';
 
@@ -38,19 +42,66 @@ export type CommandLookup =
 export interface LookupOptions {
   /**
    * Real paths where skills may write (the policy's fs.write, all of it): a program found whose
-   * real path lies inside one is refused. Default: none.
+   * real path lies inside one, or whose way there passes through one, is refused. Default: none.
    */
   readonly writable?: readonly string[];
 }
 
-/** The refusal of a found program whose real path lies inside a write root, or undefined. */
+/** How many links a resolution follows before giving up, as the kernel does (ELOOP). */
+const MAX_LINKS = 40;
+
+/**
+ * Every entry the resolution of the absolute `path` goes through, each named by its real
+ * directory: the directories and links of the path, and of each link's target in turn, to the
+ * file itself (as the kernel walks it; `..` after a link climbs from where the link led).
+ */
+async function entriesOnTheWay(path: string): Promise<{ readonly entry: string; readonly link: boolean }[]> {
+  const seen: { entry: string; link: boolean }[] = [];
+  let pending = path.split('/');
+  let done = '/';
+  let links = 0;
+  while (pending.length > 0) {
+    const name = pending.shift() as string;
+    if (name === '' || name === '.') continue;
+    if (name === '..') {
+      done = posix.dirname(done);
+      continue;
+    }
+    const here = posix.join(done, name);
+    const st = await lstat(here).catch(() => undefined);
+    const link = st?.isSymbolicLink() === true;
+    seen.push({ entry: here, link });
+    if (!link || ++links > MAX_LINKS) {
+      done = here;
+      continue;
+    }
+    const target = await readlink(here);
+    if (target.startsWith('/')) done = '/';
+    pending = [...target.split('/'), ...pending];
+  }
+  return seen;
+}
+
+/**
+ * The refusal of a found program whose real path lies inside a write root, or whose way there
+ * passes through an entry inside one (a link a skill can point elsewhere), or undefined.
+ */
 async function plantable(path: string, writable: readonly string[]): Promise<CommandLookup | undefined> {
   if (writable.length === 0) return undefined;
   const real = await realpath(path).catch(() => path);
   const root = writable.find((w) => within(real, w));
-  if (root === undefined) return undefined;
-  const via = real === path ? '' : ` (through a symlink, to ${real})`;
-  return { ok: false, reason: `resolves to ${path}${via}, inside the fs.write path ${root}, where a skill may have rewritten it`, writable: { path, real, root } };
+  if (root !== undefined) {
+    const via = real === path ? '' : ` (through a symlink, to ${real})`;
+    return { ok: false, reason: `resolves to ${path}${via}, inside the fs.write path ${root}, where a skill may have rewritten it`, writable: { path, real, root } };
+  }
+  // Named by the link when there is one (what a skill would point elsewhere), else the first entry.
+  const inside = (await entriesOnTheWay(path)).flatMap(({ entry, link }) => {
+    const on = writable.find((w) => within(entry, w));
+    return on === undefined ? [] : [{ entry, link, on }];
+  });
+  const first = inside.find((x) => x.link) ?? inside[0];
+  if (first === undefined) return undefined;
+  return { ok: false, reason: `resolves to ${path} through ${first.entry}, inside the fs.write path ${first.on}, which a skill may point elsewhere (it leads to ${real} now)`, writable: { path, real, root: first.on } };
 }
 
 /**

@@ -5,8 +5,8 @@
  * connects: the name is resolved again for each connection, and a resolver that answered with a
  * public address first can answer 127.0.0.1 or 169.254.169.254 next (DNS rebinding). Node's
  * fetch takes no `lookup` (only a dispatcher of the undici package, which skillctl does not ship,
- * could carry one), so each request goes through the OCI client's exchange instead
- * (../oci/http-exchange.ts), whose `publicOnly` refuses a special IP literal before connecting and
+ * could carry one), so each request goes through the HTTP exchange the OCI client uses too
+ * (../net/http-exchange.ts), whose `publicOnly` refuses a special IP literal before connecting and
  * resolves a name with policy/public-host.ts's guarded lookup as the socket is opened: the
  * connection goes to an address that very answer found public, or fails with ENOTPUBLIC, nothing
  * sent.
@@ -15,8 +15,7 @@
  * `redirect: 'manual'`. The SDK follows one only within the server's origin (connection.ts asks
  * for that policy), by calling this fetch again, so each hop's connection is checked as well.
  */
-// Not through oci/index.js, which loads the whole registry client: only the exchange is needed.
-import { exchange } from '../oci/http-exchange.js';
+import { exchange } from '../net/index.js';
 
 /** What the SDK's transport calls (its FetchLike). */
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;

@@ -10,7 +10,7 @@ import type { Code } from '../diagnostics.js';
 import { SkillctlError } from '../errors.js';
 import { parseChallenge } from './challenge.js';
 import type { CredentialStore } from './credentials.js';
-import type { HttpResponse } from './http-exchange.js';
+import type { HttpResponse } from '../net/index.js';
 import { boundedText, ERROR_BODY_MAX, registryMessage } from './response-body.js';
 
 /** What the authenticator needs of the transport: a plain GET (no auth, no redirects) and its scheme rule. */

@@ -1,5 +1,5 @@
 import { SkillctlError } from '../errors.js';
-import { abortError } from './http-exchange.js';
+import { abortError } from '../net/index.js';
 
 /**
  * The overall deadline of a command's registry exchange (`--timeout`), and how a request answers

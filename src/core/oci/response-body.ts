@@ -4,7 +4,7 @@
  * service's answer. Both are bounded: a registry is untrusted and may send without end.
  */
 import { isSkillctlError, SkillctlError } from '../errors.js';
-import type { HttpResponse } from './http-exchange.js';
+import type { HttpResponse } from '../net/index.js';
 
 /** How much of an error or token body is read. */
 export const ERROR_BODY_MAX = 64 * 1024;

@@ -4,7 +4,7 @@
  */
 import type { CredentialStore } from './credentials.js';
 import type { Deadline } from './deadline.js';
-import type { HttpResponse } from './http-exchange.js';
+import type { HttpResponse } from '../net/index.js';
 
 export interface TransportOptions {
   /** Allow plain HTTP to a host that is not loopback (default false). */
@@ -23,7 +23,7 @@ export interface TransportOptions {
   readonly deadline?: Deadline;
   /**
    * Connect only to public addresses, redirect targets and token realms included (default false):
-   * for a registry named by untrusted input, such as a lock's origin (./http-exchange.ts says how).
+   * for a registry named by untrusted input, such as a lock's origin (../net/http-exchange.ts says how).
    */
   readonly publicOnly?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * HTTP to one registry, over node:http and node:https (./http-exchange.ts says why not fetch).
+ * HTTP to one registry, over node:http and node:https (../net/http-exchange.ts says why not fetch).
  * Everything a registry does to a request is decided here, once:
  *
  * - the scheme: HTTPS (the system CAs plus NODE_EXTRA_CA_CERTS, which Node reads at start-up);
@@ -26,7 +26,7 @@
 import { SkillctlError } from '../errors.js';
 import { RegistryAuth } from './auth.js';
 import { linkedSignal, reasonOf, sleep, type Stop } from './deadline.js';
-import { abortError, exchange } from './http-exchange.js';
+import { abortError, exchange } from '../net/index.js';
 import { spokePlainHttp, unreachable } from './network-error.js';
 import { isLoopback } from './reference.js';
 import { checkScheme, originOf } from './registry-origin.js';

@@ -49,7 +49,7 @@ export const POLICY_CODES = {
   POLICY_EXEC_DENIED: { severity: 'error', title: 'A command is not on the granted exec allowlist.', exit: 'denied' },
   POLICY_EXEC_WRITABLE: {
     severity: 'error',
-    title: 'A command an exec rule grants resolves (through symlinks) to a program inside an fs.write path of the policy, which a skill may have rewritten; it is not run.',
+    title: 'A command an exec rule grants resolves (through symlinks) to a program inside an fs.write path of the policy, or through a link inside one, which a skill may have rewritten or pointed elsewhere; it is not run.',
     exit: 'denied',
   },
   POLICY_EXEC_ARGUMENT_DENIED: {

@@ -44,6 +44,29 @@ describe('lookupCommand', () => {
     assert.equal(!linked.ok && linked.writable?.real, join(tools, 'python3'));
   });
 
+  it('refuses a program outside every write root whose way there passes through a link inside one', async () => {
+    // chain/git -> tools/git-link -> kept/git: a skill that may write tools/ points git-link elsewhere.
+    const chain = join(root, 'chain');
+    await mkdir(chain, { recursive: true });
+    await symlink(join(kept, 'git'), join(tools, 'git-link'));
+    await symlink(join(tools, 'git-link'), join(chain, 'git'));
+    const r = await lookupCommand('git', `${chain}:${kept}`, { writable: [tools] });
+    assert.equal(r.ok, false);
+    assert.deepEqual(!r.ok && r.writable, { path: join(chain, 'git'), real: join(kept, 'git'), root: tools });
+    assert.match(!r.ok ? r.reason : '', /through .*git-link, inside the fs.write path/);
+    // A directory link inside the write root on the way, and a `..` climbing out of a directory there.
+    await symlink(kept, join(tools, 'dir-link'));
+    await symlink(join(tools, 'dir-link', 'git'), join(chain, 'git2'));
+    await mkdir(join(tools, 'sub'));
+    await symlink(`${tools}/sub/../../kept/git`, join(chain, 'git3'));
+    for (const name of ['git2', 'git3']) {
+      const x = await lookupCommand(name, chain, { writable: [tools] });
+      assert.equal(!x.ok && x.writable?.root, tools, name);
+    }
+    // The same chains, with no write root on their way: found, by their own path.
+    assert.deepEqual(await lookupCommand('git', chain, { writable: [join(root, 'elsewhere')] }), { ok: true, path: join(chain, 'git') });
+  });
+
   it('finds a program outside every write root, and everything without write roots (the default)', async () => {
     assert.deepEqual(await lookupCommand('git', kept, { writable: [tools] }), { ok: true, path: join(kept, 'git') });
     assert.deepEqual(await lookupCommand('python3', kept), { ok: true, path: join(kept, 'python3') });

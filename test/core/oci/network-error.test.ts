@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
 import { NO_CREDENTIALS } from '../../../src/core/oci/credentials.js';
-import { exchange } from '../../../src/core/oci/http-exchange.js';
+import { exchange } from '../../../src/core/net/http-exchange.js';
 import { bodyCut, causeOf, unreachable } from '../../../src/core/oci/network-error.js';
 import { Transport } from '../../../src/core/oci/transport.js';
 

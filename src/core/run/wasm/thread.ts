@@ -18,7 +18,7 @@ import type * as Crypto from 'node:crypto';
 import type { WasmApi, WasmInstance, WasmMemory } from './engine-types.js';
 import type { HostAnswer, HostRequest } from './hostcalls.js';
 import type { WasiRequest } from './wasi-wire.js';
-import type { WasiExit, wasiImports } from './wasi-thread.js';
+import type { WasiExit, WasiImports, WasiThreadContext } from './wasi-thread.js';
 
 export interface ThreadData {
   readonly bytes: Uint8Array;
@@ -41,8 +41,11 @@ export type ThreadResult =
   | { readonly t: 'invalid'; readonly message: string }
   | WasiExit;
 
-/** `makeWasi` is wasi-thread.ts's wasiImports, passed in as text beside this function's; `d` is the job. */
-export function wasmThread(makeWasi: typeof wasiImports, d: ThreadData): void {
+/**
+ * `makeWasi` is wasi-thread.ts's wasiImports with the guest-memory reader it is handed, passed in
+ * as text beside this function's (thread-source.ts); `d` is the job.
+ */
+export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: ThreadData): void {
   const wt = process.getBuiltinModule('node:worker_threads') as typeof WorkerThreads;
   // Loaded when a call needs it (sha256_input_hex, random_fill): most modules make neither, and
   // loading node:crypto is a few milliseconds of the thread's start.

@@ -5,12 +5,15 @@
  * sched_yield, and the refusals (clocks, randomness, polling, sockets: ERRNO_NOTCAPABLE). Every
  * file call is forwarded to the run's thread, which holds the descriptor table and answers
  * through the gate (wasi-fs.ts); this side only moves bytes between the guest's memory and the
- * answer, each pointer and length checked against that memory (out of bounds: ERRNO_FAULT).
+ * answer, each pointer and length checked against that memory (wasi-guest-memory.ts; out of
+ * bounds: ERRNO_FAULT).
  *
  * Like thread.ts, this function runs from its source text inside the module's thread, so it
- * refers to nothing outside itself: the numbers of the ABI are literals here (wasi-abi.ts names
+ * refers to nothing outside itself (the guest's memory is read through the function it is
+ * handed, from its own text too): the numbers of the ABI are literals here (wasi-abi.ts names
  * them for the host side).
  */
+import type { guestMemory } from './wasi-guest-memory.js';
 import type { WasiAnswer, WasiRequest } from './wasi-wire.js';
 
 /** How the module's run ended, as far as WASI says: its exit status and what it printed. */
@@ -47,7 +50,8 @@ export interface WasiImports {
   readonly exit: (code: number) => WasiExit;
 }
 
-export function wasiImports(c: WasiThreadContext): WasiImports {
+/** `memoryOf` is wasi-guest-memory.ts's guestMemory, passed in as text beside this function's. */
+export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory): WasiImports {
   // errnos of preview 1
   const SUCCESS = 0;
   const BADF = 8;
@@ -69,45 +73,7 @@ export function wasiImports(c: WasiThreadContext): WasiImports {
 
   const exit = (code: number): WasiExit => ({ t: 'exit', code, stdout: Buffer.concat(stdout, stdoutSize), stderr: Buffer.concat(stderr, stderrSize), stderrTruncated });
   const { mem, text } = c;
-  const view = (ptr: number, len: number): DataView | undefined => {
-    const b = mem(ptr, len);
-    return b === undefined ? undefined : new DataView(b.buffer, b.byteOffset, len);
-  };
-  const putU32 = (ptr: number, v: number): boolean => {
-    const d = view(ptr, 4);
-    d?.setUint32(0, v, true);
-    return d !== undefined;
-  };
-  const putU64 = (ptr: number, v: bigint): boolean => {
-    const d = view(ptr, 8);
-    d?.setBigUint64(0, v, true);
-    return d !== undefined;
-  };
-  /** The (ptr, len) pairs of an iovec array, each checked; undefined when any is out of bounds. */
-  const iovecs = (iovs: number, count: number): Uint8Array[] | undefined => {
-    if (count < 0 || count > 1024) return undefined;
-    const d = view(iovs, count * 8);
-    if (d === undefined) return undefined;
-    const out: Uint8Array[] = [];
-    for (let i = 0; i < count; i++) {
-      const b = mem(d.getUint32(i * 8, true), d.getUint32(i * 8 + 4, true));
-      if (b === undefined) return undefined;
-      out.push(b);
-    }
-    return out;
-  };
-  /** Scatters `data` over the buffers; returns how many bytes were placed. */
-  const scatter = (bufs: readonly Uint8Array[], data: Uint8Array): number => {
-    let at = 0;
-    for (const b of bufs) {
-      if (at >= data.length) break;
-      const n = Math.min(b.length, data.length - at);
-      b.set(data.subarray(at, at + n));
-      at += n;
-    }
-    return at;
-  };
-  const total = (bufs: readonly Uint8Array[]): number => bufs.reduce((n, b) => n + b.length, 0);
+  const { view, putU32, putU64, iovecs, scatter, total } = memoryOf(mem);
 
   /** The strings and their sizes, for args_* and environ_*. */
   const list = (items: readonly Uint8Array[]) => ({

@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ERRNO, WASI_UNCHECKED_WRITE_BYTES } from '../../../../src/core/run/wasm/wasi-abi.js';
+import { guestMemory } from '../../../../src/core/run/wasm/wasi-guest-memory.js';
 import { wasiImports, type WasiThreadContext } from '../../../../src/core/run/wasm/wasi-thread.js';
 import type { WasiAnswer, WasiRequest } from '../../../../src/core/run/wasm/wasi-wire.js';
 import { entry, writeBundle } from '../../../helpers/bundles.js';
@@ -45,7 +46,7 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
     maxStderrBytes: 100,
     uncheckedWriteBytes: WASI_UNCHECKED_WRITE_BYTES,
   };
-  const wasi = wasiImports(ctx);
+  const wasi = wasiImports(ctx, guestMemory);
   const call = (name: string, ...args: (number | bigint)[]): number => (wasi.imports[name] as unknown as (...a: (number | bigint)[]) => number)(...args);
   /** The guest's bytes that reached the host, over every request. */
   const copied = (): number => asked.reduce((n, r) => n + (r.call === 'fd_write' ? r.data.length : 0), 0);

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { exchange } from '../../../src/core/oci/http-exchange.js';
+import { exchange } from '../../../src/core/net/http-exchange.js';
 
 const MIB = 1024 * 1024;
 

@@ -1,6 +1,6 @@
 /**
- * One HTTP request and its response over `node:http` / `node:https`, for the Transport
- * (./transport.ts), which decides everything about it (scheme, credentials, redirects, retries),
+ * One HTTP request and its response over `node:http` / `node:https`, for the OCI registry
+ * Transport (../oci/transport.ts), which decides everything about it (scheme, credentials, redirects, retries),
  * and for the fetch the MCP client is given when its server must be public
  * (../mcp-skills/public-fetch.ts): fetch itself takes no `lookup` to guard.
  *
@@ -23,7 +23,7 @@
  * never reused for one.
  */
 import type { ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-// Not through policy/index.js, which holds the policy file loader (YAML): the OCI commands need none of it.
+// Not through policy/index.js, which holds the policy file loader (YAML): the OCI and MCP commands need none of it.
 import { notPublicError, publicOnlyLookup, specialLiteral } from '../policy/public-host.js';
 
 /** How much of a response body may wait unread before the socket is paused. */
