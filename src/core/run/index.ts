@@ -50,6 +50,7 @@ export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
 export { scratchRoot } from './scratch-root.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
-export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, notDirsOnTheWay, type SandboxMode, type SandboxSpec } from './sandbox.js';
+export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, type SandboxMode, type SandboxSpec } from './sandbox.js';
+export { notDirsOnTheWay } from './protect-mounts.js';
 export { killGroup, spawnBounded, type SpawnOutcome, type SpawnSpec } from './process-runner.js';
 export type { SkillCode } from './skill-codes.js';

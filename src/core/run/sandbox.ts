@@ -8,8 +8,6 @@
  * which starts the command: every request is checked against the grant. A file outside those
  * binds does not exist inside: it is not merely refused.
  */
-import { lstat } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { pushAll } from '../findings.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
@@ -17,6 +15,8 @@ import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
+import { notDirsOnTheWay, protectMounts } from './protect-mounts.js';
+import { spawnBounded } from './process-runner.js';
 import { programWritable } from './writable.js';
 
 export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
@@ -69,12 +69,13 @@ export interface SandboxSpec {
   readonly write: readonly string[];
   /**
    * When net.http is granted: the egress proxy's socket, handed to bubblewrap as descriptor
-   * EGRESS_FDS.socket, is shown at egressSocketIn, and the command starts under the bridge. With
+   * EGRESS_FDS.socket, is shown at egressSocketIn, and the command starts under the bridge; by its
+   * host path `socket` instead with `byPath` (a bubblewrap without `--ro-bind-fd`). With
    * `readsHttps`, the run's authority's certificate (descriptor EGRESS_FDS.ca) is shown read-only
    * beside it (egressCaIn), named by the bridge as the only trust store. Without it the sandbox
    * reaches no network at all.
    */
-  readonly egress?: { readonly readsHttps: boolean };
+  readonly egress?: { readonly readsHttps: boolean; readonly socket: string; readonly byPath?: true };
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -100,44 +101,6 @@ type Mount = { readonly kind: string; readonly path: string; readonly source?: s
 
 function depth(p: string): number {
   return p === '/' ? 0 : p.split('/').length - 1;
-}
-
-/** The directories between the write grants holding `p` and `p` itself, deepest first (none when no grant holds it). */
-function dirsAbove(p: string, write: readonly string[]): string[] {
-  const inWrite = write.filter((w) => within(p, w));
-  const out: string[] = [];
-  for (let dir = dirname(p); inWrite.some((w) => within(dir, w) && dir !== w); dir = dirname(dir)) out.push(dir);
-  return out;
-}
-
-/** A path mounted on itself over a write grant: read-only, or as it is (writable) only to pin it. */
-export interface ProtectMount {
-  readonly path: string;
-  readonly writable: boolean;
-}
-
-/**
- * How the run's protected paths inside a write grant are mounted over it, for bubblewrap and the
- * container engines alike. Each is mounted read-only. Each directory between the write grant and
- * one is mounted on itself, as it is (writable): a mount point cannot be renamed, so the path
- * cannot be moved aside and refilled. A file on the way (`notDirs`: a `.git` file naming the git
- * directory elsewhere) has nothing below it, and no engine mounts a path through it: it is
- * mounted read-only instead, which pins it too, so it can be neither rewritten to name another
- * git directory, nor renamed, removed or replaced.
- */
-export function protectMounts(protect: readonly string[], write: readonly string[], notDirs: readonly string[] = []): ProtectMount[] {
-  const out = new Map<string, boolean>();
-  const files = new Set(notDirs);
-  for (const f of files) if (write.some((w) => within(f, w) && f !== w)) out.set(f, false);
-  for (const p of protect) {
-    if (!write.some((w) => within(p, w))) continue;
-    const above = dirsAbove(p, write);
-    const file = above.findIndex((d) => files.has(d));
-    // A directory that is protected itself is mounted read-only, which pins it as well.
-    for (const dir of file === -1 ? above : above.slice(file + 1)) if (!protect.includes(dir) && !out.has(dir)) out.set(dir, true);
-    if (file === -1) out.set(p, false);
-  }
-  return [...out].map(([path, writable]) => ({ path, writable }));
 }
 
 /**
@@ -213,23 +176,11 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
     else args.push(m.kind, m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
-  if (spec.egress !== undefined) args.push('--ro-bind-fd', String(EGRESS_FDS.socket), egressSocketIn(spec));
+  if (spec.egress?.byPath === true) args.push('--ro-bind', spec.egress.socket, egressSocketIn(spec));
+  else if (spec.egress !== undefined) args.push('--ro-bind-fd', String(EGRESS_FDS.socket), egressSocketIn(spec));
   if (spec.egress?.readsHttps === true) args.push('--ro-bind-data', String(EGRESS_FDS.ca), egressCaIn(spec));
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
-}
-
-/**
- * The paths between a write grant and a protected path that exist and are not directories
- * (SandboxSpec.notDirs): looked at before the sandbox is set up, as bwrapArgs itself reads nothing.
- */
-export async function notDirsOnTheWay(protect: readonly string[], write: readonly string[]): Promise<string[]> {
-  const out: string[] = [];
-  for (const dir of new Set(protect.flatMap((p) => dirsAbove(p, write)))) {
-    const st = await lstat(dir).catch(() => undefined);
-    if (st !== undefined && !st.isDirectory()) out.push(dir);
-  }
-  return out;
 }
 
 export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> {
@@ -254,6 +205,24 @@ async function unconfined(r: SandboxRequest, diagnostics: Diagnostic[]): Promise
   return { sandbox: 'none', prefix: setpriv.ok ? [setpriv.path, '--pdeathsig', 'KILL', '--'] : [], diagnostics };
 }
 
+const descriptorMounts = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether this bubblewrap mounts what a descriptor names (`--ro-bind-fd`), by its help, asked
+ * once: 0.10 has it, and it was backported to older ones (Debian 12's 0.8, RHEL's 0.4) for
+ * Flatpak's CVE-2024-42472. One without it is given the socket's path: bound as the path is when
+ * it starts, which the probe checked just before (socket-pin.ts) and which every run protects
+ * (scratch-root.ts), rather than refuse every run with net.http.
+ */
+function mountsDescriptors(bwrap: string): Promise<boolean> {
+  let asked = descriptorMounts.get(bwrap);
+  if (asked === undefined) {
+    asked = spawnBounded({ argv: [bwrap, '--help'], cwd: '/', env: {}, timeoutMs: 10_000, maxStdout: 1 << 16, maxStderr: 1 << 12 }).then((r) => r.stdout.toString('utf8').includes('--ro-bind-fd'));
+    descriptorMounts.set(bwrap, asked);
+  }
+  return asked;
+}
+
 type Confinement = { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic };
 
 /**
@@ -274,7 +243,8 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
     if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries }), '--'], diagnostics: [] };
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
-    const spec = { ...r, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
+    const egress = (await mountsDescriptors(bwrap.path)) ? r.egress : { ...r.egress, byPath: true as const };
+    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
     return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
   }

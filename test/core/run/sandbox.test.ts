@@ -104,22 +104,26 @@ describe('bwrapArgs', () => {
   });
 
   it("never shares the network: net.http shows the egress proxy's socket instead, by its pinned descriptor, and the bridge starts without NODE_OPTIONS", () => {
-    const a = bwrapArgs({ ...base, egress: { readsHttps: false } });
+    const a = bwrapArgs({ ...base, egress: { readsHttps: false, socket: '/tmp/skillctl-egress-x/proxy.sock' } });
     assert.ok(!a.includes('--share-net'));
     const i = a.indexOf('--ro-bind-fd');
     // base grants /: the socket goes in the private /tmp, not the root the grant shows.
     assert.deepEqual(a.slice(i, i + 3), ['--ro-bind-fd', '3', '/tmp/skillctl-egress.sock']);
     assert.ok(!a.some((arg) => arg.startsWith('/tmp/skillctl-egress-')), 'no host path of the socket');
+    // A bubblewrap without --ro-bind-fd is given the path.
+    const old = bwrapArgs({ ...base, egress: { readsHttps: false, socket: '/tmp/skillctl-egress-x/proxy.sock', byPath: true } });
+    const j = old.indexOf('/tmp/skillctl-egress-x/proxy.sock');
+    assert.deepEqual(old.slice(j - 1, j + 2), ['--ro-bind', '/tmp/skillctl-egress-x/proxy.sock', '/tmp/skillctl-egress.sock']);
     assert.deepEqual(a.slice(a.indexOf('--unsetenv'), a.indexOf('--unsetenv') + 2), ['--unsetenv', 'NODE_OPTIONS']);
     assert.ok(!bwrapArgs(base).includes('--unsetenv'));
   });
 
   it("shows the run's authority's certificate beside the socket when the proxy reads HTTPS, and only then", () => {
-    const a = bwrapArgs({ ...base, egress: { readsHttps: true } });
+    const a = bwrapArgs({ ...base, egress: { readsHttps: true, socket: '/tmp/skillctl-egress-x/proxy.sock' } });
     const i = a.indexOf('--ro-bind-data');
     assert.deepEqual(a.slice(i, i + 3), ['--ro-bind-data', '4', '/tmp/skillctl-egress-ca.pem']);
     assert.equal(egressCaIn({ read: ['/work'], write: [] }), '/skillctl-egress-ca.pem');
-    assert.ok(!bwrapArgs({ ...base, egress: { readsHttps: false } }).some((arg) => arg.endsWith('ca.pem') || arg === '--ro-bind-data'));
+    assert.ok(!bwrapArgs({ ...base, egress: { readsHttps: false, socket: '/tmp/skillctl-egress-x/proxy.sock' } }).some((arg) => arg.endsWith('ca.pem') || arg === '--ro-bind-data'));
   });
 });
 

@@ -93,7 +93,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       runtimeDirs: await programDirs(file),
       read: o.granted.fsRead,
       write: o.granted.fsWrite,
-      ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps } } : {}),
+      ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
       protect: o.protectedPaths,
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });

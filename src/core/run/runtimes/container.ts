@@ -13,7 +13,7 @@ import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
-import { notDirsOnTheWay, protectMounts } from '../sandbox.js';
+import { notDirsOnTheWay, protectMounts } from '../protect-mounts.js';
 import { programWritable } from '../writable.js';
 import { pushAll } from '../../findings.js';
 

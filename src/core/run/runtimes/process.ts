@@ -178,7 +178,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     runtimeDirs,
     read: fsRead,
     write: fsWrite,
-    ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps } } : {}),
+    ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
     protect: o.protectedPaths ?? [],
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });

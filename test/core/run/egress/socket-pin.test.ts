@@ -3,12 +3,12 @@
 // what the sandbox reaches.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { rename, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import * as net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { openEgress, planEgress } from '../../../../src/core/run/egress/open.js';
+import { openEgress, planEgress, type OpenEgress } from '../../../../src/core/run/egress/open.js';
 import { egressEnv } from '../../../../src/core/run/egress/bridge.js';
 import { pinSocket } from '../../../../src/core/run/egress/socket-pin.js';
 import { spawnBounded } from '../../../../src/core/run/process-runner.js';
@@ -74,6 +74,22 @@ describe('the egress socket under bubblewrap', () => {
   });
   after(() => site.close());
 
+  /** The sandbox bubblewrap (found on `pathEnv`) sets up for a run of this grant, with python3 fetching `path` through the proxy inside it: what it printed. */
+  async function fetchInside(pathEnv: string, socket: string, started: OpenEgress, path: string): Promise<{ readonly prefix: readonly string[]; readonly out: string }> {
+    const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv, writable: [], cwd: '/tmp', runtimeDirs: [], read: [], write: [], egress: { readsHttps: false, socket }, protect: [] });
+    assert.ok(!('refused' in prefix), JSON.stringify(prefix));
+    const r = await spawnBounded({
+      argv: [...prefix.prefix, 'python3', '-c', `import urllib.request; r = urllib.request.urlopen('http://127.0.0.1:${site.port}${path}'); print(r.status, r.read().decode(), end='')`],
+      cwd: '/tmp',
+      env: egressEnv({ PATH: '/usr/bin:/bin' }, started.proxy.token),
+      fds: started.fds,
+      timeoutMs: 30_000,
+      maxStdout: 1 << 16,
+      maxStderr: 1 << 16,
+    });
+    return { prefix: prefix.prefix, out: r.stdout.toString() || r.stderr.toString() };
+  }
+
   it("reaches this run's proxy even when its socket's path was swapped for another listener before bubblewrap started", async () => {
     const plan = planEgress(netHttp);
     assert.ok(plan !== undefined);
@@ -84,22 +100,30 @@ describe('the egress socket under bubblewrap', () => {
     await rename(plan.socket, moved);
     const other = await impostor(plan.socket);
     try {
-      const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv: process.env.PATH ?? '', writable: [], cwd: '/tmp', runtimeDirs: [], read: [], write: [], egress: { readsHttps: false }, protect: [] });
-      assert.ok(!('refused' in prefix), JSON.stringify(prefix));
-      const fetch = `import urllib.request; r = urllib.request.urlopen('http://127.0.0.1:${site.port}/public/x'); print(r.status, r.read().decode(), end='')`;
-      const r = await spawnBounded({
-        argv: [...prefix.prefix, 'python3', '-c', fetch],
-        cwd: '/tmp',
-        env: egressEnv({ PATH: '/usr/bin:/bin' }, started.proxy.token),
-        fds: started.fds,
-        timeoutMs: 30_000,
-        maxStdout: 1 << 16,
-        maxStderr: 1 << 16,
-      });
-      assert.equal(r.stdout.toString(), '200 site:/public/x', r.stderr.toString());
+      const inside = await fetchInside(process.env.PATH ?? '', plan.socket, started, '/public/x');
+      assert.ok(inside.prefix.includes('--ro-bind-fd'), 'this bubblewrap mounts descriptors');
+      assert.equal(inside.out, '200 site:/public/x');
       assert.deepEqual(other.heard, [], 'the listener at the path heard nothing: not the request, not the token');
     } finally {
       await other.close();
+      await started.proxy.close();
+    }
+  });
+
+  it('a bubblewrap without --ro-bind-fd is given the checked path instead, and the run still reaches its proxy', async () => {
+    const plan = planEgress(netHttp);
+    assert.ok(plan !== undefined);
+    const started = await openEgress(plan, gate);
+    assert.ok(!('failure' in started));
+    // A bubblewrap whose help does not know the option, as before 0.10 without the backport.
+    const bin = join(tmp, 'old-bwrap');
+    await mkdir(bin);
+    await writeFile(join(bin, 'bwrap'), `#!/bin/sh\nif [ "$1" = --help ]; then /usr/bin/bwrap --help | grep -v -- -fd; exit 0; fi\nexec /usr/bin/bwrap "$@"\n`, { mode: 0o755 });
+    try {
+      const inside = await fetchInside(`${bin}:/usr/bin:/bin`, plan.socket, started, '/public/y');
+      assert.ok(!inside.prefix.includes('--ro-bind-fd') && inside.prefix.includes(plan.socket));
+      assert.equal(inside.out, '200 site:/public/y');
+    } finally {
       await started.proxy.close();
     }
   });
