@@ -233,6 +233,6 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
     }),
-    repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),
+    repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),
   };
 }
