@@ -4,10 +4,10 @@
  * default bundle inside the package), how schemas that name payload contracts compile, and the
  * files a skill may never write.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ContractSet } from '../core/contracts/index.js';
 import { errnoCode, SkillctlError } from '../core/errors.js';
 // The light modules, not manifest/index.js and policy/index.js: a run of the default bundle
@@ -202,6 +202,27 @@ export interface RunSetup {
   readonly trusted?: readonly string[];
 }
 
+/** `path` with its links resolved as far as it exists (a grant not made yet keeps its missing tail). */
+function realSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realSync(parent), basename(path));
+  }
+}
+
+/**
+ * The home and the policy's write grants, by their real paths: which of the home's own paths a
+ * skill may write is a question about the directories, not their spellings. HOME may name the home
+ * through a link (FreeBSD's /home -> /usr/home, a home moved to another disk) while the policy
+ * names its real path, or a parent (`..` from the policy's real directory): compared as spelt, the
+ * home's ~/.local/bin, ~/.kube and the rest were left out of the run's protection.
+ */
+function homeGrants(home: string, fsWrite: readonly string[]): { dir: string; writable: string[] } {
+  return { dir: realSync(home), writable: fsWrite.map(realSync) };
+}
+
 /** The engine's options for runs from this process. */
 export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
   const { root, policy, auditFile } = setup;
@@ -231,7 +252,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
-      ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
+      ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),
     }),
     repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),
   };

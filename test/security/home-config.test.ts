@@ -11,9 +11,12 @@
 // ~/.local/bin, ahead of /usr/bin on the default PATH; a `.pth` in Python's user site, run at every
 // `python` start; ~/.kube/config's exec plugins) were writable by every runtime until they were
 // listed (HOME_PROTECTED_PATHS): their names are too common to hold in every directory.
+// HOME may name the home through a link (FreeBSD's /home -> /usr/home, a home on another disk)
+// while the policy names its real path (or a parent, as `.` here): the home's own paths are the
+// run's all the same. Before, they were compared with the grants as spelt, and left out.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
@@ -26,6 +29,8 @@ const home = (s: Scratch): string => join(s.work, 'home');
 /** What the attacks would plant, relative to the home. */
 const PLANTED = ['.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
 const KUBECONFIG = 'apiVersion: v1\nkind: Config\n';
+/** A link to the home, outside the project: HOME spelt otherwise than the policy's grant. */
+const homeLink = (s: Scratch): string => join(s.root, 'home-link');
 
 describe('threat: a home rewritten by a skill granted to write it', () => {
   const sc = scratch('skillctl-home-');
@@ -39,6 +44,7 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
     await mkdir(join(home(sc), '.local', 'bin'), { recursive: true });
     await mkdir(join(home(sc), '.kube'));
     await writeFile(join(home(sc), '.kube', 'config'), KUBECONFIG);
+    await symlink(home(sc), homeLink(sc));
     await writeHostAttackBundles(sc.work, ['rename', 'home/.config', 'home/config-aside', 'mkdir', 'home/.config/fish']);
   });
 
@@ -50,6 +56,7 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
   };
   // The python process's paths are in the home, and it is started with HOME naming it.
   const { write, patch, refused, wasi, procAnswers, procDenied } = hostAttacks(untouched, { dir: home, env: (s) => ({ HOME: home(s) }) });
+  const linked = hostAttacks(untouched, { dir: home, env: (s) => ({ HOME: homeLink(s) }) });
 
   const rows: Attack[] = [
     refused('provenact fs_write_file adds a key to ~/.ssh/authorized_keys (a login)', write('home/.ssh/authorized_keys')),
@@ -79,6 +86,11 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
       ],
       'EROFS,EROFS',
     ),
+    refused('HOME a link to the home the policy grants: fs.write_patch plants ~/.local/bin/git', linked.patch(create('home/.local/bin/git', '#!/bin/sh\ntouch PWNED'))),
+    linked.procAnswers("HOME a link to the home the policy grants: a process in bubblewrap plants ~/.local/bin/git and rewrites ~/.kube/config (read-only mounts)", [
+      ['write', '.local/bin/git', '#!/bin/sh\ntouch PWNED\n'],
+      ['write', '.kube/config', 'users:\n- user:\n    exec: {command: /tmp/x}\n'],
+    ], 'EROFS,EROFS'),
     procDenied("a process in bubblewrap creates Python's user site with a .pth: removed, the run denied", [
       ['mkdir', '.local/lib'],
       ['write', '.local/lib/x.pth', 'import os; os.system("touch PWNED")\n'],
