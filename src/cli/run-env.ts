@@ -16,6 +16,8 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
 import { runProtectedPaths } from '../core/policy/protected.js';
+import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
+import { readSkillRoots } from '../core/pins/project-skills.js';
 import { repositoryNamedPaths } from './git-named-paths.js';
 import {
   DEFAULT_AUDIT_PATH,
@@ -200,6 +202,19 @@ export interface RunSetup {
   readonly registries?: readonly string[];
   /** Files this command trusts that no skill it runs may change (`mcp --http-token-file`). */
   readonly trusted?: readonly string[];
+  /** The skill roots no skill it runs may change (projectSkillRoots, and `mcp --skills DIR`s). */
+  readonly skillRoots?: readonly string[];
+}
+
+/**
+ * The project's skill roots (the lock's `skill_roots`, else the defaults), absolute: what the next
+ * `mcp --skills` there serves. Read only for a policy that lets skills write: no other run can
+ * change them.
+ */
+export async function projectSkillRoots(root: string | undefined, policy: PolicyInForce): Promise<string[]> {
+  if (root === undefined || 'invalid' in policy || policy.fsWrite.length === 0) return [];
+  const read = await readSkillRoots(join(root, ...DEFAULT_LOCK_PATH.split('/')));
+  return read.roots.map((r) => join(root, ...r.split('/')));
 }
 
 /** `path` with its links resolved as far as it exists (a grant not made yet keeps its missing tail). */
@@ -252,6 +267,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
+      ...(setup.skillRoots !== undefined ? { skillRoots: setup.skillRoots.map((d) => resolve(ctx.io.cwd, d)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),
     }),
     repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),

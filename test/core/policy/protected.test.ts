@@ -61,6 +61,16 @@ describe('runProtectedPaths: registries named explicitly, which skillctl mcp ser
   });
 });
 
+describe('runProtectedPaths: the skill roots skillctl mcp --skills serves', () => {
+  it('protects each root whole, and not one that holds the working directory', () => {
+    const extra = runProtectedPaths({ cwd: '/p/skills/notes', root: '/p', skillRoots: ['/p/manifests', '/p/skills'] });
+    assert.match(protectedReason('/p/manifests/helper/SKILL.md', extra) ?? '', /protected/);
+    assert.match(protectedReason('/p/manifests', extra, 'move') ?? '', /protected/);
+    assert.equal(protectedReason('/p/skills/notes/SKILL.md', extra), undefined);
+    assert.equal(protectedReason('/p/src/skills.ts', extra), undefined);
+  });
+});
+
 describe('protectedReason: names, entries and what a move takes along', () => {
   it('every directory path protected by its segments starts with a name protected as an entry, so renaming that name cannot take it out of protection', () => {
     for (const dir of PROTECTED_DIRS.filter((d) => d.length > 1)) assert.ok(PROTECTED_ENTRY_NAMES.includes(dir[0] as string), dir.join('/'));
