@@ -207,7 +207,8 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   // project's `tools/` on PATH) is what an earlier skill planted there, and is refused.
   let repositoryPaths: Promise<readonly string[]> | undefined;
   if (auth.grant.granted.fsWrite.length > 0 && opts.repositoryPaths !== undefined) {
-    const git = await lookupCommand('git', opts.env.PATH ?? '', { writable });
+    // Without PATH, where execvp would have looked (glibc's default), so the listing still runs.
+    const git = await lookupCommand('git', opts.env.PATH ?? '/bin:/usr/bin', { writable });
     const planted = programWritable('git (asked what the repository configuration names)', git);
     if (planted !== undefined) {
       trail.add(planted);
