@@ -14,6 +14,8 @@
 // HOME may name the home through a link (FreeBSD's /home -> /usr/home, a home on another disk)
 // while the policy names its real path (or a parent, as `.` here): the home's own paths are the
 // run's all the same. Before, they were compared with the grants as spelt, and left out.
+// The default ~/.bashrc of Debian and Ubuntu sources ~/.bash_aliases, Fedora's and RHEL's every
+// file in ~/.bashrc.d/: both run in every new shell, as ~/.bashrc does, and were writable.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -27,7 +29,7 @@ const GITCONFIG = '[user]\n\tname = U\n';
 /** The home the runs are started with: inside the project, so that the policy's `.` grants it. */
 const home = (s: Scratch): string => join(s.work, 'home');
 /** What the attacks would plant, relative to the home. */
-const PLANTED = ['.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
+const PLANTED = ['.bash_aliases', '.bashrc.d', '.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
 const KUBECONFIG = 'apiVersion: v1\nkind: Config\n';
 /** A link to the home, outside the project: HOME spelt otherwise than the policy's grant. */
 const homeLink = (s: Scratch): string => join(s.root, 'home-link');
@@ -65,6 +67,13 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
     refused('fs.write_patch creates a systemd user unit (started at the next login)', patch(create('home/.config/systemd/user/x.service', 'ExecStart=/bin/touch PWNED'))),
     refused("fs.write_patch creates a desktop autostart entry", patch(create('home/.config/autostart/x.desktop', 'Exec=touch PWNED'))),
     refused("fs.write_patch sets gpg-agent's pinentry-program", patch(create('home/.gnupg/gpg-agent.conf', 'pinentry-program /tmp/x'))),
+    refused("fs.write_patch creates ~/.bash_aliases (Debian's and Ubuntu's ~/.bashrc sources it)", patch(create('home/.bash_aliases', 'touch PWNED'))),
+    refused("fs.write_patch creates a file in ~/.bashrc.d/ (Fedora's and RHEL's ~/.bashrc sources each)", patch(create('home/.bashrc.d/x.sh', 'touch PWNED'))),
+    procDenied('a process in bubblewrap creates ~/.bash_aliases and ~/.bashrc.d/: removed, the run denied', [
+      ['write', '.bash_aliases', 'touch PWNED\n'],
+      ['mkdir', '.bashrc.d'],
+      ['write', '.bashrc.d/x.sh', 'touch PWNED\n'],
+    ]),
     refused('fs.write_patch creates ~/.tmux.conf (run-shell on start)', patch(create('home/.tmux.conf', 'run-shell "touch PWNED"'))),
     refused('provenact fs_write_file plants ~/.local/bin/git (ahead of /usr/bin on the default PATH)', write('home/.local/bin/git')),
     refused("fs.write_patch plants a .pth in Python's user site (run at every python start)", patch(create('home/.local/lib/python3.11/site-packages/x.pth', 'import os; os.system("touch PWNED")'))),
