@@ -15,7 +15,8 @@
 // while the policy names its real path (or a parent, as `.` here): the home's own paths are the
 // run's all the same. Before, they were compared with the grants as spelt, and left out.
 // The default ~/.bashrc of Debian and Ubuntu sources ~/.bash_aliases, Fedora's and RHEL's every
-// file in ~/.bashrc.d/: both run in every new shell, as ~/.bashrc does, and were writable.
+// file in ~/.bashrc.d/: both run in every new shell, as ~/.bashrc does, and were writable; so
+// were zsh's ~/.zlogout (run as a login shell exits, as ~/.bash_logout is) and csh's ~/.cshrc.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -29,7 +30,7 @@ const GITCONFIG = '[user]\n\tname = U\n';
 /** The home the runs are started with: inside the project, so that the policy's `.` grants it. */
 const home = (s: Scratch): string => join(s.work, 'home');
 /** What the attacks would plant, relative to the home. */
-const PLANTED = ['.bash_aliases', '.bashrc.d', '.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
+const PLANTED = ['.bash_aliases', '.bashrc.d', '.zlogout', '.cshrc', '.ssh/config', '.ssh/rc', '.config/systemd', '.config/autostart', '.config/fish', '.gnupg/gpg-agent.conf', 'config-aside', '.tmux.conf', '.local/bin/git', '.local/lib', '.docker'];
 const KUBECONFIG = 'apiVersion: v1\nkind: Config\n';
 /** A link to the home, outside the project: HOME spelt otherwise than the policy's grant. */
 const homeLink = (s: Scratch): string => join(s.root, 'home-link');
@@ -69,6 +70,8 @@ describe('threat: a home rewritten by a skill granted to write it', () => {
     refused("fs.write_patch sets gpg-agent's pinentry-program", patch(create('home/.gnupg/gpg-agent.conf', 'pinentry-program /tmp/x'))),
     refused("fs.write_patch creates ~/.bash_aliases (Debian's and Ubuntu's ~/.bashrc sources it)", patch(create('home/.bash_aliases', 'touch PWNED'))),
     refused("fs.write_patch creates a file in ~/.bashrc.d/ (Fedora's and RHEL's ~/.bashrc sources each)", patch(create('home/.bashrc.d/x.sh', 'touch PWNED'))),
+    refused("fs.write_patch creates ~/.zlogout (zsh runs it as a login shell exits)", patch(create('home/.zlogout', 'touch PWNED'))),
+    refused("fs.write_patch creates ~/.cshrc (csh's and tcsh's start-up)", patch(create('home/.cshrc', 'touch PWNED'))),
     procDenied('a process in bubblewrap creates ~/.bash_aliases and ~/.bashrc.d/: removed, the run denied', [
       ['write', '.bash_aliases', 'touch PWNED\n'],
       ['mkdir', '.bashrc.d'],

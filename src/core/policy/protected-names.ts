@@ -26,6 +26,12 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.zshenv',
   '.zprofile',
   '.zlogin',
+  '.zlogout',
+  // csh and tcsh: read by every shell, and by login shells as they start and end
+  '.cshrc',
+  '.tcshrc',
+  '.login',
+  '.logout',
   '.gitconfig',
   '.gitmodules',
   '.ripgreprc',

@@ -144,7 +144,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
       '/home/u/.config/git/config', '/home/u/.config/git/attributes', '/home/u/.config/fish/config.fish', '/home/u/.config/fish/conf.d/x.fish',
       '/home/u/.config/systemd/user/x.service', '/home/u/.config/autostart/x.desktop', '/home/u/.config/environment.d/x.conf', '/home/u/.config/direnv/direnvrc',
       '/home/u/.config/mise/config.toml', '/p/.config/mise.toml', '/home/u/.config/nvim/init.lua', '/home/u/.config/tmux/tmux.conf',
-      '/home/u/.tmux.conf', '/home/u/.vimrc', '/p/.exrc', '/home/u/.xprofile', '/home/u/.xsessionrc', '/home/u/.xinitrc', '/home/u/.pam_environment', '/home/u/.bash_aliases',
+      '/home/u/.tmux.conf', '/home/u/.vimrc', '/p/.exrc', '/home/u/.xprofile', '/home/u/.xsessionrc', '/home/u/.xinitrc', '/home/u/.pam_environment', '/home/u/.bash_aliases', '/home/u/.zlogout', '/home/u/.cshrc', '/home/u/.login',
     ];
     for (const path of paths) assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
     for (const path of ['/home/u/.config', '/home/u/.gnupg']) {
