@@ -73,10 +73,10 @@ export function baseEnv(env: Readonly<Record<string, string | undefined>>): Reco
   return { ...out, ...NEUTRAL_ENV };
 }
 
-/** Runs `git <args>` in `cwd` with exactly `env`; rejects (GIT_TREE_UNREADABLE) when git cannot be started. */
-export function runWith(cwd: string, env: Record<string, string>, args: readonly string[], maxStdout: number, input?: string): Promise<GitResult> {
+/** Runs `git <args>` (`program`: git by name, or the path a caller found) in `cwd` with exactly `env`; rejects (GIT_TREE_UNREADABLE) when git cannot be started. */
+export function runWith(cwd: string, env: Record<string, string>, args: readonly string[], maxStdout: number, input?: string, program = 'git'): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', ['--no-pager', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(program, ['--no-pager', ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let outBytes = 0;
     let stopped = false;

@@ -4,10 +4,10 @@
  * default bundle inside the package), how schemas that name payload contracts compile, and the
  * files a skill may never write.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ContractSet } from '../core/contracts/index.js';
 import { errnoCode, SkillctlError } from '../core/errors.js';
 // The light modules, not manifest/index.js and policy/index.js: a run of the default bundle
@@ -16,6 +16,8 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
 import { runProtectedPaths } from '../core/policy/protected.js';
+import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
+import { readSkillRoots } from '../core/pins/project-skills.js';
 import { repositoryNamedPaths } from './git-named-paths.js';
 import {
   DEFAULT_AUDIT_PATH,
@@ -201,6 +203,40 @@ export interface RunSetup {
   readonly registries?: readonly string[];
   /** Files this command trusts that no skill it runs may change (`mcp --http-token-file`). */
   readonly trusted?: readonly string[];
+  /** The skill roots no skill it runs may change (projectSkillRoots, and `mcp --skills DIR`s). */
+  readonly skillRoots?: readonly string[];
+}
+
+/**
+ * The project's skill roots (the lock's `skill_roots`, else the defaults), absolute: what the next
+ * `mcp --skills` there serves. Read only for a policy that lets skills write: no other run can
+ * change them.
+ */
+export async function projectSkillRoots(root: string | undefined, policy: PolicyInForce): Promise<string[]> {
+  if (root === undefined || 'invalid' in policy || policy.fsWrite.length === 0) return [];
+  const read = await readSkillRoots(join(root, ...DEFAULT_LOCK_PATH.split('/')));
+  return read.roots.map((r) => join(root, ...r.split('/')));
+}
+
+/** `path` with its links resolved as far as it exists (a grant not made yet keeps its missing tail). */
+function realSync(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    const parent = dirname(path);
+    return parent === path ? path : join(realSync(parent), basename(path));
+  }
+}
+
+/**
+ * The home and the policy's write grants, by their real paths: which of the home's own paths a
+ * skill may write is a question about the directories, not their spellings. HOME may name the home
+ * through a link (FreeBSD's /home -> /usr/home, a home moved to another disk) while the policy
+ * names its real path, or a parent (`..` from the policy's real directory): compared as spelt, the
+ * home's ~/.local/bin, ~/.kube and the rest were left out of the run's protection.
+ */
+function homeGrants(home: string, fsWrite: readonly string[]): { dir: string; writable: string[] } {
+  return { dir: realSync(home), writable: fsWrite.map(realSync) };
 }
 
 /** The engine's options for runs from this process. */
@@ -233,8 +269,9 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       registries,
       scratch: [scratchRoot(tmpdir()), scratchRoot('/tmp')],
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
-      ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: { dir: homeDir(ctx.io), writable: policy.fsWrite } }),
+      ...(setup.skillRoots !== undefined ? { skillRoots: setup.skillRoots.map((d) => resolve(ctx.io.cwd, d)) } : {}),
+      ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),
     }),
-    repositoryPaths: () => repositoryNamedPaths(ctx.io.cwd, ctx.io.env),
+    repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),
   };
 }

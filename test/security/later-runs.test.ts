@@ -12,6 +12,9 @@
 // A directory kept on the path (outside fs.write) may still hold a link into the project (`python3`,
 // `make`), and an exec rule may name a script in the project by its absolute path: the planter
 // rewrites their targets, and no later run starts them (RUN_PROGRAM_WRITABLE, POLICY_EXEC_WRITABLE).
+// Before every run that may write, skillctl itself asks the user's git (found on the PATH it was
+// started with, not the policy's) what the repository's configuration names: a `git` planted in
+// tools/, a directory of that PATH inside fs.write (as an activated .venv/bin is), is not started.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -154,13 +157,13 @@ describe('threat: what a skill plants for a later run to obey', () => {
       check: (r) => assert.deepEqual(r.output, { ok: 'MODULE_NOT_FOUND' }),
     },
     {
-      what: 'a skill granted the project plants tools/python3 and tools/make (which linkbin/, on the path, links to) and rewrites scripts/lint.sh (an exec rule names it)',
+      what: "a skill granted the project plants tools/python3 and tools/make (which linkbin/, on the path, links to) and tools/git (tools/ is on the user's PATH), and rewrites scripts/lint.sh (an exec rule names it)",
       code: null,
       exit: 0,
       attempt: (s) =>
         runTarget(
           join(s.work, 'planter'),
-          { home, ops: ['python3', 'make'].map((n) => [join(s.work, 'tools', n), plantedMark(s, n), '755']).concat([[join(s.work, 'scripts', 'lint.sh'), plantedMark(s, 'lint'), '755']]) },
+          { home, ops: ['python3', 'make', 'git'].map((n) => [join(s.work, 'tools', n), plantedMark(s, n), '755']).concat([[join(s.work, 'scripts', 'lint.sh'), plantedMark(s, 'lint'), '755']]) },
           { cwd: s.work, policy: POLICY, env: { HOME: join(s.work, 'planter-home') } },
         ),
       check: (r) => assert.deepEqual(r.output, { ok: 'planted' }),
@@ -173,6 +176,16 @@ describe('threat: what a skill plants for a later run to obey', () => {
       check: (r, s) => {
         assert.equal(r.status, 'unavailable');
         assert.equal(pwned(s, 'python3'), false, 'the planted python3 ran');
+      },
+    },
+    {
+      what: "a later skill that may write, started with tools/ first on the user's PATH: refused before skillctl starts the git planted there to ask what the repository's configuration names",
+      code: 'RUN_PROGRAM_WRITABLE',
+      exit: 2,
+      attempt: (s) => runTarget(join(s.work, 'later-py'), {}, { cwd: s.work, policy: POLICY, env: { ...env, PATH: `${join(s.work, 'tools')}:${process.env.PATH ?? ''}` } }),
+      check: (r, s) => {
+        assert.equal(r.status, 'unavailable');
+        assert.equal(pwned(s, 'git'), false, 'the planted git ran');
       },
     },
     {

@@ -14,8 +14,10 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.skills.lock.json.lck',
   'public-keys.json',
   'signatures.json',
-  // shell and tool start-up files
+  // shell and tool start-up files (.bash_aliases: the default ~/.bashrc of Debian and Ubuntu
+  // sources it in every interactive shell)
   '.bashrc',
+  '.bash_aliases',
   '.bash_profile',
   '.bash_login',
   '.bash_logout',
@@ -24,6 +26,12 @@ export const PROTECTED_FILE_NAMES: readonly string[] = [
   '.zshenv',
   '.zprofile',
   '.zlogin',
+  '.zlogout',
+  // csh and tcsh: read by every shell, and by login shells as they start and end
+  '.cshrc',
+  '.tcshrc',
+  '.login',
+  '.logout',
   '.gitconfig',
   '.gitmodules',
   '.ripgreprc',
@@ -210,6 +218,8 @@ export const PROTECTED_ENTRY_NAMES: readonly string[] = ['.git', '.cargo', '.yar
  * the user (`pip install --user`) cannot: it installs into a folder of its grant instead.
  */
 export const HOME_PROTECTED_PATHS: readonly string[] = [
+  // the default ~/.bashrc of Fedora and RHEL sources every file in it, in every interactive shell
+  '.bashrc.d',
   'bin',
   '.local/bin',
   // the program folders rustup's, Go's, Deno's and Bun's installers put on PATH

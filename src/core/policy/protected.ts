@@ -89,6 +89,11 @@ export interface RunPlaces {
    */
   readonly trusted?: readonly string[];
   /**
+   * The project's skill roots (absolute: `manifests/`, `skills/`, `.agents/skills/`,
+   * `.claude/skills/`, or the lock's `skill_roots`), which `mcp --skills` serves to agents.
+   */
+  readonly skillRoots?: readonly string[];
+  /**
    * The user's home, and the directories the policy lets skills write: the home's protected names
    * that lie in one of those are paths of the run too (see runProtectedPaths).
    */
@@ -137,6 +142,13 @@ export function runProtectedPaths(p: RunPlaces): string[] {
       if (writable.some((w) => within(path, w))) out.add(path);
     }
   }
+  // The skill roots: `mcp --skills` lists what is in them on every request and serves each
+  // SKILL.md's frontmatter verbatim, so a SKILL.md a skill wrote there (or edited, in a pinned
+  // folder: nothing is compared with the lock) is an agent's next skill, and its `allowed-tools`
+  // runs commands without asking, outside every sandbox. `.agents/` and `.claude/` are protected by
+  // their names for the same reason. A root that holds the working directory is not: protected,
+  // it would take away every write grant.
+  for (const dir of p.skillRoots ?? []) if (!within(p.cwd, dir)) out.add(dir);
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   if (p.node !== undefined) for (const path of nodePaths(p.node, p.cwd)) out.add(path);
   for (const reg of p.registries ?? []) for (const path of registryPaths(reg, p.cwd)) out.add(path);

@@ -64,7 +64,7 @@ export const RUN_CODES = {
   },
   RUN_PROGRAM_WRITABLE: {
     severity: 'error',
-    title: 'A program skillctl starts for the run (the interpreter, bwrap, setpriv, prlimit, a container engine) resolves to a file inside an fs.write path of the policy, or through a link inside one; the run is refused.',
+    title: 'A program skillctl starts for the run (the interpreter, bwrap, setpriv, prlimit, a container engine, the git it asks what the repository names) resolves to a file inside an fs.write path of the policy, or through a link inside one; the run is refused.',
     exit: 'usage',
   },
   RUN_SCRATCH_WRITABLE: {

@@ -8,6 +8,7 @@
  */
 import { tmpdir } from 'node:os';
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { lookupCommand } from '../fs/find-command.js';
 import { entrypointMutates, resolveLimits } from '../manifest/index.js';
 import { authorise, type HostLookup, type HostPolicy } from '../policy/index.js';
 import { defaultSchemaCompiler, type SchemaCompiler } from './contract.js';
@@ -23,7 +24,7 @@ import type { WasmSpare } from './runtimes/wasm.js';
 import type { SandboxMode } from './sandbox.js';
 import { requiredEnv, selectEntrypoint } from './select.js';
 import { RunTrail, type AuditSink, type Clock, type RunResult } from './trail.js';
-import { pathOutsideWrites, scratchWritable, writableReal } from './writable.js';
+import { pathOutsideWrites, programWritable, scratchWritable, writableReal } from './writable.js';
 
 export type { AuditSink, Clock, RunResult };
 
@@ -93,9 +94,10 @@ export interface RunOptions {
   /**
    * More paths no skill may write, asked only when the grant allows writing: what the repository's
    * git configuration names for the user's git to run (its hooks folder, filter scripts, included
-   * configuration). The CLI asks git; see src/cli/git-named-paths.ts. Never rejects.
+   * configuration). The CLI asks `git`, the absolute path the engine found on the caller's PATH
+   * and judged (see src/cli/git-named-paths.ts). Never rejects.
    */
-  readonly repositoryPaths?: () => Promise<readonly string[]>;
+  readonly repositoryPaths?: (git: string) => Promise<readonly string[]>;
   /** Where the run's records go as it makes them; without one the record is only returned. */
   readonly audit?: AuditSink;
   /**
@@ -206,8 +208,21 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   trail.facts.grant = auth.grant;
   trail.add(...auth.diagnostics);
   if (!auth.allowed) return trail.end('denied');
-  // Asked now, so the git it starts runs while the schemas compile.
-  const repositoryPaths = auth.grant.granted.fsWrite.length > 0 && opts.repositoryPaths !== undefined ? opts.repositoryPaths() : undefined;
+  // Asked now, so the git it starts runs while the schemas compile. That git is the user's, found
+  // on the PATH skillctl was started with (not the policy's), and started outside every sandbox
+  // before each run that may write: one inside a write grant (an activated `.venv/bin`, a
+  // project's `tools/` on PATH) is what an earlier skill planted there, and is refused.
+  let repositoryPaths: Promise<readonly string[]> | undefined;
+  if (auth.grant.granted.fsWrite.length > 0 && opts.repositoryPaths !== undefined) {
+    // Without PATH, where execvp would have looked (glibc's default), so the listing still runs.
+    const git = await lookupCommand('git', opts.env.PATH ?? '/bin:/usr/bin', { writable });
+    const planted = programWritable('git (asked what the repository configuration names)', git);
+    if (planted !== undefined) {
+      trail.add(planted);
+      return trail.end('unavailable');
+    }
+    repositoryPaths = git.ok ? opts.repositoryPaths(git.path) : Promise.resolve([]);
+  }
 
   // 4. Prepare: the variables it requires, the input against input_schema (the other schemas
   // compile while the skill runs), the environment, the runtime.

@@ -61,6 +61,16 @@ describe('runProtectedPaths: registries named explicitly, which skillctl mcp ser
   });
 });
 
+describe('runProtectedPaths: the skill roots skillctl mcp --skills serves', () => {
+  it('protects each root whole, and not one that holds the working directory', () => {
+    const extra = runProtectedPaths({ cwd: '/p/skills/notes', root: '/p', skillRoots: ['/p/manifests', '/p/skills'] });
+    assert.match(protectedReason('/p/manifests/helper/SKILL.md', extra) ?? '', /protected/);
+    assert.match(protectedReason('/p/manifests', extra, 'move') ?? '', /protected/);
+    assert.equal(protectedReason('/p/skills/notes/SKILL.md', extra), undefined);
+    assert.equal(protectedReason('/p/src/skills.ts', extra), undefined);
+  });
+});
+
 describe('protectedReason: names, entries and what a move takes along', () => {
   it('every directory path protected by its segments starts with a name protected as an entry, so renaming that name cannot take it out of protection', () => {
     for (const dir of PROTECTED_DIRS.filter((d) => d.length > 1)) assert.ok(PROTECTED_ENTRY_NAMES.includes(dir[0] as string), dir.join('/'));
@@ -134,7 +144,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
       '/home/u/.config/git/config', '/home/u/.config/git/attributes', '/home/u/.config/fish/config.fish', '/home/u/.config/fish/conf.d/x.fish',
       '/home/u/.config/systemd/user/x.service', '/home/u/.config/autostart/x.desktop', '/home/u/.config/environment.d/x.conf', '/home/u/.config/direnv/direnvrc',
       '/home/u/.config/mise/config.toml', '/p/.config/mise.toml', '/home/u/.config/nvim/init.lua', '/home/u/.config/tmux/tmux.conf',
-      '/home/u/.tmux.conf', '/home/u/.vimrc', '/p/.exrc', '/home/u/.xprofile', '/home/u/.xsessionrc', '/home/u/.xinitrc', '/home/u/.pam_environment',
+      '/home/u/.tmux.conf', '/home/u/.vimrc', '/p/.exrc', '/home/u/.xprofile', '/home/u/.xsessionrc', '/home/u/.xinitrc', '/home/u/.pam_environment', '/home/u/.bash_aliases', '/home/u/.zlogout', '/home/u/.cshrc', '/home/u/.login',
     ];
     for (const path of paths) assert.match(protectedReason(path, [], 'enter') ?? '', /protected/, path);
     for (const path of ['/home/u/.config', '/home/u/.gnupg']) {
@@ -150,7 +160,7 @@ describe('protectedReason: names, entries and what a move takes along', () => {
 
   it("the home's protected names are paths of the run where the policy lets skills write, and only there", () => {
     const whole = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u'] } });
-    for (const rel of ['.bashrc', '.ssh', '.config/git', '.config/systemd', '.gnupg/gpg-agent.conf', '.gitconfig']) assert.ok(whole.includes(`/home/u/${rel}`), rel);
+    for (const rel of ['.bashrc', '.bashrc.d', '.ssh', '.config/git', '.config/systemd', '.gnupg/gpg-agent.conf', '.gitconfig']) assert.ok(whole.includes(`/home/u/${rel}`), rel);
     const config = runProtectedPaths({ cwd: '/home/u/p', root: '/home/u/p', home: { dir: '/home/u', writable: ['/home/u/.config'] } });
     assert.ok(config.includes('/home/u/.config/git') && config.includes('/home/u/.config/fish'));
     assert.ok(!config.includes('/home/u/.bashrc') && !config.includes('/home/u/.ssh'));

@@ -21,7 +21,7 @@ import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, runOptions } from '../../run-env.js';
+import { auditFileFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
@@ -43,7 +43,9 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const root = await findProjectRoot(cwd);
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
-  const options = runOptions(ctx, { root, policy, auditFile, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile] } : {}) });
+  // The roots this server serves with --skills DIR, besides the project's (the next server's).
+  const skillRoots = [...(await projectSkillRoots(root, policy)), ...(Array.isArray(opts.skills) ? opts.skills : [])];
+  const options = runOptions(ctx, { root, policy, auditFile, skillRoots, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile] } : {}) });
   if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
     throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
       hint: 'listen on 127.0.0.1 (the default), or add --http-allow-remote to mean it',

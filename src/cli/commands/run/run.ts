@@ -8,7 +8,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
+import { auditFileFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
 import { spareWasmThread } from '../../wasm-spare.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 
@@ -50,7 +50,8 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   let result: DeterminismResult;
   try {
     const request = { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' } as const;
-    const base = runOptions(ctx, { root, policy, auditFile, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) });
+    const skillRoots = await projectSkillRoots(root, policy);
+    const base = runOptions(ctx, { root, policy, auditFile, skillRoots, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) });
     const resolve = oci !== undefined ? { ...base.resolve, archiveDigest: oci.archiveDigest } : base.resolve;
     const options = { ...base, resolve, ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
     if (opts.checkDeterminism === true) {
