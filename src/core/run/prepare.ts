@@ -254,7 +254,9 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = prep.prepared.caps;
       if (prep.prepared.runtime.version !== undefined) trail.facts.runtimeVersion = prep.prepared.runtime.version;
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal)), ...(cgroup !== undefined ? { release: () => cgroup.release() } : {}) };
+      const held = prep.prepared.held;
+      const release = held === undefined ? cgroup?.release.bind(cgroup) : async () => void (await Promise.all([held.release(), cgroup?.release()]));
+      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal)), ...(release !== undefined ? { release } : {}) };
     }
   }
 }

@@ -28,10 +28,10 @@ export interface SpawnSpec {
   /** Told the child's pid once it runs, and told again (with `exited`) when it ended. */
   readonly track?: (pid: number, exited: boolean) => void;
   /**
-   * Descriptors the child gets from 3 on: one of this process, as it is, or bytes it reads from
-   * a pipe (the egress files bubblewrap mounts, sandbox.ts EGRESS_FDS).
+   * Descriptors the child gets from 3 on: one of this process, as it is, bytes it reads from a
+   * pipe, or none (undefined) (the egress files and the grants bubblewrap mounts, sandbox.ts).
    */
-  readonly fds?: readonly (number | Uint8Array)[];
+  readonly fds?: readonly (number | Uint8Array | undefined)[];
 }
 
 export interface SpawnOutcome {
@@ -120,7 +120,7 @@ export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
       env: { ...spec.env },
       shell: false,
       detached: true, // its own process group, so the group can be killed as one
-      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.fds ?? []).map((fd) => (typeof fd === 'number' ? fd : 'pipe'))],
+      stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(spec.fds ?? []).map((fd) => (fd === undefined ? 'ignore' : typeof fd === 'number' ? fd : 'pipe'))],
       windowsHide: true,
     });
     // Both are pipes (stdio above); the types cannot tell.
@@ -179,7 +179,7 @@ export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
     stderr.on('data', (chunk: Buffer) => void err.push(chunk));
     (spec.fds ?? []).forEach((fd, i) => {
       const pipe = child.stdio[3 + i];
-      if (typeof fd === 'number' || pipe === null || pipe === undefined || !('end' in pipe)) return;
+      if (fd === undefined || typeof fd === 'number' || pipe === null || pipe === undefined || !('end' in pipe)) return;
       // Read whole by the program, or not at all (bubblewrap failed first): not an error either way.
       pipe.on('error', () => undefined);
       pipe.end(Buffer.from(fd));

@@ -15,6 +15,7 @@ import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
+import { pinGrants, type PinnedGrants } from './grant-pins.js';
 import { notDirsOnTheWay, protectMounts } from './protect-mounts.js';
 import { spawnBounded } from './process-runner.js';
 import { programWritable } from './writable.js';
@@ -76,6 +77,11 @@ export interface SandboxSpec {
    * reaches no network at all.
    */
   readonly egress?: { readonly readsHttps: boolean; readonly socket: string; readonly byPath?: true };
+  /**
+   * The grants' descriptors in the program, by path (grant-pins.ts): each grant is mounted from
+   * its descriptor, or left out when it has none (it did not exist). Without it, by name.
+   */
+  readonly pinned?: ReadonlyMap<string, number>;
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -97,7 +103,8 @@ export interface SandboxSpec {
 /** An IANA zone name as a path under /usr/share/zoneinfo: no `.` segment can climb out. */
 const ZONE_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
 
-type Mount = { readonly kind: string; readonly path: string; readonly source?: string };
+/** `pin`: a grant's own mount, made from its descriptor when the grants are pinned (grant-pins.ts). */
+type Mount = { readonly kind: string; readonly path: string; readonly source?: string; readonly pin?: true };
 
 function depth(p: string): number {
   return p === '/' ? 0 : p.split('/').length - 1;
@@ -132,7 +139,7 @@ const OWN_TOP = new Set(['/proc', '/dev', '/tmp', BUNDLE_MOUNT, ...SYSTEM_DIRS, 
 
 /** The mounts of one grant: itself, or for `/` with the host's entries known, each entry. */
 function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEntries: readonly SystemEntry[] | undefined): Mount[] {
-  if (path !== '/' || rootEntries === undefined) return [{ kind, path }];
+  if (path !== '/' || rootEntries === undefined) return [{ kind, path, pin: true }];
   return rootEntries.filter((e) => !OWN_TOP.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
 }
 
@@ -173,7 +180,11 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   for (const { m } of ordered) {
     if (m.kind === '--symlink') args.push('--symlink', m.source as string, m.path);
     else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
-    else args.push(m.kind, m.path, m.path);
+    else if (m.pin === true && spec.pinned !== undefined) {
+      // Not there when pinned: left out, as `-try` would leave it out.
+      const fd = spec.pinned.get(m.path);
+      if (fd !== undefined) args.push(m.kind === '--bind-try' ? '--bind-fd' : '--ro-bind-fd', String(fd), m.path);
+    } else args.push(m.kind, m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
   if (spec.egress?.byPath === true) args.push('--ro-bind', spec.egress.socket, egressSocketIn(spec));
@@ -210,9 +221,10 @@ const descriptorMounts = new Map<string, Promise<boolean>>();
 /**
  * Whether this bubblewrap mounts what a descriptor names (`--ro-bind-fd`), by its help, asked
  * once: 0.10 has it, and it was backported to older ones (Debian 12's 0.8, RHEL's 0.4) for
- * Flatpak's CVE-2024-42472. One without it is given the socket's path: bound as the path is when
- * it starts, which the probe checked just before (socket-pin.ts) and which every run protects
- * (scratch-root.ts), rather than refuse every run with net.http.
+ * Flatpak's CVE-2024-42472. One without it is given names, as before, rather than refuse every
+ * run: the grants (checked at the start, grant-pins.ts says what that leaves), and the egress
+ * socket, which the probe checked just before (socket-pin.ts) and every run protects
+ * (scratch-root.ts).
  */
 function mountsDescriptors(bwrap: string): Promise<boolean> {
   let asked = descriptorMounts.get(bwrap);
@@ -223,7 +235,11 @@ function mountsDescriptors(bwrap: string): Promise<boolean> {
   return asked;
 }
 
-type Confinement = { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[] } | { readonly refused: Diagnostic };
+/**
+ * `held`: the grants' descriptors, pinned for this prefix: handed to the program after the egress
+ * files (SpawnSpec.fds), and released once nothing more is started with it.
+ */
+type Confinement = { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[]; readonly held?: PinnedGrants } | { readonly refused: Diagnostic };
 
 /**
  * What goes before a command so that it runs in the sandbox `mode` asks for: `bwrap <args> --`
@@ -241,12 +257,19 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
-    if (r.egress === undefined) return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries }), '--'], diagnostics: [] };
+    const byFd = await mountsDescriptors(bwrap.path);
+    // The grants bubblewrap mounts on their own (a read grant inside a write grant is not; `/` is
+    // shown entry by entry, each the host's own), pinned where bubblewrap can take descriptors.
+    const pins = byFd ? await pinGrants([...r.read.filter((g) => !r.write.some((w) => within(g, w))), ...r.write].filter((g) => g !== '/' || rootEntries.rootEntries === undefined)) : undefined;
+    if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
+    const held = pins !== undefined ? { pinned: pins.numbers } : {};
+    const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}) });
+    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
-    const egress = (await mountsDescriptors(bwrap.path)) ? r.egress : { ...r.egress, byPath: true as const };
-    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries };
+    const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };
+    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries, ...held };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
-    return { sandbox: 'bwrap', prefix: [bwrap.path, ...bwrapArgs(spec), '--', ...bridge], diagnostics: [] };
+    return done([bwrap.path, ...bwrapArgs(spec), '--', ...bridge]);
   }
   if (r.mode === 'bwrap') return { refused: diag('RUN_SANDBOX_UNAVAILABLE', `--sandbox bwrap: bwrap is ${bwrap.reason}`, { hint: 'install the bubblewrap package' }) };
   if (!r.allowUnsandboxed) {

@@ -12,6 +12,7 @@ import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill } from '../builtin.js';
 import { egressEnv } from '../egress/bridge.js';
 import { openEgress, planEgress } from '../egress/open.js';
+import { descriptors } from '../grant-pins.js';
 import type { EgressGate } from '../egress/proxy.js';
 import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
@@ -100,8 +101,14 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
     const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
-    const spawn = (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, fds?: SpawnSpec['fds']): Promise<SpawnOutcome> =>
-      spawnBounded({ ...spec, env, argv, cwd, ...(fds !== undefined ? { fds } : {}), ...(o.track !== undefined ? { track: o.track } : {}) });
+    // The grants' descriptors are held for one program: released once it ends.
+    const spawn = async (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, egressFds: readonly (number | Uint8Array)[] = []): Promise<SpawnOutcome> => {
+      try {
+        return await spawnBounded({ ...spec, env, argv, cwd, fds: descriptors(egressFds, c.held), ...(o.track !== undefined ? { track: o.track } : {}) });
+      } finally {
+        await c.held?.release();
+      }
+    };
     if (c.sandbox !== 'bwrap' || egress === undefined) return { ok: true, sandbox: c.sandbox, run: (spec) => spawn(spec, spec.env) };
     return {
       ok: true,
@@ -109,7 +116,10 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       // Each program has a proxy of its own, for as long as it runs.
       run: async (spec) => {
         const started = await openEgress(egress, o.gate);
-        if ('failure' in started) return notStarted(started.failure.kind === 'failed' ? started.failure.diagnostics : []);
+        if ('failure' in started) {
+          await c.held?.release();
+          return notStarted(started.failure.kind === 'failed' ? started.failure.diagnostics : []);
+        }
         try {
           return await spawn(spec, egressEnv(spec.env, started.proxy.token), started.fds);
         } finally {
