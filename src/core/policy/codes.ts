@@ -29,6 +29,11 @@ export const POLICY_CODES = {
     title: 'A write was refused because the path is protected whatever the grant: a policy, lock, key or signature file, .skillctl/, .git/hooks, .git/config, a shell start-up file.',
     exit: 'denied',
   },
+  POLICY_PATH_SECRET: {
+    severity: 'error',
+    title: 'A read, write or listing was refused because the path holds secret keys (.skillctl/keys in any directory), whatever the grant.',
+    exit: 'denied',
+  },
   POLICY_PATH_CHANGED: {
     severity: 'error',
     title: 'A path the host policy grants has become a symlink inside a writable directory; the run is refused instead of following it.',

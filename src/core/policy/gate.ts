@@ -11,7 +11,7 @@ import { ipFamily, isSpecialAddress } from './address.js';
 import { argumentDenied, globMatch } from './glob.js';
 import type { GrantedPermissions, NetGrant } from './grant.js';
 import { kernelDirReason, pathForm, resolveReal, within } from './paths.js';
-import { protectedReason, type WriteUse } from './protected.js';
+import { protectedReason, secretReason, type WriteUse } from './protected.js';
 import { hostAddressCheck, systemLookup, type HostLookup } from './public-host.js';
 import { covers } from './scopes.js';
 import { urlForm, type UrlForm } from './url.js';
@@ -156,6 +156,8 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
 
   /** The decision about a real (symlink-free) path; also what the checked file layer asks about what it opened. */
   function decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks = false, use: WriteUse = 'write'): PolicyDecision {
+    const secret = secretReason(real);
+    if (secret !== undefined) return deny(scope, 'POLICY_PATH_SECRET', `${scope}: ${secret}`);
     if (scope === 'fs.write') {
       const why = protectedReason(real, opts.protectedPaths ?? [], use);
       if (why !== undefined) return deny(scope, 'POLICY_PATH_PROTECTED', `fs.write: ${why}`);

@@ -254,3 +254,11 @@ export const HOME_PROTECTED_PATHS: readonly string[] = [
   '.config/goose',
   '.codeium',
 ];
+
+/**
+ * Directories whose contents no skill may read, write or list, in any directory: keygen's secret
+ * keys (`.skillctl/keys/<signer>.key` in the project, its default). Protected paths hold writes
+ * only; a skill granted to read the project (the default policy's grant) read a signer's key and
+ * could then sign whatever the lock's trusted signers may sign.
+ */
+export const SECRET_DIRS: readonly (readonly string[])[] = [['.skillctl', 'keys']];

@@ -21,7 +21,7 @@ import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
 import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
-import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
+import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, SECRET_DIRS } from './protected-names.js';
 
 export { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
 
@@ -42,6 +42,25 @@ const fold = (name: string): string => name.toLowerCase();
 const FILE_NAMES = new Set(PROTECTED_FILE_NAMES.map(fold));
 const ENTRY_NAMES = new Set(PROTECTED_ENTRY_NAMES.map(fold));
 const DIRS = PROTECTED_DIRS.map((d) => d.map(fold));
+const SECRETS = SECRET_DIRS.map((d) => d.map(fold));
+
+/** Why no skill may read, write or list `real` (inside a SECRET_DIRS directory, or one itself), or undefined. */
+export function secretReason(real: string): string | undefined {
+  const segments = real
+    .split('/')
+    .filter((s) => s !== '')
+    .map(fold);
+  for (let i = 0; i < segments.length; i++) {
+    for (const dir of SECRETS) if (dir.every((s, j) => segments[i + j] === s)) return `${dir.join('/')} holds secret keys: no skill may read it, in any directory`;
+  }
+  return undefined;
+}
+
+/** Whether `path` is one of the run's protected paths that is a SECRET_DIRS directory (the sandbox hides it). */
+export function isSecretDir(path: string): boolean {
+  const segments = path.split('/').map(fold);
+  return SECRETS.some((dir) => dir.every((s, j) => segments[segments.length - dir.length + j] === s));
+}
 
 /**
  * Why writing `real` (an absolute real path) as `use` says is refused, or undefined. `extra` are
@@ -128,7 +147,7 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.root !== undefined) {
     // At the root every protected name is a path of the run too: under bubblewrap, where no
     // name is judged, these are what the mounts and the check for planted paths can hold.
-    for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
+    for (const rel of [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/')), ...SECRET_DIRS.map((d) => d.join('/'))]) out.add(join(p.root, rel));
   }
   // A home is a second root: a process granted it (or ~/.config) would otherwise find its
   // start-up files, SSH keys and git configuration writable under bubblewrap, which holds names

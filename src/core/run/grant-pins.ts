@@ -11,6 +11,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { open, readlink } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
+import { spawnBounded } from './process-runner.js';
 
 /** O_PATH and O_NOFOLLOW as Linux numbers them on x86-64 and arm64 (socket-pin.ts says why here). */
 const O_PATH = 0o10000000;
@@ -67,4 +68,23 @@ export function descriptors(egress: readonly (number | Uint8Array)[], held: Pinn
   if (held === undefined || held.fds.length === 0) return [...egress];
   const out: (number | Uint8Array | undefined)[] = Array.from({ length: GRANT_FD_BASE - 3 }, (_, i) => egress[i]);
   return [...out, ...held.fds];
+}
+
+const descriptorMounts = new Map<string, Promise<boolean>>();
+
+/**
+ * Whether this bubblewrap mounts what a descriptor names (`--ro-bind-fd`), by its help, asked
+ * once: 0.10 has it, and it was backported to older ones (Debian 12's 0.8, RHEL's 0.4) for
+ * Flatpak's CVE-2024-42472. One without it is given names, as before, rather than refuse every
+ * run: the grants (checked at the start only: the module comment says what that leaves), and the egress
+ * socket, which the probe checked just before (socket-pin.ts) and every run protects
+ * (scratch-root.ts).
+ */
+export function mountsDescriptors(bwrap: string): Promise<boolean> {
+  let asked = descriptorMounts.get(bwrap);
+  if (asked === undefined) {
+    asked = spawnBounded({ argv: [bwrap, '--help'], cwd: '/', env: {}, timeoutMs: 10_000, maxStdout: 1 << 16, maxStderr: 1 << 12 }).then((r) => r.stdout.toString('utf8').includes('--ro-bind-fd'));
+    descriptorMounts.set(bwrap, asked);
+  }
+  return asked;
 }

@@ -6,6 +6,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { within } from '../policy/paths.js';
+import { isSecretDir } from '../policy/protected.js';
 
 /** The directories between the write grants holding `p` and `p` itself, deepest first (none when no grant holds it). */
 function dirsAbove(p: string, write: readonly string[]): string[] {
@@ -58,3 +59,17 @@ export async function notDirsOnTheWay(protect: readonly string[], write: readonl
   return out;
 }
 
+/**
+ * The run's protected paths that are directories of secret keys (SECRET_DIRS), exist, and lie
+ * inside one of `grants` (SandboxSpec.hide): looked at before the sandbox is set up. One that does
+ * not exist is not made (a tmpfs needs its mount point, which would be made on the host).
+ */
+export async function secretDirsIn(protect: readonly string[], grants: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of protect) {
+    if (!isSecretDir(p) || !grants.some((g) => within(p, g))) continue;
+    const st = await lstat(p).catch(() => undefined);
+    if (st?.isDirectory() === true) out.push(p);
+  }
+  return out;
+}

@@ -15,9 +15,8 @@ import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
-import { pinGrants, type PinnedGrants } from './grant-pins.js';
-import { notDirsOnTheWay, protectMounts } from './protect-mounts.js';
-import { spawnBounded } from './process-runner.js';
+import { mountsDescriptors, pinGrants, type PinnedGrants } from './grant-pins.js';
+import { notDirsOnTheWay, protectMounts, secretDirsIn } from './protect-mounts.js';
 import { programWritable } from './writable.js';
 
 export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
@@ -82,6 +81,11 @@ export interface SandboxSpec {
    * its descriptor, or left out when it has none (it did not exist). Without it, by name.
    */
   readonly pinned?: ReadonlyMap<string, number>;
+  /**
+   * Directories of secret keys (SECRET_DIRS) that exist inside a grant: each covered with an
+   * empty tmpfs, so that no program of the run lists or reads them.
+   */
+  readonly hide?: readonly string[];
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -162,6 +166,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   for (const r of spec.read) if (!spec.write.some((w) => within(r, w))) pushAll(mounts, grantMounts(r, '--ro-bind-try', spec.rootEntries));
   for (const w of spec.write) pushAll(mounts, grantMounts(w, '--bind-try', spec.rootEntries));
   for (const m of protectMounts(spec.protect, spec.write, spec.notDirs)) mounts.push({ kind: m.writable ? '--bind-try' : '--ro-bind-try', path: m.path });
+  for (const dir of spec.hide ?? []) mounts.push({ kind: '--tmpfs', path: dir });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
   // twice (two protected paths under one directory) is made once.
   const seen = new Set<string>();
@@ -194,7 +199,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   return args;
 }
 
-export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs'> {
+export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs' | 'hide'> {
   readonly mode: SandboxMode;
   /** Where bwrap is looked up (the scrubbed environment's PATH). */
   readonly pathEnv: string;
@@ -214,25 +219,6 @@ async function unconfined(r: SandboxRequest, diagnostics: Diagnostic[]): Promise
   const planted = programWritable('setpriv', setpriv);
   if (planted !== undefined) return { refused: planted };
   return { sandbox: 'none', prefix: setpriv.ok ? [setpriv.path, '--pdeathsig', 'KILL', '--'] : [], diagnostics };
-}
-
-const descriptorMounts = new Map<string, Promise<boolean>>();
-
-/**
- * Whether this bubblewrap mounts what a descriptor names (`--ro-bind-fd`), by its help, asked
- * once: 0.10 has it, and it was backported to older ones (Debian 12's 0.8, RHEL's 0.4) for
- * Flatpak's CVE-2024-42472. One without it is given names, as before, rather than refuse every
- * run: the grants (checked at the start, grant-pins.ts says what that leaves), and the egress
- * socket, which the probe checked just before (socket-pin.ts) and every run protects
- * (scratch-root.ts).
- */
-function mountsDescriptors(bwrap: string): Promise<boolean> {
-  let asked = descriptorMounts.get(bwrap);
-  if (asked === undefined) {
-    asked = spawnBounded({ argv: [bwrap, '--help'], cwd: '/', env: {}, timeoutMs: 10_000, maxStdout: 1 << 16, maxStderr: 1 << 12 }).then((r) => r.stdout.toString('utf8').includes('--ro-bind-fd'));
-    descriptorMounts.set(bwrap, asked);
-  }
-  return asked;
 }
 
 /**
@@ -256,6 +242,7 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
   if (planted !== undefined) return { refused: planted };
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
+    const hide = await secretDirsIn(r.protect, [...r.read, ...r.write]);
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
     const byFd = await mountsDescriptors(bwrap.path);
     // The grants bubblewrap mounts on their own (a read grant inside a write grant is not; `/` is
@@ -264,10 +251,10 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
     const held = pins !== undefined ? { pinned: pins.numbers } : {};
     const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}) });
-    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, ...rootEntries, ...held }), '--']);
+    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, hide, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };
-    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, ...rootEntries, ...held };
+    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, hide, ...rootEntries, ...held };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
     return done([bwrap.path, ...bwrapArgs(spec), '--', ...bridge]);
   }

@@ -11,6 +11,8 @@ import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 import { entryExists } from '../../fs/index.js';
 import { lookupCommand } from '../../fs/find-command.js';
 import type { GrantedPermissions } from '../../policy/grant.js';
+import { within } from '../../policy/paths.js';
+import { isSecretDir } from '../../policy/protected.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
 import { notDirsOnTheWay, protectMounts } from '../protect-mounts.js';
@@ -42,6 +44,8 @@ export function containerArgs(s: ContainerSpec): string[] {
   for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
   for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
   for (const m of protectMounts(s.protect ?? [], s.granted.fsWrite, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
+  // Secret keys inside a grant (protect holds only paths that exist): covered, empty.
+  for (const p of s.protect ?? []) if (isSecretDir(p) && [...s.granted.fsRead, ...s.granted.fsWrite].some((g) => within(p, g))) args.push('--tmpfs', p);
   for (const name of s.granted.env) args.push('-e', name);
   pushAll(args, ['--', s.image, ...s.argv]);
   return args;
