@@ -137,6 +137,11 @@ describe('policy gate', () => {
       assert.equal(denied(await gate.checkWrite('out/audit.jsonl')), 'POLICY_PATH_PROTECTED');
       assert.equal(allowed(await gate.checkWrite('out/other.jsonl')), join(root, 'out', 'other.jsonl'));
     });
+    it('refuses secret keys (.skillctl/keys, any case) to reads and writes inside the grants, whether they exist or not', async () => {
+      for (const p of ['data/.skillctl/keys/alice.key', 'data/.skillctl/keys', 'data/.SKILLCTL/Keys/x.key']) assert.equal(denied(await gate.checkRead(p)), 'POLICY_PATH_SECRET', p);
+      assert.equal(denied(await gate.checkWrite('out/.skillctl/keys/new.key')), 'POLICY_PATH_SECRET');
+      assert.equal(allowed(await gate.checkWrite('out/.skillctl-keys/new.key')), join(root, 'out', '.skillctl-keys', 'new.key'));
+    });
   });
 
   describe('URLs', () => {
