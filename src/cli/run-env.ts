@@ -31,7 +31,6 @@ import {
   type PolicyInForce,
   type RunOptions,
   type SchemaCompiler,
-  scratchRoot,
 } from '../core/run/index.js';
 import { takeEarlyBuiltinThread } from '../entry/builtin-early.js';
 import { spareOf, startSpareWorker, type SpareWorker } from '../entry/spare-worker.js';
@@ -267,7 +266,6 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,
-      scratch: [scratchRoot(tmpdir()), scratchRoot('/tmp')],
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
       ...(setup.skillRoots !== undefined ? { skillRoots: setup.skillRoots.map((d) => resolve(ctx.io.cwd, d)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),

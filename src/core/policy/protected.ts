@@ -117,11 +117,6 @@ export interface RunPlaces {
    * that lie in one of those are paths of the run too (see runProtectedPaths).
    */
   readonly home?: { readonly dir: string; readonly writable: readonly string[] };
-  /**
-   * skillctl's own directories in the temporary directory (run/scratch-root.ts): other runs'
-   * private copies of their bundles and their proxies' sockets.
-   */
-  readonly scratch?: readonly string[];
 }
 
 /**
@@ -171,7 +166,6 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.install !== undefined) for (const path of installPaths(p.install, p.cwd)) out.add(path);
   if (p.node !== undefined) for (const path of nodePaths(p.node, p.cwd)) out.add(path);
   for (const reg of p.registries ?? []) for (const path of registryPaths(reg, p.cwd)) out.add(path);
-  for (const dir of p.scratch ?? []) out.add(dir);
   return [...out].sort();
 }
 

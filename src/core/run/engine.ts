@@ -142,7 +142,8 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   // to be protected, and neither can be taken for a path the skill planted (planted.ts).
   const scratchDir = scratchRoot(opts.resolve?.scratchDir ?? tmpdir());
   const unsafe = await ensureScratchRoot(scratchDir);
-  await ensureScratchRoot(scratchRoot('/tmp'));
+  const tmpRoot = scratchRoot('/tmp');
+  await ensureScratchRoot(tmpRoot);
   const scratchRefusal = (await scratchWritable(scratchDir, writable)) ?? unsafe;
   const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, scratchDir, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
@@ -258,7 +259,8 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     allowUnsandboxed: policy.allowUnsandboxed,
     allowContainerNetwork: policy.allowContainerNetwork,
     builtins: opts.builtins,
-    protectedPaths: opts.protectedPaths ?? [],
+    // Other runs' copies and sockets, whatever this run's policy (scratch-root.ts).
+    protectedPaths: [...(opts.protectedPaths ?? []), scratchDir, tmpRoot],
     ...(repositoryPaths !== undefined ? { repositoryPaths } : {}),
     monotonic: () => opts.clock.monotonic(),
     ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}),

@@ -48,7 +48,6 @@ export { expectedThreadLimits, type BuiltinThread, type BuiltinWorkers, type Wor
 export { builtinThreadLimits, COMMIT_GRACE_MS } from './thread-limits.js';
 export { containerArgs, type ContainerSpec } from './runtimes/container.js';
 export { nodePermissionFlag, type HostNode } from './runtimes/interpreter.js';
-export { scratchRoot } from './scratch-root.js';
 export { matchSnapshot, snapshotBundle, type BundleSnapshot, type BundleSnapshots } from './snapshot.js';
 export { bwrapArgs, bwrapComplaint, bwrapSetupFailed, type SandboxMode, type SandboxSpec } from './sandbox.js';
 export { notDirsOnTheWay } from './protect-mounts.js';

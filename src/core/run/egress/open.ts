@@ -52,6 +52,8 @@ export function planEgress(netHttp: readonly NetGrant[]): EgressPlan | undefined
 }
 
 export async function openEgress(plan: EgressPlan, gate: EgressGate): Promise<OpenEgress | { readonly failure: Attempt['outcome'] }> {
+  // The run made it at its start; checked again here (a mkdir and an lstat), as a proxy can start
+  // long after (a built-in's program) and this module is used on its own too.
   const unsafe = await ensureScratchRoot(dirname(dirname(plan.socket)));
   if (unsafe !== undefined) return { failure: failed('unavailable', [unsafe]) };
   try {

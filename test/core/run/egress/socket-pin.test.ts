@@ -8,7 +8,7 @@ import * as net from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { openEgress, planEgress, type OpenEgress } from '../../../../src/core/run/egress/open.js';
+import { openEgress, planEgress, type EgressPlan, type OpenEgress } from '../../../../src/core/run/egress/open.js';
 import { egressEnv } from '../../../../src/core/run/egress/bridge.js';
 import { pinSocket } from '../../../../src/core/run/egress/socket-pin.js';
 import { spawnBounded } from '../../../../src/core/run/process-runner.js';
@@ -74,6 +74,15 @@ describe('the egress socket under bubblewrap', () => {
   });
   after(() => site.close());
 
+  /** This grant's proxy, started as a run starts it. */
+  async function startProxy(): Promise<{ readonly plan: EgressPlan; readonly started: OpenEgress }> {
+    const plan = planEgress(netHttp);
+    assert.ok(plan !== undefined);
+    const started = await openEgress(plan, gate);
+    assert.ok(!('failure' in started));
+    return { plan, started };
+  }
+
   /** The sandbox bubblewrap (found on `pathEnv`) sets up for a run of this grant, with python3 fetching `path` through the proxy inside it: what it printed. */
   async function fetchInside(pathEnv: string, socket: string, started: OpenEgress, path: string): Promise<{ readonly prefix: readonly string[]; readonly out: string }> {
     const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv, writable: [], cwd: '/tmp', runtimeDirs: [], read: [], write: [], egress: { readsHttps: false, socket }, protect: [] });
@@ -91,10 +100,7 @@ describe('the egress socket under bubblewrap', () => {
   }
 
   it("reaches this run's proxy even when its socket's path was swapped for another listener before bubblewrap started", async () => {
-    const plan = planEgress(netHttp);
-    assert.ok(plan !== undefined);
-    const started = await openEgress(plan, gate);
-    assert.ok(!('failure' in started));
+    const { plan, started } = await startProxy();
     // What a skill of another run, granted the temporary directory, could do in the meantime.
     const moved = join(tmp, 'moved.sock');
     await rename(plan.socket, moved);
@@ -111,10 +117,7 @@ describe('the egress socket under bubblewrap', () => {
   });
 
   it('a bubblewrap without --ro-bind-fd is given the checked path instead, and the run still reaches its proxy', async () => {
-    const plan = planEgress(netHttp);
-    assert.ok(plan !== undefined);
-    const started = await openEgress(plan, gate);
-    assert.ok(!('failure' in started));
+    const { plan, started } = await startProxy();
     // A bubblewrap whose help does not know the option, as before 0.10 without the backport.
     const bin = join(tmp, 'old-bwrap');
     await mkdir(bin);
