@@ -40,3 +40,22 @@ export function fsToolBundle(): BundleSpec {
     files: { 'main.py': MAIN },
   };
 }
+
+/**
+ * A python skill granted to read `granted` that answers `{ ok: <the text of file> }`, or the name
+ * of the error opening it (`FileNotFoundError`, `PermissionError`).
+ */
+export function readerBundle(granted: string, file: string): BundleSpec {
+  return {
+    entrypoints: [
+      entry({
+        runtime: 'python',
+        runtime_version: PYTHON_VERSION,
+        command: 'python3 main.py',
+        output_schema: { type: 'object', properties: { ok: {} } },
+        requested_permissions: { 'fs.read': [granted] },
+      }),
+    ],
+    files: { 'main.py': `import json\ntry:\n    text = open(${JSON.stringify(file)}).read()\nexcept OSError as e:\n    text = type(e).__name__\nprint(json.dumps({"ok": text}))\n` },
+  };
+}

@@ -5,6 +5,9 @@
 // name and followed the link: a python skill granted only ws/data read the outside folder's
 // secret in about one run in four. Now each grant is opened (O_PATH|O_NOFOLLOW) and checked as it
 // is handed to bubblewrap by its descriptor: every run reads inside, or is refused.
+// A swap that landed while the run resolved its policy made the outside folder the grant itself:
+// a skill opening the outside path by name read it in 17 runs of 40. Now the policy path's walk
+// refuses a link in a folder this user can write (POLICY_PATH_LINK) instead of following it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -12,8 +15,8 @@ import { lstat, mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { runTarget, SECRET } from '../helpers/attack.js';
-import { entry, writeBundle } from '../helpers/bundles.js';
-import { PYTHON_VERSION } from '../helpers/fs-tool.js';
+import { writeBundle } from '../helpers/bundles.js';
+import { readerBundle } from '../helpers/fs-tool.js';
 import { ROOT } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -33,28 +36,20 @@ describe('threat: a granted folder swapped for a link before bubblewrap mounts i
     await writeFile(join(outside, 'x.txt'), `${SECRET}\n`);
     await symlink(outside, join(proj, 'ws', 'link'));
     await writeFile(join(proj, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [ws/data]\n');
-    await writeBundle(join(proj, 'reader'), {
-      entrypoints: [
-        entry({
-          runtime: 'python',
-          runtime_version: PYTHON_VERSION,
-          command: 'python3 main.py',
-          output_schema: { type: 'object', properties: { ok: {} } },
-          requested_permissions: { 'fs.read': [join(proj, 'ws', 'data')] },
-        }),
-      ],
-      files: { 'main.py': `import json\ntry:\n    text = open(${JSON.stringify(join(proj, 'ws', 'data', 'x.txt'))}).read()\nexcept OSError as e:\n    text = type(e).__name__\nprint(json.dumps({"ok": text}))\n` },
-    });
+    await writeBundle(join(proj, 'reader'), readerBundle(join(proj, 'ws', 'data'), join(proj, 'ws', 'data', 'x.txt')));
+    // The same grant, but the skill opens the outside folder by its own name.
+    await writeBundle(join(proj, 'direct'), readerBundle(join(proj, 'ws', 'data'), join(outside, 'x.txt')));
   });
 
-  it(`${RUNS} runs of a python skill granted ws/data under bubblewrap: each reads inside or is refused, never the outside folder`, async () => {
+  /** `runs` of `bundle` against the swapping process: the outcomes counted, and how many showed the secret. */
+  async function raced(bundle: string, runs: number): Promise<{ seen: Record<string, number>; escapes: number }> {
     const swapper = spawn('python3', [join(ROOT, 'test', 'helpers', 'swapper.py'), join(proj, 'ws', 'data'), join(proj, 'ws', 'link')], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise((resolve) => swapper.stdout.once('data', resolve));
     const seen: Record<string, number> = {};
     let escapes = 0;
     try {
-      for (let i = 0; i < RUNS; i++) {
-        const r = await runTarget('./reader', {}, { cwd: proj, sandbox: 'bwrap' });
+      for (let i = 0; i < runs; i++) {
+        const r = await runTarget(bundle, {}, { cwd: proj, sandbox: 'bwrap' });
         if (r.stdout.includes(SECRET) || r.stderr.includes(SECRET)) escapes++;
         const key = r.status === 'ok' ? `ok:${JSON.stringify(r.output)}` : `${r.status ?? 'none'}:${r.errors.join(',')}`;
         seen[key] = (seen[key] ?? 0) + 1;
@@ -70,12 +65,25 @@ describe('threat: a granted folder swapped for a link before bubblewrap mounts i
         await rename(join(proj, 'ws', 'tmp'), join(proj, 'ws', 'link'));
       }
     }
+    return { seen, escapes };
+  }
+
+  it(`${RUNS} runs of a python skill granted ws/data under bubblewrap: each reads inside or is refused, never the outside folder`, async () => {
+    const { seen, escapes } = await raced('./reader', RUNS);
     assert.equal(escapes, 0, `runs that read outside the grant: ${JSON.stringify(seen)}`);
-    // Every run read the granted file, found nothing under its name (the grant itself resolved
-    // while the link stood there: see docs/security.md, What remains), or was refused.
-    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(inside\\n|FileNotFoundError)"\}$|POLICY_PATH_CHANGED|RUN_SANDBOX_UNAVAILABLE/, JSON.stringify(seen));
+    // Every run read the granted file, was granted nothing (the manifest's own path resolved while
+    // the link stood there: nothing under its name), or was refused: the link, when the walk of the
+    // policy's path met it (POLICY_PATH_LINK), or the grant changed before bubblewrap had it
+    // (POLICY_PATH_CHANGED).
+    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(inside\\n|FileNotFoundError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE/, JSON.stringify(seen));
     // Without the swapper the same run reads inside (the test would pass vacuously if the skill never ran).
     const calm = await runTarget('./reader', {}, { cwd: proj, sandbox: 'bwrap' });
     assert.deepEqual([calm.status, calm.output], ['ok', { ok: 'inside\n' }], calm.stdout);
+  });
+
+  it(`${RUNS} runs of a python skill granted ws/data that opens the outside folder by name: the swap never makes it the grant`, async () => {
+    const { seen, escapes } = await raced('./direct', RUNS);
+    assert.equal(escapes, 0, `runs that read outside the grant: ${JSON.stringify(seen)}`);
+    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(FileNotFoundError|PermissionError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE/, JSON.stringify(seen));
   });
 });

@@ -42,7 +42,7 @@ export async function authorise(req: AuthoriseRequest, policy: HostPolicy, opts:
   const grant = await grantPermissions(req.requested, req.required, policy, opts);
   const diagnostics: Diagnostic[] = [];
   for (const d of grant.denials) {
-    if (d.code === 'POLICY_PATH_CHANGED') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: 'remove the symlink, or grant its target by name' }));
+    if (d.code === 'POLICY_PATH_CHANGED' || d.code === 'POLICY_PATH_LINK') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: 'write where the symlink leads in the policy instead (or remove it, if you did not make it)' }));
     else if (d.code === 'POLICY_EXEC_WRITABLE') diagnostics.push(diag(d.code, d.reason, { file: policy.source, hint: WRITABLE_PROGRAM_HINT }));
     else {
       // Only a value the policy does not grant is mended by an entry; a path that does not exist

@@ -39,6 +39,11 @@ export const POLICY_CODES = {
     title: 'A path the host policy grants has become a symlink inside a writable directory; the run is refused instead of following it.',
     exit: 'denied',
   },
+  POLICY_PATH_LINK: {
+    severity: 'error',
+    title: 'A path the host policy grants leads through a symlink in a directory this user can write, which a skill could have made; the run is refused instead of following it.',
+    exit: 'denied',
+  },
   POLICY_URL_INVALID: {
     severity: 'error',
     title: 'A URL was refused for its form: not http(s), userinfo, encoded traversal, dot segments, fragment.',

@@ -1,14 +1,14 @@
 /**
  * Granted = requested (manifest) ∩ host policy, per scope. Paths are compared by where they
- * really lead (symlinks resolved on both sides); commands by the executable they resolve to.
+ * really lead (symlinks resolved on both sides; the policy's own paths follow no link a skill
+ * could have made, see grant-path.ts); commands by the executable they resolve to.
  * A required value that the grant does not cover is a denial: the run must not start.
  */
-import { lstat, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Code } from '../diagnostics.js';
 import { lookupCommand, type CommandLookup } from '../fs/find-command.js';
 import { permissionValues, type PermissionScope, type Permissions } from '../manifest/model.js';
 import type { HostPolicy } from './model.js';
+import { resolveGrantPath, type GrantPath } from './grant-path.js';
 import { pathForm, resolveReal, within } from './paths.js';
 import { covers, parseScopeValue, type ScopeValue } from './scopes.js';
 import { pushAll } from '../findings.js';
@@ -48,8 +48,8 @@ export interface Grant {
   readonly required: readonly string[];
   readonly grantedList: readonly string[];
   /**
-   * Required values the grant does not cover, and granted policy paths that now lead through a
-   * symlink planted inside a writable directory; non-empty means the run is refused.
+   * Required values the grant does not cover, and policy paths the skill asks for that lead
+   * through a symlink a skill could have made; non-empty means the run is refused.
    */
   readonly denials: readonly PermissionDenial[];
 }
@@ -75,13 +75,30 @@ async function real(path: string): Promise<string | undefined> {
   }
 }
 
-async function realPaths(values: readonly string[], cwd: string): Promise<{ raw: string; real: string | undefined }[]> {
+async function realPaths(values: readonly string[], cwd: string): Promise<{ raw: string; absolute: string | undefined; real: string | undefined }[]> {
   return Promise.all(
     values.map(async (raw) => {
       const form = pathForm(raw, cwd);
-      return { raw, real: form.ok ? await real(form.absolute) : undefined };
+      return form.ok ? { raw, absolute: form.absolute, real: await real(form.absolute) } : { raw, absolute: undefined, real: undefined };
     }),
   );
+}
+
+function overlaps(a: string, b: string): boolean {
+  return within(a, b) || within(b, a);
+}
+
+/** Why a policy path that leads through a link is refused. */
+function linkDenial(scope: 'fs.read' | 'fs.write', root: string, path: Extract<GrantPath, { kind: 'in-write-grant' | 'user-writable' }>): PermissionDenial {
+  if (path.kind === 'in-write-grant') {
+    return { scope, value: root, code: 'POLICY_PATH_CHANGED', reason: `the policy's ${scope} path ${root} now leads through the symlink ${path.link}, inside a writable directory` };
+  }
+  return {
+    scope,
+    value: root,
+    code: 'POLICY_PATH_LINK',
+    reason: `the policy's ${scope} path ${root} leads through the symlink ${path.link} (to ${path.leadsTo}), in a directory this user can write, where a skill could have made it`,
+  };
 }
 
 function narrower(a: string, b: string): string | undefined {
@@ -94,58 +111,30 @@ function unique(values: readonly string[]): string[] {
   return [...new Set(values)].sort();
 }
 
-/**
- * The first symlink on the way to `path` that lies strictly inside one of `writable` (real
- * paths), or undefined. A skill that may write there could have planted it.
- */
-async function plantedLink(path: string, writable: readonly string[]): Promise<string | undefined> {
-  let current = '/';
-  for (const part of path.split('/').filter((s) => s !== '')) {
-    const next = join(current, part);
-    let isLink: boolean;
-    try {
-      isLink = (await lstat(next)).isSymbolicLink();
-    } catch {
-      return undefined; // the rest does not exist: nothing left to follow
-    }
-    if (!isLink) {
-      current = next;
-      continue;
-    }
-    if (writable.some((w) => within(next, w) && next !== w)) return next;
-    try {
-      current = await realpath(next);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
 interface PathGrant {
   readonly granted: string[];
   readonly changed: PermissionDenial[];
 }
 
-async function grantPaths(scope: 'fs.read' | 'fs.write', requested: readonly string[], roots: readonly string[], writable: readonly string[], cwd: string): Promise<PathGrant> {
+async function grantPaths(scope: 'fs.read' | 'fs.write', requested: readonly string[], roots: readonly string[], writeGrants: readonly string[], cwd: string): Promise<PathGrant> {
   const req = await realPaths(requested, cwd);
-  // Each policy path is resolved once, here: the rest of the run uses these real paths.
-  const pol = await Promise.all(roots.map(async (root) => ({ root, real: await real(root), planted: await plantedLink(root, writable) })));
+  // Each policy path is resolved once, here, by the walk that judges its links: the rest of the run uses these real paths.
+  const pol = await Promise.all(roots.map(async (root) => ({ root, path: await resolveGrantPath(root, { writeGrants }) })));
   const granted: string[] = [];
   const changed: PermissionDenial[] = [];
   for (const r of req) {
     if (r.real === undefined) continue;
-    for (const p of pol) {
-      const n = p.real === undefined ? undefined : narrower(r.real, p.real);
-      if (n === undefined) continue;
-      if (p.planted !== undefined) {
-        changed.push({
-          scope,
-          value: p.root,
-          code: 'POLICY_PATH_CHANGED',
-          reason: `the policy's ${scope} path ${p.root} now leads through the symlink ${p.planted}, inside a writable directory`,
-        });
-      } else granted.push(n);
+    for (const { root, path } of pol) {
+      if (!path.ok) {
+        // A path that leads nowhere grants nothing; one through a link is refused where the skill
+        // asks for what it names or leads to.
+        if (path.kind === 'unresolvable') continue;
+        const names = [root, ...(path.kind === 'user-writable' ? [path.leadsTo] : [])];
+        if (names.some((n) => overlaps(r.real as string, n) || (r.absolute !== undefined && overlaps(r.absolute, n)))) changed.push(linkDenial(scope, root, path));
+        continue;
+      }
+      const n = narrower(r.real, path.real);
+      if (n !== undefined) granted.push(n);
     }
   }
   return { granted: unique(granted), changed: dedupe(changed) };
@@ -258,7 +247,9 @@ function label(scope: PermissionScope, values: readonly string[]): string[] {
 /** Computes what an entrypoint may use under `policy`, and which required permissions are missing. */
 export async function grantPermissions(requested: Permissions, required: Permissions, policy: HostPolicy, opts: GrantOptions): Promise<Grant> {
   const envRequested = list(requested, 'env');
-  const writable = (await Promise.all(policy.fsWrite.map((w) => real(w)))).filter((w): w is string => w !== undefined);
+  // What skills under this policy may write: each write grant as written and where it leads.
+  const writeReals = await Promise.all(policy.fsWrite.map(async (w) => resolveGrantPath(w, { writeGrants: [] })));
+  const writable = unique([...policy.fsWrite, ...writeReals.flatMap((w) => (w.ok ? [w.real] : []))]);
   const read = await grantPaths('fs.read', list(requested, 'fs.read'), policy.fsRead, writable, opts.cwd);
   const write = await grantPaths('fs.write', list(requested, 'fs.write'), policy.fsWrite, writable, opts.cwd);
   const exec = await grantExec(list(requested, 'exec'), policy, opts.pathEnv, writable);

@@ -41,10 +41,22 @@ describe('grantPermissions: requested ∩ policy', () => {
     assert.deepEqual(g.granted.fsRead, [join(root, 'project'), join(root, 'project', 'src')].sort());
   });
 
-  it('compares paths after resolving symlinks on both sides', async () => {
+  it('resolves a link the manifest names, and refuses a policy path through a link in a directory this user can write', async () => {
+    // The manifest's side may follow links: the policy bounds what they lead to.
+    const viaManifest = await grantPermissions({ 'fs.read': ['via-link/src'] }, { 'fs.read': ['via-link/src'] }, policy, { cwd: root, pathEnv: '' });
+    assert.deepEqual(viaManifest.granted.fsRead, [join(root, 'project', 'src')]);
+    assert.deepEqual(viaManifest.denials, []);
+    // The policy's `fs.write: [via-link/src]` leads through via-link, which a skill able to write
+    // the folder holding it could have made (or be swapping): refused, and the target named.
     const g = await grantPermissions({ 'fs.write': ['project/src/out'] }, { 'fs.write': ['project/src'] }, policy, { cwd: root, pathEnv: '' });
-    assert.deepEqual(g.granted.fsWrite, [join(root, 'project', 'src', 'out')]);
-    assert.equal(g.denials.length, 1, 'required project/src is wider than the granted project/src/out');
+    assert.deepEqual(g.granted.fsWrite, []);
+    assert.deepEqual(
+      g.denials.map((d) => [d.code, d.value, d.reason]),
+      [
+        ['POLICY_PATH_LINK', join(root, 'via-link', 'src'), `the policy's fs.write path ${join(root, 'via-link', 'src')} leads through the symlink ${join(root, 'via-link')} (to ${join(root, 'project', 'src')}), in a directory this user can write, where a skill could have made it`],
+        ['POLICY_PERMISSION_DENIED', 'project/src', 'required fs.write "project/src": not granted by the host policy'],
+      ],
+    );
   });
 
   it('intersects URL prefixes both ways', async () => {

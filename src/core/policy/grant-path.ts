@@ -1,0 +1,94 @@
+/**
+ * Where a policy path leads, found in one walk that judges every symlink on the way.
+ *
+ * A link lying in a directory this user can write may have been made by a skill: another run's,
+ * under a policy that let it write there, or one swapping it back and forth while this run starts.
+ * Following it would make its target the grant. So the walk refuses such a link instead (the
+ * policy names the target itself), and follows only links the user cannot have made through a
+ * skill: those in directories nobody but another user (root, for /lib -> usr/lib) may write.
+ * The walk is the only resolution of the path: resolving it a second time to report where it
+ * leads would open a window between the judgement and the answer.
+ */
+import { constants } from 'node:fs';
+import { access, lstat, readlink } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { errnoCode } from '../errors.js';
+import { within } from '../fs/within.js';
+
+/** Links followed before the walk gives up, as the kernel's ELOOP does (40). */
+const MAX_LINKS = 40;
+
+export type GrantPath =
+  | { readonly ok: true; readonly real: string }
+  /** `link` lies strictly inside one of this policy's own write grants. */
+  | { readonly ok: false; readonly kind: 'in-write-grant'; readonly link: string }
+  /**
+   * `link` lies in a directory this user can write; `target` is what it holds, and `leadsTo` the
+   * path it would make of the whole (its target's own links not followed): for messages only.
+   */
+  | { readonly ok: false; readonly kind: 'user-writable'; readonly link: string; readonly target: string; readonly leadsTo: string }
+  /** A loop of links, a permission error, or another failure the kernel would report. */
+  | { readonly ok: false; readonly kind: 'unresolvable'; readonly reason: string };
+
+export interface GrantPathOptions {
+  /** This policy's write grants, as real paths. */
+  readonly writeGrants: readonly string[];
+  /** Whether this user can create entries in `dir`; access(2) W_OK unless a test says otherwise. */
+  readonly canWrite?: (dir: string) => Promise<boolean>;
+}
+
+async function accessWrite(dir: string): Promise<boolean> {
+  try {
+    await access(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves the absolute, normal `path` component by component. A missing component ends the walk:
+ * the rest is appended as written (a file about to be created), as realpath's callers here expect.
+ */
+export async function resolveGrantPath(path: string, opts: GrantPathOptions): Promise<GrantPath> {
+  const canWrite = opts.canWrite ?? accessWrite;
+  const writable = new Map<string, Promise<boolean>>();
+  let current = '/';
+  let parts = path.split('/');
+  let links = 0;
+  while (parts.length > 0) {
+    const part = parts.shift() as string;
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      current = posix.dirname(current);
+      continue;
+    }
+    const next = posix.join(current, part);
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(next)).isSymbolicLink();
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: true, real: posix.normalize(posix.join(next, ...parts)) };
+      return { ok: false, kind: 'unresolvable', reason: `${next}: ${code ?? String(err)}` };
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    if (opts.writeGrants.some((w) => within(next, w) && next !== w)) return { ok: false, kind: 'in-write-grant', link: next };
+    let canWriteDir = writable.get(current);
+    if (canWriteDir === undefined) writable.set(current, (canWriteDir = canWrite(current)));
+    let target: string;
+    try {
+      target = await readlink(next);
+    } catch (err) {
+      return { ok: false, kind: 'unresolvable', reason: `${next}: ${errnoCode(err) ?? String(err)}` };
+    }
+    if (await canWriteDir) return { ok: false, kind: 'user-writable', link: next, target, leadsTo: posix.resolve(current, target, ...parts) };
+    if (++links > MAX_LINKS) return { ok: false, kind: 'unresolvable', reason: `${path}: too many levels of symbolic links` };
+    if (posix.isAbsolute(target)) current = '/';
+    parts = [...target.split('/'), ...parts];
+  }
+  return { ok: true, real: current };
+}
