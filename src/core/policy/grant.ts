@@ -247,9 +247,10 @@ function label(scope: PermissionScope, values: readonly string[]): string[] {
 /** Computes what an entrypoint may use under `policy`, and which required permissions are missing. */
 export async function grantPermissions(requested: Permissions, required: Permissions, policy: HostPolicy, opts: GrantOptions): Promise<Grant> {
   const envRequested = list(requested, 'env');
-  // What skills under this policy may write: each write grant as written and where it leads.
+  // What skills under this policy may write: each write grant as written and where it leads (or,
+  // refused for a link, where the link leads now: another run under this policy may find a folder there).
   const writeReals = await Promise.all(policy.fsWrite.map(async (w) => resolveGrantPath(w, { writeGrants: [] })));
-  const writable = unique([...policy.fsWrite, ...writeReals.flatMap((w) => (w.ok ? [w.real] : []))]);
+  const writable = unique([...policy.fsWrite, ...writeReals.flatMap((w) => (w.ok ? [w.real] : w.kind === 'user-writable' ? [w.leadsTo] : []))]);
   const read = await grantPaths('fs.read', list(requested, 'fs.read'), policy.fsRead, writable, opts.cwd);
   const write = await grantPaths('fs.write', list(requested, 'fs.write'), policy.fsWrite, writable, opts.cwd);
   const exec = await grantExec(list(requested, 'exec'), policy, opts.pathEnv, writable);
