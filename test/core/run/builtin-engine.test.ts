@@ -3,10 +3,8 @@
 import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, get, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { compileSchema } from '../../../src/core/json-schema/index.js';
 import { LOADER_PRECEDENCE } from '../../../src/core/manifest/index.js';
 import { verifyAuditLog, auditLine, type BuiltinSkill, type RunResult } from '../../../src/core/run/index.js';
@@ -46,48 +44,16 @@ const throws = skill('test.throws', async () => {
   throw new Error('boom');
 });
 
-/** Fetches a URL over http, following redirects only after asking the gate about each hop. */
-const fetcher = skill('test.fetch', async (input, ctx) => {
-  let url = (input as { path: string }).path;
-  for (let hop = 0; hop < 5; hop++) {
-    const d = await ctx.policy.checkUrl(url);
-    if (!d.allowed) return { status: 'denied', decision: d, operation: `fetch hop ${hop}` };
-    const res = await new Promise<{ status: number; location?: string; body: string }>((resolve, reject) => {
-      get(d.resolved, (r) => {
-        let body = '';
-        r.on('data', (c: Buffer) => (body += c.toString()));
-        r.on('end', () => resolve({ status: r.statusCode ?? 0, ...(r.headers.location !== undefined ? { location: r.headers.location } : {}), body }));
-      }).on('error', reject);
-    });
-    if (res.status >= 300 && res.status < 400 && res.location !== undefined) {
-      url = new URL(res.location, url).href;
-      continue;
-    }
-    return { status: 'ok', output: { ok: res.body } };
-  }
-  return { status: 'error', error: { code: 'TOO_MANY_REDIRECTS', message: 'too many redirects' } };
-});
-
-const ALL = [read, flaky, wrong, fails, hangs, nonJson, big, envs, throws, fetcher];
+const ALL = [read, flaky, wrong, fails, hangs, nonJson, big, envs, throws];
 
 describe('run engine with built-in skills', () => {
   const tmp = tempDir('skillctl-engine-');
   let root: string;
-  let server: Server;
-  let port: number;
   const bundle = (name: string): string => join(root, 'bundles', name);
 
   before(async () => {
     root = realpathSync(tmp);
     await writeFile(join(root, 'notes.txt'), 'hello');
-    server = createServer((req, res) => {
-      if (req.url === '/start') res.writeHead(302, { location: '/hop' }).end();
-      else if (req.url === '/hop') res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
-      else if (req.url === '/other-port') res.writeHead(301, { location: `http://127.0.0.1:${port + 1}/x` }).end();
-      else res.writeHead(200).end('landed');
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    port = (server.address() as AddressInfo).port;
     const mk = (name: string, over: Record<string, unknown> = {}) =>
       writeBundle(bundle(name), { skill_id: name, entrypoints: [entry({ command: `builtin:${name}`, output_schema: OUTPUT, ...over })] });
     await mk('test.read', { requested_permissions: { 'fs.read': ['.'] }, required_permissions: { 'fs.read': ['.'] } });
@@ -101,7 +67,6 @@ describe('run engine with built-in skills', () => {
     await mk('test.nonjson');
     // python without runtime_version: the bundle does not validate, and nothing of it runs.
     await writeBundle(bundle('test.unpinned'), { skill_id: 'test.unpinned', entrypoints: [entry({ runtime: 'python', command: 'python3 main.py', output_schema: OUTPUT })], files: { 'main.py': '' } });
-    await mk('test.fetch', { requested_permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } });
     await mk('test.needs-write', { command: 'builtin:test.read', requested_permissions: { 'fs.write': ['out'] }, required_permissions: { 'fs.write': ['out'] } });
     await mk('test.missing');
     await mk('test.needs-env', { command: 'builtin:test.env', requested_permissions: { env: ['HOME'] }, required_environment_variables: ['HOME'] });
@@ -120,7 +85,6 @@ describe('run engine with built-in skills', () => {
       entrypoints: [entry({ entrypoint_id: 'a', command: 'builtin:test.env', output_schema: OUTPUT }), entry({ entrypoint_id: 'b', tool_profile_id: 'test.tool-b', command: 'builtin:test.wrong', output_schema: OUTPUT })],
     });
   });
-  after(() => server.close());
 
   it('runs a built-in and accepts a conforming output; the record says what was used', async () => {
     const r = await engine({ cwd: root, target: bundle('test.read'), input: { path: 'notes.txt' }, builtins: ALL });
@@ -257,19 +221,6 @@ describe('run engine with built-in skills', () => {
     assert.equal((await engine({ cwd: root, target: bundle('test.throws'), builtins: ALL })).exitCode, 1);
     const r = await engine({ cwd: root, target: bundle('test.missing'), builtins: ALL });
     assert.deepEqual(errorCodes(r), ['RUN_BUILTIN_UNKNOWN']);
-  });
-
-  it('refuses a redirect to an address the policy does not grant (every hop is checked)', async () => {
-    const policy = policyFrom({ permissions: { 'net.http': [`http://127.0.0.1:${port}/`] } }, root);
-    const direct = await engine({ cwd: root, target: bundle('test.fetch'), input: { path: `http://127.0.0.1:${port}/plain` }, builtins: ALL, policy });
-    assert.deepEqual(direct.output, { ok: 'landed' });
-    assert.deepEqual(direct.record.policy.capabilities.used, [`net.http:http://127.0.0.1:${port}/`]);
-    for (const start of ['/start', '/other-port']) {
-      const r = await engine({ cwd: root, target: bundle('test.fetch'), input: { path: `http://127.0.0.1:${port}${start}` }, builtins: ALL, policy });
-      assert.equal(r.status, 'denied', start);
-      assert.equal(r.exitCode, 3);
-      assert.deepEqual(r.record.policy.denials.map((d) => d.code), ['POLICY_URL_DENIED']);
-    }
   });
 
   it('checks value_fingerprints before the run: a warning, or under strict determinism a refusal', async () => {
