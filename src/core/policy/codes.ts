@@ -41,7 +41,7 @@ export const POLICY_CODES = {
   },
   POLICY_PATH_LINK: {
     severity: 'error',
-    title: 'A path the host policy grants leads through a symlink in a directory this user can write, which a skill could have made; the run is refused instead of following it.',
+    title: 'A path the host policy grants leads through a symlink in a directory this user owns or can write, which a skill could have made; the run is refused instead of following it.',
     exit: 'denied',
   },
   POLICY_URL_INVALID: {

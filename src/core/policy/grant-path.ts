@@ -1,16 +1,17 @@
 /**
  * Where a policy path leads, found in one walk that judges every symlink on the way.
  *
- * A link lying in a directory this user can write may have been made by a skill: another run's,
+ * A link lying in a directory this user owns or can write may have been made by a skill: another run's,
  * under a policy that let it write there, or one swapping it back and forth while this run starts.
  * Following it would make its target the grant. So the walk refuses such a link instead (the
  * policy names the target itself), and follows only links the user cannot have made through a
- * skill: those in directories nobody but another user (root, for /lib -> usr/lib) may write.
+ * skill: those in directories another user owns and only others may write (root, for
+ * /lib -> usr/lib).
  * The walk is the only resolution of the path: resolving it a second time to report where it
  * leads would open a window between the judgement and the answer.
  */
 import { constants } from 'node:fs';
-import { access, lstat, readlink } from 'node:fs/promises';
+import { access, lstat, readlink, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { errnoCode } from '../errors.js';
 import { within } from '../fs/within.js';
@@ -23,7 +24,7 @@ export type GrantPath =
   /** `link` lies strictly inside one of this policy's own write grants. */
   | { readonly ok: false; readonly kind: 'in-write-grant'; readonly link: string }
   /**
-   * `link` lies in a directory this user can write; `target` is what it holds, and `leadsTo` the
+   * `link` lies in a directory this user owns or can write; `target` is what it holds, and `leadsTo` the
    * path it would make of the whole (its target's own links not followed): for messages only.
    */
   | { readonly ok: false; readonly kind: 'user-writable'; readonly link: string; readonly target: string; readonly leadsTo: string }
@@ -33,12 +34,19 @@ export type GrantPath =
 export interface GrantPathOptions {
   /** This policy's write grants, as real paths. */
   readonly writeGrants: readonly string[];
-  /** Whether this user can create entries in `dir`; access(2) W_OK unless a test says otherwise. */
+  /** Whether a process of this user could have made an entry in `dir` (userMayWrite unless a test says otherwise). */
   readonly canWrite?: (dir: string) => Promise<boolean>;
 }
 
-async function accessWrite(dir: string): Promise<boolean> {
+/**
+ * Whether a process of this user could have made an entry in `dir`: it may write there, or it owns
+ * the directory (and so may make it writable again: a skill that planted a link and then took the
+ * write bit away must not have its link followed).
+ */
+async function userMayWrite(dir: string): Promise<boolean> {
+  const uid = process.geteuid?.();
   try {
+    if (uid !== undefined && (await stat(dir)).uid === uid) return true;
     await access(dir, constants.W_OK);
     return true;
   } catch {
@@ -51,7 +59,7 @@ async function accessWrite(dir: string): Promise<boolean> {
  * the rest is appended as written (a file about to be created), as realpath's callers here expect.
  */
 export async function resolveGrantPath(path: string, opts: GrantPathOptions): Promise<GrantPath> {
-  const canWrite = opts.canWrite ?? accessWrite;
+  const canWrite = opts.canWrite ?? userMayWrite;
   const writable = new Map<string, Promise<boolean>>();
   let current = '/';
   let parts = path.split('/');

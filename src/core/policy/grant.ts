@@ -97,7 +97,7 @@ function linkDenial(scope: 'fs.read' | 'fs.write', root: string, path: Extract<G
     scope,
     value: root,
     code: 'POLICY_PATH_LINK',
-    reason: `the policy's ${scope} path ${root} leads through the symlink ${path.link} (to ${path.leadsTo}), in a directory this user can write, where a skill could have made it`,
+    reason: `the policy's ${scope} path ${root} leads through the symlink ${path.link} (to ${path.leadsTo}), in a directory this user owns or can write, where a skill could have made it`,
   };
 }
 

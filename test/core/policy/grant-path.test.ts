@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { chmod, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { resolveGrantPath } from '../../../src/core/policy/grant-path.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -21,24 +21,41 @@ describe('resolveGrantPath: where a policy path leads, following no link a skill
     await symlink(join(root, 'real'), join(root, 'user-link'));
     await symlink(join(root, 'user-link'), join(system, 'to-user-link'));
     await symlink(join(root, 'real'), join(root, 'ws', 'planted'));
+    await mkdir(join(root, 'locked'));
+    await symlink(join(root, 'real'), join(root, 'locked', 'link'));
+    // Its owner took the write bit away after planting the link: it can give it back.
+    await chmod(join(root, 'locked'), 0o555);
     await symlink('loop-b', join(system, 'loop-a'));
     await symlink('loop-a', join(system, 'loop-b'));
   });
+
+  // So that the folder can be removed, by a user other than root too.
+  after(() => chmod(join(root, 'locked'), 0o755));
 
   it('gives a path without links as it is, and a missing rest appended as written', async () => {
     assert.deepEqual(await resolveGrantPath(join(root, 'real', 'data'), { writeGrants: [] }), { ok: true, real: join(root, 'real', 'data') });
     assert.deepEqual(await resolveGrantPath(join(root, 'real', 'new', 'file.txt'), { writeGrants: [] }), { ok: true, real: join(root, 'real', 'new', 'file.txt') });
   });
 
-  it('follows links, absolute and relative, that lie in directories this user cannot write', async () => {
+  it('follows links, absolute and relative, that lie in directories another user owns and this one cannot write', async () => {
     const opts = { writeGrants: [], canWrite: readOnly };
     assert.deepEqual(await resolveGrantPath(join(system, 'abs', 'data'), opts), { ok: true, real: join(root, 'real', 'data') });
     assert.deepEqual(await resolveGrantPath(join(system, 'rel', 'data'), opts), { ok: true, real: join(root, 'real', 'data') });
     assert.deepEqual(await resolveGrantPath(join(system, 'abs', 'missing'), opts), { ok: true, real: join(root, 'real', 'missing') });
   });
 
-  it('refuses a link in a directory this user can write, naming it and what it holds', async () => {
+  it('refuses a link in a directory this user owns or can write, naming it and what it holds', async () => {
     assert.deepEqual(await resolveGrantPath(join(root, 'user-link', 'data'), { writeGrants: [] }), { ok: false, kind: 'user-writable', link: join(root, 'user-link'), target: join(root, 'real'), leadsTo: join(root, 'real', 'data') });
+  });
+
+  it('refuses a link in a directory this user owns but may not write now', async () => {
+    assert.deepEqual(await resolveGrantPath(join(root, 'locked', 'link', 'data'), { writeGrants: [] }), {
+      ok: false,
+      kind: 'user-writable',
+      link: join(root, 'locked', 'link'),
+      target: join(root, 'real'),
+      leadsTo: join(root, 'real', 'data'),
+    });
   });
 
   it("judges the links a followed link's target leads through too", async () => {

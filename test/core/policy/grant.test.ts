@@ -41,7 +41,7 @@ describe('grantPermissions: requested ∩ policy', () => {
     assert.deepEqual(g.granted.fsRead, [join(root, 'project'), join(root, 'project', 'src')].sort());
   });
 
-  it('resolves a link the manifest names, and refuses a policy path through a link in a directory this user can write', async () => {
+  it('resolves a link the manifest names, and refuses a policy path through a link in a directory this user owns or can write', async () => {
     // The manifest's side may follow links: the policy bounds what they lead to.
     const viaManifest = await grantPermissions({ 'fs.read': ['via-link/src'] }, { 'fs.read': ['via-link/src'] }, policy, { cwd: root, pathEnv: '' });
     assert.deepEqual(viaManifest.granted.fsRead, [join(root, 'project', 'src')]);
@@ -53,7 +53,7 @@ describe('grantPermissions: requested ∩ policy', () => {
     assert.deepEqual(
       g.denials.map((d) => [d.code, d.value, d.reason]),
       [
-        ['POLICY_PATH_LINK', join(root, 'via-link', 'src'), `the policy's fs.write path ${join(root, 'via-link', 'src')} leads through the symlink ${join(root, 'via-link')} (to ${join(root, 'project', 'src')}), in a directory this user can write, where a skill could have made it`],
+        ['POLICY_PATH_LINK', join(root, 'via-link', 'src'), `the policy's fs.write path ${join(root, 'via-link', 'src')} leads through the symlink ${join(root, 'via-link')} (to ${join(root, 'project', 'src')}), in a directory this user owns or can write, where a skill could have made it`],
         ['POLICY_PERMISSION_DENIED', 'project/src', 'required fs.write "project/src": not granted by the host policy'],
       ],
     );
