@@ -40,6 +40,7 @@ import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { homeDir } from './home.js';
+import { nestedRootRefusal } from './nested-root.js';
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
@@ -65,6 +66,10 @@ export async function policyInForce(ctx: Context, root: string | undefined, file
     ctx.note(
       `note: ${POLICY_FILE_NAME} here is not in force: a policy is read only at the project root (the nearest directory with pins/skills.lock.json, else the top of the git work tree), and there is none; the default policy applies (read inside this directory, nothing else). Make this directory a project root (git init, or skillctl pin), or pass --policy ${POLICY_FILE_NAME}.`,
     );
+  }
+  if (root !== undefined) {
+    const planted = await nestedRootRefusal(root, file !== undefined);
+    if (planted !== undefined) return { invalid: [planted], source: path ?? root };
   }
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   const bytes = await readBytes(ctx, path, 'the policy');

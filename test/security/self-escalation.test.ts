@@ -86,6 +86,27 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     await rm(sub, { recursive: true });
   });
 
+  it('a process skill that plants a project root in a subdirectory (a .git or a lock, and a policy) does not govern runs started there (POLICY_ROOT_WRITABLE, exit 2)', async () => {
+    const policyText = 'version: 1\npermissions:\n  fs.read: [/]\n';
+    const at = (path: string): string => join(proj, path);
+    for (const [dir, marker] of [
+      ['ws/repo', [['mkdir', at('ws/repo')], ['mkdir', at('ws/repo/.git')]]],
+      ['ws/locked', [['mkdir', at('ws/locked')], ['mkdir', at('ws/locked/pins')], ['write', at('ws/locked/pins/skills.lock.json'), `${JSON.stringify({ lock_version: 'skillctl.lock.v1', min_signers: 0, packs: [], skills: [] }, null, 2)}\n`]]],
+    ] as const) {
+      // The planting run: the project's own policy lets the skill write the whole project, and
+      // bubblewrap holds a policy's and a lock's names only where it is told of them.
+      const ops = [...marker, ['write', at(`${dir}/skillctl.policy.yaml`), policyText]];
+      const plant = skillctl(['run', './tool', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+      assert.deepEqual([plant.code, (json<RunDoc>(plant).output as { ok: string }).ok], [0, ops.map(() => 'ok').join(',')], plant.stdout);
+      // The later run, started in the planted root, asks for the outside secret.
+      const r = skillctl(['run', 'fs.read_text', '--input', '-', '--json', '--no-audit'], { cwd: join(proj, dir), input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
+      const doc = json<RunDoc>(r);
+      assert.deepEqual([r.code, doc.status, errors(doc)], [2, 'policy_invalid', ['POLICY_ROOT_WRITABLE']], r.stdout);
+      assert.ok(!r.stdout.includes('OUTSIDE') && !r.stderr.includes('OUTSIDE'), 'the secret was read');
+      await rm(join(proj, dir), { recursive: true });
+    }
+  });
+
   it('fs.write_patch cannot create a policy, a lock or a git hook anywhere (POLICY_PATH_PROTECTED, exit 3)', async () => {
     const before = await snapshot(proj);
     for (const path of ['ws/skillctl.policy.yaml', 'ws/pins/skills.lock.json', '.git/hooks/pre-commit', 'ws/.bashrc', '.skillctl/audit.jsonl']) {

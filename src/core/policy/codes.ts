@@ -44,6 +44,11 @@ export const POLICY_CODES = {
     title: 'A path the host policy grants leads through a symlink in a directory this user owns or can write, which a skill could have made; the run is refused instead of following it.',
     exit: 'denied',
   },
+  POLICY_ROOT_WRITABLE: {
+    severity: 'error',
+    title: "A nested project root's policy or lock lies where an enclosing project's policy lets skills write; it is not obeyed.",
+    exit: 'usage',
+  },
   POLICY_URL_INVALID: {
     severity: 'error',
     title: 'A URL was refused for its form: not http(s), userinfo, encoded traversal, dot segments, fragment.',
