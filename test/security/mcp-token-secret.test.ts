@@ -1,9 +1,9 @@
-// Threat: a tool of `skillctl mcp --http --http-token-file FILE` reads the server's own bearer
-// token. The runs the server starts were kept from writing the file, not from reading it: a tool
-// granted to read its folder (the default policy grants the working directory) answered the token
-// to whoever called it, and with the token anyone who reaches the port starts sessions of their
-// own. Now the file is secret to those runs: refused to built-ins (POLICY_PATH_SECRET) and, to the
-// programs they start under bubblewrap, an empty file.
+// Threat: a tool of `skillctl mcp --http` reads the bearer token of that server (--http-token-file).
+// The runs the server starts were kept from writing the file, not from reading it: a tool granted
+// to read its folder (the default policy grants the working directory) answered the token to
+// whoever called it, and with the token anyone who reaches the port starts sessions of their own.
+// Now the file is secret to those runs: refused to built-ins (POLICY_PATH_SECRET) and, to the
+// programs they start under bubblewrap, /dev/null on a mount that opens no device.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
