@@ -207,6 +207,11 @@ export interface RunSetup {
   readonly registries?: readonly string[];
   /** Files this command trusts that no skill it runs may change (`mcp --http-token-file`). */
   readonly trusted?: readonly string[];
+  /**
+   * Files this command keeps secret from every skill it runs, which none may read either
+   * (`mcp --http-token-file`: whoever reads the token opens sessions of their own).
+   */
+  readonly secrets?: readonly string[];
   /** The skill roots no skill it runs may change (projectSkillRoots, and `mcp --skills DIR`s). */
   readonly skillRoots?: readonly string[];
 }
@@ -275,6 +280,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(setup.skillRoots !== undefined ? { skillRoots: setup.skillRoots.map((d) => resolve(ctx.io.cwd, d)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),
     }),
+    ...(setup.secrets !== undefined ? { secretPaths: setup.secrets.map((f) => resolve(ctx.io.cwd, f)) } : {}),
     repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),
   };
 }

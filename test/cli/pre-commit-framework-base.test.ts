@@ -5,18 +5,13 @@
 // intended change of the lock's trust; a base without a lock (the first lock) has nothing to
 // compare. Real pre-commit, real git; see test/cli/pre-commit-framework.test.ts for the rest.
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { git, pinnedRepo, RUN_JS, sh, skillctlIn } from '../helpers/git-pins.js';
+import { errorCodes as codes, git, pinnedRepo, selfVouching, SELF_VOUCHED, sh } from '../helpers/git-pins.js';
 import { pushedToRemote, SKIP, useHooks } from '../helpers/pre-commit.js';
 import { removeDir } from '../helpers/project.js';
 
 const temps: string[] = [];
 const head = (root: string): string => git(root, ['rev-parse', 'HEAD']).stdout.trim();
-/** The codes of the error lines in the hook's output, sorted. */
-const codes = (out: string): string[] => [...out.matchAll(/\berror +([A-Z][A-Z0-9_]+)\b/g)].map((m) => m[1] as string).sort();
-const SELF_VOUCHED = ['PIN_IMMUTABLE', 'PIN_IMMUTABLE', 'PIN_TRUST_CHANGED'];
 
 /** A pinned repository using the verify-pins hook, its config committed on main. */
 async function hooked(): Promise<{ root: string; env: Record<string, string> }> {
@@ -25,19 +20,6 @@ async function hooked(): Promise<{ root: string; env: Record<string, string> }> 
   const env = await useHooks(root, ['skillctl-verify-pins'], temps);
   git(root, ['commit', '-q', '-m', 'pre-commit config']);
   return { root, env };
-}
-
-/** Commits what a pull request vouching for itself does: a tampered skill re-pinned at its version, signed by a key it adds. */
-async function selfVouching(root: string): Promise<void> {
-  await writeFile(join(root, RUN_JS), 'evil()\n');
-  assert.equal(skillctlIn(root, ['validate', '--fix', 'manifests/hello']).code, 0);
-  assert.equal(skillctlIn(root, ['keygen', '--signer', 'mallory']).code, 0);
-  const pin = skillctlIn(root, ['pin', '--replace', '--trust-keys', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
-  assert.equal(pin.code, 0, pin.stdout + pin.stderr);
-  git(root, ['add', '.']);
-  git(root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);
-  // The hole the base closes: the commit alone verifies.
-  assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD']).code, 0);
 }
 
 describe('the pre-commit framework hook against the base of a range', { skip: SKIP }, () => {

@@ -4,6 +4,7 @@
  * project as npm would link it (node_modules/.bin/skillctl), and the hooks exactly as
  * docs/hooks.md shows them.
  */
+import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { chmod, mkdir, symlink, writeFile } from 'node:fs/promises';
@@ -95,3 +96,22 @@ export async function pinnedRepo(opts: { install?: boolean } = {}): Promise<Pinn
 }
 
 export const RUN_JS = join('manifests', 'hello', 'run.js');
+
+/** The codes of the error lines in a hook's or verify-pins' human output, sorted. */
+export const errorCodes = (out: string): string[] => [...out.matchAll(/\berror +([A-Z][A-Z0-9_]+)\b/g)].map((m) => m[1] as string).sort();
+
+/** What verify-pins finds in selfVouching's commit against the base it changes. */
+export const SELF_VOUCHED = ['PIN_IMMUTABLE', 'PIN_IMMUTABLE', 'PIN_TRUST_CHANGED'];
+
+/** Commits what a pull request vouching for itself does: a tampered skill re-pinned at its version, signed by a key it adds. */
+export async function selfVouching(root: string): Promise<void> {
+  await writeFile(join(root, RUN_JS), 'evil()\n');
+  assert.equal(skillctlIn(root, ['validate', '--fix', 'manifests/hello']).code, 0);
+  assert.equal(skillctlIn(root, ['keygen', '--signer', 'mallory']).code, 0);
+  const pin = skillctlIn(root, ['pin', '--replace', '--trust-keys', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
+  assert.equal(pin.code, 0, pin.stdout + pin.stderr);
+  git(root, ['add', '.']);
+  git(root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);
+  // The hole the base closes: the commit alone verifies.
+  assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD']).code, 0);
+}

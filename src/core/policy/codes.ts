@@ -31,8 +31,13 @@ export const POLICY_CODES = {
   },
   POLICY_PATH_SECRET: {
     severity: 'error',
-    title: 'A read, write or listing was refused because the path holds secret keys (.skillctl/keys in any directory), whatever the grant.',
+    title: 'A read, write or listing was refused because the path holds secret keys (.skillctl/keys in any directory), or is a file the command that started the run keeps secret (mcp --http-token-file), whatever the grant.',
     exit: 'denied',
+  },
+  SECRET_FILE_EXPOSED: {
+    severity: 'warning',
+    title: "A secret file skillctl writes or is given (keygen's secret key, mcp --http-token-file) lies outside a .skillctl/keys/ folder, where a skill granted to read its folder can read it.",
+    exit: 'findings',
   },
   POLICY_PATH_CHANGED: {
     severity: 'error',

@@ -117,6 +117,11 @@ export interface GateOptions {
    * directory, the lock file, the audit log (besides the names protected everywhere, protected.ts).
    */
   readonly protectedPaths?: readonly string[];
+  /**
+   * Real paths of files no skill may read, write or list, whatever the grant, besides SECRET_DIRS:
+   * the secrets of the command that starts the runs (`mcp --http-token-file`). Default: none.
+   */
+  readonly secretPaths?: readonly string[];
   /** Told each question as it is answered (a worker thread forwards them to the run). */
   readonly onUse?: (use: GateUse) => void;
 }
@@ -156,7 +161,7 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
 
   /** The decision about a real (symlink-free) path; also what the checked file layer asks about what it opened. */
   function decidePath(scope: 'fs.read' | 'fs.write', real: string, throughLinks = false, use: WriteUse = 'write'): PolicyDecision {
-    const secret = secretReason(real);
+    const secret = secretReason(real, opts.secretPaths);
     if (secret !== undefined) return deny(scope, 'POLICY_PATH_SECRET', `${scope}: ${secret}`);
     if (scope === 'fs.write') {
       const why = protectedReason(real, opts.protectedPaths ?? [], use);

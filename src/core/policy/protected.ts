@@ -44,8 +44,13 @@ const ENTRY_NAMES = new Set(PROTECTED_ENTRY_NAMES.map(fold));
 const DIRS = PROTECTED_DIRS.map((d) => d.map(fold));
 const SECRETS = SECRET_DIRS.map((d) => d.map(fold));
 
-/** Why no skill may read, write or list `real` (inside a SECRET_DIRS directory, or one itself), or undefined. */
-export function secretReason(real: string): string | undefined {
+/**
+ * Why no skill may read, write or list `real` (inside a SECRET_DIRS directory, or one itself; or
+ * one of `extra`, the real paths of files the command keeps secret from the runs it starts), or
+ * undefined.
+ */
+export function secretReason(real: string, extra: readonly string[] = []): string | undefined {
+  if (extra.some((p) => within(real, p))) return 'the path holds a secret of the command that started this run (its bearer token): no skill it runs may read it';
   const segments = real
     .split('/')
     .filter((s) => s !== '')

@@ -92,6 +92,14 @@ export interface RunOptions {
    */
   readonly protectedPaths?: readonly string[];
   /**
+   * Files no skill may read, write or list, whatever its grant: the secrets of the command
+   * starting the runs (`skillctl mcp --http-token-file`: with the server's bearer token, whoever
+   * reads it opens sessions of their own). Refused to built-ins and WebAssembly modules
+   * (POLICY_PATH_SECRET); a program under bubblewrap or in a container finds an empty file there.
+   * Default: none.
+   */
+  readonly secretPaths?: readonly string[];
+  /**
    * More paths no skill may write, asked only when the grant allows writing: what the repository's
    * git configuration names for the user's git to run (its hooks folder, filter scripts, included
    * configuration). The CLI asks `git`, the absolute path the engine found on the caller's PATH
@@ -261,6 +269,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     builtins: opts.builtins,
     // Other runs' copies and sockets, whatever this run's policy (scratch-root.ts).
     protectedPaths: [...(opts.protectedPaths ?? []), scratchDir, tmpRoot],
+    secretPaths: opts.secretPaths ?? [],
     ...(repositoryPaths !== undefined ? { repositoryPaths } : {}),
     monotonic: () => opts.clock.monotonic(),
     ...(opts.hostNode !== undefined ? { hostNode: opts.hostNode } : {}),

@@ -50,6 +50,8 @@ export interface PrepareInput {
   readonly allowContainerNetwork: boolean;
   readonly builtins: Builtins;
   readonly protectedPaths: readonly string[];
+  /** RunOptions.secretPaths. */
+  readonly secretPaths: readonly string[];
   /** RunOptions.repositoryPaths' answer, asked when the grant allows writing. */
   readonly repositoryPaths?: Promise<readonly string[]>;
   readonly hostNode?: HostNode;
@@ -95,7 +97,7 @@ function commandOf(ep: Entrypoint): string {
   return (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
 }
 
-function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], cgroup: RunCgroup | undefined): Prepared {
+function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], secretPaths: readonly string[], cgroup: RunCgroup | undefined): Prepared {
   const { trail } = p;
   const skillId = commandOf(p.ep);
   const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
@@ -117,6 +119,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     pathEnv: env.PATH ?? '',
     writable: p.writable,
     protectedPaths,
+    secretPaths,
     limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB },
     env,
     sandbox: p.sandbox,
@@ -199,6 +202,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
 
   const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
   const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? [])].map((path) => resolveReal(path).catch(() => path)));
+  // By real path, as the gate judges every path: a secret named through a link is still the file.
+  const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
   // A container's engine caps the container itself, and a wasm module starts no process (its memory
@@ -206,9 +211,9 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const cgroup = ep.runtime === 'container' || ep.runtime === 'wasm' ? undefined : await makeRunCgroup(p.cgroups, trail.facts.runId, limits.memoryMiB);
   switch (ep.runtime) {
     case 'wasm':
-      return prepareWasmRun(p, protectedPaths, env, stdin);
+      return prepareWasmRun(p, { protectedPaths, secretPaths }, env, stdin);
     case 'builtin':
-      return prepareBuiltin(p, env, protectedPaths, cgroup);
+      return prepareBuiltin(p, env, protectedPaths, secretPaths, cgroup);
     case 'container': {
       // The egress proxy holds a process to its URL prefixes from outside its network namespace;
       // an image has no bridge to it, and the engine's network is every host and port (the
@@ -229,7 +234,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths }, stdin, p.signal)) };
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths }, stdin, p.signal)) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
@@ -238,8 +243,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       // granting an env name SKILLCTL_CWD cannot pass the host's value instead.
       const processEnv = { ...env, SKILLCTL_CWD: p.cwd };
       const uses: GateUse[] = [];
-      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
+      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths, secretPaths }, (use) => uses.push(use), p.lookupHost);
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, secretPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.

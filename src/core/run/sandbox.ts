@@ -86,6 +86,12 @@ export interface SandboxSpec {
    * empty tmpfs, so that no program of the run lists or reads them.
    */
   readonly hide?: readonly string[];
+  /**
+   * Secret files of the command that started the run (RunOptions.secretPaths) that exist inside a
+   * grant (secret-files.ts): each covered with /dev/null, read-only, so that no program of the run
+   * reads them.
+   */
+  readonly hideFiles?: readonly string[];
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
   readonly protect: readonly string[];
   /**
@@ -167,6 +173,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   for (const w of spec.write) pushAll(mounts, grantMounts(w, '--bind-try', spec.rootEntries));
   for (const m of protectMounts(spec.protect, spec.write, spec.notDirs)) mounts.push({ kind: m.writable ? '--bind-try' : '--ro-bind-try', path: m.path });
   for (const dir of spec.hide ?? []) mounts.push({ kind: '--tmpfs', path: dir });
+  for (const file of spec.hideFiles ?? []) mounts.push({ kind: '--ro-bind', path: file, source: '/dev/null' });
   // Shallower mounts first, so a deeper one lands on top of it; the sort is stable. A mount given
   // twice (two protected paths under one directory) is made once.
   const seen = new Set<string>();
@@ -189,7 +196,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
       // Not there when pinned: left out, as `-try` would leave it out.
       const fd = spec.pinned.get(m.path);
       if (fd !== undefined) args.push(m.kind === '--bind-try' ? '--bind-fd' : '--ro-bind-fd', String(fd), m.path);
-    } else args.push(m.kind, m.path, m.path);
+    } else args.push(m.kind, m.source ?? m.path, m.path);
   }
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
   if (spec.egress?.byPath === true) args.push('--ro-bind', spec.egress.socket, egressSocketIn(spec));

@@ -36,7 +36,7 @@ export interface WasmRunInput {
  * `env` is the environment the process runtimes get (the granted variables the entrypoint
  * declares, and the run's context): a WASI command sees it without PATH, since it runs no program.
  */
-export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly string[], env: Readonly<Record<string, string>>, input: Uint8Array): Promise<{ readonly execute: () => Promise<Attempt> } | { readonly status: RunStatus }> {
+export async function prepareWasmRun(p: WasmRunInput, paths: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[] }, env: Readonly<Record<string, string>>, input: Uint8Array): Promise<{ readonly execute: () => Promise<Attempt> } | { readonly status: RunStatus }> {
   const { trail, ep, auth } = p;
   const pathEnv = env.PATH ?? '';
   // `[module.wasm, _start, args...]`: a WASI command and its arguments (argv[0] is the module's name).
@@ -68,7 +68,7 @@ export async function prepareWasmRun(p: WasmRunInput, protectedPaths: readonly s
   trail.facts.caps = { memory: 'thread', processes: 'none' };
   const uses: GateUse[] = [];
   trail.facts.uses = uses;
-  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, writable: p.writable, protectedPaths }, (use) => uses.push(use), p.lookupHost);
+  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, writable: p.writable, ...paths }, (use) => uses.push(use), p.lookupHost);
   const receipt = (output: Uint8Array | null): void => {
     trail.facts.wasm = {
       artifact_digest: file.digest,

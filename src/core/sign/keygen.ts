@@ -2,6 +2,8 @@
  * `keygen`: a new Ed25519 key pair for a signer. The secret key file is created with mode 0600
  * and never overwritten unless asked; the public key is added to the public-keys file, and a
  * signer's existing public key is never replaced unless asked (that would be a change of trust).
+ * A key written outside a `.skillctl/keys/` folder (`--out`) is written, with SECRET_FILE_EXPOSED:
+ * there a skill granted to read its folder can read it.
  */
 import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -10,6 +12,7 @@ import { SkillctlError } from '../errors.js';
 import { asOutputWrite, createFileAtomic, describeRefusal, readBounded, refusalCode, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
+import { checkSecretPlace } from '../policy/index.js';
 
 export interface KeygenRequest {
   readonly signer: string;
@@ -63,5 +66,6 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
     await makeDirs(dirname(req.keysPath));
     await writeFileAtomic(req.keysPath, text);
   });
-  return { ok: true, signer: req.signer, publicKey: pair.publicKey, keysDigest: sha256(text), diagnostics: [] };
+  const exposed = await checkSecretPlace(req.secretPath, req.secretLabel, `the secret key of ${req.signer}`);
+  return { ok: true, signer: req.signer, publicKey: pair.publicKey, keysDigest: sha256(text), diagnostics: exposed };
 }

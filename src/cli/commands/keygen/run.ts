@@ -4,6 +4,7 @@ import { DEFAULT_KEYS_FILE, findProjectRoot } from '../../../core/pins/index.js'
 import { keygen } from '../../../core/sign/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
+import { renderGrouped } from '../../render/diagnostics.js';
 import { keygenJson, renderKeygen, renderKeysChanged } from '../../render/keygen.js';
 import type { KeygenOptions } from './options.js';
 
@@ -20,6 +21,8 @@ export async function run(ctx: Context, opts: KeygenOptions): Promise<number> {
     ctx.out(keygenJson(result, files));
   } else {
     ctx.out(renderKeygen(result, files, ctx.style));
+    // Warnings only when the key was written (SECRET_FILE_EXPOSED); a failure's findings are the result line.
+    if (result.ok && result.diagnostics.length > 0) ctx.note(renderGrouped(result.diagnostics, { style: ctx.style }));
     if (result.ok) ctx.note(renderKeysChanged(result));
   }
   return exitCodeFor(result);

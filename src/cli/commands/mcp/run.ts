@@ -2,7 +2,9 @@
  * `skillctl mcp`: the registry served over MCP (stdio); each tool call is one `skillctl run` of the
  * entrypoint it is bound to, under the policy in force, with an audit record.
  */
+import { resolve } from 'node:path';
 import { SkillctlError } from '../../../core/errors.js';
+import { checkSecretPlace } from '../../../core/policy/index.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
 import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
@@ -45,7 +47,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const auditFile = auditFileFor(cwd, root, opts.audit);
   // The roots this server serves with --skills DIR, besides the project's (the next server's).
   const skillRoots = [...(await projectSkillRoots(root, policy)), ...(Array.isArray(opts.skills) ? opts.skills : [])];
-  const options = runOptions(ctx, { root, policy, auditFile, skillRoots, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile] } : {}) });
+  const options = runOptions(ctx, { root, policy, auditFile, skillRoots, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile], secrets: [opts.httpTokenFile] } : {}) });
   if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
     throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
       hint: 'listen on 127.0.0.1 (the default), or add --http-allow-remote to mean it',
@@ -53,6 +55,12 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   }
   if (opts.httpTokenFile !== undefined && opts.http === undefined) throw new SkillctlError('USAGE', '--http-token-file is the token of the --http server, which is not asked for');
   const credential = opts.http !== undefined ? await httpToken(ctx, opts.httpTokenFile) : undefined;
+  // The runs this server starts cannot read the token file (RunSetup.secrets); a skill run from a
+  // terminal under a policy granting its folder can, unless it lies in a .skillctl/keys/ folder.
+  if (opts.httpTokenFile !== undefined) {
+    const exposed = await checkSecretPlace(resolve(cwd, opts.httpTokenFile), opts.httpTokenFile, "the --http server's bearer token");
+    if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
+  }
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
   // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
   if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();

@@ -16,6 +16,7 @@ import { descriptors } from '../grant-pins.js';
 import type { EgressGate } from '../egress/proxy.js';
 import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { secretFilesIn } from '../secret-files.js';
 
 /** Finds the implementation of `builtin:<skill_id>`; undefined when this skillctl has none. */
 export type BuiltinLookup = (skillId: string) => Promise<BuiltinSkill | undefined>;
@@ -32,6 +33,8 @@ export interface BuiltinJob {
   readonly writable: readonly string[];
   /** Real paths no skill may write (the policy in force and its directory, the lock, the audit log). */
   readonly protectedPaths: readonly string[];
+  /** Real paths of files no skill may read (RunOptions.secretPaths). */
+  readonly secretPaths: readonly string[];
   readonly limits: BuiltinLimits;
   readonly env: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
@@ -63,6 +66,8 @@ export interface ConfineOptions {
   readonly granted: Pick<GrantedPermissions, 'fsRead' | 'fsWrite' | 'netHttp'>;
   /** Real paths no program may write even inside a write grant (policy, lock, audit log). */
   readonly protectedPaths: readonly string[];
+  /** Real paths of files no program may read: those inside a grant are covered with /dev/null (secretFilesIn). Default: none. */
+  readonly secretPaths?: readonly string[];
   /** Asked about each request a program makes through the egress proxy (net.http granted). */
   readonly gate: EgressGate;
   /** Told the sandbox each program runs in, with the findings about it (RUN_UNSANDBOXED). */
@@ -96,6 +101,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       write: o.granted.fsWrite,
       ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
       protect: o.protectedPaths,
+      hideFiles: await secretFilesIn(o.secretPaths ?? [], [...o.granted.fsRead, ...o.granted.fsWrite]),
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
@@ -147,6 +153,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       writable: job.writable,
       granted: job.granted,
       protectedPaths: job.protectedPaths,
+      secretPaths: job.secretPaths,
       gate,
       report: (sandbox, found) => observer.confined(sandbox, found),
       track: (pid, exited) => observer.process(pid, exited),
@@ -166,12 +173,13 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
 }
 
 /** The gate a built-in asks, over the job's grant. */
-export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'writable' | 'protectedPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
+export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'writable' | 'protectedPaths' | 'secretPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
   return createPolicyGate(job.granted, {
     cwd: job.cwd,
     pathEnv: job.pathEnv,
     writable: job.writable,
     protectedPaths: job.protectedPaths,
+    secretPaths: job.secretPaths,
     ...(onUse !== undefined ? { onUse } : {}),
     ...(lookupHost !== undefined ? { lookupHost } : {}),
   });

@@ -16,6 +16,7 @@ import { isSecretDir } from '../../policy/protected.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
 import { notDirsOnTheWay, protectMounts } from '../protect-mounts.js';
+import { secretFilesIn } from '../secret-files.js';
 import { programWritable } from '../writable.js';
 import { pushAll } from '../../findings.js';
 
@@ -32,6 +33,8 @@ export interface ContainerSpec {
   readonly protect?: readonly string[];
   /** Files on the way to a protected path (SandboxSpec.notDirs). */
   readonly notDirs?: readonly string[];
+  /** Secret files inside a grant (SandboxSpec.hideFiles): each covered with /dev/null, read-only. */
+  readonly hideFiles?: readonly string[];
 }
 
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
@@ -46,6 +49,7 @@ export function containerArgs(s: ContainerSpec): string[] {
   for (const m of protectMounts(s.protect ?? [], s.granted.fsWrite, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
   // Secret keys inside a grant (protect holds only paths that exist): covered, empty.
   for (const p of s.protect ?? []) if (isSecretDir(p) && [...s.granted.fsRead, ...s.granted.fsWrite].some((g) => within(p, g))) args.push('--tmpfs', p);
+  for (const f of s.hideFiles ?? []) args.push('-v', `/dev/null:${f}:ro`);
   for (const name of s.granted.env) args.push('-e', name);
   pushAll(args, ['--', s.image, ...s.argv]);
   return args;
@@ -91,6 +95,8 @@ export interface ContainerRunOptions {
   /** Distinguishes concurrent runs' containers, so a timeout can stop the right one. */
   readonly runId: string;
   readonly protectedPaths?: readonly string[];
+  /** Real paths of files the skill may never read (RunOptions.secretPaths). */
+  readonly secretPaths?: readonly string[];
 }
 
 export async function runContainer(o: ContainerRunOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -108,7 +114,7 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const protect: string[] = [];
   for (const p of o.protectedPaths ?? []) if (await entryExists(p)) protect.push(p);
   const notDirs = await notDirsOnTheWay(o.protectedPaths ?? [], o.granted.fsWrite);
-  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs };
+  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles: await secretFilesIn(o.secretPaths ?? [], [...o.granted.fsRead, ...o.granted.fsWrite]) };
   const argv = [engine.engine, ...containerArgs(spec)];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {

@@ -16,6 +16,7 @@ import { failed, interpretProcess, memoryLimited, type Attempt } from '../attemp
 import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { secretFilesIn } from '../secret-files.js';
 import { spawnBounded, type SpawnSpec } from '../process-runner.js';
 import { descriptors, type PinnedGrants } from '../grant-pins.js';
 import { egressEnv } from '../egress/bridge.js';
@@ -41,6 +42,8 @@ export interface ProcessRuntimeOptions {
   readonly hostNode?: HostNode;
   /** Real paths the skill may never write (see GateOptions.protectedPaths). */
   readonly protectedPaths?: readonly string[];
+  /** Real paths of files the skill may never read (RunOptions.secretPaths): an empty file in the sandbox. */
+  readonly secretPaths?: readonly string[];
   /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
   readonly cgroup?: RunCgroup;
 }
@@ -183,6 +186,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     write: fsWrite,
     ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
     protect: o.protectedPaths ?? [],
+    hideFiles: await secretFilesIn(o.secretPaths ?? [], [...fsRead, ...fsWrite]),
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });
   if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
