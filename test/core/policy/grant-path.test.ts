@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { chmod, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { resolveGrantPath } from '../../../src/core/policy/grant-path.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -29,9 +29,6 @@ describe('resolveGrantPath: where a policy path leads, following no link a skill
     await symlink('loop-a', join(system, 'loop-b'));
   });
 
-  // So that the folder can be removed, by a user other than root too.
-  after(() => chmod(join(root, 'locked'), 0o755));
-
   it('gives a path without links as it is, and a missing rest appended as written', async () => {
     assert.deepEqual(await resolveGrantPath(join(root, 'real', 'data'), { writeGrants: [] }), { ok: true, real: join(root, 'real', 'data') });
     assert.deepEqual(await resolveGrantPath(join(root, 'real', 'new', 'file.txt'), { writeGrants: [] }), { ok: true, real: join(root, 'real', 'new', 'file.txt') });
@@ -49,13 +46,18 @@ describe('resolveGrantPath: where a policy path leads, following no link a skill
   });
 
   it('refuses a link in a directory this user owns but may not write now', async () => {
-    assert.deepEqual(await resolveGrantPath(join(root, 'locked', 'link', 'data'), { writeGrants: [] }), {
-      ok: false,
-      kind: 'user-writable',
-      link: join(root, 'locked', 'link'),
-      target: join(root, 'real'),
-      leadsTo: join(root, 'real', 'data'),
-    });
+    try {
+      assert.deepEqual(await resolveGrantPath(join(root, 'locked', 'link', 'data'), { writeGrants: [] }), {
+        ok: false,
+        kind: 'user-writable',
+        link: join(root, 'locked', 'link'),
+        target: join(root, 'real'),
+        leadsTo: join(root, 'real', 'data'),
+      });
+    } finally {
+      // So that the folder can be removed, by a user other than root too.
+      await chmod(join(root, 'locked'), 0o755);
+    }
   });
 
   it("judges the links a followed link's target leads through too", async () => {
