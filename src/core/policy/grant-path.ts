@@ -1,14 +1,13 @@
 /**
  * Where a policy path leads, found in one walk that judges every symlink on the way.
  *
- * A link lying in a directory this user owns or can write may have been made by a skill: another run's,
- * under a policy that let it write there, or one swapping it back and forth while this run starts.
- * Following it would make its target the grant. So the walk refuses such a link instead (the
- * policy names the target itself), and follows only links the user cannot have made through a
- * skill: those in directories another user owns and only others may write (root, for
- * /lib -> usr/lib).
- * The walk is the only resolution of the path: resolving it a second time to report where it
- * leads would open a window between the judgement and the answer.
+ * A link lying in a directory this user owns or can write may have been made by a skill: another
+ * run's, under a policy that let it write there, or one swapping it back and forth while this run
+ * starts. Following it would make its target the grant. So the walk refuses such a link instead
+ * (the policy names the target itself), and follows only links the user cannot have made through
+ * a skill: those in directories another user owns and only others may write (root, for
+ * /lib -> usr/lib). The walk is the only resolution of the path: resolving it a second time to
+ * report where it leads would open a window between the judgement and the answer.
  */
 import { constants } from 'node:fs';
 import { access, lstat, readlink, stat } from 'node:fs/promises';
@@ -24,15 +23,16 @@ export type GrantPath =
   /** `link` lies strictly inside one of this policy's own write grants. */
   | { readonly ok: false; readonly kind: 'in-write-grant'; readonly link: string }
   /**
-   * `link` lies in a directory this user owns or can write; `target` is what it holds, and `leadsTo` the
-   * path it would make of the whole (its target's own links not followed): for messages only.
+   * `link` lies in a directory this user owns or can write; `target` is what it holds, and
+   * `leadsTo` the path it would make of the whole (its target's own links not followed): for
+   * messages, and for what the refusal covers.
    */
   | { readonly ok: false; readonly kind: 'user-writable'; readonly link: string; readonly target: string; readonly leadsTo: string }
   /** A loop of links, a permission error, or another failure the kernel would report. */
   | { readonly ok: false; readonly kind: 'unresolvable'; readonly reason: string };
 
 export interface GrantPathOptions {
-  /** This policy's write grants, as real paths. */
+  /** This policy's write grants, as written and as real paths. */
   readonly writeGrants: readonly string[];
   /** Whether a process of this user could have made an entry in `dir` (userMayWrite unless a test says otherwise). */
   readonly canWrite?: (dir: string) => Promise<boolean>;
