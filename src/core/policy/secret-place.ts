@@ -20,7 +20,7 @@ export async function checkSecretPlace(path: string, label: string, what: string
   return [
     diag('SECRET_FILE_EXPOSED', `${label} (${what}) lies outside a .skillctl/keys/ folder: a skill run under a policy that grants reading its folder can read it`, {
       file: label,
-      hint: 'keep it in a .skillctl/keys/ folder (no skill may read one, in any directory), or outside every folder a policy grants',
+      hint: "keep it in the project's or the home's .skillctl/keys/ folder (no skill may read those), or outside every folder a policy grants",
     }),
   ];
 }
