@@ -6,6 +6,7 @@
 // ws/data/secret.txt, and a python skill read the outside folder by its own name. Now the policy's
 // path is walked link by link, and a link in a folder this user can write, where a skill could
 // have made it, is refused (POLICY_PATH_LINK) rather than followed: the policy names the target.
+// The same under a policy granting ws/data to write: a python skill wrote into the outside folder.
 import assert from 'node:assert/strict';
 import { lstat, mkdir, readlink, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,6 +19,8 @@ import { PYTHON_VERSION, readerBundle } from '../helpers/fs-tool.js';
 const WRITER_POLICY = 'writer-policy.yaml';
 /** The later run's policy: skills may read ws/data, nothing else. */
 const READER_POLICY = 'reader-policy.yaml';
+/** Another later run's policy: skills may write ws/data, nothing else. */
+const WRITE_POLICY = 'write-policy.yaml';
 const OUT = { type: 'object', properties: { ok: {} } };
 
 describe('threat: a link left by one run where another policy grants a folder', () => {
@@ -29,6 +32,7 @@ describe('threat: a link left by one run where another policy grants a folder', 
     await writeFile(join(data, 'notes.txt'), 'inside\n');
     await writeFile(join(sc.work, WRITER_POLICY), 'version: 1\npermissions:\n  fs.read: [ws]\n  fs.write: [ws]\n');
     await writeFile(join(sc.work, READER_POLICY), 'version: 1\npermissions:\n  fs.read: [ws/data]\n');
+    await writeFile(join(sc.work, WRITE_POLICY), 'version: 1\npermissions:\n  fs.read: [ws/data]\n  fs.write: [ws/data]\n');
     await writeBundle(join(sc.work, 'planter'), {
       entrypoints: [
         entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OUT, requested_permissions: { 'fs.read': ['ws'], 'fs.write': ['ws'] } }),
@@ -36,6 +40,10 @@ describe('threat: a link left by one run where another policy grants a folder', 
       files: { 'main.py': `import json, os\nos.rename(${JSON.stringify(data)}, ${JSON.stringify(`${data}.old`)})\nos.symlink(${JSON.stringify(sc.outside)}, ${JSON.stringify(data)})\nprint(json.dumps({"ok": "planted"}))\n` },
     });
     await writeBundle(join(sc.work, 'reader'), readerBundle('ws/data', join(sc.outside, 'secret.txt')));
+    await writeBundle(join(sc.work, 'writer'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OUT, requested_permissions: { 'fs.write': ['ws/data'] } })],
+      files: { 'main.py': `import json\ntry:\n    open(${JSON.stringify(join(sc.outside, 'planted.txt'))}, "w").write("planted")\n    r = "written"\nexcept OSError as e:\n    r = type(e).__name__\nprint(json.dumps({"ok": r}))\n` },
+    });
     // The earlier run, a real one: its skill plants the link inside its own write grant.
     const planted = await runTarget('./planter', {}, { cwd: sc.work, policy: WRITER_POLICY, sandbox: 'bwrap' });
     assert.deepEqual([planted.status, planted.output], ['ok', { ok: 'planted' }], planted.stdout + planted.stderr);
@@ -56,6 +64,12 @@ describe('threat: a link left by one run where another policy grants a folder', 
       code: 'POLICY_PATH_LINK',
       exit: 3,
       attempt: (s) => runTarget('./reader', {}, { cwd: s.work, policy: READER_POLICY, sandbox: 'bwrap' }),
+    },
+    {
+      what: 'a python skill granted ws/data to write that writes into the outside folder by its own name, under bubblewrap',
+      code: 'POLICY_PATH_LINK',
+      exit: 3,
+      attempt: (s) => runTarget('./writer', {}, { cwd: s.work, policy: WRITE_POLICY, sandbox: 'bwrap' }),
     },
     {
       what: "the same built-in under the same policy once the folder is back: the grant is the folder's again",
