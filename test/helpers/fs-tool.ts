@@ -24,21 +24,26 @@ const MAIN = [
   '',
 ].join('\n');
 
-/** The bundle, granted to read and write its working directory's project. */
-export function fsToolBundle(): BundleSpec {
+/** A python skill running main.py, asking for `requested`, its output `{ ok }`. */
+function pythonBundle(requested: Record<string, string[]>, main: string, inputSchema?: Record<string, unknown>): BundleSpec {
   return {
     entrypoints: [
       entry({
         runtime: 'python',
         runtime_version: PYTHON_VERSION,
         command: 'python3 main.py',
-        input_schema: { type: 'object', properties: { path: {}, ops: { type: 'array' } } },
+        ...(inputSchema !== undefined ? { input_schema: inputSchema } : {}),
         output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
-        requested_permissions: { 'fs.read': ['.'], 'fs.write': ['.'] },
+        requested_permissions: requested,
       }),
     ],
-    files: { 'main.py': MAIN },
+    files: { 'main.py': main },
   };
+}
+
+/** The bundle, granted to read and write its working directory's project. */
+export function fsToolBundle(): BundleSpec {
+  return pythonBundle({ 'fs.read': ['.'], 'fs.write': ['.'] }, MAIN, { type: 'object', properties: { path: {}, ops: { type: 'array' } } });
 }
 
 /**
@@ -46,16 +51,5 @@ export function fsToolBundle(): BundleSpec {
  * of the error opening it (`FileNotFoundError`, `PermissionError`).
  */
 export function readerBundle(granted: string, file: string): BundleSpec {
-  return {
-    entrypoints: [
-      entry({
-        runtime: 'python',
-        runtime_version: PYTHON_VERSION,
-        command: 'python3 main.py',
-        output_schema: { type: 'object', properties: { ok: {} } },
-        requested_permissions: { 'fs.read': [granted] },
-      }),
-    ],
-    files: { 'main.py': `import json\ntry:\n    text = open(${JSON.stringify(file)}).read()\nexcept OSError as e:\n    text = type(e).__name__\nprint(json.dumps({"ok": text}))\n` },
-  };
+  return pythonBundle({ 'fs.read': [granted] }, `import json\ntry:\n    text = open(${JSON.stringify(file)}).read()\nexcept OSError as e:\n    text = type(e).__name__\nprint(json.dumps({"ok": text}))\n`);
 }

@@ -14,8 +14,9 @@
  * and started for each of its attempts (and other runs go on meanwhile).
  */
 import { constants } from 'node:fs';
-import { access, lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { access, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, posix } from 'node:path';
+import { walkPath } from './path-walk.js';
 import { within } from './within.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -47,38 +48,17 @@ export interface LookupOptions {
   readonly writable?: readonly string[];
 }
 
-/** How many links a resolution follows before giving up, as the kernel does (ELOOP). */
-const MAX_LINKS = 40;
-
 /**
  * Every entry the resolution of the absolute `path` goes through, each named by its real
  * directory: the directories and links of the path, and of each link's target in turn, to the
- * file itself (as the kernel walks it; `..` after a link climbs from where the link led).
+ * file itself (path-walk.ts).
  */
 async function entriesOnTheWay(path: string): Promise<{ readonly entry: string; readonly link: boolean }[]> {
   const seen: { entry: string; link: boolean }[] = [];
-  let pending = path.split('/');
-  let done = '/';
-  let links = 0;
-  while (pending.length > 0) {
-    const name = pending.shift() as string;
-    if (name === '' || name === '.') continue;
-    if (name === '..') {
-      done = posix.dirname(done);
-      continue;
-    }
-    const here = posix.join(done, name);
-    const st = await lstat(here).catch(() => undefined);
-    const link = st?.isSymbolicLink() === true;
-    seen.push({ entry: here, link });
-    if (!link || ++links > MAX_LINKS) {
-      done = here;
-      continue;
-    }
-    const target = await readlink(here);
-    if (target.startsWith('/')) done = '/';
-    pending = [...target.split('/'), ...pending];
-  }
+  await walkPath(path, (step) => {
+    seen.push({ entry: step.entry, link: step.kind === 'link' });
+    return undefined;
+  });
   return seen;
 }
 

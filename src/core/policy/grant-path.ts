@@ -10,13 +10,10 @@
  * report where it leads would open a window between the judgement and the answer.
  */
 import { constants } from 'node:fs';
-import { access, lstat, readlink, stat } from 'node:fs/promises';
+import { access, stat } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { errnoCode } from '../errors.js';
+import { walkPath } from '../fs/path-walk.js';
 import { within } from '../fs/within.js';
-
-/** Links followed before the walk gives up, as the kernel's ELOOP does (40). */
-const MAX_LINKS = 40;
 
 export type GrantPath =
   | { readonly ok: true; readonly real: string }
@@ -55,48 +52,22 @@ async function userMayWrite(dir: string): Promise<boolean> {
 }
 
 /**
- * Resolves the absolute, normal `path` component by component. A missing component ends the walk:
- * the rest is appended as written (a file about to be created), as realpath's callers here expect.
+ * Resolves the absolute, normal `path` entry by entry (path-walk.ts). A missing entry is walked
+ * as written (a file about to be created), as realpath's callers here expect.
  */
 export async function resolveGrantPath(path: string, opts: GrantPathOptions): Promise<GrantPath> {
   const canWrite = opts.canWrite ?? userMayWrite;
   const writable = new Map<string, Promise<boolean>>();
-  let current = '/';
-  let parts = path.split('/');
-  let links = 0;
-  while (parts.length > 0) {
-    const part = parts.shift() as string;
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      current = posix.dirname(current);
-      continue;
-    }
-    const next = posix.join(current, part);
-    let isLink: boolean;
-    try {
-      isLink = (await lstat(next)).isSymbolicLink();
-    } catch (err) {
-      const code = errnoCode(err);
-      if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: true, real: posix.normalize(posix.join(next, ...parts)) };
-      return { ok: false, kind: 'unresolvable', reason: `${next}: ${code ?? String(err)}` };
-    }
-    if (!isLink) {
-      current = next;
-      continue;
-    }
-    if (opts.writeGrants.some((w) => within(next, w) && next !== w)) return { ok: false, kind: 'in-write-grant', link: next };
-    let canWriteDir = writable.get(current);
-    if (canWriteDir === undefined) writable.set(current, (canWriteDir = canWrite(current)));
-    let target: string;
-    try {
-      target = await readlink(next);
-    } catch (err) {
-      return { ok: false, kind: 'unresolvable', reason: `${next}: ${errnoCode(err) ?? String(err)}` };
-    }
-    if (await canWriteDir) return { ok: false, kind: 'user-writable', link: next, target, leadsTo: posix.resolve(current, target, ...parts) };
-    if (++links > MAX_LINKS) return { ok: false, kind: 'unresolvable', reason: `${path}: too many levels of symbolic links` };
-    if (posix.isAbsolute(target)) current = '/';
-    parts = [...target.split('/'), ...parts];
-  }
-  return { ok: true, real: current };
+  const walked = await walkPath<GrantPath>(path, async (step) => {
+    if (step.kind === 'unknown') return { ok: false, kind: 'unresolvable', reason: `${step.entry}: ${step.error ?? 'unknown error'}` };
+    if (step.kind !== 'link' || step.target === undefined) return undefined;
+    if (opts.writeGrants.some((w) => within(step.entry, w) && step.entry !== w)) return { ok: false, kind: 'in-write-grant', link: step.entry };
+    let mayWrite = writable.get(step.dir);
+    if (mayWrite === undefined) writable.set(step.dir, (mayWrite = canWrite(step.dir)));
+    if (!(await mayWrite)) return undefined;
+    return { ok: false, kind: 'user-writable', link: step.entry, target: step.target, leadsTo: posix.resolve(step.dir, step.target, ...step.rest) };
+  });
+  if ('stopped' in walked) return walked.stopped;
+  if ('loop' in walked) return { ok: false, kind: 'unresolvable', reason: `${path}: too many levels of symbolic links` };
+  return { ok: true, real: walked.real };
 }
