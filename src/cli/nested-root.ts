@@ -1,23 +1,24 @@
 /**
- * The I/O of the nested-root check (src/core/policy/nested-root.ts): which of the root's policy
- * and lock exist, and the write grants of every enclosing project's policy, read from disk.
+ * The I/O of the nested-root and `--policy` file checks (src/core/policy/nested-root.ts): which
+ * of the root's policy and lock exist, and the write grants of every enclosing project's policy,
+ * read from disk.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
-import { plantableRoot, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { plantableRoot, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
 
-/** The policies of the project roots above `root`, nearest first; one that cannot be read or is not valid grants nothing. */
-async function enclosingPolicies(root: string): Promise<EnclosingPolicy[]> {
+/** The policies of the project roots at or above `from`, nearest first; one that cannot be read or is not valid grants nothing. */
+async function policiesAbove(from: string): Promise<EnclosingPolicy[]> {
   const out: EnclosingPolicy[] = [];
-  // Each enclosing root lies strictly above the last, so the walk ends at / at the latest.
-  for (let below = root; dirname(below) !== below; ) {
-    const outer = await findProjectRoot(dirname(below));
+  // Each root found lies at or above `from` and the next search starts above it, so the walk ends at / at the latest.
+  for (let dir: string | undefined = from; dir !== undefined; ) {
+    const outer = await findProjectRoot(dir);
     if (outer === undefined) break;
     const source = join(outer, POLICY_FILE_NAME);
     const bytes = existsSync(source) ? await readFile(source).catch(() => undefined) : undefined;
@@ -26,7 +27,7 @@ async function enclosingPolicies(root: string): Promise<EnclosingPolicy[]> {
       const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
       out.push({ root: outer, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
     }
-    below = outer;
+    dir = dirname(outer) === outer ? undefined : dirname(outer);
   }
   return out;
 }
@@ -41,5 +42,19 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
   const lock = join(root, ...LOCK_MARKER.split('/'));
   const files = { ...(!explicitPolicy && existsSync(policy) ? { policy } : {}), ...(existsSync(lock) ? { lock } : {}) };
   if (files.policy === undefined && files.lock === undefined) return undefined;
-  return plantableRoot(files, await enclosingPolicies(root));
+  return plantableRoot(files, await policiesAbove(dirname(root)));
+}
+
+/**
+ * The refusal of a `--policy` file that a skill may have rewritten: one inside a write grant of
+ * the policy of a project that holds it, or of the run's own project (`root`), outside the
+ * paths every run of that project protects. Undefined otherwise.
+ */
+export async function policyFileRefusal(path: string, root: string | undefined): Promise<Diagnostic | undefined> {
+  const real = await realpath(path).catch(() => path);
+  const policies = new Map<string, EnclosingPolicy>();
+  for (const from of [dirname(path), dirname(real), ...(root !== undefined ? [root] : [])]) {
+    for (const p of await policiesAbove(from)) policies.set(p.root, p);
+  }
+  return writablePolicyFile(path, real, [...policies.values()]);
 }

@@ -1,6 +1,7 @@
 // A project root inside another (a monorepo's package with its own lock and policy) keeps its
-// own policy while the enclosing project's policy lets skills write elsewhere; `--policy` names a
-// refused one explicitly. The refusal itself is in test/security/self-escalation.test.ts.
+// own policy while the enclosing project's policy lets skills write elsewhere; once that policy
+// lets skills write the package, `--policy` cannot name its policy either, and a policy kept in
+// the enclosing root's .skillctl/ can. The refusal itself is in test/security/self-escalation.test.ts.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -37,11 +38,15 @@ describe('run in a nested project root', () => {
     assert.deepEqual([r.code, doc.status, doc.policy.source], [0, 'ok', join(pkg, 'skillctl.policy.yaml')], r.stdout);
   });
 
-  it('refuses it once the enclosing policy lets skills write the package (exit 2), and obeys it when --policy names it', async () => {
+  it('refuses it once the enclosing policy lets skills write the package (exit 2), named with --policy too; a copy in the root\'s .skillctl/ governs', async () => {
     await writeFile(join(root, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [packages]\n');
     const refused = readNotes();
     assert.deepEqual([refused.code, json<RunDoc>(refused).status, json<RunDoc>(refused).diagnostics.map((d) => d.code)], [2, 'policy_invalid', ['POLICY_ROOT_WRITABLE']], refused.stdout);
     const named = readNotes('skillctl.policy.yaml');
-    assert.deepEqual([named.code, json<RunDoc>(named).status], [0, 'ok'], named.stdout);
+    assert.deepEqual([named.code, json<RunDoc>(named).status, json<RunDoc>(named).diagnostics.map((d) => d.code)], [2, 'policy_invalid', ['POLICY_FILE_WRITABLE']], named.stdout);
+    await mkdir(join(root, '.skillctl'), { recursive: true });
+    await writeFile(join(root, '.skillctl', 'package-a.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${pkg}]\n`);
+    const held = readNotes(join(root, '.skillctl', 'package-a.policy.yaml'));
+    assert.deepEqual([held.code, json<RunDoc>(held).status, json<RunDoc>(held).policy.source], [0, 'ok', join(root, '.skillctl', 'package-a.policy.yaml')], held.stdout);
   });
 });

@@ -25,14 +25,16 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 const POLICY = 'skillctl.policy.yaml';
+// The other policies are kept in .skillctl/, which every run of the project holds: the project's
+// policy lets skills write everywhere else, so a --policy file there would be refused.
 /** The same grants, with bin/ (inside fs.write) first on the policy's path. */
-const PATH_POLICY = 'path-policy.yaml';
+const PATH_POLICY = '.skillctl/path-policy.yaml';
 /** The same grants, with linkbin/ (outside fs.write, its entries links into the project's tools/) first on the path, and `make` allowed. */
-const LINK_POLICY = 'link-policy.yaml';
+const LINK_POLICY = '.skillctl/link-policy.yaml';
 /** The same grants, with an exec rule naming the project's scripts/lint.sh by its absolute path. */
-const EXEC_POLICY = 'exec-policy.yaml';
+const EXEC_POLICY = '.skillctl/exec-policy.yaml';
 /** The same grants, and `sort` (which shell.exec_safe's manifest may ask for). */
-const SORT_POLICY = 'sort-policy.yaml';
+const SORT_POLICY = '.skillctl/sort-policy.yaml';
 /** A file of another run's verified copy of its bundle, in skillctl's directory in TMPDIR (project/tmp here). */
 const VICTIM = join('tmp', `skillctl-${process.getuid?.() ?? 0}`, 'skillctl-run-victim', 'main.py');
 const VICTIM_TEXT = 'print("verified")\n';
@@ -74,17 +76,20 @@ describe('threat: what a skill plants for a later run to obey', () => {
     await writeFile(join(sc.work, 'notes.txt'), 'notes\n');
     const grants = 'permissions:\n  fs.read: [.]\n  fs.write: [.]\n  env: [HOME]\n';
     await writeFile(join(sc.work, POLICY), `version: 1\n${grants}`);
+    await mkdir(join(sc.work, '.skillctl'));
+    // A policy's relative paths are relative to its own folder: the ones in .skillctl/ name the project.
+    const held = grants.replaceAll('[.]', `[${sc.work}]`);
     await mkdir(join(sc.root, 'linkbin'));
     await mkdir(join(sc.work, 'scripts'));
     for (const name of ['python3', 'make']) await symlink(join(sc.work, 'tools', name), join(sc.root, 'linkbin', name));
     await writeFile(join(sc.work, 'scripts', 'lint.sh'), '#!/bin/sh\necho lint\n');
     await chmod(join(sc.work, 'scripts', 'lint.sh'), 0o755);
-    await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}  exec: [make]\n`);
-    await writeFile(join(sc.work, SORT_POLICY), `version: 1\n${grants}  exec: [sort]\n`);
+    await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${held}  exec: [make]\n`);
+    await writeFile(join(sc.work, SORT_POLICY), `version: 1\n${held}  exec: [sort]\n`);
     await mkdir(dirname(join(sc.work, VICTIM)), { recursive: true, mode: 0o700 });
     await writeFile(join(sc.work, VICTIM), VICTIM_TEXT);
-    await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${grants}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
-    await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}`);
+    await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${held}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
+    await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${held}`);
     const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, home: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
     await writeBundle(join(sc.work, 'planter'), python(PLANTER));
     await writeBundle(join(sc.work, 'later-py'), python('import json\nprint(json.dumps({"ok": "clean"}))\n'));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
@@ -20,7 +20,8 @@ import { compileWat } from '../helpers/wat.js';
 const NOTCAPABLE = 76;
 const NOENT = 44;
 const WRITE = 'skillctl.policy.yaml';
-const SORT = 'sort.policy.yaml';
+// Kept in .skillctl/, which every run of the project holds: its policy lets skills write the rest.
+const SORT = '.skillctl/sort.policy.yaml';
 /** Schemas as loose as the modules' input and output (a JSON string in, an errno list or a number out). */
 const ANY_IN = { properties: { path: {} } };
 const OUT = { properties: { ok: {}, errno: {} } };
@@ -53,8 +54,11 @@ describe('threat: protected paths moved or planted (git configuration renamed as
   const sc = scratch('skillctl-protect-');
   const linked = join(sc.root, 'linked');
   const bare = join(sc.root, 'bare');
-  const deep = (): string => join(sc.work, 'deep', 'conf', 'ci.policy.yaml');
-  const deepPolicy = (): string => `version: 1\npermissions:\n  fs.read: [${sc.work}]\n  fs.write: [${sc.work}]\n`;
+  // A project whose own policy lets skills write nothing, run under a policy deep inside it that
+  // grants the whole project: that run's skill is the only one that could move the policy.
+  const deepProject = join(sc.root, 'deep-project');
+  const deep = join(deepProject, 'deep', 'conf', 'ci.policy.yaml');
+  const deepPolicy = `version: 1\npermissions:\n  fs.read: [${deepProject}]\n  fs.write: [${deepProject}]\n`;
   /** .git/config as git init wrote it. */
   let initialConfig = '';
 
@@ -65,8 +69,12 @@ describe('threat: protected paths moved or planted (git configuration renamed as
     await mkdir(join(sc.work, 'deep', 'conf'), { recursive: true });
     await writeFile(join(sc.work, 'ws.txt'), '../../evil\n');
     await writeFile(join(sc.work, WRITE), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
-    await writeFile(join(sc.work, SORT), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n  exec: [sort]\n');
-    await writeFile(deep(), deepPolicy());
+    await mkdir(join(sc.work, '.skillctl'));
+    await writeFile(join(sc.work, SORT), `version: 1\npermissions:\n  fs.read: [${sc.work}]\n  fs.write: [${sc.work}]\n  exec: [sort]\n`);
+    await mkdir(join(deepProject, '.git'), { recursive: true });
+    await mkdir(dirname(deep), { recursive: true });
+    await writeFile(join(deepProject, WRITE), 'version: 1\npermissions:\n  fs.read: [.]\n');
+    await writeFile(deep, deepPolicy);
     const perms = { 'fs.read': ['.'], 'fs.write': ['.'] };
     await mkdir(join(sc.work, 'b', 'wasi'), { recursive: true });
     await writeFile(join(sc.work, 'b', 'wasi', 'skill.wasm'), await compileWat('wasi-path-ops'));
@@ -90,11 +98,11 @@ describe('threat: protected paths moved or planted (git configuration renamed as
    * an error of the run (no error, exit 0); `errno` is what each operation got, `denied` how many
    * were refused (POLICY_PATH_PROTECTED, each), `then` what else must hold.
    */
-  const wasi = (what: string, ops: string[], errno: number[], denied: number, then?: () => Promise<void>, policy?: () => string): Attack => ({
+  const wasi = (what: string, ops: string[], errno: number[], denied: number, then?: () => Promise<void>, at?: { readonly cwd: string; readonly policy: string }): Attack => ({
     what: `WASI: ${what}${denied > 0 ? ' (NOTCAPABLE to the module, POLICY_PATH_PROTECTED in the record)' : ''}`,
     code: null,
     exit: 0,
-    attempt: async (s) => runTarget(await wasiBundle(s, ops), {}, { cwd: s.work, audit: join(s.root, 'audit.jsonl'), ...(policy !== undefined ? { policy: policy() } : {}) }),
+    attempt: async (s) => runTarget(await wasiBundle(s, ops), {}, { cwd: at?.cwd ?? s.work, audit: join(s.root, 'audit.jsonl'), ...(at !== undefined ? { policy: at.policy } : {}) }),
     check: async (r, s) => {
       assert.deepEqual((r.output as { errno: number[] }).errno, errno);
       assert.deepEqual(await denials(s), Array<string>(denied).fill('POLICY_PATH_PROTECTED'));
@@ -130,8 +138,8 @@ describe('threat: protected paths moved or planted (git configuration renamed as
       ['rename', 'deep', 'd2', 'append', 'd2/conf/ci.policy.yaml', 'rename', 'd2', 'deep'],
       [NOTCAPABLE, NOENT, NOTCAPABLE],
       2,
-      async () => assert.equal(await readFile(deep(), 'utf8'), deepPolicy()),
-      deep,
+      async () => assert.equal(await readFile(deep, 'utf8'), deepPolicy),
+      { cwd: deepProject, policy: deep },
     ),
     wasi('inside .git what git writes stays writable, and an ordinary directory is renamed and removed', ['append', '.git/info/exclude', 'mkdir', 'tmpdir', 'rename', 'tmpdir', 'tmpdir2', 'drop', 'tmpdir2'], [0, 0, 0, 0], 0, async () => {
       assert.match(await readFile(join(sc.work, '.git', 'info', 'exclude'), 'utf8'), /fsmonitor/);

@@ -29,21 +29,30 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
   const tmp = tempDir('skillctl-escalate-');
   let root: string;
   let proj: string;
+  /** A project whose own policy lets skills write nothing, run under conf/ci.policy.yaml, which grants it whole. */
+  let proj2: string;
   let outside: string;
 
   before(async () => {
     root = realpathSync(tmp);
     proj = join(root, 'proj');
     outside = join(root, 'outside');
+    proj2 = join(root, 'proj2');
     await mkdir(join(proj, '.git'), { recursive: true });
+    await mkdir(join(proj, '.skillctl'));
     await mkdir(join(proj, 'conf'));
+    await mkdir(join(proj2, '.git'), { recursive: true });
+    await mkdir(join(proj2, 'conf'));
+    await mkdir(join(proj2, 'ws'));
+    await writeFile(join(proj2, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n');
     await mkdir(join(proj, 'ws', 'in'), { recursive: true });
     await mkdir(outside);
     await writeFile(join(outside, 'secret.txt'), 'OUTSIDE\n');
     await writeFile(join(proj, 'ws', 'in', 'note.txt'), 'inside\n');
     await writeFile(join(proj, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
-    // Relative paths in a policy are relative to its own directory: this one grants the project.
-    await writeFile(join(proj, 'conf', 'ci.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n`);
+    // A policy named with --policy where the project's own policy lets skills write would be
+    // refused (POLICY_FILE_WRITABLE): the others are kept in proj/.skillctl/, or in proj2.
+    await writeFile(join(proj2, 'conf', 'ci.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${proj2}]\n  fs.write: [${proj2}]\n`);
     // A python skill that does what its input says to the file system, and reports what happened:
     // python, so that nothing but the kernel and the sandbox stands between it and the files.
     const main = [
@@ -60,7 +69,7 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
       'print(json.dumps({"ok": ",".join(r)}))',
       '',
     ].join('\n');
-    await writeBundle(join(proj, 'tool'), {
+    for (const dir of [proj, proj2]) await writeBundle(join(dir, 'tool'), {
       entrypoints: [
         entry({
           runtime: 'python',
@@ -107,6 +116,38 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     }
   });
 
+  it('a policy named with --policy that a skill of the project may rewrite is not obeyed (POLICY_FILE_WRITABLE, exit 2); one kept at the root or in .skillctl/ is held and obeyed', async () => {
+    const narrow = 'version: 1\npermissions:\n  fs.read: [ws]\n';
+    const readSecret = (policy: string) =>
+      skillctl(['run', 'fs.read_text', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
+    const widen = (path: string) =>
+      skillctl(['run', 'fs.write_patch', '--input', '-', '--json', '--no-audit'], {
+        cwd: proj,
+        input: JSON.stringify({ unified_diff: `--- a/${path}\n+++ b/${path}\n@@ -1,3 +1,3 @@\n version: 1\n permissions:\n-  fs.read: [ws]\n+  fs.read: [/]\n` }),
+      });
+    // A CI policy kept in the project: the project's own policy lets every skill rewrite it.
+    await writeFile(join(proj, 'conf', 'narrow-ci.policy.yaml'), narrow);
+    assert.equal(widen('conf/narrow-ci.policy.yaml').code, 0);
+    const r = readSecret('conf/narrow-ci.policy.yaml');
+    assert.deepEqual([r.code, json<RunDoc>(r).status, errors(json<RunDoc>(r))], [2, 'policy_invalid', ['POLICY_FILE_WRITABLE']], r.stdout);
+    assert.ok(!r.stdout.includes('OUTSIDE') && !r.stderr.includes('OUTSIDE'), 'the secret was read');
+    // The same policy at the project root or in .skillctl/: every run of the project holds it, so
+    // neither a built-in nor a process may rewrite it, and it governs.
+    for (const rel of ['ci.policy.yaml', '.skillctl/ci.policy.yaml']) {
+      const held = join(proj, rel);
+      await writeFile(held, narrow);
+      const patched = widen(rel);
+      assert.deepEqual([patched.code, errors(json<RunDoc>(patched))], [3, ['POLICY_PATH_PROTECTED']], patched.stdout);
+      const ops = [['write', held, 'version: 1\npermissions:\n  fs.read: [/]\n']];
+      const proc = skillctl(['run', './tool', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+      assert.deepEqual([proc.code, (json<RunDoc>(proc).output as { ok: string }).ok], [0, 'EROFS'], proc.stdout);
+      assert.equal(await readFile(held, 'utf8'), narrow);
+      const denied = readSecret(rel);
+      assert.deepEqual([denied.code, errors(json<RunDoc>(denied)), json<RunDoc>(denied).policy.source], [3, ['POLICY_PATH_DENIED'], held], denied.stdout);
+      await rm(held);
+    }
+  });
+
   it('fs.write_patch cannot create a policy, a lock or a git hook anywhere (POLICY_PATH_PROTECTED, exit 3)', async () => {
     const before = await snapshot(proj);
     for (const path of ['ws/skillctl.policy.yaml', 'ws/pins/skills.lock.json', '.git/hooks/pre-commit', 'ws/.bashrc', '.skillctl/audit.jsonl']) {
@@ -132,30 +173,30 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
   });
 
   it('under bubblewrap the policy directory can be neither renamed nor refilled, nor the policy rewritten', async () => {
-    const conf = join(proj, 'conf');
+    const conf = join(proj2, 'conf');
     const ops = [
-      ['rename', conf, join(proj, 'conf.old')],
-      ['mkdir', join(proj, 'conf', 'extra')],
+      ['rename', conf, join(proj2, 'conf.old')],
+      ['mkdir', join(proj2, 'conf', 'extra')],
       ['write', join(conf, 'ci.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n'],
-      ['write', join(proj, 'ws', 'free.txt'), 'the rest of the grant is writable'],
+      ['write', join(proj2, 'ws', 'free.txt'), 'the rest of the grant is writable'],
     ];
-    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj2, input: JSON.stringify({ ops }) });
     assert.equal(r.code, 0, r.stdout);
     const results = (json<RunDoc>(r).output as { ok: string }).ok.split(',');
     assert.ok(['EBUSY', 'EROFS', 'EPERM'].includes(results[0] as string), `rename: ${results[0]}`);
     assert.equal(results[1], 'EROFS');
     assert.equal(results[2], 'EROFS');
     assert.equal(results[3], 'ok');
-    assert.equal(await readFile(join(conf, 'ci.policy.yaml'), 'utf8'), `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n`);
-    assert.equal(existsSync(join(proj, 'conf.old')), false);
+    assert.equal(await readFile(join(conf, 'ci.policy.yaml'), 'utf8'), `version: 1\npermissions:\n  fs.read: [${proj2}]\n  fs.write: [${proj2}]\n`);
+    assert.equal(existsSync(join(proj2, 'conf.old')), false);
   });
 
   it("shell.exec_safe's command cannot overwrite the policy in force, even inside its fs.write grant (the command fails, exit 0)", async () => {
-    const policy = join(proj, 'conf', 'sort.write.policy.yaml');
-    const text = `version: 1\npermissions:\n  fs.read: [${proj}]\n  fs.write: [${proj}]\n  exec: [sort]\n`;
+    const policy = join(proj2, 'conf', 'sort.write.policy.yaml');
+    const text = `version: 1\npermissions:\n  fs.read: [${proj2}]\n  fs.write: [${proj2}]\n  exec: [sort]\n`;
     await writeFile(policy, text);
-    await writeFile(join(proj, 'ws', 'lines.txt'), 'b\na\n');
-    const r = skillctl(['run', 'shell.exec_safe', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ argv: ['sort', '-o', policy, 'ws/lines.txt'] }) });
+    await writeFile(join(proj2, 'ws', 'lines.txt'), 'b\na\n');
+    const r = skillctl(['run', 'shell.exec_safe', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: proj2, input: JSON.stringify({ argv: ['sort', '-o', policy, 'ws/lines.txt'] }) });
     const doc = json<RunDoc>(r);
     assert.deepEqual([r.code, errors(doc)], [0, []]);
     assert.notEqual((doc.output as { exit_code: number }).exit_code, 0);
@@ -164,20 +205,19 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
 
   it('a protected path that did not exist (no lock yet) and that a process created is removed, the run denied (exit 3)', async () => {
     const ops = [
-      ['mkdir', join(proj, 'pins')],
-      ['write', join(proj, 'pins', 'skills.lock.json'), '{"planted":true}'],
+      ['mkdir', join(proj2, 'pins')],
+      ['write', join(proj2, 'pins', 'skills.lock.json'), '{"planted":true}'],
     ];
-    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+    const r = skillctl(['run', './tool', '--policy', 'conf/ci.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj2, input: JSON.stringify({ ops }) });
     const doc = json<RunDoc>(r);
     assert.deepEqual([r.code, doc.status, errors(doc), doc.output], [3, 'denied', ['POLICY_PATH_PROTECTED'], null]);
-    assert.equal(existsSync(join(proj, 'pins')), false, 'what it planted is gone');
+    assert.equal(existsSync(join(proj2, 'pins')), false, 'what it planted is gone');
   });
 
   it('a granted directory replaced by a symlink is refused, not followed (POLICY_PATH_CHANGED, exit 3)', async () => {
-    // Relative policy paths are relative to the policy file's directory: this one is the project's.
-    await writeFile(join(proj, 'narrow.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [ws/in]\n  fs.write: [ws]\n');
+    await writeFile(join(proj, '.skillctl', 'narrow.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${proj}/ws/in]\n  fs.write: [${proj}/ws]\n`);
     const read = (): { code: number; doc: RunDoc } => {
-      const r = skillctl(['run', 'fs.read_text', '--policy', 'narrow.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: 'ws/in/secret.txt' }) });
+      const r = skillctl(['run', 'fs.read_text', '--policy', '.skillctl/narrow.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: 'ws/in/secret.txt' }) });
       return { code: r.code, doc: json<RunDoc>(r) };
     };
     assert.deepEqual(errors(read().doc), ['RUN_SKILL_FAILED', 'SKILL_FILE_NOT_FOUND']);
@@ -192,9 +232,9 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
   });
 
   it("skillctl's own environment is not readable through /proc, even with fs.read: [/] (POLICY_PATH_DENIED, exit 3)", async () => {
-    await writeFile(join(proj, 'conf', 'wide.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n');
+    await writeFile(join(proj, '.skillctl', 'wide.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n');
     for (const path of ['/proc/self/environ', '/proc/1/environ', '/sys/kernel/hostname', '/dev/zero']) {
-      const r = skillctl(['run', 'fs.read_text', '--policy', 'conf/wide.policy.yaml', '--input', '-', '--json', '--no-audit'], {
+      const r = skillctl(['run', 'fs.read_text', '--policy', '.skillctl/wide.policy.yaml', '--input', '-', '--json', '--no-audit'], {
         cwd: proj,
         input: JSON.stringify({ path, encoding: 'utf-16le' }),
         env: { CLOUD_SECRET_KEY: 'AKIA-SHOULD-NOT-LEAK' },
@@ -207,8 +247,8 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
 
   it('an allowed command cannot be steered by an abbreviated denied option (POLICY_EXEC_ARGUMENT_DENIED, exit 3)', async () => {
     await writeFile(
-      join(proj, 'conf', 'sort.policy.yaml'),
-      'version: 1\npermissions:\n  fs.read: [.]\n  exec:\n    - command: sort\n      deny_args: ["--compress-program*", "--output*", "-o*", "-T*", "--temporary-directory*"]\n',
+      join(proj, '.skillctl', 'sort.policy.yaml'),
+      `version: 1\npermissions:\n  fs.read: [${proj}]\n  exec:\n    - command: sort\n      deny_args: ["--compress-program*", "--output*", "-o*", "-T*", "--temporary-directory*"]\n`,
     );
     const before = await snapshot(outside);
     for (const argv of [
@@ -218,7 +258,7 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
       ['sort', '-ro', join(outside, 'pwn.txt'), 'a'],
       ['sort', '--tem=' + outside, 'a'],
     ]) {
-      const r = skillctl(['run', 'shell.exec_safe', '--policy', 'conf/sort.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ argv }) });
+      const r = skillctl(['run', 'shell.exec_safe', '--policy', '.skillctl/sort.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ argv }) });
       assert.deepEqual([r.code, errors(json<RunDoc>(r))], [3, ['POLICY_EXEC_ARGUMENT_DENIED']], argv.join(' '));
     }
     assert.deepEqual(await snapshot(outside), before);

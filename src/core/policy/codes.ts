@@ -49,6 +49,11 @@ export const POLICY_CODES = {
     title: 'A path the host policy grants leads through a symlink in a directory this user owns or can write, which a skill could have made; the run is refused instead of following it.',
     exit: 'denied',
   },
+  POLICY_FILE_WRITABLE: {
+    severity: 'error',
+    title: 'A policy named with --policy lies where a project\'s policy lets skills write, outside what every run of that project protects; it is not obeyed.',
+    exit: 'usage',
+  },
   POLICY_ROOT_WRITABLE: {
     severity: 'error',
     title: "A nested project root's policy or lock lies where an enclosing project's policy lets skills write; it is not obeyed.",

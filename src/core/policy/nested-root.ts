@@ -6,9 +6,15 @@
  * (granting everything) and `sub/pins/skills.lock.json` or `sub/.git`: a person who later runs
  * skillctl in `sub/` would obey them. A nested root's policy and lock are therefore used only
  * when no enclosing project's policy lets skills write where they lie.
+ *
+ * A policy named with `--policy` is judged the same way: bubblewrap holds it only in the runs
+ * that use it, so a skill run under the project's own policy could rewrite `conf/ci.policy.yaml`
+ * and the next `--policy conf/ci.policy.yaml` run would obey the rewrite.
  */
+import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { within } from '../fs/within.js';
+import { heldByProject } from './protected.js';
 
 export interface EnclosingPolicy {
   /** The enclosing project's root. */
@@ -39,9 +45,34 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
       return diag(
         'POLICY_ROOT_WRITABLE',
         `${file} lies inside ${w}, which the policy of the enclosing project ${e.root} (${e.source}) lets skills write: a skill run there could have made this ${what}, and a run started here would obey it`,
-        { hint: what === 'policy' ? `pass --policy ${file} if you wrote it, or grant fs.write in ${e.source} less than this folder` : `run from ${e.root}, or grant fs.write in ${e.source} less than this folder` },
+        { hint: what === 'policy' ? `${keepHint(e)} and pass it with --policy, or grant fs.write in ${e.source} less than this folder` : `run from ${e.root}, or grant fs.write in ${e.source} less than this folder` },
       );
     }
+  }
+  return undefined;
+}
+
+/** Where a policy of one's own lies out of every skill's reach in the runs of `e`'s project. */
+const keepHint = (e: EnclosingPolicy): string => `keep a policy of your own at ${e.root} as NAME.policy.yaml, or in ${join(e.root, '.skillctl')}/ (every run of ${e.root} holds them read-only)`;
+
+/**
+ * The refusal of a `--policy` file (`path` as named, `real` its real path) that a skill of a run
+ * under one of `policies` (the projects that hold it, and the run's own) may have rewritten: it
+ * lies inside one of their write grants and not among the paths every run of that project
+ * protects (heldByProject: the policies at its root, `.skillctl/`, `pins/`). Undefined otherwise.
+ */
+export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {
+  for (const e of policies) {
+    // The name as given and the file it leads to, each: a link kept in .skillctl/ to a file a
+    // skill may write is no better than that file, nor a link a skill may replace to a held one.
+    const exposed = (name: string): string | undefined => (heldByProject(e.root, name) ? undefined : e.fsWrite.find((p) => within(name, p)));
+    const w = exposed(path) ?? exposed(real);
+    if (w === undefined) continue;
+    return diag(
+      'POLICY_FILE_WRITABLE',
+      `${path} lies inside ${w}, which the policy of the project ${e.root} (${e.source}) lets skills write, and no run of that project holds it: a skill run there could have rewritten this policy`,
+      { hint: `${keepHint(e)}, or outside every folder a policy lets skills write, or grant fs.write in ${e.source} less than this folder` },
+    );
   }
   return undefined;
 }

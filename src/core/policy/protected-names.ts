@@ -4,6 +4,13 @@
  * removed. Constants a reviewer can read, apart from the rules that apply them.
  */
 
+/**
+ * How the policies a project keeps beside its own at its root end (`ci.policy.yaml`): every run
+ * of the project holds those that exist, so `--policy ci.policy.yaml` names one no skill of the
+ * project rewrote (POLICY_FILE_WRITABLE judges the rest).
+ */
+export const ROOT_POLICY_SUFFIXES: readonly string[] = ['.policy.yaml', '.policy.yml', '.policy.json'];
+
 /** File names protected in every directory. */
 export const PROTECTED_FILE_NAMES: readonly string[] = [
   // policies, locks, keys and signatures: what the next run trusts
