@@ -1,33 +1,67 @@
 /**
  * The I/O of the nested-root and `--policy` file checks (src/core/policy/nested-root.ts): which
- * of the root's policy and lock exist, and the write grants of every enclosing project's policy,
- * read from disk.
+ * of the root's policy and lock exist, and the write grants of every policy the enclosing
+ * projects keep, read from disk.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
+import { isRootPolicyName } from '../core/policy/protected.js';
 import { plantableRoot, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
 
-/** The policies of the project roots at or above `from`, nearest first; one that cannot be read or is not valid grants nothing. */
-async function policiesAbove(from: string): Promise<EnclosingPolicy[]> {
-  const out: EnclosingPolicy[] = [];
-  // Each root found lies at or above `from` and the next search starts above it, so the walk ends at / at the latest.
-  for (let dir: string | undefined = from; dir !== undefined; ) {
-    const outer = await findProjectRoot(dir);
-    if (outer === undefined) break;
-    const source = join(outer, POLICY_FILE_NAME);
-    const bytes = existsSync(source) ? await readFile(source).catch(() => undefined) : undefined;
-    const policy = bytes === undefined ? undefined : (await loadFull()).loadPolicy(bytes, { file: source, baseDir: outer }).policy;
-    if (policy !== undefined && policy.fsWrite.length > 0) {
-      const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
-      out.push({ root: outer, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
+/** The policy files directly in `dir` (`NAME.policy.yaml`, `.yml`, `.json`), sorted; none when it cannot be listed. */
+export function policyFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter(isRootPolicyName)
+      .sort()
+      .map((name) => join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The policies a project keeps, which its runs may be started under: its own, the others at its
+ * root (`ci.policy.yaml`) and those in its `.skillctl/`. Every run of the project that may write
+ * holds them (heldByProject), so they are what a skill of the project was granted.
+ */
+const projectPolicyFiles = (root: string): string[] => [...policyFilesIn(root), ...policyFilesIn(join(root, '.skillctl'))];
+
+/**
+ * The project roots at or above each of `starts`, nearest first, each once: a walk that reaches a
+ * root already found stops there, since the roots above it are found too.
+ */
+async function rootsAbove(starts: readonly string[]): Promise<string[]> {
+  const roots: string[] = [];
+  for (const from of starts) {
+    // Each root found lies at or above the last search's start, and the next starts above it: the walk ends at / at the latest.
+    for (let dir: string | undefined = from; dir !== undefined; ) {
+      const outer = await findProjectRoot(dir);
+      if (outer === undefined || roots.includes(outer)) break;
+      roots.push(outer);
+      dir = dirname(outer) === outer ? undefined : dirname(outer);
     }
-    dir = dirname(outer) === outer ? undefined : dirname(outer);
+  }
+  return roots;
+}
+
+/** The write grants of the policies each of `roots` keeps; one that cannot be read or is not valid grants nothing. */
+async function writeGrants(roots: readonly string[]): Promise<EnclosingPolicy[]> {
+  const out: EnclosingPolicy[] = [];
+  for (const root of roots) {
+    for (const source of projectPolicyFiles(root)) {
+      const bytes = await readFile(source).catch(() => undefined);
+      const policy = bytes === undefined ? undefined : (await loadFull()).loadPolicy(bytes, { file: source, baseDir: dirname(source) }).policy;
+      if (policy === undefined || policy.fsWrite.length === 0) continue;
+      const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
+      out.push({ root, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
+    }
   }
   return out;
 }
@@ -42,7 +76,7 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
   const lock = join(root, ...LOCK_MARKER.split('/'));
   const files = { ...(!explicitPolicy && existsSync(policy) ? { policy } : {}), ...(existsSync(lock) ? { lock } : {}) };
   if (files.policy === undefined && files.lock === undefined) return undefined;
-  return plantableRoot(files, await policiesAbove(dirname(root)));
+  return plantableRoot(files, await writeGrants(await rootsAbove([dirname(root)])));
 }
 
 /**
@@ -52,9 +86,6 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
  */
 export async function policyFileRefusal(path: string, root: string | undefined): Promise<Diagnostic | undefined> {
   const real = await realpath(path).catch(() => path);
-  const policies = new Map<string, EnclosingPolicy>();
-  for (const from of [dirname(path), dirname(real), ...(root !== undefined ? [root] : [])]) {
-    for (const p of await policiesAbove(from)) policies.set(p.root, p);
-  }
-  return writablePolicyFile(path, real, [...policies.values()]);
+  const roots = await rootsAbove([...new Set([dirname(path), dirname(real)])].concat(root !== undefined ? [root] : []));
+  return writablePolicyFile(path, real, await writeGrants(roots));
 }

@@ -4,7 +4,7 @@
  * default bundle inside the package), how schemas that name payload contracts compile, and the
  * files a skill may never write.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
-import { isRootPolicyName, runProtectedPaths } from '../core/policy/protected.js';
+import { runProtectedPaths } from '../core/policy/protected.js';
 import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
 import { readSkillRoots } from '../core/pins/project-skills.js';
 import { repositoryNamedPaths } from './git-named-paths.js';
@@ -40,7 +40,7 @@ import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { homeDir } from './home.js';
-import { nestedRootRefusal, policyFileRefusal } from './nested-root.js';
+import { nestedRootRefusal, policyFileRefusal, policyFilesIn } from './nested-root.js';
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
@@ -252,17 +252,6 @@ function homeGrants(home: string, fsWrite: readonly string[]): { dir: string; wr
   return { dir: realSync(home), writable: fsWrite.map(realSync) };
 }
 
-/** The policies kept at the project root beside its own (`ci.policy.yaml`), which every run that may write holds. */
-function rootPolicyFiles(root: string): string[] {
-  try {
-    return readdirSync(root)
-      .filter(isRootPolicyName)
-      .map((name) => join(root, name));
-  } catch {
-    return [];
-  }
-}
-
 /** The engine's options for runs from this process. */
 export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
   const { root, policy, auditFile } = setup;
@@ -288,7 +277,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       install: packageRoot(),
       node: process.execPath,
       ...(root !== undefined ? { root } : {}),
-      ...(root !== undefined && !('invalid' in policy) && policy.fsWrite.length > 0 ? { rootPolicies: rootPolicyFiles(root) } : {}),
+      ...(root !== undefined && !('invalid' in policy) && policy.fsWrite.length > 0 ? { rootPolicies: policyFilesIn(root) } : {}),
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,

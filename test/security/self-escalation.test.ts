@@ -19,7 +19,7 @@ interface RunDoc {
   exit_code: number;
   output: unknown;
   policy: { source: string };
-  diagnostics: { code: string; severity: string }[];
+  diagnostics: { code: string; severity: string; message: string }[];
 }
 
 const errors = (d: RunDoc): string[] => [...new Set(d.diagnostics.filter((x) => x.severity === 'error').map((x) => x.code))].sort();
@@ -114,6 +114,23 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
       assert.ok(!r.stdout.includes('OUTSIDE') && !r.stderr.includes('OUTSIDE'), 'the secret was read');
       await rm(join(proj, dir), { recursive: true });
     }
+  });
+
+  it('a project root planted by a skill of a run under another policy the project keeps (ci.policy.yaml at its root) does not govern either (POLICY_ROOT_WRITABLE, exit 2)', async () => {
+    // proj2's own policy lets skills write nothing; its ci policy lets them write ws/.
+    const ci = join(proj2, 'plant.policy.yaml');
+    await writeFile(ci, 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [ws]\n');
+    const repo = join(proj2, 'ws', 'repo');
+    const ops = [['mkdir', repo], ['mkdir', join(repo, '.git')], ['write', join(repo, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n']];
+    const plant = skillctl(['run', './tool', '--policy', 'plant.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj2, input: JSON.stringify({ ops }) });
+    assert.deepEqual([plant.code, (json<RunDoc>(plant).output as { ok: string }).ok], [0, 'ok,ok,ok'], plant.stdout);
+    const r = skillctl(['run', 'fs.read_text', '--input', '-', '--json', '--no-audit'], { cwd: repo, input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
+    const doc = json<RunDoc>(r);
+    assert.deepEqual([r.code, doc.status, errors(doc)], [2, 'policy_invalid', ['POLICY_ROOT_WRITABLE']], r.stdout);
+    assert.match(doc.diagnostics[0]?.message ?? '', /plant\.policy\.yaml/);
+    assert.ok(!r.stdout.includes('OUTSIDE') && !r.stderr.includes('OUTSIDE'), 'the secret was read');
+    await rm(repo, { recursive: true });
+    await rm(ci);
   });
 
   it('a policy named with --policy that a skill of the project may rewrite is not obeyed (POLICY_FILE_WRITABLE, exit 2); one kept at the root or in .skillctl/ is held and obeyed', async () => {
