@@ -5,20 +5,20 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
-import { isRootPolicyName } from '../core/policy/protected.js';
+import { isPolicyName } from '../core/policy/protected.js';
 import { plantableRoot, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
 
 /** The policy files directly in `dir` (`NAME.policy.yaml`, `.yml`, `.json`), sorted; none when it cannot be listed. */
-export function policyFilesIn(dir: string): string[] {
+function policyFilesIn(dir: string): string[] {
   try {
     return readdirSync(dir)
-      .filter(isRootPolicyName)
+      .filter(isPolicyName)
       .sort()
       .map((name) => join(dir, name));
   } catch {
@@ -28,8 +28,8 @@ export function policyFilesIn(dir: string): string[] {
 
 /**
  * The policies a project keeps, which its runs may be started under: its own, the others at its
- * root (`ci.policy.yaml`) and those in its `.skillctl/`. Every run of the project that may write
- * holds them (heldByProject), so they are what a skill of the project was granted.
+ * root (`ci.policy.yaml`) and those in its `.skillctl/`, where every run of the project holds
+ * them (heldByProject). What a skill of the project was granted is what one of them grants.
  */
 const projectPolicyFiles = (root: string): string[] => [...policyFilesIn(root), ...policyFilesIn(join(root, '.skillctl'))];
 
@@ -57,7 +57,7 @@ async function writeGrants(roots: readonly string[]): Promise<EnclosingPolicy[]>
   for (const root of roots) {
     for (const source of projectPolicyFiles(root)) {
       const bytes = await readFile(source).catch(() => undefined);
-      const policy = bytes === undefined ? undefined : (await loadFull()).loadPolicy(bytes, { file: source, baseDir: dirname(source) }).policy;
+      const policy = bytes === undefined ? undefined : (await loadFull()).loadPolicy(bytes, { file: source, baseDir: await policyBaseDir(source) }).policy;
       if (policy === undefined || policy.fsWrite.length === 0) continue;
       const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
       out.push({ root, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
@@ -88,4 +88,16 @@ export async function policyFileRefusal(path: string, root: string | undefined):
   const real = await realpath(path).catch(() => path);
   const roots = await rootsAbove([...new Set([dirname(path), dirname(real)])].concat(root !== undefined ? [root] : []));
   return writablePolicyFile(path, real, await writeGrants(roots));
+}
+
+/**
+ * The directory a policy's relative paths are read from: its own, except for a policy in a
+ * project root's `.skillctl/`, the one place in a project every run holds whatever its policy
+ * (POLICY_FILE_WRITABLE), which names the project as a policy at its root does: `fs.read: [.]`
+ * there grants the project, not `.skillctl/` (which no skill may write, and `..` is refused).
+ */
+export async function policyBaseDir(file: string): Promise<string> {
+  const dir = dirname(file);
+  const above = dirname(dir);
+  return basename(dir) === '.skillctl' && (await findProjectRoot(above)) === above ? above : dir;
 }

@@ -40,7 +40,7 @@ import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { homeDir } from './home.js';
-import { nestedRootRefusal, policyFileRefusal, policyFilesIn } from './nested-root.js';
+import { nestedRootRefusal, policyBaseDir, policyFileRefusal } from './nested-root.js';
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
@@ -77,7 +77,7 @@ export async function policyInForce(ctx: Context, root: string | undefined, file
   }
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   const bytes = await readBytes(ctx, path, 'the policy');
-  const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: dirname(path) });
+  const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: await policyBaseDir(path) });
   return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
 }
 
@@ -277,7 +277,6 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       install: packageRoot(),
       node: process.execPath,
       ...(root !== undefined ? { root } : {}),
-      ...(root !== undefined && !('invalid' in policy) && policy.fsWrite.length > 0 ? { rootPolicies: policyFilesIn(root) } : {}),
       ...(auditFile !== undefined ? { auditFile } : {}),
       ...('invalid' in policy || policy.source === 'default' ? {} : { policyFile: policy.source }),
       registries,

@@ -45,7 +45,8 @@ describe('run in a nested project root', () => {
     const named = readNotes('skillctl.policy.yaml');
     assert.deepEqual([named.code, json<RunDoc>(named).status, json<RunDoc>(named).diagnostics.map((d) => d.code)], [2, 'policy_invalid', ['POLICY_FILE_WRITABLE']], named.stdout);
     await mkdir(join(root, '.skillctl'), { recursive: true });
-    await writeFile(join(root, '.skillctl', 'package-a.policy.yaml'), `version: 1\npermissions:\n  fs.read: [${pkg}]\n`);
+    // Its relative paths name the project that holds .skillctl/, not .skillctl/ itself.
+    await writeFile(join(root, '.skillctl', 'package-a.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [packages/a]\n');
     const held = readNotes(join(root, '.skillctl', 'package-a.policy.yaml'));
     assert.deepEqual([held.code, json<RunDoc>(held).status, json<RunDoc>(held).policy.source], [0, 'ok', join(root, '.skillctl', 'package-a.policy.yaml')], held.stdout);
   });

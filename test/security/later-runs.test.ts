@@ -25,8 +25,9 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 const POLICY = 'skillctl.policy.yaml';
-// The other policies are kept in .skillctl/, which every run of the project holds: the project's
-// policy lets skills write everywhere else, so a --policy file there would be refused.
+// The other policies are kept in .skillctl/, which every run of the project holds (its relative
+// paths read from the project root): the project's policy lets skills write everywhere else, so a
+// --policy file there would be refused (POLICY_FILE_WRITABLE).
 /** The same grants, with bin/ (inside fs.write) first on the policy's path. */
 const PATH_POLICY = '.skillctl/path-policy.yaml';
 /** The same grants, with linkbin/ (outside fs.write, its entries links into the project's tools/) first on the path, and `make` allowed. */
@@ -77,19 +78,17 @@ describe('threat: what a skill plants for a later run to obey', () => {
     const grants = 'permissions:\n  fs.read: [.]\n  fs.write: [.]\n  env: [HOME]\n';
     await writeFile(join(sc.work, POLICY), `version: 1\n${grants}`);
     await mkdir(join(sc.work, '.skillctl'));
-    // A policy's relative paths are relative to its own folder: the ones in .skillctl/ name the project.
-    const held = grants.replaceAll('[.]', `[${sc.work}]`);
     await mkdir(join(sc.root, 'linkbin'));
     await mkdir(join(sc.work, 'scripts'));
     for (const name of ['python3', 'make']) await symlink(join(sc.work, 'tools', name), join(sc.root, 'linkbin', name));
     await writeFile(join(sc.work, 'scripts', 'lint.sh'), '#!/bin/sh\necho lint\n');
     await chmod(join(sc.work, 'scripts', 'lint.sh'), 0o755);
-    await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${held}  exec: [make]\n`);
-    await writeFile(join(sc.work, SORT_POLICY), `version: 1\n${held}  exec: [sort]\n`);
+    await writeFile(join(sc.work, LINK_POLICY), `version: 1\npath: [${join(sc.root, 'linkbin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}  exec: [make]\n`);
+    await writeFile(join(sc.work, SORT_POLICY), `version: 1\n${grants}  exec: [sort]\n`);
     await mkdir(dirname(join(sc.work, VICTIM)), { recursive: true, mode: 0o700 });
     await writeFile(join(sc.work, VICTIM), VICTIM_TEXT);
-    await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${held}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
-    await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${held}`);
+    await writeFile(join(sc.work, EXEC_POLICY), `version: 1\n${grants}  exec:\n    - command: ${join(sc.work, 'scripts', 'lint.sh')}\n`);
+    await writeFile(join(sc.work, PATH_POLICY), `version: 1\npath: [${join(sc.work, 'bin')}, /usr/local/bin, /usr/bin, /bin]\n${grants}`);
     const python = (src: string) => ({ entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', input_schema: { type: 'object', properties: { path: {}, home: {}, ops: { type: 'array' } } }, output_schema: OUT, requested_permissions: PERMS, ...HOME_ENV })], files: { 'main.py': src } });
     await writeBundle(join(sc.work, 'planter'), python(PLANTER));
     await writeBundle(join(sc.work, 'later-py'), python('import json\nprint(json.dumps({"ok": "clean"}))\n'));

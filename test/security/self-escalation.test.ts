@@ -133,7 +133,7 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     await rm(ci);
   });
 
-  it('a policy named with --policy that a skill of the project may rewrite is not obeyed (POLICY_FILE_WRITABLE, exit 2); one kept at the root or in .skillctl/ is held and obeyed', async () => {
+  it('a policy named with --policy that a skill of the project may rewrite is not obeyed (POLICY_FILE_WRITABLE, exit 2); one kept in .skillctl/ is held and obeyed', async () => {
     const narrow = 'version: 1\npermissions:\n  fs.read: [ws]\n';
     const readSecret = (policy: string) =>
       skillctl(['run', 'fs.read_text', '--policy', policy, '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
@@ -148,21 +148,22 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     const r = readSecret('conf/narrow-ci.policy.yaml');
     assert.deepEqual([r.code, json<RunDoc>(r).status, errors(json<RunDoc>(r))], [2, 'policy_invalid', ['POLICY_FILE_WRITABLE']], r.stdout);
     assert.ok(!r.stdout.includes('OUTSIDE') && !r.stderr.includes('OUTSIDE'), 'the secret was read');
-    // The same policy at the project root or in .skillctl/: every run of the project holds it, so
-    // neither a built-in nor a process may rewrite it, and it governs.
-    for (const rel of ['ci.policy.yaml', '.skillctl/ci.policy.yaml']) {
-      const held = join(proj, rel);
-      await writeFile(held, narrow);
-      const patched = widen(rel);
-      assert.deepEqual([patched.code, errors(json<RunDoc>(patched))], [3, ['POLICY_PATH_PROTECTED']], patched.stdout);
-      const ops = [['write', held, 'version: 1\npermissions:\n  fs.read: [/]\n']];
-      const proc = skillctl(['run', './tool', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
-      assert.deepEqual([proc.code, (json<RunDoc>(proc).output as { ok: string }).ok], [0, 'EROFS'], proc.stdout);
-      assert.equal(await readFile(held, 'utf8'), narrow);
-      const denied = readSecret(rel);
-      assert.deepEqual([denied.code, errors(json<RunDoc>(denied)), json<RunDoc>(denied).policy.source], [3, ['POLICY_PATH_DENIED'], held], denied.stdout);
-      await rm(held);
-    }
+    // The same policy in .skillctl/, where every run of the project holds it: neither a built-in
+    // nor a process may rewrite it, and it governs, its relative paths naming the project.
+    const held = join(proj, '.skillctl', 'ci.policy.yaml');
+    await writeFile(held, narrow);
+    const patched = widen('.skillctl/ci.policy.yaml');
+    assert.deepEqual([patched.code, errors(json<RunDoc>(patched))], [3, ['POLICY_PATH_PROTECTED']], patched.stdout);
+    const wide = 'version: 1\npermissions:\n  fs.read: [/]\n';
+    const ops = [['write', held, wide], ['write', join(proj, '.skillctl', 'new.policy.yaml'), wide]];
+    const proc = skillctl(['run', './tool', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
+    assert.deepEqual([proc.code, (json<RunDoc>(proc).output as { ok: string }).ok], [0, 'EROFS,EROFS'], proc.stdout);
+    assert.deepEqual([await readFile(held, 'utf8'), existsSync(join(proj, '.skillctl', 'new.policy.yaml'))], [narrow, false]);
+    const denied = readSecret('.skillctl/ci.policy.yaml');
+    assert.deepEqual([denied.code, errors(json<RunDoc>(denied)), json<RunDoc>(denied).policy.source], [3, ['POLICY_PATH_DENIED'], held], denied.stdout);
+    const inside = skillctl(['run', 'fs.read_text', '--policy', '.skillctl/ci.policy.yaml', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ path: 'ws/in/note.txt' }) });
+    assert.deepEqual([inside.code, (json<RunDoc>(inside).output as { text: string }).text], [0, 'inside\n'], inside.stdout);
+    await rm(held);
   });
 
   it('fs.write_patch cannot create a policy, a lock or a git hook anywhere (POLICY_PATH_PROTECTED, exit 3)', async () => {

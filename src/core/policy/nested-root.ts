@@ -53,13 +53,13 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
 }
 
 /** Where a policy of one's own lies out of every skill's reach in the runs of `e`'s project. */
-const keepHint = (e: EnclosingPolicy): string => `keep a policy of your own at ${e.root} as NAME.policy.yaml, or in ${join(e.root, '.skillctl')}/ (every run of ${e.root} holds them read-only)`;
+const keepHint = (e: EnclosingPolicy): string => `keep a policy of your own in ${join(e.root, '.skillctl')}/ (every run of ${e.root} holds it read-only; its relative paths name ${e.root})`;
 
 /**
  * The refusal of a `--policy` file (`path` as named, `real` its real path) that a skill of a run
  * under one of `policies` (the projects that hold it, and the run's own) may have rewritten: it
  * lies inside one of their write grants and not among the paths every run of that project
- * protects (heldByProject: the policies at its root, `.skillctl/`, `pins/`). Undefined otherwise.
+ * protects (heldByProject: its own policy, `.skillctl/`, `pins/`). Undefined otherwise.
  */
 export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {
   for (const e of policies) {

@@ -5,11 +5,11 @@
  */
 
 /**
- * How the policies a project keeps beside its own at its root end (`ci.policy.yaml`): every run
- * of the project holds those that exist, so `--policy ci.policy.yaml` names one no skill of the
- * project rewrote (POLICY_FILE_WRITABLE judges the rest).
+ * How the names of policy files end (`ci.policy.yaml`): the nested-root and `--policy` checks
+ * read those a project keeps at its root and in its `.skillctl/` as policies its runs may be
+ * started under.
  */
-export const ROOT_POLICY_SUFFIXES: readonly string[] = ['.policy.yaml', '.policy.yml', '.policy.json'];
+export const POLICY_SUFFIXES: readonly string[] = ['.policy.yaml', '.policy.yml', '.policy.json'];
 
 /** File names protected in every directory. */
 export const PROTECTED_FILE_NAMES: readonly string[] = [

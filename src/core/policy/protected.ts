@@ -21,7 +21,7 @@ import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
 import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
-import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, ROOT_POLICY_SUFFIXES, SECRET_DIRS } from './protected-names.js';
+import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, POLICY_SUFFIXES, SECRET_DIRS } from './protected-names.js';
 
 export { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
 
@@ -95,8 +95,6 @@ export function protectedReason(real: string, extra: readonly string[] = [], use
 export interface RunPlaces {
   /** The project root, if there is one. */
   readonly root?: string;
-  /** The policies kept at the project root beside its own (isRootPolicyName), listed when the run may write. */
-  readonly rootPolicies?: readonly string[];
   /** The run's working directory. */
   readonly cwd: string;
   /** The policy file in force (absent for the default policy). */
@@ -147,7 +145,6 @@ export function runProtectedPaths(p: RunPlaces): string[] {
   if (p.auditFile !== undefined) withDir(p.auditFile);
   for (const file of p.trusted ?? []) withDir(file);
   if (p.root !== undefined) for (const path of projectRootPaths(p.root)) out.add(path);
-  for (const file of p.rootPolicies ?? []) out.add(file);
   // A home is a second root: a process granted it (or ~/.config) would otherwise find its
   // start-up files, SSH keys and git configuration writable under bubblewrap, which holds names
   // only where it is given them. Only those in a directory the policy lets skills write: the rest
@@ -177,22 +174,22 @@ export function runProtectedPaths(p: RunPlaces): string[] {
  * What every run of the project at `root` protects there, whatever its policy: each protected
  * name at the root and its `pins/`. Under bubblewrap, where no name is judged, these are what the
  * mounts and the check for planted paths can hold; a file among them (a policy kept in
- * `.skillctl/`) is out of reach of every skill the project's runs start. So are the policies
- * kept at the root (isRootPolicyName), which each run lists (RunPlaces `rootPolicies`).
+ * `.skillctl/`) is out of reach of every skill the project's runs start, and so is a file planted
+ * there while it was absent (removed after the run).
  */
 export function projectRootPaths(root: string): string[] {
   return [...PROTECTED_FILE_NAMES, 'pins', ...PROTECTED_DIRS.map((d) => d.join('/')), ...SECRET_DIRS.map((d) => d.join('/'))].map((rel) => join(root, rel));
 }
 
-/** Whether a file at a project root named `name` is one of its policies (`ci.policy.yaml`). */
-export function isRootPolicyName(name: string): boolean {
+/** Whether a file named `name` is named as a policy is (`ci.policy.yaml`, `skillctl.policy.json`). */
+export function isPolicyName(name: string): boolean {
   const folded = fold(name);
-  return ROOT_POLICY_SUFFIXES.some((suffix) => folded.endsWith(suffix) && folded.length > suffix.length);
+  return POLICY_SUFFIXES.some((suffix) => folded.endsWith(suffix) && folded.length > suffix.length);
 }
 
-/** Whether every run of the project at `root` holds `path`: one of projectRootPaths, or a policy kept at the root. */
+/** Whether every run of the project at `root` holds `path` (projectRootPaths). */
 export function heldByProject(root: string, path: string): boolean {
-  return projectRootPaths(root).some((p) => within(path, p)) || (dirname(path) === root && isRootPolicyName(basename(path)));
+  return projectRootPaths(root).some((p) => within(path, p));
 }
 
 /**

@@ -10,7 +10,7 @@ describe("plantableRoot: a nested project root is obeyed only where no enclosing
     assert.deepEqual(d && [d.code, d.message, d.hint], [
       'POLICY_ROOT_WRITABLE',
       '/p/ws/sub/skillctl.policy.yaml lies inside /p/ws, which the policy of the enclosing project /p (/p/skillctl.policy.yaml) lets skills write: a skill run there could have made this policy, and a run started here would obey it',
-      'keep a policy of your own at /p as NAME.policy.yaml, or in /p/.skillctl/ (every run of /p holds them read-only) and pass it with --policy, or grant fs.write in /p/skillctl.policy.yaml less than this folder',
+      'keep a policy of your own in /p/.skillctl/ (every run of /p holds it read-only; its relative paths name /p) and pass it with --policy, or grant fs.write in /p/skillctl.policy.yaml less than this folder',
     ]);
   });
 
@@ -39,18 +39,18 @@ describe('writablePolicyFile: a --policy file is obeyed only where no skill of a
     assert.deepEqual(d && [d.code, d.message, d.hint], [
       'POLICY_FILE_WRITABLE',
       '/p/conf/ci.policy.yaml lies inside /p, which the policy of the project /p (/p/skillctl.policy.yaml) lets skills write, and no run of that project holds it: a skill run there could have rewritten this policy',
-      'keep a policy of your own at /p as NAME.policy.yaml, or in /p/.skillctl/ (every run of /p holds them read-only), or outside every folder a policy lets skills write, or grant fs.write in /p/skillctl.policy.yaml less than this folder',
+      'keep a policy of your own in /p/.skillctl/ (every run of /p holds it read-only; its relative paths name /p), or outside every folder a policy lets skills write, or grant fs.write in /p/skillctl.policy.yaml less than this folder',
     ]);
   });
 
-  it('accepts what every run of that project holds: the policies at its root, .skillctl/ and pins/', () => {
-    for (const file of ['/p/skillctl.policy.yaml', '/p/ci.policy.yaml', '/p/CI.Policy.YML', '/p/ci.policy.json', '/p/.skillctl/ci.policy.yaml', '/p/.skillctl/policies/ci.yaml', '/p/pins/ci.policy.yaml']) {
+  it('accepts what every run of that project holds: its own policy, .skillctl/ and pins/', () => {
+    for (const file of ['/p/skillctl.policy.yaml', '/p/.skillctl/ci.policy.yaml', '/p/.skillctl/policies/ci.yaml', '/p/pins/ci.policy.yaml']) {
       assert.equal(writablePolicyFile(file, file, [whole]), undefined, file);
     }
   });
 
-  it('refuses a policy-named file below the root, and a root file with another name', () => {
-    for (const file of ['/p/conf/ci.policy.yaml', '/p/ci.yaml', '/p/.policy.yaml', '/p/ci.policy.yaml.bak']) {
+  it('refuses any other file: another policy at the root, one below it', () => {
+    for (const file of ['/p/ci.policy.yaml', '/p/conf/ci.policy.yaml', '/p/ci.yaml', '/p/conf/.skillctl/ci.policy.yaml']) {
       assert.equal(writablePolicyFile(file, file, [whole])?.code, 'POLICY_FILE_WRITABLE', file);
     }
   });
