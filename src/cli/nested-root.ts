@@ -1,7 +1,7 @@
 /**
- * The I/O of the nested-root and `--policy` file checks (src/core/policy/nested-root.ts): which
- * of the root's policy and lock exist, and the write grants of every policy the enclosing
- * projects keep, read from disk.
+ * The I/O of the nested-root, `--policy` and `--audit` file checks (src/core/policy/nested-root.ts,
+ * src/core/run/audit-place.ts): which of the root's policy and lock exist, and the write grants of
+ * every policy the enclosing projects keep, read from disk.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, realpath } from 'node:fs/promises';
@@ -10,7 +10,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
 import { isPolicyName } from '../core/policy/protected.js';
-import { plantableRoot, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { plantableRoot, projectWrite, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { exposedAuditLog } from '../core/run/audit-place.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
 
@@ -80,14 +81,25 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
 }
 
 /**
- * The refusal of a `--policy` file that a skill may have rewritten: one inside a write grant of
- * the policy of a project that holds it, or of the run's own project (`root`), outside the
- * paths every run of that project protects. Undefined otherwise.
+ * `path`'s real path, and the write grants of the policies of the projects that hold it and of
+ * the run's own project (`root`): what projectWrite judges it against.
  */
-export async function policyFileRefusal(path: string, root: string | undefined): Promise<Diagnostic | undefined> {
+async function policiesOver(path: string, root: string | undefined): Promise<{ readonly real: string; readonly policies: EnclosingPolicy[] }> {
   const real = await realpath(path).catch(() => path);
   const roots = await rootsAbove([...new Set([dirname(path), dirname(real)])].concat(root !== undefined ? [root] : []));
-  return writablePolicyFile(path, real, await writeGrants(roots));
+  return { real, policies: await writeGrants(roots) };
+}
+
+/** The refusal of a `--policy` file that a skill may have rewritten (POLICY_FILE_WRITABLE), or undefined. */
+export async function policyFileRefusal(path: string, root: string | undefined): Promise<Diagnostic | undefined> {
+  const { real, policies } = await policiesOver(path, root);
+  return writablePolicyFile(path, real, policies);
+}
+
+/** AUDIT_FILE_WRITABLE for an `--audit FILE` that a skill of a project may rewrite, or nothing. */
+export async function auditFileExposure(path: string, root: string | undefined): Promise<Diagnostic[]> {
+  const { real, policies } = await policiesOver(path, root);
+  return exposedAuditLog(path, projectWrite(path, real, policies));
 }
 
 /**

@@ -55,24 +55,37 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
 /** Where a policy of one's own lies out of every skill's reach in the runs of `e`'s project. */
 const keepHint = (e: EnclosingPolicy): string => `keep a policy of your own in ${join(e.root, '.skillctl')}/ (every run of ${e.root} holds it read-only; its relative paths name ${e.root})`;
 
+/** A write grant over a file, and the policy of the project that grants it. */
+export interface ProjectWrite {
+  readonly grant: string;
+  readonly policy: EnclosingPolicy;
+}
+
 /**
- * The refusal of a `--policy` file (`path` as named, `real` its real path) that a skill of a run
- * under one of `policies` (the projects that hold it, and the run's own) may have rewritten: it
- * lies inside one of their write grants and not among the paths every run of that project
- * protects (heldByProject: its own policy, `.skillctl/`, `pins/`). Undefined otherwise.
+ * The first write grant of `policies` (the projects that hold a file, and the run's own) over the
+ * file (`path` as named, `real` its real path) outside the paths every run of that project
+ * protects (heldByProject: its own policy, `.skillctl/`, `pins/`): a skill run under that policy
+ * could rewrite the file. Undefined when none.
  */
-export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {
-  for (const e of policies) {
+export function projectWrite(path: string, real: string, policies: readonly EnclosingPolicy[]): ProjectWrite | undefined {
+  for (const policy of policies) {
     // The name as given and the file it leads to, each: a link kept in .skillctl/ to a file a
     // skill may write is no better than that file, nor a link a skill may replace to a held one.
-    const exposed = (name: string): string | undefined => (heldByProject(e.root, name) ? undefined : e.fsWrite.find((p) => within(name, p)));
-    const w = exposed(path) ?? exposed(real);
-    if (w === undefined) continue;
-    return diag(
-      'POLICY_FILE_WRITABLE',
-      `${path} lies inside ${w}, which the policy of the project ${e.root} (${e.source}) lets skills write, and no run of that project holds it: a skill run there could have rewritten this policy`,
-      { hint: `${keepHint(e)}, or outside every folder a policy lets skills write, or grant fs.write in ${e.source} less than this folder` },
-    );
+    const exposed = (name: string): string | undefined => (heldByProject(policy.root, name) ? undefined : policy.fsWrite.find((p) => within(name, p)));
+    const grant = exposed(path) ?? exposed(real);
+    if (grant !== undefined) return { grant, policy };
   }
   return undefined;
+}
+
+/** The refusal of a `--policy` file that a skill may have rewritten (projectWrite), or undefined. */
+export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {
+  const w = projectWrite(path, real, policies);
+  if (w === undefined) return undefined;
+  const e = w.policy;
+  return diag(
+    'POLICY_FILE_WRITABLE',
+    `${path} lies inside ${w.grant}, which the policy of the project ${e.root} (${e.source}) lets skills write, and no run of that project holds it: a skill run there could have rewritten this policy`,
+    { hint: `${keepHint(e)}, or outside every folder a policy lets skills write, or grant fs.write in ${e.source} less than this folder` },
+  );
 }

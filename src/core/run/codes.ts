@@ -120,6 +120,11 @@ export const RUN_CODES = {
     exit: 'findings',
   },
   AUDIT_UNWRITABLE: { severity: 'error', title: 'The audit log cannot be opened for appending; nothing is run.', exit: 'usage' },
+  AUDIT_FILE_WRITABLE: {
+    severity: 'warning',
+    title: "An audit log named with --audit lies where a project's policy lets skills write: a skill run there could rewrite it and its chain.",
+    exit: 'findings',
+  },
   AUDIT_LINE_MALFORMED: { severity: 'error', title: 'An audit log line is not a JSON record with a receipt_hash.', exit: 'findings' },
   AUDIT_CHAIN_BROKEN: {
     severity: 'error',

@@ -24,6 +24,7 @@ import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
+import { auditFileExposure } from '../../nested-root.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
@@ -59,6 +60,11 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // terminal under a policy granting its folder can, unless it lies in a .skillctl/keys/ folder.
   if (opts.httpTokenFile !== undefined) {
     const exposed = await checkSecretPlace(resolve(cwd, opts.httpTokenFile), opts.httpTokenFile, "the --http server's bearer token");
+    if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
+  }
+  // A log of one's own, away from the project's: one a skill of the project may rewrite is warned of.
+  if (typeof opts.audit === 'string' && auditFile !== undefined) {
+    const exposed = await auditFileExposure(auditFile, root);
     if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
   }
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server

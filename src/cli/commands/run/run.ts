@@ -9,6 +9,7 @@ import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
+import { auditFileExposure } from '../../nested-root.js';
 import { spareWasmThread } from '../../wasm-spare.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 
@@ -41,6 +42,8 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   const wasmSpare = spare === undefined ? await spareWasmThread(cwd, target, opts.entrypoint, policy) : undefined;
   const input = opts.input !== undefined ? await readBytes(ctx, opts.input, 'the input') : undefined;
   const auditFile = auditFileFor(cwd, root, opts.audit);
+  // A log of one's own, away from the project's: one a skill of the project may rewrite is warned of.
+  const auditWarnings = typeof opts.audit === 'string' && auditFile !== undefined ? await auditFileExposure(auditFile, root) : [];
   // Opened before anything runs: a run that cannot be recorded does not happen.
   const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
   // SIGINT or SIGTERM stops the skill, and the run is still recorded (as interrupted) and cleaned up.
@@ -70,10 +73,10 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   }
   // An interrupted run exits with its signal's status (130, 143), as its record says.
   if (result.status === 'interrupted') {
-    if (ctx.opts.json) ctx.out(runJson({ ...result, diagnostics: sortDiagnostics(result.diagnostics) }, auditFile));
+    if (ctx.opts.json) ctx.out(runJson({ ...result, diagnostics: sortDiagnostics([...result.diagnostics, ...auditWarnings]) }, auditFile));
     return result.exitCode;
   }
-  const diagnostics: Diagnostic[] = sortDiagnostics(result.diagnostics);
+  const diagnostics: Diagnostic[] = sortDiagnostics([...result.diagnostics, ...auditWarnings]);
   if (ctx.opts.json) {
     ctx.out(runJson({ ...result, diagnostics }, auditFile));
     return exitCodeFor({ diagnostics });
