@@ -16,14 +16,18 @@ import { hasRipgrep } from '../helpers/skill-responses.js';
 
 let sock: Server | undefined;
 
-/** The policy files, by what they grant (relative to work/). */
-const READ = 'read.policy.yaml';
-const READ_RG = 'read-rg.policy.yaml';
-const WRITE = 'write.policy.yaml';
+/**
+ * The policy files, by what they grant (relative to work/), in .skillctl/: every run of the
+ * project holds it, and the others let skills write where a --policy file would be refused
+ * (POLICY_FILE_WRITABLE). Their relative paths are read from work/.
+ */
+const READ = '.skillctl/read.policy.yaml';
+const READ_RG = '.skillctl/read-rg.policy.yaml';
+const WRITE = '.skillctl/write.policy.yaml';
 /** Writes anywhere in the scratch folder, the sentinel included: only the patch's base stands between. */
-const WIDE = 'wide.policy.yaml';
-const DEVICE = 'device.policy.yaml';
-const EXEC = 'exec.policy.yaml';
+const WIDE = '.skillctl/wide.policy.yaml';
+const DEVICE = '.skillctl/device.policy.yaml';
+const EXEC = '.skillctl/exec.policy.yaml';
 
 const run = (skill: string, input: unknown, policy: string) => (sc: Scratch): Promise<Ran> => runTarget(skill, input, { cwd: sc.work, policy });
 const outsideFile = (sc: Scratch): string => join(sc.outside, 'secret.txt');
@@ -159,6 +163,7 @@ describe('filesystem: built-in skills reach no file outside the grant, and no fi
     await writeFile(join(data, 'sparse.txt'), 'x\n');
     await truncate(join(data, 'sparse.txt'), 2 * 1024 ** 3);
     const policy = (perms: string): string => `version: 1\npermissions:\n${perms}`;
+    await mkdir(join(s.work, '.skillctl'));
     await writeFile(join(s.work, READ), policy('  fs.read: [data]\n'));
     await writeFile(join(s.work, READ_RG), policy('  fs.read: [data]\n  exec: [rg]\n'));
     await writeFile(join(s.work, WRITE), policy('  fs.read: [data]\n  fs.write: [data]\n'));

@@ -42,10 +42,12 @@ const ran = (s: Scratch, tag: string, tool: Tool): boolean => existsSync(join(s.
 const warned = (r: Ran, code: string): boolean => ((JSON.parse(r.stdout) as { diagnostics?: { code: string }[] }).diagnostics ?? []).some((d) => d.code === code);
 
 /** `run` of the shell skill (a process runtime: prlimit, then bwrap, or setpriv under --sandbox none). */
+// The policies lie in .skillctl/, which every run of the project holds: most of them let skills
+// write the project, where a --policy file would be refused (POLICY_FILE_WRITABLE).
 const shell = (s: Scratch, policy: string, sandbox?: 'auto' | 'bwrap' | 'none'): Promise<Ran> =>
-  runTarget('./bundles/shell', {}, { cwd: s.work, policy, ...(sandbox !== undefined ? { sandbox } : {}) });
+  runTarget('./bundles/shell', {}, { cwd: s.work, policy: `.skillctl/${policy}`, ...(sandbox !== undefined ? { sandbox } : {}) });
 /** `run` of the container skill (docker, then podman, each asked its server's version first). */
-const container = (s: Scratch, policy: string): Promise<Ran> => runTarget('./bundles/container', {}, { cwd: s.work, policy });
+const container = (s: Scratch, policy: string): Promise<Ran> => runTarget('./bundles/container', {}, { cwd: s.work, policy: `.skillctl/${policy}` });
 
 /** A row whose run is refused for the program `tool` behind the link in link-<tool>/: never started. */
 function refused(what: string, tool: Tool, go: (s: Scratch) => Promise<Ran>): Attack {
@@ -94,7 +96,7 @@ const rows: Attack[] = [
     what: 'bwrap on the path through a link inside the project to the system bwrap, and a skill that retargets that link and asks for a retry: refused before any attempt',
     code: 'RUN_PROGRAM_WRITABLE',
     exit: 2,
-    attempt: (s) => attempt(['run', './bundles/retarget', '--input', '-', '--no-audit', '--policy', 'chain.policy.yaml', '--retries', '1'], { cwd: s.work, input: '{}' }),
+    attempt: (s) => attempt(['run', './bundles/retarget', '--input', '-', '--no-audit', '--policy', '.skillctl/chain.policy.yaml', '--retries', '1'], { cwd: s.work, input: '{}' }),
     check: (r, s) => {
       assert.equal(r.status, 'unavailable');
       assert.match(r.stdout, /"message": "bwrap resolves to /);
@@ -103,14 +105,15 @@ const rows: Attack[] = [
     },
   },
   refused('shell.exec_safe (a built-in that starts a process in the sandbox) with bwrap on the path a link into the project: refused', 'bwrap', (s) =>
-    runTarget('shell.exec_safe', { argv: ['echo', 'hi'] }, { cwd: s.work, policy: 'link-bwrap.policy.yaml' }),
+    runTarget('shell.exec_safe', { argv: ['echo', 'hi'] }, { cwd: s.work, policy: '.skillctl/link-bwrap.policy.yaml' }),
   ),
 ];
 
 describe('threat: bwrap, setpriv, prlimit and container engines planted on the run path where skills write', () => {
   const s = scratch('skillctl-planted-tools-');
   before(async () => {
-    const policy = (name: string, path: string, extra = ''): Promise<void> => writeFile(join(s.work, name), `version: 1\npath: [${path}, ${SYSTEM}]\n${GRANTS}${extra}`);
+    await mkdir(join(s.work, '.skillctl'));
+    const policy = (name: string, path: string, extra = ''): Promise<void> => writeFile(join(s.work, '.skillctl', name), `version: 1\npath: [${path}, ${SYSTEM}]\n${GRANTS}${extra}`);
     await writeBundle(join(s.work, 'bundles', 'shell'), {
       entrypoints: [entry({ runtime: 'shell', runtime_version: 'sh@1', command: './run.sh', output_schema: OK })],
       files: { 'run.sh': '#!/bin/sh\necho \'{"ok": "clean"}\'\n' },
@@ -132,7 +135,7 @@ describe('threat: bwrap, setpriv, prlimit and container engines planted on the r
     // A directory outside the project, where fs.write names three entries (written as a skill would).
     const grantDir = join(s.root, 'grantbin');
     await plant(grantDir, 'grant', ['bwrap', 'prlimit', 'docker']);
-    await writeFile(join(s.work, 'grant.policy.yaml'), `version: 1\npath: [${grantDir}, ${SYSTEM}]\npermissions:\n  fs.read: [.]\n  fs.write: [., ${['bwrap', 'prlimit', 'docker'].map((t) => join(grantDir, t)).join(', ')}]\n`);
+    await writeFile(join(s.work, '.skillctl', 'grant.policy.yaml'), `version: 1\npath: [${grantDir}, ${SYSTEM}]\npermissions:\n  fs.read: [.]\n  fs.write: [., ${['bwrap', 'prlimit', 'docker'].map((t) => join(grantDir, t)).join(', ')}]\n`);
     // chain/bwrap -> w/bwrap (in the project) -> the system's bwrap; the skill points w/bwrap at its own program.
     await mkdir(join(s.work, 'w'));
     await symlink('/usr/bin/bwrap', join(s.work, 'w', 'bwrap'));

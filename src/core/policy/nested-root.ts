@@ -78,9 +78,26 @@ export function projectWrite(path: string, real: string, policies: readonly Encl
   return undefined;
 }
 
-/** The refusal of a `--policy` file that a skill may have rewritten (projectWrite), or undefined. */
+/**
+ * The first write grant of `policies` that reaches into the folder `dir` (`real` its real path):
+ * one that holds it, or lies inside it, outside what the grant's project holds and outside
+ * `held` (folders the command knows every run protects). Undefined when none.
+ */
+export function projectWriteInto(dir: string, real: string, policies: readonly EnclosingPolicy[], held: readonly string[] = []): ProjectWrite | undefined {
+  for (const policy of policies) {
+    const isHeld = (p: string): boolean => heldByProject(policy.root, p) || held.some((h) => within(p, h));
+    for (const name of [dir, real]) {
+      const grant = policy.fsWrite.find((g) => (within(name, g) && !isHeld(name)) || (within(g, name) && !isHeld(g)));
+      if (grant !== undefined) return { grant, policy };
+    }
+  }
+  return undefined;
+}
+
+/** The refusal of a `--policy` file that a skill of a run under another policy may have rewritten (projectWrite), or undefined. */
 export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {
-  const w = projectWrite(path, real, policies);
+  // Not the policy itself: the runs under it hold it, so its own grant cannot have rewritten it.
+  const w = projectWrite(path, real, policies.filter((p) => p.source !== path && p.source !== real));
   if (w === undefined) return undefined;
   const e = w.policy;
   return diag(

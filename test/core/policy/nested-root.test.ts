@@ -67,6 +67,12 @@ describe('writablePolicyFile: a --policy file is obeyed only where no skill of a
     assert.equal(writablePolicyFile('/p/conf/ci.yaml', '/p/.skillctl/ci.yaml', [whole])?.code, 'POLICY_FILE_WRITABLE');
   });
 
+  it('does not judge a policy by its own grant (its runs hold it), only by the others', () => {
+    const self = { root: '/p', source: '/p/ci.policy.yaml', fsWrite: ['/p'] };
+    assert.equal(writablePolicyFile('/p/ci.policy.yaml', '/p/ci.policy.yaml', [self]), undefined);
+    assert.equal(writablePolicyFile('/p/ci.policy.yaml', '/p/ci.policy.yaml', [self, { ...self, source: '/p/other.policy.yaml' }])?.code, 'POLICY_FILE_WRITABLE');
+  });
+
   it('accepts a policy outside every write grant, on segment boundaries', () => {
     const ws = { root: '/p', source: '/p/skillctl.policy.yaml', fsWrite: ['/p/ws'] };
     assert.equal(writablePolicyFile('/p/ws2/ci.yaml', '/p/ws2/ci.yaml', [ws]), undefined);
