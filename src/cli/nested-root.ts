@@ -10,7 +10,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
 import { isPolicyName } from '../core/policy/protected.js';
-import { plantableRoot, projectWrite, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { plantableRoot, projectWrite, projectWriteInto, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { exposedServedFolder } from '../core/policy/served-place.js';
 import { exposedAuditLog } from '../core/run/audit-place.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
@@ -81,12 +82,15 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
 }
 
 /**
- * `path`'s real path, and the write grants of the policies of the projects that hold it and of
- * the run's own project (`root`): what projectWrite judges it against.
+ * `path`'s real path, and the write grants of the policies of the projects that hold it (a
+ * `folder` among them, when it is a root) and of the run's own project (`root`): what
+ * projectWrite and projectWriteInto judge it against.
  */
-async function policiesOver(path: string, root: string | undefined): Promise<{ readonly real: string; readonly policies: EnclosingPolicy[] }> {
+async function policiesOver(path: string, root: string | undefined, folder = false): Promise<{ readonly real: string; readonly policies: EnclosingPolicy[] }> {
   const real = await realpath(path).catch(() => path);
-  const roots = await rootsAbove([...new Set([dirname(path), dirname(real)])].concat(root !== undefined ? [root] : []));
+  // A folder may be a project root itself, whose own policy grants writes inside it.
+  const start = (p: string): string => (folder ? p : dirname(p));
+  const roots = await rootsAbove([...new Set([start(path), start(real)])].concat(root !== undefined ? [root] : []));
   return { real, policies: await writeGrants(roots) };
 }
 
@@ -94,6 +98,12 @@ async function policiesOver(path: string, root: string | undefined): Promise<{ r
 export async function policyFileRefusal(path: string, root: string | undefined): Promise<Diagnostic | undefined> {
   const { real, policies } = await policiesOver(path, root);
   return writablePolicyFile(path, real, policies);
+}
+
+/** SERVED_FOLDER_WRITABLE for a folder `mcp` serves (`what`) that a skill of a project may write into, or nothing; `held` are the folders every run protects. */
+export async function servedFolderExposure(dir: string, what: string, root: string | undefined, held: readonly string[]): Promise<Diagnostic[]> {
+  const { real, policies } = await policiesOver(dir, root, true);
+  return exposedServedFolder(dir, what, projectWriteInto(dir, real, policies, held));
 }
 
 /** AUDIT_FILE_WRITABLE for an `--audit FILE` that a skill of a project may rewrite, or nothing. */

@@ -49,6 +49,11 @@ export const POLICY_CODES = {
     title: 'A path the host policy grants leads through a symlink in a directory this user owns or can write, which a skill could have made; the run is refused instead of following it.',
     exit: 'denied',
   },
+  SERVED_FOLDER_WRITABLE: {
+    severity: 'warning',
+    title: "A folder mcp serves (--registry, --skills DIR) overlaps what a project's policy lets skills write: a skill run there could change the tools or skills the server offers.",
+    exit: 'findings',
+  },
   POLICY_FILE_WRITABLE: {
     severity: 'error',
     title: 'A policy named with --policy lies where a project\'s policy lets skills write, outside what every run of that project protects; it is not obeyed.',

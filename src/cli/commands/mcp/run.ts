@@ -8,6 +8,7 @@ import { checkSecretPlace } from '../../../core/policy/index.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
 import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
+import { mapLimited } from '../../../core/map-limited.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
 import { packCatalogue, type Pack } from '../../../core/behaviour-packs/index.js';
@@ -24,7 +25,7 @@ import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
-import { auditFileExposure } from '../../nested-root.js';
+import { auditFileExposure, servedFolderExposure } from '../../nested-root.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
@@ -47,7 +48,9 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
   // The roots this server serves with --skills DIR, besides the project's (the next server's).
-  const skillRoots = [...(await projectSkillRoots(root, policy)), ...(Array.isArray(opts.skills) ? opts.skills : [])];
+  const projectRoots = await projectSkillRoots(root, policy);
+  const servedSkills = Array.isArray(opts.skills) ? opts.skills : [];
+  const skillRoots = [...projectRoots, ...servedSkills];
   const options = runOptions(ctx, { root, policy, auditFile, skillRoots, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile], secrets: [opts.httpTokenFile] } : {}) });
   if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
     throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
@@ -62,11 +65,14 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     const exposed = await checkSecretPlace(resolve(cwd, opts.httpTokenFile), opts.httpTokenFile, "the --http server's bearer token");
     if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
   }
-  // A log of one's own, away from the project's: one a skill of the project may rewrite is warned of.
-  if (typeof opts.audit === 'string' && auditFile !== undefined) {
-    const exposed = await auditFileExposure(auditFile, root);
-    if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
-  }
+  // Files and folders of one's own, away from the project's: those a skill of a project may
+  // rewrite (run started elsewhere, which this server's runs do not hold) are warned of.
+  const exposed = [
+    ...(typeof opts.audit === 'string' && auditFile !== undefined ? await auditFileExposure(auditFile, root) : []),
+    ...(await mapLimited(layers.filter((l) => l.source === 'flag'), 1, (l) => servedFolderExposure(l.dir, 'the registry', root, []))).flat(),
+    ...(await mapLimited(servedSkills, 1, (d) => servedFolderExposure(resolve(cwd, d), 'the skills folder', root, projectRoots))).flat(),
+  ];
+  if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
   // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
   if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
