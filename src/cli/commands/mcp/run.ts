@@ -67,12 +67,12 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   }
   // Files and folders of one's own, away from the project's: those a skill of a project may
   // rewrite (run started elsewhere, which this server's runs do not hold) are warned of.
-  const exposed = [
+  const unheld = [
     ...(typeof opts.audit === 'string' && auditFile !== undefined ? await auditFileExposure(auditFile, root) : []),
     ...(await mapLimited(layers.filter((l) => l.source === 'flag'), 1, (l) => servedFolderExposure(l.dir, 'the registry', root, []))).flat(),
     ...(await mapLimited(servedSkills, 1, (d) => servedFolderExposure(resolve(cwd, d), 'the skills folder', root, projectRoots))).flat(),
   ];
-  if (exposed.length > 0) ctx.note(renderGrouped(exposed, { style: ctx.style }));
+  if (unheld.length > 0) ctx.note(renderGrouped(unheld, { style: ctx.style }));
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
   // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
   if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
