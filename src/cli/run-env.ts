@@ -14,6 +14,7 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 // needs neither the YAML parser nor the validators they hold (docs/performance.md); the policy
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
+import { readInputFile } from '../core/fs/read-bounded.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
 import { runProtectedPaths } from '../core/policy/protected.js';
 import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
@@ -40,7 +41,7 @@ import { BUILTIN_IDS } from '../skills/ids.js';
 import type { Context } from './context.js';
 import { readStdin } from './io.js';
 import { homeDir } from './home.js';
-import { nestedRootRefusal, policyBaseDir, policyFileRefusal } from './nested-root.js';
+import { nestedRootRefusal, policyBaseDir, policyFileRefusal } from './project-writes.js';
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
@@ -76,7 +77,9 @@ export async function policyInForce(ctx: Context, root: string | undefined, file
     if (rewritable !== undefined) return { invalid: [rewritable], source: path };
   }
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
-  const bytes = await readBytes(ctx, path, 'the policy');
+  // A policy found at a root rather than named is read bounded and regular only: a nested root's
+  // may have been planted (a FIFO would hold a plain read forever).
+  const bytes = file !== undefined ? await readBytes(ctx, path, 'the policy') : await readInputFile(path, 'the policy', { maxBytes: MANIFEST_MAX_BYTES });
   const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: await policyBaseDir(path) });
   return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
 }

@@ -227,3 +227,32 @@ describe('a manifest read whole only when it is what it says', () => {
     }
   });
 });
+
+describe("policy names a skill planted at a project root, read by a later run's checks", () => {
+  // A process skill allowed to write the project can create any name there: a FIFO or a giant
+  // named like a policy must neither hold up nor count for the checks that read every
+  // NAME.policy.yaml a project keeps (a --policy file, a nested root).
+  it('a FIFO and a 5 MiB file named *.policy.yaml grant nothing and hold nothing up: the --policy run and a run in a nested root answer (exit 0)', async () => {
+    const dir = await tempDir('skillctl-hostile-policy-names-');
+    try {
+      await mkdir(join(dir, '.git'));
+      await mkdir(join(dir, '.skillctl'));
+      await mkdir(join(dir, 'pkg', '.git'), { recursive: true });
+      await writeFile(join(dir, 'notes.txt'), 'notes\n');
+      await writeFile(join(dir, 'pkg', 'notes.txt'), 'package\n');
+      await writeFile(join(dir, '.skillctl', 'ci.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n');
+      await writeFile(join(dir, 'pkg', 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n');
+      fifo(join(dir, 'trap.policy.yaml'));
+      await writeFile(join(dir, 'giant.policy.yaml'), `version: 1\npermissions:\n  fs.write: [.]\n# ${'x'.repeat(5 * 1024 * 1024)}\n`);
+      for (const [cwd, extra] of [
+        [dir, ['--policy', '.skillctl/ci.policy.yaml']],
+        [join(dir, 'pkg'), []],
+      ] as const) {
+        const r = answer(['run', 'fs.read_text', '--input', '-', '--no-audit', ...extra], cwd, JSON.stringify({ path: 'notes.txt' }));
+        assert.deepEqual([r.code, r.codes.filter((c) => c.startsWith('POLICY_'))], [0, []], r.stdout + r.stderr);
+      }
+    } finally {
+      await removeDir(dir);
+    }
+  });
+});

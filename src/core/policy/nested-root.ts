@@ -14,16 +14,7 @@
 import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { within } from '../fs/within.js';
-import { heldByProject } from './protected.js';
-
-export interface EnclosingPolicy {
-  /** The enclosing project's root. */
-  readonly root: string;
-  /** Its policy file. */
-  readonly source: string;
-  /** Its fs.write paths, as written and as real paths. */
-  readonly fsWrite: readonly string[];
-}
+import { projectWrite, type EnclosingPolicy } from './project-writes.js';
 
 export interface NestedRootFiles {
   /** The nested root's policy file, when it exists and no --policy names another. */
@@ -54,45 +45,6 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
 
 /** Where a policy of one's own lies out of every skill's reach in the runs of `e`'s project. */
 const keepHint = (e: EnclosingPolicy): string => `keep a policy of your own in ${join(e.root, '.skillctl')}/ (every run of ${e.root} holds it read-only; its relative paths name ${e.root})`;
-
-/** A write grant over a file, and the policy of the project that grants it. */
-export interface ProjectWrite {
-  readonly grant: string;
-  readonly policy: EnclosingPolicy;
-}
-
-/**
- * The first write grant of `policies` (the projects that hold a file, and the run's own) over the
- * file (`path` as named, `real` its real path) outside the paths every run of that project
- * protects (heldByProject: its own policy, `.skillctl/`, `pins/`): a skill run under that policy
- * could rewrite the file. Undefined when none.
- */
-export function projectWrite(path: string, real: string, policies: readonly EnclosingPolicy[]): ProjectWrite | undefined {
-  for (const policy of policies) {
-    // The name as given and the file it leads to, each: a link kept in .skillctl/ to a file a
-    // skill may write is no better than that file, nor a link a skill may replace to a held one.
-    const exposed = (name: string): string | undefined => (heldByProject(policy.root, name) ? undefined : policy.fsWrite.find((p) => within(name, p)));
-    const grant = exposed(path) ?? exposed(real);
-    if (grant !== undefined) return { grant, policy };
-  }
-  return undefined;
-}
-
-/**
- * The first write grant of `policies` that reaches into the folder `dir` (`real` its real path):
- * one that holds it, or lies inside it, outside what the grant's project holds and outside
- * `held` (folders the command knows every run protects). Undefined when none.
- */
-export function projectWriteInto(dir: string, real: string, policies: readonly EnclosingPolicy[], held: readonly string[] = []): ProjectWrite | undefined {
-  for (const policy of policies) {
-    const isHeld = (p: string): boolean => heldByProject(policy.root, p) || held.some((h) => within(p, h));
-    for (const name of [dir, real]) {
-      const grant = policy.fsWrite.find((g) => (within(name, g) && !isHeld(name)) || (within(g, name) && !isHeld(g)));
-      if (grant !== undefined) return { grant, policy };
-    }
-  }
-  return undefined;
-}
 
 /** The refusal of a `--policy` file that a skill of a run under another policy may have rewritten (projectWrite), or undefined. */
 export function writablePolicyFile(path: string, real: string, policies: readonly EnclosingPolicy[]): Diagnostic | undefined {

@@ -7,7 +7,7 @@
  * or skill.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { ProjectWrite } from './nested-root.js';
+import type { ProjectWrite } from './project-writes.js';
 
 /** SERVED_FOLDER_WRITABLE (a warning) for the folder `dir` (`what` it is) that a skill of a project may write (`write`), or nothing. */
 export function exposedServedFolder(dir: string, what: string, write: ProjectWrite | undefined): Diagnostic[] {

@@ -6,7 +6,7 @@
  * folder could rewrite the log and its chain whole, and `audit verify` would accept it.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { ProjectWrite } from '../policy/nested-root.js';
+import type { ProjectWrite } from '../policy/project-writes.js';
 
 /** AUDIT_FILE_WRITABLE (a warning) for the log `path` that a skill of a project may rewrite (`write`), or nothing. */
 export function exposedAuditLog(path: string, write: ProjectWrite | undefined): Diagnostic[] {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { projectWrite } from '../../../src/core/policy/nested-root.js';
+import { projectWrite } from '../../../src/core/policy/project-writes.js';
 import { exposedAuditLog } from '../../../src/core/run/audit-place.js';
 
 describe('exposedAuditLog: a warning for an --audit log a skill of a project may rewrite', () => {

@@ -25,7 +25,7 @@ import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
-import { auditFileExposure, servedFolderExposure } from '../../nested-root.js';
+import { auditFileExposure, servedFolderExposure } from '../../project-writes.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';

@@ -9,7 +9,7 @@ import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
 import { auditFileFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
-import { auditFileExposure } from '../../nested-root.js';
+import { auditFileExposure } from '../../project-writes.js';
 import { spareWasmThread } from '../../wasm-spare.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
 

@@ -1,20 +1,24 @@
 /**
- * The I/O of the nested-root, `--policy` and `--audit` file checks (src/core/policy/nested-root.ts,
- * src/core/run/audit-place.ts): which of the root's policy and lock exist, and the write grants of
- * every policy the enclosing projects keep, read from disk.
+ * The I/O of the checks of what a later command trusts (src/core/policy/project-writes.ts): a
+ * nested root's policy and lock, a `--policy` file, an `--audit` log, the folders `mcp` serves.
+ * Which project roots hold a path, and the write grants of every policy each keeps, read from disk.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
+import { readBounded } from '../core/fs/read-bounded.js';
+import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
 import { isPolicyName } from '../core/policy/protected.js';
-import { plantableRoot, projectWrite, projectWriteInto, writablePolicyFile, type EnclosingPolicy } from '../core/policy/nested-root.js';
+import { plantableRoot, writablePolicyFile } from '../core/policy/nested-root.js';
+import { projectWrite, projectWriteInto, type EnclosingPolicy } from '../core/policy/project-writes.js';
 import { exposedServedFolder } from '../core/policy/served-place.js';
 import { exposedAuditLog } from '../core/run/audit-place.js';
 import { resolveReal } from '../core/policy/paths.js';
 import { loadFull } from '../core/run/index.js';
+import { pushAll } from '../core/findings.js';
 
 /** The policy files directly in `dir` (`NAME.policy.yaml`, `.yml`, `.json`), sorted; none when it cannot be listed. */
 function policyFilesIn(dir: string): string[] {
@@ -53,17 +57,35 @@ async function rootsAbove(starts: readonly string[]): Promise<string[]> {
   return roots;
 }
 
-/** The write grants of the policies each of `roots` keeps; one that cannot be read or is not valid grants nothing. */
+/**
+ * The write grants of the policies `root` keeps. One that is not a regular file of at most
+ * MANIFEST_MAX_BYTES, or is not valid, grants nothing: no run could be started under it. A skill
+ * may have planted any of these names at a root (a FIFO would hold a plain read forever), so they
+ * are read as readBounded reads what a repository names.
+ */
+async function readGrants(root: string): Promise<EnclosingPolicy[]> {
+  const out: EnclosingPolicy[] = [];
+  for (const source of projectPolicyFiles(root)) {
+    const read = await readBounded(source, { maxBytes: MANIFEST_MAX_BYTES });
+    const policy = read.ok ? (await loadFull()).loadPolicy(read.bytes, { file: source, baseDir: await policyBaseDir(source) }).policy : undefined;
+    if (policy === undefined || policy.fsWrite.length === 0) continue;
+    const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
+    out.push({ root, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
+  }
+  return out;
+}
+
+// Read once per command: its checks (the nested root, --policy, --audit, the folders mcp serves)
+// all run as it starts and judge against the same roots.
+const grantsRead = new Map<string, Promise<EnclosingPolicy[]>>();
+
+/** The write grants of the policies each of `roots` keeps (readGrants), each root read once. */
 async function writeGrants(roots: readonly string[]): Promise<EnclosingPolicy[]> {
   const out: EnclosingPolicy[] = [];
   for (const root of roots) {
-    for (const source of projectPolicyFiles(root)) {
-      const bytes = await readFile(source).catch(() => undefined);
-      const policy = bytes === undefined ? undefined : (await loadFull()).loadPolicy(bytes, { file: source, baseDir: await policyBaseDir(source) }).policy;
-      if (policy === undefined || policy.fsWrite.length === 0) continue;
-      const reals = await Promise.all(policy.fsWrite.map((w) => resolveReal(w).catch(() => w)));
-      out.push({ root, source, fsWrite: [...new Set([...policy.fsWrite, ...reals])] });
-    }
+    let read = grantsRead.get(root);
+    if (read === undefined) grantsRead.set(root, (read = readGrants(root)));
+    pushAll(out, await read);
   }
   return out;
 }
