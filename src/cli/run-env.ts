@@ -79,7 +79,7 @@ export async function policyInForce(ctx: Context, root: string | undefined, file
   if (path === undefined || (file === undefined && !existsSync(path))) return defaultPolicy(ctx.io.cwd);
   // A policy found at a root rather than named is read bounded and regular only: a nested root's
   // may have been planted (a FIFO would hold a plain read forever).
-  const bytes = file !== undefined ? await readBytes(ctx, path, 'the policy') : await readInputFile(path, 'the policy', { maxBytes: MANIFEST_MAX_BYTES });
+  const bytes = file !== undefined ? await readBytes(ctx, path, 'the policy') : await readInputFile(path, `the policy ${path}`, { maxBytes: MANIFEST_MAX_BYTES });
   const loaded = (await loadFull()).loadPolicy(bytes, { file: path, baseDir: await policyBaseDir(path) });
   return loaded.policy ?? { invalid: loaded.diagnostics, source: path };
 }

@@ -255,4 +255,17 @@ describe("policy names a skill planted at a project root, read by a later run's 
       await removeDir(dir);
     }
   });
+
+  it("a FIFO as a project root's own policy (a nested root planted so) is refused unread: INPUT_NOT_REGULAR_FILE naming it, exit 2", async () => {
+    const dir = await tempDir('skillctl-hostile-root-policy-');
+    try {
+      await mkdir(join(dir, '.git'));
+      fifo(join(dir, 'skillctl.policy.yaml'));
+      const r = answer(['run', 'fs.read_text', '--input', '-', '--no-audit'], dir, JSON.stringify({ path: 'x' }));
+      assert.deepEqual([r.code, r.codes], [2, ['INPUT_NOT_REGULAR_FILE']], r.stdout);
+      assert.match(r.stdout, new RegExp(`the policy ${join(dir, 'skillctl.policy.yaml')} is a FIFO`));
+    } finally {
+      await removeDir(dir);
+    }
+  });
 });
