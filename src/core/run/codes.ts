@@ -62,6 +62,11 @@ export const RUN_CODES = {
     title: "A directory of the policy's path lies where fs.write lets skills write: it is left out of the run's PATH.",
     exit: 'findings',
   },
+  RUN_NESTED_UNCHECKED: {
+    severity: 'warning',
+    title: "A grant of a program's run was not looked through whole for the protected names below it (a repository's .git/config, .skillctl/keys): those the walk did not reach are not held in the program's sandbox.",
+    exit: 'findings',
+  },
   RUN_PROGRAM_WRITABLE: {
     severity: 'error',
     title: 'A program skillctl starts for the run (the interpreter, bwrap, setpriv, prlimit, a container engine, the git it asks what the repository names) resolves to a file inside an fs.write path of the policy, or through a link inside one; the run is refused.',

@@ -20,6 +20,7 @@ import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
+import { nestedNames, WALK_MAX_DIRS } from './nested-names.js';
 import { absentPaths, withoutPlanting } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
@@ -196,12 +197,28 @@ export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['h
     .map((n) => diag('RUN_ENV_MISSING', `${n} is required and granted but not set`));
 }
 
+/** The protected paths found below the grants (nested-names.ts), with a warning for each grant the bound left partly unwalked. */
+function heldBelowGrants(granted: Authorisation['grant']['granted'], cwd: string, trail: RunTrail): string[] {
+  const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
+  for (const grant of found.unwalked) {
+    trail.add(
+      diag('RUN_NESTED_UNCHECKED', `${grant} was not looked through whole for protected names (a repository's .git/config, .skillctl/keys, an agent host's settings) below it: ${grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories`}; those not found are not held for this program`, {
+        hint: 'grant the program narrower folders: the names the walk did not reach stay writable (or readable, for keys) inside its sandbox',
+      }),
+    );
+  }
+  return found.paths;
+}
+
 export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const { trail, ep, auth } = p;
   const granted = auth.grant.granted;
 
   const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
-  const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? [])].map((path) => resolveReal(path).catch(() => path)));
+  // A program (a process's, or one a built-in starts) is held by the sandbox's mounts alone, which
+  // hold only the paths they are given: the protected names already below its grants are added.
+  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) ? [] : heldBelowGrants(granted, p.cwd, trail);
+  const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
   const limits = auth.limits;

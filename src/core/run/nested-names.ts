@@ -1,0 +1,118 @@
+/**
+ * The protected names that already exist below a process's grants, away from the places every
+ * run holds (the project root, the home, the run's own paths). The gate judges every path a
+ * built-in or a WebAssembly module touches by its names, in every directory; bubblewrap and a
+ * container engine hold only the paths they are given. So a python skill granted `~/code` could
+ * rewrite `~/code/other/.git/config` (a `core.fsmonitor` that the user's next `git status` there
+ * runs, outside every sandbox) or read `~/code/other/.skillctl/keys/`. A process run therefore
+ * looks below its grants first: each such path found is held as the root's are (read-only, the
+ * directories on the way pinned, what is planted where one was missing removed, keys hidden).
+ *
+ * The walk is bounded (WALK_MAX_DIRS directories for the whole run, breadth first so that the
+ * nearest are found first) and does not enter `node_modules` (installs write there, and nothing
+ * outside the sandbox obeys a name inside it), `.git`, nor a directory protected whole. A read
+ * grant is walked only for secret keys, and only through directories this user owns: keys are
+ * written by their owner, and a grant of `/usr` would otherwise spend the budget on every run.
+ */
+import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { within } from '../fs/within.js';
+import { PROTECTED_DIRS, PROTECTED_FILE_NAMES, SECRET_DIRS } from '../policy/protected-names.js';
+
+/** Directories a run reads at most while looking below its grants. */
+export const WALK_MAX_DIRS = 10_000;
+
+const fold = (name: string): string => name.toLowerCase();
+const FILE_NAMES = new Set(PROTECTED_FILE_NAMES.map(fold));
+/** By first segment: the rest of each protected directory path, and of each secret one. */
+function byFirst(paths: readonly (readonly string[])[]): Map<string, string[][]> {
+  const out = new Map<string, string[][]>();
+  for (const p of paths) {
+    const [first, ...rest] = p;
+    if (first === undefined) continue;
+    const key = fold(first);
+    out.set(key, [...(out.get(key) ?? []), rest]);
+  }
+  return out;
+}
+const DIRS = byFirst(PROTECTED_DIRS);
+const SECRETS = byFirst(SECRET_DIRS);
+/** Not entered: nothing below them is obeyed outside the sandbox, or everything is held already. */
+const NOT_ENTERED = new Set(['node_modules', '.git', ...PROTECTED_DIRS.filter((d) => d.length === 1).map((d) => fold(d[0] as string))]);
+
+export interface NestedNames {
+  /** The paths to hold, found below the grants (absolute; some may not exist, see planted.ts). */
+  readonly paths: string[];
+  /** Grants whose walk the bound stopped: names below what was walked are not held. */
+  readonly unwalked: string[];
+}
+
+interface Walk {
+  readonly root: string;
+  /** `write`: every protected name; `read`: secret keys only, through directories `uid` owns. */
+  readonly mode: 'write' | 'read';
+}
+
+/** The entries of `dir`, or none when it cannot be listed (gone, not a directory, no permission). */
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function ownedBy(dir: string, uid: number | undefined): boolean {
+  if (uid === undefined) return true;
+  try {
+    return statSync(dir).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The protected paths below `write` (every name) and the secret-key directories below `read`
+ * (each grant a real path; `/` is not walked, `cwd` is in its place), within `maxDirs`
+ * directories in all.
+ */
+export function nestedNames(grants: { readonly write: readonly string[]; readonly read: readonly string[] }, opts: { readonly maxDirs?: number; readonly uid?: number | undefined; readonly cwd?: string } = {}): NestedNames {
+  const maxDirs = opts.maxDirs ?? WALK_MAX_DIRS;
+  const uid = 'uid' in opts ? opts.uid : process.getuid?.();
+  const unwalked: string[] = [];
+  // Each grant once, not one inside another. `/` is never walked, and says so; the working
+  // directory, where the run's projects are, is walked in its place.
+  const top = (list: readonly string[]): string[] => {
+    const distinct = [...new Set(list)];
+    if (distinct.includes('/')) {
+      if (!unwalked.includes('/')) unwalked.push('/');
+      if (opts.cwd !== undefined && opts.cwd !== '/') distinct.push(opts.cwd);
+    }
+    return distinct.filter((g, i) => g !== '/' && distinct.indexOf(g) === i && !distinct.some((o) => o !== g && o !== '/' && within(g, o)));
+  };
+  const write = top(grants.write);
+  const read = top(grants.read.filter((r) => !write.some((w) => within(r, w))));
+  const walks: Walk[] = [...write.map((root) => ({ root, mode: 'write' as const })), ...read.map((root) => ({ root, mode: 'read' as const }))];
+  const paths = new Set<string>();
+  let budget = maxDirs;
+  for (const walk of walks) {
+    const queue = [walk.root];
+    let next = 0;
+    for (; next < queue.length && budget > 0; next++) {
+      const dir = queue[next] as string;
+      budget--;
+      if (walk.mode === 'read' && !ownedBy(dir, uid)) continue;
+      for (const e of entries(dir)) {
+        const name = fold(e.name);
+        const here = join(dir, e.name);
+        // The root's own names are held by every run already; a second entry costs nothing.
+        if (walk.mode === 'write' && FILE_NAMES.has(name)) paths.add(here);
+        for (const rest of (walk.mode === 'write' ? DIRS.get(name) : undefined) ?? []) paths.add(join(here, ...rest));
+        for (const rest of SECRETS.get(name) ?? []) paths.add(join(here, ...rest));
+        if (e.isDirectory() && !NOT_ENTERED.has(name)) queue.push(here);
+      }
+    }
+    if (next < queue.length) unwalked.push(walk.root);
+  }
+  return { paths: [...paths].sort(), unwalked };
+}

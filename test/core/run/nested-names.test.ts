@@ -1,0 +1,63 @@
+// What a program's run looks for below its grants before its sandbox is made: the protected
+// names there (a nested repository's git paths, a sub-package's .npmrc, a nested project's keys),
+// which bubblewrap holds only when it is given them; bounded, and saying where it stopped.
+import assert from 'node:assert/strict';
+import { realpathSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { nestedNames } from '../../../src/core/run/nested-names.js';
+import { PROTECTED_DIRS } from '../../../src/core/policy/protected-names.js';
+import { tempDir } from '../../helpers/tmp.js';
+
+/** A tree: a nested repository, a sub-package's .npmrc, a nested project's keys, and what is not entered. */
+async function tree(): Promise<string> {
+  const root = realpathSync(tempDir('skillctl-nested-'));
+  await mkdir(join(root, 'vendor', 'lib', '.git', 'hooks'), { recursive: true });
+  await mkdir(join(root, 'pkg', 'deep', 'er'), { recursive: true });
+  await writeFile(join(root, 'pkg', '.NPMRC'), '');
+  await mkdir(join(root, 'other', '.skillctl', 'keys'), { recursive: true });
+  await mkdir(join(root, 'node_modules', 'x', '.git'), { recursive: true });
+  await mkdir(join(root, 'vendor', 'lib', '.git', 'modules', 'm', '.git'), { recursive: true });
+  return root;
+}
+
+const gitPaths = (dir: string): string[] => PROTECTED_DIRS.filter((d) => d[0] === '.git').map((d) => join(dir, ...d));
+
+describe('nestedNames', () => {
+  it('finds every protected name below a write grant, by the name on disk, entering neither node_modules nor .git', async () => {
+    const root = await tree();
+    const found = nestedNames({ write: [root], read: [] });
+    assert.deepEqual(found.unwalked, []);
+    assert.deepEqual(found.paths, [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'other', '.skillctl'), join(root, 'other', '.skillctl', 'keys'), join(root, 'pkg', '.NPMRC')].sort());
+  });
+
+  it('looks below a read grant for secret keys only, and only through directories this user owns', async () => {
+    const root = await tree();
+    assert.deepEqual(nestedNames({ write: [], read: [root] }).paths, [join(root, 'other', '.skillctl', 'keys')]);
+    assert.deepEqual(nestedNames({ write: [], read: [root] }, { uid: 4_000_000 }).paths, []);
+  });
+
+  it('walks a grant inside another once, and a read grant inside a write grant as the write grant', async () => {
+    const root = await tree();
+    const whole = nestedNames({ write: [root], read: [] }).paths;
+    assert.deepEqual(nestedNames({ write: [join(root, 'pkg'), root, root], read: [join(root, 'vendor'), root] }).paths, whole);
+  });
+
+  it('stops at its bound and names the grant it did not walk whole, breadth first (the nearest names found)', async () => {
+    const root = await tree();
+    const found = nestedNames({ write: [root], read: [] }, { maxDirs: 4 });
+    assert.deepEqual(found.unwalked, [root]);
+    // The root, then other, pkg and vendor: lib (two levels down) is not reached.
+    assert.deepEqual(found.paths, [join(root, 'other', '.skillctl'), join(root, 'other', '.skillctl', 'keys'), join(root, 'pkg', '.NPMRC')]);
+    // The bound is for the whole run: a second grant gets what the first left.
+    const two = nestedNames({ write: [join(root, 'vendor'), join(root, 'pkg')], read: [] }, { maxDirs: 3 });
+    assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), unwalked: [join(root, 'pkg')] });
+  });
+
+  it('never walks /: it says so, and walks the working directory in its place', async () => {
+    const root = await tree();
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: ['/'] });
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: ['/'] });
+  });
+});
