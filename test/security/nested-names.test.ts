@@ -8,13 +8,15 @@
 // planted where a path was missing removed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, runTarget, scratch, type Attack, type Ran } from '../helpers/attack.js';
 import { writeBundle } from '../helpers/bundles.js';
 import { fsToolBundle, readerBundle } from '../helpers/fs-tool.js';
+import { writeLock } from '../helpers/run.js';
+import { WALK_MAX_DIRS } from '../../src/core/run/nested-names.js';
 
 const WRITE = 'skillctl.policy.yaml';
 const READ = '.skillctl/read.policy.yaml';
@@ -24,7 +26,10 @@ const KEY = 'KEY-OF-A-NESTED-PROJECT-5150';
 describe('threat: protected names below a process grant (a nested repository, a sub-package, a nested project)', () => {
   const sc = scratch('skillctl-nested-names-');
   const sub = join(sc.work, 'vendor', 'lib');
+  // A project an earlier skill filled with directories (one level above its nested repository).
+  const filled = join(sc.root, 'filled');
   let config = '';
+  let filledConfig = '';
   const gitStatusRunsNothing = (): void => {
     execFileSync('git', ['status', '--short'], { cwd: sub, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: sub, GIT_CONFIG_NOSYSTEM: '1' }, stdio: 'ignore' });
     assert.equal(existsSync(join(sub, 'PWNED')), false, 'git ran a planted program');
@@ -43,6 +48,13 @@ describe('threat: protected names below a process grant (a nested repository, a 
     await writeFile(join(sc.work, READ), 'version: 1\npermissions:\n  fs.read: [.]\n');
     await writeFile(join(sc.work, ROOT_READ), 'version: 1\npermissions:\n  fs.read: [/]\n');
     await writeBundle(join(sc.work, 'tool'), fsToolBundle());
+    await mkdir(join(filled, 'vendor', 'lib'), { recursive: true });
+    execFileSync('git', ['init', '-q', join(filled, 'vendor', 'lib')]);
+    filledConfig = await readFile(join(filled, 'vendor', 'lib', '.git', 'config'), 'utf8');
+    await writeFile(join(filled, WRITE), 'version: 1\npermissions:\n  fs.read: [.]\n  fs.write: [.]\n');
+    await writeLock(filled, []);
+    await writeBundle(join(filled, 'tool'), fsToolBundle());
+    for (let i = 0; i < WALK_MAX_DIRS; i++) mkdirSync(join(filled, `d${i}`));
     await writeBundle(join(sc.work, 'reader'), readerBundle('.', join(sc.work, 'other', '.skillctl', 'keys', 'alice.key')));
     await writeBundle(join(sc.work, 'root-reader'), readerBundle('/', join(sc.work, 'other', '.skillctl', 'keys', 'alice.key')));
   });
@@ -110,13 +122,23 @@ describe('threat: protected names below a process grant (a nested repository, a 
       },
     },
     {
-      what: 'a process granted to read / is told that / is not looked through (RUN_NESTED_UNCHECKED), and the key below its working directory is still hidden',
+      what: 'a process granted to read / is told that / is not looked through for keys (RUN_NESTED_UNCHECKED), and the key below its working directory is still hidden',
       code: null,
       exit: 0,
       attempt: () => runTarget(join(sc.work, 'root-reader'), {}, { cwd: sc.work, policy: ROOT_READ, sandbox: 'bwrap' }),
       check: (r) => {
         assert.match(r.stdout, /"code": "RUN_NESTED_UNCHECKED"/);
         assert.ok(!r.stdout.includes(KEY), 'the key leaked');
+      },
+    },
+    {
+      what: 'an earlier skill fills the grant with 10,000 directories to hide a nested repository below the walk: the program is not started',
+      code: 'RUN_GRANT_UNWALKED',
+      exit: 3,
+      attempt: () => runTarget(join(filled, 'tool'), { ops: [['write', join(filled, 'vendor', 'lib', '.git', 'config'), '[core]\n\tfsmonitor = touch PWNED\n']] }, { cwd: filled, policy: WRITE, sandbox: 'bwrap' }),
+      check: async (r) => {
+        assert.deepEqual([r.status, r.output], ['denied', null]);
+        assert.equal(await readFile(join(filled, 'vendor', 'lib', '.git', 'config'), 'utf8'), filledConfig);
       },
     },
     {

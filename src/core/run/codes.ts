@@ -62,9 +62,14 @@ export const RUN_CODES = {
     title: "A directory of the policy's path lies where fs.write lets skills write: it is left out of the run's PATH.",
     exit: 'findings',
   },
+  RUN_GRANT_UNWALKED: {
+    severity: 'error',
+    title: "An fs.write path of a program's run could not be looked through whole for the protected names below it (a nested repository's .git/config): the program is not started.",
+    exit: 'denied',
+  },
   RUN_NESTED_UNCHECKED: {
     severity: 'warning',
-    title: "A grant of a program's run was not looked through whole for the protected names below it (a repository's .git/config, .skillctl/keys): those the walk did not reach are not held in the program's sandbox.",
+    title: "An fs.read path of a program's run was not looked through whole for secret keys (.skillctl/keys) below it: those the walk did not reach are readable in the program's sandbox.",
     exit: 'findings',
   },
   RUN_PROGRAM_WRITABLE: {

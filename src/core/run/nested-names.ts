@@ -9,10 +9,12 @@
  * directories on the way pinned, what is planted where one was missing removed, keys hidden).
  *
  * The walk is bounded (WALK_MAX_DIRS directories for the whole run, breadth first so that the
- * nearest are found first) and does not enter `node_modules` (installs write there, and nothing
- * outside the sandbox obeys a name inside it), `.git`, nor a directory protected whole. A read
- * grant is walked only for secret keys, and only through directories this user owns: keys are
- * written by their owner, and a grant of `/usr` would otherwise spend the budget on every run.
+ * nearest are found first) and does not enter `node_modules` and the like (NOT_ENTERED), `.git`,
+ * nor a directory protected whole. A write grant it could not walk whole is the caller's to
+ * refuse: an earlier skill granted it can fill it with empty directories until the bound hides a
+ * repository. A read grant is walked only for secret keys, and only through directories this
+ * user owns: keys are written by their owner, and a grant of `/usr` would otherwise spend the
+ * budget on every run.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
@@ -37,14 +39,37 @@ function byFirst(paths: readonly (readonly string[])[]): Map<string, string[][]>
 }
 const DIRS = byFirst(PROTECTED_DIRS);
 const SECRETS = byFirst(SECRET_DIRS);
-/** Not entered: nothing below them is obeyed outside the sandbox, or everything is held already. */
-const NOT_ENTERED = new Set(['node_modules', '.git', ...PROTECTED_DIRS.filter((d) => d.length === 1).map((d) => fold(d[0] as string))]);
+/**
+ * Not entered: what package managers and tools fill (often thousands of directories, none a place
+ * a person runs git or a tool in), `.git`, and the directories held whole already. A held name
+ * cannot be moved into one of them: the directories between a grant and each name held are mount
+ * points for the run (protect-mounts.ts).
+ */
+const NOT_ENTERED = new Set([
+  'node_modules',
+  '.venv',
+  '__pycache__',
+  '.tox',
+  '.nox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.gradle',
+  '.git',
+  ...PROTECTED_DIRS.filter((d) => d.length === 1).map((d) => fold(d[0] as string)),
+]);
 
 export interface NestedNames {
   /** The paths to hold, found below the grants (absolute; some may not exist, see planted.ts). */
   readonly paths: string[];
-  /** Grants whose walk the bound stopped: names below what was walked are not held. */
-  readonly unwalked: string[];
+  /** Grants not walked whole (the bound stopped it, or `/`): names below what was walked are not held. */
+  readonly unwalked: Unwalked[];
+}
+
+export interface Unwalked {
+  readonly grant: string;
+  /** A write grant: every name below it counts, and a process could rewrite one not found. */
+  readonly write: boolean;
 }
 
 interface Walk {
@@ -79,19 +104,19 @@ function ownedBy(dir: string, uid: number | undefined): boolean {
 export function nestedNames(grants: { readonly write: readonly string[]; readonly read: readonly string[] }, opts: { readonly maxDirs?: number; readonly uid?: number | undefined; readonly cwd?: string } = {}): NestedNames {
   const maxDirs = opts.maxDirs ?? WALK_MAX_DIRS;
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
-  const unwalked: string[] = [];
+  const unwalked: Unwalked[] = [];
   // Each grant once, not one inside another. `/` is never walked, and says so; the working
   // directory, where the run's projects are, is walked in its place.
-  const top = (list: readonly string[]): string[] => {
+  const top = (list: readonly string[], write: boolean): string[] => {
     const distinct = [...new Set(list)];
     if (distinct.includes('/')) {
-      if (!unwalked.includes('/')) unwalked.push('/');
+      unwalked.push({ grant: '/', write });
       if (opts.cwd !== undefined && opts.cwd !== '/') distinct.push(opts.cwd);
     }
     return distinct.filter((g, i) => g !== '/' && distinct.indexOf(g) === i && !distinct.some((o) => o !== g && o !== '/' && within(g, o)));
   };
-  const write = top(grants.write);
-  const read = top(grants.read.filter((r) => !write.some((w) => within(r, w))));
+  const write = top(grants.write, true);
+  const read = grants.write.includes('/') ? [] : top(grants.read.filter((r) => !write.some((w) => within(r, w))), false);
   const walks: Walk[] = [...write.map((root) => ({ root, mode: 'write' as const })), ...read.map((root) => ({ root, mode: 'read' as const }))];
   const paths = new Set<string>();
   let budget = maxDirs;
@@ -112,7 +137,7 @@ export function nestedNames(grants: { readonly write: readonly string[]; readonl
         if (e.isDirectory() && !NOT_ENTERED.has(name)) queue.push(here);
       }
     }
-    if (next < queue.length) unwalked.push(walk.root);
+    if (next < queue.length) unwalked.push({ grant: walk.root, write: walk.mode === 'write' });
   }
   return { paths: [...paths].sort(), unwalked };
 }

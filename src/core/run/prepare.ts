@@ -197,17 +197,27 @@ export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['h
     .map((n) => diag('RUN_ENV_MISSING', `${n} is required and granted but not set`));
 }
 
-/** The protected paths found below the grants (nested-names.ts), with a warning for each grant the bound left partly unwalked. */
-function heldBelowGrants(granted: Authorisation['grant']['granted'], cwd: string, trail: RunTrail): string[] {
+/**
+ * The protected paths found below the grants (nested-names.ts), or undefined when the run is
+ * refused: a write grant the walk could not look through whole (RUN_GRANT_UNWALKED) would leave a
+ * repository below the bound writable, and an earlier skill could have put it there by filling
+ * the grant with directories. A read grant not walked whole is a warning (RUN_NESTED_UNCHECKED).
+ */
+function heldBelowGrants(granted: Authorisation['grant']['granted'], cwd: string, trail: RunTrail): string[] | undefined {
   const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
-  for (const grant of found.unwalked) {
+  const why = (grant: string): string => (grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like`);
+  for (const { grant, write } of found.unwalked) {
     trail.add(
-      diag('RUN_NESTED_UNCHECKED', `${grant} was not looked through whole for protected names (a repository's .git/config, .skillctl/keys, an agent host's settings) below it: ${grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories`}; those not found are not held for this program`, {
-        hint: 'grant the program narrower folders: the names the walk did not reach stay writable (or readable, for keys) inside its sandbox',
-      }),
+      write
+        ? diag('RUN_GRANT_UNWALKED', `fs.write ${grant} could not be looked through whole for the protected names below it (a repository's .git/config and hooks, an agent host's settings): ${why(grant)}; a program granted it could rewrite those the walk did not reach, so it is not started`, {
+            hint: 'grant the program narrower folders to write, or remove what fills this one',
+          })
+        : diag('RUN_NESTED_UNCHECKED', `fs.read ${grant} was not looked through whole for secret keys (.skillctl/keys) below it: ${why(grant)}; those not found are readable to this program`, {
+            hint: 'grant the program narrower folders to read',
+          }),
     );
   }
-  return found.paths;
+  return found.unwalked.some((u) => u.write) ? undefined : found.paths;
 }
 
 export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
@@ -217,7 +227,9 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
   // A program (a process's, or one a built-in starts) is held by the sandbox's mounts alone, which
   // hold only the paths they are given: the protected names already below its grants are added.
-  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) ? [] : heldBelowGrants(granted, p.cwd, trail);
+  // Unconfined (`--sandbox none`), a program sees everything its user may: nothing is mounted.
+  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || p.sandbox === 'none' ? [] : heldBelowGrants(granted, p.cwd, trail);
+  if (nested === undefined) return { status: 'denied' };
   const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));

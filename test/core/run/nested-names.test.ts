@@ -47,17 +47,31 @@ describe('nestedNames', () => {
   it('stops at its bound and names the grant it did not walk whole, breadth first (the nearest names found)', async () => {
     const root = await tree();
     const found = nestedNames({ write: [root], read: [] }, { maxDirs: 4 });
-    assert.deepEqual(found.unwalked, [root]);
+    assert.deepEqual(found.unwalked, [{ grant: root, write: true }]);
     // The root, then other, pkg and vendor: lib (two levels down) is not reached.
     assert.deepEqual(found.paths, [join(root, 'other', '.skillctl'), join(root, 'other', '.skillctl', 'keys'), join(root, 'pkg', '.NPMRC')]);
     // The bound is for the whole run: a second grant gets what the first left.
     const two = nestedNames({ write: [join(root, 'vendor'), join(root, 'pkg')], read: [] }, { maxDirs: 3 });
-    assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), unwalked: [join(root, 'pkg')] });
+    assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), unwalked: [{ grant: join(root, 'pkg'), write: true }] });
+    // A read grant left by the bound is named as such.
+    assert.deepEqual(nestedNames({ write: [], read: [root] }, { maxDirs: 2 }).unwalked, [{ grant: root, write: false }]);
   });
 
   it('never walks /: it says so, and walks the working directory in its place', async () => {
     const root = await tree();
-    assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: ['/'] });
-    assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: ['/'] });
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: [{ grant: '/', write: false }] });
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [{ grant: '/', write: false }] });
+    assert.deepEqual(nestedNames({ write: ['/'], read: ['/'] }, { cwd: join(root, 'pkg') }), { paths: [join(root, 'pkg', '.NPMRC')], unwalked: [{ grant: '/', write: true }] });
+  });
+
+  it('does not enter what package managers and tools fill', async () => {
+    const root = await tree();
+    for (const dir of ['.venv', '__pycache__', '.tox', '.mypy_cache']) await mkdir(join(root, dir, 'x', '.git'), { recursive: true });
+    const paths = nestedNames({ write: [root], read: [] }).paths;
+    assert.deepEqual(
+      paths.filter((p) => ['node_modules', '.venv', '__pycache__', '.tox', '.mypy_cache'].some((d) => p.startsWith(join(root, d)))),
+      [],
+    );
+    assert.ok(paths.includes(join(root, 'pkg', '.NPMRC')));
   });
 });
