@@ -227,8 +227,10 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const env = scrubbedEnv(p.manifest, ep, granted.env, p.hostEnv, p.runPath);
   // A program (a process's, or one a built-in starts) is held by the sandbox's mounts alone, which
   // hold only the paths they are given: the protected names already below its grants are added.
-  // Unconfined (`--sandbox none`), a program sees everything its user may: nothing is mounted.
-  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || p.sandbox === 'none' ? [] : heldBelowGrants(granted, p.cwd, trail);
+  // Unconfined (`--sandbox none`), a program sees everything its user may: nothing is mounted. A
+  // container's engine mounts what it is given whatever that option says.
+  const unconfined = p.sandbox === 'none' && ep.runtime !== 'container';
+  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || unconfined ? [] : heldBelowGrants(granted, p.cwd, trail);
   if (nested === undefined) return { status: 'denied' };
   const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
   // By real path, as the gate judges every path: a secret named through a link is still the file.
