@@ -18,6 +18,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { errnoCode } from '../errors.js';
 import { within } from '../fs/within.js';
 import { PROTECTED_DIRS, PROTECTED_FILE_NAMES, SECRET_DIRS } from '../policy/protected-names.js';
 
@@ -78,12 +79,17 @@ interface Walk {
   readonly mode: 'write' | 'read';
 }
 
-/** The entries of `dir`, or none when it cannot be listed (gone, not a directory, no permission). */
-function entries(dir: string): Dirent[] {
+/**
+ * The entries of `dir`: none when it is gone or no longer a directory (a skill may be changing the
+ * tree meanwhile), undefined when it is there but cannot be listed. The owner of a directory can
+ * take its read bit away and give it back, so a write grant's walk that meets one is not whole.
+ */
+function entries(dir: string): Dirent[] | undefined {
   try {
     return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
+  } catch (err) {
+    const code = errnoCode(err);
+    return code === 'ENOENT' || code === 'ENOTDIR' ? [] : undefined;
   }
 }
 
@@ -123,11 +129,16 @@ export function nestedNames(grants: { readonly write: readonly string[]; readonl
   for (const walk of walks) {
     const queue = [walk.root];
     let next = 0;
+    let whole = true;
     for (; next < queue.length && budget > 0; next++) {
       const dir = queue[next] as string;
       budget--;
       if (walk.mode === 'read' && !ownedBy(dir, uid)) continue;
-      for (const e of entries(dir)) {
+      const listed = entries(dir);
+      // Unreadable in a read grant, it is unreadable to the program too (the mount is read-only:
+      // no chmod there); in a write grant the program may give the read bit back.
+      if (listed === undefined) whole &&= walk.mode === 'read';
+      for (const e of listed ?? []) {
         const name = fold(e.name);
         const here = join(dir, e.name);
         // The root's own names are held by every run already; a second entry costs nothing.
@@ -137,7 +148,7 @@ export function nestedNames(grants: { readonly write: readonly string[]; readonl
         if (e.isDirectory() && !NOT_ENTERED.has(name)) queue.push(here);
       }
     }
-    if (next < queue.length) unwalked.push({ grant: walk.root, write: walk.mode === 'write' });
+    if (next < queue.length || !whole) unwalked.push({ grant: walk.root, write: walk.mode === 'write' });
   }
   return { paths: [...paths].sort(), unwalked };
 }

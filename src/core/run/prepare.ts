@@ -205,7 +205,8 @@ export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['h
  */
 function heldBelowGrants(granted: Authorisation['grant']['granted'], cwd: string, trail: RunTrail): string[] | undefined {
   const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
-  const why = (grant: string): string => (grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like`);
+  const why = (grant: string): string =>
+    grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like, or one this user may not list`;
   for (const { grant, write } of found.unwalked) {
     trail.add(
       write

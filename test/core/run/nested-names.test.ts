@@ -2,11 +2,12 @@
 // names there (a nested repository's git paths, a sub-package's .npmrc, a nested project's keys),
 // which bubblewrap holds only when it is given them; bounded, and saying where it stopped.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { nestedNames } from '../../../src/core/run/nested-names.js';
+import { nestedNames, type NestedNames } from '../../../src/core/run/nested-names.js';
 import { PROTECTED_DIRS } from '../../../src/core/policy/protected-names.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -20,6 +21,19 @@ async function tree(): Promise<string> {
   await mkdir(join(root, 'node_modules', 'x', '.git'), { recursive: true });
   await mkdir(join(root, 'vendor', 'lib', '.git', 'modules', 'm', '.git'), { recursive: true });
   return root;
+}
+
+/**
+ * The walks of `root` as a write grant and as a read grant, by a process that directory
+ * permissions bind: this one, or, as root (who lists every directory), a child without the
+ * capabilities that let root past them.
+ */
+function walkedBound(root: string): [NestedNames, NestedNames] {
+  const script = 'const { nestedNames } = await import(process.argv[1]); const r = process.argv[2]; console.log(JSON.stringify([nestedNames({ write: [r], read: [] }), nestedNames({ write: [], read: [r] })]))';
+  if (process.getuid?.() !== 0) return [nestedNames({ write: [root], read: [] }), nestedNames({ write: [], read: [root] })];
+  const url = new URL('../../../src/core/run/nested-names.js', import.meta.url).href;
+  const out = execFileSync('setpriv', ['--bounding-set=-dac_override,-dac_read_search', process.execPath, '--input-type=module', '-e', script, url, root], { encoding: 'utf8' });
+  return JSON.parse(out) as [NestedNames, NestedNames];
 }
 
 const gitPaths = (dir: string): string[] => PROTECTED_DIRS.filter((d) => d[0] === '.git').map((d) => join(dir, ...d));
@@ -62,6 +76,19 @@ describe('nestedNames', () => {
     assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: [{ grant: '/', write: false }] });
     assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [{ grant: '/', write: false }] });
     assert.deepEqual(nestedNames({ write: ['/'], read: ['/'] }, { cwd: join(root, 'pkg') }), { paths: [join(root, 'pkg', '.NPMRC')], unwalked: [{ grant: '/', write: true }] });
+  });
+
+  it('a write grant holding a directory it may not list is not whole (its owner may give the read bit back); a read grant is', async () => {
+    const root = await tree();
+    await mkdir(join(root, 'locked', 'lib', '.git'), { recursive: true });
+    await chmod(join(root, 'locked'), 0o000);
+    try {
+      const [write, read] = walkedBound(root);
+      assert.deepEqual(write.unwalked, [{ grant: root, write: true }]);
+      assert.deepEqual(read, { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [] });
+    } finally {
+      await chmod(join(root, 'locked'), 0o755);
+    }
   });
 
   it('does not enter what package managers and tools fill', async () => {
