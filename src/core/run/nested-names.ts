@@ -16,14 +16,19 @@
  * user owns: keys are written by their owner, and a grant of `/usr` would otherwise spend the
  * budget on every run.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { errnoCode } from '../errors.js';
 import { within } from '../fs/within.js';
 import { PROTECTED_DIRS, PROTECTED_FILE_NAMES, SECRET_DIRS } from '../policy/protected-names.js';
 
-/** Directories a run reads at most while looking below its grants. */
+/** Directories a run reads at most while looking below its grants before the program starts. */
 export const WALK_MAX_DIRS = 10_000;
+/**
+ * Directories read at most looking for what the program planted, once it ended: the grant held
+ * at most WALK_MAX_DIRS before, so the rest is what the program made.
+ */
+export const AFTER_MAX_DIRS = 100_000;
 
 const fold = (name: string): string => name.toLowerCase();
 const FILE_NAMES = new Set(PROTECTED_FILE_NAMES.map(fold));
@@ -56,6 +61,8 @@ const NOT_ENTERED = new Set([
   '.pytest_cache',
   '.ruff_cache',
   '.gradle',
+  'target',
+  '.next',
   '.git',
   ...PROTECTED_DIRS.filter((d) => d.length === 1).map((d) => fold(d[0] as string)),
 ]);
@@ -151,4 +158,28 @@ export function nestedNames(grants: { readonly write: readonly string[]; readonl
     if (next < queue.length || !whole) unwalked.push({ grant: walk.root, write: walk.mode === 'write' });
   }
   return { paths: [...paths].sort(), unwalked };
+}
+
+/** A path in a repository's git directory (`sub/.git/config`): what `git clone` and `git init` make. */
+const inGitDir = (path: string): boolean => path.split('/').some((segment) => fold(segment) === '.git');
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a program planted below its write grants while it ran: the protected paths there now that
+ * the walk before it did not list (`before`), such as `packages/web/.claude/skills/x/SKILL.md`,
+ * which Claude Code loads when it works on files in `packages/web/`. A new repository's own git
+ * paths are left: a skill may clone or make one, and git obeys it only when run inside it. `whole`
+ * is false when the walk stopped at AFTER_MAX_DIRS: then what lies below went unseen.
+ */
+export function plantedBelow(before: ReadonlySet<string>, write: readonly string[], cwd: string, maxDirs = AFTER_MAX_DIRS): { readonly paths: string[]; readonly whole: boolean } {
+  const after = nestedNames({ write, read: [] }, { cwd, maxDirs });
+  return { paths: after.paths.filter((p) => !before.has(p) && !inGitDir(p) && exists(p)), whole: !after.unwalked.some((u) => u.write && u.grant !== '/') };
 }

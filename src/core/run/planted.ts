@@ -14,6 +14,7 @@ import { dirname } from 'node:path';
 import { entryExists as exists } from '../fs/index.js';
 import { diag } from '../diagnostics.js';
 import { failed, type Attempt } from './attempt.js';
+import { AFTER_MAX_DIRS } from './nested-names.js';
 
 /** For each protected path that does not exist now, the first of its missing ancestors (or itself). */
 export async function absentPaths(paths: readonly string[]): Promise<string[]> {
@@ -27,14 +28,31 @@ export async function absentPaths(paths: readonly string[]): Promise<string[]> {
   return [...out];
 }
 
-/** Runs `execute`; anything created at a path of `absent` meanwhile is removed and the run denied. */
-export async function withoutPlanting(absent: readonly string[], execute: () => Promise<Attempt>): Promise<Attempt> {
+/** What a program planted below its write grants (nested-names.ts plantedBelow), asked once it ended. */
+export type PlantedBelow = () => { readonly paths: readonly string[]; readonly whole: boolean };
+
+/**
+ * Runs `execute`; anything created at a path of `absent` meanwhile, or at a protected path below
+ * the write grants that was not there before (`below`), is removed and the run denied.
+ */
+export async function withoutPlanting(absent: readonly string[], execute: () => Promise<Attempt>, below?: PlantedBelow): Promise<Attempt> {
   const attempt = await execute();
   const planted: string[] = [];
-  for (const p of absent) {
+  const after = below?.();
+  for (const p of [...absent, ...(after?.paths ?? [])]) {
     if (!(await exists(p))) continue;
     planted.push(p);
     await rm(p, { recursive: true, force: true });
+  }
+  if (after?.whole === false) {
+    return {
+      ...attempt,
+      outcome: failed('denied', [
+        diag('RUN_GRANT_UNWALKED', `the program left more than ${AFTER_MAX_DIRS.toLocaleString('en-US')} directories below its write grants: what it planted among them (a .claude/skills folder, an .npmrc) could not be looked for; its output is discarded${planted.length > 0 ? `, and ${planted.join(', ')} removed` : ''}`, {
+          hint: 'remove what the skill left in its grant; later runs are refused until the grant can be looked through',
+        }),
+      ]),
+    };
   }
   if (planted.length === 0) return attempt;
   return {

@@ -20,8 +20,8 @@ import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
-import { nestedNames, WALK_MAX_DIRS } from './nested-names.js';
-import { absentPaths, withoutPlanting } from './planted.js';
+import { nestedNames, plantedBelow, WALK_MAX_DIRS } from './nested-names.js';
+import { absentPaths, withoutPlanting, type PlantedBelow } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
@@ -98,7 +98,7 @@ function commandOf(ep: Entrypoint): string {
   return (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
 }
 
-function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], secretPaths: readonly string[], cgroup: RunCgroup | undefined): Prepared {
+function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], secretPaths: readonly string[], cgroup: RunCgroup | undefined, below: PlantedBelow | undefined): Prepared {
   const { trail } = p;
   const skillId = commandOf(p.ep);
   const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
@@ -146,7 +146,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
   // command) is held only by the sandbox's mounts, which cannot hold a path that does not exist
   // yet. With a program to run and somewhere to write, what it planted is removed, as for a process.
   const guarded = (run: () => Promise<Attempt>): (() => Promise<Attempt>) =>
-    job.granted.exec.length > 0 && job.granted.fsWrite.length > 0 ? async () => withoutPlanting(await absentPaths(protectedPaths), run) : run;
+    job.granted.exec.length > 0 && job.granted.fsWrite.length > 0 ? async () => withoutPlanting(await absentPaths(protectedPaths), run, below) : run;
   if (typeof builtins !== 'function') return { execute: guarded(() => runBuiltinInWorker(builtins, job, uses, observer, p.signal)), ...(release !== undefined ? { release } : {}) };
   return {
     ...(release !== undefined ? { release } : {}),
@@ -231,8 +231,13 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   // Unconfined (`--sandbox none`), a program sees everything its user may: nothing is mounted. A
   // container's engine mounts what it is given whatever that option says.
   const unconfined = p.sandbox === 'none' && ep.runtime !== 'container';
-  const nested = ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || unconfined ? [] : heldBelowGrants(granted, p.cwd, trail);
+  const walks = !(ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || unconfined);
+  const nested = walks ? heldBelowGrants(granted, p.cwd, trail) : [];
   if (nested === undefined) return { status: 'denied' };
+  // What the program plants below its write grants where nothing was (a nested .claude/skills
+  // folder, which Claude Code loads for the files there) is looked for once it ends.
+  const heldBefore = new Set(nested);
+  const below: PlantedBelow | undefined = walks && granted.fsWrite.length > 0 ? () => plantedBelow(heldBefore, granted.fsWrite, p.cwd) : undefined;
   const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
@@ -245,7 +250,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
     case 'wasm':
       return prepareWasmRun(p, { protectedPaths, secretPaths }, env, stdin);
     case 'builtin':
-      return prepareBuiltin(p, env, protectedPaths, secretPaths, cgroup);
+      return prepareBuiltin(p, env, protectedPaths, secretPaths, cgroup, below);
     case 'container': {
       // The egress proxy holds a process to its URL prefixes from outside its network namespace;
       // an image has no bridge to it, and the engine's network is every host and port (the
@@ -266,7 +271,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths }, stdin, p.signal)) };
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths }, stdin, p.signal), below) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
@@ -293,7 +298,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       const absent = await absentPaths(protectedPaths);
       const held = prep.prepared.held;
       const release = held === undefined ? cgroup?.release.bind(cgroup) : async () => void (await Promise.all([held.release(), cgroup?.release()]));
-      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal)), ...(release !== undefined ? { release } : {}) };
+      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal), below), ...(release !== undefined ? { release } : {}) };
     }
   }
 }

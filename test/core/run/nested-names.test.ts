@@ -7,7 +7,7 @@ import { realpathSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { nestedNames, type NestedNames } from '../../../src/core/run/nested-names.js';
+import { nestedNames, plantedBelow, type NestedNames } from '../../../src/core/run/nested-names.js';
 import { PROTECTED_DIRS } from '../../../src/core/policy/protected-names.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -100,5 +100,16 @@ describe('nestedNames', () => {
       [],
     );
     assert.ok(paths.includes(join(root, 'pkg', '.NPMRC')));
+  });
+
+  it('plantedBelow: what exists now that the walk before did not list, a new repository aside; not whole past its bound', async () => {
+    const root = await tree();
+    const before = new Set(nestedNames({ write: [root], read: [] }).paths);
+    await mkdir(join(root, 'pkg', 'deep', '.claude', 'skills', 'x'), { recursive: true });
+    await writeFile(join(root, 'pkg', 'deep', 'er', 'skills.lock.json'), '{}');
+    await mkdir(join(root, 'fresh', '.git', 'hooks'), { recursive: true });
+    await writeFile(join(root, 'fresh', '.git', 'config'), '');
+    assert.deepEqual(plantedBelow(before, [root], root), { paths: [join(root, 'pkg', 'deep', '.claude'), join(root, 'pkg', 'deep', 'er', 'skills.lock.json')], whole: true });
+    assert.equal(plantedBelow(before, [root], root, 3).whole, false);
   });
 });

@@ -2,11 +2,12 @@
 // first path that would have to be created on the way to it, so a `.git` planted as a file in a
 // project that is not yet a repository is seen although no `.git/config` ever appears.
 import assert from 'node:assert/strict';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { absentPaths } from '../../../src/core/run/planted.js';
+import { absentPaths, withoutPlanting } from '../../../src/core/run/planted.js';
+import type { Attempt } from '../../../src/core/run/attempt.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 describe('absentPaths', () => {
@@ -27,5 +28,17 @@ describe('absentPaths', () => {
       join(root, 'repo', '.git', 'commondir'),
       join(root, 'repo', '.git', 'hooks'),
     ]);
+  });
+
+  it('removes what a program planted below its grants, and denies a run whose grants it could not look through afterwards', async () => {
+    const root = realpathSync(tempDir('skillctl-planted-below-'));
+    const ok: Attempt = { outcome: { kind: 'output', value: 1 }, stdoutTruncated: false, stderrTruncated: false };
+    await mkdir(join(root, 'web', '.claude'), { recursive: true });
+    const planted = await withoutPlanting([], () => Promise.resolve(ok), () => ({ paths: [join(root, 'web', '.claude')], whole: true }));
+    assert.deepEqual(planted.outcome.kind === 'failed' ? [planted.outcome.status, planted.outcome.diagnostics.map((d) => d.code)] : planted.outcome, ['denied', ['POLICY_PATH_PROTECTED']]);
+    assert.equal(existsSync(join(root, 'web', '.claude')), false);
+    const unseen = await withoutPlanting([], () => Promise.resolve(ok), () => ({ paths: [], whole: false }));
+    assert.deepEqual(unseen.outcome.kind === 'failed' ? [unseen.outcome.status, unseen.outcome.diagnostics.map((d) => d.code)] : unseen.outcome, ['denied', ['RUN_GRANT_UNWALKED']]);
+    assert.equal(await withoutPlanting([], () => Promise.resolve(ok), () => ({ paths: [], whole: true })), ok);
   });
 });
