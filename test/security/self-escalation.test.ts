@@ -102,11 +102,20 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
       ['ws/repo', [['mkdir', at('ws/repo')], ['mkdir', at('ws/repo/.git')]]],
       ['ws/locked', [['mkdir', at('ws/locked')], ['mkdir', at('ws/locked/pins')], ['write', at('ws/locked/pins/skills.lock.json'), `${JSON.stringify({ lock_version: 'skillctl.lock.v1', min_signers: 0, packs: [], skills: [] }, null, 2)}\n`]]],
     ] as const) {
-      // The planting run: the project's own policy lets the skill write the whole project, and
-      // bubblewrap holds a policy's and a lock's names only where it is told of them.
+      // The planting run: the project's own policy lets the skill write the whole project.
+      // bubblewrap holds a policy's and a lock's names only where it is told of them, so the run
+      // looks for them once the program ends: the planted policy and lock are removed, the run
+      // denied (a new repository is left).
       const ops = [...marker, ['write', at(`${dir}/skillctl.policy.yaml`), policyText]];
       const plant = skillctl(['run', './tool', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj, input: JSON.stringify({ ops }) });
-      assert.deepEqual([plant.code, (json<RunDoc>(plant).output as { ok: string }).ok], [0, ops.map(() => 'ok').join(',')], plant.stdout);
+      assert.deepEqual([plant.code, errors(json<RunDoc>(plant))], [3, ['POLICY_PATH_PROTECTED']], plant.stdout);
+      assert.deepEqual([existsSync(at(`${dir}/skillctl.policy.yaml`)), existsSync(at('ws/locked/pins/skills.lock.json'))], [false, false]);
+      // What an unconfined program of such a run (--sandbox none, allow_unsandboxed) could still
+      // plant: the nested-root check holds the later run.
+      for (const [op, path, text] of [...marker, ['write', at(`${dir}/skillctl.policy.yaml`), policyText]] as readonly (readonly string[])[]) {
+        if (op === 'mkdir') await mkdir(path as string, { recursive: true });
+        else await writeFile(path as string, text as string);
+      }
       // The later run, started in the planted root, asks for the outside secret.
       const r = skillctl(['run', 'fs.read_text', '--input', '-', '--json', '--no-audit'], { cwd: join(proj, dir), input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
       const doc = json<RunDoc>(r);
@@ -123,7 +132,10 @@ describe('threat: self-escalation (a skill widens the grant of later runs)', () 
     const repo = join(proj2, 'ws', 'repo');
     const ops = [['mkdir', repo], ['mkdir', join(repo, '.git')], ['write', join(repo, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n']];
     const plant = skillctl(['run', './tool', '--policy', 'plant.policy.yaml', '--sandbox', 'bwrap', '--input', '-', '--json', '--no-audit'], { cwd: proj2, input: JSON.stringify({ ops }) });
-    assert.deepEqual([plant.code, (json<RunDoc>(plant).output as { ok: string }).ok], [0, 'ok,ok,ok'], plant.stdout);
+    // The planted policy is removed once the program ends (the run denied); an unconfined
+    // program could leave it, as the test does.
+    assert.deepEqual([plant.code, errors(json<RunDoc>(plant)), existsSync(join(repo, 'skillctl.policy.yaml'))], [3, ['POLICY_PATH_PROTECTED'], false], plant.stdout);
+    await writeFile(join(repo, 'skillctl.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [/]\n');
     const r = skillctl(['run', 'fs.read_text', '--input', '-', '--json', '--no-audit'], { cwd: repo, input: JSON.stringify({ path: join(outside, 'secret.txt') }) });
     const doc = json<RunDoc>(r);
     assert.deepEqual([r.code, doc.status, errors(doc)], [2, 'policy_invalid', ['POLICY_ROOT_WRITABLE']], r.stdout);
