@@ -29,6 +29,12 @@ export const WALK_MAX_DIRS = 10_000;
  * at most WALK_MAX_DIRS before, so the rest is what the program made.
  */
 export const AFTER_MAX_DIRS = 100_000;
+/**
+ * Of WALK_MAX_DIRS, what read grants may take: they are searched for keys only, which lie near a
+ * project's top, and the default policy grants the working directory, a home when skillctl is
+ * started there.
+ */
+export const READ_MAX_DIRS = 2_000;
 
 const fold = (name: string): string => name.toLowerCase();
 const FILE_NAMES = new Set(PROTECTED_FILE_NAMES.map(fold));
@@ -114,8 +120,12 @@ function ownedBy(dir: string, uid: number | undefined): boolean {
  * (each grant a real path; `/` is not walked, `cwd` is in its place), within `maxDirs`
  * directories in all.
  */
-export function nestedNames(grants: { readonly write: readonly string[]; readonly read: readonly string[] }, opts: { readonly maxDirs?: number; readonly uid?: number | undefined; readonly cwd?: string } = {}): NestedNames {
+export function nestedNames(
+  grants: { readonly write: readonly string[]; readonly read: readonly string[] },
+  opts: { readonly maxDirs?: number; readonly readMaxDirs?: number; readonly uid?: number | undefined; readonly cwd?: string } = {},
+): NestedNames {
   const maxDirs = opts.maxDirs ?? WALK_MAX_DIRS;
+  let readBudget = opts.readMaxDirs ?? READ_MAX_DIRS;
   const uid = 'uid' in opts ? opts.uid : process.getuid?.();
   const unwalked: Unwalked[] = [];
   // Each grant once, not one inside another. `/` is never walked, and says so; the working
@@ -137,9 +147,10 @@ export function nestedNames(grants: { readonly write: readonly string[]; readonl
     const queue = [walk.root];
     let next = 0;
     let whole = true;
-    for (; next < queue.length && budget > 0; next++) {
+    for (; next < queue.length && budget > 0 && (walk.mode === 'write' || readBudget > 0); next++) {
       const dir = queue[next] as string;
       budget--;
+      if (walk.mode === 'read') readBudget--;
       if (walk.mode === 'read' && !ownedBy(dir, uid)) continue;
       const listed = entries(dir);
       // Unreadable in a read grant, it is unreadable to the program too (the mount is read-only:

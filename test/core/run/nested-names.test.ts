@@ -67,8 +67,10 @@ describe('nestedNames', () => {
     // The bound is for the whole run: a second grant gets what the first left.
     const two = nestedNames({ write: [join(root, 'vendor'), join(root, 'pkg')], read: [] }, { maxDirs: 3 });
     assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), unwalked: [{ grant: join(root, 'pkg'), write: true }] });
-    // A read grant left by the bound is named as such.
+    // A read grant left by the bound is named as such; read grants have a smaller bound of their own.
     assert.deepEqual(nestedNames({ write: [], read: [root] }, { maxDirs: 2 }).unwalked, [{ grant: root, write: false }]);
+    assert.deepEqual(nestedNames({ write: [], read: [root] }, { readMaxDirs: 2 }).unwalked, [{ grant: root, write: false }]);
+    assert.deepEqual(nestedNames({ write: [join(root, 'vendor')], read: [join(root, 'other')] }, { readMaxDirs: 1 }).unwalked, []);
   });
 
   it('never walks /: it says so, and walks the working directory in its place', async () => {
