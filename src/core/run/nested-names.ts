@@ -139,7 +139,8 @@ export function nestedNames(
     return distinct.filter((g, i) => g !== '/' && distinct.indexOf(g) === i && !distinct.some((o) => o !== g && o !== '/' && within(g, o)));
   };
   const write = top(grants.write, true);
-  const read = grants.write.includes('/') ? [] : top(grants.read.filter((r) => !write.some((w) => within(r, w))), false);
+  // A read grant inside a write grant (the working directory, in place of `/`, among them) is walked as that.
+  const read = grants.write.includes('/') ? [] : top(grants.read, false).filter((r) => !write.some((w) => within(r, w)));
   const walks: Walk[] = [...write.map((root) => ({ root, mode: 'write' as const })), ...read.map((root) => ({ root, mode: 'read' as const }))];
   const paths = new Set<string>();
   let budget = maxDirs;

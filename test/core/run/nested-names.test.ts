@@ -78,6 +78,8 @@ describe('nestedNames', () => {
     assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: [{ grant: '/', write: false }] });
     assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [{ grant: '/', write: false }] });
     assert.deepEqual(nestedNames({ write: ['/'], read: ['/'] }, { cwd: join(root, 'pkg') }), { paths: [join(root, 'pkg', '.NPMRC')], unwalked: [{ grant: '/', write: true }] });
+    // The working directory inside a write grant is walked once, as the write grant (a read walk of it would stop at 1 here).
+    assert.deepEqual(nestedNames({ write: [root], read: ['/'] }, { cwd: root, readMaxDirs: 1 }), { paths: nestedNames({ write: [root], read: [] }).paths, unwalked: [{ grant: '/', write: false }] });
   });
 
   it('a write grant holding a directory it may not list is not whole (its owner may give the read bit back); a read grant is', async () => {
