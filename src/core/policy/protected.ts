@@ -23,7 +23,7 @@ import { within } from '../fs/within.js';
 import { CAPABILITIES_DIR, INDEX_FILE } from '../registry/model.js';
 import { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, POLICY_SUFFIXES, SECRET_DIRS } from './protected-names.js';
 
-export { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES } from './protected-names.js';
+export { HOME_PROTECTED_PATHS, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, SECRET_DIRS } from './protected-names.js';
 
 /**
  * How a write is about to use a path. `write`: a file or a directory is created there, or a file

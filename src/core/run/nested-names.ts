@@ -16,11 +16,12 @@
  * user owns: keys are written by their owner, and a grant of `/usr` would otherwise spend the
  * budget on every run.
  */
-import { lstatSync, readdirSync, statSync, type Dirent } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
-import { within } from '../fs/within.js';
-import { PROTECTED_DIRS, PROTECTED_FILE_NAMES, SECRET_DIRS } from '../policy/protected-names.js';
+import { within } from '../fs/index.js';
+import { PROTECTED_DIRS, PROTECTED_FILE_NAMES, SECRET_DIRS } from '../policy/index.js';
 
 /** Directories a run reads at most while looking below its grants before the program starts. */
 export const WALK_MAX_DIRS = 10_000;
@@ -175,15 +176,6 @@ export function nestedNames(
 /** A path in a repository's git directory (`sub/.git/config`): what `git clone` and `git init` make. */
 const inGitDir = (path: string): boolean => path.split('/').some((segment) => fold(segment) === '.git');
 
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What a program planted below its write grants while it ran: the protected paths there now that
  * the walk before it did not list (`before`), such as `packages/web/.claude/skills/x/SKILL.md`,
@@ -193,5 +185,29 @@ function exists(path: string): boolean {
  */
 export function plantedBelow(before: ReadonlySet<string>, write: readonly string[], cwd: string, maxDirs = AFTER_MAX_DIRS): { readonly paths: string[]; readonly whole: boolean } {
   const after = nestedNames({ write, read: [] }, { cwd, maxDirs });
-  return { paths: after.paths.filter((p) => !before.has(p) && !inGitDir(p) && exists(p)), whole: !after.unwalked.some((u) => u.write && u.grant !== '/') };
+  // Paths derived from a name found (`.cargo/config.toml` below a `.cargo`) may not exist: the caller removes only what does.
+  return { paths: after.paths.filter((p) => !before.has(p) && !inGitDir(p)), whole: !after.unwalked.some((u) => u.write && u.grant !== '/') };
+}
+
+/**
+ * The protected paths found below a run's grants, with a diagnostic for each grant not walked
+ * whole; `paths` is undefined when the run is refused: a write grant the walk could not look
+ * through whole (RUN_GRANT_UNWALKED) would leave a repository below the bound writable, and an
+ * earlier skill could have put it there by filling the grant with directories. A read grant not
+ * walked whole is a warning (RUN_NESTED_UNCHECKED).
+ */
+export function heldBelowGrants(granted: { readonly fsWrite: readonly string[]; readonly fsRead: readonly string[] }, cwd: string): { readonly paths: string[] | undefined; readonly diagnostics: Diagnostic[] } {
+  const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
+  const why = (grant: string): string =>
+    grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like, or one this user may not list`;
+  const diagnostics = found.unwalked.map(({ grant, write }) =>
+    write
+      ? diag('RUN_GRANT_UNWALKED', `fs.write ${grant} could not be looked through whole for the protected names below it (a repository's .git/config and hooks, an agent host's settings): ${why(grant)}; a program granted it could rewrite those the walk did not reach, so it is not started`, {
+          hint: 'grant the program narrower folders to write, or remove what fills this one',
+        })
+      : diag('RUN_NESTED_UNCHECKED', `fs.read ${grant} was not looked through whole for secret keys (.skillctl/keys) below it: ${why(grant)}; those not found are readable to this program`, {
+          hint: 'grant the program narrower folders to read',
+        }),
+  );
+  return { paths: found.unwalked.some((u) => u.write) ? undefined : found.paths, diagnostics };
 }

@@ -20,7 +20,7 @@ import { prepareProcess, runProcess } from './runtimes/process.js';
 import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
-import { nestedNames, plantedBelow, WALK_MAX_DIRS } from './nested-names.js';
+import { heldBelowGrants, plantedBelow } from './nested-names.js';
 import { absentPaths, withoutPlanting, type PlantedBelow } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
@@ -197,30 +197,6 @@ export function missingEnv(m: Manifest, ep: Entrypoint, hostEnv: PrepareInput['h
     .map((n) => diag('RUN_ENV_MISSING', `${n} is required and granted but not set`));
 }
 
-/**
- * The protected paths found below the grants (nested-names.ts), or undefined when the run is
- * refused: a write grant the walk could not look through whole (RUN_GRANT_UNWALKED) would leave a
- * repository below the bound writable, and an earlier skill could have put it there by filling
- * the grant with directories. A read grant not walked whole is a warning (RUN_NESTED_UNCHECKED).
- */
-function heldBelowGrants(granted: Authorisation['grant']['granted'], cwd: string, trail: RunTrail): string[] | undefined {
-  const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
-  const why = (grant: string): string =>
-    grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like, or one this user may not list`;
-  for (const { grant, write } of found.unwalked) {
-    trail.add(
-      write
-        ? diag('RUN_GRANT_UNWALKED', `fs.write ${grant} could not be looked through whole for the protected names below it (a repository's .git/config and hooks, an agent host's settings): ${why(grant)}; a program granted it could rewrite those the walk did not reach, so it is not started`, {
-            hint: 'grant the program narrower folders to write, or remove what fills this one',
-          })
-        : diag('RUN_NESTED_UNCHECKED', `fs.read ${grant} was not looked through whole for secret keys (.skillctl/keys) below it: ${why(grant)}; those not found are readable to this program`, {
-            hint: 'grant the program narrower folders to read',
-          }),
-    );
-  }
-  return found.unwalked.some((u) => u.write) ? undefined : found.paths;
-}
-
 export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const { trail, ep, auth } = p;
   const granted = auth.grant.granted;
@@ -232,7 +208,9 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   // container's engine mounts what it is given whatever that option says.
   const unconfined = p.sandbox === 'none' && ep.runtime !== 'container';
   const walks = !(ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || unconfined);
-  const nested = walks ? heldBelowGrants(granted, p.cwd, trail) : [];
+  const walked = walks ? heldBelowGrants(granted, p.cwd) : { paths: [], diagnostics: [] };
+  trail.add(...walked.diagnostics);
+  const nested = walked.paths;
   if (nested === undefined) return { status: 'denied' };
   // What the program plants below its write grants where nothing was (a nested .claude/skills
   // folder, which Claude Code loads for the files there) is looked for once it ends.
