@@ -4,6 +4,7 @@
  * so a bundle and its packed archive list the same files. Nothing is written anywhere unless
  * `extractTo` is called, and then only inside the target directory, into files it creates itself.
  */
+import { pushAll } from '../findings.js';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir } from 'node:fs/promises';
 import { describeRefusal, readBounded, refusalCode } from '../fs/read-bounded.js';
@@ -14,6 +15,7 @@ import { decodeUtf8, DEFAULT_ARCHIVE_BOUNDS, type ArchiveFormat, inflateLimit, r
 import { comparePaths, modeOf, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { hashStream } from './hash-stream.js';
+import { pathCollisions } from './fold-name.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleBounds, BundleFile, BundleListing, BundleSource } from './source.js';
 import { makeDirs } from '../fs/make-dirs.js';
@@ -47,6 +49,8 @@ export async function archiveSourceFromBytes(
     if (text === undefined) diagnostics.push(diag('BUNDLE_UNREADABLE', '.skillignore is not valid UTF-8', { file: '.skillignore' }));
     else ig = await parseSkillignore(text);
   }
+  // Two names one file on macOS or Windows: what a checkout there holds is not what was hashed.
+  pushAll(diagnostics, pathCollisions(entries.keys()));
   const files: BundleFile[] = [];
   for (const [path, e] of entries) {
     if (!excludedWithAncestors(path, ig)) files.push({ path, size: e.data.length, mode: modeOf(e.mode) });

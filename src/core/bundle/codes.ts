@@ -24,6 +24,11 @@ export const BUNDLE_CODES = {
     title: 'A file name in the bundle is not portable (control character, backslash, or not UTF-8).',
     exit: 'findings',
   },
+  BUNDLE_PATH_COLLISION: {
+    severity: 'error',
+    title: 'Two names in one folder of the bundle differ only in case or Unicode normalisation (SKILL.md and Skill.md): a macOS or Windows checkout keeps one file.',
+    exit: 'findings',
+  },
   BUNDLE_TOO_LARGE: { severity: 'error', title: 'The bundle exceeds the file-count or total-size bound.', exit: 'findings' },
   BUNDLE_UNREADABLE: { severity: 'error', title: 'A file or directory in the bundle could not be read.', exit: 'findings' },
 } as const satisfies CodeCatalogue;

@@ -6,6 +6,8 @@ import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirHandle, type DirOps } from './dir-ops.js';
 import { atBelow, childPath as child, isLinkErrno, RootChanged, rootChangedFound, sameRoot, symlinkFound as linkFound, type RootIdentity } from './dir-below.js';
 import { UNPORTABLE_NAME } from '../archive/index.js';
+import { pushAll } from '../findings.js';
+import { pathCollisions } from './fold-name.js';
 import { isExcluded, parseSkillignore } from './path-filter.js';
 import {
   DEFAULT_BOUNDS,
@@ -125,6 +127,8 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
           await release(here);
           continue;
         }
+        // Every name counts, excluded ones too: a checkout that folds them keeps one file either way.
+        pushAll(diagnostics, pathCollisions(entries.map((e) => e.name), dir));
         if (dir === '' && entries.some((e) => e.name === '.skillignore' && e.isFile())) {
           try {
             ig = await parseSkillignore(await ops.readText(child(here.path, '.skillignore')));

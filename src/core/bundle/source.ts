@@ -50,6 +50,13 @@ export const DIGEST_EXCLUDED_ROOT_FILES: ReadonlySet<string> = new Set([...MANIF
 export const EXCLUDED_DIRS: ReadonlySet<string> = new Set(['.git', 'node_modules', '.skillctl']);
 
 /**
+ * Folders package managers and build tools fill with thousands of directories, none a place a
+ * person keeps skills or runs git in: walks over a whole project (run/nested-names.ts,
+ * pins/nested-roots.ts) do not enter them, nor EXCLUDED_DIRS.
+ */
+export const TOOL_FILLED_DIRS: readonly string[] = ['.venv', '__pycache__', '.tox', '.nox', '.mypy_cache', '.pytest_cache', '.ruff_cache', '.gradle', 'target', '.next'];
+
+/**
  * Names excluded at any depth whatever they are. A `.git` file is the link a git worktree or
  * submodule keeps to its repository, often an absolute path on the machine that made it: VCS
  * data like a `.git` directory, which would make a digest depend on where the folder was

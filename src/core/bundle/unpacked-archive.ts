@@ -11,6 +11,7 @@
  * The target must be a fresh folder the caller removes when the result has errors: what was
  * written before the first finding is left there.
  */
+import { pushAll } from '../findings.js';
 import { createHash } from 'node:crypto';
 import { open, readFile, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
@@ -23,6 +24,7 @@ import { comparePaths, modeOf, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { makeDirs, openRegularFile } from '../fs/index.js';
 import { emptyTarget, pathUnder } from './archive-source.js';
+import { pathCollisions } from './fold-name.js';
 import { excludedWithAncestors, parseSkillignore } from './path-filter.js';
 import type { BundleFile, BundleListing, BundleSource } from './source.js';
 
@@ -216,6 +218,8 @@ async function listUnpacked(
     if (text === undefined) diagnostics.push(diag('BUNDLE_UNREADABLE', '.skillignore is not valid UTF-8', { file: '.skillignore' }));
     else ig = await parseSkillignore(text);
   }
+  // Two names one file on macOS or Windows: what a checkout there holds is not what was hashed.
+  pushAll(diagnostics, pathCollisions(written.keys()));
   const files: BundleFile[] = [];
   const digests = new Map<string, Sha256Digest>();
   for (const [path, f] of written) {

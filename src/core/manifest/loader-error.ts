@@ -137,6 +137,7 @@ export const LOADER_CLASS = {
   BUNDLE_SYMLINK: bundle,
   BUNDLE_SPECIAL_FILE: bundle,
   BUNDLE_PATH_INVALID: bundle,
+  BUNDLE_PATH_COLLISION: bundle,
   BUNDLE_TOO_LARGE: bundle,
   BUNDLE_UNREADABLE: { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' },
   BUNDLE_ROOT_CHANGED: { error_code: 'ERR_VALIDATION_INTERNAL', stage: 'loader' },

@@ -9,26 +9,13 @@
  * source, the packs folder and the lock, spelt otherwise but taken for it, is a finding.
  */
 import { join } from 'node:path';
-import type { DirOps } from '../bundle/index.js';
+import { foldName, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 
-/** Code points HFS+ leaves out of a name when comparing (the list git's `is_hfs_dotgit` skips). */
-const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
-
-/**
- * One spelling for every name some common file system takes for the same: HFS+'s ignored code
- * points dropped, Unicode NFC (APFS and HFS+ compare normalised), case folded (upper then lower:
- * the Kelvin sign and the long s fold with k and s, as APFS and NTFS fold them), and Windows'
- * trailing dots and spaces dropped.
- */
-export function foldName(name: string): string {
-  const folded = name.normalize('NFD').replace(HFS_IGNORED, '').normalize('NFC').toUpperCase().toLowerCase();
-  const trimmed = folded.replace(/[. ]+$/u, '');
-  // `.` and `..` stay themselves: they are never entries.
-  return trimmed === '' ? folded : trimmed;
-}
+/** Re-exported: the fold lives with the bundle listings, which refuse two names it takes for one. */
+export { foldName };
 
 async function names(ops: Pick<DirOps, 'readdir'>, abs: string): Promise<readonly string[] | undefined> {
   try {

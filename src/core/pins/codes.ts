@@ -53,6 +53,16 @@ export const PIN_CODES = {
     title: 'A skill folder under a skill root, or a behaviour pack in manifests/packs/, has no pin in the lock.',
     exit: 'findings',
   },
+  PIN_UNSEARCHABLE: {
+    severity: 'error',
+    title: 'A symbolic link or submodule where the unpinned search would have to follow it: directly in a skill root, named like a skill file (SKILL.md, skill.yaml, skill.json), or on the way to a skill root.',
+    exit: 'findings',
+  },
+  PIN_SEARCH_TRUNCATED: {
+    severity: 'warning',
+    title: 'verify-pins on a working tree: the search for nested .claude/skills and .agents/skills folders stopped at its bound (10,000 directories) or at a directory it could not read.',
+    exit: 'findings',
+  },
   PIN_PATH_ALIAS: {
     severity: 'error',
     title: 'A path that a file system ignoring case or normalising names (macOS, Windows) takes for a skill root, a pinned source or the lock, spelt otherwise.',

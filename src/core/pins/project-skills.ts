@@ -66,7 +66,7 @@ export interface ProjectSkills extends SkillRoots {
 }
 
 /** The skill roots of the project at `root` and the skill folders under them. */
-export async function findProjectSkills(root: string, ops: Pick<DirOps, 'readdir'> = asyncDirOps): Promise<ProjectSkills> {
+export async function findProjectSkills(root: string, ops: Pick<DirOps, 'readdir' | 'lstat' | 'realpath'> = asyncDirOps): Promise<ProjectSkills> {
   const roots = await loadSkillRoots(root);
   return { ...roots, folders: await findSkillFolders(root, roots.roots, ops) };
 }

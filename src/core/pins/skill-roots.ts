@@ -16,6 +16,19 @@ import { unsafeSourcePath } from './paths.js';
 /** Where skills are looked for when the lock names no `skill_roots`, relative to the project root. */
 export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.agents/skills', '.claude/skills'];
 
+/**
+ * The default roots an agent host lists and loads every child of, wherever they are: Claude Code
+ * also loads `packages/web/.claude/skills/` when it works in `packages/web/`, so these names are
+ * searched for at any depth (nested-roots.ts), and a case-insensitive file system opens
+ * `skill.md` there as `SKILL.md` (scan.ts).
+ */
+export const AGENT_SKILL_ROOTS: readonly string[] = ['.agents/skills', '.claude/skills'];
+
+/** Whether `root` is an agent host's root: one of AGENT_SKILL_ROOTS, at the top or in a subfolder. */
+export function isAgentRoot(root: string): boolean {
+  return AGENT_SKILL_ROOTS.some((r) => root === r || root.endsWith(`/${r}`));
+}
+
 /** The most roots a lock may name: each is searched by every `verify-pins`. */
 export const MAX_SKILL_ROOTS = 64;
 

@@ -4,7 +4,8 @@
  * for skill folders (and, under manifests/packs, pack files); `--all` is every skill folder under
  * the project's skill roots and every pack in manifests/packs/.
  */
-import { stat } from 'node:fs/promises';
+import { pushAll } from '../findings.js';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { SKILL_MD_NAMES } from '../agent-skills/index.js';
 import { MANIFEST_NAMES } from '../bundle/index.js';
@@ -30,6 +31,20 @@ export interface Targets {
   readonly diagnostics: readonly Diagnostic[];
 }
 
+/**
+ * The first folder of `source` (below `root`) that is a symbolic link, or undefined. A pin
+ * through a link records a path whose files are elsewhere: an agent host follows it, while the
+ * unpinned search and a checkout of another commit may not lead to the same files.
+ */
+async function linkOnTheWay(root: string, source: string): Promise<string | undefined> {
+  const parts = source.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join('/');
+    if ((await lstat(join(root, ...parts.slice(0, i))).catch(() => undefined))?.isSymbolicLink() === true) return at;
+  }
+  return undefined;
+}
+
 /** Expands command-line paths (relative to `cwd`) into targets inside `root`; `all` adds what `roots` hold. */
 export async function collectTargets(root: string, cwd: string, args: readonly string[], all: boolean, roots: readonly string[] = DEFAULT_SKILL_ROOTS): Promise<Targets> {
   const targets: PinTarget[] = [];
@@ -45,6 +60,8 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
     const found = await findPinnable(root, undefined, undefined, roots);
     for (const b of found.bundles) add({ kind: 'bundle', source: b });
     for (const p of found.packs) add({ kind: 'pack', source: p });
+    // A link or submodule in a skill root holds a skill that cannot be pinned where it is.
+    pushAll(diagnostics, found.diagnostics);
   }
   for (const arg of args) {
     const abs = isAbsolute(arg) ? arg : join(cwd, arg);
@@ -62,6 +79,16 @@ export async function collectTargets(root: string, cwd: string, args: readonly s
     const unsafe = source === undefined ? 'it is outside the project root' : unsafeSourcePath(source);
     if (source === undefined || unsafe !== undefined) {
       diagnostics.push(diag('PIN_SOURCE_INVALID', `${arg} cannot be pinned: ${unsafe ?? ''}`, { file: arg, hint: `sources are paths inside ${root}` }));
+      continue;
+    }
+    const link = await linkOnTheWay(root, source);
+    if (link !== undefined) {
+      diagnostics.push(
+        diag('PIN_SOURCE_INVALID', `${arg} cannot be pinned: ${link} is a symbolic link`, {
+          file: arg,
+          hint: `pin the folder it leads to, or commit the folder itself in its place: verify-pins refuses a skill folder that is a link (PIN_UNSEARCHABLE)`,
+        }),
+      );
       continue;
     }
     if (st.isDirectory() || target !== abs) {

@@ -113,11 +113,16 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
   // The roots come from the lock being verified, so a lock read from a commit is checked against
   // that commit's list.
   const roots = skillRootsOf(lock);
-  const pinnable = await findPinnable(ctx.root, ctx.ops, known, roots);
+  // A git tree is a listing in memory: its nested agent roots are looked for in every folder.
+  const pinnable = await findPinnable(ctx.root, ctx.ops, known, roots, opts.committed === true ? Infinity : undefined);
   const aliases = await findAliases(ctx.root, anchorsOf(ctx, roots), ctx.ops);
   const uncovered = opts.committed === true ? await findUncovered(ctx.root, [...known].sort(comparePaths), ctx.ops) : [];
   const missing = [
-    ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder'),
+    ...unpinned(pinnable.bundles, new Set(lock.skills.map((p) => strip(p.source))), 'skill folder', (p) => {
+      const nested = pinnable.nestedRoots.find((r) => p.startsWith(`${r}/`));
+      // An agent working in the nested root's package loads it: pinned, and its root listed so `validate` and `prompt` see it too.
+      return nested === undefined ? `skillctl pin ${p}` : `skillctl pin ${p}; ${nested} is a skill root below the project's top, which an agent working there loads: add it to skill_roots (skillctl pin --skill-roots)`;
+    }),
     ...unpinned(pinnable.packs, new Set(lock.packs.map((p) => p.source)), 'behaviour pack'),
   ];
   const diagnostics = sortDiagnostics(
@@ -128,6 +133,7 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
       ...skills.flatMap((r) => r.diagnostics),
       ...packs.flatMap((r) => r.diagnostics),
       ...missing,
+      ...pinnable.diagnostics,
       ...aliases,
       ...uncovered,
     ]),

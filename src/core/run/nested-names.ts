@@ -18,6 +18,7 @@
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { TOOL_FILLED_DIRS } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
 import { within } from '../fs/index.js';
@@ -60,16 +61,7 @@ const SECRETS = byFirst(SECRET_DIRS);
  */
 const NOT_ENTERED = new Set([
   'node_modules',
-  '.venv',
-  '__pycache__',
-  '.tox',
-  '.nox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.ruff_cache',
-  '.gradle',
-  'target',
-  '.next',
+  ...TOOL_FILLED_DIRS,
   '.git',
   ...PROTECTED_DIRS.filter((d) => d.length === 1).map((d) => fold(d[0] as string)),
 ]);

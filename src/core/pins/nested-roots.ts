@@ -1,0 +1,75 @@
+/**
+ * Agent skill roots below the project's top: `packages/web/.claude/skills/` is loaded by Claude
+ * Code when it works in `packages/web/` (a monorepo keeps one per package), yet the project's
+ * skill roots are paths from its top, so a skill there was never searched and never reported
+ * unpinned. The project is walked for directories named like an agent root (AGENT_SKILL_ROOTS)
+ * and each one found is searched as a skill root too.
+ *
+ * The walk never enters what the bundle rules exclude (.git, node_modules, .skillctl) or what
+ * package managers and build tools fill with thousands of directories; it never follows a link
+ * (a link named `.claude` or `skills` on the way is returned as a root, which the scan reports).
+ * On a working tree it reads at most `maxDirs` directories, breadth first; a git tree is a
+ * listing in memory and is walked whole.
+ */
+import { join } from 'node:path';
+import { EXCLUDED_DIRS, TOOL_FILLED_DIRS, type DirOps } from '../bundle/index.js';
+import { comparePaths } from '../digest/index.js';
+import { errnoCode } from '../errors.js';
+import { AGENT_SKILL_ROOTS } from './skill-roots.js';
+
+/** Directories a working-tree walk reads at most (as a run's walk below its grants, run/nested-names.ts). */
+export const NESTED_MAX_DIRS = 10_000;
+
+/** Not entered: excluded from every bundle, or filled by tools. */
+const NOT_ENTERED: ReadonlySet<string> = new Set([...EXCLUDED_DIRS, ...TOOL_FILLED_DIRS]);
+
+export interface NestedRoots {
+  /** Agent roots found below the top (not the top-level ones), POSIX paths from the root, sorted. */
+  readonly roots: readonly string[];
+  /** The walk stopped at `maxDirs`, or a directory could not be read: roots below may be missing. */
+  readonly truncated: boolean;
+}
+
+/** `rel/name` is an agent root below the top, or a link on the way to one (`.claude` or `.claude/skills`). */
+function rootAt(rel: string, name: string, isDir: boolean): string | undefined {
+  const path = rel === '' ? name : `${rel}/${name}`;
+  if (rel === '') return undefined;
+  for (const r of AGENT_SKILL_ROOTS) {
+    if (path.endsWith(`/${r}`)) return path;
+    // A link named like the root's first folder: the root is reached through it.
+    if (!isDir && `${name}/${r.slice(r.indexOf('/') + 1)}` === r) return `${path}/${r.slice(r.indexOf('/') + 1)}`;
+  }
+  return undefined;
+}
+
+/** Agent roots below the top of `root` (see the module comment). */
+export async function findNestedRoots(root: string, ops: Pick<DirOps, 'readdir'>, maxDirs: number = NESTED_MAX_DIRS): Promise<NestedRoots> {
+  const found = new Set<string>();
+  const queue = [''];
+  let truncated = false;
+  let read = 0;
+  for (let i = 0; i < queue.length; i++) {
+    if (read++ >= maxDirs) {
+      truncated = true;
+      break;
+    }
+    const rel = queue[i] as string;
+    let list;
+    try {
+      list = await ops.readdir(rel === '' ? root : join(root, ...rel.split('/')));
+    } catch (err) {
+      const code = errnoCode(err);
+      // Gone since its parent was listed: nothing there. Unreadable: said, not fatal.
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') truncated = true;
+      continue;
+    }
+    for (const ent of list) {
+      const dir = ent.isDirectory();
+      if (!dir && !ent.isSymbolicLink()) continue;
+      const at = rootAt(rel, ent.name, dir);
+      if (at !== undefined) found.add(at);
+      if (dir && !NOT_ENTERED.has(ent.name)) queue.push(rel === '' ? ent.name : `${rel}/${ent.name}`);
+    }
+  }
+  return { roots: [...found].sort(comparePaths), truncated };
+}

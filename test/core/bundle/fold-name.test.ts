@@ -1,0 +1,43 @@
+// Names a case-insensitive or normalising checkout (macOS, Windows) stores as one file: refused
+// in every listing a digest is computed from (a folder, a git tree through the same walk, an archive).
+import assert from 'node:assert/strict';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { dirSource, pathCollisions } from '../../../src/core/bundle/index.js';
+import { removeDir, tempDir } from '../../helpers/project.js';
+
+const at = (ds: readonly { code: string; file?: string }[]): string[][] => ds.map((d) => [d.code, d.file ?? '']);
+
+describe('pathCollisions', () => {
+  it('reports the later spelling of each name folded together, once; a directory spelt two ways once', () => {
+    assert.deepEqual(at(pathCollisions(['SKILL.md', 'Skill.md', 'run.js', 'caf\u00e9.txt', 'cafe\u0301.txt', 'A/x', 'a/y', 'a/z', 'b.md', 'b.md.'])), [
+      ['BUNDLE_PATH_COLLISION', 'a'],
+      ['BUNDLE_PATH_COLLISION', 'b.md.'],
+      ['BUNDLE_PATH_COLLISION', 'caf\u00e9.txt'],
+      ['BUNDLE_PATH_COLLISION', 'Skill.md'],
+    ].sort((x, y) => ((x[1] as string) < (y[1] as string) ? -1 : 1)));
+    assert.deepEqual(pathCollisions(['SKILL.md', 'run.js', 'lib/run.js']), []);
+    assert.deepEqual(at(pathCollisions(['X', 'x'], 'skill/lib')), [['BUNDLE_PATH_COLLISION', 'skill/lib/x']]);
+  });
+});
+
+describe('a folder listing', () => {
+  const dirs: string[] = [];
+  after(async () => Promise.all(dirs.map(removeDir)));
+
+  it('refuses SKILL.md beside Skill.md, and twins .skillignore leaves out', async () => {
+    const root = await tempDir('skillctl-fold-');
+    dirs.push(root);
+    for (const f of ['SKILL.md', 'Skill.md', 'lib/Run.js', 'lib/run.js', '.skillignore', 'notes.txt', 'NOTES.txt']) {
+      await mkdir(dirname(join(root, f)), { recursive: true });
+      await writeFile(join(root, f), f === '.skillignore' ? 'notes.txt\nNOTES.txt\n' : 'x\n');
+    }
+    const listing = await dirSource(root).list();
+    assert.deepEqual(at(listing.diagnostics).sort(), [
+      ['BUNDLE_PATH_COLLISION', 'notes.txt'],
+      ['BUNDLE_PATH_COLLISION', 'Skill.md'],
+      ['BUNDLE_PATH_COLLISION', 'lib/run.js'],
+    ].sort());
+  });
+});
