@@ -40,11 +40,22 @@ function plainName(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\u0000');
 }
 
-/** Where the handle really is, as the kernel sees it. */
-async function realOf(fh: FileHandle, fallback: string): Promise<string> {
+/** What the kernel appends to the path of an object no longer linked under the name it was opened by. */
+const DELETED = ' (deleted)';
+
+/**
+ * Where the handle really is, as the kernel sees it; undefined when the object was unlinked since
+ * it was opened, so that it has no path to judge. The suffix is never stripped on trust: a real
+ * file or directory may be named `<grant> (deleted)`, and stripping would judge it as the grant.
+ * Only the name itself tells: when it is still there and is this very object (same device and
+ * inode), it is a real name and is judged whole; otherwise the object was unlinked.
+ */
+export async function realOf(fh: FileHandle, fallback: string): Promise<string | undefined> {
   if (!LINUX) return fallback;
   const target = await readlink(fdPath(fh));
-  return target.endsWith(' (deleted)') ? target.slice(0, -' (deleted)'.length) : target;
+  if (!target.endsWith(DELETED)) return target;
+  const [held, named] = await Promise.all([fh.stat({ bigint: true }), lstat(target, { bigint: true }).catch(() => undefined)]);
+  return named !== undefined && named.dev === held.dev && named.ino === held.ino ? target : undefined;
 }
 
 export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
@@ -74,6 +85,8 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
     try {
       const st = await fh.stat();
       const real = await realOf(fh, path);
+      // Unlinked between the open and now: nothing names it, so it is treated as the missing path it has become.
+      if (real === undefined) throw Object.assign(new Error('unlinked'), { failure: await explain(path, scope, { kind: 'missing' }) });
       // A directory opened to write in is a place, not a name being written: `.git` may be entered.
       const decision = scope === 'traverse' ? undefined : gate.decidePath(scope, real, follow && real !== path, want === 'dir' ? 'enter' : 'write');
       if (decision !== undefined && !decision.allowed) throw Object.assign(new Error(decision.reason), { failure: { kind: 'denied', decision } satisfies FsFailure });
