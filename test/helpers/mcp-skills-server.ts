@@ -12,14 +12,18 @@
  *   name          the skill is served under a path whose last segment is not its name
  *   huge          a 100 MB file, listed with its true size and digest
  *   huge-unsized  the same file, listed without its size
+ *   flood         200 more files of 1 MiB each (within the bound of a file), listed without their sizes
+ *   flood-all     instead of the folders: 10 skills of 60 such files each (within the bound of a
+ *                 skill), listed with their sizes
  *   many          skills/list lists 10,000 skills
  *   hang          skills/get and skills/list are never answered
  *   no-extension  the extension is not declared
  *
- * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE] [--deaf MARKFILE] [--say TEXT]
+ * Run: node dist/test/helpers/mcp-skills-server.js --dir DIR [--lie MODE] [--http PORTFILE] [--deaf MARKFILE] [--say TEXT] [--count FILE]
  * (--http: Streamable HTTP on 127.0.0.1, an ephemeral port written to PORTFILE; --deaf: over
  * stdio, it stays up when its stdin closes and when SIGTERM comes, and appends a line to
- * MARKFILE for each SIGTERM: only SIGKILL ends it; --say: TEXT written to its stderr at start).
+ * MARKFILE for each SIGTERM: only SIGKILL ends it; --say: TEXT written to its stderr at start;
+ * --count: FILE holds the number of resources/read requests answered so far).
  */
 import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -33,10 +37,12 @@ import { ErrorCode, ListResourcesRequestSchema, McpError, ReadResourceRequestSch
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
-export const LIES = ['digest', 'size', 'frontmatter', 'unlisted', 'dotdot', 'encoded', 'name', 'huge', 'huge-unsized', 'many', 'hang', 'no-extension'] as const;
+export const LIES = ['digest', 'size', 'frontmatter', 'unlisted', 'dotdot', 'encoded', 'name', 'huge', 'huge-unsized', 'flood', 'flood-all', 'many', 'hang', 'no-extension'] as const;
 export type Lie = (typeof LIES)[number];
 
 const HUGE_BYTES = 100 * 1024 * 1024;
+/** A flood file: within the bound of a file, so only the totals stop it (small: a test passes 64 MiB in a few seconds). */
+const FLOOD_BYTES = 1024 * 1024;
 
 interface File {
   readonly uri: string;
@@ -56,6 +62,29 @@ interface Skill {
 }
 
 const digestOf = (b: Buffer): string => `sha256:${createHash('sha256').update(b).digest('hex')}`;
+
+/** The flood files' one buffer and digest, made once. */
+let flood: { bytes: Buffer; digest: string } | undefined;
+function floodFile(root: string, i: number): File {
+  if (flood === undefined) {
+    const bytes = Buffer.alloc(FLOOD_BYTES, 'a');
+    flood = { bytes, digest: digestOf(bytes) };
+  }
+  const { bytes, digest } = flood;
+  return { uri: `${root}/assets/f${i}.txt`, bytes: () => bytes, digest, size: bytes.length };
+}
+
+/** `flood-all`: ten skills of a SKILL.md and 60 flood files each, listed with their sizes. */
+function floodSkills(): Skill[] {
+  return Array.from({ length: 10 }, (_, k) => {
+    const name = `flood-${k}`;
+    const root = `skill://${name}`;
+    const md = Buffer.from(`---\nname: ${name}\ndescription: One of many large skills.\n---\n# ${name}\n`);
+    const served: File[] = [{ uri: `${root}/SKILL.md`, bytes: () => md, digest: digestOf(md), size: md.length }, ...Array.from({ length: 60 }, (_, i) => floodFile(root, i))];
+    const listed = served.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size }));
+    return { uri: `${root}/SKILL.md`, root, frontmatter: { name, description: 'One of many large skills.' }, listed, served };
+  });
+}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -83,6 +112,7 @@ function frontmatterOf(text: string): Record<string, unknown> {
 }
 
 function loadSkills(dir: string, lie: Lie | undefined): Skill[] {
+  if (lie === 'flood-all') return floodSkills();
   let huge: Buffer | undefined;
   return skillFolders(dir).map((folder, index) => {
     const path = relative(dir, folder).split(sep).join('/');
@@ -100,6 +130,11 @@ function loadSkills(dir: string, lie: Lie | undefined): Skill[] {
     }
     const frontmatter = frontmatterOf(readFileSync(join(folder, 'SKILL.md'), 'utf8'));
     const listed: { uri: string; digest: string; size?: number }[] = served.map((f) => ({ uri: f.uri, digest: f.digest, size: f.size }));
+    if (lie === 'flood' && index === 0) {
+      const more = Array.from({ length: 200 }, (_, i) => floodFile(root, i));
+      served.push(...more);
+      listed.push(...more.map((f) => ({ uri: f.uri, digest: f.digest })));
+    }
     if (index === 0) {
       const last = listed.length - 1;
       const other = listed[last] as { uri: string; digest: string; size?: number };
@@ -131,7 +166,7 @@ function manySkills(): Record<string, unknown>[] {
   }));
 }
 
-function serverFor(skills: Skill[], lie: Lie | undefined): Server {
+function serverFor(skills: Skill[], lie: Lie | undefined, countFile?: string): Server {
   const capabilities = lie === 'no-extension' ? { resources: {} } : { resources: {}, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } };
   const server = new Server({ name: 'hostile-skills', version: '1.0.0' }, { capabilities });
   const never = (): Promise<never> => new Promise(() => undefined);
@@ -153,7 +188,9 @@ function serverFor(skills: Skill[], lie: Lie | undefined): Server {
     resources: skills.flatMap((s) => s.served.map((f) => ({ uri: f.uri, name: f.uri.slice(f.uri.lastIndexOf('/') + 1) }))),
   }));
   const byUri = new Map(skills.flatMap((s) => s.served).map((f) => [f.uri, f]));
+  let reads = 0;
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    if (countFile !== undefined) writeFileSync(countFile, String(++reads));
     const f = byUri.get(req.params.uri);
     if (f === undefined) throw new McpError(-32002, `${req.params.uri}: no such resource`);
     const bytes = f.bytes();
@@ -176,14 +213,14 @@ function serverFor(skills: Skill[], lie: Lie | undefined): Server {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' }, deaf: { type: 'string' }, say: { type: 'string' } } });
+  const { values } = parseArgs({ options: { dir: { type: 'string' }, lie: { type: 'string' }, http: { type: 'string' }, deaf: { type: 'string' }, say: { type: 'string' }, count: { type: 'string' } } });
   const lie = values.lie as Lie | undefined;
   if (lie !== undefined && !LIES.includes(lie)) throw new Error(`unknown lie ${lie}`);
   if (values.dir === undefined || !statSync(values.dir).isDirectory()) throw new Error('--dir DIR is required');
   const skills = loadSkills(values.dir, lie);
   if (values.say !== undefined) process.stderr.write(`${values.say}\n`);
   if (values.http === undefined) {
-    await serverFor(skills, lie).connect(new StdioServerTransport());
+    await serverFor(skills, lie, values.count).connect(new StdioServerTransport());
     const deaf = values.deaf;
     if (deaf === undefined) {
       // The MCP stdio shutdown: the client closes our stdin, and we exit.

@@ -75,6 +75,7 @@ export const MCP_SKILL_CODES = {
     title: 'The skill has more files, or more bytes in all, than a pull takes.',
     exit: 'findings',
   },
+  MCP_PULL_TOO_LARGE: { severity: 'error', title: 'The skills of one pull hold more bytes in all than a pull reads.', exit: 'findings' },
   MCP_PULL_TOO_MANY_SKILLS: { severity: 'error', title: 'The listing holds more skills, or pages, than pull --all takes.', exit: 'findings' },
   MCP_PULL_NAME_COLLISION: {
     severity: 'error',

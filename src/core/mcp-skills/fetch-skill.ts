@@ -15,7 +15,7 @@ import { toReadResult } from './answers.js';
 import type { PlannedSkill } from './check-entry.js';
 import { ServerFailure, type SkillServer } from './connection.js';
 import { compareFrontmatter } from './frontmatter-compare.js';
-import type { PullLimits } from './limits.js';
+import { PULL_FEWER, type PullLimits } from './limits.js';
 import { SKILL_MD } from './uri.js';
 
 /** Requests in flight at once: the round trips overlap, the server still sees a bounded load. */
@@ -55,25 +55,61 @@ export function unlistedFiles(plan: PlannedSkill, shown: readonly string[]): Dia
   );
 }
 
-/** Reads and verifies every listed file, then the skill as a whole. */
-export async function fetchSkill(server: SkillServer, plan: PlannedSkill, limits: PullLimits): Promise<{ readonly skill?: PulledSkill; readonly diagnostics: readonly Diagnostic[] }> {
+/** What one pull has read so far, every skill together: the measure of `limits.pullBytes`. */
+export interface PullTally {
+  bytes: number;
+}
+
+/**
+ * Reads and verifies every listed file, then the skill as a whole. Each answer is counted as it
+ * arrives, against the skill's bound and the pull's (`tally`): a server that leaves sizes out, or
+ * lies about them, is stopped there (no further request; answers already in flight are dropped),
+ * not after it has sent everything. The bytes of a file that fails its size or digest are dropped
+ * too: only the finding is kept.
+ */
+export async function fetchSkill(server: SkillServer, plan: PlannedSkill, limits: PullLimits, tally: PullTally): Promise<{ readonly skill?: PulledSkill; readonly diagnostics: readonly Diagnostic[] }> {
   const file = plan.entry.uri;
   const found: Diagnostic[] = [];
   let total = 0;
+  let stopped: Diagnostic | undefined;
   const read = await mapLimited(plan.files, READS_IN_FLIGHT, async (f, i): Promise<PulledFile | undefined> => {
-    const result = toReadResult(await server.request('resources/read', { uri: f.uri }), f.uri);
+    if (stopped !== undefined) return undefined;
+    let answer: unknown;
+    try {
+      answer = await server.request('resources/read', { uri: f.uri });
+    } catch (err) {
+      // Past a bound the rest of the skill no longer matters, nor does how a late request failed.
+      if (stopped !== undefined) return undefined;
+      throw err;
+    }
+    if (stopped !== undefined) return undefined;
+    const result = toReadResult(answer, f.uri);
     if ('problem' in result) {
       throw new ServerFailure(diag('MCP_PULL_RESPONSE_INVALID', `resources/read ${f.uri}: ${result.problem}`, { file }));
     }
     const bytes = result.value.bytes;
     const pointer = `/resources/${i}`;
     total += bytes.length;
+    tally.bytes += bytes.length;
+    if (total > limits.totalBytes) {
+      stopped = diag('MCP_PULL_SKILL_TOO_LARGE', `the skill's files hold more than ${limits.totalBytes} bytes (${total} read when the pull stopped); a pull takes at most ${limits.totalBytes} a skill`, { file });
+      return undefined;
+    }
+    if (tally.bytes > limits.pullBytes) {
+      stopped = diag('MCP_PULL_TOO_LARGE', `the pull's skills hold more than ${limits.pullBytes} bytes in all (${tally.bytes} read when it stopped); a pull reads at most ${limits.pullBytes}`, {
+        file,
+        hint: PULL_FEWER,
+      });
+      return undefined;
+    }
     if (bytes.length > limits.fileBytes) {
       found.push(diag('MCP_PULL_FILE_TOO_LARGE', `${f.uri} is ${bytes.length} bytes; a pull reads at most ${limits.fileBytes} per file`, { file, pointer }));
       return undefined;
     }
+    let kept = true;
     if (f.size !== undefined && bytes.length !== f.size) {
       found.push(diag('MCP_PULL_SIZE_MISMATCH', `${f.uri} is ${bytes.length} bytes; the entry says ${f.size}`, { file, pointer: `${pointer}/size` }));
+      kept = false;
     }
     const digest = sha256(bytes);
     if (digest !== f.digest) {
@@ -82,10 +118,11 @@ export async function fetchSkill(server: SkillServer, plan: PlannedSkill, limits
         pointer: `${pointer}/digest`,
         hint: 'the content is not what the entry promised (tampered with, or changed since): it is not used',
       }));
+      kept = false;
     }
-    return { path: f.path, digest, size: bytes.length, bytes };
+    return kept ? { path: f.path, digest, size: bytes.length, bytes } : undefined;
   });
-  if (total > limits.totalBytes) found.push(diag('MCP_PULL_SKILL_TOO_LARGE', `the skill's files hold ${total} bytes; a pull takes at most ${limits.totalBytes}`, { file }));
+  if (stopped !== undefined) found.push(stopped);
   if (hasErrors(found)) return { diagnostics: found };
   const files = read.filter((f): f is PulledFile => f !== undefined);
   const skillMd = files.find((f) => f.path === SKILL_MD) as PulledFile;

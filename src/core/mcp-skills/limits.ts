@@ -4,6 +4,11 @@ export interface PullLimits {
   readonly fileBytes: number;
   /** Bytes of one skill, every file together. */
   readonly totalBytes: number;
+  /**
+   * Bytes read by one pull, every skill together (an `--all` of many skills each within
+   * `totalBytes`): the verified skills are all held until they are placed, together or not at all.
+   */
+  readonly pullBytes: number;
   /** Files of one skill. */
   readonly files: number;
   /** Skills of one `--all`. */
@@ -17,11 +22,15 @@ export interface PullLimits {
 export const DEFAULT_PULL_LIMITS: PullLimits = {
   fileBytes: 16 * 1024 * 1024,
   totalBytes: 64 * 1024 * 1024,
+  pullBytes: 256 * 1024 * 1024,
   files: 10_000,
   skills: 1_000,
   pages: 1_000,
   listed: 100_000,
 };
+
+/** The hint of MCP_PULL_TOO_LARGE: what a user can do about the pull's bound. */
+export const PULL_FEWER = 'pull fewer skills at a time, by their URIs';
 
 /**
  * The largest JSON-RPC message taken: a file of `fileBytes` as base64 (4/3) inside its JSON

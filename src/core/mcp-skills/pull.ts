@@ -10,8 +10,8 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostic
 import { toGetResult, type SkillEntry } from './answers.js';
 import { checkEntry, type PlannedSkill } from './check-entry.js';
 import { connectSkillServer, serverLabel, ServerFailure, withoutToken, type ServerAddress, type SkillServer } from './connection.js';
-import { fetchSkill, unlistedFiles, type PulledSkill } from './fetch-skill.js';
-import { maxMessageBytes, type PullLimits } from './limits.js';
+import { fetchSkill, unlistedFiles, type PulledSkill, type PullTally } from './fetch-skill.js';
+import { maxMessageBytes, PULL_FEWER, type PullLimits } from './limits.js';
 import { listResources, listSkills, walkDirectory } from './listing.js';
 
 /** Which skills: the SKILL.md URIs given, or every skill the server lists. */
@@ -69,6 +69,13 @@ function sameNames(plans: readonly PlannedSkill[]): Diagnostic[] {
     );
 }
 
+/** The sizes the entries declare, every skill together: past the pull's bound, refused before any file is read. */
+function declaredTooLarge(plans: readonly PlannedSkill[], limits: PullLimits): Diagnostic[] {
+  const declared = plans.reduce((n, p) => n + p.files.reduce((m, f) => m + (f.size ?? 0), 0), 0);
+  if (declared <= limits.pullBytes) return [];
+  return [diag('MCP_PULL_TOO_LARGE', `the entries' files hold ${declared} bytes in all; a pull reads at most ${limits.pullBytes}`, { hint: PULL_FEWER })];
+}
+
 /** The steps on a connected server. Throws `ServerFailure` when the server cannot be used. */
 export async function pullFrom(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<PullResult> {
   const found: Diagnostic[] = [];
@@ -79,6 +86,7 @@ export async function pullFrom(server: SkillServer, request: PullRequest, limits
     if (checked.plan !== undefined) plans.push(checked.plan);
   }
   pushAll(found, sameNames(plans));
+  pushAll(found, declaredTooLarge(plans, limits));
   if (hasErrors(found) || plans.length === 0) return { ok: !hasErrors(found), skills: [], diagnostics: sortDiagnostics(found) };
   // What the server shows besides the entries, asked for at once (independent requests, a few
   // skills' walks at a time); a failure is reported in a fixed order (the listing, then each
@@ -93,10 +101,13 @@ export async function pullFrom(server: SkillServer, request: PullRequest, limits
   for (const [i, plan] of plans.entries()) pushAll(found, unlistedFiles(plan, [...listed, ...(walks[i] as { value: string[] }).value]));
   if (hasErrors(found)) return { ok: false, skills: [], diagnostics: sortDiagnostics(found) };
   const skills: PulledSkill[] = [];
+  // Every verified skill is held until all are placed: the pull as a whole is bounded too.
+  const tally: PullTally = { bytes: 0 };
   for (const plan of plans) {
-    const r = await fetchSkill(server, plan, limits);
+    const r = await fetchSkill(server, plan, limits, tally);
     pushAll(found, r.diagnostics);
     if (r.skill !== undefined) skills.push(r.skill);
+    if (tally.bytes > limits.pullBytes) break;
   }
   const ok = !hasErrors(found);
   return { ok, skills: ok ? skills : [], diagnostics: sortDiagnostics(found) };
