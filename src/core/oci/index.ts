@@ -26,4 +26,4 @@ export { formatOciReference, isLoopback, isOciArgument, manifestRef, parseOciRef
 export { referrersTag, trustedSigners, type PushedSignature } from './signature.js';
 export { type TransportOptions } from './transport.js';
 export { remoteDrift } from './drift.js';
-export { cachedRunArchive, runDigest } from './run-target.js';
+export { cachedRunArchive, runDigest, type RunArchive } from './run-target.js';

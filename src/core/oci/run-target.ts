@@ -5,7 +5,7 @@
  * written to a private scratch file that the run then reads, checking it against the layer's
  * digest: what runs is what was verified.
  */
-import { mkdtemp, open } from 'node:fs/promises';
+import { mkdtemp, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_ARCHIVE_BOUNDS, inflateLimit } from '../archive/index.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
@@ -14,6 +14,9 @@ import type { SkillPin } from '../pins/index.js';
 import type { BlobCache } from './cache.js';
 import { cachedHead } from './fetch-artifact.js';
 import { formatOciReference, type OciReference } from './reference.js';
+
+/** The file name of the scratch archive, whatever the skill: `.tgz`, which the run reads as a gzipped tar. */
+const RUN_ARCHIVE_NAME = 'skill.tgz';
 
 /** The digest a run of `ref` takes: its own, or the one a pin's origin records for its tag. */
 export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256Digest {
@@ -30,13 +33,23 @@ export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256D
   return pin.origin.oci.digest;
 }
 
+/** The scratch copy of a cached layer that a run reads. */
+export interface RunArchive {
+  /** `<scratchDir>/skill.tgz`. */
+  readonly path: string;
+  /** The directory made for it (mkdtemp): what the caller removes when the run is over, and nothing else. */
+  readonly scratchDir: string;
+  /** The layer's digest, which the run checks the file against as it reads it. */
+  readonly archiveDigest: Sha256Digest;
+}
+
 /**
- * Writes the verified layer of `digest` to `<scratch>/<id>-<version>.tgz`; returns that path and
- * the layer's digest, which the run checks the file against as it reads it (resolve.ts
- * `archiveDigest`): a process of the user's that writes the temporary directory could otherwise
- * swap the file in between.
+ * Writes the verified layer of `digest` to `<scratch>/skill.tgz`; returns that path, the scratch
+ * directory, and the layer's digest, which the run checks the file against as it reads it
+ * (resolve.ts `archiveDigest`): a process of the user's that writes the temporary directory could
+ * otherwise swap the file in between.
  */
-export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<{ path: string; archiveDigest: Sha256Digest }> {
+export async function cachedRunArchive(cache: BlobCache, ref: OciReference, digest: Sha256Digest, scratchParent: string): Promise<RunArchive> {
   const reference = formatOciReference({ ...ref, digest });
   const hit = await cachedHead(cache, ref, digest, true);
   if (hit === undefined) throw new SkillctlError('OCI_NOT_CACHED', `${reference} is not in the cache (${cache.root})`, { hint: `skillctl pull ${reference}` });
@@ -54,13 +67,20 @@ export async function cachedRunArchive(cache: BlobCache, ref: OciReference, dige
     throw new SkillctlError('OCI_DIGEST_MISMATCH', `the cached layer of ${reference} no longer hashes to its digest; it was removed`, { hint: 'pull it again' });
   }
   const { bytes } = cached;
-  const dir = await mkdtemp(join(scratchParent, 'skillctl-run-oci-'));
-  const path = join(dir, `${hit.config.id}-${hit.config.version}.tgz`);
-  const fh = await open(path, 'wx', 0o600);
+  const scratchDir = await mkdtemp(join(scratchParent, 'skillctl-run-oci-'));
+  // A constant name: nothing the registry sent (config, manifest, annotations) is part of a path.
+  // The run names the skill from the manifest inside the archive, not from this file's name.
+  const path = join(scratchDir, RUN_ARCHIVE_NAME);
   try {
-    await fh.writeFile(bytes);
-  } finally {
-    await fh.close();
+    const fh = await open(path, 'wx', 0o600);
+    try {
+      await fh.writeFile(bytes);
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    await rm(scratchDir, { recursive: true, force: true });
+    throw err;
   }
-  return { path, archiveDigest: layer.digest as Sha256Digest };
+  return { path, scratchDir, archiveDigest: layer.digest as Sha256Digest };
 }

@@ -5,7 +5,6 @@
  */
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname } from 'node:path';
 import { cachedRunArchive, parseOciReference, runDigest } from '../../../core/oci/index.js';
 import type { Sha256Digest } from '../../../core/digest/index.js';
 import { readLockFile, type SkillPin } from '../../../core/pins/index.js';
@@ -29,6 +28,9 @@ export async function ociRunTarget(ctx: Context, target: string): Promise<{ path
   const ref = parseOciReference(target);
   const digest = runDigest(ref, ref.digest !== undefined ? [] : await lockPins(ctx));
   const archive = await cachedRunArchive(blobCache(ctx.io), ref, digest, tmpdir());
-  process.once('exit', () => rmSync(dirname(archive.path), { recursive: true, force: true }));
-  return archive;
+  // Exactly the directory mkdtemp made, never one derived from the archive's path: a path built
+  // from what a registry sent once made this remove any directory the publisher named.
+  const { scratchDir } = archive;
+  process.once('exit', () => rmSync(scratchDir, { recursive: true, force: true }));
+  return { path: archive.path, archiveDigest: archive.archiveDigest };
 }
