@@ -9,6 +9,7 @@
  */
 import { canonicalize, isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
+import { SKILL_ID_MAX_LENGTH, SKILL_ID_PATTERN, SKILL_VERSION_PATTERN } from '../manifest/index.js';
 
 export const OCI_MANIFEST = 'application/vnd.oci.image.manifest.v1+json';
 export const OCI_INDEX = 'application/vnd.oci.image.index.v1+json';
@@ -151,5 +152,13 @@ export function toSkillConfig(bytes: Buffer, what: string): SkillConfig {
   const manifest = str('manifest_digest');
   const content = str('content_digest');
   if (!isSha256Digest(manifest) || !isSha256Digest(content)) throw invalid(what, 'a digest is not sha256:<hex>');
-  return { kind, id: str('id'), version: str('version'), ...(typeof doc.description === 'string' ? { description: doc.description } : {}), manifest_digest: manifest, content_digest: content };
+  // The id and version are the publisher's, and name files: run's scratch archive was once
+  // `<id>-<version>.tgz`, and a version `1/../../x` put it (and the directory removed with it)
+  // anywhere. Only what a lock may record is taken: a skill_id and a semantic version, neither of
+  // which can hold a `/`, a `..` segment or a leading `.`.
+  const id = str('id');
+  if (id.length > SKILL_ID_MAX_LENGTH || !SKILL_ID_PATTERN.test(id)) throw invalid(what, `id ${JSON.stringify(id.slice(0, 80))} is not a skill id (${SKILL_ID_PATTERN.source})`);
+  const version = str('version');
+  if (!SKILL_VERSION_PATTERN.test(version)) throw invalid(what, `version ${JSON.stringify(version.slice(0, 80))} is not a semantic version`);
+  return { kind, id, version, ...(typeof doc.description === 'string' ? { description: doc.description } : {}), manifest_digest: manifest, content_digest: content };
 }

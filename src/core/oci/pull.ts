@@ -183,12 +183,19 @@ function isPlainName(id: string): boolean {
 }
 
 /**
- * Whether `identity` is the skill the config names: its id, and both digests. The content digest
- * alone leaves out a bundle's manifest (skill.yaml is not part of its own content), so a folder
- * whose manifest was edited, and its digests fixed, would pass for the pulled skill.
+ * Whether `identity` is the skill the config names: its id, version and both digests. The content
+ * digest alone leaves out a bundle's manifest (skill.yaml is not part of its own content), so a
+ * folder whose manifest was edited, and its digests fixed, would pass for the pulled skill. The
+ * digests cover the layer's version, not the config's copy of it, which a publisher sets to
+ * anything: a config whose version is not the layer's describes another skill.
  */
 function isSkill(identity: SkillIdentity | undefined, config: SkillConfig): boolean {
-  return identity?.skill_id === config.id && identity.manifest_digest === config.manifest_digest && identity.content_digest === config.content_digest;
+  return (
+    identity?.skill_id === config.id &&
+    identity.skill_version === config.version &&
+    identity.manifest_digest === config.manifest_digest &&
+    identity.content_digest === config.content_digest
+  );
 }
 
 /** Whether the folder already holds the skill the config names (a repeated pull writes nothing). */
