@@ -89,19 +89,20 @@ describe('push and pull oci:// with docker-registry', () => {
     assert.equal(byDigest.code, 0, byDigest.stdout);
     assert.equal(json<PullDoc>(byDigest).from_cache, true);
     assert.equal(json<PullDoc>(byDigest).path, join('vendor', 'fs.read_text'));
-    // Again by digest: the cached blobs are re-hashed and the folder validated; it holds the
-    // content the config names, so nothing is unpacked or written.
+    // Again by digest: the cached blobs are re-hashed, the folder validated and compared with the
+    // cached layer's listing (read in memory, not unpacked); it holds exactly those files, so
+    // nothing is unpacked or written.
     const again = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
     assert.deepEqual([again.outcome, again.from_cache], ['unchanged', true]);
-    // The layer is not read when nothing would be written: an edited cached layer changes nothing
-    // there, and is found (removed, fetched again) by the first pull that unpacks it.
+    // An edited cached layer is found by that comparison (removed, fetched again from the
+    // registry): the folder is still found unchanged, and the cache is whole again.
     const layerPath = join(work, 'cache', 'skillctl', 'oci', 'blobs', 'sha256', pushed.layer.digest.slice('sha256:'.length));
     await writeFile(layerPath, 'edited in the cache');
-    const untouched = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
-    assert.deepEqual([untouched.outcome, untouched.from_cache], ['unchanged', true]);
-    const refetched = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor2', '--json'], proj));
-    assert.deepEqual([refetched.outcome, refetched.from_cache], ['written', false]);
+    const refetchedInPlace = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor', '--json'], proj));
+    assert.deepEqual([refetchedInPlace.outcome, refetchedInPlace.from_cache], ['unchanged', false]);
     assert.equal(sha256(await readFile(layerPath)), pushed.layer.digest);
+    const fromCache = json<PullDoc>(cli(['pull', `oci://${registry.host}/skills/fs.read_text@${pushed.digest}`, '--out', 'vendor2', '--json'], proj));
+    assert.deepEqual([fromCache.outcome, fromCache.from_cache], ['written', true]);
     // A folder changed since is not taken for the same content: the full pull refuses to overwrite it.
     const changed = join(proj, 'vendor', 'fs.read_text', (await readdir(join(proj, 'vendor', 'fs.read_text'))).find((n) => n !== 'skill.yaml') as string);
     await writeFile(changed, 'changed\n');

@@ -1,8 +1,8 @@
 /**
  * `pull`: a skill from a registry into a folder. Fixed steps: manifest (by digest from the cache
  * when it is there, hashed as read; else fetched, bounded and hashed), media types, config, signers
- * when asked; by digest, a folder that already holds the skill the config names ends the pull
- * there, the layer unread; else the layer: from the cache (re-hashed) or streamed from the registry, its
+ * when asked; by digest, a folder that already holds exactly the files of the cached layer (listed
+ * in memory, not unpacked) ends the pull there; else the layer: from the cache (re-hashed) or streamed from the registry, its
  * pieces counted, hashed and written to the cache's scratch file as they arrive and at the same
  * time inflated through the guarded tar walk of `run ARCHIVE` into a scratch folder beside the
  * destination (never held whole in memory; each file hashed as it is written). The unpacked
@@ -28,6 +28,7 @@ import { formatOciReference, type OciReference } from './reference.js';
 import { trustedSigners } from './signature.js';
 import type { TransportOptions } from './transport.js';
 import { cachedHead, openArtifact, withCachedLayer, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
+import { cachedLayerFiles, holdsExactly, placedFiles } from './placed-files.js';
 
 export interface PullRequest {
   readonly ref: OciReference;
@@ -102,13 +103,17 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   // The skill's kind from the config places it; the layer must then say the same.
   const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
   // A second pull of a cached digest whose folder is already in place: the folder is validated
-  // and must be the skill the verified config names, manifest and content. Nothing would be
-  // written, so the layer is neither unpacked nor read: it is re-hashed only when used.
+  // and must be the skill the verified config names (id, version, manifest and content), and hold
+  // exactly the files of the cached layer, which is read (re-hashed) and listed in memory but not
+  // unpacked: nothing would be written. Anything else takes the full pull below.
   if (known !== undefined && isPlainName(config.id)) {
     const dest = join(parent, config.id);
     const there = (await entryExists(dest)) ? await checkSkillDir(dest, dest).catch(() => undefined) : undefined;
     if (there?.ok === true && there.kind === config.kind && isSkill(there.identity, config)) {
-      return { ok: true, reference, digest, config, fromCache: true, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
+      const files = await cachedLayerFiles(req.cache, known.artifact.layer, `${reference} (layer)`);
+      if (files !== undefined && (await holdsExactly(dest, files))) {
+        return { ok: true, reference, digest, config, fromCache: true, ...withSigners, kind: config.kind, path: dest, outcome: 'unchanged', diagnostics: there.diagnostics };
+      }
     }
   }
   // The layer from the cache (re-hashed), or the registry for what is missing.
@@ -156,7 +161,9 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     const done = { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, diagnostics: check.diagnostics } as const;
     if (await entryExists(dest)) {
       placed = true; // the folder is there either way: what was made for it stays
-      if (await holdsSkill(dest, config)) return { ...done, outcome: 'unchanged' };
+      // Unchanged only when the folder is exactly what was just unpacked, every file of it
+      // (ignored and excluded ones included, since a skill run earlier may have planted them).
+      if (await holdsExactly(dest, await placedFiles(source))) return { ...done, outcome: 'unchanged' };
       if (req.force !== true) {
         throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
       }
@@ -196,10 +203,4 @@ function isSkill(identity: SkillIdentity | undefined, config: SkillConfig): bool
     identity.manifest_digest === config.manifest_digest &&
     identity.content_digest === config.content_digest
   );
-}
-
-/** Whether the folder already holds the skill the config names (a repeated pull writes nothing). */
-async function holdsSkill(dir: string, config: SkillConfig): Promise<boolean> {
-  const check = await checkSkillDir(dir, dir).catch(() => undefined);
-  return check?.kind === config.kind && isSkill(check.identity, config);
 }
