@@ -1,11 +1,11 @@
-// Threat: a publisher's config blob names files. `run oci://…@sha256:…` once wrote its scratch
-// archive to `<scratch>/<id>-<version>.tgz` and removed that path's directory at exit, so a config
-// version `1/../../…/victim/x` made a run write outside its scratch directory and `rm -rf` the
-// victim's (the home, /tmp). Against the real CNCF distribution registry: a skill pushed by
-// skillctl and re-published with such a config (or with a version its layer does not hold) is
-// refused by pull with OCI_MANIFEST_INVALID, exit 1, writing nothing; the same config planted in
-// the cache by hand (as a skill granted the home could) is refused by run, exit 1, which makes and
-// removes nothing outside its temporary directory.
+// Threat: a registry's config blob names paths (a skill's id or version that climbs out of the scratch directory run writes in and removes).
+// `run oci://…@sha256:…` once wrote its scratch archive to `<scratch>/<id>-<version>.tgz` and
+// removed that path's directory at exit, so a config version `1/../../…/victim/x` made a run write
+// outside its scratch directory and `rm -rf` the victim's (the home, /tmp). Against the real CNCF
+// distribution registry: a skill pushed by skillctl and re-published with such a config (or with
+// a version its layer does not hold) is refused by pull with OCI_MANIFEST_INVALID, exit 1, writing
+// nothing; the same config planted in the cache by hand (as a skill granted the home could) is
+// refused by run, exit 1, which makes and removes nothing outside its temporary directory.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';

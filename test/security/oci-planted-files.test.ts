@@ -1,10 +1,10 @@
-// Threat: a skill run earlier with write access to the project plants files in a pulled folder
-// `.agents/skills/<name>/` where the skill's digests do not look: under a `.skillignore` that
-// lists itself, under `node_modules/`, as a link, or as an empty folder. `pull oci://… --force`
-// once answered `unchanged` and kept them, since the folder still had the skill's identity and
-// digests. Against the real CNCF distribution registry: such a folder is never `unchanged`; without
-// --force it is refused as a folder holding other content (OUTPUT_EXISTS, exit 2, left as it
-// is), by tag and by digest from the cache; --force puts back exactly the published files.
+// Threat: files planted in a pulled skill's folder where its digests do not look (under a skillignore file that lists itself, in node_modules, as a link or an empty folder), kept by a re-pull.
+// A skill run earlier with write access to the project plants them in `.agents/skills/<name>/`;
+// `pull oci://… --force` once answered `unchanged` and kept them, since the folder still had the
+// skill's identity and digests. Against the real CNCF distribution registry: such a folder is
+// never `unchanged`; without --force it is refused as a folder holding other content
+// (OUTPUT_EXISTS, exit 2, left as it is), by tag and by digest from the cache; --force puts back
+// exactly the published files.
 import assert from 'node:assert/strict';
 import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
