@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sha256 } from '../../src/core/digest/index.js';
 import { BlobCache } from '../../src/core/oci/index.js';
-import { codesOf, skillctl, type CliRun } from '../helpers/cli.js';
+import { codesOf, json, skillctl, type CliRun } from '../helpers/cli.js';
 import { putBlob } from '../helpers/oci-cache.js';
 import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
 import { removeDir, snapshot, tempDir } from '../helpers/project.js';
@@ -111,12 +111,26 @@ describe('a config blob whose id or version would name a path', () => {
     const cacheBefore = await snapshot(s.cache);
     // run reads the cache only; it never asks the registry.
     const r = cli(['run', `oci://${registry.host}/skills/pdf-notes@${digest}`, '--json'], s.proj, { XDG_CACHE_HOME: s.cache, TMPDIR: s.tmp });
-    assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.deepEqual(codesOf(r), ['OCI_MANIFEST_INVALID']);
+    // What the run did to the victim first (once: removed whole, at the process's exit), then how it ended.
+    assert.equal(existsSync(join(s.victim, 'precious', 'data.txt')), true, 'the victim directory is still there');
     assert.deepEqual(await snapshot(s.victim), victimBefore, 'the victim directory is as it was');
-    assert.equal(existsSync(join(s.victim, 'x.tgz')), false);
     assert.deepEqual(await leftIn(s.tmp), [], 'no scratch directory left');
     assert.deepEqual(await snapshot(s.cache), cacheBefore, 'the planted cache is only read');
-    assert.equal(await readFile(join(s.victim, 'precious', 'data.txt'), 'utf8'), 'important\n');
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codesOf(r), ['OCI_MANIFEST_INVALID']);
+  });
+
+  it('an honest skill run from the cache: its scratch directory, and nothing else of the temporary directory, is removed at exit', async () => {
+    const s = await scene();
+    await mkdir(join(s.tmp, 'keep'));
+    await writeFile(join(s.tmp, 'keep', 'file'), 'keep\n');
+    const pulled = cli(['pull', `oci://${registry.host}/skills/pdf-notes:1`, '--json'], s.proj, { XDG_CACHE_HOME: s.cache });
+    assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr);
+    const r = cli(['run', `oci://${registry.host}/skills/pdf-notes@${json<{ digest: string }>(pulled).digest}`, '--json'], s.proj, { XDG_CACHE_HOME: s.cache, TMPDIR: s.tmp });
+    // A SKILL.md folder has no entrypoint to run: refused as a bundle, after its archive was read.
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual([json<{ status: string }>(r).status, json<{ exit_code: number }>(r).exit_code], ['bundle_invalid', 1]);
+    assert.deepEqual(await leftIn(s.tmp), ['keep']);
+    assert.equal(await readFile(join(s.tmp, 'keep', 'file'), 'utf8'), 'keep\n');
   });
 });
