@@ -2,7 +2,8 @@
  * What "the folder already holds this skill" means for pull: the folder holds exactly the files
  * the layer unpacks to (after `.skillignore` and the excluded folders, as pull places them), with
  * the same bytes and modes, and nothing else: no other file, no empty or extra directory, no link,
- * FIFO or device. The skill's digests are not enough: they leave out what `.skillignore` lists,
+ * FIFO or device, but for a `signatures.json` at the top the layer does not hold (below). The
+ * skill's digests are not enough: they leave out what `.skillignore` lists,
  * `node_modules/`, `.git/`, `.skillctl/`, `signatures.json` and the manifest's formatting, so a
  * skill that ran with write access could leave a `helper.sh` (and a `.skillignore` that lists
  * itself and it) in a pulled folder that a `pull --force` then called `unchanged` and kept.
@@ -15,6 +16,9 @@ import { hasErrors } from '../diagnostics.js';
 import type { FileMode, Sha256Digest } from '../digest/index.js';
 import type { Descriptor } from './artifact.js';
 import type { BlobCache } from './cache.js';
+
+/** Where `pin --sign` writes a skill's signatures. */
+const SIGNATURES_FILE = 'signatures.json';
 
 /** A file pull places: its path in the skill's folder, size, mode and digest. */
 export interface PlacedFile {
@@ -90,6 +94,10 @@ export async function holdsExactly(dir: string, files: readonly PlacedFile[]): P
           continue;
         }
         const want = wanted.get(path);
+        // The signatures `pin --sign` adds beside a pulled skill: a file the layer cannot hold
+        // the user's, and nothing trusts it unverified (each signature is checked against the
+        // lock's keys), so its presence is no other content.
+        if (want === undefined && path === SIGNATURES_FILE && e.isFile()) continue;
         if (!e.isFile() || want === undefined) return false;
         const got = await asyncDirOps.hashRegular?.(join(dir, ...path.split('/')), want.size, 0);
         if (got === undefined || got.size !== want.size || got.mode !== want.mode || got.digest !== want.digest) return false;

@@ -64,6 +64,17 @@ describe('holdsExactly', () => {
     });
   }
 
+  it('with a signatures.json at the top that pin --sign wrote, but not one in a folder below, nor a link of that name', async () => {
+    const dir = await folder();
+    await writeFile(join(dir, 'signatures.json'), '{"signatures":[]}\n');
+    assert.equal(await holdsExactly(dir, PLACED), true);
+    await writeFile(join(dir, 'scripts', 'signatures.json'), '{}\n');
+    assert.equal(await holdsExactly(dir, PLACED), false);
+    const other = await folder();
+    await symlink('/etc/passwd', join(other, 'signatures.json'));
+    assert.equal(await holdsExactly(other, PLACED), false);
+  });
+
   it('not when the folder itself is a link to one that holds the files, or is missing', async () => {
     const dir = await folder();
     const link = join(dir, '..', 'link');
