@@ -237,3 +237,48 @@ describe('verify-pins --staged and --rev: the skill roots of the lock in the tre
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', base]).code, 0);
   });
 });
+
+describe('verify-pins --base: the base lock is read whatever the lock being verified is', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  /** A branch `name` off `from` whose lock is `text`, or deleted when `text` is undefined. */
+  async function branch(root: string, name: string, from: string, text: string | undefined): Promise<void> {
+    git(root, ['checkout', '-q', '-b', name, from]);
+    if (text === undefined) git(root, ['rm', '-q', 'pins/skills.lock.json']);
+    else await writeFile(join(root, 'pins', 'skills.lock.json'), text);
+    git(root, ['commit', '-q', '-a', '--allow-empty', '-m', name]);
+    git(root, ['checkout', '-q', 'main']);
+  }
+  const findings = (stdout: string): string[][] => (JSON.parse(stdout) as { diagnostics: { code: string; pointer?: string }[] }).diagnostics.map((d) => [d.code, d.pointer ?? '']);
+  const PROVENACT = '{\n  "schema_version": "1.0.0",\n  "skills": []\n}\n';
+
+  it('a base without a lock has nothing to compare (the change brings the first lock); a base lock that does not load is exit 2', async () => {
+    const { root, base } = await repo();
+    await branch(root, 'nolock', base, undefined);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'main', '--base', 'nolock']).code, 0);
+    // Before, a base lock that did not load (or was not a skillctl lock) was silently nothing to compare.
+    await branch(root, 'broken', base, '{"x": 1}\n');
+    const broken = skillctlIn(root, ['verify-pins', '--rev', 'main', '--base', 'broken']);
+    assert.equal(broken.code, 2, broken.stdout + broken.stderr);
+    assert.match(broken.stderr, /^error LOCK_UNREADABLE: the lock file pins\/skills\.lock\.json of --base broken does not load: /);
+  });
+
+  it('a lock of another format than the base\'s, or one that does not load: PIN_TRUST_CHANGED at the lock', async () => {
+    const { root, base } = await repo();
+    await branch(root, 'provenact', base, PROVENACT);
+    await branch(root, 'invalid', base, '{"lock_version": "skillctl.lock.v1"}\n');
+    // A skillctl base, a provenact head (what the fixture's skill folders make unpinned aside).
+    const down = skillctlIn(root, ['verify-pins', '--rev', 'provenact', '--base', 'main', '--json']);
+    assert.equal(down.code, 1, down.stdout + down.stderr);
+    assert.deepEqual(findings(down.stdout).filter(([c]) => c !== 'PIN_UNPINNED'), [['PIN_TRUST_CHANGED', '']]);
+    // A provenact base, a skillctl head: the lock's trust changes as much.
+    const up = skillctlIn(root, ['verify-pins', '--rev', 'main', '--base', 'provenact', '--json']);
+    assert.equal(up.code, 1, up.stdout + up.stderr);
+    assert.deepEqual(findings(up.stdout), [['PIN_TRUST_CHANGED', '']]);
+    const invalid = skillctlIn(root, ['verify-pins', '--rev', 'invalid', '--base', 'main', '--json']);
+    assert.equal(invalid.code, 1, invalid.stdout + invalid.stderr);
+    assert.deepEqual([...new Set(findings(invalid.stdout).map(([c]) => c))].sort(), ['LOCK_INVALID', 'PIN_TRUST_CHANGED']);
+    // Without --base each is what it was.
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'main']).code, 0);
+  });
+});

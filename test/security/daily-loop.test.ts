@@ -18,7 +18,8 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { git, installDocHook, pinnedRepo, RUN_JS, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
+import { errorCodes, git, installDocHook, pinnedRepo, RUN_JS, sh, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
+import { ROOT } from '../helpers/paths.js';
 import { removeDir } from '../helpers/project.js';
 
 const repos: string[] = [];
@@ -276,5 +277,41 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
       ['PIN_IMMUTABLE', '/skills/0/manifest_digest'],
     ]);
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'main', '--base', 'main']).code, 0);
+  });
+  // Before: the comparison ran only when the change's lock was a skillctl lock, so a change that
+  // rewrote it as an empty provenact lock skipped --base (even a --base naming no commit), and a
+  // provenact lock searched no skill root: every pin, key and signer the base required was gone,
+  // and the tampered and the added skill passed CI and the pre-commit framework's range hook.
+  it('a tampered skill and an added one, with the lock rewritten as a provenact lock or deleted', async () => {
+    const { root, base } = await repo();
+    git(root, ['checkout', '-q', '-b', 'pr']);
+    await writeFile(join(root, RUN_JS), 'evil()\n');
+    await put(root, '.claude/skills/evil/SKILL.md', SKILL_MD);
+    await writeFile(join(root, 'pins', 'skills.lock.json'), '{\n  "schema_version": "1.0.0",\n  "skills": []\n}\n');
+    git(root, ['add', '.']);
+    git(root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; file?: string; pointer?: string }[] }).diagnostics.map((d) => [d.code, d.file ?? '', d.pointer ?? '']);
+    assert.deepEqual(found, [
+      ['PIN_UNPINNED', '.claude/skills/evil', ''],
+      ['PIN_UNPINNED', 'manifests/hello', ''],
+      ['PIN_UNPINNED', 'manifests/packs/daily.yaml', ''],
+      ['PIN_TRUST_CHANGED', 'pins/skills.lock.json', ''],
+    ]);
+    // The skill roots are searched with a provenact lock, base or none.
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD']).code, 1);
+    const hook = sh(root, 'sh', [join(ROOT, 'scripts', 'pre-commit-hook.sh'), 'verify-pins'], { env: { PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: 'HEAD' } });
+    assert.equal(hook.code, 1, hook.stdout + hook.stderr);
+    assert.ok(errorCodes(hook.stdout).includes('PIN_TRUST_CHANGED'), hook.stdout);
+    const nowhere = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'no-such-ref', '--json']);
+    assert.equal(nowhere.code, 2, nowhere.stdout + nowhere.stderr);
+    assert.match(nowhere.stdout, /"code": "GIT_TREE_UNREADABLE"/);
+
+    git(root, ['rm', '-q', 'pins/skills.lock.json']);
+    git(root, ['commit', '-q', '--no-verify', '-m', 'no lock at all']);
+    const gone = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(gone.code, 1, gone.stdout + gone.stderr);
+    assert.deepEqual(codes(gone.stdout), [['PIN_TRUST_CHANGED', 'pins/skills.lock.json']]);
   });
 });

@@ -8,13 +8,31 @@
  * skills under it from the unpinned check), other digests for an identity already pinned.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { SkillctlLock } from './model.js';
+import type { LoadedLock, SkillctlLock } from './model.js';
 import { skillRootsOf } from './skill-roots.js';
+
+const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
+
+/**
+ * Findings of the lock a change leaves (`head`, named `file`; undefined when there is none, or it
+ * does not load) against `base`, the lock of the base commit `baseLabel`. Two skillctl locks are
+ * compared field by field. A lock of another format than the base's is itself a change of trust:
+ * a provenact lock has no keys file, `min_signers` or skill roots to compare, and pins only
+ * `skills/<id>/<version>` bundles, so a change that rewrote the base's skillctl lock as an empty
+ * provenact lock dropped every pin, key and signer the base required, and nothing else would say
+ * so. Two provenact locks are not compared (their trust anchors are per bundle).
+ */
+export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string): Diagnostic[] {
+  if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel);
+  if (head?.format === base.format) return [];
+  const now = head === undefined ? 'there is no lock that loads' : `the lock is a ${head.format} lock`;
+  return [diag('PIN_TRUST_CHANGED', `${now}, where ${baseLabel} has a ${base.format} lock: nothing the base requires is compared`, { file, pointer: '', hint: TRUST_HINT })];
+}
 
 /** Findings of `lock` (named `file`) against `base`, the lock of the base commit `baseLabel`. */
 export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: string, baseLabel: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const hint = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
+  const hint = TRUST_HINT;
   if (base.keys_digest !== undefined && (lock.keys_digest !== base.keys_digest || lock.keys_file !== base.keys_file)) {
     out.push(diag('PIN_TRUST_CHANGED', `the keys file is not the one ${baseLabel} trusts (${base.keys_file ?? ''} ${base.keys_digest})`, { file, pointer: '/keys_digest', hint }));
   }

@@ -31,4 +31,4 @@ export { verifyLock, type LockVerification, type VerifyLockOptions } from './ver
 export { verifyPackPin, type PackVerification } from './verify-pack.js';
 export { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 export { pinnedDirectory, verifySkillPin, verifySourceAgainstPin, type DigestComparison, type PinVerification } from './verify-skill.js';
-export { checkAgainstBase } from './against-base.js';
+export { checkAgainstBase, checkLockAgainstBase } from './against-base.js';

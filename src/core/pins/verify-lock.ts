@@ -10,7 +10,7 @@ import { mapLimited } from '../map-limited.js';
 import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './context.js';
 import { findAliases } from './aliases.js';
 import { findPinnable, findProvenactBundles, PACKS_DIR } from './scan.js';
-import { skillRootsOf } from './skill-roots.js';
+import { DEFAULT_SKILL_ROOTS, skillRootsOf } from './skill-roots.js';
 import { findUncovered } from './uncovered.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
 import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
@@ -157,12 +157,27 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
     findProvenactBundles(ctx.root, ctx.ops),
   ]);
   const strip = (s: string): string => s.replace(/\/+$/, '');
-  const missing = unpinned(
-    bundles,
-    new Set(lock.skills.map((p) => strip(p.bundle_dir))),
-    'bundle',
-    (p) => `add an entry for ${p} to the provenact lock with provenact's own tooling, or remove the directory (skillctl pin writes skillctl locks only)`,
-  );
+  // The folders an agent loads skills from hold skills whatever lock the project keeps: a
+  // provenact lock names no skill roots, so the defaults are searched, as for a skillctl lock
+  // without `skill_roots`. A provenact lock cannot pin a skill folder or a pack, so each found is
+  // unpinned; the provenact bundles under skills/ are not skill folders (and are not read again).
+  const provenact = new Set(bundles);
+  const pinnable = await findPinnable(ctx.root, ctx.ops, provenact, DEFAULT_SKILL_ROOTS);
+  const missing = [
+    ...unpinned(
+      bundles,
+      new Set(lock.skills.map((p) => strip(p.bundle_dir))),
+      'bundle',
+      (p) => `add an entry for ${p} to the provenact lock with provenact's own tooling, or remove the directory (skillctl pin writes skillctl locks only)`,
+    ),
+    ...unpinned(
+      pinnable.bundles.filter((p) => !provenact.has(p)),
+      new Set(),
+      'skill folder',
+      (p) => `a provenact lock pins only provenact bundles (skills/<id>/<version>): remove ${p}, or keep the project's skills in a skillctl lock`,
+    ),
+    ...unpinned(pinnable.packs, new Set(), 'behaviour pack', (p) => `a provenact lock pins only provenact bundles: remove ${p}, or keep it in a project with a skillctl lock`),
+  ];
   const diagnostics = sortDiagnostics(
     unique([
       ...ctx.diagnostics,

@@ -1,8 +1,8 @@
 // verify-pins on a provenact-skills lock: the checks of its verify_pins.sh, and the ones it
 // misses. The repository is built with keys generated in the test (test/helpers/provenact.ts).
 import assert from 'node:assert/strict';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { after, beforeEach, describe, it } from 'node:test';
 import { jcsDigest, sha256 } from '../../../src/core/digest/index.js';
 import { openLock, verifyLock } from '../../../src/core/pins/index.js';
@@ -68,6 +68,34 @@ describe('provenact lock format', () => {
     await rm(join(dir, 'payload.sh'));
     await writeFile(join(dir, 'bundle-meta.json'), JSON.stringify({ artifact: sha256('x'), manifest_hash: sha256('y'), schema_version: '1.0.0' }));
     assert.deepEqual(await codes(repo), ['PROVENACT_BUNDLE_INVALID']);
+  });
+
+  // A provenact lock names no skill roots; before, no skill folder or pack was looked for, so a
+  // project whose lock was (re)written in provenact's format hid every skill an agent loads.
+  it('skill folders under the default skill roots and packs: PIN_UNPINNED (a provenact lock cannot pin them)', async () => {
+    done();
+    const put = async (rel: string, text: string): Promise<void> => {
+      await mkdir(join(repo.root, dirname(rel)), { recursive: true });
+      await writeFile(join(repo.root, rel), text);
+    };
+    await put('.claude/skills/evil/SKILL.md', '---\nname: evil\ndescription: x\n---\n');
+    await put('manifests/hello/skill.yaml', 'name: hello\n');
+    await put('skills/notes/SKILL.md', '---\nname: notes\ndescription: x\n---\n');
+    await put('manifests/packs/p.yaml', 'profile: p\n');
+    const opened = await openLock(join(repo.root, 'pins', 'skills.lock.json'));
+    assert.ok(opened.context !== undefined);
+    const r = await verifyLock(opened.context);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.file]),
+      [
+        ['PIN_UNPINNED', '.claude/skills/evil'],
+        ['PIN_UNPINNED', 'manifests/hello'],
+        ['PIN_UNPINNED', 'manifests/packs/p.yaml'],
+        ['PIN_UNPINNED', 'skills/notes'],
+      ],
+    );
+    // The pinned provenact bundles under skills/ are no skill folders.
+    assert.deepEqual(r.unpinned, ['.claude/skills/evil', 'manifests/hello', 'manifests/packs/p.yaml', 'skills/notes']);
   });
 
   it('a signer not declared in manifest.signers: SIGNER_UNEXPECTED', async () => {

@@ -5,25 +5,30 @@
  * hook checks exactly what git will record, whatever is on disk.
  */
 import { isAbsolute, join, posix } from 'node:path';
-import { hasErrors, sortDiagnostics } from '../../../core/diagnostics.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { SkillctlError } from '../../../core/errors.js';
-import { checkAgainstBase, DEFAULT_LOCK_PATH, LOCK_MAX_BYTES, loadLock, lockRoot, openLock, verifyLock, type LockVerification, type SkillctlLockContext } from '../../../core/pins/index.js';
+import { checkLockAgainstBase, DEFAULT_LOCK_PATH, LOCK_MAX_BYTES, lockRoot, openLock, verifyLock, type LoadedLock, type LockContext, type LockVerification } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
 import { progressLine } from '../../progress.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
+import { loadBaseLock } from './base-lock.js';
 import { explainChanges } from './explain.js';
 import { openTree, projectRootIn, type OpenedTree, type TreeChoice } from './git-tree.js';
 import { withRemoteFindings } from './remote-step.js';
 import type { VerifyPinsOptions } from './options.js';
 
-/** The lock's bytes from the tree; read as a file is (LOCK_UNREADABLE when absent). */
-async function lockBytes(opened: OpenedTree, path: string, label: string): Promise<Buffer> {
-  const where = opened.label === 'index' ? 'the index' : `commit ${opened.label}`;
+/**
+ * The lock's bytes from the tree; read as a file is (LOCK_UNREADABLE when it cannot be). Undefined
+ * when it is not there and `missingOk`: a base's lock deleted by the change is a finding.
+ */
+async function lockBytes(opened: OpenedTree, path: string, label: string, missingOk = false): Promise<Buffer | undefined> {
+  const where = opened.label === 'index' ? 'the index' : `commit ${opened.label.slice(0, 12)}`;
   const r = await opened.ops.readBounded(path, { maxBytes: LOCK_MAX_BYTES });
   if (r.ok) return r.bytes;
   const absent = r.reason === 'missing';
+  if (absent && missingOk) return undefined;
   const why = absent ? 'it is not there' : r.reason === 'too-large' ? `it exceeds ${LOCK_MAX_BYTES} bytes` : r.reason === 'not-regular' ? `it is a ${r.kind}` : r.errno;
   throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${label} from ${where}: ${why}`, {
     ...(absent ? { hint: opened.label === 'index' ? 'stage it with git add, or name another with --lock' : 'name another with --lock' } : {}),
@@ -39,32 +44,48 @@ export async function runTree(ctx: Context, opts: VerifyPinsOptions, choice: Tre
   }
 }
 
+/** Where the lock is in the tree, how it is named, and the project root it pins. */
+async function lockPlace(cwd: string, opts: VerifyPinsOptions, opened: OpenedTree): Promise<{ root: string; lockPath: string; lockFile: string }> {
+  if (opts.lock !== undefined && opts.lock !== '-') {
+    const lockPath = isAbsolute(opts.lock) ? opts.lock : join(cwd, opts.lock);
+    return { root: lockRoot(lockPath), lockPath, lockFile: opts.lock };
+  }
+  const root = await projectRootIn(opened);
+  const lockPath = join(root, ...DEFAULT_LOCK_PATH.split('/'));
+  return { root, lockPath, lockFile: opts.lock === '-' ? '-' : root === cwd ? DEFAULT_LOCK_PATH : lockPath };
+}
+
+/** The lock as loaded, for the comparison with the base's. */
+function loadedOf(c: LockContext): LoadedLock {
+  return c.format === 'skillctl' ? { format: 'skillctl', lock: c.lock } : { format: 'provenact', lock: c.lock };
+}
+
+/** `result` with `found` added. */
+function adding(result: LockVerification, found: readonly Diagnostic[]): LockVerification {
+  return found.length === 0 ? result : { ...result, ok: result.ok && !hasErrors(found), diagnostics: sortDiagnostics([...result.diagnostics, ...found]) };
+}
+
 async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedTree): Promise<number> {
   // Paths in the tree hang from the top of the work tree; the working directory is its place there.
   const cwd = join(opened.top, ...opened.prefix.split('/').filter((p) => p !== ''));
-  let root: string;
-  let lockPath: string;
-  let lockFile: string;
-  let bytes: Buffer;
-  if (opts.lock !== undefined && opts.lock !== '-') {
-    lockPath = isAbsolute(opts.lock) ? opts.lock : join(cwd, opts.lock);
-    root = lockRoot(lockPath);
-    lockFile = opts.lock;
-    bytes = await lockBytes(opened, lockPath, lockFile);
-  } else {
-    root = await projectRootIn(opened);
-    lockPath = join(root, ...DEFAULT_LOCK_PATH.split('/'));
-    if (opts.lock === '-') {
-      const read = await readStdin(ctx.io, LOCK_MAX_BYTES);
-      if (read === undefined) throw new SkillctlError('LOCK_UNREADABLE', `stdin exceeds the ${LOCK_MAX_BYTES}-byte bound for a lock`);
-      bytes = read;
-      lockFile = '-';
-    } else {
-      lockFile = root === cwd ? DEFAULT_LOCK_PATH : lockPath;
-      bytes = await lockBytes(opened, lockPath, lockFile);
-    }
-  }
+  const { root, lockPath, lockFile } = await lockPlace(cwd, opts, opened);
+  // --base: REV's lock, read first, whatever the lock being verified turns out to be.
+  const base = opts.base !== undefined ? await loadBaseLock(ctx, opts.base, lockPath, lockFile) : undefined;
+  const againstBase = (head: LoadedLock | undefined): Diagnostic[] => (base?.loaded !== undefined ? checkLockAgainstBase(head, base.loaded, lockFile, base.label) : []);
   const view: VerifyPinsRenderOptions = { json: ctx.opts.json, style: ctx.style, quiet: ctx.opts.quiet, lockFile, tree: opened.label };
+  let bytes: Buffer | undefined;
+  if (opts.lock === '-') {
+    bytes = await readStdin(ctx.io, LOCK_MAX_BYTES);
+    if (bytes === undefined) throw new SkillctlError('LOCK_UNREADABLE', `stdin exceeds the ${LOCK_MAX_BYTES}-byte bound for a lock`);
+  } else {
+    bytes = await lockBytes(opened, lockPath, lockFile, base?.loaded !== undefined);
+  }
+  if (bytes === undefined) {
+    // The change deleted the lock the base verifies with.
+    const found = againstBase(undefined);
+    ctx.out(renderUnverifiable(found, view));
+    return exitCodeFor({ ok: false, diagnostics: found });
+  }
   const lock = await openLock(lockPath, {
     label: lockFile,
     bytes,
@@ -73,8 +94,9 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
     ops: opened.ops,
   });
   if (lock.context === undefined) {
-    ctx.out(renderUnverifiable(lock.diagnostics, view));
-    return exitCodeFor(lock);
+    const found = sortDiagnostics([...lock.diagnostics, ...againstBase(undefined)]);
+    ctx.out(renderUnverifiable(found, view));
+    return exitCodeFor({ ok: false, diagnostics: found });
   }
   const p = progressLine(ctx, opened.label === 'index' ? 'verifying pins in the index' : `verifying pins in commit ${opened.label.slice(0, 12)}`);
   let result: LockVerification;
@@ -84,33 +106,14 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
     p.end();
   }
   if (!result.ok) {
-    const base = await opened.loadBase();
+    const parent = await opened.loadBase();
     const rootInTree = posix.relative(opened.top, root);
     const what = opened.label === 'index' ? `in the index since ${opened.baseLabel}` : `by commit ${opened.label.slice(0, 12)}`;
-    if (base !== undefined && !rootInTree.startsWith('..')) result = explainChanges(result, { tree: opened.tree, base, rootInTree, what });
+    if (parent !== undefined && !rootInTree.startsWith('..')) result = explainChanges(result, { tree: opened.tree, base: parent, rootInTree, what });
   }
-  if (opts.base !== undefined && lock.context.format === 'skillctl') result = await againstBase(ctx, opts.base, lock.context, lockPath, result);
+  result = adding(result, againstBase(loadedOf(lock.context)));
   result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
   return exitCodeFor(result);
-}
-
-/**
- * `--base REV`: the lock compared with the lock at the same place in REV's tree. A base without
- * a skillctl lock there has nothing to compare with (the change brings the first lock).
- */
-async function againstBase(ctx: Context, rev: string, lock: SkillctlLockContext, lockPath: string, result: LockVerification): Promise<LockVerification> {
-  const base = await openTree(ctx.io.cwd, ctx.io.env, { rev });
-  try {
-    const read = await base.ops.readBounded(lockPath, { maxBytes: LOCK_MAX_BYTES });
-    if (!read.ok && read.reason === 'missing') return result;
-    if (!read.ok) throw new SkillctlError('LOCK_UNREADABLE', `cannot read the lock file ${lock.lockFile} of --base ${rev}: ${read.reason}`);
-    const loaded = loadLock(read.bytes, `${lock.lockFile} (${rev})`).loaded;
-    if (loaded?.format !== 'skillctl') return result;
-    const found = checkAgainstBase(lock.lock, loaded.lock, lock.lockFile, `${rev} (${base.label.slice(0, 12)})`);
-    return found.length === 0 ? result : { ...result, ok: result.ok && !hasErrors(found), diagnostics: sortDiagnostics([...result.diagnostics, ...found]) };
-  } finally {
-    base.close();
-  }
 }
