@@ -10,16 +10,21 @@
 // skill an agent lists like any other, was skipped by the unpinned search; a `node_modules/`
 // committed inside a pinned folder, which its digests leave out and its code loads first, passed;
 // a pull request that re-pinned a tampered skill under a key it added passed CI, the lock
-// vouching for itself (now `--base` compares it with the base branch's lock); a skill folder
-// committed as a link or a submodule, a SKILL.md linked to a file elsewhere, a `.claude` behind a
-// submodule, a skill file spelt `skill.md` (an agent on macOS opens it as SKILL.md), a Skill.md
-// twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every mode.
+// vouching for itself (now `--base` compares it with the base branch's lock), and one that rewrote
+// the lock as an empty provenact lock skipped that comparison; a small-order key in the keys file
+// counted as a signer of anything; a skill folder committed as a link or a submodule, a SKILL.md
+// linked to a file elsewhere, a `.claude` behind a submodule, a skill file spelt `skill.md` (an
+// agent on macOS opens it as SKILL.md), a Skill.md twin of a pinned SKILL.md, and a
+// `.claude/skills/` nested in a package passed every mode.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { errorCodes, git, installDocHook, pinnedRepo, RUN_JS, sh, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
 import { ROOT } from '../helpers/paths.js';
+import { sha256 } from '../../src/core/digest/index.js';
+import { renderLock, type SkillctlLock, type SkillPin } from '../../src/core/pins/index.js';
+import { renderSignatures, upsertSignature, type SignaturesDoc } from '../../src/core/sign/index.js';
 import { removeDir } from '../helpers/project.js';
 
 const repos: string[] = [];
@@ -313,5 +318,43 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
     const gone = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
     assert.equal(gone.code, 1, gone.stdout + gone.stderr);
     assert.deepEqual(codes(gone.stdout), [['PIN_TRUST_CHANGED', 'pins/skills.lock.json']]);
+  });
+});
+
+// Before: a keys file's key was only checked to be a curve point. The identity (01 00..00) is one,
+// and node:crypto (OpenSSL) verifies the signature R = identity, S = 0 under it for every message,
+// so a "trusted" small-order key counted as a signer of anything, its secret known to no one.
+describe('threat: a trusted key under which one signature verifies every manifest', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('a small-order key in the keys file, and its universal signature counted towards min_signers', async () => {
+    const { root } = await repo();
+    const identity = Buffer.alloc(32);
+    identity[0] = 1;
+    const universal = Buffer.alloc(64);
+    universal[0] = 1;
+    const keysPath = join(root, 'pins', 'public-keys.json');
+    const keys = JSON.parse(await readFile(keysPath, 'utf8')) as Record<string, string>;
+    const keysText = JSON.stringify({ ...keys, bob: identity.toString('base64') }, null, 2) + '\n';
+    await writeFile(keysPath, keysText);
+    const lockPath = join(root, 'pins', 'skills.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as SkillctlLock;
+    const hello = lock.skills.find((p) => p.source === 'manifests/hello') as SkillPin;
+    await writeFile(lockPath, renderLock({ ...lock, keys_digest: sha256(keysText), min_signers: 2, skills: lock.skills.map((p) => (p === hello ? { ...p, signers: [...p.signers, 'bob'] } : p)) }));
+    const sigPath = join(root, 'manifests', 'hello', 'signatures.json');
+    const sigs = JSON.parse(await readFile(sigPath, 'utf8')) as SignaturesDoc;
+    await writeFile(sigPath, renderSignatures(upsertSignature(sigs, sigs.manifest_hash, { signer: 'bob', algorithm: 'ed25519', signature: universal.toString('base64') })));
+    // files_digest covers signatures.json: the one verify-pins computes is pinned.
+    const now = JSON.parse(skillctlIn(root, ['verify-pins', '--json']).stdout) as { skills: { source: string; digests: Record<string, { actual: string }> }[] };
+    const files = now.skills.find((p) => p.source === 'manifests/hello')?.digests.files_digest?.actual as SkillPin['files_digest'];
+    const signed = JSON.parse(await readFile(lockPath, 'utf8')) as SkillctlLock;
+    await writeFile(lockPath, renderLock({ ...signed, skills: signed.skills.map((p) => (p.source === 'manifests/hello' ? { ...p, files_digest: files } : p)) }));
+    git(root, ['add', '.']);
+    git(root, ['commit', '-q', '--no-verify', '-m', 'bob trusted']);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; file?: string; pointer?: string }[] }).diagnostics.map((d) => [d.code, d.file ?? '', d.pointer ?? '']);
+    // bob is no signer: his key is refused, so his signature counts for nothing.
+    assert.deepEqual(found, [['KEYS_INVALID', 'pins/public-keys.json', '/bob']]);
   });
 });

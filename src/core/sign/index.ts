@@ -1,9 +1,9 @@
 export { SIGN_CODES } from './codes.js';
+export { hasSmallOrder, isEd25519Point } from './curve.js';
 export { keygen, type KeygenRequest, type KeygenResult } from './keygen.js';
 export {
   decodeKey32,
   generateSigningKey,
-  isEd25519Point,
   KEYS_MAX_BYTES,
   loadPublicKeys,
   parseSecretKey,

@@ -8,6 +8,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
+import { hasSmallOrder, isEd25519Point } from './curve.js';
 
 /** Signer ids: what the reference's release scripts accept, bounded. */
 export const SIGNER_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -34,55 +35,6 @@ export interface SecretKey {
   readonly privateKey: KeyObject;
   /** base64 of the raw public key that belongs to it. */
   readonly publicKey: string;
-}
-
-// RFC 8032 §5.1.3 point decoding, to refuse a "public key" that is not a curve point: OpenSSL
-// imports any 32 bytes, and a non-point key would only fail later, at every verification.
-const P = 2n ** 255n - 19n;
-/** The curve constants d and sqrt(-1), computed on first use (not at start-up). */
-let constants: { readonly D: bigint; readonly SQRT_M1: bigint } | undefined;
-function curve(): { readonly D: bigint; readonly SQRT_M1: bigint } {
-  constants ??= { D: (-121665n * modPow(121666n, P - 2n)) % P, SQRT_M1: modPow(2n, (P - 1n) / 4n) };
-  return constants;
-}
-
-function mod(a: bigint): bigint {
-  const r = a % P;
-  return r < 0n ? r + P : r;
-}
-
-function modPow(base: bigint, exp: bigint): bigint {
-  let result = 1n;
-  let b = ((base % P) + P) % P;
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) result = (result * b) % P;
-    b = (b * b) % P;
-    e >>= 1n;
-  }
-  return result;
-}
-
-/** True when the 32 bytes encode a point of edwards25519. */
-export function isEd25519Point(raw: Uint8Array): boolean {
-  if (raw.length !== 32) return false;
-  const { D, SQRT_M1 } = curve();
-  const bytes = Buffer.from(raw);
-  const sign = (bytes[31] as number) >> 7;
-  bytes[31] = (bytes[31] as number) & 0x7f;
-  const y = BigInt('0x' + Buffer.from(bytes).reverse().toString('hex'));
-  if (y >= P) return false;
-  const y2 = mod(y * y);
-  const u = mod(y2 - 1n);
-  const v = mod(D * y2 + 1n);
-  const v3 = mod(v * v * v);
-  let x = mod(u * v3 * modPow(u * mod(v3 * v3 * v), (P - 5n) / 8n));
-  const vx2 = mod(v * x * x);
-  if (vx2 !== u) {
-    if (vx2 !== mod(-u)) return false;
-    x = mod(x * SQRT_M1);
-  }
-  return !(x === 0n && sign === 1);
 }
 
 /** Decodes base64 of a 32-byte value strictly (canonical padding, no whitespace). */
@@ -151,9 +103,22 @@ export function loadPublicKeys(bytes: Uint8Array, file: string): PublicKeys {
       diagnostics.push(diag('KEYS_INVALID', `signer id ${JSON.stringify(signer)} is not valid`, { file, pointer }));
       continue;
     }
+    // A point decoding checks that the key is one (OpenSSL imports any 32 bytes, and a non-point
+    // key would only fail later, at every verification); a small-order point is refused as
+    // libsodium refuses it: under it the signature R = identity, S = 0 verifies every message.
     const raw = typeof value === 'string' ? decodeKey32(value) : undefined;
     if (raw === undefined || !isEd25519Point(raw)) {
       diagnostics.push(diag('KEYS_INVALID', `the key of ${signer} is not base64 of a 32-byte Ed25519 public key`, { file, pointer }));
+      continue;
+    }
+    if (hasSmallOrder(raw)) {
+      diagnostics.push(
+        diag('KEYS_INVALID', `the key of ${signer} is a point of small order, under which one signature verifies every message`, {
+          file,
+          pointer,
+          hint: 'a key skillctl keygen makes is never one: this key was written by hand',
+        }),
+      );
       continue;
     }
     keys.set(signer, { signer, base64: value as string, key: publicKeyFromRaw(raw) });

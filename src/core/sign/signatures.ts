@@ -12,9 +12,11 @@ import { promisify } from 'node:util';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest } from '../digest/index.js';
 import { parseDocumentBytes } from '../manifest/index.js';
+import { SMALL_ORDER_ENCODINGS } from './curve.js';
 import { SIGNER_ID, type PublicKey, type SecretKey } from './keys.js';
 
 const verifyAsync = promisify(verifyRaw);
+const SMALL_ORDER_R = new Set(SMALL_ORDER_ENCODINGS);
 
 export interface SignatureEntry {
   readonly signer: string;
@@ -70,14 +72,17 @@ export function signDigest(key: SecretKey, digest: string): string {
 }
 
 /**
- * Verifies one signature of `digest`; false for malformed base64 or a wrong length. By default on
- * the thread pool (the callback form), so many bundles verify in parallel; `blocking` verifies on
- * the calling thread.
+ * Verifies one signature of `digest`; false for malformed base64, a wrong length, or an R of small
+ * order. By default on the thread pool (the callback form), so many bundles verify in parallel;
+ * `blocking` verifies on the calling thread.
  */
 export async function verifyDigestSignature(key: KeyObject, digest: string, signature: string, blocking = false): Promise<boolean> {
   if (!B64_64.test(signature)) return false;
   const raw = Buffer.from(signature, 'base64');
   if (raw.length !== 64 || raw.toString('base64') !== signature) return false;
+  // An R of small order makes a signature that proves nothing of the secret key (R = identity,
+  // S = 0 verifies every message under a small-order key; curve.ts). libsodium refuses it.
+  if (SMALL_ORDER_R.has(raw.subarray(0, 32).toString('hex'))) return false;
   const data = Buffer.from(digest, 'utf8');
   return blocking ? verifyRaw(null, data, key, raw) : verifyAsync(null, data, key, raw);
 }

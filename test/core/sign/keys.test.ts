@@ -1,12 +1,16 @@
 // Ed25519 keys and signatures in the reference's formats.
 import assert from 'node:assert/strict';
+import { verify } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { SMALL_ORDER_ENCODINGS } from '../../../src/core/sign/curve.js';
 import {
   checkSignatures,
   decodeKey32,
   generateSigningKey,
+  hasSmallOrder,
   isEd25519Point,
   loadPublicKeys,
+  publicKeyFromRaw,
   parseSecretKey,
   signDigest,
   upsertSignature,
@@ -40,6 +44,46 @@ describe('keys', () => {
       ['KEYS_INVALID', '/no~1slash'],
     ]);
     assert.deepEqual(loadPublicKeys(Buffer.from('[1]'), 'k.json').diagnostics.map((d) => d.code), ['KEYS_INVALID']);
+  });
+
+  // libsodium's has_small_order list (ed25519_ref10.c): the eight small-order points as y with the
+  // sign bit masked, and their non-canonical forms y = p and y = p + 1.
+  const LIBSODIUM_BLOCKLIST = [
+    '0000000000000000000000000000000000000000000000000000000000000000',
+    '0100000000000000000000000000000000000000000000000000000000000000',
+    '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+    'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+    'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+  ];
+
+  it('the small-order points: every encoding of one is refused as a key, by its order or as no point', () => {
+    assert.equal(new Set(SMALL_ORDER_ENCODINGS).size, 8);
+    for (const hex of SMALL_ORDER_ENCODINGS) assert.ok(isEd25519Point(Buffer.from(hex, 'hex')) && hasSmallOrder(Buffer.from(hex, 'hex')), hex);
+    for (const hex of LIBSODIUM_BLOCKLIST) {
+      for (const signBit of [0, 0x80]) {
+        const raw = Buffer.from(hex, 'hex');
+        raw[31] = (raw[31] as number) | signBit;
+        // A canonical encoding is one of the eight; any other is no point at all.
+        assert.equal(SMALL_ORDER_ENCODINGS.includes(raw.toString('hex')), isEd25519Point(raw), raw.toString('hex'));
+        const keys = loadPublicKeys(Buffer.from(JSON.stringify({ bob: raw.toString('base64') })), 'k.json');
+        assert.deepEqual([keys.keys.size, keys.diagnostics.map((d) => [d.code, d.pointer])], [0, [['KEYS_INVALID', '/bob']]], raw.toString('hex'));
+      }
+    }
+    for (let i = 0; i < 20; i++) assert.equal(hasSmallOrder(decodeKey32(generateSigningKey().publicKey) as Buffer), false);
+  });
+
+  it('a signature whose R has small order does not verify, though node:crypto accepts it under a small-order key', async () => {
+    const identity = Buffer.alloc(32);
+    identity[0] = 1;
+    const universal = Buffer.alloc(64);
+    universal[0] = 1;
+    // The threat: R = identity, S = 0 verifies every message under the identity as a key.
+    const key = publicKeyFromRaw(identity);
+    assert.equal(verify(null, Buffer.from(DIGEST), key, universal), true);
+    assert.equal(await verifyDigestSignature(key, DIGEST, universal.toString('base64')), false);
+    assert.equal(await verifyDigestSignature(key, DIGEST, universal.toString('base64'), true), false);
   });
 
   it('signs the digest string deterministically and verifies it', async () => {
