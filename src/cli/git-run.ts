@@ -5,7 +5,8 @@
  * textconv, fsmonitor, hooks, pagers, credential helpers, a partial clone's remote commands. The
  * configuration is read whole first, and every key in it that names a program is overridden
  * (src/skills/lib/git-config.ts), through the environment, never `-c`. Only plumbing that reads
- * is used (rev-parse, ls-files, ls-tree, cat-file without --filters or --textconv), never a shell.
+ * is used (rev-parse, ls-files, ls-tree, cat-file without --filters or --textconv; check-attr and
+ * update-index in a scratch git directory outside the repository), never a shell.
  *
  * Unlike the skills, the user's global and system configuration are read: this is the user's own
  * git, run from their hook, and `safe.directory` (honoured only there) must keep working for a
@@ -47,9 +48,15 @@ export interface GitResult {
   readonly stopped: boolean;
 }
 
+/** What one run changes: variables of its environment (undefined removes one), configuration set over the neutralised one. */
+export interface GitRunExtra {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly config?: readonly (readonly [string, string])[];
+}
+
 export interface Git {
   /** Runs `git <args>`, feeding `input`; stdout past `maxStdout` stops git. */
-  run(args: readonly string[], maxStdout: number, input?: string): Promise<GitResult>;
+  run(args: readonly string[], maxStdout: number, input?: string, extra?: GitRunExtra): Promise<GitResult>;
   /** Starts a long-running `git <args>` (cat-file --batch) with the same environment. */
   start(args: readonly string[]): ChildProcessWithoutNullStreams;
 }
@@ -119,8 +126,12 @@ export async function openGit(cwd: string, env: Readonly<Record<string, string |
   const neutral = neutralise(entries);
   if (!neutral.ok) throw unreadable(`the git configuration cannot be neutralised: ${neutral.reason}`);
   const full = { ...base, ...configEnv(neutral.overrides) };
+  const envFor = (extra: GitRunExtra): Record<string, string> => {
+    const merged = { ...base, ...configEnv([...neutral.overrides, ...(extra.config ?? [])]), ...extra.env };
+    return Object.fromEntries(Object.entries(merged).filter((kv): kv is [string, string] => kv[1] !== undefined));
+  };
   return {
-    run: (args, maxStdout, input) => runWith(cwd, full, args, maxStdout, input),
+    run: (args, maxStdout, input, extra) => runWith(cwd, extra === undefined ? full : envFor(extra), args, maxStdout, input),
     start: (args) => spawn('git', ['--no-pager', ...args], { cwd, env: full, stdio: ['pipe', 'pipe', 'pipe'] }),
   };
 }

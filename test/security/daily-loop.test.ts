@@ -358,3 +358,47 @@ describe('threat: a trusted key under which one signature verifies every manifes
     assert.deepEqual(found, [['KEYS_INVALID', 'pins/public-keys.json', '/bob']]);
   });
 });
+
+// Before: --staged and --rev hashed the raw blobs, and a .gitattributes outside every pinned
+// folder routed a pinned file through a filter (git-lfs's smudge, any driver a developer has),
+// re-encoded it, expanded $Id$ or turned its LF into CRLF: CI verified one content, every
+// checkout got another. An LFS pointer pinned as the file is what a developer with git-lfs
+// replaces with the object it names.
+describe('threat: a pinned file that a checkout writes as other bytes than the blob verified', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('a root .gitattributes giving a pinned file, the lock or the keys file a filter, an encoding, ident or eol=crlf', async () => {
+    const { root, base } = await repo();
+    const found = await refused(root, base, {
+      '.gitattributes': ['manifests/hello/run.js filter=lfs diff=lfs merge=lfs -text', 'MANIFESTS/HELLO/data/*.txt ident', 'pins/skills.lock.json working-tree-encoding=UTF-16', 'pins/public-keys.json eol=crlf', 'README.md filter=lfs', 'manifests/hello/skill.yaml text eol=lf', ''].join('\n'),
+    });
+    // The pattern spelt in capitals matches on macOS and Windows, where core.ignorecase is true.
+    assert.deepEqual(found, [
+      ['PIN_CHECKOUT_CONVERTED', 'manifests/hello/data/words.txt'],
+      ['PIN_CHECKOUT_CONVERTED', 'manifests/hello/run.js'],
+      ['PIN_CHECKOUT_CONVERTED', 'pins/public-keys.json'],
+      ['PIN_CHECKOUT_CONVERTED', 'pins/skills.lock.json'],
+    ]);
+  });
+
+  it('a Git LFS pointer pinned as a file of a new version, with or without the filter=lfs that turns it into its object', async () => {
+    const { root } = await repo();
+    await put(root, 'manifests/hello/data/notes.md', `version https://git-lfs.github.com/spec/v1\noid sha256:${'a'.repeat(64)}\nsize 55\n`);
+    assert.equal(skillctlIn(root, ['validate', '--fix', 'manifests/hello']).code, 0);
+    const pin = skillctlIn(root, ['pin', '--replace', '--sign', '.skillctl/keys/alice.key', '--signer', 'alice', 'manifests/hello']);
+    assert.equal(pin.code, 0, pin.stdout + pin.stderr);
+    git(root, ['add', '.']);
+    git(root, ['commit', '-q', '--no-verify', '-m', 'notes']);
+    const pointer = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--json']);
+    assert.equal(pointer.code, 1, pointer.stdout + pointer.stderr);
+    assert.deepEqual(codes(pointer.stdout), [['PIN_CHECKOUT_CONVERTED', 'manifests/hello/data/notes.md']]);
+    await put(root, '.gitattributes', 'manifests/hello/data/notes.md filter=lfs diff=lfs merge=lfs -text\n');
+    git(root, ['add', '.gitattributes']);
+    const staged = skillctlIn(root, ['verify-pins', '--staged', '--json']);
+    assert.equal(staged.code, 1, staged.stdout + staged.stderr);
+    assert.deepEqual(codes(staged.stdout), [['PIN_CHECKOUT_CONVERTED', 'manifests/hello/data/notes.md']]);
+    assert.match(staged.stdout, /filter=lfs\).*Git LFS pointer/);
+    // The working tree holds what was checked out: nothing to convert there.
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+  });
+});

@@ -73,6 +73,11 @@ export const PIN_CODES = {
     title: 'verify-pins --staged or --rev: a file committed inside a pinned folder that its digests leave out (node_modules/, .skillctl/, a .skillignore match).',
     exit: 'findings',
   },
+  PIN_CHECKOUT_CONVERTED: {
+    severity: 'error',
+    title: 'verify-pins --staged or --rev: a pinned file (or the lock, or its keys file) that a checkout writes as other bytes than the blob verified (a filter such as Git LFS, working-tree-encoding, ident, eol=crlf), or that is a Git LFS pointer.',
+    exit: 'findings',
+  },
   PIN_TRUST_CHANGED: {
     severity: 'error',
     title: 'verify-pins --base: the lock trusts other keys, requires fewer signers or searches fewer skill roots than the base commit\'s lock, or is not a lock of the base\'s format (another format, deleted, or one that does not load).',

@@ -32,3 +32,4 @@ export { verifyPackPin, type PackVerification } from './verify-pack.js';
 export { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 export { pinnedDirectory, verifySkillPin, verifySourceAgainstPin, type DigestComparison, type PinVerification } from './verify-skill.js';
 export { checkAgainstBase, checkLockAgainstBase } from './against-base.js';
+export { CHECKOUT_ATTRIBUTES, checkCheckout, checkoutAnchors, isLfsPointer, LFS_POINTER_MAX, type CheckedOutFile, type CheckoutAttributes } from './checkout.js';

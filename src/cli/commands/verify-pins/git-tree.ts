@@ -10,6 +10,7 @@ import type { DirOps } from '../../../core/bundle/index.js';
 import { parseLsFiles, parseLsTree, toGitTree, treeDirOps, type GitTree, type ListedEntry, type Parsed } from '../../../core/git-tree/index.js';
 import { LOCK_MARKER } from '../../../core/fs/index.js';
 import { catFile, type BatchReader } from './cat-file.js';
+import { checkAttributes, type AttributeAnswers } from './check-attr.js';
 import { firstLine, openGit, unreadable, type Git } from '../../git-run.js';
 
 /** A listing of more than this is refused rather than held: about two million paths. */
@@ -35,6 +36,8 @@ export interface OpenedTree {
   readonly ops: DirOps;
   /** How the tree is named in output: `index`, or the commit id. */
   readonly label: string;
+  /** The attributes `names` that the tree's own .gitattributes give each of `paths`, paths of the tree (check-attr.ts). */
+  attributes(paths: readonly string[], names: readonly string[]): Promise<AttributeAnswers>;
   close(): void;
 }
 
@@ -138,6 +141,7 @@ export async function openTree(cwd: string, env: Readonly<Record<string, string 
     prefix,
     ops: treeDirOps(tree, top, blobs, { maxRead: MAX_READ }),
     label: tree.label,
+    attributes: (paths, names) => checkAttributes(git, tree, paths, names),
     close: () => blobs.close(),
   };
 }

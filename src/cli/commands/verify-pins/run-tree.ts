@@ -14,6 +14,7 @@ import { readStdin } from '../../io.js';
 import { progressLine } from '../../progress.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import { loadBaseLock } from './base-lock.js';
+import { checkoutFindings } from './checkout-step.js';
 import { explainChanges } from './explain.js';
 import { openTree, projectRootIn, type OpenedTree, type TreeChoice } from './git-tree.js';
 import { withRemoteFindings } from './remote-step.js';
@@ -111,6 +112,8 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
     const what = opened.label === 'index' ? `in the index since ${opened.baseLabel}` : `by commit ${opened.label.slice(0, 12)}`;
     if (parent !== undefined && !rootInTree.startsWith('..')) result = explainChanges(result, { tree: opened.tree, base: parent, rootInTree, what });
   }
+  // What git hashes is not always what a checkout writes: .gitattributes can route a pinned file through a filter.
+  result = adding(result, await checkoutFindings(opened, lock.context, root, opts.lock === '-' ? undefined : lockPath));
   result = adding(result, againstBase(loadedOf(lock.context)));
   result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
