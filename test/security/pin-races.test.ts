@@ -62,7 +62,7 @@ describe('threat: a bundle changed while pin or validate reads it', () => {
    * A project whose manifests/hello trades places with a link to a valid bundle outside (other
    * words, digests fixed); `leaked` finds in a result a digest of outside's bytes or its path.
    */
-  async function rootSwap(): Promise<{ root: string; bundle: string; leaked: (text: string) => boolean; stop: () => Promise<void> }> {
+  async function rootSwap(): Promise<{ root: string; bundle: string; target: PinTarget | undefined; leaked: (text: string) => boolean; stop: () => Promise<void> }> {
     const root = realpathSync(await makeProject());
     const bundle = join(root, 'manifests', 'hello');
     const outside = `${root}-outside`;
@@ -74,17 +74,19 @@ describe('threat: a bundle changed while pin or validate reads it', () => {
     assert.equal(v.valid, true, JSON.stringify(v.diagnostics));
     const marks = [outside, `sha256:${createHash('sha256').update(words).digest('hex')}`, v.digests.content.computed as string, v.digests.manifest.computed as string];
     symlinkSync(outside, join(root, 'manifests', 'hello-link'));
+    // The pin target as the command line names it, collected once before the race: pin refuses a
+    // source reached through a link, so one collected while the folders trade places may be none.
+    const target = (await collectTargets(root, root, ['manifests/hello'], false)).targets[0];
     const stop = await swap(bundle, join(root, 'manifests', 'hello-link'));
-    return { root, bundle, leaked: (text) => marks.some((m) => text.includes(m)), stop };
+    return { root, bundle, target, leaked: (text) => marks.some((m) => text.includes(m)), stop };
   }
 
   it(`pin: ${RUNS} pins while the bundle's own folder and a link to outside trade places: each pins the inside bundle or is refused, never hashes outside`, async () => {
-    const { root, leaked, stop } = await rootSwap();
+    const { root, target, leaked, stop } = await rootSwap();
     const seen: Record<string, number> = {};
     const leaks: string[] = [];
     try {
-      // Targets as the command line names them, collected once before the race.
-      const target = (await collectTargets(root, root, ['manifests/hello'], false)).targets[0] as PinTarget;
+      assert.ok(target !== undefined, 'the target is collected before the race');
       for (let i = 0; again(i, seen.pinned); i++) {
         let key: string;
         try {
