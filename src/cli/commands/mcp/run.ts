@@ -2,10 +2,11 @@
  * `skillctl mcp`: the registry served over MCP (stdio); each tool call is one `skillctl run` of the
  * entrypoint it is bound to, under the policy in force, with an audit record.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { SkillctlError } from '../../../core/errors.js';
 import { checkSecretPlace } from '../../../core/policy/index.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
+import { loadSkillRoots } from '../../../core/pins/index.js';
 import { readRegistryView } from '../../../core/registry/index.js';
 import { jcsDigest } from '../../../core/digest/index.js';
 import { mapLimited } from '../../../core/map-limited.js';
@@ -50,7 +51,11 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // The roots this server serves with --skills DIR, besides the project's (the next server's).
   const projectRoots = await projectSkillRoots(root, policy);
   const servedSkills = Array.isArray(opts.skills) ? opts.skills : [];
-  const skillRoots = [...projectRoots, ...servedSkills];
+  // Outside a project, a plain --skills serves the default roots under the working directory
+  // (served-skills.ts): the runs of this server hold them as a project's runs hold its own, or a
+  // tool call could plant a skill (its allowed-tools pre-approving commands) that it then serves.
+  const defaultServed = opts.skills === true && root === undefined ? (await loadSkillRoots(cwd)).roots.map((r) => join(cwd, ...r.split('/'))) : [];
+  const skillRoots = [...projectRoots, ...servedSkills, ...defaultServed];
   const options = runOptions(ctx, { root, policy, auditFile, skillRoots, registries: layers.map((l) => l.dir), ...(opts.httpTokenFile !== undefined ? { trusted: [opts.httpTokenFile], secrets: [opts.httpTokenFile] } : {}) });
   if (opts.http !== undefined && !isLoopback(opts.http.host) && opts.httpAllowRemote !== true) {
     throw new SkillctlError('USAGE', `--http ${opts.http.host}:${opts.http.port} is not a loopback address; anyone who reaches it could call the tools`, {
