@@ -5,10 +5,11 @@
 // requests never made, cancellations of nothing, a second initialize, duplicate ids, a burst of
 // 60 calls at once, a 9 MB argument and an 11 MB line without an end. Each is answered with its
 // JSON-RPC error JSON-RPC 2.0 names (-32700 or -32600 with id null when the id cannot be told,
-// -32602 with one sentence for params off their schema, duplicate keys or `__proto__`), or the
-// tool's error code, or ignored (responses and notifications are never answered), and the session
-// goes on (the next request is answered, the server exits 0 when the client leaves). A line past
-// the 10 MiB bound is answered once and skipped, never buffered past the bound.
+// -32602 with one sentence for params off their schema, duplicate keys, `__proto__` or nesting
+// past 64 levels), or the tool's error code, or ignored (responses and notifications are never
+// answered), and the session goes on (the next request is answered, the server exits 0 when the
+// client leaves). A line past the 10 MiB bound is answered once and skipped, never buffered past
+// the bound.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -86,6 +87,7 @@ describe('MCP input: the server answers or ignores each hostile message, and the
     ['arguments with a key twice', '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":"git","capability_id":"filesystem"}}}', 10, -32602, 'Invalid params: params.arguments has the key "capability_id" twice'],
     ['arguments with the id hidden in __proto__', '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"__proto__":{"capability_id":"filesystem"}}}}', 11, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
     ['__proto__ spelt with an escape', '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"\\u005f_proto__":{}}}}', 12, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
+    ['arguments nested 100,000 arrays deep', `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`, 14, -32602, 'Invalid params: params.arguments.capability_id[0][0]'],
     ['an argument the schema does not allow', '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":"filesystem","extra":1}}}', 13, -32602, 'Invalid params: arguments of capability_skill_load: property `extra` is not allowed (at arguments/extra)'],
   ] as const) {
     it(`${what}: ${code} with its id, one sentence, the session goes on`, async () => {

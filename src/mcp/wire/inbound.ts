@@ -8,7 +8,7 @@
 import { JSONRPCMessageSchema, JSONRPCNotificationSchema, JSONRPCRequestSchema, type JSONRPCErrorResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { describeIssue, kindOf } from './describe.js';
 import { errorResponse, RPC } from './errors.js';
-import { findKeyProblem, formatPath } from './json-keys.js';
+import { findKeyProblem, formatPath, MAX_JSON_DEPTH } from './json-keys.js';
 
 /** The message, or the answer to send instead; neither for a line that is only whitespace, or a message JSON-RPC never answers. */
 export type Inbound = { readonly message: JSONRPCMessage } | { readonly reply: JSONRPCErrorResponse } | { readonly ignore: string };
@@ -68,9 +68,12 @@ export function classify(value: unknown, text: string): Inbound {
   const answer = (code: number, message: string): Inbound => (isRequest && !hasId ? { ignore: message } : { reply: errorResponse(id, code, message) });
   const keys = findKeyProblem(text);
   if (keys !== undefined) {
-    const what = keys.problem === 'proto' ? 'a __proto__ key, which is refused' : `the key ${JSON.stringify(keys.path.at(-1))} twice`;
+    const what =
+      keys.problem === 'deep'
+        ? `${formatPath(keys.path)} nests arrays and objects more than ${MAX_JSON_DEPTH} deep, which is refused`
+        : `${formatPath(keys.path.slice(0, -1))} has ${keys.problem === 'proto' ? 'a __proto__ key, which is refused' : `the key ${JSON.stringify(keys.path.at(-1))} twice`}`;
     const inParams = keys.path[0] === 'params' && isRequest;
-    return answer(inParams ? RPC.INVALID_PARAMS : RPC.INVALID_REQUEST, `${inParams ? 'Invalid params' : 'Invalid Request'}: ${formatPath(keys.path.slice(0, -1))} has ${what}`);
+    return answer(inParams ? RPC.INVALID_PARAMS : RPC.INVALID_REQUEST, `${inParams ? 'Invalid params' : 'Invalid Request'}: ${what}`);
   }
   if (m.jsonrpc !== '2.0') {
     return answer(RPC.INVALID_REQUEST, `Invalid Request: jsonrpc must be "2.0", not ${m.jsonrpc === undefined ? 'missing' : JSON.stringify(m.jsonrpc)}`);

@@ -7,11 +7,22 @@
  * its strings and brackets suffices.
  */
 
+/**
+ * Arrays and objects a message may nest, the message itself counted. JSON.parse takes a line of
+ * 100,000 brackets, but what walks the value after it recurses (the SDK's schemas, the digest
+ * that records a refused call): such a call got -32603 and left no record. MCP's own messages
+ * and any tool's arguments nest far less.
+ */
+export const MAX_JSON_DEPTH = 64;
+
 /** Where the first offending key is: its path from the message's root, and what is wrong. */
 export interface KeyProblem {
-  /** Path segments from the root: object keys and array indexes. */
+  /**
+   * Path segments from the root: object keys and array indexes; for `deep`, the path of the
+   * value that nests one level too many.
+   */
   readonly path: readonly (string | number)[];
-  readonly problem: 'duplicate' | 'proto';
+  readonly problem: 'duplicate' | 'proto' | 'deep';
 }
 
 type Frame = { kind: 'object'; keys: Set<string>; key: string | undefined; expectKey: boolean } | { kind: 'array'; index: number };
@@ -29,7 +40,7 @@ function pathOf(stack: readonly Frame[], key: string): (string | number)[] {
   return path;
 }
 
-/** The first duplicate or `__proto__` key of well-formed JSON `text`, or undefined. */
+/** The first duplicate or `__proto__` key of well-formed JSON `text`, or where it nests past MAX_JSON_DEPTH; undefined when neither. */
 export function findKeyProblem(text: string): KeyProblem | undefined {
   const stack: Frame[] = [];
   const n = text.length;
@@ -57,9 +68,11 @@ export function findKeyProblem(text: string): KeyProblem | undefined {
         top.expectKey = false;
       }
       i = j;
-    } else if (c === 0x7b) stack.push({ kind: 'object', keys: new Set(), key: undefined, expectKey: true });
-    else if (c === 0x5b) stack.push({ kind: 'array', index: 0 });
-    else if (c === 0x7d || c === 0x5d) stack.pop();
+    } else if (c === 0x7b || c === 0x5b) {
+      // The value opened here lies at each frame's current key or index.
+      if (stack.length === MAX_JSON_DEPTH) return { path: stack.map((f) => (f.kind === 'object' ? (f.key ?? '') : f.index)), problem: 'deep' };
+      stack.push(c === 0x7b ? { kind: 'object', keys: new Set(), key: undefined, expectKey: true } : { kind: 'array', index: 0 });
+    } else if (c === 0x7d || c === 0x5d) stack.pop();
     else if (c === 0x2c) {
       const top = stack[stack.length - 1];
       if (top?.kind === 'object') top.expectKey = true;
