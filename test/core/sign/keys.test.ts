@@ -79,9 +79,10 @@ describe('keys', () => {
     identity[0] = 1;
     const universal = Buffer.alloc(64);
     universal[0] = 1;
-    // The threat: R = identity, S = 0 verifies every message under the identity as a key.
+    // The threat: R = identity, S = 0 verifies every message under the identity as a key, as
+    // node:crypto does on Node 20's OpenSSL (Node 24's refuses it). skillctl refuses it on both.
     const key = publicKeyFromRaw(identity);
-    assert.equal(verify(null, Buffer.from(DIGEST), key, universal), true);
+    if (process.versions.node.startsWith('20.')) assert.equal(verify(null, Buffer.from(DIGEST), key, universal), true, 'the premise, on Node 20');
     assert.equal(await verifyDigestSignature(key, DIGEST, universal.toString('base64')), false);
     assert.equal(await verifyDigestSignature(key, DIGEST, universal.toString('base64'), true), false);
   });
