@@ -14,7 +14,8 @@
  * refuse: an earlier skill granted it can fill it with empty directories until the bound hides a
  * repository. A read grant is walked only for secret keys, and only through directories this
  * user owns: keys are written by their owner, and a grant of `/usr` would otherwise spend the
- * budget on every run.
+ * budget on every run. Both walks also note the Unix sockets they pass, which the sandbox covers
+ * (host-sockets.ts): a read-only mount does not stop connect(). Those beyond the walk stay.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
@@ -69,6 +70,11 @@ const NOT_ENTERED = new Set([
 export interface NestedNames {
   /** The paths to hold, found below the grants (absolute; some may not exist, see planted.ts). */
   readonly paths: string[];
+  /**
+   * The Unix sockets found below the grants, read and write alike (host-sockets.ts covers each):
+   * a read-only mount does not stop connect().
+   */
+  readonly sockets: string[];
   /** Grants not walked whole (the bound stopped it, or `/`): names below what was walked are not held. */
   readonly unwalked: Unwalked[];
 }
@@ -136,6 +142,7 @@ export function nestedNames(
   const read = grants.write.includes('/') ? [] : top(grants.read, false).filter((r) => !write.some((w) => within(r, w)));
   const walks: Walk[] = [...write.map((root) => ({ root, mode: 'write' as const })), ...read.map((root) => ({ root, mode: 'read' as const }))];
   const paths = new Set<string>();
+  const sockets = new Set<string>();
   let budget = maxDirs;
   for (const walk of walks) {
     const queue = [walk.root];
@@ -157,12 +164,13 @@ export function nestedNames(
         if (walk.mode === 'write' && FILE_NAMES.has(name)) paths.add(here);
         for (const rest of (walk.mode === 'write' ? DIRS.get(name) : undefined) ?? []) paths.add(join(here, ...rest));
         for (const rest of SECRETS.get(name) ?? []) paths.add(join(here, ...rest));
+        if (e.isSocket()) sockets.add(here);
         if (e.isDirectory() && !NOT_ENTERED.has(name)) queue.push(here);
       }
     }
     if (next < queue.length || !whole) unwalked.push({ grant: walk.root, write: walk.mode === 'write' });
   }
-  return { paths: [...paths].sort(), unwalked };
+  return { paths: [...paths].sort(), sockets: [...sockets].sort(), unwalked };
 }
 
 /** A path in a repository's git directory (`sub/.git/config`): what `git clone` and `git init` make. */
@@ -188,7 +196,10 @@ export function plantedBelow(before: ReadonlySet<string>, write: readonly string
  * earlier skill could have put it there by filling the grant with directories. A read grant not
  * walked whole is a warning (RUN_NESTED_UNCHECKED).
  */
-export function heldBelowGrants(granted: { readonly fsWrite: readonly string[]; readonly fsRead: readonly string[] }, cwd: string): { readonly paths: string[] | undefined; readonly diagnostics: Diagnostic[] } {
+export function heldBelowGrants(
+  granted: { readonly fsWrite: readonly string[]; readonly fsRead: readonly string[] },
+  cwd: string,
+): { readonly paths: string[] | undefined; readonly sockets: string[]; readonly diagnostics: Diagnostic[] } {
   const found = nestedNames({ write: granted.fsWrite, read: granted.fsRead }, { cwd });
   const why = (grant: string): string =>
     grant === '/' ? 'the root is never walked (the working directory is, in its place)' : `it holds more than ${WALK_MAX_DIRS.toLocaleString('en-US')} directories outside node_modules and the like, or one this user may not list`;
@@ -201,5 +212,5 @@ export function heldBelowGrants(granted: { readonly fsWrite: readonly string[]; 
           hint: 'grant the program narrower folders to read',
         }),
   );
-  return { paths: found.unwalked.some((u) => u.write) ? undefined : found.paths, diagnostics };
+  return { paths: found.unwalked.some((u) => u.write) ? undefined : found.paths, sockets: found.sockets, diagnostics };
 }

@@ -21,6 +21,7 @@ import type { SandboxMode } from './sandbox.js';
 import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
 import { heldBelowGrants, plantedBelow } from './nested-names.js';
+import { serviceDirs, type HostServices } from './host-sockets.js';
 import { absentPaths, withoutPlanting, type PlantedBelow } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
@@ -98,8 +99,15 @@ function commandOf(ep: Entrypoint): string {
   return (typeof ep.command === 'string' ? ep.command : (ep.command[0] ?? '')).trim().replace(/^builtin:/, '');
 }
 
-function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedPaths: readonly string[], secretPaths: readonly string[], cgroup: RunCgroup | undefined, below: PlantedBelow | undefined): Prepared {
+function prepareBuiltin(
+  p: PrepareInput,
+  env: Record<string, string>,
+  held: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[]; readonly services: HostServices },
+  cgroup: RunCgroup | undefined,
+  below: PlantedBelow | undefined,
+): Prepared {
   const { trail } = p;
+  const { protectedPaths, secretPaths, services } = held;
   const skillId = commandOf(p.ep);
   const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
   if (known === false) {
@@ -121,6 +129,7 @@ function prepareBuiltin(p: PrepareInput, env: Record<string, string>, protectedP
     writable: p.writable,
     protectedPaths,
     secretPaths,
+    services,
     limits: { timeoutMs: limits.timeoutMs, maxOutputBytes: limits.maxOutputBytes, memoryMiB: limits.memoryMiB },
     env,
     sandbox: p.sandbox,
@@ -208,7 +217,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   // container's engine mounts what it is given whatever that option says.
   const unconfined = p.sandbox === 'none' && ep.runtime !== 'container';
   const walks = !(ep.runtime === 'wasm' || (ep.runtime === 'builtin' && granted.exec.length === 0) || unconfined);
-  const walked = walks ? heldBelowGrants(granted, p.cwd) : { paths: [], diagnostics: [] };
+  const walked = walks ? heldBelowGrants(granted, p.cwd) : { paths: [], sockets: [], diagnostics: [] };
   trail.add(...walked.diagnostics);
   const nested = walked.paths;
   if (nested === undefined) return { status: 'denied' };
@@ -219,6 +228,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
+  // The host's services, whose sockets no grant shows (host-sockets.ts).
+  const services: HostServices = { sockets: walked.sockets, dirs: serviceDirs(p.hostEnv.XDG_RUNTIME_DIR) };
   const limits = auth.limits;
   const stdin = Buffer.from(canonicalize(p.input));
   // A container's engine caps the container itself, and a wasm module starts no process (its memory
@@ -228,7 +239,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
     case 'wasm':
       return prepareWasmRun(p, { protectedPaths, secretPaths }, env, stdin);
     case 'builtin':
-      return prepareBuiltin(p, env, protectedPaths, secretPaths, cgroup, below);
+      return prepareBuiltin(p, env, { protectedPaths, secretPaths, services }, cgroup, below);
     case 'container': {
       // The egress proxy holds a process to its URL prefixes from outside its network namespace;
       // an image has no bridge to it, and the engine's network is every host and port (the
@@ -249,7 +260,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths }, stdin, p.signal), below) };
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths, services }, stdin, p.signal), below) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
@@ -259,7 +270,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       const processEnv = { ...env, SKILLCTL_CWD: p.cwd };
       const uses: GateUse[] = [];
       const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths, secretPaths }, (use) => uses.push(use), p.lookupHost);
-      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, secretPaths, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
+      const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, secretPaths, services, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);
       // A process runtime's own checks (a command from PATH) are recorded like a built-in's.

@@ -16,6 +16,7 @@ import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
 import { mountsDescriptors, pinGrants, type PinnedGrants } from './grant-pins.js';
+import { serviceCovers, type HostServices } from './host-sockets.js';
 import { notDirsOnTheWay, protectMounts, secretDirsIn } from './protect-mounts.js';
 import { programWritable } from './writable.js';
 
@@ -82,14 +83,15 @@ export interface SandboxSpec {
    */
   readonly pinned?: ReadonlyMap<string, number>;
   /**
-   * Directories of secret keys (SECRET_DIRS) that exist inside a grant: each covered with an
-   * empty tmpfs, so that no program of the run lists or reads them.
+   * Directories of secret keys (SECRET_DIRS) that exist inside a grant, and the host's service
+   * directories a grant shows without naming them (host-sockets.ts): each covered with an empty
+   * tmpfs, so that no program of the run lists or reads them, or connects to a socket there.
    */
   readonly hide?: readonly string[];
   /**
    * Secret files of the command that started the run (RunOptions.secretPaths) that exist inside a
-   * grant (secret-files.ts): each covered with /dev/null, read-only, so that no program of the run
-   * reads them.
+   * grant (secret-files.ts), and the sockets inside one (host-sockets.ts): each covered with
+   * /dev/null, read-only, so that no program of the run reads them, or connects to the service.
    */
   readonly hideFiles?: readonly string[];
   /** Paths mounted read-only over any write grant (policy, lock, audit log). */
@@ -214,6 +216,8 @@ export interface SandboxRequest extends Omit<SandboxSpec, 'system' | 'notDirs' |
   readonly writable: readonly string[];
   /** `auto` without bubblewrap runs unconfined (the policy's allow_unsandboxed) instead of refusing. */
   readonly allowUnsandboxed: boolean;
+  /** The host's services whose sockets the sandbox covers (serviceCovers). Default: none. */
+  readonly services?: HostServices;
 }
 
 /**
@@ -249,7 +253,9 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
   if (planted !== undefined) return { refused: planted };
   if (bwrap.ok) {
     const notDirs = await notDirsOnTheWay(r.protect, r.write);
-    const hide = await secretDirsIn(r.protect, [...r.read, ...r.write]);
+    const covers = await serviceCovers(r.services ?? { sockets: [], dirs: [] }, [...r.read, ...r.write], [...OWN_TOP]);
+    const hide = [...(await secretDirsIn(r.protect, [...r.read, ...r.write])), ...covers.dirs];
+    const hideFiles = [...(r.hideFiles ?? []), ...covers.files];
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
     const byFd = await mountsDescriptors(bwrap.path);
     // The grants bubblewrap mounts on their own (a read grant inside a write grant is not; `/` is
@@ -258,10 +264,10 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
     const held = pins !== undefined ? { pinned: pins.numbers } : {};
     const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}) });
-    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, hide, ...rootEntries, ...held }), '--']);
+    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };
-    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, hide, ...rootEntries, ...held };
+    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
     return done([bwrap.path, ...bwrapArgs(spec), '--', ...bridge]);
   }

@@ -66,7 +66,7 @@ describe('nestedNames', () => {
     assert.deepEqual(found.paths, [join(root, 'other', '.skillctl'), join(root, 'other', '.skillctl', 'keys'), join(root, 'pkg', '.NPMRC')]);
     // The bound is for the whole run: a second grant gets what the first left.
     const two = nestedNames({ write: [join(root, 'vendor'), join(root, 'pkg')], read: [] }, { maxDirs: 3 });
-    assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), unwalked: [{ grant: join(root, 'pkg'), write: true }] });
+    assert.deepEqual(two, { paths: [...gitPaths(join(root, 'vendor', 'lib')), join(root, 'pkg', '.NPMRC')].sort(), sockets: [], unwalked: [{ grant: join(root, 'pkg'), write: true }] });
     // A read grant left by the bound is named as such; read grants have a smaller bound of their own.
     assert.deepEqual(nestedNames({ write: [], read: [root] }, { maxDirs: 2 }).unwalked, [{ grant: root, write: false }]);
     assert.deepEqual(nestedNames({ write: [], read: [root] }, { readMaxDirs: 2 }).unwalked, [{ grant: root, write: false }]);
@@ -75,11 +75,11 @@ describe('nestedNames', () => {
 
   it('never walks /: it says so, and walks the working directory in its place', async () => {
     const root = await tree();
-    assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], unwalked: [{ grant: '/', write: false }] });
-    assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [{ grant: '/', write: false }] });
-    assert.deepEqual(nestedNames({ write: ['/'], read: ['/'] }, { cwd: join(root, 'pkg') }), { paths: [join(root, 'pkg', '.NPMRC')], unwalked: [{ grant: '/', write: true }] });
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }), { paths: [], sockets: [], unwalked: [{ grant: '/', write: false }] });
+    assert.deepEqual(nestedNames({ write: [], read: ['/'] }, { cwd: join(root, 'other') }), { paths: [join(root, 'other', '.skillctl', 'keys')], sockets: [], unwalked: [{ grant: '/', write: false }] });
+    assert.deepEqual(nestedNames({ write: ['/'], read: ['/'] }, { cwd: join(root, 'pkg') }), { paths: [join(root, 'pkg', '.NPMRC')], sockets: [], unwalked: [{ grant: '/', write: true }] });
     // The working directory inside a write grant is walked once, as the write grant (a read walk of it would stop at 1 here).
-    assert.deepEqual(nestedNames({ write: [root], read: ['/'] }, { cwd: root, readMaxDirs: 1 }), { paths: nestedNames({ write: [root], read: [] }).paths, unwalked: [{ grant: '/', write: false }] });
+    assert.deepEqual(nestedNames({ write: [root], read: ['/'] }, { cwd: root, readMaxDirs: 1 }), { paths: nestedNames({ write: [root], read: [] }).paths, sockets: [], unwalked: [{ grant: '/', write: false }] });
   });
 
   it('a write grant holding a directory it may not list is not whole (its owner may give the read bit back); a read grant is', async () => {
@@ -89,7 +89,7 @@ describe('nestedNames', () => {
     try {
       const [write, read] = walkedBound(root);
       assert.deepEqual(write.unwalked, [{ grant: root, write: true }]);
-      assert.deepEqual(read, { paths: [join(root, 'other', '.skillctl', 'keys')], unwalked: [] });
+      assert.deepEqual(read, { paths: [join(root, 'other', '.skillctl', 'keys')], sockets: [], unwalked: [] });
     } finally {
       await chmod(join(root, 'locked'), 0o755);
     }
@@ -115,5 +115,21 @@ describe('nestedNames', () => {
     await writeFile(join(root, 'fresh', '.git', 'config'), '');
     assert.deepEqual(plantedBelow(before, [root], root), { paths: [join(root, 'pkg', 'deep', '.claude'), join(root, 'pkg', 'deep', 'er', 'skills.lock.json')], whole: true });
     assert.equal(plantedBelow(before, [root], root, 3).whole, false);
+  });
+});
+
+describe('nestedNames: sockets', () => {
+  /** A socket file left bound on disk (python exits without removing it). */
+  const socketAt = (path: string): void => void execFileSync('python3', ['-c', 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])', path]);
+
+  it('notes every Unix socket below read and write grants alike, however deep', async () => {
+    const root = await tree();
+    socketAt(join(root, 'agent.sock'));
+    socketAt(join(root, 'pkg', 'deep', 'er', 'bus'));
+    const want = [join(root, 'agent.sock'), join(root, 'pkg', 'deep', 'er', 'bus')];
+    assert.deepEqual(nestedNames({ write: [root], read: [] }).sockets, want);
+    assert.deepEqual(nestedNames({ write: [], read: [root] }).sockets, want);
+    // Through directories this user owns only: those beyond stay (docs/security.md, What remains).
+    assert.deepEqual(nestedNames({ write: [], read: [root] }, { uid: 4_000_000 }).sockets, []);
   });
 });

@@ -17,6 +17,7 @@ import type { EgressGate } from '../egress/proxy.js';
 import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
+import type { HostServices } from '../host-sockets.js';
 
 /** Finds the implementation of `builtin:<skill_id>`; undefined when this skillctl has none. */
 export type BuiltinLookup = (skillId: string) => Promise<BuiltinSkill | undefined>;
@@ -35,6 +36,8 @@ export interface BuiltinJob {
   readonly protectedPaths: readonly string[];
   /** Real paths of files no skill may read (RunOptions.secretPaths). */
   readonly secretPaths: readonly string[];
+  /** The host's services whose sockets a program's sandbox covers (host-sockets.ts). Default: none. */
+  readonly services?: HostServices;
   readonly limits: BuiltinLimits;
   readonly env: Readonly<Record<string, string>>;
   readonly sandbox: SandboxMode;
@@ -68,6 +71,8 @@ export interface ConfineOptions {
   readonly protectedPaths: readonly string[];
   /** Real paths of files no program may read: those inside a grant are covered with /dev/null (secretFilesIn). Default: none. */
   readonly secretPaths?: readonly string[];
+  /** The host's services whose sockets the sandbox covers (host-sockets.ts). Default: none. */
+  readonly services?: HostServices;
   /** Asked about each request a program makes through the egress proxy (net.http granted). */
   readonly gate: EgressGate;
   /** Told the sandbox each program runs in, with the findings about it (RUN_UNSANDBOXED). */
@@ -102,6 +107,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
       protect: o.protectedPaths,
       hideFiles: await secretFilesIn(o.secretPaths ?? [], [...o.granted.fsRead, ...o.granted.fsWrite]),
+      ...(o.services !== undefined ? { services: o.services } : {}),
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
@@ -154,6 +160,7 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       granted: job.granted,
       protectedPaths: job.protectedPaths,
       secretPaths: job.secretPaths,
+      ...(job.services !== undefined ? { services: job.services } : {}),
       gate,
       report: (sandbox, found) => observer.confined(sandbox, found),
       track: (pid, exited) => observer.process(pid, exited),

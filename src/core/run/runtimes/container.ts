@@ -17,6 +17,7 @@ import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
 import { notDirsOnTheWay, protectMounts } from '../protect-mounts.js';
 import { secretFilesIn } from '../secret-files.js';
+import { serviceCovers, type HostServices } from '../host-sockets.js';
 import { programWritable } from '../writable.js';
 import { pushAll } from '../../findings.js';
 
@@ -35,6 +36,8 @@ export interface ContainerSpec {
   readonly notDirs?: readonly string[];
   /** Secret files inside a grant (SandboxSpec.hideFiles): each covered with /dev/null, read-only. */
   readonly hideFiles?: readonly string[];
+  /** Service directories inside a grant that no grant names (host-sockets.ts): each an empty tmpfs. */
+  readonly hideDirs?: readonly string[];
 }
 
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
@@ -49,6 +52,8 @@ export function containerArgs(s: ContainerSpec): string[] {
   for (const m of protectMounts(s.protect ?? [], s.granted.fsWrite, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
   // Secret keys inside a grant (protect holds only paths that exist): covered, empty.
   for (const p of s.protect ?? []) if (isSecretDir(p) && [...s.granted.fsRead, ...s.granted.fsWrite].some((g) => within(p, g))) args.push('--tmpfs', p);
+  // The host's service directories a grant shows without naming them: covered, empty (host-sockets.ts).
+  for (const d of s.hideDirs ?? []) args.push('--tmpfs', d);
   for (const f of s.hideFiles ?? []) args.push('-v', `/dev/null:${f}:ro`);
   for (const name of s.granted.env) args.push('-e', name);
   pushAll(args, ['--', s.image, ...s.argv]);
@@ -97,6 +102,8 @@ export interface ContainerRunOptions {
   readonly protectedPaths?: readonly string[];
   /** Real paths of files the skill may never read (RunOptions.secretPaths). */
   readonly secretPaths?: readonly string[];
+  /** The host's services whose sockets the container does not show (host-sockets.ts). Default: none. */
+  readonly services?: HostServices;
 }
 
 export async function runContainer(o: ContainerRunOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -114,7 +121,10 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const protect: string[] = [];
   for (const p of o.protectedPaths ?? []) if (await entryExists(p)) protect.push(p);
   const notDirs = await notDirsOnTheWay(o.protectedPaths ?? [], o.granted.fsWrite);
-  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles: await secretFilesIn(o.secretPaths ?? [], [...o.granted.fsRead, ...o.granted.fsWrite]) };
+  const grants = [...o.granted.fsRead, ...o.granted.fsWrite];
+  const covers = await serviceCovers(o.services ?? { sockets: [], dirs: [] }, grants);
+  const hideFiles = [...(await secretFilesIn(o.secretPaths ?? [], grants)), ...covers.files];
+  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs };
   const argv = [engine.engine, ...containerArgs(spec)];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit) {

@@ -17,6 +17,7 @@ import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { inSystemDir, programDirs, sandboxPath, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
+import type { HostServices } from '../host-sockets.js';
 import { spawnBounded, type SpawnSpec } from '../process-runner.js';
 import { descriptors, type PinnedGrants } from '../grant-pins.js';
 import { egressEnv } from '../egress/bridge.js';
@@ -44,6 +45,8 @@ export interface ProcessRuntimeOptions {
   readonly protectedPaths?: readonly string[];
   /** Real paths of files the skill may never read (RunOptions.secretPaths): an empty file in the sandbox. */
   readonly secretPaths?: readonly string[];
+  /** The host's services whose sockets the sandbox covers (host-sockets.ts). Default: none. */
+  readonly services?: HostServices;
   /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
   readonly cgroup?: RunCgroup;
 }
@@ -187,6 +190,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
     protect: o.protectedPaths ?? [],
     hideFiles: await secretFilesIn(o.secretPaths ?? [], [...fsRead, ...fsWrite]),
+    ...(o.services !== undefined ? { services: o.services } : {}),
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
   });
   if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
