@@ -80,6 +80,8 @@ export interface CliOpts {
   readonly cwd: string;
   readonly input?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Descriptors skillctl inherits from 3 on (skillctlAsync's `fds`). */
+  readonly fds?: readonly (number | 'ignore')[];
 }
 
 /** Every `{code, severity: 'error'}` and every `error: {code}` in a JSON answer, whatever the command's document shape. */
@@ -98,7 +100,7 @@ function errorCodes(doc: unknown, out: Set<string>): Set<string> {
 /** `skillctl <args> --json`; fails the test if it does not finish within the hang guard or does not answer JSON. */
 export async function attempt(args: readonly string[], opts: CliOpts): Promise<Ran> {
   const t0 = Date.now();
-  const r = await skillctlAsync([...args, '--json'], { cwd: opts.cwd, input: opts.input ?? '', timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}) });
+  const r = await skillctlAsync([...args, '--json'], { cwd: opts.cwd, input: opts.input ?? '', timeoutMs: HANG_GUARD_MS, ...(opts.env !== undefined ? { env: opts.env } : {}), ...(opts.fds !== undefined ? { fds: opts.fds } : {}) });
   if (r.code === -1) assert.fail(`skillctl ${args.join(' ')} did not finish within ${HANG_GUARD_MS} ms (${Date.now() - t0} ms)`);
   let doc: unknown;
   try {

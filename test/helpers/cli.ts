@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { checkCliJson, wantsJson } from './cli-json.js';
 import { BIN, ROOT } from './paths.js';
 
@@ -13,6 +13,8 @@ export interface CliOptions {
   readonly input?: string | Buffer;
   readonly env?: Record<string, string | undefined>;
   readonly timeoutMs?: number;
+  /** Descriptors skillctl gets from 3 on, as an agent host that leaks them would hand them on (skillctlAsync only). */
+  readonly fds?: readonly (number | 'ignore')[];
 }
 
 function cliEnv(opts: CliOptions): Record<string, string> {
@@ -49,7 +51,8 @@ function checked(args: readonly string[], run: CliRun): CliRun {
  */
 export function skillctlAsync(args: readonly string[], opts: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe'] });
+    // 0-2 are pipes whatever follows them; the types cannot tell once the array is spread.
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? ROOT, env: cliEnv(opts), stdio: ['pipe', 'pipe', 'pipe', ...(opts.fds ?? [])] }) as ChildProcessWithoutNullStreams;
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);

@@ -7,6 +7,7 @@
  * start (shell.exec_safe, git, rg) all go through here.
  */
 import { errnoCode } from '../errors.js';
+import { closeInheritedFds } from './inherited-fds.js';
 
 export interface SpawnSpec {
   readonly argv: readonly string[];
@@ -102,6 +103,9 @@ class Capture {
 export function spawnBounded(spec: SpawnSpec): Promise<SpawnOutcome> {
   // Loaded on first use: most runs of the default bundle start no process.
   const { spawn } = process.getBuiltinModule('node:child_process');
+  // Before the first program: a descriptor skillctl inherited would reach it, and through
+  // bubblewrap the skill (inherited-fds.ts).
+  closeInheritedFds();
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
     const [file, ...args] = spec.argv as [string, ...string[]];
