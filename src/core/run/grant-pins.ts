@@ -70,7 +70,17 @@ export function descriptors(egress: readonly (number | Uint8Array)[], held: Pinn
   return [...out, ...held.fds];
 }
 
-const descriptorMounts = new Map<string, Promise<boolean>>();
+const helps = new Map<string, Promise<string>>();
+
+/** This bubblewrap's `--help`, asked once: what it supports (its version says less, with backports). */
+function bwrapHelp(bwrap: string): Promise<string> {
+  let asked = helps.get(bwrap);
+  if (asked === undefined) {
+    asked = spawnBounded({ argv: [bwrap, '--help'], cwd: '/', env: {}, timeoutMs: 10_000, maxStdout: 1 << 16, maxStderr: 1 << 12 }).then((r) => r.stdout.toString('utf8'));
+    helps.set(bwrap, asked);
+  }
+  return asked;
+}
 
 /**
  * Whether this bubblewrap mounts what a descriptor names (`--ro-bind-fd`), by its help, asked
@@ -80,11 +90,15 @@ const descriptorMounts = new Map<string, Promise<boolean>>();
  * socket, which the probe checked just before (socket-pin.ts) and every run protects
  * (scratch-root.ts).
  */
-export function mountsDescriptors(bwrap: string): Promise<boolean> {
-  let asked = descriptorMounts.get(bwrap);
-  if (asked === undefined) {
-    asked = spawnBounded({ argv: [bwrap, '--help'], cwd: '/', env: {}, timeoutMs: 10_000, maxStdout: 1 << 16, maxStderr: 1 << 12 }).then((r) => r.stdout.toString('utf8').includes('--ro-bind-fd'));
-    descriptorMounts.set(bwrap, asked);
-  }
-  return asked;
+export async function mountsDescriptors(bwrap: string): Promise<boolean> {
+  return (await bwrapHelp(bwrap)).includes('--ro-bind-fd');
+}
+
+/**
+ * Whether this bubblewrap sizes a tmpfs (`--size`, from 0.5). One without it makes the private
+ * /tmp and /dev/shm unbounded (half the host's memory each), as before, rather than refuse every
+ * run: without a cgroup, what a skill parks there escapes max_memory (security.md, Limits).
+ */
+export async function sizesTmpfs(bwrap: string): Promise<boolean> {
+  return (await bwrapHelp(bwrap)).includes('--size');
 }

@@ -15,7 +15,7 @@ import { lookupCommand } from '../fs/find-command.js';
 import { within } from '../policy/paths.js';
 import { BRIDGE_SOURCE, EGRESS_PORT, EGRESS_SOCKETS, egressCaBeside } from './egress/bridge.js';
 import { programDirs, rootLayout, SYSTEM_DIRS, systemLayout, type SystemEntry } from './host-layout.js';
-import { mountsDescriptors, pinGrants, type PinnedGrants } from './grant-pins.js';
+import { mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './grant-pins.js';
 import { serviceCovers, type HostServices } from './host-sockets.js';
 import { notDirsOnTheWay, protectMounts, secretDirsIn } from './protect-mounts.js';
 import { programWritable } from './writable.js';
@@ -101,6 +101,13 @@ export interface SandboxSpec {
    * file of a linked work tree or of a submodule's checkout (notDirsOnTheWay finds them).
    */
   readonly notDirs?: readonly string[];
+  /**
+   * The size of each of the private /tmp and /dev/shm, in bytes: the run's memory limit. Without
+   * a cgroup, max_memory is an rlimit per process, and pages written to a tmpfs count against no
+   * process: unbounded, a skill capped at 64 MiB parked gigabytes there. Without it (a bubblewrap
+   * without `--size`), both are unbounded.
+   */
+  readonly tmpfsBytes?: number;
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
   /**
@@ -116,7 +123,7 @@ export interface SandboxSpec {
 const ZONE_NAME = /^[A-Za-z0-9_+-]+(?:\/[A-Za-z0-9_+-]+)*$/;
 
 /** `pin`: a grant's own mount, made from its descriptor when the grants are pinned (grant-pins.ts). */
-type Mount = { readonly kind: string; readonly path: string; readonly source?: string; readonly pin?: true };
+type Mount = { readonly kind: string; readonly path: string; readonly source?: string; readonly pin?: true; readonly size?: number };
 
 function depth(p: string): number {
   return p === '/' ? 0 : p.split('/').length - 1;
@@ -155,6 +162,13 @@ function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEnt
   return rootEntries.filter((e) => !OWN_TOP.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
 }
 
+/** The request without its tmpfs size, which only a bubblewrap that takes `--size` is given. */
+function withoutSize<T extends { readonly tmpfsBytes?: number }>(r: T): Omit<T, 'tmpfsBytes'> {
+  const rest: { tmpfsBytes?: number } = { ...r };
+  delete rest.tmpfsBytes;
+  return rest as Omit<T, 'tmpfsBytes'>;
+}
+
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
@@ -167,7 +181,10 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // A program that reads /etc/localtime rather than TZ sees the declared zone too. An unknown
   // name leaves the link dangling, which the C library reads as UTC, as it reads such a TZ.
   if (spec.timezone !== undefined && ZONE_NAME.test(spec.timezone)) mounts.push({ kind: '--symlink', path: '/etc/localtime', source: `/usr/share/zoneinfo/${spec.timezone}` });
-  mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, { kind: '--tmpfs', path: '/tmp' });
+  // /dev is made read-only below, so that nothing can be parked in it; /dev/shm (POSIX shared
+  // memory, python's multiprocessing) stays writable as a tmpfs of its own, sized as /tmp is.
+  const size = spec.tmpfsBytes !== undefined ? { size: spec.tmpfsBytes } : {};
+  mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, { kind: '--tmpfs', path: '/dev/shm', ...size }, { kind: '--tmpfs', path: '/tmp', ...size });
   for (const d of spec.runtimeDirs) mounts.push({ kind: '--ro-bind', path: d });
   // A read grant inside a write grant is already visible (and writable): binding it read-only on
   // top would take away a write the policy allows.
@@ -193,13 +210,20 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   const ordered = made.map((m, i) => ({ m, i })).sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
   for (const { m } of ordered) {
     if (m.kind === '--symlink') args.push('--symlink', m.source as string, m.path);
-    else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') args.push(m.kind, m.path);
+    else if (m.kind === '--proc' || m.kind === '--dev' || m.kind === '--tmpfs') {
+      if (m.size !== undefined) args.push('--size', String(m.size));
+      args.push(m.kind, m.path);
+    }
     else if (m.pin === true && spec.pinned !== undefined) {
       // Not there when pinned: left out, as `-try` would leave it out.
       const fd = spec.pinned.get(m.path);
       if (fd !== undefined) args.push(m.kind === '--bind-try' ? '--bind-fd' : '--ro-bind-fd', String(fd), m.path);
     } else args.push(m.kind, m.source ?? m.path, m.path);
   }
+  // After every mount into it (not recursive: /dev/shm and /dev/pts keep their own; the bundle
+  // and the egress files are never under /dev). Device nodes are still written (/dev/null); a
+  // file can no longer be made there.
+  args.push('--remount-ro', '/dev');
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
   if (spec.egress?.byPath === true) args.push('--ro-bind', spec.egress.socket, egressSocketIn(spec));
   else if (spec.egress !== undefined) args.push('--ro-bind-fd', String(EGRESS_FDS.socket), egressSocketIn(spec));
@@ -258,16 +282,17 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     const hideFiles = [...(r.hideFiles ?? []), ...covers.files];
     const rootEntries = [...r.read, ...r.write].includes('/') ? { rootEntries: await rootLayout() } : {};
     const byFd = await mountsDescriptors(bwrap.path);
+    const sized = r.tmpfsBytes !== undefined && (await sizesTmpfs(bwrap.path)) ? { tmpfsBytes: r.tmpfsBytes } : {};
     // The grants bubblewrap mounts on their own (a read grant inside a write grant is not; `/` is
     // shown entry by entry, each the host's own), pinned where bubblewrap can take descriptors.
     const pins = byFd ? await pinGrants([...r.read.filter((g) => !r.write.some((w) => within(g, w))), ...r.write].filter((g) => g !== '/' || rootEntries.rootEntries === undefined)) : undefined;
     if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
     const held = pins !== undefined ? { pinned: pins.numbers } : {};
     const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}) });
-    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...r, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);
+    if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...withoutSize(r), ...sized, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };
-    const spec = { ...r, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held };
+    const spec = { ...withoutSize(r), ...sized, egress, runtimeDirs: [...r.runtimeDirs, ...(await programDirs(process.execPath))], system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held };
     const bridge = [process.execPath, '-e', BRIDGE_SOURCE, '--', egressSocketIn(spec), String(EGRESS_PORT), r.egress.readsHttps ? egressCaIn(spec) : '', '--'];
     return done([bwrap.path, ...bwrapArgs(spec), '--', ...bridge]);
   }

@@ -18,6 +18,16 @@ describe('bwrapArgs', () => {
     network: false,
     protect: ['/work/project/out/audit.jsonl', '/elsewhere/policy.yaml'],
   };
+  it('sizes the private /tmp and /dev/shm to the run\'s memory, and makes /dev read-only after its mounts', () => {
+    const a = bwrapArgs({ ...base, tmpfsBytes: 64 << 20 });
+    const at = (...xs: string[]): number => a.findIndex((_, i) => xs.every((x, j) => a[i + j] === x));
+    assert.ok(at('--size', String(64 << 20), '--tmpfs', '/tmp') >= 0);
+    assert.ok(at('--size', String(64 << 20), '--tmpfs', '/dev/shm') > at('--dev', '/dev'));
+    assert.ok(at('--remount-ro', '/dev') > at('--tmpfs', '/dev/shm'));
+    // Without a size (a bubblewrap without --size), unbounded as before.
+    assert.equal(bwrapArgs(base).indexOf('--size'), -1);
+  });
+
   it('isolates everything, mounts shallow before deep, and the bundle read-only last', () => {
     const a = bwrapArgs(base);
     assert.deepEqual(a.slice(0, 5), ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL']);

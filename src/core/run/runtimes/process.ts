@@ -192,6 +192,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     hideFiles: await secretFilesIn(o.secretPaths ?? [], [...fsRead, ...fsWrite]),
     ...(o.services !== undefined ? { services: o.services } : {}),
     ...(o.env.TZ !== undefined ? { timezone: o.env.TZ } : {}),
+    tmpfsBytes: Math.floor(o.limits.memoryMiB * MIB),
   });
   if ('refused' in confined) return { failure: failed('unavailable', [confined.refused]), diagnostics };
   pushAll(diagnostics, confined.diagnostics);

@@ -1,0 +1,64 @@
+// Threat: memory parked where no process is charged. Without a cgroup (a user who is not root),
+// max_memory is an address-space rlimit per process, and pages written to the sandbox's private
+// /tmp or /dev (a tmpfs each, unbounded: half the host's memory) count against no process: a
+// skill capped at 64 MiB parked 1 GiB. /tmp and /dev/shm are sized to the run's memory limit and
+// /dev is read-only (src/core/run/sandbox.ts); /dev/null and small files in /tmp still work.
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { before, describe } from 'node:test';
+import { attackRows, runTarget, scratch, type Attack } from '../helpers/attack.js';
+import { entry, writeBundle } from '../helpers/bundles.js';
+import { PYTHON_VERSION } from '../helpers/fs-tool.js';
+
+const POLICY = 'tmpfs.policy.yaml';
+const OK = { type: 'object', properties: { ok: { type: 'string' } } };
+
+/** For each file: the MiB written before the first error, and that error (or "ok"). */
+const MAIN = [
+  'import errno, json, sys',
+  'sys.stdin.read()',
+  'blk = b"x" * (1 << 20)',
+  'r = {}',
+  'for path, mib in [("/dev/fill", 256), ("/dev/null", 256), ("/tmp/small", 1), ("/dev/shm/small", 1)]:',
+  '    n = 0',
+  '    try:',
+  '        with open(path, "wb") as f:',
+  '            for i in range(mib):',
+  '                f.write(blk); f.flush(); n += 1',
+  '        r[path] = "ok"',
+  '    except OSError as e: r[path] = errno.errorcode[e.errno]',
+  '    if path.endswith("fill"):',
+  '        try: __import__("os").unlink(path)',
+  '        except OSError: pass',
+  'print(json.dumps({"ok": json.dumps(r)}))',
+  '',
+].join('\n');
+
+const rows: Attack[] = [
+  {
+    // Filling /tmp or /dev/shm past the limit is ENOSPC without a cgroup, and the cgroup's kill
+    // (RUN_MEMORY_LIMIT) with one, as here when the tests run as root: bwrapArgs' tests hold the sizes.
+    what: '--sandbox bwrap: a python skill capped at 64 MiB writes 256 MiB into /dev, and to /dev/null and small files',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/fill', {}, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap' }),
+    check: (r) => {
+      assert.equal(r.status, 'ok');
+      assert.deepEqual(JSON.parse((r.output as { ok: string }).ok), { '/dev/fill': 'EROFS', '/dev/null': 'ok', '/tmp/small': 'ok', '/dev/shm/small': 'ok' });
+    },
+  },
+];
+
+describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
+  const s = scratch('skillctl-attack-tmpfs-');
+  before(async () => {
+    await writeBundle(join(s.work, 'bundles', 'fill'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],
+      files: { 'main.py': MAIN },
+    });
+    await writeFile(join(s.work, POLICY), 'version: 1\npermissions:\n  fs.read: [.]\nlimits:\n  max_memory: 64MiB\n');
+  });
+
+  attackRows(rows, s);
+});
