@@ -180,7 +180,9 @@ const rows: Attack[] = [
     check: said(/^failed .*CERTIFICATE_VERIFY_FAILED/),
   },
   {
-    what: "a skill of another run, shown the temporary directory, sends a request through this run's proxy socket: closed unanswered",
+    // The socket is covered in the thief's sandbox (it lies under a read grant); were it not, the
+    // proxy would close it unanswered, having no token (test/core/run/egress/proxy.test.ts).
+    what: "a skill of another run, shown the temporary directory, sends a request through this run's proxy socket: refused at connect",
     code: null,
     exit: 0,
     attempt: async (sc) => {
@@ -191,7 +193,7 @@ const rows: Attack[] = [
       await victim;
       return thief;
     },
-    check: said(/^sockets 1 answers \[''\]\n$/),
+    check: said(/^sockets 1 answers \['refused'\]\n$/),
   },
 ];
 
@@ -212,7 +214,11 @@ paths = glob.glob(sys.argv[1] + '/skillctl-egress-*/proxy.sock') + glob.glob(sys
 for p in paths:
     s = socket.socket(socket.AF_UNIX)
     s.settimeout(15)
-    s.connect(p)
+    try:
+        s.connect(p)
+    except ConnectionRefusedError:
+        answers.append('refused')
+        continue
     s.sendall(('GET %s HTTP/1.0\\r\\n\\r\\n' % sys.argv[2]).encode())
     got = b''
     try:
