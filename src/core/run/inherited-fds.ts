@@ -16,6 +16,7 @@
  *
  * Linux only (the sandbox is bubblewrap): elsewhere, or without /proc, nothing is closed.
  */
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 /**
  * O_CLOEXEC as /proc/self/fdinfo/N shows it (octal `flags:`, the descriptor's close-on-exec
@@ -59,10 +60,9 @@ export function closeInheritedFds(): readonly number[] {
   if (closed !== undefined) return closed;
   closed = [];
   if (process.platform !== 'linux') return closed;
-  const fs = process.getBuiltinModule('node:fs');
   let names: string[];
   try {
-    names = fs.readdirSync('/proc/self/fd');
+    names = readdirSync('/proc/self/fd');
   } catch {
     // No /proc (a chroot without it): nothing can be listed, and bubblewrap mounts its own.
     return closed;
@@ -77,18 +77,18 @@ export function closeInheritedFds(): readonly number[] {
     const fd = Number(name);
     let info: number | undefined;
     try {
-      info = fs.openSync(`/proc/self/fdinfo/${name}`, 'r');
-      return { fd, flags: toFdFlags(buf.toString('latin1', 0, fs.readSync(info, buf, 0, buf.length, 0))) };
+      info = openSync(`/proc/self/fdinfo/${name}`, 'r');
+      return { fd, flags: toFdFlags(buf.toString('latin1', 0, readSync(info, buf, 0, buf.length, 0))) };
     } catch {
       return { fd, flags: undefined };
     } finally {
-      if (info !== undefined) fs.closeSync(info);
+      if (info !== undefined) closeSync(info);
     }
   });
   const leaked = leakedFds(fds, keep);
   for (const fd of leaked) {
     try {
-      fs.closeSync(fd);
+      closeSync(fd);
     } catch {
       // EBADF: gone already; either way it reaches no program.
     }
