@@ -1,7 +1,7 @@
 /** Temporary projects and bundles for pin, pack and verify tests. */
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fixture } from './paths.js';
 
 export async function tempDir(prefix = 'skillctl-test-'): Promise<string> {
@@ -48,6 +48,32 @@ export function projects(): { project: () => Promise<string>; cleanup: () => Pro
       const r = await makeProject();
       roots.push(r);
       return r;
+    },
+    cleanup: async () => {
+      await Promise.all(roots.map(removeDir));
+    },
+  };
+}
+
+/** A tree to make: each file with its text, each folder (empty unless a file lies in it). */
+export interface TreeSpec {
+  readonly files?: Readonly<Record<string, string>>;
+  readonly dirs?: readonly string[];
+}
+
+/** Temporary trees made during a suite, removed by `cleanup` (call it from `after`). */
+export function tempTrees(): { tree: (prefix: string, spec: TreeSpec) => Promise<string>; cleanup: () => Promise<void> } {
+  const roots: string[] = [];
+  return {
+    tree: async (prefix, spec) => {
+      const root = await tempDir(prefix);
+      roots.push(root);
+      for (const d of spec.dirs ?? []) await mkdir(join(root, d), { recursive: true });
+      for (const [f, text] of Object.entries(spec.files ?? {})) {
+        await mkdir(dirname(join(root, f)), { recursive: true });
+        await writeFile(join(root, f), text);
+      }
+      return root;
     },
     cleanup: async () => {
       await Promise.all(roots.map(removeDir));

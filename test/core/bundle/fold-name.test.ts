@@ -1,11 +1,9 @@
 // Names a case-insensitive or normalising checkout (macOS, Windows) stores as one file: refused
 // in every listing a digest is computed from (a folder, a git tree through the same walk, an archive).
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { dirSource, pathCollisions } from '../../../src/core/bundle/index.js';
-import { removeDir, tempDir } from '../../helpers/project.js';
+import { tempTrees } from '../../helpers/project.js';
 
 const at = (ds: readonly { code: string; file?: string }[]): string[][] => ds.map((d) => [d.code, d.file ?? '']);
 
@@ -23,16 +21,12 @@ describe('pathCollisions', () => {
 });
 
 describe('a folder listing', () => {
-  const dirs: string[] = [];
-  after(async () => Promise.all(dirs.map(removeDir)));
+  const trees = tempTrees();
+  after(trees.cleanup);
 
   it('refuses SKILL.md beside Skill.md, and twins .skillignore leaves out', async () => {
-    const root = await tempDir('skillctl-fold-');
-    dirs.push(root);
-    for (const f of ['SKILL.md', 'Skill.md', 'lib/Run.js', 'lib/run.js', '.skillignore', 'notes.txt', 'NOTES.txt']) {
-      await mkdir(dirname(join(root, f)), { recursive: true });
-      await writeFile(join(root, f), f === '.skillignore' ? 'notes.txt\nNOTES.txt\n' : 'x\n');
-    }
+    const files = Object.fromEntries(['SKILL.md', 'Skill.md', 'lib/Run.js', 'lib/run.js', 'notes.txt', 'NOTES.txt'].map((f) => [f, 'x\n']));
+    const root = await trees.tree('skillctl-fold-', { files: { ...files, '.skillignore': 'notes.txt\nNOTES.txt\n' } });
     const listing = await dirSource(root).list();
     assert.deepEqual(at(listing.diagnostics).sort(), [
       ['BUNDLE_PATH_COLLISION', 'notes.txt'],

@@ -2,12 +2,10 @@
 // anchors only, reported (not entered), each once, sorted; exact spellings and mere neighbours
 // are not aliases.
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { asyncDirOps } from '../../../src/core/bundle/index.js';
 import { findAliases, foldName } from '../../../src/core/pins/aliases.js';
-import { removeDir, tempDir } from '../../helpers/project.js';
+import { tempTrees } from '../../helpers/project.js';
 
 describe('foldName', () => {
   it('folds case, Unicode normalisation, HFS+ ignorables and trailing dots and spaces', () => {
@@ -27,13 +25,11 @@ describe('foldName', () => {
 });
 
 describe('findAliases', () => {
-  const dirs: string[] = [];
-  after(async () => Promise.all(dirs.map(removeDir)));
+  const trees = tempTrees();
+  after(trees.cleanup);
 
   it('reports every entry along the anchors spelt otherwise, and nothing else', async () => {
-    const root = await tempDir('skillctl-aliases-');
-    dirs.push(root);
-    for (const d of ['.claude/skills/a', '.Claude/skills', 'manifests/hello', 'manifests/HELLO/sub', 'manifests/other', 'Other/x', 'pins']) await mkdir(join(root, d), { recursive: true });
+    const root = await trees.tree('skillctl-aliases-', { dirs: ['.claude/skills/a', '.Claude/skills', 'manifests/hello', 'manifests/HELLO/sub', 'manifests/other', 'Other/x', 'pins'] });
     const found = await findAliases(root, ['.claude/skills', 'manifests/hello', 'pins/skills.lock.json', 'absent/deeper'], asyncDirOps);
     assert.deepEqual(found.map((d) => [d.code, d.file]), [
       ['PIN_PATH_ALIAS', '.Claude'],

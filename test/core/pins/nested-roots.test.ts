@@ -1,25 +1,21 @@
 // Agent roots below a project's top: found at any depth, never in node_modules and the like,
 // a link on the way returned as a root (the scan reports it), and the bound said.
 import assert from 'node:assert/strict';
-import { mkdir, symlink } from 'node:fs/promises';
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { asyncDirOps } from '../../../src/core/bundle/index.js';
 import { DEFAULT_SKILL_ROOTS, findPinnable } from '../../../src/core/pins/index.js';
 import { findNestedRoots } from '../../../src/core/pins/nested-roots.js';
-import { removeDir, tempDir } from '../../helpers/project.js';
+import { tempTrees } from '../../helpers/project.js';
 
 describe('findNestedRoots', () => {
-  const dirs: string[] = [];
-  after(async () => Promise.all(dirs.map(removeDir)));
+  const trees = tempTrees();
+  after(trees.cleanup);
 
   it('finds .claude/skills and .agents/skills below the top, not the top ones, not inside node_modules', async () => {
-    const root = await tempDir('skillctl-nested-');
-    dirs.push(root);
-    for (const d of ['.claude/skills/a', 'packages/web/.claude/skills/b', 'packages/api/.agents/skills', 'node_modules/p/.claude/skills/c', 'x/target/.claude/skills', 'docs/skills']) {
-      await mkdir(join(root, d), { recursive: true });
-    }
-    await mkdir(join(root, 'packages/cli'), { recursive: true });
+    const dirs = ['.claude/skills/a', 'packages/web/.claude/skills/b', 'packages/api/.agents/skills', 'node_modules/p/.claude/skills/c', 'x/target/.claude/skills', 'docs/skills', 'packages/cli'];
+    const root = await trees.tree('skillctl-nested-', { dirs });
     await symlink('/tmp', join(root, 'packages/cli/.claude'));
     assert.deepEqual(await findNestedRoots(root, asyncDirOps), {
       roots: ['packages/api/.agents/skills', 'packages/cli/.claude/skills', 'packages/web/.claude/skills'],
