@@ -205,6 +205,32 @@ const rows: Row[] = [
     setup: (d) => manifestWith(d, 'm.yaml', (t) => t.replace(/(\n {8}path:\n {10}type: string)/, '$1\n          pattern: "(?<=a)b"')),
   },
   {
+    what: 'a manifest input_schema $ref with a malformed %-escape (#/%)',
+    args: ['validate', 'm.yaml'],
+    code: 'EMBEDDED_SCHEMA_INVALID',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => t.replace(/(\n {8}path:\n {10})type: string/, "$1$ref: '#/%'")),
+  },
+  {
+    what: 'a manifest $ref into a shipped contract with a malformed %-escape',
+    args: ['validate', 'm.yaml'],
+    code: 'CONTRACT_REF_UNRESOLVED',
+    exit: 1,
+    setup: (d) => manifestWith(d, 'm.yaml', (t) => t.replace(/(\n {8}path:\n {10})type: string/, "$1$ref: 'https://unpkg.com/skillctl/schemas/contracts/eval.output.v1.schema.json#/properties/%'")),
+  },
+  {
+    what: 'a capability args_schema $ref with a malformed %-escape (#/properties/%)',
+    args: ['registry', 'validate', 'cap'],
+    code: 'TOOL_SCHEMA_INVALID',
+    exit: 1,
+    setup: async (d) => {
+      await cp(join(ROOT, 'manifests', 'capabilities', 'web'), join(d, 'cap'), { recursive: true });
+      const tools = JSON.parse(await readFile(join(d, 'cap', 'tools.json'), 'utf8')) as { tools: { args_schema: Record<string, unknown> }[] };
+      (tools.tools[0] as { args_schema: Record<string, unknown> }).args_schema.properties = { url: { $ref: '#/properties/%' } };
+      await writeFile(join(d, 'cap', 'tools.json'), JSON.stringify(tools));
+    },
+  },
+  {
     what: 'a capability tools.json of 40,000 keys',
     args: ['registry', 'validate', 'cap'],
     code: 'MANIFEST_TOO_MANY_KEYS',

@@ -8,6 +8,7 @@ import { diag, type Code, type Diagnostic } from '../diagnostics.js';
 import { validate as meta202012 } from '../../generated/meta-2020-12.validator.js';
 import { validate as metaDraft07 } from '../../generated/meta-draft-07.validator.js';
 import type { StandaloneValidator } from './standalone.js';
+import { fragmentSegment } from './fragment.js';
 import { linearPatternProblem } from './linear-regexp.js';
 import { schemaErrorsToDiagnostics } from './to-diagnostics.js';
 import { pushAll } from '../findings.js';
@@ -28,8 +29,8 @@ function resolves(root: unknown, ref: string): boolean {
   if (ref === '#') return true;
   let cur = root;
   for (const raw of ref.slice(2).split('/')) {
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object' || !(seg in cur)) return false;
+    const seg = fragmentSegment(raw);
+    if (seg === undefined || cur === null || typeof cur !== 'object' || !(seg in cur)) return false;
     cur = (cur as Record<string, unknown>)[seg];
   }
   return true;

@@ -4,6 +4,7 @@
  */
 import { diag, type Code, type Diagnostic } from '../diagnostics.js';
 import { closest } from '../suggest.js';
+import { fragmentSegment } from './fragment.js';
 import type { ErrorObject } from './standalone.js';
 import { typeFix, valueType, wantedTypes, type WrittenValue } from './value-types.js';
 
@@ -27,8 +28,8 @@ function schemaAt(root: Record<string, unknown>, path: string): Record<string, u
   let cur: unknown = root;
   for (const raw of path.replace(/^#\/?/, '').split('/')) {
     if (raw === '') continue;
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
+    const seg = fragmentSegment(raw);
+    if (seg === undefined || cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[seg];
   }
   return cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>) : undefined;

@@ -1,3 +1,4 @@
+import { fragmentSegment } from '../json-schema/fragment.js';
 import type { JsonSchema } from './model.js';
 
 /**
@@ -8,8 +9,8 @@ export function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | und
   if (!ref.startsWith('#/')) return undefined;
   let cur: unknown = root;
   for (const raw of ref.slice(2).split('/')) {
-    const seg = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (cur === null || typeof cur !== 'object') return undefined;
+    const seg = fragmentSegment(raw);
+    if (seg === undefined || cur === null || typeof cur !== 'object') return undefined;
     cur = (cur as Record<string, unknown>)[seg];
   }
   return cur !== null && typeof cur === 'object' ? (cur as JsonSchema) : undefined;

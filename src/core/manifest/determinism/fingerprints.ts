@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
+import { decodeFragment } from '../../json-schema/fragment.js';
 import { resolveLocalRef } from '../local-ref.js';
 import type { JsonSchema } from '../model.js';
 import { childPointer } from '../pointer.js';
@@ -42,8 +43,9 @@ function declared(w: Walk, schema: JsonSchema, at: string, out: Map<string, Decl
   }
   if (typeof schema.$ref === 'string') {
     const target = resolveLocalRef(w.root, schema.$ref);
-    // A local $ref's fragment is a JSON pointer into the root schema already.
-    if (target !== undefined) declared(w, target, w.rootPointer + decodeURIComponent(schema.$ref.slice(1)), out, depth + 1, seen);
+    // A local $ref's fragment is a JSON pointer into the root schema already (and decodes: it resolved).
+    const pointer = decodeFragment(schema.$ref.slice(1));
+    if (target !== undefined && pointer !== undefined) declared(w, target, w.rootPointer + pointer, out, depth + 1, seen);
   }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const branches = schema[key];

@@ -2,6 +2,7 @@ import { diag, type Diagnostic } from '../../diagnostics.js';
 // builtin.ts directly, not the contracts index: the contracts folder uses the manifest parser, and
 // this list of shipped documents is all the rule needs (no import cycle).
 import { BUILTIN_CONTRACT_BASE, BUILTIN_SOURCES } from '../../contracts/builtin.js';
+import { decodeFragment } from '../../json-schema/fragment.js';
 import { childPointer, parsePointer } from '../pointer.js';
 import type { Rule } from './rule.js';
 
@@ -13,8 +14,10 @@ function problem(ref: string): string | undefined {
   const doc = BUILTIN.get(uri);
   if (doc === undefined) return `${uri} is not a contract shipped with skillctl`;
   if (fragment === undefined || fragment === '' || !fragment.startsWith('/')) return undefined;
+  const pointer = decodeFragment(fragment);
+  if (pointer === undefined) return `#${fragment} is not a valid pointer (a malformed %-escape)`;
   let cur: unknown = doc;
-  for (const seg of parsePointer(decodeURIComponent(fragment))) {
+  for (const seg of parsePointer(pointer)) {
     cur = cur !== null && typeof cur === 'object' && Object.hasOwn(cur, seg) ? (cur as Record<string, unknown>)[seg] : undefined;
   }
   return cur !== null && typeof cur === 'object' ? undefined : `#${fragment} points at nothing in ${uri}`;
