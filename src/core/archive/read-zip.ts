@@ -115,6 +115,31 @@ function entryData(bytes: Buffer, e: Central, centralStart: number): Buffer | Di
   return data;
 }
 
+/**
+ * Each path of `paths` that lies below another path of `paths`, with that path. In sorted order
+ * the paths below `a` follow `a/` together, so each is found by one search: a cost in the length
+ * of the paths, not in their depth times their length.
+ */
+function filesUnderFiles(paths: readonly string[]): Map<string, string> {
+  const sorted = [...paths].sort();
+  const out = new Map<string, string>();
+  for (const p of sorted) {
+    // What lies below a path that is itself below a file was found with that file: each path is
+    // visited once.
+    if (out.has(p)) continue;
+    const dir = `${p}/`;
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as string) < dir) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < sorted.length && (sorted[i] as string).startsWith(dir); i++) out.set(sorted[i] as string, p);
+  }
+  return out;
+}
+
 /** The entries of a ZIP by path, every finding about it, and nothing written anywhere. */
 export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
   const entries = new Map<string, TarEntry>();
@@ -149,9 +174,17 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
     }
   }
   if (at !== end) return done(diag('ARCHIVE_MALFORMED', 'the central directory holds more than its entry count'));
+  const under = filesUnderFiles(files.map((e) => e.path));
   for (const e of files) {
     if (entries.has(e.path) || dirs.has(e.path)) {
       diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path occurs more than once', { file: e.path }));
+      continue;
+    }
+    // `a` and `a/b` both files: no folder holds them, so what such a listing's digest covers is
+    // nothing an unpacking or a checkout makes (the tar walk refuses the same).
+    const folder = under.get(e.path);
+    if (folder !== undefined) {
+      diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', `${folder} is a file and also a directory`, { file: e.path }));
       continue;
     }
     const data = entryData(bytes, e, centralStart);

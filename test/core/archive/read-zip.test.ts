@@ -47,6 +47,22 @@ describe('readZip and readSkillZip', () => {
     assert.deepEqual(codes(rawZip([{ name: 'd/a', data: Buffer.from('abc'), deflate: true, size: 2 }])), ['ARCHIVE_MALFORMED']);
   });
 
+  it('refuses a file that is also a directory (`a` and `a/b`), as the tar walk does, whatever their order', () => {
+    for (const files of [
+      [{ name: 'd/a' }, { name: 'd/a/b' }],
+      [{ name: 'd/a/b/c' }, { name: 'd/a' }],
+    ]) {
+      const r = readZip(rawZip(files), BOUNDS);
+      assert.deepEqual(
+        r.diagnostics.map((d) => [d.code, d.message]),
+        [['ARCHIVE_DUPLICATE_ENTRY', 'd/a is a file and also a directory']],
+      );
+      assert.deepEqual([...r.entries.keys()], ['d/a']);
+    }
+    // A name that only begins like the file (`a-x`, `ab`) is no directory of it.
+    assert.deepEqual(codes(rawZip([{ name: 'd/a' }, { name: 'd/a-x/b' }, { name: 'd/ab/c' }])), []);
+  });
+
   it('a decompression bomb is refused by its declared size, and inflating past the declared size stops there', () => {
     const bomb = Buffer.alloc(8 * 1024 * 1024);
     assert.deepEqual(codes(rawZip([{ name: 'd/bomb', data: bomb, deflate: true }])), ['ARCHIVE_TOO_LARGE']);
