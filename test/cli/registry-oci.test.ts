@@ -2,7 +2,7 @@
 // a pushed skill whose folder is a capability bundle is published as its local folder would be,
 // and a reference that cannot be pulled publishes nothing.
 import assert from 'node:assert/strict';
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
@@ -10,6 +10,7 @@ import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js'
 import { fixture } from '../helpers/paths.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 import { PDF_NOTES_DIR } from '../helpers/skill-md.js';
+import { leftIn } from '../helpers/tmp.js';
 
 /** A manifest bundle (skill.yaml) whose folder also holds the four files of the `weights` capability. */
 const SKILL_WITH_CAPABILITY = fixture('registry', 'oci', 'skill-with-capability');
@@ -76,7 +77,7 @@ describe('registry publish oci:// with docker-registry', () => {
     const loaded = cli(['registry', 'load', 'weights', '--registry', 'reg', '--json']);
     assert.equal(loaded.code, 0, loaded.stderr);
     assert.equal(json<{ capabilities: { skill_doc: string }[] }>(loaded).capabilities[0]?.skill_doc, await readFile(join(SKILL_WITH_CAPABILITY, 'skill.md'), 'utf8'));
-    assert.deepEqual(await readdir(join(work, 'tmp')), []);
+    assert.deepEqual(await leftIn(join(work, 'tmp')), []);
   });
 
   it('an unknown tag is OCI_NOT_FOUND, exit 2, and the registry is left as it was', async () => {
@@ -87,7 +88,7 @@ describe('registry publish oci:// with docker-registry', () => {
     assert.equal(err.code, 'OCI_NOT_FOUND');
     assert.match(err.message, /manifest team\/weights:missing: not found \(HTTP 404: MANIFEST_UNKNOWN/);
     assert.deepEqual(await readFile(join(work, 'reg', 'index.json')), before);
-    assert.deepEqual(await readdir(join(work, 'tmp')), []);
+    assert.deepEqual(await leftIn(join(work, 'tmp')), []);
   });
 
   it('a pushed SKILL.md folder holds no capability: CAPABILITY_FILE_MISSING, exit 1, nothing published', async () => {

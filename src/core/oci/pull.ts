@@ -28,7 +28,7 @@ import { formatOciReference, type OciReference } from './reference.js';
 import { trustedSigners } from './signature.js';
 import type { TransportOptions } from './transport.js';
 import { cachedHead, openArtifact, withCachedLayer, type FetchedArtifact, type StreamingArtifact } from './fetch-artifact.js';
-import { cachedLayerFiles, holdsExactly, placedFiles } from './placed-files.js';
+import { cachedLayerFiles, holdsExactly, placedFiles, type PlacedFile } from './placed-files.js';
 
 export interface PullRequest {
   readonly ref: OciReference;
@@ -61,6 +61,11 @@ export interface PullResult {
   /** True when the manifest and layer came from the cache without asking the registry. */
   readonly fromCache?: boolean;
   readonly signers?: readonly string[];
+  /**
+   * The files a pull just wrote, with the digests they were hashed to as the verified layer was
+   * unpacked: what a caller that reads the folder again must find (`registry publish oci://`).
+   */
+  readonly files?: readonly PlacedFile[];
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -176,7 +181,7 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
       await rename(source.dir, dest);
       placed = true;
     }
-    return { ...done, outcome: 'written' };
+    return { ...done, outcome: 'written', files: await placedFiles(source) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
     // A failed pull leaves the destination as it was: folders made for it go again.

@@ -12,6 +12,7 @@ import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
+import { sha256, type Sha256Digest } from '../digest/index.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
 import { bundlePath } from './bundle.js';
@@ -56,6 +57,27 @@ export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'
    * id of one shadows it, which is reported (CAPABILITY_SHADOWED).
    */
   readonly beneath?: readonly LayeredEntry[];
+  /**
+   * For each directory, the digests its bundle files were verified to hold (an `oci://` source,
+   * by the layer it was unpacked from), or undefined. A file read with other bytes, or one
+   * without a digest here, is OCI_DIGEST_MISMATCH: the directory was changed after it was
+   * verified, and nothing is published.
+   */
+  readonly verified?: readonly (ReadonlyMap<string, Sha256Digest> | undefined)[];
+}
+
+/** OCI_DIGEST_MISMATCH for each file of `read` whose bytes are not the ones verified. */
+function changedSinceVerified(read: ReadCapability, verified: ReadonlyMap<string, Sha256Digest>): Diagnostic[] {
+  return BUNDLE_FILES.flatMap((name) => {
+    const bytes = read.bytes[name];
+    if (bytes === undefined || verified.get(name) === sha256(bytes)) return [];
+    return [
+      diag('OCI_DIGEST_MISMATCH', `${name} is not the file the verified layer unpacked to: it changed in the scratch folder before it was read`, {
+        file: bundlePath(read.label, name),
+        hint: 'publish it again; look for a process that writes in the temporary directory',
+      }),
+    ];
+  });
 }
 
 function shadowNote(label: string, id: string, origin: RegistrySource, dryRun: boolean): Diagnostic {
@@ -89,6 +111,10 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
   const batch = reads.map(entryOf);
   const items: PublishedCapability[] = [];
   const diagnostics: Diagnostic[] = [];
+  for (const [i, read] of reads.entries()) {
+    const verified = opts.verified?.[i];
+    if (verified !== undefined) pushAll(diagnostics, changedSinceVerified(read, verified));
+  }
   const firstOf = new Map<string, string>();
   // Lower layers count where neither this registry nor the batch hides them.
   const hidden = new Set([...index.capabilities, ...batch.filter((e): e is IndexEntry => e !== undefined)].map((e) => e.capability_id));

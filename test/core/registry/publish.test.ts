@@ -17,6 +17,7 @@ import {
   type RegistryIndex,
 } from '../../../src/core/registry/index.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
+import { sha256 } from '../../../src/core/digest/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { codes, copyBundle, editJson, found, INVALID, SKILLS, tools, VALID } from './helpers.js';
 
@@ -65,6 +66,23 @@ describe('publish and load', () => {
     assert.equal(loaded.bundle.skill_doc, readFileSync(join(VALID('weights'), 'skill.md'), 'utf8'));
     assert.deepEqual(loaded.bundle.tools.map((t) => t.name), ['weight_entry_list', 'weight_entry_get', 'weight_entry_save_batch', 'weight_entry_delete_batch']);
     assert.deepEqual(loaded.bundle.ui_schemas.map((u) => u.schema_id), ['WeightEntryForm.v1', 'WeightBatchEditor.v1', 'WeighInCard.v1']);
+  });
+
+  it('OCI_DIGEST_MISMATCH: a file that is not what was verified (an oci:// scratch folder written meanwhile) publishes nothing', async () => {
+    const dir = copyBundle(VALID('weights'));
+    const verified = new Map(['capability.json', 'skill.md', 'tools.json', 'ui_schemas.json'].map((n) => [n, sha256(readFileSync(join(dir, n)))] as const));
+    const reg = newRegistry();
+    assert.equal((await publishCapabilities(reg, [dir], { ...opts, create: true, dryRun: true, verified: [verified] })).diagnostics.some((d) => d.severity === 'error'), false);
+    editJson(dir, 'capability.json', (c) => {
+      c.description = 'rewritten after it was verified';
+    });
+    const r = await publishCapabilities(reg, [dir], { ...opts, create: true, verified: [verified] });
+    assert.equal(r.published, false);
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.file]),
+      [['OCI_DIGEST_MISMATCH', join(dir, 'capability.json')]],
+    );
+    assert.equal(existsSync(join(reg, INDEX_FILE)), false);
   });
 
   it('the index is deterministic: same capabilities, same bytes, whatever the publish order', async () => {

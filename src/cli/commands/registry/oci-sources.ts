@@ -6,6 +6,12 @@
  * directory is. Publish copies the files it keeps into the registry, so the scratch folder is
  * removed afterwards. A reference that cannot be pulled stops the command before anything is
  * checked or published.
+ *
+ * The scratch folder lies in skillctl's own directory in the temporary directory
+ * (`skillctl-<uid>`), which every run protects, and publish compares the files it reads there with
+ * the digests they had as the verified layer was unpacked: a program of a run whose policy lets it
+ * write the temporary directory once rewrote them between the pull and the read, and the registry
+ * published what no signer signed.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,6 +23,7 @@ import type { Context } from '../../context.js';
 import { blobCache, transportOptions, trustedKeys } from '../../oci-env.js';
 import type { PublishOptions } from './options.js';
 import { beforeLayerTransfer } from '../../streaming-heap.js';
+import { ensureScratchRoot, scratchRoot } from '../../../core/run/scratch-root.js';
 
 /** One argument of publish, ready to be read as a bundle directory. */
 export interface PublishSource {
@@ -26,6 +33,8 @@ export interface PublishSource {
   readonly label: string;
   /** oci:// only: the manifest digest the reference resolved to. */
   readonly digest?: Sha256Digest;
+  /** oci:// only: each file of `dir` and the digest it had as the verified layer was unpacked. */
+  readonly verified?: ReadonlyMap<string, Sha256Digest>;
 }
 
 export interface PulledSources {
@@ -44,7 +53,10 @@ export async function pullSources(ctx: Context, args: readonly string[], opts: P
   const keys = await trustedKeys(ctx.io, opts);
   const transport = await transportOptions(ctx.io, opts);
   const cache = blobCache(ctx.io);
-  const scratch = await mkdtemp(join(tmpdir(), 'skillctl-publish-oci-'));
+  const root = scratchRoot(tmpdir());
+  const unsafe = await ensureScratchRoot(root);
+  if (unsafe !== undefined) throw new SkillctlError(unsafe.code, unsafe.message, unsafe.hint !== undefined ? { hint: unsafe.hint } : {});
+  const scratch = await mkdtemp(join(root, 'publish-oci-'));
   const dispose = (): Promise<void> => rm(scratch, { recursive: true, force: true });
   try {
     const sources: PublishSource[] = [];
@@ -70,7 +82,8 @@ export async function pullSources(ctx: Context, args: readonly string[], opts: P
         throw new SkillctlError(first?.code ?? 'OCI_MANIFEST_INVALID', `${pulled.reference ?? arg}: ${first?.message ?? 'the artifact holds no skill'}${more}`, first?.hint !== undefined ? { hint: first.hint } : {});
       }
       ctx.note(ctx.style.dim(`pulled ${pulled.reference}${pulled.fromCache === true ? ' (from the cache)' : ''}`));
-      sources.push({ dir: pulled.path, label: pulled.reference, digest: pulled.digest });
+      const verified = new Map((pulled.files ?? []).map((f) => [f.path, f.digest]));
+      sources.push({ dir: pulled.path, label: pulled.reference, digest: pulled.digest, verified });
     }
     return { sources, dispose };
   } catch (err) {

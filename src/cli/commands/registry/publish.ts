@@ -9,6 +9,7 @@ import { exitCodeFor } from '../../exit.js';
 import { renderPublish } from '../../render/registry.js';
 import { describeRegistry, openView, registriesNote, registryLayersFor } from '../../registry-location.js';
 import { runSkillResolver } from '../../skill-resolver.js';
+import type { PulledSources } from './oci-sources.js';
 import type { PublishOptions } from './options.js';
 
 const OCI_SCHEME = 'oci://';
@@ -32,7 +33,7 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
   }
   const resolve = (d: string): string => (isAbsolute(d) ? d : join(ctx.io.cwd, d));
   // oci:// artifacts are pulled (and verified) into a scratch folder first; the rest are read where they are.
-  const pulled = anyOci
+  const pulled: PulledSources = anyOci
     ? await (await import('./oci-sources.js')).pullSources(ctx, dirs, opts, resolve)
     : { sources: dirs.map((d) => ({ dir: resolve(d), label: d })), dispose: async (): Promise<void> => {} };
   let result;
@@ -40,7 +41,7 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
     result = await publishCapabilities(
       where.dir,
       pulled.sources.map((s) => s.dir),
-      { labels: pulled.sources.map((s) => s.label), skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)), create: true, dryRun, beneath: lower },
+      { labels: pulled.sources.map((s) => s.label), verified: pulled.sources.map((s) => s.verified), skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)), create: true, dryRun, beneath: lower },
     );
   } finally {
     await pulled.dispose();
