@@ -7,10 +7,10 @@
  * is read-only to that skill under bubblewrap (and refused to a built-in by the gate). Every run
  * makes it before its sandbox starts, so no sandbox starts without it there to be protected.
  */
-import { chmod, lstat, mkdir } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 
 /** The directory's name under `tmp`: one per user, where the temporary directory is shared. */
 export function scratchRoot(tmp: string): string {
@@ -38,4 +38,17 @@ export async function ensureScratchRoot(root: string): Promise<Diagnostic | unde
   // This user's own, made under another umask or opened up by hand: closed again.
   if ((st.mode & 0o077) !== 0) await chmod(root, 0o700);
   return undefined;
+}
+
+/**
+ * A new folder in `skillctl-<uid>` under `tmp`, for a command's own scratch work that it reads
+ * back as trusted (a verified layer unpacked, a git directory it asks): made anywhere else in the
+ * temporary directory, a skill of a run whose policy grants that directory can rewrite it between
+ * the write and the read. Throws the RUN_SCRATCH_UNSAFE finding when that folder is not safe.
+ */
+export async function privateScratch(tmp: string, prefix: string): Promise<string> {
+  const root = scratchRoot(tmp);
+  const unsafe = await ensureScratchRoot(root);
+  if (unsafe !== undefined) throw new SkillctlError(unsafe.code, unsafe.message, unsafe.hint !== undefined ? { hint: unsafe.hint } : {});
+  return mkdtemp(join(root, prefix));
 }

@@ -13,7 +13,7 @@
  * write the temporary directory once rewrote them between the pull and the read, and the registry
  * published what no signer signed.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Sha256Digest } from '../../../core/digest/index.js';
@@ -23,7 +23,7 @@ import type { Context } from '../../context.js';
 import { blobCache, transportOptions, trustedKeys } from '../../oci-env.js';
 import type { PublishOptions } from './options.js';
 import { beforeLayerTransfer } from '../../streaming-heap.js';
-import { ensureScratchRoot, scratchRoot } from '../../../core/run/scratch-root.js';
+import { privateScratch } from '../../../core/run/scratch-root.js';
 
 /** One argument of publish, ready to be read as a bundle directory. */
 export interface PublishSource {
@@ -53,10 +53,7 @@ export async function pullSources(ctx: Context, args: readonly string[], opts: P
   const keys = await trustedKeys(ctx.io, opts);
   const transport = await transportOptions(ctx.io, opts);
   const cache = blobCache(ctx.io);
-  const root = scratchRoot(tmpdir());
-  const unsafe = await ensureScratchRoot(root);
-  if (unsafe !== undefined) throw new SkillctlError(unsafe.code, unsafe.message, unsafe.hint !== undefined ? { hint: unsafe.hint } : {});
-  const scratch = await mkdtemp(join(root, 'publish-oci-'));
+  const scratch = await privateScratch(tmpdir(), 'publish-oci-');
   const dispose = (): Promise<void> => rm(scratch, { recursive: true, force: true });
   try {
     const sources: PublishSource[] = [];

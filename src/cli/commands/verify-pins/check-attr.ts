@@ -9,11 +9,16 @@
  * removed after. Each path is asked twice, matching case as Linux does and ignoring it as a macOS
  * or Windows checkout does (`core.ignorecase`), so a pattern spelt in another case is not missed
  * where CI runs.
+ *
+ * The scratch directory lies in `skillctl-<uid>`, which every run protects: anywhere else in the
+ * temporary directory, a skill of a run granted it could add `info/attributes` (which outranks
+ * every .gitattributes) between its making and git's answer, and a conversion would go unseen.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GitTree } from '../../../core/git-tree/index.js';
+import { privateScratch } from '../../../core/run/scratch-root.js';
 import { firstLine, unreadable, type Git, type GitRunExtra } from '../../git-run.js';
 
 /** An answer larger than this is refused (about 30 bytes a path and attribute). */
@@ -42,7 +47,7 @@ async function scratchRepository(git: Git, tree: GitTree): Promise<{ dir: string
   const where = await git.run(['rev-parse', '--git-path', 'objects'], 64 * 1024);
   const objects = where.code === 0 ? where.stdout.toString('utf8').replace(/\n$/, '') : '';
   if (objects === '' || objects.includes('\n')) throw unreadable(`git rev-parse --git-path objects failed: ${firstLine(where)}`);
-  const dir = await mkdtemp(join(tmpdir(), 'skillctl-attr-'));
+  const dir = await privateScratch(tmpdir(), 'attr-');
   const gitDir = join(dir, 'git');
   await mkdir(join(gitDir, 'refs'), { recursive: true });
   await writeFile(join(gitDir, 'HEAD'), 'ref: refs/heads/scratch\n');
