@@ -3,7 +3,9 @@
 // end (against a head kept elsewhere) and a torn line each show in `skillctl audit verify`, by
 // line, with exit 1. A skill cannot write the log it is recorded in: under bubblewrap the log is
 // read-only to a process skill and to shell.exec_safe's command, even inside a write grant; a
-// process skill run with `--sandbox none` can rewrite it, and verify then shows the edit.
+// process skill run with `--sandbox none` can rewrite it, and verify then shows the edit. Nor can a
+// skill bloat its own record: a WASI module, which goes on after each refusal, is refused 6,000
+// times and its record names each refusal once.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Sc
 import { chain, codes, record } from '../helpers/audit-records.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
+import { compileWat } from '../helpers/wat.js';
 
 describe('audit tampering: verify finds every edit of a chained log, by line', () => {
   it('tampered, non-canonical and malformed lines', () => {
@@ -135,6 +138,24 @@ const rows: Attack[] = [
       return attempt(['audit', 'verify', log], { cwd: sc.work });
     },
   },
+  {
+    what: 'a WASI module refused 6,000 times over (an absolute path, a `..` path) floods its own audit record',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/flood', {}, { cwd: sc.work, policy: 'write.policy.yaml', audit: join(sc.work, 'logs', 'flood.jsonl') }),
+    check: async (r, sc) => {
+      assert.deepEqual(r.output, { ok: 'done' });
+      const log = await readFile(join(sc.work, 'logs', 'flood.jsonl'), 'utf8');
+      const end = JSON.parse(log.trimEnd().split('\n').at(-1) as string) as { policy: { decision: string; denials: { scope: string; code: string }[] } };
+      assert.equal(end.policy.decision, 'deny');
+      // Before, each refusal was a denial of its own: 6,000 of them, about 850 KB in one record.
+      assert.deepEqual(end.policy.denials.map((d) => [d.scope, d.code]), [
+        ['fs.read', 'POLICY_PATH_DENIED'],
+        ['fs.read', 'POLICY_PATH_INVALID'],
+      ]);
+      assert.ok(log.length < 16 * 1024, `the log is ${log.length} bytes`);
+    },
+  },
 ];
 
 describe('audit tampering: skillctl audit verify shows it, and a skill cannot write its own log', () => {
@@ -182,6 +203,20 @@ describe('audit tampering: skillctl audit verify shows it, and a skill cannot wr
         }),
       ],
       files: { 'main.py': main },
+    });
+    const flood = join(s.work, 'bundles', 'flood');
+    await mkdir(flood, { recursive: true });
+    await writeFile(join(flood, 'skill.wasm'), await compileWat('hostile-refusal-flood'));
+    await writeBundle(flood, {
+      entrypoints: [
+        entry({
+          runtime: 'wasm',
+          command: 'skill.wasm',
+          input_schema: { type: 'object', properties: { path: { type: 'string' } } },
+          output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
+          requested_permissions: { 'fs.read': ['.'] },
+        }),
+      ],
     });
   });
 

@@ -108,10 +108,10 @@ export function startRecord(facts: RunFacts, startedAt: number, skillctlVersion:
   };
 }
 
-function uniqueBy<T>(items: readonly T[], key: (item: T, index: number) => string): T[] {
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   const seen = new Set<string>();
-  return items.filter((item, index) => {
-    const k = key(item, index);
+  return items.filter((item) => {
+    const k = key(item);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -129,10 +129,11 @@ export function buildRecord(
 ): AuditEndRecord {
   const denials: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
-    // A process may ask the egress proxy any number of times: each of its refusals once.
+    // A process may ask the egress proxy, and a WASI module the file layer, any number of times:
+    // each refusal once (a run's uses may come from more than one gate).
     ...uniqueBy(
       facts.uses.filter((u) => !u.allowed && u.fallback === undefined).map((u) => ({ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '' })),
-      (d, i) => (d.scope === 'net.http' ? `${d.code}\u0000${d.reason}` : String(i)),
+      (d) => `${d.scope}\u0000${d.code}\u0000${d.reason}`,
     ),
     ...(facts.refusals ?? []),
   ];

@@ -68,7 +68,8 @@ export async function prepareWasmRun(p: WasmRunInput, paths: { readonly protecte
   trail.facts.caps = { memory: 'thread', processes: 'none' };
   const uses: GateUse[] = [];
   trail.facts.uses = uses;
-  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, writable: p.writable, ...paths }, (use) => uses.push(use), p.lookupHost);
+  // A WASI module goes on after a refusal (NOTCAPABLE): each answer is kept once, however often it asks.
+  const gate = builtinGate({ cwd: p.cwd, granted: auth.grant.granted, pathEnv, writable: p.writable, ...paths }, (use) => uses.push(use), p.lookupHost, true);
   const receipt = (output: Uint8Array | null): void => {
     trail.facts.wasm = {
       artifact_digest: file.digest,

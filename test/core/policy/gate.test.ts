@@ -261,5 +261,23 @@ describe('policy gate', () => {
       assert.ok(gate.uses.some((u) => !u.allowed && u.code === 'POLICY_PATH_DENIED'));
       assert.ok(!JSON.stringify(gate.uses).includes('secret.txt'));
     });
+    it('distinct: a question asked again is kept and told once (a WASI module goes on after a refusal)', async () => {
+      const told: unknown[] = [];
+      const once = createPolicyGate({ fsRead: [join(root, 'data')], fsWrite: [], netHttp: [], exec: [], env: [] }, { cwd: root, pathEnv: bin, distinct: true, onUse: (u) => told.push(u) });
+      for (let i = 0; i < 1000; i++) {
+        once.recordRefusal('fs.read', 'POLICY_PATH_DENIED', 'fs.read: an absolute path given to a WASI directory descriptor; its paths are relative to it');
+        await once.checkRead(join(root, 'secret.txt'));
+        await once.checkRead(join(root, 'data', 'report.txt'));
+      }
+      assert.deepEqual(
+        once.uses.map((u) => [u.allowed, u.code ?? u.covered_by]),
+        [
+          [false, 'POLICY_PATH_DENIED'],
+          [false, 'POLICY_PATH_DENIED'],
+          [true, `fs.read:${join(root, 'data')}`],
+        ],
+      );
+      assert.deepEqual(told, once.uses);
+    });
   });
 });

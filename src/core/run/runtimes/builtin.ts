@@ -179,9 +179,10 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
   };
 }
 
-/** The gate a built-in asks, over the job's grant. */
-export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'writable' | 'protectedPaths' | 'secretPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup): RecordingGate {
+/** The gate a built-in asks, over the job's grant (`distinct`: each answer kept once, GateOptions). */
+export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' | 'writable' | 'protectedPaths' | 'secretPaths'>, onUse?: Parameters<typeof createPolicyGate>[1]['onUse'], lookupHost?: HostLookup, distinct = false): RecordingGate {
   return createPolicyGate(job.granted, {
+    distinct,
     cwd: job.cwd,
     pathEnv: job.pathEnv,
     writable: job.writable,
