@@ -83,6 +83,9 @@ export async function prepareWasmRun(p: WasmRunInput, paths: { readonly protecte
   const bytes = io === 'bytes' && typeof p.input === 'string' ? Buffer.from(p.input, 'utf8') : input;
   return {
     execute: async () => {
+      // Each attempt's receipt afresh: a retry that ends without output must not keep the digest
+      // and caps of the attempt before it (audit verify found caps_used short of what was used).
+      receipt(null);
       const wasi = {
         args: [argv[0] ?? '', ...wasiArgs],
         env: Object.entries(env)

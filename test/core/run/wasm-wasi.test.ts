@@ -7,6 +7,7 @@ import { mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { RunResult } from '../../../src/core/run/index.js';
+import { wasmReceiptProblem } from '../../../src/core/run/audit-receipt.js';
 import { entry, writeBundle } from '../../helpers/bundles.js';
 import { fifo } from '../../helpers/hostile.js';
 import { engine, errorCodes, policyFrom } from '../../helpers/run.js';
@@ -196,6 +197,22 @@ describe('wasm runtime: WASI preview 1', () => {
     assert.deepEqual(errorCodes(other), ['RUN_WASM_ENTRY_INVALID']);
     const args = await run(await wasiBundle('provenact-args', 'return-value', { command: ['skill.wasm', '_start', 'x'] }), {});
     assert.deepEqual(errorCodes(args), ['RUN_WASM_ENTRY_INVALID']);
+  });
+
+  it('with retries, the receipt is the last attempt\'s: its caps, and no output when it made none', async () => {
+    const dir = join(root, 'retry-grant');
+    await mkdir(dir);
+    await writeFile(join(dir, 'data.json'), '{}');
+    const perms = { 'fs.read': [dir], 'fs.write': [dir] };
+    const bundle = await wasiBundle('retry-new-cap', 'wasi-retry-new-cap', { requested_permissions: perms });
+    const r = await run(bundle, {}, { policy: policyFrom({ permissions: perms }, root), request: { retries: 1 }, options: { wasmFuel: 10_000 } });
+    assert.deepEqual([r.status, r.record.result?.attempts], ['failed', 2]);
+    assert.deepEqual(errorCodes(r), ['RUN_WASM_FUEL_EXHAUSTED']);
+    // Before, the receipt was the first attempt's: caps_used ["fs.write"] beside a record that used
+    // fs.read too (audit verify: AUDIT_RECEIPT_INCONSISTENT), and the digest of its discarded output.
+    assert.deepEqual(r.record.result?.wasm?.caps_used, ['fs.read', 'fs.write']);
+    assert.equal(r.record.result?.wasm?.output_bytes_digest, null);
+    assert.equal(wasmReceiptProblem(r.record as unknown as Record<string, unknown>), undefined);
   });
 
   it('fuel applies as to any module', async () => {
