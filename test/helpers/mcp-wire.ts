@@ -71,11 +71,11 @@ export class McpWire {
     this.child.stdin.write(raw ? line : Buffer.concat([Buffer.from(line), Buffer.from('\n')]));
   }
 
-  /** Sends a request with a fresh id and resolves with the answer to that id. */
-  request(method: string, params?: unknown): Promise<Message> {
+  /** Sends a request with a fresh id and resolves with the answer to that id (within `ms`, the hang guard's by default). */
+  request(method: string, params?: unknown, ms?: number): Promise<Message> {
     const id = this.nextId++;
     this.send({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
-    return this.answer(id);
+    return this.answer(id, ms);
   }
 
   /** The answer to request `id`, once the server wrote it; rejects after the hang guard. */

@@ -28,7 +28,7 @@ function toolError(m: Message): { code: string; status?: string } {
   assert.equal(result?.isError, true, JSON.stringify(m).slice(0, 500));
   return (JSON.parse(result.content[0]?.text ?? '{}') as { error: { code: string; status?: string } }).error;
 }
-const call = (w: McpWire, name: string, args: unknown): Promise<Message> => w.request('tools/call', { name, arguments: args });
+const call = (w: McpWire, name: string, args: unknown, ms?: number): Promise<Message> => w.request('tools/call', { name, arguments: args }, ms);
 
 describe('MCP input: the server answers or ignores each hostile message, and the session goes on', () => {
   const s = scratch('skillctl-attack-mcp-');
@@ -162,7 +162,9 @@ describe('MCP input: the server answers or ignores each hostile message, and the
     let peak = base;
     const watch = setInterval(() => (peak = Math.max(peak, threads())), 10);
     try {
-      const answers = await Promise.all(Array.from({ length: 60 }, () => call(w, 'filesystem__fs_read_text', { path: 'hello.txt' })));
+      // Fifteen rounds of four runs: the last answer waits for all before it, so its guard is the
+      // burst's, not one call's (a loaded machine took more than the 15 s one call is given).
+      const answers = await Promise.all(Array.from({ length: 60 }, () => call(w, 'filesystem__fs_read_text', { path: 'hello.txt' }, 120_000)));
       assert.deepEqual(new Set(answers.map((a) => (a.result as { structuredContent?: { text: string } }).structuredContent?.text)), new Set(['hello\n']));
     } finally {
       clearInterval(watch);
