@@ -126,6 +126,8 @@ export async function bundleCli(root, out) {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
+    keepNames: true,
     legalComments: 'none',
     logLevel: 'warning',
     outdir: out,
