@@ -9,6 +9,7 @@ import { after, describe, it } from 'node:test';
 import { errorCodes as codes, git, pinnedRepo, selfVouching, SELF_VOUCHED, sh } from '../helpers/git-pins.js';
 import { pushedToRemote, SKIP, useHooks } from '../helpers/pre-commit.js';
 import { removeDir } from '../helpers/project.js';
+import { committedProvenactRepo, TAMPERED_WASM, writeBundle, writeLock } from '../helpers/provenact.js';
 
 const temps: string[] = [];
 const head = (root: string): string => git(root, ['rev-parse', 'HEAD']).stdout.trim();
@@ -96,5 +97,29 @@ describe('the pre-commit framework hook against the base of a range', { skip: SK
     const accepted = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env: { ...env, SKILLCTL_HOOK_NO_BASE: '1' } });
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     assert.equal(onRemote('main'), head(root));
+  });
+
+  // Before, two provenact locks were not compared: the push of an entry re-pinned to a tampered
+  // bundle (re-signed, same keys) passed the pre-push hook against the remote's commit.
+  it('pre-push of a provenact-skills repository: an entry re-pinned to other digests is refused', async () => {
+    const { repo, entries } = await committedProvenactRepo();
+    const root = repo.root;
+    temps.push(root);
+    const env = await useHooks(root, ['skillctl-verify-pins'], temps);
+    git(root, ['commit', '-q', '-m', 'pre-commit config']);
+    const install = sh(root, 'pre-commit', ['install', '--hook-type', 'pre-push'], { env });
+    assert.equal(install.code, 0, install.stdout + install.stderr);
+    const remote = await pushedToRemote(root, env, temps);
+    const pushed = git(remote, ['rev-parse', 'main']).stdout.trim();
+
+    entries[0] = await writeBundle(repo, 'echo.minimal', '0.1.0', ['alice.dev', 'codex.release'], { wasm: TAMPERED_WASM });
+    await writeLock(repo, entries);
+    git(root, ['add', '-A']);
+    git(root, ['commit', '-q', '--no-verify', '-m', 're-pin echo.minimal 0.1.0']);
+    const push = sh(root, 'git', ['push', '-q', 'origin', 'main'], { env });
+    assert.notEqual(push.code, 0, push.stdout + push.stderr);
+    assert.match(push.stdout, new RegExp(`comparing the lock with base ${pushed} `));
+    assert.deepEqual(codes(push.stdout), ['PIN_IMMUTABLE', 'PIN_IMMUTABLE']);
+    assert.equal(git(remote, ['rev-parse', 'main']).stdout.trim(), pushed);
   });
 });

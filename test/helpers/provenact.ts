@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jcsDigest, sha256 } from '../../src/core/digest/index.js';
 import { generateSigningKey, parseSecretKey, renderSignatures, signDigest, type SecretKey } from '../../src/core/sign/index.js';
+import { git, installSkillctl } from './git-pins.js';
 import { tempDir } from './project.js';
 
 export interface Repo {
@@ -11,6 +12,8 @@ export interface Repo {
 }
 
 export const WASM = Buffer.from('0061736d01000000', 'hex');
+/** WASM with a custom section named `evil`: a module of other bytes, for a tampered bundle. */
+export const TAMPERED_WASM = Buffer.concat([WASM, Buffer.from('000504', 'hex'), Buffer.from('evil')]);
 
 export async function writeBundle(repo: Repo, id: string, version: string, signers: string[], opts: { wasm?: Buffer } = {}): Promise<Record<string, unknown>> {
   const dir = join(repo.root, 'skills', id, version);
@@ -39,9 +42,28 @@ export async function writeLock(repo: Repo, skills: unknown[], extra: Record<str
 /** A repository with two bundles signed by two keys, and their lock; returns the lock's entries too. */
 export async function provenactRepo(): Promise<{ repo: Repo; entries: Record<string, unknown>[] }> {
   const keys: Record<string, SecretKey> = {};
-  for (const s of ['alice.dev', 'codex.release']) keys[s] = parseSecretKey(generateSigningKey().secretKeyText, s).key as SecretKey;
+  for (const s of ['alice.dev', 'codex.release']) keys[s] = newKey(s);
   const repo = { root: await tempDir('skillctl-provenact-'), keys };
   const entries = [await writeBundle(repo, 'echo.minimal', '0.1.0', ['alice.dev', 'codex.release']), await writeBundle(repo, 'fs.read_text', '0.1.0', ['alice.dev', 'codex.release'])];
   await writeLock(repo, entries);
   return { repo, entries };
+}
+
+/** A signing key made in the test, for `signer`. */
+export function newKey(signer: string): SecretKey {
+  return parseSecretKey(generateSigningKey().secretKeyText, signer).key as SecretKey;
+}
+
+/**
+ * provenactRepo committed on `main` of a git repository, with skillctl installed in it as npm
+ * would (node_modules/ git-ignored); `base` is that commit.
+ */
+export async function committedProvenactRepo(): Promise<{ repo: Repo; entries: Record<string, unknown>[]; base: string }> {
+  const { repo, entries } = await provenactRepo();
+  await writeFile(join(repo.root, '.gitignore'), 'node_modules/\n');
+  await installSkillctl(repo.root);
+  git(repo.root, ['init', '-q', '-b', 'main']);
+  git(repo.root, ['add', '.']);
+  git(repo.root, ['commit', '-q', '-m', 'pinned bundles']);
+  return { repo, entries, base: git(repo.root, ['rev-parse', 'HEAD']).stdout.trim() };
 }

@@ -8,6 +8,7 @@
  * skills under it from the unpinned check), other digests for an identity already pinned.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { checkProvenactAgainstBase } from './against-base-provenact.js';
 import type { LoadedLock, SkillctlLock } from './model.js';
 import { skillRootsOf } from './skill-roots.js';
 
@@ -16,15 +17,16 @@ const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its o
 /**
  * Findings of the lock a change leaves (`head`, named `file`; undefined when there is none, or it
  * does not load) against `base`, the lock of the base commit `baseLabel`. Two skillctl locks are
- * compared field by field. A lock of another format than the base's is itself a change of trust:
- * a provenact lock has no keys file, `min_signers` or skill roots to compare, and pins only
- * `skills/<id>/<version>` bundles, so a change that rewrote the base's skillctl lock as an empty
- * provenact lock dropped every pin, key and signer the base required, and nothing else would say
- * so. Two provenact locks are not compared (their trust anchors are per bundle).
+ * compared field by field, and so are two provenact locks, by the same rules mapped to their
+ * per-entry trust anchors (./against-base-provenact.ts). A lock of another format than the base's
+ * is itself a change of trust: a provenact lock has no keys file, `min_signers` or skill roots to
+ * compare, and pins only `skills/<id>/<version>` bundles, so a change that rewrote the base's
+ * skillctl lock as an empty provenact lock dropped every pin, key and signer the base required, and
+ * nothing else would say so.
  */
 export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string): Diagnostic[] {
   if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel);
-  if (head?.format === base.format) return [];
+  if (head?.format === 'provenact' && base.format === 'provenact') return checkProvenactAgainstBase(head.lock, base.lock, file, baseLabel);
   const now = head === undefined ? 'there is no lock that loads' : `the lock is a ${head.format} lock`;
   return [diag('PIN_TRUST_CHANGED', `${now}, where ${baseLabel} has a ${base.format} lock: nothing the base requires is compared`, { file, pointer: '', hint: TRUST_HINT })];
 }

@@ -1,0 +1,84 @@
+// verify-pins --base on two provenact locks: the rules skillctl locks are compared by, mapped to
+// a format whose trust anchors are per entry. Before, two provenact locks were not compared at
+// all: a change re-pinning an entry to other digests, under other keys or with fewer signers, or
+// adding one under keys of its own, was no finding (test/cli/verify-pins-provenact-base.test.ts
+// makes the same changes in real git repositories).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkLockAgainstBase, type ProvenactLock, type ProvenactPin } from '../../../src/core/pins/index.js';
+import type { Sha256Digest } from '../../../src/core/digest/index.js';
+
+const digest = (c: string): Sha256Digest => `sha256:${c.repeat(64)}` as Sha256Digest;
+const entry = (id: string, version: string, extra: Partial<ProvenactPin> = {}): ProvenactPin => ({
+  id,
+  version,
+  bundle_dir: `skills/${id}/${version}`,
+  artifact: digest('a'),
+  manifest_hash: digest('b'),
+  keys_file: 'public-keys.json',
+  keys_digest: digest('c'),
+  signers: ['alice.dev', 'codex.release'],
+  ...extra,
+});
+const lock = (skills: readonly ProvenactPin[], extra: Partial<ProvenactLock> = {}): ProvenactLock => ({ schema_version: '1.0.0', substrate_pin: { repo: 'provenact', commit: '1'.repeat(40) }, skills, ...extra });
+const BASE = lock([entry('echo.minimal', '0.1.0'), entry('fs.read_text', '0.1.0')]);
+
+/** [code, pointer] of each finding of `head` against `base`. */
+function found(head: ProvenactLock, base: ProvenactLock = BASE): string[][] {
+  const ds = checkLockAgainstBase({ format: 'provenact', lock: head }, { format: 'provenact', lock: base }, 'pins/skills.lock.json', 'main (0123456789ab)');
+  for (const d of ds) assert.equal(d.file, 'pins/skills.lock.json');
+  return ds.map((d) => [d.code, d.pointer ?? '']);
+}
+
+describe('verify-pins --base: two provenact locks', () => {
+  it('the same lock, a new version under keys the base trusts, an entry removed: no finding', () => {
+    assert.deepEqual(found(BASE), []);
+    assert.deepEqual(found(lock([...BASE.skills, entry('echo.minimal', '0.2.0', { artifact: digest('d'), manifest_hash: digest('e') })])), []);
+    assert.deepEqual(found(lock([entry('fs.read_text', '0.1.0')])), []);
+    // More signers than the base required, and a base with no entries: nothing is weakened.
+    assert.deepEqual(found(lock([entry('echo.minimal', '0.1.0', { signers: ['alice.dev', 'codex.release', 'opertus.release'] })])), []);
+    assert.deepEqual(found(lock([entry('new', '0.1.0', { keys_digest: digest('9'), signers: ['x'] })]), lock([])), []);
+  });
+
+  it('an id and version pinned with other digests: PIN_IMMUTABLE at each', () => {
+    const repinned = lock([entry('echo.minimal', '0.1.0', { artifact: digest('d'), manifest_hash: digest('e') }), entry('fs.read_text', '0.1.0', { manifest_hash: digest('e') })]);
+    assert.deepEqual(found(repinned), [
+      ['PIN_IMMUTABLE', '/skills/0/artifact'],
+      ['PIN_IMMUTABLE', '/skills/0/manifest_hash'],
+      ['PIN_IMMUTABLE', '/skills/1/manifest_hash'],
+    ]);
+    // Wherever the entry moved in the lock, and beside a duplicate that is unchanged.
+    assert.deepEqual(found(lock([entry('echo.minimal', '0.1.0'), entry('fs.read_text', '0.1.0'), entry('echo.minimal', '0.1.0', { artifact: digest('d') })])), [['PIN_IMMUTABLE', '/skills/2/artifact']]);
+  });
+
+  it('an entry under other keys or with fewer signers: PIN_TRUST_CHANGED', () => {
+    const weakened = lock([
+      entry('echo.minimal', '0.1.0', { keys_digest: digest('f') }),
+      entry('fs.read_text', '0.1.0', { signers: ['alice.dev'] }),
+    ]);
+    assert.deepEqual(found(weakened), [
+      ['PIN_TRUST_CHANGED', '/skills/0/keys_digest'],
+      ['PIN_TRUST_CHANGED', '/skills/1/signers'],
+    ]);
+    // The same keys under another name, and a signer swapped for another.
+    assert.deepEqual(found(lock([entry('echo.minimal', '0.1.0', { keys_file: 'keys.json' }), entry('fs.read_text', '0.1.0', { signers: ['alice.dev', 'mallory'] })])), [
+      ['PIN_TRUST_CHANGED', '/skills/0/keys_digest'],
+      ['PIN_TRUST_CHANGED', '/skills/1/signers'],
+    ]);
+  });
+
+  it('a new entry under keys no entry of the base trusts, or with fewer signers than any requires: PIN_TRUST_CHANGED', () => {
+    const added = lock([...BASE.skills, entry('evil', '0.1.0', { keys_digest: digest('f') }), entry('echo.minimal', '0.2.0', { signers: ['alice.dev'] })]);
+    assert.deepEqual(found(added), [
+      ['PIN_TRUST_CHANGED', '/skills/2/keys_digest'],
+      ['PIN_TRUST_CHANGED', '/skills/3/signers'],
+    ]);
+  });
+
+  it('another substrate_pin, or none: PIN_TRUST_CHANGED at /substrate_pin', () => {
+    assert.deepEqual(found(lock(BASE.skills, { substrate_pin: { repo: 'provenact', commit: '2'.repeat(40) } })), [['PIN_TRUST_CHANGED', '/substrate_pin']]);
+    assert.deepEqual(found({ schema_version: '1.0.0', skills: BASE.skills }), [['PIN_TRUST_CHANGED', '/substrate_pin']]);
+    // generated_at is when the lock was written, not what it pins.
+    assert.deepEqual(found(lock(BASE.skills, { generated_at: '2027-01-01T00:00:00Z' })), []);
+  });
+});
