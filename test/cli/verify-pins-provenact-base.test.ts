@@ -1,11 +1,11 @@
 // verify-pins --base on a provenact-skills repository (its lock at base and head): the comparison
 // skillctl locks get, mapped to provenact's entries (src/core/pins/against-base-provenact.ts).
 // Before, two provenact locks were not compared at all: a pull request that re-pinned an entry to
-// a tampered bundle (re-signed, or signed by keys it generated and put in the bundle's keys file),
-// dropped a signer an entry required, swapped an entry's keys, added an entry under keys of its
-// own or removed an entry and re-added it changed passed CI's `--rev HEAD --base main` and the
-// pre-commit framework's range hooks (scripts/verify_pins.sh, scripts/pre-commit-hook.sh).
-// Real git repositories in temp dirs, bundles signed by keys made in the test.
+// a tampered bundle, dropped a signer an entry required, swapped an entry's keys, moved
+// substrate_pin or removed an entry and re-added it changed passed CI's `--rev HEAD --base main`
+// and the pre-commit framework's range hooks (scripts/verify_pins.sh, scripts/pre-commit-hook.sh).
+// Real git repositories in temp dirs, bundles signed by keys made in the test; the same attack
+// under keys the change generates is test/security/daily-loop.test.ts's.
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -43,8 +43,8 @@ const REPINNED = [
 ];
 
 /** echo.minimal 0.1.0 rebuilt from a tampered wasm, signed by `repo`'s keys, and the lock re-pinned to it. */
-async function repin(r: Repo, entries: Record<string, unknown>[], signers = ['alice.dev', 'codex.release']): Promise<void> {
-  entries[0] = await writeBundle(r, 'echo.minimal', '0.1.0', signers, { wasm: TAMPERED_WASM });
+async function repin(r: Repo, entries: Record<string, unknown>[]): Promise<void> {
+  entries[0] = await writeBundle(r, 'echo.minimal', '0.1.0', ['alice.dev', 'codex.release'], { wasm: TAMPERED_WASM });
   await writeLock(r, entries);
 }
 
@@ -65,23 +65,6 @@ describe('verify-pins --base: a provenact lock against the base\'s provenact loc
     await repin(r, entries);
     commit(r.root, 're-pin echo.minimal 0.1.0');
     refusedAgainstMain(r.root, REPINNED);
-  });
-
-  it('a tampered entry re-pinned under keys the change generated, and an entry added under them: PIN_IMMUTABLE and PIN_TRUST_CHANGED', async () => {
-    const { repo: r, entries } = await repo();
-    git(r.root, ['checkout', '-q', '-b', 'pr']);
-    // The change's own keys only: what an attacker holds.
-    const own: Repo = { root: r.root, keys: { 'eve.dev': newKey('eve.dev'), 'mallory.dev': newKey('mallory.dev') } };
-    await repin(own, entries, ['eve.dev', 'mallory.dev']);
-    await writeLock(own, [...entries, await writeBundle(own, 'evil', '0.1.0', ['eve.dev', 'mallory.dev'])]);
-    commit(r.root, 'the pull request');
-    refusedAgainstMain(r.root, [
-      ['PIN_IMMUTABLE', '/skills/0/artifact'],
-      ['PIN_TRUST_CHANGED', '/skills/0/keys_digest'],
-      ['PIN_IMMUTABLE', '/skills/0/manifest_hash'],
-      ['PIN_TRUST_CHANGED', '/skills/0/signers'],
-      ['PIN_TRUST_CHANGED', '/skills/2/keys_digest'],
-    ]);
   });
 
   it('trust weakened on entries kept: a signer dropped, a key added to the keys file, another substrate_pin: PIN_TRUST_CHANGED', async () => {

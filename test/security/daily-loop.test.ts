@@ -10,12 +10,13 @@
 // skill an agent lists like any other, was skipped by the unpinned search; a `node_modules/`
 // committed inside a pinned folder, which its digests leave out and its code loads first, passed;
 // a pull request that re-pinned a tampered skill under a key it added passed CI, the lock
-// vouching for itself (now `--base` compares it with the base branch's lock), and one that rewrote
-// the lock as an empty provenact lock skipped that comparison; a small-order key in the keys file
-// counted as a signer of anything; a skill folder committed as a link or a submodule, a SKILL.md
-// linked to a file elsewhere, a `.claude` behind a submodule, a skill file spelt `skill.md` (an
-// agent on macOS opens it as SKILL.md), a Skill.md twin of a pinned SKILL.md, and a
-// `.claude/skills/` nested in a package passed every mode.
+// vouching for itself (now `--base` compares it with the base branch's lock), one that rewrote
+// the lock as an empty provenact lock skipped that comparison, and two provenact locks were not
+// compared at all; a small-order key in the keys file counted as a signer of anything; a skill
+// folder committed as a link or a submodule, a SKILL.md linked to a file elsewhere, a `.claude`
+// behind a submodule, a skill file spelt `skill.md` (an agent on macOS opens it as SKILL.md), a
+// Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
+// mode.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -26,6 +27,7 @@ import { sha256 } from '../../src/core/digest/index.js';
 import { renderLock, type SkillctlLock, type SkillPin } from '../../src/core/pins/index.js';
 import { renderSignatures, upsertSignature, type SignaturesDoc } from '../../src/core/sign/index.js';
 import { removeDir } from '../helpers/project.js';
+import { committedProvenactRepo, newKey, TAMPERED_WASM, writeBundle, writeLock, type Repo } from '../helpers/provenact.js';
 
 const repos: string[] = [];
 async function repo(): Promise<PinnedRepo> {
@@ -318,6 +320,34 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
     const gone = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
     assert.equal(gone.code, 1, gone.stdout + gone.stderr);
     assert.deepEqual(codes(gone.stdout), [['PIN_TRUST_CHANGED', 'pins/skills.lock.json']]);
+  });
+  // Before: two provenact locks were not compared at all, and each entry verifies under the keys
+  // file in its own bundle: a change that rebuilt a bundle, signed it with keys it generated and
+  // wrote their public halves into that bundle's keys file (or added a bundle so), passed CI's
+  // --base and the pre-commit framework's range hook.
+  it('a provenact-skills repository: a tampered bundle re-pinned, and one added, under keys the change generated', async () => {
+    const { repo: pr, entries, base } = await committedProvenactRepo();
+    repos.push(pr.root);
+    git(pr.root, ['checkout', '-q', '-b', 'pr']);
+    const own: Repo = { root: pr.root, keys: { 'eve.dev': newKey('eve.dev'), 'mallory.dev': newKey('mallory.dev') } };
+    entries[0] = await writeBundle(own, 'echo.minimal', '0.1.0', ['eve.dev', 'mallory.dev'], { wasm: TAMPERED_WASM });
+    await writeLock(own, [...entries, await writeBundle(own, 'evil', '0.1.0', ['eve.dev', 'mallory.dev'], { wasm: TAMPERED_WASM })]);
+    git(pr.root, ['add', '.']);
+    git(pr.root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);
+    // The hole: the commit alone verifies.
+    assert.equal(skillctlIn(pr.root, ['verify-pins', '--rev', 'HEAD']).code, 0);
+    const r = skillctlIn(pr.root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as { diagnostics: { code: string; pointer?: string }[] }).diagnostics.map((d) => [d.code, d.pointer ?? '']), [
+      ['PIN_IMMUTABLE', '/skills/0/artifact'],
+      ['PIN_TRUST_CHANGED', '/skills/0/keys_digest'],
+      ['PIN_IMMUTABLE', '/skills/0/manifest_hash'],
+      ['PIN_TRUST_CHANGED', '/skills/0/signers'],
+      ['PIN_TRUST_CHANGED', '/skills/2/keys_digest'],
+    ]);
+    const hook = sh(pr.root, 'sh', [join(ROOT, 'scripts', 'pre-commit-hook.sh'), 'verify-pins'], { env: { PRE_COMMIT_FROM_REF: base, PRE_COMMIT_TO_REF: 'HEAD' } });
+    assert.equal(hook.code, 1, hook.stdout + hook.stderr);
+    assert.deepEqual(errorCodes(hook.stdout), ['PIN_IMMUTABLE', 'PIN_IMMUTABLE', 'PIN_TRUST_CHANGED', 'PIN_TRUST_CHANGED', 'PIN_TRUST_CHANGED']);
   });
 });
 
