@@ -80,7 +80,7 @@ export const PIN_CODES = {
   },
   PIN_TRUST_CHANGED: {
     severity: 'error',
-    title: 'verify-pins --base: the lock trusts other keys, requires fewer signers or searches fewer skill roots than the base commit\'s lock, or is not a lock of the base\'s format (another format, deleted, or one that does not load).',
+    title: 'verify-pins --base: the lock trusts other keys, requires fewer signers, searches fewer skill roots or (a provenact lock) pins another substrate_pin than the base commit\'s lock, or is not a lock of the base\'s format (another format, deleted, or one that does not load).',
     exit: 'findings',
   },
   PIN_SOURCE_INVALID: {
