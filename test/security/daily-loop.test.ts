@@ -154,6 +154,24 @@ describe('threat: names a case-insensitive checkout takes for a pinned or search
     assert.equal(pin.code, 1, pin.stdout + pin.stderr);
     assert.deepEqual(codes(pin.stdout), [['BUNDLE_PATH_COLLISION', '.claude/skills/dates/Skill.md']]);
   });
+
+  // Before: only a skillctl lock's paths were looked for in other spellings. In a provenact-skills
+  // repository, a tampered skill.wasm under Skills/ and a lock under Pins/ passed every mode, and
+  // a pull of them writes them over the pinned bundle and the lock on macOS and Windows.
+  it('a provenact-skills repository: a skill.wasm under Skills/<id>/<version>/, a lock under Pins/', async () => {
+    const { repo: pr, base } = await committedProvenactRepo();
+    repos.push(pr.root);
+    await installDocHook(pr.root, 'pre-commit');
+    const lock = await readFile(join(pr.root, 'pins', 'skills.lock.json'), 'utf8');
+    const found = await refused(pr.root, base, {
+      'Skills/echo.minimal/0.1.0/skill.wasm': 'evil',
+      'Pins/skills.lock.json': lock,
+    });
+    assert.deepEqual(found, [
+      ['PIN_PATH_ALIAS', 'Pins'],
+      ['PIN_PATH_ALIAS', 'Skills'],
+    ]);
+  });
 });
 
 describe('threat: skill folders the unpinned search skipped', () => {

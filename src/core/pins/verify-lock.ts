@@ -85,13 +85,18 @@ function unique(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
+/** The lock and the files beside it that it names (`beside`), relative to the project root. */
+function lockAnchors(ctx: LockContext, beside: readonly string[]): string[] {
+  const lockDir = relative(ctx.root, ctx.lockDir).split('\\').join('/');
+  return lockDir.startsWith('..') || isAbsolute(lockDir) ? [] : [basename(ctx.lockFile), ...beside].map((f) => (lockDir === '' ? f : `${lockDir}/${f}`));
+}
+
 /**
  * The paths a checkout must hold exactly as spelt for the lock to mean there what it means here:
  * the skill roots, the packs folder, every pinned source, the lock and its keys file.
  */
 function anchorsOf(ctx: SkillctlLockContext, roots: readonly string[]): string[] {
-  const lockDir = relative(ctx.root, ctx.lockDir).split('\\').join('/');
-  const pins = lockDir.startsWith('..') || isAbsolute(lockDir) ? [] : [basename(ctx.lockFile), ...(ctx.lock.keys_file !== undefined ? [ctx.lock.keys_file] : [])].map((f) => (lockDir === '' ? f : `${lockDir}/${f}`));
+  const pins = lockAnchors(ctx, ctx.lock.keys_file !== undefined ? [ctx.lock.keys_file] : []);
   return [...roots, PACKS_DIR, ...ctx.lock.skills.map((p) => p.source), ...ctx.lock.packs.map((p) => p.source), ...pins];
 }
 
@@ -156,6 +161,9 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
     mapLimited(lock.skills, opts.concurrency ?? 16, async (p) => tap(await verifyProvenactPin(ctx, p), tick)),
     findProvenactBundles(ctx.root, ctx.ops),
   ]);
+  // A `Skills/<id>/<version>/skill.wasm` or `Pins/skills.lock.json` committed beside the pinned
+  // ones is outside every bundle on Linux, and written over them by a macOS or Windows checkout.
+  const aliases = await findAliases(ctx.root, [...DEFAULT_SKILL_ROOTS, PACKS_DIR, ...lock.skills.map((p) => p.bundle_dir), ...lockAnchors(ctx, [])], ctx.ops);
   const strip = (s: string): string => s.replace(/\/+$/, '');
   // The folders an agent loads skills from hold skills whatever lock the project keeps: a
   // provenact lock names no skill roots, so the defaults are searched, as for a skillctl lock
@@ -184,6 +192,7 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
       ...duplicates(lock.skills, (p) => `${p.id}@${p.version}`, (p) => strip(p.bundle_dir), (p) => `${p.id} ${p.version}`, '/skills', ctx.lockFile),
       ...skills.flatMap((r) => r.diagnostics),
       ...missing,
+      ...aliases,
     ]),
   );
   return {
