@@ -272,6 +272,25 @@ describe('threat: code committed inside a pinned folder where no digest looks', 
       ['PIN_UNCOVERED', 'manifests/hello/node_modules'],
     ]);
   });
+
+  // Before: a provenact bundle was listed as a skill folder is, without node_modules/, .skillctl/
+  // or what its .skillignore matches, so files there (a .skillignore naming itself among them)
+  // escaped PIN_EXTRA_FILE, the check that a bundle holds nothing but what its digests cover.
+  it('a provenact bundle holding a node_modules/, and files its own .skillignore hides', async () => {
+    const { repo: pr, base } = await committedProvenactRepo();
+    repos.push(pr.root);
+    await installDocHook(pr.root, 'pre-commit');
+    const found = await refused(pr.root, base, {
+      'skills/echo.minimal/0.1.0/node_modules/x/index.js': 'evil()\n',
+      'skills/fs.read_text/0.1.0/.skillignore': '.skillignore\nrun.js\n',
+      'skills/fs.read_text/0.1.0/run.js': 'evil()\n',
+    });
+    assert.deepEqual(found, [
+      ['PIN_UNCOVERED', 'skills/echo.minimal/0.1.0/node_modules'],
+      ['PIN_UNCOVERED', 'skills/fs.read_text/0.1.0/.skillignore'],
+      ['PIN_UNCOVERED', 'skills/fs.read_text/0.1.0/run.js'],
+    ]);
+  });
 });
 
 describe('threat: a pull request whose lock vouches for its own tampered pins', () => {

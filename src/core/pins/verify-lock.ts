@@ -165,6 +165,10 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
   // ones is outside every bundle on Linux, and written over them by a macOS or Windows checkout.
   const aliases = await findAliases(ctx.root, [...DEFAULT_SKILL_ROOTS, PACKS_DIR, ...lock.skills.map((p) => p.bundle_dir), ...lockAnchors(ctx, [])], ctx.ops);
   const strip = (s: string): string => s.replace(/\/+$/, '');
+  // A bundle's listing leaves out what a skill folder's digests do (node_modules/, .skillctl/,
+  // what a .skillignore matches, itself included): in a commit, files in the bundle no check saw.
+  const placed = skills.filter((r) => !r.diagnostics.some((d) => d.code === 'PIN_SOURCE_INVALID' || d.code === 'PIN_MISSING')).map((r) => strip(r.pin.bundle_dir));
+  const uncovered = opts.committed === true ? await findUncovered(ctx.root, [...new Set(placed)].sort(comparePaths), ctx.ops) : [];
   // The folders an agent loads skills from hold skills whatever lock the project keeps: a
   // provenact lock names no skill roots, so the defaults are searched, as for a skillctl lock
   // without `skill_roots`. A provenact lock cannot pin a skill folder or a pack, so each found is
@@ -193,6 +197,7 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
       ...skills.flatMap((r) => r.diagnostics),
       ...missing,
       ...aliases,
+      ...uncovered,
     ]),
   );
   return {
