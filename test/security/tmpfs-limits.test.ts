@@ -2,7 +2,7 @@
 // max_memory is an address-space rlimit per process, and pages written to the sandbox's private
 // /tmp or /dev (a tmpfs each, unbounded: half the host's memory) count against no process: a
 // skill capped at 64 MiB parked 1 GiB. /tmp and /dev/shm are sized to the run's memory limit and
-// /dev is read-only (src/core/run/sandbox.ts); /dev/null and small files in /tmp still work.
+// /dev is read-only (src/core/run/bwrap-args.ts); /dev/null and small files in /tmp still work.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -25,7 +25,7 @@ export interface EgressPlan {
   readonly readsHttps: boolean;
 }
 
-/** A started proxy, and what bubblewrap is handed for it (EGRESS_FDS, sandbox.ts). */
+/** A started proxy, and what bubblewrap is handed for it (EGRESS_FDS, bwrap-args.ts). */
 export interface OpenEgress {
   readonly proxy: EgressProxy;
   /**
