@@ -205,14 +205,15 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
       if (fd !== undefined) args.push(m.kind === '--bind-try' ? '--bind-fd' : '--ro-bind-fd', String(fd), m.path);
     } else args.push(m.kind, m.source ?? m.path, m.path);
   }
-  // After every mount into it (not recursive: /dev/shm and /dev/pts keep their own; the bundle
-  // and the egress files are never under /dev). Device nodes are still written (/dev/null); a
-  // file can no longer be made there.
-  args.push('--remount-ro', '/dev');
   if (spec.bundle !== undefined) args.push('--ro-bind', spec.bundle, BUNDLE_MOUNT);
   if (spec.egress?.byPath === true) args.push('--ro-bind', spec.egress.socket, egressSocketIn(spec));
   else if (spec.egress !== undefined) args.push('--ro-bind-fd', String(EGRESS_FDS.socket), egressSocketIn(spec));
   if (spec.egress?.readsHttps === true) args.push('--ro-bind-data', String(EGRESS_FDS.ca), egressCaIn(spec));
+  // After every mount into it, the egress files included (their third place is /dev, whose
+  // mount points bubblewrap could not make in a read-only /dev). Not recursive: /dev/shm and
+  // /dev/pts keep their own. Device nodes are still written (/dev/null); a file can no longer be
+  // made there.
+  args.push('--remount-ro', '/dev');
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }

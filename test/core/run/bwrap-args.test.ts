@@ -45,7 +45,7 @@ describe('bwrapArgs', () => {
     assert.ok(noRoot.findIndex((x, i) => x === '--symlink' && noRoot[i + 1] === 'usr/bin') >= 0);
     assert.ok(at('--tmpfs', '/tmp') >= 0 && at('--proc', '/proc') >= 0 && at('--dev', '/dev') >= 0);
     // The bundle appears at /skill wherever it is on the host: the working directory is the same on every run.
-    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/skill', '--chdir', '/skill/src']);
+    assert.deepEqual(a.slice(-7), ['--ro-bind', '/b/skill', '/skill', '--remount-ro', '/dev', '--chdir', '/skill/src']);
     assert.equal(at('--ro-bind-try', '/etc/localtime'), -1, "the host's time zone is never mounted");
   });
 
@@ -60,7 +60,7 @@ describe('bwrapArgs', () => {
     assert.equal(pairs.filter((x) => x === '--symlink usr/bin').length, 1);
     // The host's /etc is shown: its own localtime, where no link can be made.
     assert.ok(!a.join(' ').includes('/usr/share/zoneinfo/Asia/Tokyo'));
-    assert.deepEqual(a.slice(-5), ['--ro-bind', '/b/skill', '/skill', '--chdir', '/skill/src']);
+    assert.deepEqual(a.slice(-7), ['--ro-bind', '/b/skill', '/skill', '--remount-ro', '/dev', '--chdir', '/skill/src']);
   });
 
   it("shows the run's declared time zone at /etc/localtime, and nothing for a name that could leave zoneinfo", () => {

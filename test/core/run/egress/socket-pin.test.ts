@@ -11,6 +11,7 @@ import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } fr
 import { openEgress, planEgress, type EgressPlan, type OpenEgress } from '../../../../src/core/run/egress/open.js';
 import { egressEnv } from '../../../../src/core/run/egress/bridge.js';
 import { pinSocket } from '../../../../src/core/run/egress/socket-pin.js';
+import { descriptors } from '../../../../src/core/run/grant-pins.js';
 import { spawnBounded } from '../../../../src/core/run/process-runner.js';
 import { sandboxPrefix } from '../../../../src/core/run/sandbox.js';
 import { serve, type TestServer } from '../../../helpers/network.js';
@@ -84,18 +85,19 @@ describe('the egress socket under bubblewrap', () => {
   }
 
   /** The sandbox bubblewrap (found on `pathEnv`) sets up for a run of this grant, with python3 fetching `path` through the proxy inside it: what it printed. */
-  async function fetchInside(pathEnv: string, socket: string, started: OpenEgress, path: string): Promise<{ readonly prefix: readonly string[]; readonly out: string }> {
-    const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv, writable: [], cwd: '/tmp', runtimeDirs: [], read: [], write: [], egress: { readsHttps: false, socket }, protect: [] });
+  async function fetchInside(pathEnv: string, socket: string, started: OpenEgress, path: string, grants: { read: string[]; write: string[] } = { read: [], write: [] }): Promise<{ readonly prefix: readonly string[]; readonly out: string }> {
+    const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv, writable: grants.write, cwd: '/tmp', runtimeDirs: [], ...grants, egress: { readsHttps: false, socket }, protect: [] });
     assert.ok(!('refused' in prefix), JSON.stringify(prefix));
+    // The grants' descriptors after the egress files, as a run hands them on (pinned where this bubblewrap takes them).
     const r = await spawnBounded({
       argv: [...prefix.prefix, 'python3', '-c', `import urllib.request; r = urllib.request.urlopen('http://127.0.0.1:${site.port}${path}'); print(r.status, r.read().decode(), end='')`],
       cwd: '/tmp',
       env: egressEnv({ PATH: '/usr/bin:/bin' }, started.proxy.token),
-      fds: started.fds,
+      fds: descriptors(started.fds, prefix.held),
       timeoutMs: 30_000,
       maxStdout: 1 << 16,
       maxStderr: 1 << 16,
-    });
+    }).finally(() => prefix.held?.release());
     return { prefix: prefix.prefix, out: r.stdout.toString() || r.stderr.toString() };
   }
 
@@ -112,6 +114,17 @@ describe('the egress socket under bubblewrap', () => {
       assert.deepEqual(other.heard, [], 'the listener at the path heard nothing: not the request, not the token');
     } finally {
       await other.close();
+      await started.proxy.close();
+    }
+  });
+
+  it('with / and /tmp granted, the socket is shown in /dev, whose mount point is made before /dev turns read-only', async () => {
+    const { plan, started } = await startProxy();
+    try {
+      const inside = await fetchInside(process.env.PATH ?? '', plan.socket, started, '/public/z', { read: ['/'], write: ['/tmp'] });
+      assert.ok(inside.prefix.includes('/dev/skillctl-egress.sock'), inside.prefix.join(' '));
+      assert.equal(inside.out, '200 site:/public/z');
+    } finally {
       await started.proxy.close();
     }
   });
