@@ -1,8 +1,9 @@
 // Threat: memory parked where no process is charged. Without a cgroup (a user who is not root),
 // max_memory is an address-space rlimit per process, and pages written to the sandbox's private
-// /tmp or /dev (a tmpfs each, unbounded: half the host's memory) count against no process: a
-// skill capped at 64 MiB parked 1 GiB. /tmp and /dev/shm are sized to the run's memory limit and
-// /dev is read-only (src/core/run/bwrap-args.ts); /dev/null and small files in /tmp still work.
+// /tmp, /dev or root (a tmpfs each, unbounded: half the host's memory) count against no process:
+// a skill capped at 64 MiB parked 1 GiB. /tmp and /dev/shm share the run's memory limit, /dev and
+// the root are read-only (src/core/run/bwrap-args.ts); /dev/null, small files in /tmp and POSIX
+// shared memory (python's multiprocessing) still work.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -35,6 +36,30 @@ const MAIN = [
   '',
 ].join('\n');
 
+/** POSIX semaphores and shared memory in /dev/shm; the sizes of /tmp and /dev/shm; a file at the root. */
+const SHM = [
+  'import errno, json, os, sys',
+  'from multiprocessing import Lock, Pool, shared_memory',
+  'def square(x): return x * x',
+  'if __name__ == "__main__":',
+  '    sys.stdin.read()',
+  '    r = {}',
+  '    with Lock(): pass',
+  '    with Pool(2) as pool: r["pool"] = sum(pool.map(square, range(10)))',
+  '    m = shared_memory.SharedMemory(create=True, size=4 << 20)',
+  '    m.buf[(4 << 20) - 1] = 7',
+  '    r["shared"] = m.buf[(4 << 20) - 1]',
+  '    m.close(); m.unlink()',
+  '    for p in ["/tmp", "/dev/shm"]:',
+  '        st = os.statvfs(p); r[p] = st.f_blocks * st.f_frsize',
+  '    try:',
+  '        with open("/parked", "wb") as f: f.write(b"x")',
+  '        r["/parked"] = "ok"',
+  '    except OSError as e: r["/parked"] = errno.errorcode[e.errno]',
+  '    print(json.dumps({"ok": json.dumps(r)}))',
+  '',
+].join('\n');
+
 const rows: Attack[] = [
   {
     // Filling /tmp or /dev/shm past the limit is ENOSPC without a cgroup, and the cgroup's kill
@@ -48,6 +73,17 @@ const rows: Attack[] = [
       assert.deepEqual(JSON.parse((r.output as { ok: string }).ok), { '/dev/fill': 'EROFS', '/dev/null': 'ok', '/tmp/small': 'ok', '/dev/shm/small': 'ok' });
     },
   },
+  {
+    // Each sized to max_memory, the two held twice the run's memory; and the root held any amount.
+    what: '--sandbox bwrap: a python skill capped at 64 MiB uses multiprocessing and shared memory, finds /tmp and /dev/shm 64 MiB together, and the root read-only',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/shm', {}, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap' }),
+    check: (r) => {
+      assert.equal(r.status, 'ok');
+      assert.deepEqual(JSON.parse((r.output as { ok: string }).ok), { pool: 285, shared: 7, '/tmp': 48 << 20, '/dev/shm': 16 << 20, '/parked': 'EROFS' });
+    },
+  },
 ];
 
 describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
@@ -56,6 +92,10 @@ describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
     await writeBundle(join(s.work, 'bundles', 'fill'), {
       entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],
       files: { 'main.py': MAIN },
+    });
+    await writeBundle(join(s.work, 'bundles', 'shm'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],
+      files: { 'main.py': SHM },
     });
     await writeFile(join(s.work, POLICY), 'version: 1\npermissions:\n  fs.read: [.]\nlimits:\n  max_memory: 64MiB\n');
   });

@@ -87,10 +87,10 @@ export interface SandboxSpec {
    */
   readonly notDirs?: readonly string[];
   /**
-   * The size of each of the private /tmp and /dev/shm, in bytes: the run's memory limit. Without
-   * a cgroup, max_memory is an rlimit per process, and pages written to a tmpfs count against no
-   * process: unbounded, a skill capped at 64 MiB parked gigabytes there. Without it (a bubblewrap
-   * without `--size`), both are unbounded.
+   * What the private /tmp and /dev/shm hold together, in bytes: the run's memory limit, split
+   * between them (tmpfsSizes). Without a cgroup, max_memory is an rlimit per process, and pages
+   * written to a tmpfs count against no process: unbounded, a skill capped at 64 MiB parked
+   * gigabytes there. Without it (a bubblewrap without `--size`), both are unbounded.
    */
   readonly tmpfsBytes?: number;
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
@@ -147,6 +147,24 @@ function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEnt
   return rootEntries.filter((e) => !OWN_TOP.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
 }
 
+/** The largest page Linux uses (arm64, ppc64): a tmpfs rounds its size up to a whole page. */
+const TMPFS_GRAIN = 64 * 1024;
+
+/**
+ * The sizes of the private /tmp and /dev/shm, which together hold at most `budget` bytes: sized
+ * `budget` each, a run parked twice its memory. They cannot be one tmpfs: bubblewrap binds only
+ * host paths (never a directory of the sandbox's own /tmp), and its /dev makes /dev/shm a
+ * directory, where no link to /tmp can go. /dev/shm gets a quarter: POSIX semaphores (python's
+ * multiprocessing) take a page each, and shared memory segments are what a run sizes to its
+ * memory. Whole 64 KiB grains, rounded down, so that no page rounding takes the sum past the
+ * budget; at least one grain each (a size of 0 is refused, and unbounded to the kernel).
+ */
+export function tmpfsSizes(budget: number): { readonly tmp: number; readonly shm: number } {
+  const grains = Math.max(2, Math.floor(budget / TMPFS_GRAIN));
+  const shm = Math.max(1, Math.floor(grains / 4));
+  return { tmp: (grains - shm) * TMPFS_GRAIN, shm: shm * TMPFS_GRAIN };
+}
+
 /** The request without its tmpfs size, which only a bubblewrap that takes `--size` is given. */
 export function withoutSize<T extends { readonly tmpfsBytes?: number }>(r: T): Omit<T, 'tmpfsBytes'> {
   const rest: { tmpfsBytes?: number } = { ...r };
@@ -167,9 +185,10 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // name leaves the link dangling, which the C library reads as UTC, as it reads such a TZ.
   if (spec.timezone !== undefined && ZONE_NAME.test(spec.timezone)) mounts.push({ kind: '--symlink', path: '/etc/localtime', source: `/usr/share/zoneinfo/${spec.timezone}` });
   // /dev is made read-only below, so that nothing can be parked in it; /dev/shm (POSIX shared
-  // memory, python's multiprocessing) stays writable as a tmpfs of its own, sized as /tmp is.
-  const size = spec.tmpfsBytes !== undefined ? { size: spec.tmpfsBytes } : {};
-  mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, { kind: '--tmpfs', path: '/dev/shm', ...size }, { kind: '--tmpfs', path: '/tmp', ...size });
+  // memory, python's multiprocessing) stays writable as a tmpfs of its own, sharing /tmp's budget.
+  const sizes = spec.tmpfsBytes !== undefined ? tmpfsSizes(spec.tmpfsBytes) : undefined;
+  const shm: Mount = { kind: '--tmpfs', path: '/dev/shm', ...(sizes !== undefined ? { size: sizes.shm } : {}) };
+  mounts.push({ kind: '--proc', path: '/proc' }, { kind: '--dev', path: '/dev' }, shm, { kind: '--tmpfs', path: '/tmp', ...(sizes !== undefined ? { size: sizes.tmp } : {}) });
   for (const d of spec.runtimeDirs) mounts.push({ kind: '--ro-bind', path: d });
   // A read grant inside a write grant is already visible (and writable): binding it read-only on
   // top would take away a write the policy allows.
@@ -214,6 +233,10 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // /dev/pts keep their own. Device nodes are still written (/dev/null); a file can no longer be
   // made there.
   args.push('--remount-ro', '/dev');
+  // The sandbox's root is a tmpfs of bubblewrap's too, as unbounded: read-only once every mount
+  // point in it is made (the mounts on it keep their own). Not a grant of `/` bound whole over
+  // it (only without the host's entries): that root is the host's, as the grant shows it.
+  if (!([...spec.read, ...spec.write].includes('/') && spec.rootEntries === undefined)) args.push('--remount-ro', '/');
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }

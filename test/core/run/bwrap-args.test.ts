@@ -18,14 +18,34 @@ describe('bwrapArgs', () => {
     network: false,
     protect: ['/work/project/out/audit.jsonl', '/elsewhere/policy.yaml'],
   };
-  it('sizes the private /tmp and /dev/shm to the run\'s memory, and makes /dev read-only after its mounts', () => {
+  it('sizes the private /tmp and /dev/shm to the run\'s memory between them, and makes /dev read-only after its mounts', () => {
     const a = bwrapArgs({ ...base, tmpfsBytes: 64 << 20 });
     const at = (...xs: string[]): number => a.findIndex((_, i) => xs.every((x, j) => a[i + j] === x));
-    assert.ok(at('--size', String(64 << 20), '--tmpfs', '/tmp') >= 0);
-    assert.ok(at('--size', String(64 << 20), '--tmpfs', '/dev/shm') > at('--dev', '/dev'));
+    assert.ok(at('--size', String(48 << 20), '--tmpfs', '/tmp') >= 0);
+    assert.ok(at('--size', String(16 << 20), '--tmpfs', '/dev/shm') > at('--dev', '/dev'));
     assert.ok(at('--remount-ro', '/dev') > at('--tmpfs', '/dev/shm'));
     // Without a size (a bubblewrap without --size), unbounded as before.
     assert.equal(bwrapArgs(base).indexOf('--size'), -1);
+  });
+
+  it('never lets /tmp and /dev/shm together hold more than the budget: whole 64 KiB grains (a tmpfs rounds up to its page), neither unbounded', () => {
+    const sizeOf = (a: readonly string[], path: string): number => Number(a[a.findIndex((x, i) => x === '--tmpfs' && a[i + 1] === path) - 1]);
+    for (const budget of [512 << 20, 64 << 20, 100_000_000, 1_000_001, 200_000, 131_072, 131_071, 4096, 1]) {
+      const a = bwrapArgs({ ...base, tmpfsBytes: budget });
+      const [tmp, shm] = [sizeOf(a, '/tmp'), sizeOf(a, '/dev/shm')];
+      assert.ok(tmp > 0 && shm > 0 && tmp % 65_536 === 0 && shm % 65_536 === 0, `${budget}: ${tmp} + ${shm}`);
+      // Below two grains each still holds one: no program starts under such a cap anyway.
+      assert.ok(tmp + shm <= Math.max(budget, 131_072), `${budget}: ${tmp} + ${shm}`);
+      assert.ok(shm <= tmp, `${budget}: ${tmp} + ${shm}`);
+    }
+  });
+
+  it("makes the sandbox's own root read-only once every mount point in it is made; a root granted whole stays the grant's", () => {
+    const a = bwrapArgs({ ...base, read: ['/work/project'], egress: { readsHttps: true, socket: '/tmp/skillctl-egress-x/proxy.sock' } });
+    assert.deepEqual(a.slice(-12), ['--ro-bind-fd', '3', '/skillctl-egress.sock', '--ro-bind-data', '4', '/skillctl-egress-ca.pem', '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', '/skill/src']);
+    assert.ok(a.indexOf('/skill') < a.indexOf('--remount-ro'), 'after the bundle too');
+    // `/` bound whole (no list of the host's entries): the host's root, writable where the grant says so.
+    assert.ok(!bwrapArgs({ ...base, read: [], write: ['/'] }).join(' ').includes('--remount-ro / '));
   });
 
   it('isolates everything, mounts shallow before deep, and the bundle read-only last', () => {
@@ -60,7 +80,7 @@ describe('bwrapArgs', () => {
     assert.equal(pairs.filter((x) => x === '--symlink usr/bin').length, 1);
     // The host's /etc is shown: its own localtime, where no link can be made.
     assert.ok(!a.join(' ').includes('/usr/share/zoneinfo/Asia/Tokyo'));
-    assert.deepEqual(a.slice(-7), ['--ro-bind', '/b/skill', '/skill', '--remount-ro', '/dev', '--chdir', '/skill/src']);
+    assert.deepEqual(a.slice(-9), ['--ro-bind', '/b/skill', '/skill', '--remount-ro', '/dev', '--remount-ro', '/', '--chdir', '/skill/src']);
   });
 
   it("shows the run's declared time zone at /etc/localtime, and nothing for a name that could leave zoneinfo", () => {
