@@ -70,7 +70,8 @@ export interface SandboxSpec {
   /**
    * Directories of secret keys (SECRET_DIRS) that exist inside a grant, and the host's service
    * directories a grant shows without naming them (host-sockets.ts): each covered with an empty
-   * tmpfs, so that no program of the run lists or reads them, or connects to a socket there.
+   * tmpfs, read-only, so that no program of the run lists or reads them, or connects to a socket
+   * there; nor parks memory in them, or plants a file a later program would take for a key.
    */
   readonly hide?: readonly string[];
   /**
@@ -237,6 +238,9 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // point in it is made (the mounts on it keep their own). Not a grant of `/` bound whole over
   // it (only without the host's entries): that root is the host's, as the grant shows it.
   if (!([...spec.read, ...spec.write].includes('/') && spec.rootEntries === undefined)) args.push('--remount-ro', '/');
+  // The covers too, once the files covered inside them are (a token file, a socket): writable,
+  // each was a tmpfs of its own, unbounded.
+  for (const dir of new Set(spec.hide ?? [])) args.push('--remount-ro', dir);
   args.push('--chdir', spec.bundle !== undefined ? sandboxPath(spec.cwd, spec.bundle) : spec.cwd);
   return args;
 }

@@ -48,6 +48,15 @@ describe('bwrapArgs', () => {
     assert.ok(!bwrapArgs({ ...base, read: [], write: ['/'] }).join(' ').includes('--remount-ro / '));
   });
 
+  it('covers a secret folder with an empty tmpfs made read-only once the files covered inside it are', () => {
+    const keys = '/work/project/out/.skillctl/keys';
+    const a = bwrapArgs({ ...base, hide: [keys, keys], hideFiles: [`${keys}/token`] });
+    const at = (...xs: string[]): number => a.findIndex((_, i) => xs.every((x, j) => a[i + j] === x));
+    assert.ok(at('--tmpfs', keys) >= 0 && at('--tmpfs', keys) < at('--ro-bind', '/dev/null', `${keys}/token`));
+    assert.ok(at('--remount-ro', keys) > at('--ro-bind', '/dev/null', `${keys}/token`));
+    assert.equal(a.filter((x) => x === keys).length, 2, 'one tmpfs, one remount');
+  });
+
   it('isolates everything, mounts shallow before deep, and the bundle read-only last', () => {
     const a = bwrapArgs(base);
     assert.deepEqual(a.slice(0, 5), ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL']);
