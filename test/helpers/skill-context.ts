@@ -94,6 +94,7 @@ export async function skillContext(id: string, opts: SkillContextOptions): Promi
     protectedPaths: opts.protectedPaths ?? [],
     gate,
     report: (sandbox, diagnostics) => confined.push({ sandbox, diagnostics }),
+    tmpfsBytes: Math.floor(capped.memoryMiB * 1024 * 1024),
   });
   const ctx: BuiltinContext = {
     cwd: opts.cwd,

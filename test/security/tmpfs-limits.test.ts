@@ -13,6 +13,9 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 const POLICY = 'tmpfs.policy.yaml';
+const EXEC_POLICY = 'exec.policy.yaml';
+/** What a program a built-in starts finds: the size of /tmp and of /dev/shm. */
+const SIZES_PY = 'import os\nfor p in ["/tmp", "/dev/shm"]:\n    s = os.statvfs(p); print(p, s.f_blocks * s.f_frsize)';
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 
 /** For each file: the MiB written before the first error, and that error (or "ok"). */
@@ -84,6 +87,17 @@ const rows: Attack[] = [
       assert.deepEqual(JSON.parse((r.output as { ok: string }).ok), { pool: 285, shared: 7, '/tmp': 48 << 20, '/dev/shm': 16 << 20, '/parked': 'EROFS' });
     },
   },
+  {
+    // A built-in's programs (shell.exec_safe, git, rg) had a /tmp and /dev/shm of half the host's memory each.
+    what: "--sandbox bwrap: shell.exec_safe's python3, in a run capped at 64 MiB, finds /tmp and /dev/shm 64 MiB together",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['python3', '-c', SIZES_PY] }, { cwd: sc.work, policy: EXEC_POLICY, sandbox: 'bwrap' }),
+    check: (r) => {
+      const out = r.output as { exit_code: number; stdout: string; stderr: string };
+      assert.deepEqual([out.exit_code, out.stdout], [0, `/tmp ${48 << 20}\n/dev/shm ${16 << 20}\n`], out.stderr);
+    },
+  },
 ];
 
 describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
@@ -98,6 +112,7 @@ describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
       files: { 'main.py': SHM },
     });
     await writeFile(join(s.work, POLICY), 'version: 1\npermissions:\n  fs.read: [.]\nlimits:\n  max_memory: 64MiB\n');
+    await writeFile(join(s.work, EXEC_POLICY), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [python3]\nlimits:\n  max_memory: 64MiB\n');
   });
 
   attackRows(rows, s);

@@ -83,6 +83,11 @@ export interface ConfineOptions {
   readonly processPrefix?: readonly string[];
   /** The run's declared time zone, for /etc/localtime inside the sandbox. */
   readonly timezone?: string;
+  /**
+   * The run's memory limit in bytes: what each program's private /tmp and /dev/shm hold together
+   * (SandboxSpec.tmpfsBytes). Default: unbounded.
+   */
+  readonly tmpfsBytes?: number;
 }
 
 /** A program that never started because its proxy could not (the skill reports spawnError as for ENOENT). */
@@ -109,6 +114,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       hideFiles: await secretFilesIn(o.secretPaths ?? [], [...o.granted.fsRead, ...o.granted.fsWrite]),
       ...(o.services !== undefined ? { services: o.services } : {}),
       ...(o.timezone !== undefined ? { timezone: o.timezone } : {}),
+      ...(o.tmpfsBytes !== undefined ? { tmpfsBytes: o.tmpfsBytes } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, c.diagnostics);
@@ -166,6 +172,9 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       track: (pid, exited) => observer.process(pid, exited),
       ...(job.processPrefix !== undefined ? { processPrefix: job.processPrefix } : {}),
       ...(job.env.TZ !== undefined ? { timezone: job.env.TZ } : {}),
+      // The programs a built-in starts park nothing past the run's memory either: without a
+      // cgroup each rlimit is per process, and what they write to a tmpfs counts against none.
+      tmpfsBytes: Math.floor(job.limits.memoryMiB * 1024 * 1024),
     }),
     async commit(work) {
       observer.committing(true);
