@@ -5,7 +5,8 @@
 // read-only to a process skill and to shell.exec_safe's command, even inside a write grant; a
 // process skill run with `--sandbox none` can rewrite it, and verify then shows the edit. Nor can a
 // skill bloat its own record: a WASI module, which goes on after each refusal, is refused 6,000
-// times and its record names each refusal once.
+// times, and a python skill asks the egress proxy for 1,500 distinct hosts; each record names each
+// refusal once, and no host the skill asked for.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -100,6 +101,29 @@ const TAMPERED: Record<string, (lines: string[], records: SealedAuditRecord[]) =
   },
 };
 
+/** How many hosts the egress flood asks for, each twice: a tunnel (CONNECT) and a plain request to a name no grant could hold. */
+const EGRESS_HOSTS = 750;
+/** Asks the egress proxy for h<i>.example:<port> by CONNECT and http://h_<i>.example/ by GET, a connection each; counts the answers by status. */
+const EGRESS_FLOOD_PY = `import json, socket, sys
+answers = {}
+def ask(request):
+    s = socket.create_connection(('127.0.0.1', 3128), timeout=10)
+    s.sendall(request.encode())
+    head = b''
+    while b'\\r\\n' not in head:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    s.close()
+    status = head.split(b' ')[1].decode() if head else 'none'
+    answers[status] = answers.get(status, 0) + 1
+for i in range(json.load(sys.stdin)['hosts']):
+    ask('CONNECT h%d.example:%d HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n' % (i, 1024 + i))
+    ask('GET http://h_%d.example/ HTTP/1.1\\r\\nHost: h_%d.example\\r\\n\\r\\n' % (i, i))
+print(json.dumps({'ok': ' '.join('%s:%d' % kv for kv in sorted(answers.items()))}))
+`;
+
 const rows: Attack[] = [
   { what: 'a record edited (allow for deny)', code: 'AUDIT_RECORD_TAMPERED', exit: 1, attempt: verify('edited') },
   { what: 'a record deleted', code: 'AUDIT_CHAIN_BROKEN', exit: 1, attempt: verify('deleted') },
@@ -156,6 +180,28 @@ const rows: Attack[] = [
       assert.ok(log.length < 16 * 1024, `the log is ${log.length} bytes`);
     },
   },
+  {
+    what: 'a python skill under bubblewrap, granted one URL prefix, asks the egress proxy for 1,500 distinct hosts (tunnels and plain requests) to flood its own audit record',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/egress-flood', { hosts: EGRESS_HOSTS }, { cwd: sc.work, policy: '.skillctl/net.policy.yaml', sandbox: 'bwrap', audit: join(sc.work, 'logs', 'egress-flood.jsonl') }),
+    check: async (r, sc) => {
+      assert.deepEqual(r.output, { ok: `403:${2 * EGRESS_HOSTS}` });
+      const log = join(sc.work, 'logs', 'egress-flood.jsonl');
+      const text = await readFile(log, 'utf8');
+      const end = JSON.parse(text.trimEnd().split('\n').at(-1) as string) as { policy: { decision: string; denials: { scope: string; code: string; reason: string }[]; denials_omitted?: number } };
+      assert.equal(end.policy.decision, 'deny');
+      // Before, each refusal named the host (and port) the skill asked for: 1,500 denials, about 180 KB in one record.
+      assert.deepEqual(end.policy.denials.map((d) => [d.scope, d.code]), [
+        ['net.http', 'POLICY_URL_DENIED'],
+        ['net.http', 'POLICY_URL_INVALID'],
+      ]);
+      assert.equal(end.policy.denials_omitted, undefined);
+      assert.ok(!text.includes('.example'), 'a host the skill asked for is in the log');
+      assert.ok(text.length < 16 * 1024, `the log is ${text.length} bytes`);
+      assert.equal((await attempt(['audit', 'verify', log], { cwd: sc.work })).exit, 0);
+    },
+  },
 ];
 
 describe('audit tampering: skillctl audit verify shows it, and a skill cannot write its own log', () => {
@@ -203,6 +249,21 @@ describe('audit tampering: skillctl audit verify shows it, and a skill cannot wr
         }),
       ],
       files: { 'main.py': main },
+    });
+    // In .skillctl/, which every run of the project holds: write.policy.yaml lets skills write the project.
+    await writeFile(join(s.work, '.skillctl', 'net.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  net.http: [http://127.0.0.1:9/public]\n');
+    await writeBundle(join(s.work, 'bundles', 'egress-flood'), {
+      entrypoints: [
+        entry({
+          runtime: 'python',
+          runtime_version: PYTHON_VERSION,
+          command: 'python3 main.py',
+          input_schema: { type: 'object', properties: { path: { type: 'string' }, hosts: { type: 'integer' } } },
+          output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
+          requested_permissions: { 'net.http': ['http://*'] },
+        }),
+      ],
+      files: { 'main.py': EGRESS_FLOOD_PY },
     });
     const flood = join(s.work, 'bundles', 'flood');
     await mkdir(flood, { recursive: true });

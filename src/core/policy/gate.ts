@@ -226,7 +226,9 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
       const form = urlForm(`${grant.value.protocol}//${authority}${grant.value.path}`);
       if (form.ok && covers(grant.value, form.value)) return reach(grant, form, `${form.url.protocol}//${form.url.host}`);
     }
-    return deny('net.http', 'POLICY_URL_DENIED', `net.http: no granted prefix names ${m[1] as string} on port ${m[2] as string}`);
+    // The host and port are the skill's: recorded, each distinct one would be a denial of its own,
+    // and a skill that asks for 100,000 hosts would write them all to the audit log.
+    return deny('net.http', 'POLICY_URL_DENIED', "net.http: no granted prefix names the tunnel's host and port");
   }
 
   async function checkExec(argv: readonly string[], eo: ExecCheckOptions = {}): Promise<PolicyDecision> {

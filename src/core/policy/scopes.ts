@@ -74,7 +74,8 @@ function parseUrl(raw: string): ParsedScopeValue {
   let host = url.hostname;
   if (wildcard) host = host.replace(/^wildcard-placeholder\./, '');
   if (!host.startsWith('[') && !host.split('.').every((l) => HOST_LABEL.test(l))) {
-    return { ok: false, reason: `host ${JSON.stringify(host)} is not a plain DNS name or IP address` };
+    // Not named: a request URL's reason is recorded (url.ts), and a policy's or manifest's finding names the value.
+    return { ok: false, reason: 'the host is not a plain DNS name or IP address' };
   }
   const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
   const path = url.pathname === '/' ? '/' : url.pathname.replace(/\/+$/, '');

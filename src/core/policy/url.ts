@@ -11,6 +11,7 @@ export type UrlForm =
   | { readonly ok: true; readonly url: URL; readonly value: ScopeValue & { scope: 'net.http' } }
   | { readonly ok: false; readonly reason: string };
 
+/** A reason names no part of the URL: the skill chose it, and a refusal's reason is recorded. */
 export function urlForm(raw: unknown): UrlForm {
   if (typeof raw !== 'string' || raw === '') return { ok: false, reason: 'not a non-empty string' };
   if (raw.length > 8192) return { ok: false, reason: 'longer than 8192 characters' };
@@ -18,7 +19,7 @@ export function urlForm(raw: unknown): UrlForm {
   const m = SHAPE.exec(raw);
   if (m === null) return { ok: false, reason: 'not an absolute URL with an authority (scheme://host/...)' };
   const [, scheme, authority, path, , fragment] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
-  if (!/^https?$/i.test(scheme)) return { ok: false, reason: `scheme ${scheme} is not http or https` };
+  if (!/^https?$/i.test(scheme)) return { ok: false, reason: 'the scheme is not http or https' };
   if (authority.includes('@')) return { ok: false, reason: 'userinfo (user@host) is not allowed' };
   if (authority.includes('*')) return { ok: false, reason: 'a request URL names one host, not a wildcard' };
   if (fragment !== undefined) return { ok: false, reason: 'a request URL has no fragment' };

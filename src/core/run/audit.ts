@@ -101,7 +101,10 @@ interface RecordBase {
     /** `not_evaluated` when the run stopped before the policy was asked (skill not found, invalid input). */
     readonly decision: 'allow' | 'deny' | 'not_evaluated';
     readonly reason: string;
+    /** The first MAX_DENIALS (record.ts) distinct denials. */
     readonly denials: readonly AuditDenial[];
+    /** How many more the record leaves out; absent when none (and in records written before it existed). */
+    readonly denials_omitted?: number;
     /**
      * Refusals the skill did without, doing the work another way: they are not denials, and the
      * decision stays `allow`. Absent when there were none (and in records written before it existed).

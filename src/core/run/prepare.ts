@@ -269,7 +269,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       // granting an env name SKILLCTL_CWD cannot pass the host's value instead.
       const processEnv = { ...env, SKILLCTL_CWD: p.cwd };
       const uses: GateUse[] = [];
-      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths, secretPaths }, (use) => uses.push(use), p.lookupHost);
+      // The egress proxy asks this gate for each of the process's requests, however many: each answer is kept once.
+      const gate = builtinGate({ cwd: p.cwd, granted, pathEnv: env.PATH ?? '', writable: p.writable, protectedPaths, secretPaths }, (use) => uses.push(use), p.lookupHost, true);
       const options = { ep, bundleDir: p.bundleDir, grant: auth.grant, gate, limits, env: processEnv, writable: p.writable, sandbox: p.sandbox, allowUnsandboxed: p.allowUnsandboxed, protectedPaths, secretPaths, services, ...(p.hostNode !== undefined ? { hostNode: p.hostNode } : {}), ...(cgroup !== undefined ? { cgroup } : {}) };
       const prep = await prepareProcess(options);
       trail.add(...prep.diagnostics);

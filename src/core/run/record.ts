@@ -118,6 +118,14 @@ function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   });
 }
 
+/**
+ * The most denials one record lists; the count of the others is `policy.denials_omitted`. Each
+ * distinct refusal is listed once, but a reason may still vary with what the skill asked (an
+ * argument's position, a file call's kind): a record stays small whatever the runtime, so that no
+ * run can push its log past what `audit verify` reads.
+ */
+export const MAX_DENIALS = 100;
+
 /** The `end` record: how the run ended, and why. */
 export function buildRecord(
   facts: RunFacts,
@@ -127,7 +135,7 @@ export function buildRecord(
   times: RecordTimes,
   skillctlVersion: string,
 ): AuditEndRecord {
-  const denials: AuditDenial[] = [
+  const all: AuditDenial[] = [
     ...(facts.grant?.denials ?? []).map((d) => ({ scope: d.scope, value: d.value, code: d.code, reason: d.reason })),
     // A process may ask the egress proxy, and a WASI module the file layer, any number of times:
     // each refusal once (a run's uses may come from more than one gate).
@@ -137,6 +145,7 @@ export function buildRecord(
     ),
     ...(facts.refusals ?? []),
   ];
+  const denials = all.slice(0, MAX_DENIALS);
   // A refusal the skill did without (rg refused, the built-in search ran) denied the run nothing.
   const fallbacks: AuditFallback[] = facts.uses.flatMap((u) =>
     !u.allowed && u.fallback !== undefined ? [{ scope: u.scope, code: u.code ?? 'POLICY_PERMISSION_DENIED', reason: u.reason ?? '', instead: u.fallback }] : [],
@@ -166,6 +175,7 @@ export function buildRecord(
       decision,
       reason,
       denials,
+      ...(all.length > denials.length ? { denials_omitted: all.length - denials.length } : {}),
       ...(fallbacks.length > 0 ? { fallbacks } : {}),
       capabilities: capabilitiesOf(facts, used),
     },
