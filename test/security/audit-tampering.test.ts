@@ -2,12 +2,14 @@
 // Records are sealed and chained: an edited, deleted, reordered or inserted record, a cut-off
 // end (against a head kept elsewhere) and a torn line each show in `skillctl audit verify`, by
 // line, with exit 1. A skill cannot write the log it is recorded in: under bubblewrap the log is
-// read-only to a process skill and to shell.exec_safe's command, even inside a write grant; a
+// read-only to a process skill and to shell.exec_safe's command, even inside a write grant, and a
+// directory it plants at the log's write lock is removed (the run denied) before its end record; a
 // process skill run with `--sandbox none` can rewrite it, and verify then shows the edit. Nor can a
 // skill bloat its own record: a WASI module, which goes on after each refusal, is refused 6,000
 // times, and a python skill asks the egress proxy for 1,500 distinct hosts; each record names each
 // refusal once, and no host the skill asked for.
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
@@ -181,6 +183,22 @@ const rows: Attack[] = [
     },
   },
   {
+    what: '--sandbox bwrap: a shell skill granted fs.write on the project plants a directory at the write lock of the log it is recorded in, kept at the project root',
+    code: 'POLICY_PATH_PROTECTED',
+    exit: 3,
+    attempt: (sc) => runTarget('./bundles/lock-planter', {}, { cwd: sc.work, policy: 'write.policy.yaml', sandbox: 'bwrap', audit: join(sc.work, 'locked.jsonl') }),
+    check: async (_r, sc) => {
+      // A log elsewhere is held with its directory; one in the directory of the project (or of the
+      // working directory) is held alone. Before, the directory stayed at its lock: every append
+      // failed (OUTPUT_UNWRITABLE), this run's end record first.
+      assert.equal(existsSync(join(sc.work, '.locked.jsonl.lck')), false);
+      const log = join(sc.work, 'locked.jsonl');
+      const [start, end] = (await readFile(log, 'utf8')).trimEnd().split('\n').map((l) => JSON.parse(l) as AuditRecord);
+      assert.deepEqual([start?.event, end?.event, end?.run_id, end?.result?.status], ['start', 'end', start?.run_id, 'denied']);
+      assert.equal((await attempt(['audit', 'verify', log], { cwd: sc.work })).exit, 0);
+    },
+  },
+  {
     what: 'a python skill under bubblewrap, granted one URL prefix, asks the egress proxy for 1,500 distinct hosts (tunnels and plain requests) to flood its own audit record',
     code: null,
     exit: 0,
@@ -252,6 +270,11 @@ describe('audit tampering: skillctl audit verify shows it, and a skill cannot wr
     });
     // In .skillctl/, which every run of the project holds: write.policy.yaml lets skills write the project.
     await writeFile(join(s.work, '.skillctl', 'net.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  net.http: [http://127.0.0.1:9/public]\n');
+    await writeBundle(join(s.work, 'bundles', 'lock-planter'), {
+      entrypoints: [entry({ runtime: 'shell', runtime_version: 'sh@1', command: './run.sh', output_schema: { type: 'object', properties: { ok: { type: 'string' } } }, requested_permissions: { 'fs.read': ['.'], 'fs.write': ['.'] } })],
+      files: { 'run.sh': '#!/bin/sh\nif mkdir "$SKILLCTL_CWD/.locked.jsonl.lck"; then r=made; else r=refused; fi\necho "{\\"ok\\": \\"$r\\"}"\n' },
+      executable: ['run.sh'],
+    });
     await writeBundle(join(s.work, 'bundles', 'egress-flood'), {
       entrypoints: [
         entry({

@@ -2,6 +2,7 @@ export { tempFileOf, writeFileAtomic } from './atomic-write.js';
 export { hostTag, isAbandoned, type Maker, type NamedMaker } from './maker.js';
 export { findProjectRoot, LOCK_MARKER } from './project.js';
 export { isLockAside, withFileLock, type FileLockOptions } from './file-lock.js';
+export { lockPathOf } from './lock-path.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
 export { makeDirs } from './make-dirs.js';
 export {

@@ -17,6 +17,7 @@
  * a path the run protects by its full path does not, so every directory above one is pinned
  * (WriteUse `move`). */
 import { basename, dirname, join } from 'node:path';
+import { lockPathOf } from '../fs/lock-path.js';
 import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
@@ -142,7 +143,12 @@ export function runProtectedPaths(p: RunPlaces): string[] {
     if (!within(p.cwd, dir) && (p.root === undefined || !within(p.root, dir))) out.add(dir);
   };
   if (p.policyFile !== undefined) withDir(p.policyFile);
-  if (p.auditFile !== undefined) withDir(p.auditFile);
+  if (p.auditFile !== undefined) {
+    withDir(p.auditFile);
+    // Its write lock, absent but for the moment of an append: a directory (or a lock of a live
+    // process) planted there fails every append to the log, the run's own end record among them.
+    out.add(lockPathOf(p.auditFile));
+  }
   for (const file of p.trusted ?? []) withDir(file);
   if (p.root !== undefined) for (const path of projectRootPaths(p.root)) out.add(path);
   // A home is a second root: a process granted it (or ~/.config) would otherwise find its

@@ -8,10 +8,10 @@
  * log, still shows the run that never finished.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
+import { lockPathOf, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
 import { AUDIT_GENESIS, auditLine, sealRecord, type AuditRecord, type Sealed } from './audit.js';
 
 export interface AuditLog {
@@ -83,7 +83,7 @@ export async function openAuditLog(path: string, lock: FileLockOptions): Promise
       hint: 'choose another file with --audit FILE, or --no-audit',
     });
   }
-  const lockPath = join(dirname(path), `.${basename(path)}.lck`);
+  const lockPath = lockPathOf(path);
   return {
     path,
     append: <R extends AuditRecord>(record: R) =>

@@ -9,18 +9,39 @@
  * `.git`, which a process could plant as a file (`gitdir: elsewhere`) where no `.git/config`
  * would ever show.
  */
-import { rm } from 'node:fs/promises';
+import { lstat, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { entryExists as exists } from '../fs/index.js';
 import { diag } from '../diagnostics.js';
 import { failed, type Attempt } from './attempt.js';
 import { AFTER_MAX_DIRS } from './nested-names.js';
 
+/** How often, 20 ms apart, a write lock found at a protected path is looked at again before it counts as planted. */
+const LOCK_LOOKS = 50;
+
+/**
+ * Whether nothing is at `p` but, for a write lock (`.lck`: the audit log's, protected.ts), one that
+ * goes or is replaced within a second: another run's append holds it for a few milliseconds, and
+ * removed as planted, its writer and the next would both append (a forked chain). A lock the
+ * skill planted (a directory, a link, a file that stays) is not that.
+ */
+async function vacant(p: string): Promise<boolean> {
+  const first = await lstat(p).catch(() => undefined);
+  if (first === undefined) return true;
+  if (!p.endsWith('.lck') || !first.isFile()) return false;
+  for (let i = 0; i < LOCK_LOOKS; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = await lstat(p).catch(() => undefined);
+    if (now === undefined || now.ino !== first.ino) return true;
+  }
+  return false;
+}
+
 /** For each protected path that does not exist now, the first of its missing ancestors (or itself). */
 export async function absentPaths(paths: readonly string[]): Promise<string[]> {
   const out = new Set<string>();
   for (const p of paths) {
-    if (await exists(p)) continue;
+    if (!(await vacant(p))) continue;
     let first = p;
     while (dirname(first) !== first && !(await exists(dirname(first)))) first = dirname(first);
     out.add(first);
@@ -40,7 +61,7 @@ export async function withoutPlanting(absent: readonly string[], execute: () => 
   const planted: string[] = [];
   const after = below?.();
   for (const p of [...absent, ...(after?.paths ?? [])]) {
-    if (!(await exists(p))) continue;
+    if (await vacant(p)) continue;
     planted.push(p);
     await rm(p, { recursive: true, force: true });
   }

@@ -228,3 +228,14 @@ describe('protectedReason: names, entries and what a move takes along', () => {
     assert.ok(!paths.includes('/p/.git'), '.git itself is protected as an entry, not whole');
   });
 });
+
+describe('runProtectedPaths: the audit log the run writes', () => {
+  it('protects a log in the project root and its write lock beside it, and not the rest of the root', () => {
+    const extra = runProtectedPaths({ cwd: '/p', root: '/p', auditFile: '/p/x.jsonl' });
+    // A directory planted at the lock fails every append, the run's own end record among them.
+    for (const path of ['/p/x.jsonl', '/p/.x.jsonl.lck', '/p/.x.jsonl.lck/inside']) assert.match(protectedReason(path, extra) ?? '', /protected/, path);
+    assert.equal(protectedReason('/p/y.jsonl', extra), undefined);
+    // A log in a directory that does not hold the working directory is protected with it.
+    assert.match(protectedReason('/p/logs/y.jsonl', runProtectedPaths({ cwd: '/p', root: '/p', auditFile: '/p/logs/x.jsonl' })) ?? '', /protected/);
+  });
+});

@@ -3,7 +3,7 @@
 // project that is not yet a repository is seen although no `.git/config` ever appears.
 import assert from 'node:assert/strict';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { absentPaths, withoutPlanting } from '../../../src/core/run/planted.js';
@@ -40,5 +40,24 @@ describe('absentPaths', () => {
     const unseen = await withoutPlanting([], () => Promise.resolve(ok), () => ({ paths: [], whole: false }));
     assert.deepEqual(unseen.outcome.kind === 'failed' ? [unseen.outcome.status, unseen.outcome.diagnostics.map((d) => d.code)] : unseen.outcome, ['denied', ['RUN_GRANT_UNWALKED']]);
     assert.equal(await withoutPlanting([], () => Promise.resolve(ok), () => ({ paths: [], whole: true })), ok);
+  });
+
+  it("takes a write lock another run's append holds for a moment for what it is, and removes one that stays", async () => {
+    const root = realpathSync(tempDir('skillctl-planted-lock-'));
+    const ok: Attempt = { outcome: { kind: 'output', value: 1 }, stdoutTruncated: false, stderrTruncated: false };
+    const lock = join(root, '.audit.jsonl.lck');
+    // Removed as planted, a lock another writer holds would let a third append beside it: the chain forks.
+    const passing = await withoutPlanting([lock], async () => {
+      await writeFile(lock, '{"pid":1,"hostname":"h","token":"t"}\n');
+      setTimeout(() => void unlink(lock), 100);
+      return ok;
+    });
+    assert.equal(passing, ok);
+    const staying = await withoutPlanting([lock], async () => {
+      await writeFile(lock, '{"pid":1,"hostname":"h","token":"t"}\n');
+      return ok;
+    });
+    assert.deepEqual(staying.outcome.kind === 'failed' ? staying.outcome.diagnostics.map((d) => d.code) : staying.outcome, ['POLICY_PATH_PROTECTED']);
+    assert.equal(existsSync(lock), false);
   });
 });
