@@ -126,8 +126,9 @@ export async function bundleCli(root, out) {
     target: 'node20',
     minifyWhitespace: true,
     minifySyntax: true,
+    // Not keepNames: its __name() calls break a function whose source runs elsewhere (the egress
+    // bridge, a thread's code), and nothing reads a function's or class's name.
     minifyIdentifiers: true,
-    keepNames: true,
     legalComments: 'none',
     logLevel: 'warning',
     outdir: out,
