@@ -3,7 +3,8 @@
  * the metering pass (meter.ts) can walk a body instruction by instruction without mistaking an
  * immediate byte for an opcode. Covers the core spec (2.0) with bulk memory, reference types,
  * multi-value, sign extension, saturating truncation, SIMD and tail calls; anything else (threads,
- * exceptions, GC) is refused, since the host cannot count it.
+ * exceptions, GC) is refused, since the host cannot count it, and so is relaxed SIMD, whose
+ * results the host cannot promise.
  */
 import { skipRefType, skipValType, VALUE_TYPES, WasmFormatError, type Reader } from './binary.js';
 
@@ -32,9 +33,21 @@ function memarg(r: Reader): void {
   r.u32();
 }
 
+/**
+ * Relaxed SIMD's sub-opcodes (0xFD 0x100 to 0x113: relaxed_swizzle, relaxed_trunc, relaxed_madd
+ * and nmadd, relaxed_laneselect, relaxed_min and max, relaxed_q15mulr, relaxed_dot). Each result
+ * is the machine's choice (a multiply-add fused or not, what a lane out of range gives), so the
+ * same module and input could give another output on another machine, and a wasm run's output is
+ * promised the same on every one (docs/formats/wasm.md).
+ */
+const RELAXED_SIMD = { first: 0x100, last: 0x113 } as const;
+
 /** SIMD (0xFD prefix): the immediates of each sub-opcode. */
 function simd(r: Reader): void {
   const sub = r.u32();
+  if (sub >= RELAXED_SIMD.first && sub <= RELAXED_SIMD.last) {
+    throw new WasmFormatError(`relaxed SIMD instruction 0xfd ${sub} is not supported (its results may differ between machines)`);
+  }
   if (sub <= 11 || sub === 92 || sub === 93) return memarg(r);
   if (sub === 12 || sub === 13) return r.skip(16);
   if (sub >= 21 && sub <= 34) return r.skip(1);

@@ -84,4 +84,11 @@ describe('hostile wasm modules', () => {
     assert.equal(ok.status, 'ok', JSON.stringify(ok.diagnostics));
     assert.equal(ok.output, 0);
   });
+
+  it('a module using relaxed SIMD, whose results differ between machines, is refused before it starts', async () => {
+    // An engine without relaxed SIMD (Node 20) refuses it itself; one with it (Node 22 and later) ran it.
+    const r = await engine({ cwd: root, target: await bundle('relaxed-simd', await compileWat('hostile-relaxed-simd', { relaxed_simd: true })), input: {} });
+    assert.deepEqual([r.status, r.exitCode, errorCodes(r), r.output], ['bundle_invalid', 1, ['RUN_WASM_INVALID'], undefined]);
+    assert.equal(r.record.result?.attempts, 0);
+  });
 });

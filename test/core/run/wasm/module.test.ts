@@ -105,4 +105,16 @@ describe('wasm decoder: encodings it does not read are refused, never misread', 
     const ok = prepareModule(handMade(body, [], [[0x70, 0x00, 0x01]]), LIMITS);
     assert.ok(!('refused' in ok) && wasmApi().validate(ok.bytes));
   });
+
+  it('relaxed SIMD (0xfd 0x100 to 0x113) is refused whatever the engine; the SIMD around it is read', () => {
+    // v128.const 0, then the instruction, on the 16 bytes or more it takes (only the opcode is read).
+    const V128_ZERO = [0xfd, 0x0c, ...new Array<number>(16).fill(0)];
+    for (let sub = 0x100; sub <= 0x113; sub++) {
+      const body = [...V128_ZERO, ...V128_ZERO, ...V128_ZERO, 0xfd, ...u32(sub), 0x1a, ...I32_CONST_0, END];
+      assert.equal(code(handMade(body)), 'RUN_WASM_INVALID', `0xfd ${sub}`);
+    }
+    // i32x4.add (0xfd 0xae 0x01), then i32x4.extract_lane 0 (0xfd 0x1b 0x00): read, metered, valid.
+    const ok = prepareModule(handMade([...V128_ZERO, ...V128_ZERO, 0xfd, 0xae, 0x01, 0xfd, 0x1b, 0x00, END]), LIMITS);
+    assert.ok(!('refused' in ok) && wasmApi().validate(ok.bytes));
+  });
 });
