@@ -96,7 +96,8 @@ describe('threat: protected paths moved or planted (git configuration renamed as
   /**
    * A WASI command's attack: a refusal is an errno to the module and a denial in the record, never
    * an error of the run (no error, exit 0); `errno` is what each operation got, `denied` how many
-   * were refused (POLICY_PATH_PROTECTED, each), `then` what else must hold.
+   * distinct refusals the record keeps (POLICY_PATH_PROTECTED, each; the same refusal met again is
+   * kept once, so that a module cannot flood its record), `then` what else must hold.
    */
   const wasi = (what: string, ops: string[], errno: number[], denied: number, then?: () => Promise<void>, at?: { readonly cwd: string; readonly policy: string }): Attack => ({
     what: `WASI: ${what}${denied > 0 ? ' (NOTCAPABLE to the module, POLICY_PATH_PROTECTED in the record)' : ''}`,
@@ -124,12 +125,12 @@ describe('threat: protected paths moved or planted (git configuration renamed as
   /** The python process in bubblewrap, granted its project, doing `ops`. */
   const proc = (dir: string, list: string[][]): Promise<Ran> => runTarget(join(dir, 'tool'), { ops: list }, { cwd: dir, policy: WRITE, sandbox: 'bwrap' });
   const rows: Attack[] = [
-    wasi('.git renamed aside, its config rewritten, renamed back (the review)', ['rename', '.git', 'g2', 'append', 'g2/config', 'rename', 'g2', '.git'], [NOTCAPABLE, NOENT, NOTCAPABLE], 2, gone('g2')),
+    wasi('.git renamed aside, its config rewritten, renamed back (the review)', ['rename', '.git', 'g2', 'append', 'g2/config', 'rename', 'g2', '.git'], [NOTCAPABLE, NOENT, NOTCAPABLE], 1, gone('g2')),
     wasi(
       'a repository prepared under another name and renamed to .git, a git link file, a .git directory',
       ['mkdir', 'sub/g', 'append', 'sub/g/config', 'rename', 'sub/g', 'sub/.git', 'append', 'sub/.git', 'mkdir', 'sub/.git', 'unlink', 'sub/g/config', 'drop', 'sub/g'],
       [0, 0, NOTCAPABLE, NOTCAPABLE, NOTCAPABLE, 0, 0],
-      3,
+      1,
       gone('sub/.git', 'sub/g'),
     ),
     wasi('git pointed at another config: .git/commondir, .git/config.worktree, a submodule git directory', ['append', '.git/commondir', 'append', '.git/config.worktree', 'mkdir', '.git/modules'], [NOTCAPABLE, NOTCAPABLE, NOTCAPABLE], 3, gone('.git/commondir', '.git/config.worktree', '.git/modules')),
@@ -137,7 +138,7 @@ describe('threat: protected paths moved or planted (git configuration renamed as
       'the directory above the policy in force renamed aside, the policy rewritten, renamed back',
       ['rename', 'deep', 'd2', 'append', 'd2/conf/ci.policy.yaml', 'rename', 'd2', 'deep'],
       [NOTCAPABLE, NOENT, NOTCAPABLE],
-      2,
+      1,
       async () => assert.equal(await readFile(deep, 'utf8'), deepPolicy),
       { cwd: deepProject, policy: deep },
     ),
