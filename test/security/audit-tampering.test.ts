@@ -6,7 +6,7 @@
 // directory it plants at the log's write lock is removed (the run denied) before its end record; a
 // process skill run with `--sandbox none` can rewrite it, and verify then shows the edit. Nor can a
 // skill bloat its own record: a WASI module, which goes on after each refusal, is refused 6,000
-// times, and a python skill asks the egress proxy for 1,500 distinct hosts; each record names each
+// times, and a python skill asks the egress proxy for 150 distinct hosts (each by a tunnel and a plain request); each record names each
 // refusal once, and no host the skill asked for.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -104,7 +104,7 @@ const TAMPERED: Record<string, (lines: string[], records: SealedAuditRecord[]) =
 };
 
 /** How many hosts the egress flood asks for, each twice: a tunnel (CONNECT) and a plain request to a name no grant could hold. */
-const EGRESS_HOSTS = 750;
+const EGRESS_HOSTS = 150;
 /** Asks the egress proxy for h<i>.example:<port> by CONNECT and http://h_<i>.example/ by GET, a connection each; counts the answers by status. */
 const EGRESS_FLOOD_PY = `import json, socket, sys
 answers = {}
@@ -199,7 +199,7 @@ const rows: Attack[] = [
     },
   },
   {
-    what: 'a python skill under bubblewrap, granted one URL prefix, asks the egress proxy for 1,500 distinct hosts (tunnels and plain requests) to flood its own audit record',
+    what: 'a python skill under bubblewrap, granted one URL prefix, asks the egress proxy for 150 distinct hosts (each by a tunnel and a plain request) to flood its own audit record',
     code: null,
     exit: 0,
     attempt: (sc) => runTarget('./bundles/egress-flood', { hosts: EGRESS_HOSTS }, { cwd: sc.work, policy: '.skillctl/net.policy.yaml', sandbox: 'bwrap', audit: join(sc.work, 'logs', 'egress-flood.jsonl') }),
@@ -209,7 +209,7 @@ const rows: Attack[] = [
       const text = await readFile(log, 'utf8');
       const end = JSON.parse(text.trimEnd().split('\n').at(-1) as string) as { policy: { decision: string; denials: { scope: string; code: string; reason: string }[]; denials_omitted?: number } };
       assert.equal(end.policy.decision, 'deny');
-      // Before, each refusal named the host (and port) the skill asked for: 1,500 denials, about 180 KB in one record.
+      // Before, each refusal named the host (and port) the skill asked for: one denial per host, about 120 bytes each, with no bound (a 15 s guard: 150 hosts, not more, pass a loaded machine).
       assert.deepEqual(end.policy.denials.map((d) => [d.scope, d.code]), [
         ['net.http', 'POLICY_URL_DENIED'],
         ['net.http', 'POLICY_URL_INVALID'],
