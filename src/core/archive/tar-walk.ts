@@ -188,7 +188,9 @@ export class TarWalk {
       if (size === 0) this.meta(Buffer.alloc(0));
       return;
     }
-    this.follow(size, this.entry(h.type, h.path, size, h.mode, events) ? 'file' : 'skip', events);
+    const passed = this.entry(h.type, h.path, size, h.mode, events);
+    // A bound passed stops the walk here: following the entry's data would start it again.
+    if (!this.stopped) this.follow(size, passed ? 'file' : 'skip', events);
   }
 
   private meta(data: Buffer): void {

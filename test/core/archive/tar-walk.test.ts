@@ -70,3 +70,18 @@ describe('TarWalk: pieces of any size', () => {
     );
   });
 });
+
+/** The paths of the files passed on and the finding codes, fed whole, with `bounds`. */
+function paths(list: readonly RawEntry[], bounds = DEFAULT_ARCHIVE_BOUNDS): { files: string[]; codes: string[] } {
+  const w = new TarWalk(bounds);
+  const files = w.push(tar(list)).flatMap((e) => (e.kind === 'file' ? [e.path] : []));
+  w.end();
+  return { files, codes: w.diagnostics.map((d) => d.code) };
+}
+
+describe('TarWalk: bounds', () => {
+  it('more entries than the bound (2 here): one ARCHIVE_TOO_LARGE, and nothing after it is walked', () => {
+    const r = paths(['a', 'b', 'c', 'd'].map((name) => ({ name, data: 'x' })), { maxFiles: 2, maxTotalBytes: 1024 });
+    assert.deepEqual(r, { files: ['a', 'b'], codes: ['ARCHIVE_TOO_LARGE'] });
+  });
+});
