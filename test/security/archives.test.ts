@@ -6,6 +6,10 @@
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
+// Paths built to make every check of their folders cost their length again (200,000 folders
+// deep in a pax header or 32,000 in a .skill, names of dots and spaces, runs of slashes, more
+// folders than entries) are refused, or listed, in time and memory proportional to their bytes:
+// by validate, run and pin, and as a folder on disk holding a path that long.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +19,8 @@ import { streamedArchiveBounds } from '../../src/core/archive/index.js';
 import { archiveSourceFromBytes, openArchive, unpackTgz, type BundleBounds } from '../../src/core/bundle/index.js';
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { fixture } from '../helpers/paths.js';
+import { deepChain, removeDeepChain } from '../helpers/deep-tree.js';
+import { rawZip } from '../helpers/raw-zip.js';
 import { gzipBomb, paxData, tar, tgz, type RawEntry } from '../helpers/tar.js';
 import { leftIn, tempDir } from '../helpers/tmp.js';
 
@@ -24,6 +30,18 @@ async function codesOf(bytes: Buffer, bounds?: BundleBounds): Promise<string[]> 
 }
 
 const ok: RawEntry = { name: 'skill.yaml', data: 'skill_id: x\n' };
+
+/** A file whose path a pax header gives (any length). */
+const paxFile = (path: string, data = 'x'): RawEntry[] => [{ name: 'PaxHeaders/f', type: 'x', data: paxData({ path }) }, { name: 'f', data }];
+
+/**
+ * The reviewer's archive (under 2 KB compressed): three files 200,000 folders deep. Each folder's
+ * path, made for every check of it, ended validate out of memory after 24 s (about 4 GB).
+ */
+const DEEP: RawEntry[] = [ok, ...[0, 1, 2].flatMap((k) => paxFile(`${'a/'.repeat(200_000)}f${k}`))];
+
+/** 21 files under 1,000 folders each: 21,000 folders in 21 entries, more than the 20,000 entries bound. */
+const MANY_FOLDERS: RawEntry[] = [ok, ...Array.from({ length: 21 }, (_, i) => paxFile(`d${i}/${'a/'.repeat(999)}f`)).flat()];
 
 /** One hostile archive per refusal: what it holds and the code it gets. */
 const CASES: [string, RawEntry[], string][] = [
@@ -46,6 +64,8 @@ const CASES: [string, RawEntry[], string][] = [
   ['global header setting a path', [{ name: 'g', type: 'g', data: paxData({ path: 'x' }) }, ok], 'ARCHIVE_SPECIAL_ENTRY'],
   ['duplicate path', [ok, { name: 'skill.yaml', data: 'other\n' }], 'ARCHIVE_DUPLICATE_ENTRY'],
   ['a file that is also a directory', [ok, { name: 'a', data: 'x' }, { name: 'a/b', data: 'y' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+  ['three paths 200,000 folders deep', DEEP, 'ARCHIVE_PATH_UNSAFE'],
+  ['a path of 4097 bytes', [ok, ...paxFile(`${'b'.repeat(4096)}c`)], 'ARCHIVE_PATH_UNSAFE'],
 ];
 
 describe('hostile archives: the archive reader refuses them, and unpacks nothing of a refused one', () => {
@@ -65,6 +85,12 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
   it('more entries than the bound: ARCHIVE_TOO_LARGE, stops reading', async () => {
     const many = Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}` }) as RawEntry);
     assert.deepEqual(await codesOf(tgz(many)), ['ARCHIVE_TOO_LARGE']);
+  });
+
+  it('paths naming more folders than the entries bound: ARCHIVE_TOO_LARGE, stops reading', async () => {
+    assert.deepEqual(await codesOf(tgz(MANY_FOLDERS)), ['ARCHIVE_TOO_LARGE']);
+    // A path of 4096 bytes, 2,048 folders deep, is a path like any other.
+    assert.deepEqual(await codesOf(tgz([ok, ...paxFile(`${'a/'.repeat(2047)}cd`)])), []);
   });
 
   it('an entry declaring more bytes than the bound is refused before anything is read', async () => {
@@ -143,6 +169,11 @@ describe('hostile archives: the streaming unpacker refuses the same, and writes 
     // Many small zero files: the inflated bytes pass the bound (tight bounds), and the walk stops there.
     const entries = Array.from({ length: 50 }, (_, i) => ({ name: `z${i}`, data: Buffer.alloc(64 * 1024) }) as RawEntry);
     assert.deepEqual((await streamed(tgz(entries), join(dir, 'zeros'), { maxFiles: 100, maxTotalBytes: 64 * 1024 })).codes, ['ARCHIVE_TOO_LARGE']);
+    // More folders than the bound (tight bounds: 3 files under 40 folders each): the third is not written.
+    const folders = [ok, ...[0, 1, 2].flatMap((i) => paxFile(`d${i}/${'a/'.repeat(39)}f`))];
+    const foldersRefused = await streamed(tgz(folders), join(dir, 'folders'), { maxFiles: 100, maxTotalBytes: 64 * 1024 });
+    assert.equal(foldersRefused.codes.join(), 'ARCHIVE_TOO_LARGE');
+    assert.ok(!foldersRefused.written.some((f) => f.startsWith('d2')), foldersRefused.written.join());
   });
 
   it('malformed: not gzip, bad checksum, truncated, data after the end marker, damaged gzip', async () => {
@@ -175,6 +206,7 @@ const ARCHIVES: [string, string, string, (sc: Scratch) => Buffer][] = [
   ['absolute', "the sentinel's absolute path", 'ARCHIVE_PATH_UNSAFE', (sc) => tgz([ok, { name: join(sc.outside, 'pwned'), data: 'x' }])],
   ['pax-path', 'a pax path climbing to the sentinel', 'ARCHIVE_PATH_UNSAFE', () => tgz([ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../../../outside/pwned' }) }, { name: 'harmless.txt', data: 'x' }])],
   ['bomb', '600 MiB of zeros in 600 KiB (a gzip bomb)', 'ARCHIVE_TOO_LARGE', () => gzipBomb('bomb.bin', 600)],
+  ['deep', 'three paths 200,000 folders deep', 'ARCHIVE_PATH_UNSAFE', () => tgz(DEEP)],
 ];
 
 /** `skillctl run ./<name>.tgz` with TMPDIR in the scratch folder, which must be left empty. */
@@ -186,7 +218,7 @@ const noLock = async (_r: Ran, sc: Scratch): Promise<void> => assert.deepEqual(a
 
 const rows: Attack[] = [
   ...ARCHIVES.map(([name, what, code]): Attack => ({ what: `skillctl run of an archive holding ${what}`, code, exit: 1, attempt: runArchive(name), check: nothingUnpacked })),
-  ...ARCHIVES.filter(([name]) => ['hard-link', 'device', 'climbs'].includes(name)).map(
+  ...ARCHIVES.filter(([name]) => ['hard-link', 'device', 'climbs', 'deep'].includes(name)).map(
     ([name, what, code]): Attack => ({ what: `skillctl pin of an archive holding ${what}`, code, exit: 1, attempt: pinArchive(name), check: noLock }),
   ),
 ];
@@ -200,4 +232,46 @@ describe('hostile archives: skillctl run and pin refuse them, and unpack nothing
   });
 
   attackRows(rows, s);
+});
+
+/** 500 files, each named by 2,000 dots and spaces between two letters; two are spelt in other cases. */
+const dotted = (i: number): string => `${i}${'. '.repeat(2000)}x`;
+const DOTS: RawEntry[] = [ok, ...Array.from({ length: 500 }, (_, i) => paxFile(dotted(i))).flat(), ...paxFile(dotted(0).replace('x', 'X'))];
+
+/** Archives whose paths made each check of their folders or names cost their length again: file name, what it holds, the code, its bytes. */
+const COSTLY: [string, string, string, () => Buffer][] = [
+  ['deep.tgz', "three paths 200,000 folders deep (the reviewer's .tgz)", 'ARCHIVE_PATH_UNSAFE', () => tgz(DEEP)],
+  ['deep.skill', 'three paths 32,000 folders deep in a .skill', 'ARCHIVE_PATH_UNSAFE', () =>
+    rawZip([{ name: 'x/SKILL.md', data: Buffer.from('---\nname: x\ndescription: A skill.\n---\n') }, ...[0, 1, 2].map((k) => ({ name: `x/${'a/'.repeat(32_000)}f${k}` }))])],
+  ['slashes.tgz', 'a folder entry whose path is a megabyte of slashes', 'ARCHIVE_PATH_UNSAFE', () =>
+    tgz([ok, { name: 'PaxHeaders/d', type: 'x', data: paxData({ path: `d${'/'.repeat(1_000_000)}e` }) }, { name: 'd', type: '5' }])],
+  ['dots.tgz', '500 names of 4,000 dots and spaces, two of them spelt in other cases', 'BUNDLE_PATH_COLLISION', () => tgz(DOTS)],
+  ['folders.tgz', 'paths naming 21,000 folders in 21 entries', 'ARCHIVE_TOO_LARGE', () => tgz(MANY_FOLDERS)],
+];
+
+/** `skillctl validate` of a copy of the golden bundle holding a file 30,000 folders deep (60 KB of path). */
+async function validateDeepFolder(sc: Scratch): Promise<Ran> {
+  const dir = join(sc.work, 'deep-folder');
+  await cp(fixture('pack', 'golden-bundle'), dir, { recursive: true });
+  await deepChain(dir, 30_000);
+  try {
+    return await attempt(['validate', join(dir, 'skill.yaml')], { cwd: sc.work });
+  } finally {
+    await removeDeepChain(dir, 30_000);
+  }
+}
+
+describe('hostile archives: paths that make every check of their folders cost their length, refused or listed in time', () => {
+  const s = scratch('skillctl-attack-archive-paths-');
+  before(async () => {
+    for (const [name, , , make] of COSTLY) await writeFile(join(s.work, name), make());
+  });
+
+  attackRows(
+    [
+      ...COSTLY.map(([name, what, code]): Attack => ({ what: `skillctl validate of an archive holding ${what}`, code, exit: 1, attempt: (sc) => attempt(['validate', name], { cwd: sc.work }) })),
+      { what: 'skillctl validate of a folder holding a file 30,000 folders deep', code: 'BUNDLE_PATH_INVALID', exit: 1, attempt: validateDeepFolder },
+    ],
+    s,
+  );
 });

@@ -9,7 +9,7 @@ export const ARCHIVE_CODES = {
   },
   ARCHIVE_PATH_UNSAFE: {
     severity: 'error',
-    title: 'An archive entry has an absolute path, a `..` or `.` segment, a backslash, or a non-portable name.',
+    title: 'An archive entry has an absolute path, a `..` or `.` segment, a backslash, a non-portable name, or a path longer than 4096 bytes.',
     exit: 'findings',
   },
   ARCHIVE_LINK: { severity: 'error', title: 'The archive contains a symbolic or hard link.', exit: 'findings' },
@@ -25,7 +25,7 @@ export const ARCHIVE_CODES = {
   },
   ARCHIVE_TOO_LARGE: {
     severity: 'error',
-    title: 'The archive exceeds the entry-count or unpacked-size bound (a decompression bomb is refused, not unpacked).',
+    title: 'The archive exceeds the entry-count, folder-count or unpacked-size bound (a decompression bomb is refused, not unpacked).',
     exit: 'findings',
   },
   ARCHIVE_IMMUTABLE: {

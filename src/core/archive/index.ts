@@ -1,7 +1,8 @@
 export { archiveFormatOf, type ArchiveFormat } from './format.js';
 export { ARCHIVE_CODES } from './codes.js';
 export { DeterministicGzip } from './gzip.js';
-export { UNPORTABLE_NAME, unsafeArchivePath } from './paths.js';
+export { MAX_PATH_BYTES, UNPORTABLE_NAME, unsafeArchivePath } from './paths.js';
+export { PathTree, type Placing } from './path-tree.js';
 export {
   decodeUtf8,
   DEFAULT_ARCHIVE_BOUNDS,

@@ -6,15 +6,17 @@
  * - the central directory is the only index, and each local header must agree with it (the
  *   name in both): two readers could otherwise list different files;
  * - nothing may follow the end-of-central-directory record but its own comment;
- * - unsafe paths, duplicate paths, links, devices, encrypted entries, ZIP64 and multi-disk
- *   archives are refused;
+ * - unsafe paths (and paths longer than `MAX_PATH_BYTES`), duplicate paths, links, devices,
+ *   encrypted entries, ZIP64 and multi-disk archives are refused;
+ * - more files, or folders, than `maxFiles` are refused, as the tar walk refuses them;
  * - sizes are bounded before anything is inflated, and each entry is inflated with a hard output
  *   bound of its declared size, then its length and CRC-32 are checked: a decompression bomb
  *   costs at most the bound and is never unpacked.
  */
 import { crc32, inflateRawSync } from 'node:zlib';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { unsafeArchivePath } from './paths.js';
+import { PathTree } from './path-tree.js';
+import { shownPath, unsafeArchivePath } from './paths.js';
 import { decodeUtf8, tooLarge, type ArchiveBounds, type ReadTgz, type TarEntry } from './read-tgz.js';
 
 const EOCD = 0x06054b50;
@@ -71,7 +73,7 @@ function centralRecord(bytes: Buffer, at: number): { step: Step; next: number } 
   const type = unixMode & S_IFMT;
   const path = name?.replace(/\/$/, '');
   const unsafe = path === undefined ? 'invalid UTF-8 in the path' : unsafeArchivePath(path);
-  if (unsafe !== undefined || path === undefined) return { step: { skip: diag('ARCHIVE_PATH_UNSAFE', `entry ${JSON.stringify(shown)}: ${unsafe ?? 'invalid path'}`) }, next };
+  if (unsafe !== undefined || path === undefined) return { step: { skip: diag('ARCHIVE_PATH_UNSAFE', `entry ${shownPath(shown)}: ${unsafe ?? 'invalid path'}`) }, next };
   if ((bytes.readUInt16LE(at + 8) & FLAG_ENCRYPTED) !== 0) return { step: { skip: diag('ARCHIVE_SPECIAL_ENTRY', 'an encrypted entry cannot be checked', { file: path }) }, next };
   if (name?.endsWith('/') === true || type === S_IFDIR) return { step: { dir: path }, next };
   if (type === S_IFLNK) return { step: { skip: diag('ARCHIVE_LINK', 'symbolic links are not allowed in a bundle', { file: path }) }, next };
@@ -175,6 +177,8 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
   }
   if (at !== end) return done(diag('ARCHIVE_MALFORMED', 'the central directory holds more than its entry count'));
   const under = filesUnderFiles(files.map((e) => e.path));
+  // Only to count the folders the files name: their collisions are judged by `under` and `entries`.
+  const folders = new PathTree(bounds.maxFiles);
   for (const e of files) {
     if (entries.has(e.path) || dirs.has(e.path)) {
       diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path occurs more than once', { file: e.path }));
@@ -187,6 +191,7 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
       diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', `${folder} is a file and also a directory`, { file: e.path }));
       continue;
     }
+    if (folders.place(e.path).kind === 'too-many-folders') return done(tooLarge(bounds, `the paths name more than ${bounds.maxFiles} folders`));
     const data = entryData(bytes, e, centralStart);
     if (!Buffer.isBuffer(data)) diagnostics.push(data);
     else entries.set(e.path, { data, mode: 0o100000 | (e.mode === 0 ? 0o644 : e.mode) });

@@ -5,15 +5,17 @@
  * bytes arrive, so an archive of any size costs a few pieces of memory.
  *
  * Refused: absolute paths, `.`/`..` segments, backslashes and control characters, symbolic and
- * hard links, devices, FIFOs and sparse files, global pax headers that set fields, duplicate
- * paths and paths that are both a file and a directory, more than `maxFiles` entries or
- * `maxTotalBytes` of files, and any data after the end-of-archive marker that is not zero
- * padding. A file is announced (`file`) only after its header passed every check, so a consumer
- * never writes a refused entry; its bytes follow (`data`) and `file-end` says they were all there.
+ * hard links, devices, FIFOs and sparse files, global pax headers that set fields, paths longer
+ * than `MAX_PATH_BYTES`, duplicate paths and paths that are both a file and a directory, more
+ * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, and any data after the
+ * end-of-archive marker that is not zero padding. A file is announced (`file`) only after its
+ * header passed every check, so a consumer never writes a refused entry; its bytes follow
+ * (`data`) and `file-end` says they were all there.
  * Structural damage or a bound stops the walk; a bad entry is reported and skipped.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import { unsafeArchivePath } from './paths.js';
+import { PathTree } from './path-tree.js';
+import { shownPath, unsafeArchivePath } from './paths.js';
 import { BLOCK, parseHeader, parsePax } from './tar.js';
 
 /** How much an archive may hold: entries, and bytes once unpacked. */
@@ -68,12 +70,14 @@ export class TarWalk {
   private longName: Buffer | undefined;
   private count = 0;
   private total = 0;
-  private readonly files = new Set<string>();
+  /** The files passed on, and the folders their paths imply. */
+  private readonly paths: PathTree;
+  /** Paths of directory entries: they imply no folder, and are not counted as one. */
   private readonly dirs = new Set<string>();
-  /** Folders implied by the files seen, each with the first file under it. */
-  private readonly implied = new Map<string, string>();
 
-  constructor(private readonly bounds: ArchiveBounds) {}
+  constructor(private readonly bounds: ArchiveBounds) {
+    this.paths = new PathTree(bounds.maxFiles);
+  }
 
   /** True once the walk stopped (the end, structural damage or a bound): later pieces are ignored. */
   get stopped(): boolean {
@@ -188,7 +192,9 @@ export class TarWalk {
       if (size === 0) this.meta(Buffer.alloc(0));
       return;
     }
-    this.follow(size, this.entry(h.type, h.path, size, h.mode, events) ? 'file' : 'skip', events);
+    const passed = this.entry(h.type, h.path, size, h.mode, events);
+    // A bound passed stops the walk here: following the entry's data would start it again.
+    if (!this.stopped) this.follow(size, passed ? 'file' : 'skip', events);
   }
 
   private meta(data: Buffer): void {
@@ -223,34 +229,29 @@ export class TarWalk {
     const shown = path ?? rawPath.toString('latin1');
     if (path !== undefined) {
       while (path.startsWith('./')) path = path.slice(2);
-      if (type === '5') path = path.replace(/\/+$/, '');
+      // Not /\/+$/: on a run of slashes not at the end, that pattern backtracks in the square of its length.
+      let end = path.length;
+      if (type === '5') while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
+      path = path.slice(0, end);
     }
     if (type === '5' && path === '') return false; // the archive root itself
     const unsafe = path === undefined ? 'invalid UTF-8 in the path' : unsafeArchivePath(path);
     if (unsafe !== undefined || path === undefined) {
       // Located at the archive, not at the entry's path: joined to the archive's name, `../x` would name some other file.
-      this.diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${JSON.stringify(shown)}: ${unsafe ?? 'invalid path'}`));
+      this.diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${shownPath(shown)}: ${unsafe ?? 'invalid path'}`));
       return false;
     }
     switch (type) {
       case '0':
       case '7':
         if (hasLinkpath) return this.skip(diag('ARCHIVE_LINK', 'a regular-file entry carries a link target', { file: path }));
-        if (this.files.has(path) || this.dirs.has(path)) return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path occurs more than once', { file: path }));
-        if (this.implied.has(path)) return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', `${path} is a file and also a directory`, { file: this.implied.get(path) as string }));
-        for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
-          const folder = path.slice(0, slash);
-          if (this.files.has(folder)) return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', `${folder} is a file and also a directory`, { file: path }));
-        }
-        for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
-          if (!this.implied.has(path.slice(0, slash))) this.implied.set(path.slice(0, slash), path);
-        }
-        this.files.add(path);
+        if (this.dirs.has(path)) return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path occurs more than once', { file: path }));
+        if (!this.placed(path)) return false;
         this.total += size;
         events.push({ kind: 'file', path, mode, size });
         return true;
       case '5':
-        if (this.files.has(path)) this.diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path is both a file and a directory', { file: path }));
+        if (this.paths.hasFile(path)) this.diagnostics.push(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path is both a file and a directory', { file: path }));
         this.dirs.add(path);
         return false;
       case '1':
@@ -258,6 +259,28 @@ export class TarWalk {
         return this.skip(diag('ARCHIVE_LINK', `${type === '1' ? 'hard' : 'symbolic'} links are not allowed in a bundle`, { file: path }));
       default:
         return this.skip(diag('ARCHIVE_SPECIAL_ENTRY', `entry type ${JSON.stringify(type)} is not a regular file or directory`, { file: path }));
+    }
+  }
+
+  /** Places a file's path among those passed on: false (with the finding) when it collides with one, or passes the folder bound. */
+  private placed(path: string): boolean {
+    const at = this.paths.place(path);
+    switch (at.kind) {
+      case 'placed':
+        return true;
+      case 'duplicate':
+        return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', 'the path occurs more than once', { file: path }));
+      case 'folder':
+        return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', `${path} is a file and also a directory`, { file: at.first }));
+      case 'below-file':
+        return this.skip(diag('ARCHIVE_DUPLICATE_ENTRY', `${at.folder} is a file and also a directory`, { file: path }));
+      case 'too-many-folders':
+        this.refuse(tooLarge(this.bounds, `the paths name more than ${this.bounds.maxFiles} folders`));
+        return false;
+      default: {
+        const never: never = at;
+        return never;
+      }
     }
   }
 

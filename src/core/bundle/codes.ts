@@ -21,7 +21,7 @@ export const BUNDLE_CODES = {
   },
   BUNDLE_PATH_INVALID: {
     severity: 'error',
-    title: 'A file name in the bundle is not portable (control character, backslash, or not UTF-8).',
+    title: 'A file name in the bundle is not portable (control character, backslash, or not UTF-8), or its path is longer than 4096 bytes.',
     exit: 'findings',
   },
   BUNDLE_PATH_COLLISION: {

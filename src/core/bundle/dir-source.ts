@@ -5,7 +5,7 @@ import { comparePaths, modeOf, sha256, type FileMode, type Sha256Digest } from '
 import { errnoCode } from '../errors.js';
 import { asyncDirOps, type DirHandle, type DirOps } from './dir-ops.js';
 import { atBelow, childPath as child, isLinkErrno, RootChanged, rootChangedFound, sameRoot, symlinkFound as linkFound, type RootIdentity } from './dir-below.js';
-import { UNPORTABLE_NAME } from '../archive/index.js';
+import { MAX_PATH_BYTES, UNPORTABLE_NAME } from '../archive/index.js';
 import { pushAll } from '../findings.js';
 import { pathCollisions } from './fold-name.js';
 import { isExcluded, parseSkillignore } from './path-filter.js';
@@ -141,6 +141,11 @@ export function dirSource(root: string, bounds: BundleBounds = DEFAULT_BOUNDS, o
           if (isExcluded(rel, ent.isDirectory(), ig)) continue;
           if (UNPORTABLE_NAME.test(ent.name)) {
             diagnostics.push(diag('BUNDLE_PATH_INVALID', `file name ${JSON.stringify(ent.name)} is not portable`, { file: rel }));
+            continue;
+          }
+          // Refused as an archive refuses it, and not entered: each level below would cost its whole path again.
+          if (Buffer.byteLength(rel) > MAX_PATH_BYTES) {
+            diagnostics.push(diag('BUNDLE_PATH_INVALID', `the path is longer than ${MAX_PATH_BYTES} bytes`, { file: rel }));
             continue;
           }
           if (ent.isSymbolicLink()) {

@@ -20,10 +20,25 @@ const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
  */
 export function foldName(name: string): string {
   const folded = name.normalize('NFD').replace(HFS_IGNORED, '').normalize('NFC').toUpperCase().toLowerCase();
-  const trimmed = folded.replace(/[. ]+$/u, '');
+  // Not /[. ]+$/: on a long run of dots and spaces not at the end, that pattern backtracks in the square of its length.
+  let end = folded.length;
+  while (end > 0 && (folded.charCodeAt(end - 1) === 0x2e || folded.charCodeAt(end - 1) === 0x20)) end--;
   // `.` and `..` stay themselves: they are never entries.
-  return trimmed === '' ? folded : trimmed;
+  return end === 0 ? folded : folded.slice(0, end);
 }
+
+/** The names in one folder of a listing: by their spelling, and by the folded spelling of the first spelt. */
+interface Level {
+  readonly spelt: Map<string, Name>;
+  readonly folded: Map<string, string>;
+}
+
+/** A name of a folder, with the names below it once a path goes on past it. */
+interface Name {
+  below?: Level;
+}
+
+const newLevel = (): Level => ({ spelt: new Map(), folded: new Map() });
 
 /**
  * `BUNDLE_PATH_COLLISION` for each path of `paths` (POSIX, relative to a bundle root) that folds
@@ -33,21 +48,31 @@ export function foldName(name: string): string {
  * directory's names at a time), prefixed to the paths reported.
  */
 export function pathCollisions(paths: Iterable<string>, under = ''): Diagnostic[] {
-  const first = new Map<string, string>();
+  // A tree of names: a key per folder's whole folded path cost a path n folders deep n times its
+  // length (an archive's path may be 4096 bytes, 2048 folders). A name already spelt so in its
+  // folder is not folded again: folding is the costly step, done once per name of the tree.
+  const root = newLevel();
   const found = new Map<string, string>();
   for (const path of [...paths].sort(comparePaths)) {
-    const parts = path.split('/');
-    let spelt = '';
-    let key = '';
-    for (const part of parts) {
-      spelt = spelt === '' ? part : `${spelt}/${part}`;
-      key = key === '' ? foldName(part) : `${key}/${foldName(part)}`;
-      const seen = first.get(key);
-      if (seen === undefined) first.set(key, spelt);
-      else if (seen !== spelt) {
-        if (!found.has(spelt)) found.set(spelt, seen);
-        break;
+    let above: Name | undefined;
+    // Where the current name starts: every name before it is spelt as the first spelling was.
+    let start = 0;
+    for (const part of path.split('/')) {
+      const level = above === undefined ? root : (above.below ??= newLevel());
+      above = level.spelt.get(part);
+      if (above === undefined) {
+        const key = foldName(part);
+        const first = level.folded.get(key);
+        if (first !== undefined) {
+          const spelt = path.slice(0, start + part.length);
+          if (!found.has(spelt)) found.set(spelt, path.slice(0, start) + first);
+          break;
+        }
+        level.folded.set(key, part);
+        above = {};
+        level.spelt.set(part, above);
       }
+      start += part.length + 1;
     }
   }
   const at = (p: string): string => (under === '' ? p : `${under}/${p}`);

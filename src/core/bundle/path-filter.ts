@@ -24,12 +24,15 @@ export function isExcluded(rel: string, isDir: boolean, ig: Ignore | undefined):
   return ig?.ignores(isDir ? `${rel}/` : rel) === true;
 }
 
-/** `isExcluded` for a file of a flat listing (an archive): the file or any directory above it. */
+/**
+ * `isExcluded` for a file of a flat listing (an archive): the file or any directory above it.
+ * The folders' names are tested one by one; `.skillignore` is asked once, about the file, since
+ * `ignores` tests every folder above a path itself and keeps what it found: asked about each
+ * folder's path as well, a path n folders deep cost n times its length each time.
+ */
 export function excludedWithAncestors(rel: string, ig: Ignore | undefined): boolean {
-  let slash = rel.indexOf('/');
-  while (slash !== -1) {
-    if (isExcluded(rel.slice(0, slash), true, ig)) return true;
-    slash = rel.indexOf('/', slash + 1);
-  }
-  return isExcluded(rel, false, ig);
+  const names = rel.split('/');
+  const file = names.pop() as string;
+  if (names.some((name) => EXCLUDED_NAMES.has(name) || EXCLUDED_DIRS.has(name))) return true;
+  return EXCLUDED_NAMES.has(file) || ig?.ignores(rel) === true;
 }

@@ -8,7 +8,7 @@
  * unknown mode, a path that is not clean, a file that is also a directory, an unmerged entry)
  * is refused whole rather than read in part.
  */
-import type { Sha256Digest } from '../digest/index.js';
+import { addFolders, type Sha256Digest } from '../digest/index.js';
 
 /**
  * What a tree entry is, from its git mode: 100644 `file`, 100755 `executable` (the executable
@@ -161,7 +161,7 @@ export function toGitTree(label: string, entries: readonly ListedEntry[], sizes:
     if (size === undefined) return { reason: `no size is known for ${JSON.stringify(e.path)}` };
     if (out.has(e.path) || dirs.has(e.path)) return { reason: `${JSON.stringify(e.path)} is listed twice` };
     out.set(e.path, { path: e.path, kind: e.kind, oid: e.oid, size });
-    for (let i = e.path.indexOf('/'); i !== -1; i = e.path.indexOf('/', i + 1)) dirs.add(e.path.slice(0, i));
+    addFolders(dirs, e.path);
   }
   for (const d of dirs) if (out.has(d)) return { reason: `${JSON.stringify(d)} is both a file and a directory` };
   return { label, entries: out };

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { inflateLimit, type ArchiveBounds } from '../archive/index.js';
 import { archiveSourceFromBytes, asyncDirOps, type BundleSource } from '../bundle/index.js';
 import { hasErrors } from '../diagnostics.js';
-import type { FileMode, Sha256Digest } from '../digest/index.js';
+import { foldersOf, type FileMode, type Sha256Digest } from '../digest/index.js';
 import type { Descriptor } from './artifact.js';
 import type { BlobCache } from './cache.js';
 
@@ -63,11 +63,7 @@ export async function cachedLayerFiles(cache: BlobCache, layer: Descriptor, labe
 
 /** The directories `files` need: every proper ancestor of each path, `a`, `a/b`, … */
 function neededDirs(files: readonly PlacedFile[]): Set<string> {
-  const dirs = new Set<string>();
-  for (const f of files) {
-    for (let i = f.path.indexOf('/'); i !== -1; i = f.path.indexOf('/', i + 1)) dirs.add(f.path.slice(0, i));
-  }
-  return dirs;
+  return foldersOf(files.map((f) => f.path));
 }
 
 /**

@@ -33,7 +33,7 @@ import {
   type MemoryFile,
 } from '../bundle/index.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
-import { sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
+import { foldersOf, sha256, treeDigest, type Sha256Digest, type TreeFile } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { describeRefusal, readBounded } from '../fs/index.js';
 import { computeManifestDigest, formatOf, parseDocumentBytes, type ManifestValidation } from '../manifest/index.js';
@@ -212,9 +212,11 @@ export async function packBundle(dir: string, outDir: string, opts: PackOptions 
   if (hasErrors(listing.diagnostics)) return refused([...listing.diagnostics]);
   const total = listing.files.reduce((n, f) => n + f.size, 0);
   const bounds = DEFAULT_ARCHIVE_BOUNDS;
-  if (listing.files.length > bounds.maxFiles || total > bounds.maxTotalBytes) {
+  // The readers bound the folders an archive names as they bound its files: an archive they would refuse is not written.
+  const folders = foldersOf(listing.files.map((f) => f.path)).size;
+  if (listing.files.length > bounds.maxFiles || folders > bounds.maxFiles || total > bounds.maxTotalBytes) {
     return refused([
-      diag('ARCHIVE_TOO_LARGE', `the folder has ${listing.files.length} files and ${total} bytes; archives are bounded to ${bounds.maxFiles} files and ${bounds.maxTotalBytes} bytes`, {
+      diag('ARCHIVE_TOO_LARGE', `the folder has ${listing.files.length} files in ${folders} folders and ${total} bytes; archives are bounded to ${bounds.maxFiles} files, as many folders, and ${bounds.maxTotalBytes} bytes`, {
         file: label,
         hint: 'pin the folder as a directory instead, or exclude files with .skillignore',
       }),

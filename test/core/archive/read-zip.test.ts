@@ -63,6 +63,15 @@ describe('readZip and readSkillZip', () => {
     assert.deepEqual(codes(rawZip([{ name: 'd/a' }, { name: 'd/a-x/b' }, { name: 'd/ab/c' }])), []);
   });
 
+  it('refuses a path over 4096 bytes, and paths naming more folders than the entries bound', () => {
+    const r = readZip(rawZip([{ name: `d/${'a/'.repeat(2046)}bc` }, { name: `d/${'a/'.repeat(2046)}bcd` }, { name: `d/${'a/'.repeat(32_000)}f` }]), { maxFiles: 3000, maxTotalBytes: 1024 });
+    assert.deepEqual(r.diagnostics.map((d) => d.code), ['ARCHIVE_PATH_UNSAFE', 'ARCHIVE_PATH_UNSAFE']);
+    assert.deepEqual([...r.entries.keys()], [`d/${'a/'.repeat(2046)}bc`]);
+    // 100 folders are the bound: d/a/…/a (99 folders) holds its file, a 101st folder is one too many.
+    assert.deepEqual(codes(rawZip([{ name: `d/${'a/'.repeat(98)}f` }, { name: 'd/b/f' }])), []);
+    assert.deepEqual(codes(rawZip([{ name: `d/${'a/'.repeat(98)}f` }, { name: 'd/b/f' }, { name: 'd/c/f' }])), ['ARCHIVE_TOO_LARGE']);
+  });
+
   it('a decompression bomb is refused by its declared size, and inflating past the declared size stops there', () => {
     const bomb = Buffer.alloc(8 * 1024 * 1024);
     assert.deepEqual(codes(rawZip([{ name: 'd/bomb', data: bomb, deflate: true }])), ['ARCHIVE_TOO_LARGE']);

@@ -70,3 +70,46 @@ describe('TarWalk: pieces of any size', () => {
     );
   });
 });
+
+/** The paths of the files passed on and the finding codes, fed whole, with `bounds`. */
+function paths(list: readonly RawEntry[], bounds = DEFAULT_ARCHIVE_BOUNDS): { files: string[]; codes: string[] } {
+  const w = new TarWalk(bounds);
+  const files = w.push(tar(list)).flatMap((e) => (e.kind === 'file' ? [e.path] : []));
+  w.end();
+  return { files, codes: w.diagnostics.map((d) => d.code) };
+}
+
+describe('TarWalk: bounds', () => {
+  it('more entries than the bound (2 here): one ARCHIVE_TOO_LARGE, and nothing after it is walked', () => {
+    const r = paths(['a', 'b', 'c', 'd'].map((name) => ({ name, data: 'x' })), { maxFiles: 2, maxTotalBytes: 1024 });
+    assert.deepEqual(r, { files: ['a', 'b'], codes: ['ARCHIVE_TOO_LARGE'] });
+  });
+
+  it('more folders than the entries bound (9 here): ARCHIVE_TOO_LARGE, and the walk stops at the file that passes it', () => {
+    const bounds = { maxFiles: 9, maxTotalBytes: 1024 * 1024 };
+    const r = paths([{ name: 'd0/a/b/c/d/f', data: 'x' }, { name: 'd0/a/b/c/d/g', data: 'x' }, { name: 'd1/a/b/c/d/f', data: 'x' }, { name: 'later', data: 'x' }], bounds);
+    assert.deepEqual(r, { files: ['d0/a/b/c/d/f', 'd0/a/b/c/d/g'], codes: ['ARCHIVE_TOO_LARGE'] });
+  });
+});
+
+/** A file whose path a pax header gives (any length). */
+const paxFile = (path: string): RawEntry[] => [{ name: 'PaxHeaders/f', type: 'x', data: paxData({ path }) }, { name: 'f', data: 'x' }];
+
+describe('TarWalk: paths of any length', () => {
+  it("the reviewer's archive, three files 200,000 folders deep: each refused, ARCHIVE_PATH_UNSAFE, the walk going on", () => {
+    const deep = [0, 1, 2].flatMap((k) => paxFile(`${'a/'.repeat(200_000)}f${k}`));
+    const r = paths([entries[0] as RawEntry, ...deep, { name: 'after.txt', data: 'x' }]);
+    assert.deepEqual(r, { files: ['skill.yaml', 'after.txt'], codes: ['ARCHIVE_PATH_UNSAFE', 'ARCHIVE_PATH_UNSAFE', 'ARCHIVE_PATH_UNSAFE'] });
+  });
+
+  it('a path of 4096 bytes passes and one of 4097 is refused, in UTF-8 bytes', () => {
+    const r = paths([...paxFile(`${'a/'.repeat(2047)}bc`), ...paxFile(`${'a/'.repeat(2047)}bcd`), ...paxFile(`${'\u00e9'.repeat(2048)}`), ...paxFile(`${'\u00e9'.repeat(2048)}x`)]);
+    assert.deepEqual(r, { files: [`${'a/'.repeat(2047)}bc`, '\u00e9'.repeat(2048)], codes: ['ARCHIVE_PATH_UNSAFE', 'ARCHIVE_PATH_UNSAFE'] });
+  });
+
+  it("a folder entry's trailing slashes are not part of its path, however many; a megabyte of slashes inside one is refused", () => {
+    assert.deepEqual(paths([{ name: 'x///', type: '5' }, { name: 'x', data: 'y' }]).codes, ['ARCHIVE_DUPLICATE_ENTRY']);
+    const slashes = paths([{ name: 'PaxHeaders/d', type: 'x', data: paxData({ path: `d${'/'.repeat(1_000_000)}e` }) }, { name: 'd', type: '5' }, { name: 'f', data: 'x' }]);
+    assert.deepEqual(slashes, { files: ['f'], codes: ['ARCHIVE_PATH_UNSAFE'] });
+  });
+});

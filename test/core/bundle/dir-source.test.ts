@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { asyncDirOps, dirSource, listAndHash, syncDirOps, type DirOps } from '../../../src/core/bundle/index.js';
+import { deepChain, removeDeepChain } from '../../helpers/deep-tree.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { walkLayout as layout } from '../../helpers/walk-layout.js';
 
@@ -72,4 +73,24 @@ describe('a bundle directory swapped for a symlink during the walk', () => {
     assert.equal(opened.length, 2, 'the root and the subdirectory walked first');
     assert.equal(closed, opened.length);
   });
+});
+
+describe('a bundle directory holding a path longer than 4096 bytes', () => {
+  for (const [flavour, ops] of [
+    ['thread pool', asyncDirOps],
+    ['blocking', syncDirOps],
+  ] as const) {
+    it(`${flavour}: BUNDLE_PATH_INVALID at the first folder past the bound, never entered; the rest listed`, async () => {
+      const bundle = tempDir('skillctl-walk-deep-');
+      writeFileSync(join(bundle, 'SKILL.md'), 'x');
+      await deepChain(bundle, 3000);
+      try {
+        const listing = await dirSource(bundle, undefined, ops).list();
+        assert.deepEqual(listing.diagnostics.map((d) => [d.code, d.file]), [['BUNDLE_PATH_INVALID', `${'a/'.repeat(2048)}a`]]);
+        assert.deepEqual(listing.files.map((f) => f.path), ['SKILL.md']);
+      } finally {
+        await removeDeepChain(bundle, 3000);
+      }
+    });
+  }
 });

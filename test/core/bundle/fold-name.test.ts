@@ -18,6 +18,21 @@ describe('pathCollisions', () => {
     assert.deepEqual(pathCollisions(['SKILL.md', 'run.js', 'lib/run.js']), []);
     assert.deepEqual(at(pathCollisions(['X', 'x'], 'skill/lib')), [['BUNDLE_PATH_COLLISION', 'skill/lib/x']]);
   });
+
+  it('paths 200,000 folders deep: the same findings, by name rather than by every folder\'s whole path', () => {
+    const deep = 'a/'.repeat(200_000);
+    const found = pathCollisions([`b/${deep}y`, `${deep}x`, `${deep}X`, `${deep}z`, `B/${deep}y`]);
+    assert.deepEqual(at(found), [
+      ['BUNDLE_PATH_COLLISION', `${deep}x`],
+      ['BUNDLE_PATH_COLLISION', 'b'],
+    ]);
+    assert.equal(found[0]?.message.startsWith(`${deep}x and ${deep}X are one file`), true);
+  });
+
+  it('names of 100,000 dots and spaces: folded in one pass', () => {
+    const dots = '. '.repeat(50_000);
+    assert.deepEqual(at(pathCollisions([`d/x${dots}y`, `d/X${dots}y`, `d/x${dots}`])), [['BUNDLE_PATH_COLLISION', `d/x${dots}y`]]);
+  });
 });
 
 describe('a folder listing', () => {

@@ -1,5 +1,6 @@
 import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
+import { foldersOf } from '../../digest/index.js';
 import { BODY_MAX_LINES, BODY_MAX_TOKENS } from '../model.js';
 import type { Check } from './check.js';
 
@@ -70,11 +71,7 @@ export const links: Check = {
   check({ doc, files }) {
     if (files === undefined) return [];
     const present = new Set(files.map((f) => f.path));
-    const dirs = new Set<string>();
-    for (const f of files) {
-      const parts = f.path.split('/');
-      for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-    }
+    const dirs = foldersOf(files.map((f) => f.path));
     const out: Diagnostic[] = [];
     for (const { target, line } of relativeLinks(doc.body)) {
       let path: string;
