@@ -35,7 +35,7 @@ export const ARCHIVE_CODES = {
   },
   ARCHIVE_TARGET_INVALID: {
     severity: 'error',
-    title: 'The directory to unpack into exists and is not empty, or cannot be created.',
+    title: 'The directory to unpack into exists and is not empty, cannot be created, or a file cannot be written in it (a path too long under it, a full disk).',
     exit: 'usage',
   },
 } as const satisfies CodeCatalogue;

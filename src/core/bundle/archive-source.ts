@@ -112,17 +112,31 @@ async function extract(target: string, listing: BundleListing, entries: Readonly
   const { root } = made;
   for (const f of listing.files) {
     const dest = pathUnder(root, f.path, target);
-    const parent = dest.slice(0, dest.lastIndexOf(sep));
-    if (parent !== root) await makeDirs(parent, 0o755);
-    // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.
-    const fh = await open(dest, 'wx', f.mode === '0755' ? 0o755 : 0o644);
     try {
-      await fh.writeFile((entries.get(f.path) as TarEntry).data);
-    } finally {
-      await fh.close();
+      await writeEntry(root, dest, f.mode === '0755' ? 0o755 : 0o644, (entries.get(f.path) as TarEntry).data);
+    } catch (err) {
+      // The archive's paths were checked (each at most 4096 bytes), but the target's own path
+      // comes on top of them: a path within the bound under a deep target is past the system's
+      // (ENAMETOOLONG), and a full disk is no archive's fault. A finding, not an internal error.
+      const code = errnoCode(err);
+      if (code === undefined) throw err;
+      const hint = code === 'ENAMETOOLONG' ? `the target's path and the archive's together are longer than the system allows: unpack into a shorter path` : undefined;
+      return [...listing.diagnostics, diag('ARCHIVE_TARGET_INVALID', `the file cannot be written in ${target}: ${code}`, { file: f.path, ...(hint !== undefined ? { hint } : {}) })];
     }
   }
   return listing.diagnostics;
+}
+
+async function writeEntry(root: string, dest: string, mode: number, data: Uint8Array): Promise<void> {
+  const parent = dest.slice(0, dest.lastIndexOf(sep));
+  if (parent !== root) await makeDirs(parent, 0o755);
+  // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.
+  const fh = await open(dest, 'wx', mode);
+  try {
+    await fh.writeFile(data);
+  } finally {
+    await fh.close();
+  }
 }
 
 /**

@@ -113,7 +113,10 @@ async function loadArchive(path: string, label: string, origin: SkillOrigin, pin
   if (hasErrors(unpacked)) {
     await cleanup();
     const named = unpacked.map((d) => ({ ...d, file: d.file !== undefined ? `${label}/${d.file}` : label }));
-    return { diagnostics: [...named, diag('RUN_BUNDLE_INVALID', `${label} is not a safe, readable archive; it is not run`, { file: label })] };
+    // ARCHIVE_TARGET_INVALID: the archive is sound, its unpacking in the scratch directory failed.
+    const unwritable = unpacked.some((d) => d.code === 'ARCHIVE_TARGET_INVALID');
+    const why = unwritable ? `could not be unpacked in ${scratchDir}` : 'is not a safe, readable archive';
+    return { diagnostics: [...named, diag('RUN_BUNDLE_INVALID', `${label} ${why}; it is not run`, { file: label, ...(unwritable ? { hint: 'set TMPDIR to a short, writable directory with room' } : {}) })] };
   }
   const r = await loadBundle(dir, label, origin, pin);
   if (r.skill === undefined) await cleanup();

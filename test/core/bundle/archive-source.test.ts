@@ -87,6 +87,19 @@ describe('archive source: safe archives', () => {
     assert.deepEqual(await src.extractTo(empty), []);
   });
 
+  it('a path within the archive bound that is too long under the target is a finding, not an internal error', async () => {
+    // 4,040 bytes: within the 4096 an archive path may have, past PATH_MAX under any target of 56 bytes or more.
+    const long = `${`${'a'.repeat(255)}/`.repeat(15)}${'f'.repeat(200)}`;
+    const src = await archiveSourceFromBytes(tgz([{ name: 'skill.yaml', data: 'x: 1\n' }, { name: 'PaxHeaders/f', type: 'x', data: paxData({ path: long }) }, { name: 'f', data: 'x' }]), 'x.tgz');
+    assert.deepEqual((await src.list()).diagnostics, []);
+    const target = join(dir, 'b'.repeat(60));
+    const found = await src.extractTo(target);
+    assert.deepEqual(
+      found.map((d) => [d.code, d.file, d.message, d.hint]),
+      [['ARCHIVE_TARGET_INVALID', long, `the file cannot be written in ${target}: ENAMETOOLONG`, "the target's path and the archive's together are longer than the system allows: unpack into a shorter path"]],
+    );
+  });
+
   it('reads files and digests from memory; a path outside the listing is not found', async () => {
     const src = await archiveSourceFromBytes(tgz([{ name: 'skill.yaml', data: 'x: 1\n' }]), 'x.tgz');
     assert.equal((await src.read('skill.yaml')).toString(), 'x: 1\n');

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { Sha256Digest } from '../../../src/core/digest/index.js';
@@ -166,6 +166,23 @@ describe('resolveSkill: .tgz archives', () => {
     assert.equal(await readFile(join(dir, 'x.txt'), 'utf8'), 'b');
     await r.cleanup?.();
     assert.deepEqual(await readdir(scratch), []);
+  });
+
+  it('an archive whose path is too long under the scratch directory is not run, and leaves nothing there', async () => {
+    // A 4,040-byte path, within the archive bound: under a 200-byte scratch directory it passes PATH_MAX.
+    const long = `${`${'a'.repeat(255)}/`.repeat(15)}${'f'.repeat(200)}`;
+    const dir = await writeBundle(join(root, 'src', 'long'), { skill_id: 'test.long', entrypoints: [entry()], files: { 'x.txt': 'b', [long]: 'deep' } });
+    const packed = await packBundle(dir, join(root, 'dist'));
+    assert.ok(packed.ok, packed.ok ? '' : packed.validation?.diagnostics.map((d) => d.code).join());
+    const deepScratch = join(scratch, 'c'.repeat(200));
+    await mkdir(deepScratch);
+    const r = await resolveSkill('dist/test.long-0.1.0.tgz', { ...opts(), scratchDir: deepScratch });
+    assert.equal(r.skill, undefined);
+    assert.deepEqual(codes(r), ['ARCHIVE_TARGET_INVALID', 'RUN_BUNDLE_INVALID']);
+    assert.equal(r.diagnostics.find((d) => d.code === 'ARCHIVE_TARGET_INVALID')?.file, `dist/test.long-0.1.0.tgz/${long}`);
+    assert.equal(r.diagnostics.find((d) => d.code === 'RUN_BUNDLE_INVALID')?.message, `dist/test.long-0.1.0.tgz could not be unpacked in ${deepScratch}; it is not run`);
+    assert.deepEqual(await readdir(deepScratch), [], 'nothing is left of the unpacking');
+    await rmdir(deepScratch);
   });
 
   it('takes a pinned archive from the lock, and checks the archive digest against the pin', async () => {
