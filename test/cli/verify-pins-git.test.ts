@@ -282,3 +282,34 @@ describe('verify-pins --base: the base lock is read whatever the lock being veri
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'main']).code, 0);
   });
 });
+
+describe('verify-pins --base: the signers each pin requires', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('a tampered new version of a skill the base requires signatures for, pinned unsigned where min_signers is 0: PIN_TRUST_CHANGED', async () => {
+    const { root } = await repo();
+    // The project asks for signatures pin by pin: min_signers 0, demo.hello signed by alice.
+    const lockPath = join(root, 'pins', 'skills.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as { min_signers: number; skills: { skill_id: string; signers: string[] }[] };
+    assert.deepEqual(lock.skills.find((p) => p.skill_id === 'demo.hello')?.signers, ['alice']);
+    await writeFile(lockPath, JSON.stringify({ ...lock, min_signers: 0 }, null, 2) + '\n');
+    git(root, ['commit', '-q', '-a', '-m', 'signatures pin by pin']);
+    const base = git(root, ['rev-parse', 'HEAD']).stdout.trim();
+    // The pull request: demo.hello 0.2.0, tampered, pinned without a signature.
+    await writeFile(join(root, RUN_JS), 'evil()\n');
+    const manifest = join(root, 'manifests', 'hello', 'skill.yaml');
+    await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('skill_version: 0.1.0', 'skill_version: 0.2.0'));
+    assert.equal(skillctlIn(root, ['validate', '--fix', 'manifests/hello']).code, 0);
+    // alice's signature is for 0.1.0's manifest: the pull request drops it.
+    await rm(join(root, 'manifests', 'hello', 'signatures.json'));
+    const pin = skillctlIn(root, ['pin', 'manifests/hello']);
+    assert.equal(pin.code, 0, pin.stdout + pin.stderr);
+    git(root, ['commit', '-q', '-a', '-m', 'the pull request']);
+    // The commit alone verifies: nothing in the lock requires a signer of 0.2.0.
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD']).code, 0);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', base, '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; message: string }[] }).diagnostics.map((d) => [d.code, d.message]);
+    assert.deepEqual(found, [['PIN_TRUST_CHANGED', `demo.hello 0.2.0 requires 0 signer(s); ${base} (${base.slice(0, 12)}) requires at least 1 for every version of demo.hello it pins`]]);
+  });
+});

@@ -4,8 +4,9 @@
  * own, add it to the keys file, record the file's new digest (`pin --trust-keys`) and re-pin the
  * same id and version (`--replace`), and every check of the lock alone passes, since the lock
  * vouches for itself. Against the base branch's lock, what only a reviewed change should do is a
- * finding: other trust anchors, fewer signers required, a skill root dropped (which hides the
- * skills under it from the unpinned check), other digests for an identity already pinned.
+ * finding: other trust anchors, fewer signers required (by the lock, by a pin the base has, or by
+ * a new version of a skill the base pins), a skill root dropped (which hides the skills under it
+ * from the unpinned check), other digests for an identity already pinned.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { checkProvenactAgainstBase } from './against-base-provenact.js';
@@ -46,9 +47,22 @@ export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: s
     if (!roots.has(r)) out.push(diag('PIN_TRUST_CHANGED', `skill root ${r} of ${baseLabel} is no longer searched`, { file, pointer: '/skill_roots', hint }));
   }
   const pinned = new Map(base.skills.map((p) => [`${p.skill_id}@${p.skill_version}`, p]));
+  const fewest = fewestSigners(base);
   lock.skills.forEach((p, i) => {
     const was = pinned.get(`${p.skill_id}@${p.skill_version}`);
-    if (was === undefined) return;
+    if (was === undefined) {
+      // A new version of a skill the base pins: with min_signers 0 and the base's versions signed
+      // pin by pin, a change could pin a tampered version that requires no signer at all.
+      const least = fewest.get(p.skill_id);
+      if (least !== undefined && p.signers.length < least) {
+        out.push(diag('PIN_TRUST_CHANGED', `${p.skill_id} ${p.skill_version} requires ${p.signers.length} signer(s); ${baseLabel} requires at least ${least} for every version of ${p.skill_id} it pins`, { file, pointer: `/skills/${i}/signers`, hint }));
+      }
+      return;
+    }
+    const dropped = was.signers.filter((s) => !p.signers.includes(s));
+    if (dropped.length > 0) {
+      out.push(diag('PIN_TRUST_CHANGED', `${p.skill_id} ${p.skill_version} no longer requires ${dropped.join(', ')}, as ${baseLabel} does`, { file, pointer: `/skills/${i}/signers`, hint }));
+    }
     // archive_digest may go: a pin moves from an archive to the folder it was packed from.
     for (const key of ['manifest_digest', 'content_digest'] as const) {
       if (p[key] === was[key]) continue;
@@ -74,5 +88,12 @@ export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: s
       );
     }
   });
+  return out;
+}
+
+/** For each skill id the lock pins, the fewest signers any of its versions requires. */
+function fewestSigners(lock: SkillctlLock): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of lock.skills) out.set(p.skill_id, Math.min(out.get(p.skill_id) ?? Infinity, p.signers.length));
   return out;
 }

@@ -5,7 +5,7 @@
 // makes the same changes in real git repositories).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkLockAgainstBase, type ProvenactLock, type ProvenactPin } from '../../../src/core/pins/index.js';
+import { checkLockAgainstBase, LOCK_VERSION, type ProvenactLock, type ProvenactPin, type SkillctlLock, type SkillPin } from '../../../src/core/pins/index.js';
 import type { Sha256Digest } from '../../../src/core/digest/index.js';
 
 const digest = (c: string): Sha256Digest => `sha256:${c.repeat(64)}` as Sha256Digest;
@@ -80,5 +80,41 @@ describe('verify-pins --base: two provenact locks', () => {
     assert.deepEqual(found({ schema_version: '1.0.0', skills: BASE.skills }), [['PIN_TRUST_CHANGED', '/substrate_pin']]);
     // generated_at is when the lock was written, not what it pins.
     assert.deepEqual(found(lock(BASE.skills, { generated_at: '2027-01-01T00:00:00Z' })), []);
+  });
+});
+
+describe('verify-pins --base: two skillctl locks, the signers each pin requires', () => {
+  const pin = (id: string, version: string, signers: readonly string[], content = 'b'): SkillPin => ({
+    skill_id: id,
+    skill_version: version,
+    source: `manifests/${id}`,
+    manifest_digest: digest('a'),
+    content_digest: digest(content),
+    files_digest: digest('d'),
+    signers,
+  });
+  const skillctl = (skills: readonly SkillPin[]): SkillctlLock => ({ lock_version: LOCK_VERSION, min_signers: 0, keys_file: 'keys.json', keys_digest: digest('c'), skills, packs: [] });
+  // min_signers 0: the project requires signatures pin by pin.
+  const SIGNED = skillctl([pin('hello', '1.0.0', ['alice', 'bob']), pin('notes', '1.0.0', [])]);
+  const against = (head: SkillctlLock): string[][] =>
+    checkLockAgainstBase({ format: 'skillctl', lock: head }, { format: 'skillctl', lock: SIGNED }, 'pins/skills.lock.json', 'main (0123456789ab)').map((d) => [d.code, d.pointer ?? '', d.message]);
+
+  it('a new version of a skill the base pins, with fewer signers than any version of it there: PIN_TRUST_CHANGED', () => {
+    // Before, a change pinned a tampered hello 1.0.1 that required no signer, and passed.
+    assert.deepEqual(against(skillctl([...SIGNED.skills, pin('hello', '1.0.1', [], 'e')])), [
+      ['PIN_TRUST_CHANGED', '/skills/2/signers', 'hello 1.0.1 requires 0 signer(s); main (0123456789ab) requires at least 2 for every version of hello it pins'],
+    ]);
+    // Signed by two of the keys the base trusts (another pair than before): a release.
+    assert.deepEqual(against(skillctl([...SIGNED.skills, pin('hello', '1.0.1', ['alice', 'carol'], 'e')])), []);
+    // A skill the base does not pin, or pins unsigned, is min_signers' business.
+    assert.deepEqual(against(skillctl([...SIGNED.skills, pin('new', '0.1.0', []), pin('notes', '1.1.0', [])])), []);
+  });
+
+  it('a pin the base has that no longer requires a signer it required: PIN_TRUST_CHANGED', () => {
+    assert.deepEqual(against(skillctl([pin('hello', '1.0.0', ['alice']), pin('notes', '1.0.0', [])])), [
+      ['PIN_TRUST_CHANGED', '/skills/0/signers', 'hello 1.0.0 no longer requires bob, as main (0123456789ab) does'],
+    ]);
+    // One more is more trust, not less.
+    assert.deepEqual(against(skillctl([pin('hello', '1.0.0', ['alice', 'bob', 'carol']), pin('notes', '1.0.0', ['alice'])])), []);
   });
 });
