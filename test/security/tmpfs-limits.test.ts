@@ -3,7 +3,9 @@
 // /tmp, /dev or root (a tmpfs each, unbounded: half the host's memory) count against no process:
 // a skill capped at 64 MiB parked 1 GiB. /tmp and /dev/shm share the run's memory limit, /dev and
 // the root are read-only (src/core/run/bwrap-args.ts); /dev/null, small files in /tmp and POSIX
-// shared memory (python's multiprocessing) still work.
+// shared memory (python's multiprocessing) still work. Memory no file shows (a memfd_create file,
+// System V shared memory and message queues) is refused by the sandbox's seccomp filter
+// (src/core/run/seccomp.ts): the calls fail with ENOSYS.
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -63,7 +65,45 @@ const SHM = [
   '',
 ].join('\n');
 
+/** The calls that make memory no file shows: for each, "ok" or the error it failed with. */
+const UNFILED = [
+  'import ctypes, errno, json, os, sys',
+  'sys.stdin.read()',
+  'r = {}',
+  'try:',
+  '    fd = os.memfd_create("parked"); os.write(fd, b"x" * (1 << 20)); r["memfd_create"] = "ok"',
+  'except OSError as e: r["memfd_create"] = errno.errorcode[e.errno]',
+  'libc = ctypes.CDLL(None, use_errno=True)',
+  'for name, args in [("shmget", (0, 1 << 20, 0o1600)), ("msgget", (0, 0o1600))]:',
+  '    n = getattr(libc, name)(*args)',
+  '    r[name] = "ok" if n >= 0 else errno.errorcode[ctypes.get_errno()]',
+  'print(json.dumps({"ok": json.dumps(r)}))',
+  '',
+].join('\n');
+
 const rows: Attack[] = [
+  {
+    // Without a cgroup, a python process capped at 64 MiB held 512 MiB in a memfd or in System V segments.
+    what: '--sandbox bwrap: a python skill capped at 64 MiB makes a memfd_create file, a System V shared memory segment and a message queue',
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('./bundles/unfiled', {}, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap' }),
+    check: (r) => {
+      assert.equal(r.status, 'ok');
+      assert.deepEqual(JSON.parse((r.output as { ok: string }).ok), { memfd_create: 'ENOSYS', shmget: 'ENOSYS', msgget: 'ENOSYS' });
+    },
+  },
+  {
+    // A built-in's programs get the same filter.
+    what: "--sandbox bwrap: shell.exec_safe's python3 makes a memfd_create file",
+    code: null,
+    exit: 0,
+    attempt: (sc) => runTarget('shell.exec_safe', { argv: ['python3', '-c', 'import os\ntry: os.memfd_create("parked"); print("made")\nexcept OSError as e: print(e.strerror)'] }, { cwd: sc.work, policy: EXEC_POLICY, sandbox: 'bwrap' }),
+    check: (r) => {
+      const out = r.output as { exit_code: number; stdout: string; stderr: string };
+      assert.deepEqual([out.exit_code, out.stdout], [0, 'Function not implemented\n'], out.stderr);
+    },
+  },
   {
     // Filling /tmp or /dev/shm past the limit is ENOSPC without a cgroup, and the cgroup's kill
     // (RUN_MEMORY_LIMIT) with one, as here when the tests run as root: bwrapArgs' tests hold the sizes.
@@ -106,6 +146,10 @@ describe('tmpfs limits: nothing parked past max_memory in the sandbox', () => {
     await writeBundle(join(s.work, 'bundles', 'fill'), {
       entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],
       files: { 'main.py': MAIN },
+    });
+    await writeBundle(join(s.work, 'bundles', 'unfiled'), {
+      entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],
+      files: { 'main.py': UNFILED },
     });
     await writeBundle(join(s.work, 'bundles', 'shm'), {
       entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command: 'python3 main.py', output_schema: OK, runtime_limits: { max_memory: '64MiB' } })],

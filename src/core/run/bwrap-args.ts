@@ -94,6 +94,11 @@ export interface SandboxSpec {
    * gigabytes there. Without it (a bubblewrap without `--size`), both are unbounded.
    */
   readonly tmpfsBytes?: number;
+  /**
+   * Whether bubblewrap installs the seccomp filter (seccomp.ts), read from descriptor SECCOMP_FD:
+   * the calls that make memory no process is charged for fail with ENOSYS.
+   */
+  readonly seccomp?: true;
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
   /**
@@ -133,6 +138,9 @@ export function egressSocketIn(spec: Pick<SandboxSpec, 'read' | 'write'>): strin
  * copied from a pipe, which is on no disk at all.
  */
 export const EGRESS_FDS = { socket: 3, ca: 4 } as const;
+
+/** The descriptor bubblewrap reads the seccomp filter from (a pipe), after the egress files. */
+export const SECCOMP_FD = 5;
 
 /** Where the sandbox shows the run's authority's certificate: beside the socket. */
 export function egressCaIn(spec: Pick<SandboxSpec, 'read' | 'write'>): string {
@@ -179,6 +187,7 @@ export function bwrapArgs(spec: SandboxSpec): string[] {
   // The bridge starts without NODE_OPTIONS (it gives them back to the command, bridge.ts):
   // nothing the environment names runs in it.
   if (spec.egress !== undefined) args.push('--unsetenv', 'NODE_OPTIONS');
+  if (spec.seccomp === true) args.push('--seccomp', String(SECCOMP_FD));
   const mounts: Mount[] = [];
   for (const e of spec.system) mounts.push(e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind: '--ro-bind', path: e.path });
   for (const f of ETC_FILES) mounts.push({ kind: '--ro-bind-try', path: f });

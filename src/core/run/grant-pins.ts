@@ -11,14 +11,16 @@ import type { FileHandle } from 'node:fs/promises';
 import { open, readlink } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
+import { pushAll } from '../findings.js';
 import { spawnBounded } from './process-runner.js';
+import { SECCOMP_FD } from './bwrap-args.js';
 
 /** O_PATH and O_NOFOLLOW as Linux numbers them on x86-64 and arm64 (socket-pin.ts says why here). */
 const O_PATH = 0o10000000;
 const O_NOFOLLOW = 0o400000;
 
-/** The first descriptor a program is handed grants on: 3 and 4 are the egress files (EGRESS_FDS). */
-export const GRANT_FD_BASE = 5;
+/** The first descriptor a program is handed grants on: 3 and 4 are the egress files (EGRESS_FDS), 5 the seccomp filter (SECCOMP_FD). */
+export const GRANT_FD_BASE = 6;
 
 export interface PinnedGrants {
   /** The descriptor number in the program (from GRANT_FD_BASE) of each grant there now. */
@@ -62,12 +64,14 @@ export async function pinGrants(paths: readonly string[]): Promise<PinnedGrants 
 
 /**
  * What a confined program is handed from descriptor 3 on: the egress files (OpenEgress.fds, none
- * without net.http), then the pinned grants from GRANT_FD_BASE, nothing in the gap.
+ * without net.http), the seccomp filter (SECCOMP_FD, when the sandbox installs one), then the
+ * pinned grants from GRANT_FD_BASE; nothing in a gap, and nothing after the last one given.
  */
-export function descriptors(egress: readonly (number | Uint8Array)[], held: PinnedGrants | undefined): (number | Uint8Array | undefined)[] {
-  if (held === undefined || held.fds.length === 0) return [...egress];
-  const out: (number | Uint8Array | undefined)[] = Array.from({ length: GRANT_FD_BASE - 3 }, (_, i) => egress[i]);
-  return [...out, ...held.fds];
+export function descriptors(egress: readonly (number | Uint8Array)[], held: PinnedGrants | undefined, filter?: Uint8Array): (number | Uint8Array | undefined)[] {
+  const out: (number | Uint8Array | undefined)[] = Array.from({ length: GRANT_FD_BASE - 3 }, (_, i) => (i === SECCOMP_FD - 3 ? filter : egress[i]));
+  pushAll(out, held?.fds ?? []);
+  while (out.length > 0 && out[out.length - 1] === undefined) out.pop();
+  return out;
 }
 
 const helps = new Map<string, Promise<string>>();

@@ -16,6 +16,7 @@ import { bwrapArgs, egressCaIn, egressSocketIn, OWN_TOP, withoutSize, type Sandb
 import { BRIDGE_SOURCE, EGRESS_PORT } from './egress/bridge.js';
 import { programDirs, rootLayout, systemLayout } from './host-layout.js';
 import { mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './grant-pins.js';
+import { sandboxFilter } from './seccomp.js';
 import { serviceCovers, type HostServices } from './host-sockets.js';
 import { notDirsOnTheWay, secretDirsIn } from './protect-mounts.js';
 import { programWritable } from './writable.js';
@@ -52,7 +53,9 @@ async function unconfined(r: SandboxRequest, diagnostics: Diagnostic[]): Promise
  * `held`: the grants' descriptors, pinned for this prefix: handed to the program after the egress
  * files (SpawnSpec.fds), and released once nothing more is started with it.
  */
-type Confinement = { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[]; readonly held?: PinnedGrants } | { readonly refused: Diagnostic };
+type Confinement =
+  | { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[]; readonly held?: PinnedGrants; readonly filter?: Uint8Array }
+  | { readonly refused: Diagnostic };
 
 /**
  * What goes before a command so that it runs in the sandbox `mode` asks for: `bwrap <args> --`
@@ -79,8 +82,10 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     // shown entry by entry, each the host's own), pinned where bubblewrap can take descriptors.
     const pins = byFd ? await pinGrants([...r.read.filter((g) => !r.write.some((w) => within(g, w))), ...r.write].filter((g) => g !== '/' || rootEntries.rootEntries === undefined)) : undefined;
     if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
-    const held = pins !== undefined ? { pinned: pins.numbers } : {};
-    const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}) });
+    // The filter goes to bubblewrap on its own descriptor (SECCOMP_FD), where this machine has one.
+    const filter = sandboxFilter();
+    const held = { ...(pins !== undefined ? { pinned: pins.numbers } : {}), ...(filter !== undefined ? { seccomp: true as const } : {}) };
+    const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}), ...(filter !== undefined ? { filter } : {}) });
     if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...withoutSize(r), ...sized, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };

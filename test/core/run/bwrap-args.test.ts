@@ -157,6 +157,14 @@ describe('bwrapArgs', () => {
     assert.ok(!bwrapArgs(base).includes('--unsetenv'));
   });
 
+  it('installs the seccomp filter from descriptor 5 when asked, before any mount', () => {
+    const a = bwrapArgs({ ...base, seccomp: true });
+    const i = a.indexOf('--seccomp');
+    assert.deepEqual(a.slice(i, i + 2), ['--seccomp', '5']);
+    assert.ok(i < a.indexOf('--ro-bind'));
+    assert.ok(!bwrapArgs(base).includes('--seccomp'));
+  });
+
   it("shows the run's authority's certificate beside the socket when the proxy reads HTTPS, and only then", () => {
     const a = bwrapArgs({ ...base, egress: { readsHttps: true, socket: '/tmp/skillctl-egress-x/proxy.sock' } });
     const i = a.indexOf('--ro-bind-data');

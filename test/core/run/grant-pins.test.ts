@@ -1,5 +1,5 @@
-// The grants as bubblewrap is handed them: descriptors opened and checked now, numbered from 5
-// after the egress files; a grant that became a link is refused, one that is gone left out.
+// The grants as bubblewrap is handed them: descriptors opened and checked now, numbered from 6
+// after the egress files and the seccomp filter; a grant that became a link is refused, one that is gone left out.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
@@ -11,7 +11,7 @@ import { tempDir } from '../../helpers/tmp.js';
 describe('pinGrants', () => {
   const tmp = realpathSync(tempDir('skillctl-grant-pins-'));
 
-  it('numbers each grant there from 5, once, and leaves out one that does not exist', async () => {
+  it('numbers each grant there from 6, once, and leaves out one that does not exist', async () => {
     await mkdir(join(tmp, 'a'));
     await writeFile(join(tmp, 'f.txt'), 'x');
     const pins = await pinGrants([join(tmp, 'a'), join(tmp, 'gone'), join(tmp, 'f.txt'), join(tmp, 'a')]);
@@ -36,10 +36,14 @@ describe('pinGrants', () => {
     assert.equal(through.refused.message, `${join(tmp, 'link', 'sub')}, a granted path, now leads to ${join(tmp, 'real', 'sub')} since it was checked; the run is refused instead of mounting what it names`);
   });
 
-  it('hands a program the egress files at 3 and 4 and the grants from 5, nothing in a gap', () => {
+  it('hands a program the egress files at 3 and 4, the seccomp filter at 5 and the grants from 6, nothing in a gap', () => {
     const ca = Buffer.from('ca');
-    assert.deepEqual(descriptors([10], { numbers: new Map(), fds: [20, 21], release: async () => undefined }), [10, undefined, 20, 21]);
+    const filter = Buffer.from('bpf');
+    assert.equal(GRANT_FD_BASE, 6);
+    assert.deepEqual(descriptors([10], { numbers: new Map(), fds: [20, 21], release: async () => undefined }), [10, undefined, undefined, 20, 21]);
+    assert.deepEqual(descriptors([10], { numbers: new Map(), fds: [20, 21], release: async () => undefined }, filter), [10, undefined, filter, 20, 21]);
     assert.deepEqual(descriptors([10, ca], undefined), [10, ca]);
+    assert.deepEqual(descriptors([], undefined, filter), [undefined, undefined, filter]);
     assert.deepEqual(descriptors([], { numbers: new Map(), fds: [], release: async () => undefined }), []);
   });
 });

@@ -122,7 +122,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
     // The grants' descriptors are held for one program: released once it ends.
     const spawn = async (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, egressFds: readonly (number | Uint8Array)[] = []): Promise<SpawnOutcome> => {
       try {
-        return await spawnBounded({ ...spec, env, argv, cwd, fds: descriptors(egressFds, c.held), ...(o.track !== undefined ? { track: o.track } : {}) });
+        return await spawnBounded({ ...spec, env, argv, cwd, fds: descriptors(egressFds, c.held, c.filter), ...(o.track !== undefined ? { track: o.track } : {}) });
       } finally {
         await c.held?.release();
       }

@@ -63,6 +63,8 @@ export interface PreparedProcess {
   readonly egress?: EgressPlan;
   /** The grants' descriptors the sandbox mounts (grant-pins.ts), held until the run ends (release them then). */
   readonly held?: PinnedGrants;
+  /** The seccomp filter bubblewrap installs (seccomp.ts), handed to it on SECCOMP_FD. */
+  readonly filter?: Uint8Array;
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -228,15 +230,15 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   if ('egress' in proxied && o.ep.runtime === 'node' && !nodeReadsProxyEnv(runtime.version)) {
     diagnostics.push(diag('RUN_NODE_FETCH_UNPROXIED', `node ${runtime.version ?? '(version unknown)'} does not send fetch or http requests through HTTP_PROXY: the skill reaches the network only if it uses the proxy itself`, { hint: 'run skillctl on node 22.21 or 24 and later' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}) }, diagnostics };
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}) }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
-  if (p.egress === undefined) return spawnProcess(p, o, o.env, descriptors([], p.held), input, signal);
+  if (p.egress === undefined) return spawnProcess(p, o, o.env, descriptors([], p.held, p.filter), input, signal);
   const started = await openEgress(p.egress, o.gate);
   if ('failure' in started) return { outcome: started.failure, stdoutTruncated: false, stderrTruncated: false };
   try {
-    return await spawnProcess(p, o, egressEnv(o.env, started.proxy.token), descriptors(started.fds, p.held), input, signal);
+    return await spawnProcess(p, o, egressEnv(o.env, started.proxy.token), descriptors(started.fds, p.held, p.filter), input, signal);
   } finally {
     await started.proxy.close();
   }

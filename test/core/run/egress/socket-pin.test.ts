@@ -88,12 +88,12 @@ describe('the egress socket under bubblewrap', () => {
   async function fetchInside(pathEnv: string, socket: string, started: OpenEgress, path: string, grants: { read: string[]; write: string[] } = { read: [], write: [] }): Promise<{ readonly prefix: readonly string[]; readonly out: string }> {
     const prefix = await sandboxPrefix({ mode: 'bwrap', allowUnsandboxed: false, pathEnv, writable: grants.write, cwd: '/tmp', runtimeDirs: [], ...grants, egress: { readsHttps: false, socket }, protect: [] });
     assert.ok(!('refused' in prefix), JSON.stringify(prefix));
-    // The grants' descriptors after the egress files, as a run hands them on (pinned where this bubblewrap takes them).
+    // The seccomp filter and the grants' descriptors after the egress files, as a run hands them on (pinned where this bubblewrap takes them).
     const r = await spawnBounded({
       argv: [...prefix.prefix, 'python3', '-c', `import urllib.request; r = urllib.request.urlopen('http://127.0.0.1:${site.port}${path}'); print(r.status, r.read().decode(), end='')`],
       cwd: '/tmp',
       env: egressEnv({ PATH: '/usr/bin:/bin' }, started.proxy.token),
-      fds: descriptors(started.fds, prefix.held),
+      fds: descriptors(started.fds, prefix.held, prefix.filter),
       timeoutMs: 30_000,
       maxStdout: 1 << 16,
       maxStderr: 1 << 16,
