@@ -28,8 +28,8 @@ describe('docs/codes.md', () => {
  */
 describe('codes named in docs/commands and docs/formats', () => {
   const known = new Set<string>([...Object.keys(CODES), ...Object.keys(CLI_CODES), ...LOADER_PRECEDENCE]);
-  // Upper-snake names that are not codes: variables, constants and open(2) flags the pages mention.
-  const NOT_CODES = new Set(['CURL_CA_BUNDLE', 'FORCE_COLOR', 'GIT_INDEX_FILE', 'HTTP_PROXY', 'HTTPS_PROXY', 'LC_ALL', 'MAX_METERED_CODE_BYTES', 'MAX_MODULE_BYTES', 'MIN_SIGNERS', 'NODE_EXTRA_CA_CERTS', 'NODE_USE_ENV_PROXY', 'NO_COLOR', 'O_APPEND', 'O_EXCL', 'REQUESTS_CA_BUNDLE', 'SKILLCTL_CWD', 'SKILLCTL_HOOK_NO_BASE', 'SKILLCTL_MCP_TOKEN', 'SKILLCTL_REGISTRY', 'SKILLCTL_THREADS', 'SSL_CERT_FILE']);
+  // Upper-snake names that are not codes: variables, constants, open(2) flags and rlimits the pages mention.
+  const NOT_CODES = new Set(['CURL_CA_BUNDLE', 'FORCE_COLOR', 'GIT_INDEX_FILE', 'HTTP_PROXY', 'HTTPS_PROXY', 'LC_ALL', 'MAX_METERED_CODE_BYTES', 'MAX_MODULE_BYTES', 'MIN_SIGNERS', 'NODE_EXTRA_CA_CERTS', 'NODE_USE_ENV_PROXY', 'NO_COLOR', 'O_APPEND', 'O_EXCL', 'REQUESTS_CA_BUNDLE', 'RLIMIT_NPROC', 'SKILLCTL_CWD', 'SKILLCTL_HOOK_NO_BASE', 'SKILLCTL_MCP_TOKEN', 'SKILLCTL_REGISTRY', 'SKILLCTL_THREADS', 'SSL_CERT_FILE']);
   const SHAPE = '[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+';
   const patterns = [new RegExp(`\`(${SHAPE})\``, 'g'), new RegExp(`\\b(?:error|warning|info) +(${SHAPE})\\b`, 'g'), new RegExp(`"(?:code|error_code)": *"(${SHAPE})"`, 'g')];
   for (const dir of ['commands', 'formats']) {

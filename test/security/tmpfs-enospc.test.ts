@@ -5,17 +5,14 @@
 // where the run's cgroup kills the skill first (RUN_MEMORY_LIMIT): this file runs skillctl as
 // nobody (setpriv), or as the user running the tests when that is not root.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { ownForRun, skillctlAs, unprivileged } from '../helpers/as-nobody.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
-import { HANG_GUARD_MS } from '../helpers/hostile.js';
-import { BIN } from '../helpers/paths.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const NOBODY = 65534;
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 
 /**
@@ -30,17 +27,6 @@ shm=$(fill /dev/shm/kept | tr '\\n' ' ')
 tmp=$(fill /tmp/beside | tr '\\n' ' ')
 printf '{"ok":"%s|%s|%s"}\\n' "$alone" "$shm" "$tmp"
 `;
-
-/** The argv prefix that runs a program as a user who is not root, or why none can here. */
-function unprivileged(): { readonly prefix: readonly string[] } | { readonly skip: string } {
-  const asRoot = process.getuid?.() === 0;
-  const prefix = asRoot ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', '--'] : [];
-  if (asRoot && spawnSync('setpriv', ['--version']).status !== 0) return { skip: 'root without setpriv: no way to run skillctl as another user' };
-  // bubblewrap needs a user namespace for a user who is not root (or to be setuid).
-  const probe = spawnSync(prefix[0] ?? 'bwrap', [...prefix.slice(1), ...(asRoot ? ['bwrap'] : []), '--unshare-all', '--ro-bind', '/', '/', 'true'], { encoding: 'utf8' });
-  if (probe.status !== 0) return { skip: `bubblewrap cannot start a sandbox for a user who is not root here: ${(probe.stderr || String(probe.error)).trim()}` };
-  return { prefix };
-}
 
 const how = unprivileged();
 
@@ -59,42 +45,12 @@ describe('tmpfs limits without a cgroup: a full /tmp or /dev/shm is ENOSPC', { s
     });
     await writeFile(join(work, 'fill.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\nlimits:\n  max_memory: 64MiB\n');
     // The user the run is started as owns the project, its home and its temporary directory.
-    if (process.getuid?.() === 0) {
-      const own = (p: string): void => {
-        chownSync(p, NOBODY, NOBODY);
-        if (statSync(p).isDirectory()) for (const e of readdirSync(p)) own(join(p, e));
-      };
-      own(root);
-    }
+    ownForRun(root);
   });
 
   /** `skillctl run` of the fill skill, as the user `how` names: its JSON answer. */
-  function runFill(prefix: readonly string[]): Promise<{ readonly code: number; readonly doc: { status: string; sandbox: string; output: { ok: string } | null }; readonly stderr: string }> {
-    const argv = [...prefix, process.execPath, BIN, 'run', './fill', '--input', '-', '--policy', 'fill.policy.yaml', '--sandbox', 'bwrap', '--audit', audit, '--json'];
-    // The home, temporary and XDG directories of the user running the tests are not nobody's.
-    const unset = new Set(['XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'FORCE_COLOR']);
-    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !unset.has(name))), HOME: join(root, 'home'), TMPDIR: join(root, 'tmp'), NO_COLOR: '1' };
-    return new Promise((resolve, reject) => {
-      const child = spawn(argv[0] as string, argv.slice(1), { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      const timer = setTimeout(() => child.kill('SIGKILL'), HANG_GUARD_MS);
-      child.stdout.on('data', (c: Buffer) => out.push(c));
-      child.stderr.on('data', (c: Buffer) => err.push(c));
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        const stdout = Buffer.concat(out).toString('utf8');
-        const stderr = Buffer.concat(err).toString('utf8');
-        try {
-          resolve({ code: code ?? -1, doc: JSON.parse(stdout) as never, stderr });
-        } catch {
-          reject(new Error(`stdout is not JSON (exit ${code ?? 'killed'}):\n${stdout.slice(0, 2000)}\n${stderr.slice(0, 2000)}`));
-        }
-      });
-      child.stdin.end('{}');
-    });
-  }
+  const runFill = (prefix: readonly string[]) =>
+    skillctlAs<{ status: string; sandbox: string; output: { ok: string } | null }>(prefix, root, work, ['run', './fill', '--input', '-', '--policy', 'fill.policy.yaml', '--sandbox', 'bwrap', '--audit', audit]);
 
   it('a shell skill capped at 64 MiB writes 80 MiB to /tmp, then /dev/shm, then /tmp beside it: No space left on device at 48, 16 and 48 MiB, 64 MiB together', async () => {
     assert.ok(!('skip' in how));

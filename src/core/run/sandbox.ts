@@ -17,6 +17,7 @@ import { BRIDGE_SOURCE, EGRESS_PORT } from './egress/bridge.js';
 import { programDirs, rootLayout, systemLayout } from './host-layout.js';
 import { mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './grant-pins.js';
 import { sandboxFilter } from './seccomp.js';
+import { sandboxCountsOwnProcesses } from './user-namespace.js';
 import { serviceCovers, type HostServices } from './host-sockets.js';
 import { notDirsOnTheWay, secretDirsIn } from './protect-mounts.js';
 import { programWritable } from './writable.js';
@@ -54,7 +55,15 @@ async function unconfined(r: SandboxRequest, diagnostics: Diagnostic[]): Promise
  * files (SpawnSpec.fds), and released once nothing more is started with it.
  */
 type Confinement =
-  | { readonly sandbox: 'bwrap' | 'none'; readonly prefix: string[]; readonly diagnostics: Diagnostic[]; readonly held?: PinnedGrants; readonly filter?: Uint8Array }
+  | {
+      readonly sandbox: 'bwrap' | 'none';
+      readonly prefix: string[];
+      readonly diagnostics: Diagnostic[];
+      readonly held?: PinnedGrants;
+      readonly filter?: Uint8Array;
+      /** RLIMIT_NPROC set inside this sandbox counts its processes alone (user-namespace.ts). */
+      readonly countsOwnProcesses?: true;
+    }
   | { readonly refused: Diagnostic };
 
 /**
@@ -85,7 +94,8 @@ export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
     // The filter goes to bubblewrap on its own descriptor (SECCOMP_FD), where this machine has one.
     const filter = sandboxFilter();
     const held = { ...(pins !== undefined ? { pinned: pins.numbers } : {}), ...(filter !== undefined ? { seccomp: true as const } : {}) };
-    const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}), ...(filter !== undefined ? { filter } : {}) });
+    const own = (await sandboxCountsOwnProcesses(bwrap.path)) ? { countsOwnProcesses: true as const } : {};
+    const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}), ...(filter !== undefined ? { filter } : {}), ...own });
     if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...withoutSize(r), ...sized, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);
     // The bridge runs on skillctl's own node, which the sandbox then shows too.
     const egress = byFd ? r.egress : { ...r.egress, byPath: true as const };

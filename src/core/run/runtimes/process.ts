@@ -14,7 +14,7 @@ import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, memoryLimited, type Attempt } from '../attempt.js';
 import type { CapScope } from '../audit.js';
-import type { RunCgroup } from '../cgroup.js';
+import { RUN_MAX_PROCESSES, type RunCgroup } from '../cgroup.js';
 import { sandboxPath } from '../bwrap-args.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
@@ -205,6 +205,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   if (sandbox === 'bwrap') command = command.map((arg) => inBundleMount(arg, o.bundleDir));
 
   let memory: CapScope = 'none';
+  let processes: CapScope = o.cgroup !== undefined ? 'run' : 'none';
   if (prlimit.ok) {
     const bytes = Math.floor(o.limits.memoryMiB * MIB);
     // V8 reserves far more address space than it uses, so node gets a data-segment limit above
@@ -216,7 +217,11 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     else memory = 'process';
     // Inside the sandbox, after the bridge (which the limits would not let start): they hold
     // for the command and what it starts.
-    command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), '--', ...command];
+    // Without the run's cgroup, the process count: in a sandbox that counts its own processes
+    // (user-namespace.ts), as many tasks as the cgroup would allow.
+    const nproc = o.cgroup === undefined && confined.countsOwnProcesses === true ? [`--nproc=${RUN_MAX_PROCESSES}`] : [];
+    if (nproc.length > 0) processes = 'run';
+    command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), ...nproc, '--', ...command];
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
@@ -230,7 +235,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   if ('egress' in proxied && o.ep.runtime === 'node' && !nodeReadsProxyEnv(runtime.version)) {
     diagnostics.push(diag('RUN_NODE_FETCH_UNPROXIED', `node ${runtime.version ?? '(version unknown)'} does not send fetch or http requests through HTTP_PROXY: the skill reaches the network only if it uses the proxy itself`, { hint: 'run skillctl on node 22.21 or 24 and later' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes: o.cgroup !== undefined ? 'run' : 'none' }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}) }, diagnostics };
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}) }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
