@@ -14,6 +14,7 @@ import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
 const POLICY = 'fds.policy.yaml';
+const EXEC_POLICY = 'exec.policy.yaml';
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 /** Where the leaked descriptor sits in skillctl: past node's start-up sweep (0-15, on to the first gap). */
 const AT = 40;
@@ -56,13 +57,34 @@ const sawNothing = (r: Ran, sc: Scratch): void => {
   assert.equal(fds[String(AT)], undefined, `fd ${AT} reached the skill`);
 };
 
-const rows: Attack[] = (['bwrap', 'none'] as const).map((sandbox) => ({
-  what: `--sandbox ${sandbox}: a python skill looks for a directory descriptor skillctl inherited`,
-  code: null,
-  exit: 0,
-  attempt: run(sandbox),
-  check: sawNothing,
-}));
+/** The descriptors above 2 a program of shell.exec_safe holds, in skillctl run with the sentinel's directory at AT. */
+const LIST_FDS = 'import os\nprint(" ".join(x for x in sorted(os.listdir("/proc/self/fd"), key=int) if int(x) > 2))';
+const runBuiltin = (sc: Scratch): Promise<Ran> =>
+  runTarget('shell.exec_safe', { argv: ['python3', '-c', LIST_FDS] }, { cwd: sc.work, policy: EXEC_POLICY, sandbox: 'bwrap', fds: Array.from({ length: AT - 2 }, (_, i) => (i === AT - 3 ? (leaked as number) : 'ignore')) });
+
+const rows: Attack[] = [
+  ...(['bwrap', 'none'] as const).map((sandbox) => ({
+    what: `--sandbox ${sandbox}: a python skill looks for a directory descriptor skillctl inherited`,
+    code: null,
+    exit: 0,
+    attempt: run(sandbox),
+    check: sawNothing,
+  })),
+  {
+    // Closed in the built-in's thread, node warned on stderr for each ("File descriptor 40 closed
+    // but not opened in unmanaged mode"): a worker thread tracks the descriptors it opens.
+    what: "--sandbox bwrap: shell.exec_safe's python3 looks for a descriptor skillctl inherited, and skillctl warns of nothing",
+    code: null,
+    exit: 0,
+    attempt: runBuiltin,
+    check: (r) => {
+      const out = r.output as { exit_code: number; stdout: string; stderr: string };
+      // The one the listing itself opens.
+      assert.deepEqual([out.exit_code, out.stdout], [0, '3\n'], out.stderr);
+      assert.equal(r.stderr, '');
+    },
+  },
+];
 
 describe('inherited descriptors: none reaches a skill', () => {
   const s = scratch('skillctl-attack-fds-');
@@ -72,6 +94,7 @@ describe('inherited descriptors: none reaches a skill', () => {
       files: { 'main.py': MAIN },
     });
     await writeFile(join(s.work, POLICY), 'version: 1\npermissions:\n  fs.read: [.]\n');
+    await writeFile(join(s.work, EXEC_POLICY), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [python3]\n');
     leaked = openSync(s.outside, 'r');
   });
   after(() => {

@@ -15,6 +15,7 @@ import { selectEntrypoint } from '../select.js';
 import { failed, interrupted, type Attempt } from '../attempt.js';
 import type { BuiltinOutcome } from '../builtin.js';
 import { killGroup } from '../process-runner.js';
+import { closeInheritedFds } from '../inherited-fds.js';
 import { builtinThreadLimits, COMMIT_GRACE_MS } from '../thread-limits.js';
 import { builtinAttempt, threw, timedOut, type BuiltinJob, type BuiltinObserver } from './builtin.js';
 
@@ -78,6 +79,10 @@ async function removeScratch(scratch: readonly { path: string; kind: 'file' | 'd
 }
 
 export function runBuiltinInWorker(workers: BuiltinWorkers, job: BuiltinJob, uses: GateUse[], observer: Pick<BuiltinObserver, 'confined'>, outer?: AbortSignal): Promise<Attempt> {
+  // Here, before the thread starts a program: a worker thread tracks the descriptors it opens,
+  // and node warns on stderr for each one it closes that it did not ("closed but not opened in
+  // unmanaged mode"). The thread then finds none left to close.
+  closeInheritedFds();
   const worker = workers.start(builtinThreadLimits(job.limits.memoryMiB));
   const groups = new Set<number>();
   let scratch: { path: string; kind: 'file' | 'dir' }[] = [];
