@@ -39,10 +39,10 @@ export interface RunAs<T> {
 }
 
 /**
- * `skillctl <args> --json` in `cwd`, as the user `prefix` names, with `{}` on stdin, HOME and
- * TMPDIR in `root` (`home`, `tmp`, which must exist): its JSON answer.
+ * `skillctl <args> --json` in `cwd`, as the user `prefix` names, with `input` (JSON) on stdin,
+ * HOME and TMPDIR in `root` (`home`, `tmp`, which must exist): its JSON answer.
  */
-export function skillctlAs<T>(prefix: readonly string[], root: string, cwd: string, args: readonly string[]): Promise<RunAs<T>> {
+export function skillctlAs<T>(prefix: readonly string[], root: string, cwd: string, args: readonly string[], input: unknown = {}): Promise<RunAs<T>> {
   const argv = [...prefix, process.execPath, BIN, ...args, '--json'];
   // The home, temporary and XDG directories of the user running the tests are not nobody's.
   const unset = new Set(['XDG_RUNTIME_DIR', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'FORCE_COLOR']);
@@ -65,6 +65,6 @@ export function skillctlAs<T>(prefix: readonly string[], root: string, cwd: stri
         reject(new Error(`stdout is not JSON (exit ${code ?? 'killed'}):\n${stdout.slice(0, 2000)}\n${stderr.slice(0, 2000)}`));
       }
     });
-    child.stdin.end('{}');
+    child.stdin.end(JSON.stringify(input));
   });
 }

@@ -1,10 +1,12 @@
-// Threat: a fork bomb where no cgroup holds the run. A user who is not root gets no cgroup of
-// skillctl's here (nor on most hosts): max_memory is then an rlimit per process, and nothing
-// capped how many processes a run started, so a skill capped at 64 MiB held 64 MiB times as many
-// processes as the user may have, and starved the user's own. In a sandbox with a user namespace
-// of its own, RLIMIT_NPROC counts the sandbox's tasks alone (Linux 5.14 and later), and the run
-// gets as many as its cgroup would (src/core/run/user-namespace.ts). This file runs skillctl as
-// nobody (setpriv), or as the user running the tests when that is not root.
+// Threat: limits that do not hold where no cgroup holds the run. A user who is not root gets no
+// cgroup of skillctl's here (nor on most hosts): max_memory is then an rlimit per process, and
+// nothing capped how many processes a run started, so a fork bomb capped at 64 MiB held 64 MiB
+// times as many processes as the user may have, and starved the user's own; and the programs a
+// built-in starts (shell.exec_safe's command, git, rg) had no memory limit at all. In a sandbox
+// with a user namespace of its own, RLIMIT_NPROC counts the sandbox's tasks alone (Linux 5.14
+// and later), and the run gets as many as its cgroup would (src/core/run/user-namespace.ts); a
+// built-in's programs get the rlimits a process runtime gets (src/core/run/program-limits.ts).
+// This file runs skillctl as nobody (setpriv), or as the user running the tests when that is not root.
 import assert from 'node:assert/strict';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -19,20 +21,30 @@ import { tempDir } from '../helpers/tmp.js';
 const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 
 /**
- * Starts 400 sleeping processes from a subshell (whose failed fork ends it): how many started, and
- * what the subshell said, read without a fork (the sleeping ones still hold every task the run has).
+ * Starts 400 sleeping processes from a subshell (whose failed fork ends it), then reads how many
+ * started and what the subshell said without a fork (the sleeping ones still hold every task the
+ * run has): `$started` and `$said`.
  */
-const BOMB_SH = `#!/bin/sh
-cat > /dev/null
-( i=0; while [ $i -lt 400 ]; do sleep 60 & i=$((i+1)); echo $i > /tmp/started; done ) 2> /tmp/said
-read started < /tmp/started; read said < /tmp/said
-printf '{"ok":"%s|%s"}\\n' "$started" "\${said##*: }"
-`;
+const BOMB = '( i=0; while [ $i -lt 400 ]; do sleep 60 & i=$((i+1)); echo $i > /tmp/started; done ) 2> /tmp/said; read started < /tmp/started; read said < /tmp/said';
+const BOMB_SH = `#!/bin/sh\ncat > /dev/null\n${BOMB}\nprintf '{"ok":"%s|%s"}\\n' "$started" "\${said##*: }"\n`;
+/** The same from python: forks until a fork fails, and says how many started and why it stopped. */
+const FORKS_PY = [
+  'import errno, os, signal, time',
+  'pids, why = [], ""',
+  'for _ in range(400):',
+  '    try: pid = os.fork()',
+  '    except OSError as e:',
+  '        why = errno.errorcode[e.errno]; break',
+  '    if pid == 0: time.sleep(60); os._exit(0)',
+  '    pids.append(pid)',
+  'for p in pids: os.kill(p, signal.SIGKILL); os.waitpid(p, 0)',
+  'print("%d|%s" % (len(pids), why))',
+].join('\n');
 
 const how = unprivileged();
 const skip = 'skip' in how ? how.skip : countsPerUserNamespace(release()) ? false : `kernel ${release()} counts RLIMIT_NPROC across the host, not per user namespace (5.14)`;
 
-describe('processes without a cgroup: a fork bomb stops at 256 tasks', { skip }, () => {
+describe('limits without a cgroup: a fork bomb stops at 256 tasks, a built-in\'s program at max_memory', { skip }, () => {
   const root = realpathSync(tempDir('skillctl-attack-nproc-'));
   const work = join(root, 'work');
   const audit = join(root, 'audit.jsonl');
@@ -46,6 +58,7 @@ describe('processes without a cgroup: a fork bomb stops at 256 tasks', { skip },
       executable: ['run.sh'],
     });
     await writeFile(join(work, 'bomb.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\nlimits:\n  max_memory: 64MiB\n');
+    await writeFile(join(work, 'exec.policy.yaml'), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [python3]\nlimits:\n  max_memory: 64MiB\n');
     ownForRun(root);
   });
 
@@ -60,5 +73,20 @@ describe('processes without a cgroup: a fork bomb stops at 256 tasks', { skip },
     const record = JSON.parse((await readFile(audit, 'utf8')).trim().split('\n').at(-1) as string) as { result: { caps: { memory: string; processes: string } } };
     // The premise: no cgroup held this run (memory per process), and the count held for the whole run.
     assert.deepEqual(record.result.caps, { memory: 'process', processes: 'run' });
+  });
+
+  it("shell.exec_safe's python3, in a run capped at 64 MiB, allocates 300 MiB: MemoryError; and forks 400 times: EAGAIN before 256", async () => {
+    assert.ok(!('skip' in how));
+    type Exec = { status: string; output: { exit_code: number; stdout: string; stderr: string } | null };
+    const exec = (argv: readonly string[]) => skillctlAs<Exec>(how.prefix, root, work, ['run', 'shell.exec_safe', '--input', '-', '--policy', 'exec.policy.yaml', '--sandbox', 'bwrap', '--no-audit'], { argv });
+    const big = await exec(['python3', '-c', 'b = bytearray(300 << 20); print(len(b))']);
+    assert.equal(big.doc.status, 'ok', JSON.stringify(big.doc));
+    assert.equal(big.doc.output?.exit_code, 1, big.doc.output?.stdout);
+    assert.match(big.doc.output?.stderr ?? '', /MemoryError/);
+    const bomb = await exec(['python3', '-c', FORKS_PY]);
+    assert.equal(bomb.doc.status, 'ok', JSON.stringify(bomb.doc));
+    const [started, said] = (bomb.doc.output?.stdout ?? '').trim().split('|');
+    assert.ok(Number(started) > 200 && Number(started) < 256, `${started} started`);
+    assert.equal(said, 'EAGAIN');
   });
 });

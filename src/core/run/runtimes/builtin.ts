@@ -16,6 +16,7 @@ import { descriptors } from '../grant-pins.js';
 import type { EgressGate } from '../egress/proxy.js';
 import { spawnBounded, type SpawnOutcome, type SpawnSpec } from '../process-runner.js';
 import { programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { findLimiter, isNodeProgram, limitArgs, ownDataKiB } from '../program-limits.js';
 import { secretFilesIn } from '../secret-files.js';
 import type { HostServices } from '../host-sockets.js';
 
@@ -88,6 +89,12 @@ export interface ConfineOptions {
    * (SandboxSpec.tmpfsBytes). Default: unbounded.
    */
   readonly tmpfsBytes?: number;
+  /**
+   * The run's memory limit in bytes, when no cgroup holds the programs (no processPrefix): each
+   * gets it as an rlimit inside its sandbox, with the process count where the sandbox counts its
+   * own (program-limits.ts). Default: none.
+   */
+  readonly memoryBytes?: number;
 }
 
 /** A program that never started because its proxy could not (the skill reports spawnError as for ENOENT). */
@@ -100,13 +107,15 @@ function notStarted(diagnostics: readonly Diagnostic[]): SpawnOutcome {
 export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
   return async (file, args, cwd) => {
     const egress = planEgress(o.granted.netHttp);
+    const limiter = o.memoryBytes !== undefined ? await findLimiter(o.pathEnv, o.writable) : undefined;
+    if (limiter !== undefined && 'refused' in limiter) return { ok: false, outcome: { status: 'unavailable', diagnostics: [limiter.refused] } };
     const c = await sandboxPrefix({
       mode: o.mode,
       allowUnsandboxed: o.allowUnsandboxed,
       pathEnv: o.pathEnv,
       writable: o.writable,
       cwd,
-      runtimeDirs: await programDirs(file),
+      runtimeDirs: [...(await programDirs(file)), ...(limiter?.path !== undefined ? await programDirs(limiter.path) : [])],
       read: o.granted.fsRead,
       write: o.granted.fsWrite,
       ...(egress !== undefined ? { egress: { readsHttps: egress.readsHttps, socket: egress.socket } } : {}),
@@ -117,8 +126,10 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
       ...(o.tmpfsBytes !== undefined ? { tmpfsBytes: o.tmpfsBytes } : {}),
     });
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
-    o.report(c.sandbox, c.diagnostics);
-    const argv = [...(o.processPrefix ?? []), ...c.prefix, file, ...args];
+    o.report(c.sandbox, [...c.diagnostics, ...(limiter?.diagnostics ?? [])]);
+    // Inside the sandbox, after the bridge (which the limits would not let start), as for a process runtime.
+    const limits = limiter?.path !== undefined && o.memoryBytes !== undefined ? [limiter.path, ...limitArgs(file, o.memoryBytes, c.countsOwnProcesses === true, isNodeProgram(file) ? ownDataKiB() : undefined), '--'] : [];
+    const argv = [...(o.processPrefix ?? []), ...c.prefix, ...limits, file, ...args];
     // The grants' descriptors are held for one program: released once it ends.
     const spawn = async (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, egressFds: readonly (number | Uint8Array)[] = []): Promise<SpawnOutcome> => {
       try {
@@ -175,6 +186,8 @@ export function builtinContext(job: BuiltinJob, gate: RecordingGate, observer: B
       // The programs a built-in starts park nothing past the run's memory either: without a
       // cgroup each rlimit is per process, and what they write to a tmpfs counts against none.
       tmpfsBytes: Math.floor(job.limits.memoryMiB * 1024 * 1024),
+      // Without the run's cgroup, the programs' own memory and count are rlimits.
+      ...(job.processPrefix === undefined ? { memoryBytes: Math.floor(job.limits.memoryMiB * 1024 * 1024) } : {}),
     }),
     async commit(work) {
       observer.committing(true);
