@@ -319,6 +319,8 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
       ['PIN_TRUST_CHANGED', '/skill_roots'],
       ['PIN_IMMUTABLE', '/skills/0/content_digest'],
       ['PIN_IMMUTABLE', '/skills/0/manifest_digest'],
+      // Signed by mallory alone: alice, whom the base requires, is dropped.
+      ['PIN_TRUST_CHANGED', '/skills/0/signers'],
     ]);
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'main', '--base', 'main']).code, 0);
   });
