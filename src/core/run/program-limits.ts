@@ -1,10 +1,12 @@
 /**
  * The rlimits of a program a built-in starts (shell.exec_safe's command, git, rg) when no cgroup
  * holds the run: without them each such program had no memory limit at all (a python3 started by
- * shell.exec_safe in a run capped at 64 MiB held 300 MiB), nor a process count. As for a process
- * runtime (runtimes/process.ts): prlimit inside the sandbox, an address-space limit of max_memory
- * (node gets a data-segment limit above its own baseline instead: V8 reserves far more address
- * space than it uses), and RLIMIT_NPROC where the sandbox counts its own tasks.
+ * shell.exec_safe in a run capped at 64 MiB held 300 MiB), nor a process count. prlimit inside
+ * the sandbox, as for a process runtime (runtimes/process.ts), with RLIMIT_NPROC where the sandbox
+ * counts its own tasks; and a data-segment limit of max_memory (node's above its own baseline),
+ * not an address-space one: git and rg map whole files (a 150 MB pack under an address-space
+ * limit of 64 MiB: "packfile cannot be mapped", for a `git log`), and a data limit counts only
+ * what a program allocates, which is what max_memory bounds.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -33,7 +35,7 @@ export function ownDataKiB(): number | undefined {
 
 /** The prlimit arguments for `file` under `memoryBytes`, with the process count when `countsOwn`; `nodeBaselineKiB` for a node (ownDataKiB). */
 export function limitArgs(file: string, memoryBytes: number, countsOwn: boolean, nodeBaselineKiB: number | undefined): string[] {
-  const mem = isNodeProgram(file) ? (nodeBaselineKiB !== undefined ? `--data=${memoryBytes + nodeBaselineKiB * 1024}` : undefined) : `--as=${memoryBytes}`;
+  const mem = !isNodeProgram(file) ? `--data=${memoryBytes}` : nodeBaselineKiB !== undefined ? `--data=${memoryBytes + nodeBaselineKiB * 1024}` : undefined;
   return ['--core=0', ...(mem !== undefined ? [mem] : []), ...(countsOwn ? [`--nproc=${RUN_MAX_PROCESSES}`] : [])];
 }
 
