@@ -75,7 +75,7 @@ describe('limits without a cgroup: a fork bomb stops at 256 tasks, a built-in\'s
     assert.deepEqual(record.result.caps, { memory: 'process', processes: 'run' });
   });
 
-  it("shell.exec_safe's python3, in a run capped at 64 MiB, allocates 300 MiB: MemoryError; and forks 400 times: EAGAIN before 256", async () => {
+  it("shell.exec_safe's python3, in a run capped at 64 MiB, allocates 300 MiB: MemoryError, or maps 300 MiB of shared memory: ENOMEM; and forks 400 times: EAGAIN before 256", async () => {
     assert.ok(!('skip' in how));
     type Exec = { status: string; output: { exit_code: number; stdout: string; stderr: string } | null };
     const exec = (argv: readonly string[]) => skillctlAs<Exec>(how.prefix, root, work, ['run', 'shell.exec_safe', '--input', '-', '--policy', 'exec.policy.yaml', '--sandbox', 'bwrap', '--no-audit'], { argv });
@@ -83,6 +83,9 @@ describe('limits without a cgroup: a fork bomb stops at 256 tasks, a built-in\'s
     assert.equal(big.doc.status, 'ok', JSON.stringify(big.doc));
     assert.equal(big.doc.output?.exit_code, 1, big.doc.output?.stdout);
     assert.match(big.doc.output?.stderr ?? '', /MemoryError/);
+    // Shared anonymous memory, which a data-segment limit would not count.
+    const shared = await exec(['python3', '-c', 'import mmap\ntry: mmap.mmap(-1, 300 << 20); print("mapped")\nexcept OSError as e: print(e.strerror)']);
+    assert.equal(shared.doc.output?.stdout, 'Cannot allocate memory\n', JSON.stringify(shared.doc));
     const bomb = await exec(['python3', '-c', FORKS_PY]);
     assert.equal(bomb.doc.status, 'ok', JSON.stringify(bomb.doc));
     const [started, said] = (bomb.doc.output?.stdout ?? '').trim().split('|');

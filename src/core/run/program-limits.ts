@@ -3,10 +3,12 @@
  * holds the run: without them each such program had no memory limit at all (a python3 started by
  * shell.exec_safe in a run capped at 64 MiB held 300 MiB), nor a process count. prlimit inside
  * the sandbox, as for a process runtime (runtimes/process.ts), with RLIMIT_NPROC where the sandbox
- * counts its own tasks; and a data-segment limit of max_memory (node's above its own baseline),
- * not an address-space one: git and rg map whole files (a 150 MB pack under an address-space
- * limit of 64 MiB: "packfile cannot be mapped", for a `git log`), and a data limit counts only
- * what a program allocates, which is what max_memory bounds.
+ * counts its own tasks; and an address-space limit of max_memory (node gets a data-segment limit
+ * above its own baseline instead: V8 reserves far more address space than it uses). Not a data
+ * limit for the others, though git and rg map whole files (under 64 MiB of address space a
+ * `git log` in a repository with a 150 MB pack fails, "packfile cannot be mapped"): a data limit
+ * does not count shared anonymous memory (`mmap.mmap(-1, n)` in python), and a python3 under a
+ * data limit of 64 MiB held 300 MiB that way.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -35,7 +37,7 @@ export function ownDataKiB(): number | undefined {
 
 /** The prlimit arguments for `file` under `memoryBytes`, with the process count when `countsOwn`; `nodeBaselineKiB` for a node (ownDataKiB). */
 export function limitArgs(file: string, memoryBytes: number, countsOwn: boolean, nodeBaselineKiB: number | undefined): string[] {
-  const mem = !isNodeProgram(file) ? `--data=${memoryBytes}` : nodeBaselineKiB !== undefined ? `--data=${memoryBytes + nodeBaselineKiB * 1024}` : undefined;
+  const mem = !isNodeProgram(file) ? `--as=${memoryBytes}` : nodeBaselineKiB !== undefined ? `--data=${memoryBytes + nodeBaselineKiB * 1024}` : undefined;
   return ['--core=0', ...(mem !== undefined ? [mem] : []), ...(countsOwn ? [`--nproc=${RUN_MAX_PROCESSES}`] : [])];
 }
 

@@ -5,9 +5,9 @@ import { describe, it } from 'node:test';
 import { isNodeProgram, limitArgs } from '../../../src/core/run/program-limits.js';
 
 describe('limits of a built-in\'s programs', () => {
-  it('a data-segment limit of max_memory (git and rg map whole files, which it does not count), and the process count where the sandbox counts its own', () => {
-    assert.deepEqual(limitArgs('/usr/bin/python3', 64 << 20, true, 50_000), ['--core=0', `--data=${64 << 20}`, '--nproc=256']);
-    assert.deepEqual(limitArgs('/usr/bin/git', 64 << 20, false, 50_000), ['--core=0', `--data=${64 << 20}`]);
+  it('an address-space limit of max_memory (a data limit does not count shared anonymous memory), and the process count where the sandbox counts its own', () => {
+    assert.deepEqual(limitArgs('/usr/bin/python3', 64 << 20, true, 50_000), ['--core=0', `--as=${64 << 20}`, '--nproc=256']);
+    assert.deepEqual(limitArgs('/usr/bin/git', 64 << 20, false, 50_000), ['--core=0', `--as=${64 << 20}`]);
   });
 
   it('node gets a data-segment limit above its baseline (V8 reserves far more address space than it uses), or none when that is unknown', () => {
