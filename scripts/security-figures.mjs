@@ -32,8 +32,10 @@ function threats() {
   const out = new Map();
   for (const f of readdirSync(join(root, 'test', 'security')).filter((n) => n.endsWith('.test.ts'))) {
     const text = readFileSync(join(root, 'test', 'security', f), 'utf8');
-    const threat = /^\/\/ Threat: ([^.]+)\./m.exec(text)?.[1].trim() ?? f.replace(/\.test\.ts$/, '');
-    for (const m of text.matchAll(/^describe\((['"`])(.*?)\1/gm)) out.set(m[2], threat);
+    // A threat may run over several comment lines: one line of the table.
+    const threat = /^\/\/ Threat: ([^.]+)\./m.exec(text)?.[1].replace(/\s*\n\/\/\s*/g, ' ').trim() ?? f.replace(/\.test\.ts$/, '');
+    // A name may hold its own quote, escaped (`'a built-in\\'s program'`).
+    for (const m of text.matchAll(/^describe\((['"`])((?:\\.|(?!\1).)*)\1/gm)) out.set(m[2].replace(/\\(.)/g, '$1'), threat);
   }
   return out;
 }
@@ -61,6 +63,7 @@ function leaves(tap) {
 const names = threats();
 const rows = new Map();
 for (const t of leaves(readFileSync(TAP, 'utf8'))) {
+  // Suites of other folders (the TAP of a whole `npm test`) are not attacks.
   const threat = names.get(t.suite);
   if (threat === undefined) continue;
   const r = rows.get(threat) ?? { tried: 0, held: 0, escapes: 0, crashes: 0, hangs: 0 };
