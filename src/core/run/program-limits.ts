@@ -35,9 +35,13 @@ export function ownDataKiB(): number | undefined {
   }
 }
 
-/** The prlimit arguments for `file` under `memoryBytes`, with the process count when `countsOwn`; `nodeBaselineKiB` for a node (ownDataKiB). */
-export function limitArgs(file: string, memoryBytes: number, countsOwn: boolean, nodeBaselineKiB: number | undefined): string[] {
-  const mem = !isNodeProgram(file) ? `--as=${memoryBytes}` : nodeBaselineKiB !== undefined ? `--data=${memoryBytes + nodeBaselineKiB * 1024}` : undefined;
+/**
+ * The prlimit arguments of a program under `memoryBytes`, with the process count when
+ * `countsOwn`: an address-space limit, or for a node (`node`) a data-segment limit above its
+ * baseline, none when that is unknown. Shared with the process runtimes (runtimes/process.ts).
+ */
+export function limitArgs(memoryBytes: number, countsOwn: boolean, node?: { readonly baselineKiB: number | undefined }): string[] {
+  const mem = node === undefined ? `--as=${memoryBytes}` : node.baselineKiB !== undefined ? `--data=${memoryBytes + node.baselineKiB * 1024}` : undefined;
   return ['--core=0', ...(mem !== undefined ? [mem] : []), ...(countsOwn ? [`--nproc=${RUN_MAX_PROCESSES}`] : [])];
 }
 

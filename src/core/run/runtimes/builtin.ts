@@ -128,7 +128,7 @@ export function confiner(o: ConfineOptions): BuiltinContext['confine'] {
     if ('refused' in c) return { ok: false, outcome: { status: 'unavailable', diagnostics: [c.refused] } };
     o.report(c.sandbox, [...c.diagnostics, ...(limiter?.diagnostics ?? [])]);
     // Inside the sandbox, after the bridge (which the limits would not let start), as for a process runtime.
-    const limits = limiter?.path !== undefined && o.memoryBytes !== undefined ? [limiter.path, ...limitArgs(file, o.memoryBytes, c.countsOwnProcesses === true, isNodeProgram(file) ? ownDataKiB() : undefined), '--'] : [];
+    const limits = limiter?.path !== undefined && o.memoryBytes !== undefined ? [limiter.path, ...limitArgs(o.memoryBytes, c.countsOwnProcesses === true, isNodeProgram(file) ? { baselineKiB: ownDataKiB() } : undefined), '--'] : [];
     const argv = [...(o.processPrefix ?? []), ...c.prefix, ...limits, file, ...args];
     // The grants' descriptors are held for one program: released once it ends.
     const spawn = async (spec: Omit<SpawnSpec, 'argv' | 'cwd'>, env: Readonly<Record<string, string>>, egressFds: readonly (number | Uint8Array)[] = []): Promise<SpawnOutcome> => {

@@ -14,7 +14,8 @@ import type { RecordingGate } from '../../policy/gate.js';
 import { within } from '../../policy/paths.js';
 import { failed, interpretProcess, memoryLimited, type Attempt } from '../attempt.js';
 import type { CapScope } from '../audit.js';
-import { RUN_MAX_PROCESSES, type RunCgroup } from '../cgroup.js';
+import type { RunCgroup } from '../cgroup.js';
+import { limitArgs } from '../program-limits.js';
 import { sandboxPath } from '../bwrap-args.js';
 import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
@@ -211,17 +212,16 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     // V8 reserves far more address space than it uses, so node gets a data-segment limit above
     // its own baseline (what it allocates counts; the heap is also capped by the flag above);
     // python and shell programs an address-space limit.
-    let mem: string | undefined = `--as=${bytes}`;
-    if (o.ep.runtime === 'node') mem = nodeBaseline === undefined ? undefined : `--data=${bytes + nodeBaseline * 1024}`;
-    if (mem === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
+    const node = o.ep.runtime === 'node' ? { baselineKiB: nodeBaseline } : undefined;
+    if (node !== undefined && nodeBaseline === undefined) diagnostics.push(diag('RUN_MEMORY_UNCAPPED', "node's baseline data segment could not be measured; only its heap is capped"));
     else memory = 'process';
-    // Inside the sandbox, after the bridge (which the limits would not let start): they hold
-    // for the command and what it starts.
     // Without the run's cgroup, the process count: in a sandbox that counts its own processes
     // (user-namespace.ts), as many tasks as the cgroup would allow.
-    const nproc = o.cgroup === undefined && confined.countsOwnProcesses === true ? [`--nproc=${RUN_MAX_PROCESSES}`] : [];
-    if (nproc.length > 0) processes = 'run';
-    command = [prlimit.path, '--core=0', ...(mem !== undefined ? [mem] : []), ...nproc, '--', ...command];
+    const countsOwn = o.cgroup === undefined && confined.countsOwnProcesses === true;
+    if (countsOwn) processes = 'run';
+    // Inside the sandbox, after the bridge (which the limits would not let start): they hold
+    // for the command and what it starts.
+    command = [prlimit.path, ...limitArgs(bytes, countsOwn, node), '--', ...command];
   } else {
     diagnostics.push(diag('RUN_MEMORY_UNCAPPED', `prlimit is ${prlimit.reason}; max_memory is not enforced for this ${o.ep.runtime} process`, { hint: 'install util-linux' }));
   }
