@@ -109,6 +109,30 @@ describe('skillctl run', () => {
     assert.deepEqual(await leftIn(scratch), []);
   });
 
+  it('an archive too deep to unpack under TMPDIR exits 2 with the file that does not fit, and leaves nothing there', async () => {
+    // A 4,040-byte path, within the archive bound: under a 200-byte TMPDIR it passes PATH_MAX.
+    const long = `${`${'a'.repeat(255)}/`.repeat(15)}${'f'.repeat(200)}`;
+    await writeBundle(join(project, 'deep'), {
+      skill_id: 'test.deep',
+      entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })],
+      files: { 'main.js': ECHO, [long]: 'deep' },
+    });
+    const packed = skillctl(['pack', './deep', '--out', 'dist'], { cwd: project });
+    assert.equal(packed.code, 0, packed.stderr);
+    const scratch = join(project, 'c'.repeat(200));
+    await mkdir(scratch);
+    const r = skillctl(['run', 'dist/test.deep-0.1.0.tgz', '--json', '--no-audit'], { cwd: project, env: { TMPDIR: scratch } });
+    assert.equal(r.code, 2, r.stderr);
+    const doc = json<{ diagnostics: { code: string; file?: string }[] }>(r);
+    assert.deepEqual(doc.diagnostics.map((d) => d.code), ['RUN_BUNDLE_INVALID', 'ARCHIVE_TARGET_INVALID']);
+    assert.equal(doc.diagnostics.find((d) => d.code === 'ARCHIVE_TARGET_INVALID')?.file, `dist/test.deep-0.1.0.tgz/${long}`);
+    assert.deepEqual(await leftIn(scratch), []);
+    const human = skillctl(['run', 'dist/test.deep-0.1.0.tgz', '--no-audit'], { cwd: project, env: { TMPDIR: scratch } });
+    assert.equal(human.code, 2);
+    assert.match(human.stderr, /ARCHIVE_TARGET_INVALID/);
+    assert.doesNotMatch(human.stderr, /\n\s+at /, 'no stack trace');
+  });
+
   it('ambient credentials never reach the skill', () => {
     const r = skillctl(['run', './echo', '--json', '--no-audit'], { cwd: project, env: { AWS_SECRET_ACCESS_KEY: 'a', GITHUB_TOKEN: 'g', NPM_TOKEN: 'n', HOME: '/h' } });
     assert.deepEqual(json<RunDoc>(r).output, { ok: '|HOME,LC_ALL,PATH,PYTHONIOENCODING,SKILLCTL_CWD,TZ' });
