@@ -1,10 +1,11 @@
 // Threat: a wasm module whose validation keeps skillctl busy before its deadline starts. The engine
 // validates a module (as written, then as rewritten) on the run's own thread, and no deadline or
 // signal interrupts it; its time is not the module's size. Three bytes declare 50,000 locals of a
-// function, and a block, call or branch in unreachable code makes the engine conjure or check every
-// value of a type of a thousand results: a 1 MB module held the thread 11.6 s, 600 KB of blocks
-// 4.3 s, 16 MiB minutes (an `mcp` server answered no session meanwhile). Such a module is refused
-// (RUN_WASM_INVALID) before the engine sees it, in milliseconds; an ordinary module is not.
+// function, and a block, call, branch or function end in unreachable code makes the engine conjure
+// or check every value of a type of a thousand results: a 1 MB module held the thread 11.6 s, 600 KB
+// of blocks 4.3 s, 500 KB of such functions 1.4 s, 16 MiB minutes (an `mcp` server answered no
+// session meanwhile). Such a module is refused (RUN_WASM_INVALID) before the engine sees it, in
+// milliseconds; an ordinary module is not.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -44,6 +45,15 @@ function callBomb(calls: number, arity: number): Uint8Array {
   return module(section(1, vec([RUN_TYPE, wide])), section(3, vec([[0x00], [0x01]])), EXPORT_RUN, section(10, vec([[...u32(run.length), ...run], [...u32(callee.length), ...callee]])));
 }
 
+/** `run`, and `functions` functions of `results` i32 results, each of them `unreachable end`. */
+function resultsBomb(functions: number, results: number): Uint8Array {
+  const wide = [0x60, 0x00, ...u32(results), ...Array<number>(results).fill(I32)];
+  const run = [0x00, 0x41, 0x00, 0x0b];
+  const body = [0x00, 0x00, 0x0b];
+  const bodies = [[...u32(run.length), ...run], ...Array.from({ length: functions }, () => [...u32(body.length), ...body])];
+  return module(section(1, vec([RUN_TYPE, wide])), section(3, vec([[0x00], ...Array.from({ length: functions }, () => [0x01])])), EXPORT_RUN, section(10, vec(bodies)));
+}
+
 function timedCheck(bytes: Uint8Array): { readonly code: string | undefined; readonly ms: number } {
   const t = performance.now();
   const r = checkWasmModule({ bytes, digest: 'sha256:0', entry: 'run' }, LIMITS, false);
@@ -63,6 +73,7 @@ describe('wasm modules whose validation would outlast every deadline', () => {
     ['20,000 functions of 50,000 locals each (200 KB)', () => localsBomb(20_000, 50_000)],
     ['20,000 blocks of a thousand results in unreachable code (120 KB)', () => blockBomb(20_000, 1000)],
     ['10,000 calls of a function of a thousand params and results (40 KB)', () => callBomb(10_000, 1000)],
+    ['20,000 functions of a thousand results, each ending in unreachable code (100 KB)', () => resultsBomb(20_000, 1000)],
   ];
   for (const [what, build] of bombs) {
     it(`${what} is refused before the engine validates it`, () => {

@@ -96,7 +96,7 @@ function engineValid(bytes: Uint8Array): boolean {
 function validationWorkOf(bytes: Uint8Array): number | string {
   try {
     const work = validationWork(bytes);
-    return work <= MAX_VALIDATION_WORK ? work : `the module's code would keep the engine's validation busy for more than ${MAX_VALIDATION_WORK} values (locals declared, and the values of each call, typed block, branch and return), on the run's thread before its deadline`;
+    return work <= MAX_VALIDATION_WORK ? work : `the module's code would keep the engine's validation busy for more than ${MAX_VALIDATION_WORK} values (locals declared, and the values of each call, typed block, branch, return and function end), on the run's thread before its deadline`;
   } catch (err) {
     if (err instanceof WasmFormatError || err instanceof RangeError) return `the module is not valid WebAssembly: ${err.message}`;
     throw err;

@@ -12,7 +12,7 @@
  * So the body of every function is decoded first (instructions.ts, as the metering pass does)
  * and charged for what the engine will do beyond reading its bytes: each declared local, and the
  * arity of the type each call and typed block names, of the label each branch targets and of
- * the function's results at each return. Ordinary code declares fewer locals than it has bytes,
+ * the function's results at each return and at its end. Ordinary code declares fewer locals than it has bytes,
  * and its calls pass a few values each: its work is well below MAX_VALIDATION_WORK.
  */
 import { readLimits, Reader, sections, skipRefType, skipValType, WasmFormatError, type Section } from './binary.js';
@@ -102,6 +102,8 @@ export function validationWork(bytes: Uint8Array, max: number = MAX_VALIDATION_W
       skipValType(body);
     }
     const results = arity(funcs.of[funcs.imported + i] ?? -1).results;
+    // The function's own end checks its results, even in unreachable code.
+    work += results;
     // The arity of each enclosing label, innermost last: a branch checks the values of its target.
     const labels: number[] = [results];
     while (labels.length > 0) {
