@@ -19,7 +19,10 @@ import { readLimits, Reader, sections, skipRefType, skipValType, WasmFormatError
 import { FuncTypes } from './func-types.js';
 import { OP, readInstruction } from './instructions.js';
 
-/** The most work (values laid out or checked) a module may ask of the engine's validation: about 0.1 to 0.7 s. */
+/**
+ * The most work (values laid out or checked) a module may ask of the engine's validation. At the
+ * bound, each of the two validations took 0.06 s (locals) to 0.5 s (blocks of a thousand results).
+ */
 export const MAX_VALIDATION_WORK = 16 * 1024 * 1024;
 
 const CALL = 0x10;
