@@ -66,6 +66,10 @@ function functionTypes(bytes: Uint8Array, imports: Section | undefined, funcs: S
       else if (kind === 3) {
         skipValType(r);
         r.byte();
+      } else if (kind === 4) {
+        // A tag (exceptions): refused later, by the rewrite, as every import but a function.
+        r.byte();
+        r.u32();
       } else throw new WasmFormatError(`import kind ${kind} is not supported`);
     }
   }
