@@ -8,10 +8,14 @@
  * segment, no percent-encoded separator, NUL or control character, no query or fragment, and no
  * directory skillctl never takes into a bundle (.git, node_modules, .skillctl), in any spelling a
  * case-insensitive or normalising file system takes for it (`.GIT/config` is `.git/config` on
- * macOS and Windows: a repository whose config git obeys in the pulled folder). The authority
- * part is never resolved on the network (the SEP forbids it); it is only text.
+ * macOS and Windows: a repository whose config git obeys in the pulled folder), nor any folder an
+ * agent host loads skills from (`.claude/skills/`): a skill nested there is loaded under a name
+ * of its own (Claude Code loads nested skill folders), one the collision check never saw. The
+ * authority part is never resolved on the network (the SEP forbids it); it is only text.
  */
 import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName } from '../bundle/index.js';
+// The file, not the index: pins/ imports this folder.
+import { AGENT_SKILL_ROOTS } from '../pins/skill-roots.js';
 
 export const SKILL_SCHEME = 'skill://';
 export const SKILL_MD = 'SKILL.md';
@@ -76,6 +80,9 @@ export function filePathOf(skill: SkillUri, fileUri: string): { readonly path: s
   if (excluded !== undefined) return { problem: `${fileUri}: a file under ${excluded}/, which no skill folder holds` };
   const last = decoded[decoded.length - 1] as string;
   if (EXCLUDED_NAMES.has(foldName(last))) return { problem: `${fileUri}: a ${last} file, which no skill folder holds` };
+  const dirs = `/${decoded.slice(0, -1).map(foldName).join('/')}/`;
+  const root = AGENT_SKILL_ROOTS.find((r) => dirs.includes(`/${r}/`));
+  if (root !== undefined) return { problem: `${fileUri}: a file under ${root}/, where an agent host loads it as a skill of its own, which the pull does not check` };
   return { path: decoded.join('/') };
 }
 
