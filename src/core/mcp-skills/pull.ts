@@ -30,8 +30,8 @@ const INVALID_PARAMS = -32602;
 /** Skills whose directories are walked at once (each walk keeps its own reads in flight). */
 const WALKS_AT_ONCE = 4;
 
-async function entriesOf(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<{ entry: SkillEntry; asked?: string }[]> {
-  if ('all' in request) return (await listSkills(server, limits)).map((entry) => ({ entry }));
+async function entriesOf(server: SkillServer, request: PullRequest, limits: PullLimits, listed: PullTally): Promise<{ entry: SkillEntry; asked?: string }[]> {
+  if ('all' in request) return (await listSkills(server, limits, listed)).map((entry) => ({ entry }));
   const out: { entry: SkillEntry; asked: string }[] = [];
   for (const uri of request.uris) {
     let result: unknown;
@@ -80,7 +80,9 @@ function declaredTooLarge(plans: readonly PlannedSkill[], limits: PullLimits): D
 export async function pullFrom(server: SkillServer, request: PullRequest, limits: PullLimits): Promise<PullResult> {
   const found: Diagnostic[] = [];
   const plans: PlannedSkill[] = [];
-  for (const { entry, asked } of await entriesOf(server, request, limits)) {
+  // The listings' bytes, every listing of the pull together (bounded apart from the files').
+  const listed: PullTally = { bytes: 0 };
+  for (const { entry, asked } of await entriesOf(server, request, limits, listed)) {
     const checked = checkEntry(entry, limits, asked);
     pushAll(found, checked.diagnostics);
     if (checked.plan !== undefined) plans.push(checked.plan);
@@ -93,12 +95,12 @@ export async function pullFrom(server: SkillServer, request: PullRequest, limits
   // skill's walk), not by which answer came first.
   const settle = <T>(p: Promise<T>): Promise<{ value: T } | { error: unknown }> => p.then((value) => ({ value }), (error: unknown) => ({ error }));
   const [listing, walks] = await Promise.all([
-    settle(listResources(server, limits)),
-    mapLimited(plans, WALKS_AT_ONCE, (p) => settle(server.directoryRead ? walkDirectory(server, p.skill.root, limits) : Promise.resolve([]))),
+    settle(listResources(server, limits, listed)),
+    mapLimited(plans, WALKS_AT_ONCE, (p) => settle(server.directoryRead ? walkDirectory(server, p.skill.root, limits, listed) : Promise.resolve([]))),
   ]);
   for (const r of [listing, ...walks]) if ('error' in r) throw r.error;
-  const listed = (listing as { value: string[] }).value;
-  for (const [i, plan] of plans.entries()) pushAll(found, unlistedFiles(plan, [...listed, ...(walks[i] as { value: string[] }).value]));
+  const shown = (listing as { value: string[] }).value;
+  for (const [i, plan] of plans.entries()) pushAll(found, unlistedFiles(plan, [...shown, ...(walks[i] as { value: string[] }).value]));
   if (hasErrors(found)) return { ok: false, skills: [], diagnostics: sortDiagnostics(found) };
   const skills: PulledSkill[] = [];
   // Every verified skill is held until all are placed: the pull as a whole is bounded too.

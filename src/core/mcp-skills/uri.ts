@@ -6,10 +6,16 @@
  * Every URI here comes from an untrusted server and a file path is made of it, so a file URI is
  * taken only when it is the skill's root followed by clean segments: no `.` or `..`, no empty
  * segment, no percent-encoded separator, NUL or control character, no query or fragment, and no
- * directory skillctl never takes into a bundle (.git, node_modules, .skillctl). The authority
- * part is never resolved on the network (the SEP forbids it); it is only text.
+ * directory skillctl never takes into a bundle (.git, node_modules, .skillctl), in any spelling a
+ * case-insensitive or normalising file system takes for it (`.GIT/config` is `.git/config` on
+ * macOS and Windows: a repository whose config git obeys in the pulled folder), nor any folder an
+ * agent host loads skills from (`.claude/skills/`): a skill nested there is loaded under a name
+ * of its own (Claude Code loads nested skill folders), one the collision check never saw. The
+ * authority part is never resolved on the network (the SEP forbids it); it is only text.
  */
-import { EXCLUDED_DIRS, EXCLUDED_NAMES } from '../bundle/index.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName } from '../bundle/index.js';
+// The file, not the index: pins/ imports this folder.
+import { AGENT_SKILL_ROOTS } from '../pins/skill-roots.js';
 
 export const SKILL_SCHEME = 'skill://';
 export const SKILL_MD = 'SKILL.md';
@@ -69,17 +75,22 @@ export function filePathOf(skill: SkillUri, fileUri: string): { readonly path: s
     if (p !== undefined) return { problem: `${fileUri}: ${p}` };
     decoded.push(decodeURIComponent(s));
   }
-  const excluded = decoded.slice(0, -1).find((d) => EXCLUDED_DIRS.has(d));
+  // The excluded names are spelt in lower case, as foldName spells every name.
+  const excluded = decoded.slice(0, -1).find((d) => EXCLUDED_DIRS.has(foldName(d)));
   if (excluded !== undefined) return { problem: `${fileUri}: a file under ${excluded}/, which no skill folder holds` };
   const last = decoded[decoded.length - 1] as string;
-  if (EXCLUDED_NAMES.has(last)) return { problem: `${fileUri}: a ${last} file, which no skill folder holds` };
+  if (EXCLUDED_NAMES.has(foldName(last))) return { problem: `${fileUri}: a ${last} file, which no skill folder holds` };
+  const dirs = `/${decoded.slice(0, -1).map(foldName).join('/')}/`;
+  const root = AGENT_SKILL_ROOTS.find((r) => dirs.includes(`/${r}/`));
+  if (root !== undefined) return { problem: `${fileUri}: a file under ${root}/, where an agent host loads it as a skill of its own, which the pull does not check` };
   return { path: decoded.join('/') };
 }
 
 /**
  * The key two paths collide on when written: a case-insensitive or normalising file system (macOS,
- * Windows) stores `A.md` and `a.md`, or NFC and NFD forms of one name, as one file.
+ * Windows) stores `A.md` and `a.md`, NFC and NFD forms of one name, `a.md` and `a.md.` (Windows)
+ * or a name with a code point HFS+ ignores, as one file (foldName, segment by segment).
  */
 export function collisionKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
+  return path.split('/').map(foldName).join('/');
 }

@@ -23,6 +23,9 @@ describe('checkEntry', () => {
     assert.deepEqual(codes(entry(['skill://x/SKILL.md', 'skill://x/A.md', 'skill://x/a.md'])), ['MCP_PULL_RESOURCE_DUPLICATE']);
     assert.deepEqual(codes(entry(['skill://x/SKILL.md', 'skill://x/SKILL.md'])), ['MCP_PULL_RESOURCE_DUPLICATE']);
     assert.deepEqual(codes(entry(['skill://x/SKILL.md', 'skill://x/a', 'skill://x/a/b'])), ['MCP_PULL_RESOURCE_DUPLICATE']);
+    // Windows drops a name's trailing dots and spaces; HFS+ ignores zero-width joiners: one file each.
+    assert.deepEqual(codes(entry(['skill://x/SKILL.md', 'skill://x/a.md', 'skill://x/a.md.'])), ['MCP_PULL_RESOURCE_DUPLICATE']);
+    assert.deepEqual(codes(entry(['skill://x/SKILL.md', 'skill://x/a.md', 'skill://x/a%E2%80%8C.md'])), ['MCP_PULL_RESOURCE_DUPLICATE']);
   });
   it('refuses an entry without resources, or whose resources leave out SKILL.md', () => {
     assert.deepEqual(codes({ uri: 'skill://x/SKILL.md', frontmatter: { name: 'x' } }), ['MCP_PULL_NO_DIGESTS']);

@@ -39,6 +39,9 @@ describe('filePathOf', () => {
   it('gives the decoded path below the skill root', () => {
     assert.deepEqual(filePathOf(s, 'skill://acme/refunds/templates/regional/eu-invoice.md'), { path: 'templates/regional/eu-invoice.md' });
     assert.deepEqual(filePathOf(s, 'skill://acme/refunds/notes/a%20b.md'), { path: 'notes/a b.md' });
+    // Only the two folders together are an agent host's skill root.
+    assert.deepEqual(filePathOf(s, 'skill://acme/refunds/.claude/settings.md'), { path: '.claude/settings.md' });
+    assert.deepEqual(filePathOf(s, 'skill://acme/refunds/skills/.claude/x.md'), { path: 'skills/.claude/x.md' });
   });
   for (const bad of [
     'skill://acme/refunds/../other/SKILL.md',
@@ -54,6 +57,18 @@ describe('filePathOf', () => {
     'skill://acme/refunds/vendored/.git',
     'skill://acme/refunds/node_modules/x/index.js',
     'skill://acme/refunds/.skillctl/audit.jsonl',
+    // Spellings macOS or Windows write as the names above.
+    'skill://acme/refunds/.GIT/config',
+    'skill://acme/refunds/.Git',
+    'skill://acme/refunds/.git./config',
+    'skill://acme/refunds/.git%20/config',
+    'skill://acme/refunds/.gi%E2%80%8Ct/config',
+    'skill://acme/refunds/Node_Modules/yaml/index.js',
+    'skill://acme/refunds/.SkillCtl/audit.jsonl',
+    // A skill of its own, loaded by an agent host from the pulled folder.
+    'skill://acme/refunds/.claude/skills/deploy/SKILL.md',
+    'skill://acme/refunds/docs/.agents/skills/deploy/SKILL.md',
+    'skill://acme/refunds/.Claude/Skills/deploy/SKILL.md',
     'skill://acme/refunds/a%0Ab',
     'file:///etc/passwd',
     '/etc/passwd',
