@@ -1,4 +1,4 @@
-// Threat: a tampered skill committed or merged past verify-pins (the pre-commit hook passes an index that is not what git commits, CI on Linux passes files that a macOS or Windows checkout puts inside a pinned or searched folder, a commit holds code in a pinned folder that no digest covers, or a pull request's lock vouches for its own tampered pins).
+// Threat: a tampered skill committed or merged past verify-pins (the pre-commit hook passes an index that is not what git commits, CI on Linux passes files that a macOS or Windows checkout puts inside a pinned or searched folder, a commit holds code in a pinned folder that no digest covers, a pull request's lock vouches for its own tampered pins, or a lock it adds in a subfolder, which skillctl started there obeys, vouches for them).
 // Each attack is made with real git in a pinned repository, with the pre-commit hook of
 // docs/hooks.md installed, and asserts that the hook refuses the commit (nothing committed), and
 // that `verify-pins --rev` (CI, the pre-push hook) refuses the same tree committed with
@@ -18,7 +18,7 @@
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
 // mode.
 import assert from 'node:assert/strict';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { errorCodes, git, installDocHook, pinnedRepo, RUN_JS, sh, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
@@ -469,5 +469,40 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
     assert.match(staged.stdout, /filter=lfs\).*Git LFS pointer/);
     // The working tree holds what was checked out: nothing to convert there.
     assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+  });
+});
+
+// Before: a folder below the top holding `pins/skills.lock.json` is a project root of its own to
+// every skillctl started inside it (its lock, its keys, its policy), and the top's verification
+// read none of it: a pull request adding `tools/pins/skills.lock.json`, a key of its own and a
+// tampered demo.hello under `tools/manifests/` passed the hook, `--rev` and `--base`, and
+// `skillctl run demo.hello` in `tools/` ran the tampered copy.
+describe('threat: a folder below the top with a lock of its own, which skillctl started there obeys', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('tools/pins/skills.lock.json pinning a tampered copy of a skill under a key the change adds, and a lock under lib/Pins/', async () => {
+    const { root, base } = await repo();
+    const tools = join(root, 'tools');
+    await cp(join(root, 'manifests', 'hello'), join(tools, 'manifests', 'hello'), { recursive: true });
+    await rm(join(tools, 'manifests', 'hello', 'signatures.json'));
+    await writeFile(join(tools, RUN_JS), 'evil()\n');
+    await put(root, 'tools/pins/skills.lock.json', '{\n  "lock_version": "skillctl.lock.v1",\n  "min_signers": 0,\n  "packs": [],\n  "skills": []\n}\n');
+    assert.equal(skillctlIn(tools, ['validate', '--fix', 'manifests/hello']).code, 0);
+    assert.equal(skillctlIn(tools, ['keygen', '--signer', 'mallory']).code, 0);
+    const pin = skillctlIn(tools, ['pin', '--trust-keys', '--min-signers', '1', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
+    assert.equal(pin.code, 0, pin.stdout + pin.stderr);
+    // Inside tools/, the nested lock is the lock: it vouches for the tampered copy.
+    assert.equal(skillctlIn(tools, ['verify-pins']).code, 0);
+    git(root, ['add', '--', 'tools']);
+    const nested = [['PIN_NESTED_LOCK', 'tools/pins/skills.lock.json']];
+    assert.deepEqual(refusedStaged(root, base), nested);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codes(r.stdout), nested);
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 1);
+    // A macOS or Windows checkout opens lib/Pins/skills.lock.json as lib/pins/skills.lock.json.
+    git(root, ['reset', '-q', '--hard', base]);
+    const lock = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
+    assert.deepEqual(await refused(root, base, { 'lib/Pins/skills.lock.json': lock }), [['PIN_NESTED_LOCK', 'lib/pins/skills.lock.json']]);
   });
 });

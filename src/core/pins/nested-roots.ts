@@ -8,11 +8,14 @@
  * The walk never enters what the bundle rules exclude (.git, node_modules, .skillctl) or what
  * package managers and build tools fill with thousands of directories; it never follows a link
  * (a link named `.claude` or `skills` on the way is returned as a root, which the scan reports).
+ * The same walk notes every folder below the top that holds a lock (`sub/pins/skills.lock.json`):
+ * skillctl started inside it takes it for the project root (fs/project.ts), and runs the skills
+ * that lock pins, under its keys and its policy, none of which the top's lock vouches for.
  * On a working tree it reads at most `maxDirs` directories, breadth first; a git tree is a
  * listing in memory and is walked whole.
  */
 import { join } from 'node:path';
-import { EXCLUDED_DIRS, TOOL_FILLED_DIRS, type DirOps } from '../bundle/index.js';
+import { EXCLUDED_DIRS, foldName, TOOL_FILLED_DIRS, type DirOps } from '../bundle/index.js';
 import { comparePaths } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { AGENT_SKILL_ROOTS } from './skill-roots.js';
@@ -26,6 +29,11 @@ const NOT_ENTERED: ReadonlySet<string> = new Set([...EXCLUDED_DIRS, ...TOOL_FILL
 export interface NestedRoots {
   /** Agent roots found below the top (not the top-level ones), POSIX paths from the root, sorted. */
   readonly roots: readonly string[];
+  /**
+   * Folders below the top holding a lock at `pins/skills.lock.json` (any spelling a macOS or
+   * Windows checkout opens as that, a file or a link), POSIX paths from the root, sorted.
+   */
+  readonly projects: readonly string[];
   /** The walk stopped at `maxDirs`, or a directory could not be read: roots below may be missing. */
   readonly truncated: boolean;
 }
@@ -42,9 +50,20 @@ function rootAt(rel: string, name: string, isDir: boolean): string | undefined {
   return undefined;
 }
 
-/** Agent roots below the top of `root` (see the module comment). */
+const LOCK_DIR = foldName('pins');
+const LOCK_NAME = foldName('skills.lock.json');
+
+/** The folder `rel` (a `pins` folder below the top) makes a project root when it holds the entry `name`, or undefined. */
+function projectAt(rel: string, name: string, isDir: boolean): string | undefined {
+  const cut = rel.lastIndexOf('/');
+  if (isDir || cut === -1 || foldName(rel.slice(cut + 1)) !== LOCK_DIR || foldName(name) !== LOCK_NAME) return undefined;
+  return rel.slice(0, cut);
+}
+
+/** Agent roots and nested project roots below the top of `root` (see the module comment). */
 export async function findNestedRoots(root: string, ops: Pick<DirOps, 'readdir'>, maxDirs: number = NESTED_MAX_DIRS): Promise<NestedRoots> {
   const found = new Set<string>();
+  const projects = new Set<string>();
   const queue = [''];
   let truncated = false;
   let read = 0;
@@ -65,11 +84,13 @@ export async function findNestedRoots(root: string, ops: Pick<DirOps, 'readdir'>
     }
     for (const ent of list) {
       const dir = ent.isDirectory();
+      const project = projectAt(rel, ent.name, dir);
+      if (project !== undefined) projects.add(project);
       if (!dir && !ent.isSymbolicLink()) continue;
       const at = rootAt(rel, ent.name, dir);
       if (at !== undefined) found.add(at);
       if (dir && !NOT_ENTERED.has(ent.name)) queue.push(rel === '' ? ent.name : `${rel}/${ent.name}`);
     }
   }
-  return { roots: [...found].sort(comparePaths), truncated };
+  return { roots: [...found].sort(comparePaths), projects: [...projects].sort(comparePaths), truncated };
 }
