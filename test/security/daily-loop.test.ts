@@ -145,6 +145,23 @@ describe('threat: names a case-insensitive checkout takes for a pinned or search
     assert.deepEqual(await refused(root, base, { [join(dirname(RUN_JS), 'RUN.js')]: 'evil()\n' }), [['BUNDLE_PATH_COLLISION', 'manifests/hello/run.js']]);
   });
 
+  // Before: a nested root was found by its exact spelling only. An agent on macOS or Windows
+  // working in packages/web/ opens packages/web/.Claude/skills/ as .claude/skills/ and loads
+  // the skill there, which passed every mode (the top's own roots were PIN_PATH_ALIAS already).
+  it('a skill under packages/web/.Claude/skills/ or packages/api/.claude/Skills/, which an agent working there loads on macOS and Windows', async () => {
+    const { root, base } = await repo();
+    const found = await refused(root, base, {
+      'packages/web/.Claude/skills/evil/skill.md': SKILL_MD,
+      'packages/api/.claude/Skills/evil/SKILL.md': SKILL_MD,
+      'packages/cli/.AGENTS/skills/evil/SKILL.md': SKILL_MD,
+    });
+    assert.deepEqual(found, [
+      ['PIN_UNPINNED', 'packages/api/.claude/Skills/evil'],
+      ['PIN_UNPINNED', 'packages/cli/.AGENTS/skills/evil'],
+      ['PIN_UNPINNED', 'packages/web/.Claude/skills/evil'],
+    ]);
+  });
+
   it('a new skill whose folder holds SKILL.md and Skill.md is not pinned: a macOS checkout keeps one, with either\'s bytes', async () => {
     const { root } = await repo();
     const md = (body: string): string => `---\nname: dates\ndescription: Formats dates.\nmetadata:\n  version: "1.0.0"\n---\n${body}\n`;

@@ -38,14 +38,29 @@ export interface NestedRoots {
   readonly truncated: boolean;
 }
 
-/** `rel/name` is an agent root below the top, or a link on the way to one (`.claude` or `.claude/skills`). */
+/** Each agent root's two folder names, folded as a macOS or Windows checkout compares them. */
+const FOLDED_ROOTS: readonly (readonly [string, string, string])[] = AGENT_SKILL_ROOTS.map((r) => {
+  const [first, second] = r.split('/') as [string, string];
+  return [foldName(first), foldName(second), second];
+});
+
+/**
+ * `rel/name` is an agent root below the top, or a link on the way to one (`.claude` or
+ * `.claude/skills`). Names are compared as a macOS or Windows checkout compares them: an agent
+ * working in `packages/web/` there loads `packages/web/.Claude/skills/` as `.claude/skills/`
+ * (on the top's own roots, another spelling is PIN_PATH_ALIAS).
+ */
 function rootAt(rel: string, name: string, isDir: boolean): string | undefined {
-  const path = rel === '' ? name : `${rel}/${name}`;
   if (rel === '') return undefined;
-  for (const r of AGENT_SKILL_ROOTS) {
-    if (path.endsWith(`/${r}`)) return path;
+  const path = `${rel}/${name}`;
+  const cut = rel.lastIndexOf('/');
+  const parent = foldName(rel.slice(cut + 1));
+  const own = foldName(name);
+  for (const [first, second, spelt] of FOLDED_ROOTS) {
+    // The top's `.claude/skills` is a root of its own, not a nested one.
+    if (cut !== -1 && parent === first && own === second) return path;
     // A link named like the root's first folder: the root is reached through it.
-    if (!isDir && `${name}/${r.slice(r.indexOf('/') + 1)}` === r) return `${path}/${r.slice(r.indexOf('/') + 1)}`;
+    if (!isDir && own === first) return `${path}/${spelt}`;
   }
   return undefined;
 }
