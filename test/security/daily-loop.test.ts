@@ -497,7 +497,7 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
 describe('threat: a folder below the top with a lock of its own, which skillctl started there obeys', () => {
   after(async () => Promise.all(repos.map(removeDir)));
 
-  it('tools/pins/skills.lock.json pinning a tampered copy of a skill under a key the change adds, and a lock under lib/Pins/', async () => {
+  it('tools/pins/skills.lock.json pinning a tampered copy of a skill under a key the change adds, a lock under lib/Pins/, and docs/pins linked to a folder holding a lock', async () => {
     const { root, base } = await repo();
     const tools = join(root, 'tools');
     await cp(join(root, 'manifests', 'hello'), join(tools, 'manifests', 'hello'), { recursive: true });
@@ -521,5 +521,12 @@ describe('threat: a folder below the top with a lock of its own, which skillctl 
     git(root, ['reset', '-q', '--hard', base]);
     const lock = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
     assert.deepEqual(await refused(root, base, { 'lib/Pins/skills.lock.json': lock }), [['PIN_NESTED_LOCK', 'lib/pins/skills.lock.json']]);
+    // A pins folder that is a link leads to a lock the walk does not follow.
+    git(root, ['reset', '-q', '--hard', base]);
+    await put(root, 'conf/locks/skills.lock.json', lock);
+    await mkdir(join(root, 'docs'), { recursive: true });
+    await symlink('../conf/locks', join(root, 'docs', 'pins'));
+    git(root, ['add', '--', 'conf', 'docs']);
+    assert.deepEqual(refusedStaged(root, base), [['PIN_NESTED_LOCK', 'docs/pins/skills.lock.json']]);
   });
 });

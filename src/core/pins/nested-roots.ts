@@ -68,8 +68,13 @@ function rootAt(rel: string, name: string, isDir: boolean): string | undefined {
 const LOCK_DIR = foldName('pins');
 const LOCK_NAME = foldName('skills.lock.json');
 
-/** The folder `rel` (a `pins` folder below the top) makes a project root when it holds the entry `name`, or undefined. */
-function projectAt(rel: string, name: string, isDir: boolean): string | undefined {
+/**
+ * The folder that the entry `name` of `rel` makes a project root, or undefined: a lock (a file or
+ * a link) in a `pins` folder below the top, or a `pins` below the top that is a link or a
+ * submodule, which leads to a lock the walk does not follow.
+ */
+function projectAt(rel: string, name: string, isDir: boolean, isLink: boolean): string | undefined {
+  if (isLink && rel !== '' && foldName(name) === LOCK_DIR) return rel;
   const cut = rel.lastIndexOf('/');
   if (isDir || cut === -1 || foldName(rel.slice(cut + 1)) !== LOCK_DIR || foldName(name) !== LOCK_NAME) return undefined;
   return rel.slice(0, cut);
@@ -99,7 +104,7 @@ export async function findNestedRoots(root: string, ops: Pick<DirOps, 'readdir'>
     }
     for (const ent of list) {
       const dir = ent.isDirectory();
-      const project = projectAt(rel, ent.name, dir);
+      const project = projectAt(rel, ent.name, dir, ent.isSymbolicLink());
       if (project !== undefined) projects.add(project);
       if (!dir && !ent.isSymbolicLink()) continue;
       const at = rootAt(rel, ent.name, dir);
