@@ -61,6 +61,12 @@ async function refused(root: string, base: string, files: Record<string, string>
   return refusedStaged(root, base);
 }
 
+/** `refused` in a fresh pinned repository, for skill folders added there: each is PIN_UNPINNED, in path order. */
+async function refusedUnpinned(files: Record<string, string>, folders: readonly string[]): Promise<void> {
+  const { root, base } = await repo();
+  assert.deepEqual(await refused(root, base, files), folders.map((f) => ['PIN_UNPINNED', f]));
+}
+
 /** `refused` for what the caller staged itself (links, submodules). */
 function refusedStaged(root: string, base: string): string[][] {
   const staged = skillctlIn(root, ['verify-pins', '--staged', '--json']);
@@ -195,12 +201,7 @@ describe('threat: skill folders the unpinned search skipped', () => {
   after(async () => Promise.all(repos.map(removeDir)));
 
   it('a skill folder named node_modules or .skillctl directly in a skill root', async () => {
-    const { root, base } = await repo();
-    const found = await refused(root, base, { '.claude/skills/node_modules/SKILL.md': SKILL_MD, 'skills/.skillctl/SKILL.md': SKILL_MD });
-    assert.deepEqual(found, [
-      ['PIN_UNPINNED', '.claude/skills/node_modules'],
-      ['PIN_UNPINNED', 'skills/.skillctl'],
-    ]);
+    await refusedUnpinned({ '.claude/skills/node_modules/SKILL.md': SKILL_MD, 'skills/.skillctl/SKILL.md': SKILL_MD }, ['.claude/skills/node_modules', 'skills/.skillctl']);
   });
 });
 
@@ -265,6 +266,12 @@ describe('threat: skills an agent reaches through links, submodules, other spell
     ]);
   });
 
+  // Before: .github/skills/ was no skill root, and GitHub Copilot (its cloud agent, its CLI, VS
+  // Code's agent mode) loads a repository's skills from it: a skill added there passed every mode.
+  it('a skill under .github/skills/, or .github/skills/ nested in a package, which GitHub Copilot loads', async () => {
+    await refusedUnpinned({ '.github/skills/evil/SKILL.md': SKILL_MD, 'packages/web/.github/skills/evil/SKILL.md': SKILL_MD }, ['.github/skills/evil', 'packages/web/.github/skills/evil']);
+  });
+
   it('a .claude/skills/ nested in a package, which an agent working there loads; node_modules/ is not searched', async () => {
     const { root, base } = await repo();
     await put(root, 'node_modules/pkg/.claude/skills/dep/SKILL.md', SKILL_MD);
@@ -322,7 +329,7 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
     const pin = skillctlIn(root, ['pin', '--replace', '--trust-keys', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
     assert.equal(pin.code, 0, pin.stdout + pin.stderr);
     // Drop .claude/skills from the roots, and add an unpinned skill there.
-    assert.equal(skillctlIn(root, ['pin', '--skill-roots', 'manifests,skills,.agents/skills']).code, 0);
+    assert.equal(skillctlIn(root, ['pin', '--skill-roots', 'manifests,skills,.agents/skills,.github/skills']).code, 0);
     await put(root, '.claude/skills/evil/SKILL.md', SKILL_MD);
     git(root, ['add', '.']);
     git(root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);

@@ -13,8 +13,13 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import type { SkillctlLock } from './model.js';
 import { unsafeSourcePath } from './paths.js';
 
-/** Where skills are looked for when the lock names no `skill_roots`, relative to the project root. */
-export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.agents/skills', '.claude/skills'];
+/**
+ * Where skills are looked for when the lock names no `skill_roots`, relative to the project root.
+ * `.github/skills` is where GitHub Copilot (its cloud agent, its CLI, VS Code's agent mode) loads
+ * a repository's skills from, beside `.claude/skills` and `.agents/skills`: left out, a skill
+ * added there passed every check while Copilot loaded it.
+ */
+export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.agents/skills', '.claude/skills', '.github/skills'];
 
 /**
  * The default roots an agent host lists and loads every child of, wherever they are: Claude Code
@@ -22,7 +27,7 @@ export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.
  * searched for at any depth (nested-roots.ts), and a case-insensitive file system opens
  * `skill.md` there as `SKILL.md` (scan.ts).
  */
-export const AGENT_SKILL_ROOTS: readonly string[] = ['.agents/skills', '.claude/skills'];
+export const AGENT_SKILL_ROOTS: readonly string[] = ['.agents/skills', '.claude/skills', '.github/skills'];
 
 const FOLDED_AGENT_ROOTS: readonly string[] = AGENT_SKILL_ROOTS.map((r) => r.split('/').map(foldName).join('/'));
 
