@@ -104,7 +104,7 @@ describe('skill roots', () => {
     await skillMd(root, 'tools/skills', 'tool-skill');
     const r = skillctl(['pin', '--all', '--skill-roots', 'manifests,tools/skills/'], { cwd: root });
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills\)$/m);
+    assert.match(r.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills, \.github\/skills\)$/m);
     const lock = JSON.parse(await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8')) as { skill_roots?: string[]; skills: { source: string }[] };
     assert.deepEqual(lock.skill_roots, ['manifests', 'tools/skills']);
     assert.deepEqual(lock.skills.map((s) => s.source).sort(), ['manifests/hello', 'tools/skills/tool-skill']);

@@ -224,7 +224,7 @@ describe('verify-pins --staged and --rev: the skill roots of the lock in the tre
     // Set the roots alone (no pin), then commit a skill under the new root without pinning it.
     const set = skillctlIn(root, ['pin', '--skill-roots', 'manifests,tools/skills']);
     assert.equal(set.code, 0, set.stdout + set.stderr);
-    assert.match(set.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills\)$/m);
+    assert.match(set.stdout, /^skill roots: manifests, tools\/skills \(were manifests, skills, \.agents\/skills, \.claude\/skills, \.github\/skills\)$/m);
     await mkdir(join(root, 'tools', 'skills', 'word-count'), { recursive: true });
     await writeFile(join(root, 'tools', 'skills', 'word-count', 'SKILL.md'), skillMd('word-count'));
     git(root, ['add', '.']);

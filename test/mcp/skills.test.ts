@@ -48,7 +48,7 @@ describe('skillctl mcp --skills: the skill roots over the MCP Skills extension',
   it('declares the extension, and says on stderr what it serves and what it leaves out', () => {
     assert.deepEqual(s.client.getServerCapabilities()?.extensions, { [EXTENSION]: { directoryRead: true } });
     const err = s.stderr();
-    assert.match(err, /^skillctl mcp: 3 skills under manifests, skills, \.agents\/skills, \.claude\/skills \(the default skill roots\)$/m);
+    assert.match(err, /^skillctl mcp: 3 skills under manifests, skills, \.agents\/skills, \.claude\/skills, \.github\/skills \(the default skill roots\)$/m);
     assert.match(err, /AGENT_SKILL_FIELD_MISSING/);
     assert.match(err, /BUNDLE_SYMLINK/);
     assert.match(err, /AGENT_SKILL_NAME_DUPLICATE {2}skill path "word-count" is also served from \.agents\/skills\/word-count; only that one is served/);

@@ -1,4 +1,4 @@
-// Threat: a tampered skill committed or merged past verify-pins (the pre-commit hook passes an index that is not what git commits, CI on Linux passes files that a macOS or Windows checkout puts inside a pinned or searched folder, a commit holds code in a pinned folder that no digest covers, or a pull request's lock vouches for its own tampered pins).
+// Threat: a tampered skill committed or merged past verify-pins (the pre-commit hook passes an index that is not what git commits, CI on Linux passes files that a macOS or Windows checkout puts inside a pinned or searched folder, a commit holds code in a pinned folder that no digest covers, a pull request's lock vouches for its own tampered pins, or a lock it adds in a subfolder, which skillctl started there obeys, vouches for them).
 // Each attack is made with real git in a pinned repository, with the pre-commit hook of
 // docs/hooks.md installed, and asserts that the hook refuses the commit (nothing committed), and
 // that `verify-pins --rev` (CI, the pre-push hook) refuses the same tree committed with
@@ -18,7 +18,7 @@
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
 // mode.
 import assert from 'node:assert/strict';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { errorCodes, git, installDocHook, pinnedRepo, RUN_JS, sh, skillctlIn, type PinnedRepo } from '../helpers/git-pins.js';
@@ -59,6 +59,12 @@ async function refused(root: string, base: string, files: Record<string, string>
   for (const [rel, text] of Object.entries(files)) await put(root, rel, text);
   git(root, ['add', '-f', '--', ...Object.keys(files)]);
   return refusedStaged(root, base);
+}
+
+/** `refused` in a fresh pinned repository, for skill folders added there: each is PIN_UNPINNED, in path order. */
+async function refusedUnpinned(files: Record<string, string>, folders: readonly string[]): Promise<void> {
+  const { root, base } = await repo();
+  assert.deepEqual(await refused(root, base, files), folders.map((f) => ['PIN_UNPINNED', f]));
 }
 
 /** `refused` for what the caller staged itself (links, submodules). */
@@ -145,6 +151,23 @@ describe('threat: names a case-insensitive checkout takes for a pinned or search
     assert.deepEqual(await refused(root, base, { [join(dirname(RUN_JS), 'RUN.js')]: 'evil()\n' }), [['BUNDLE_PATH_COLLISION', 'manifests/hello/run.js']]);
   });
 
+  // Before: a nested root was found by its exact spelling only. An agent on macOS or Windows
+  // working in packages/web/ opens packages/web/.Claude/skills/ as .claude/skills/ and loads
+  // the skill there, which passed every mode (the top's own roots were PIN_PATH_ALIAS already).
+  it('a skill under packages/web/.Claude/skills/ or packages/api/.claude/Skills/, which an agent working there loads on macOS and Windows', async () => {
+    const { root, base } = await repo();
+    const found = await refused(root, base, {
+      'packages/web/.Claude/skills/evil/skill.md': SKILL_MD,
+      'packages/api/.claude/Skills/evil/SKILL.md': SKILL_MD,
+      'packages/cli/.AGENTS/skills/evil/SKILL.md': SKILL_MD,
+    });
+    assert.deepEqual(found, [
+      ['PIN_UNPINNED', 'packages/api/.claude/Skills/evil'],
+      ['PIN_UNPINNED', 'packages/cli/.AGENTS/skills/evil'],
+      ['PIN_UNPINNED', 'packages/web/.Claude/skills/evil'],
+    ]);
+  });
+
   it('a new skill whose folder holds SKILL.md and Skill.md is not pinned: a macOS checkout keeps one, with either\'s bytes', async () => {
     const { root } = await repo();
     const md = (body: string): string => `---\nname: dates\ndescription: Formats dates.\nmetadata:\n  version: "1.0.0"\n---\n${body}\n`;
@@ -178,12 +201,7 @@ describe('threat: skill folders the unpinned search skipped', () => {
   after(async () => Promise.all(repos.map(removeDir)));
 
   it('a skill folder named node_modules or .skillctl directly in a skill root', async () => {
-    const { root, base } = await repo();
-    const found = await refused(root, base, { '.claude/skills/node_modules/SKILL.md': SKILL_MD, 'skills/.skillctl/SKILL.md': SKILL_MD });
-    assert.deepEqual(found, [
-      ['PIN_UNPINNED', '.claude/skills/node_modules'],
-      ['PIN_UNPINNED', 'skills/.skillctl'],
-    ]);
+    await refusedUnpinned({ '.claude/skills/node_modules/SKILL.md': SKILL_MD, 'skills/.skillctl/SKILL.md': SKILL_MD }, ['.claude/skills/node_modules', 'skills/.skillctl']);
   });
 });
 
@@ -248,6 +266,12 @@ describe('threat: skills an agent reaches through links, submodules, other spell
     ]);
   });
 
+  // Before: .github/skills/ was no skill root, and GitHub Copilot (its cloud agent, its CLI, VS
+  // Code's agent mode) loads a repository's skills from it: a skill added there passed every mode.
+  it('a skill under .github/skills/, or .github/skills/ nested in a package, which GitHub Copilot loads', async () => {
+    await refusedUnpinned({ '.github/skills/evil/SKILL.md': SKILL_MD, 'packages/web/.github/skills/evil/SKILL.md': SKILL_MD }, ['.github/skills/evil', 'packages/web/.github/skills/evil']);
+  });
+
   it('a .claude/skills/ nested in a package, which an agent working there loads; node_modules/ is not searched', async () => {
     const { root, base } = await repo();
     await put(root, 'node_modules/pkg/.claude/skills/dep/SKILL.md', SKILL_MD);
@@ -305,7 +329,7 @@ describe('threat: a pull request whose lock vouches for its own tampered pins', 
     const pin = skillctlIn(root, ['pin', '--replace', '--trust-keys', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
     assert.equal(pin.code, 0, pin.stdout + pin.stderr);
     // Drop .claude/skills from the roots, and add an unpinned skill there.
-    assert.equal(skillctlIn(root, ['pin', '--skill-roots', 'manifests,skills,.agents/skills']).code, 0);
+    assert.equal(skillctlIn(root, ['pin', '--skill-roots', 'manifests,skills,.agents/skills,.github/skills']).code, 0);
     await put(root, '.claude/skills/evil/SKILL.md', SKILL_MD);
     git(root, ['add', '.']);
     git(root, ['commit', '-q', '--no-verify', '-m', 'the pull request']);
@@ -469,5 +493,47 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
     assert.match(staged.stdout, /filter=lfs\).*Git LFS pointer/);
     // The working tree holds what was checked out: nothing to convert there.
     assert.equal(skillctlIn(root, ['verify-pins']).code, 0);
+  });
+});
+
+// Before: a folder below the top holding `pins/skills.lock.json` is a project root of its own to
+// every skillctl started inside it (its lock, its keys, its policy), and the top's verification
+// read none of it: a pull request adding `tools/pins/skills.lock.json`, a key of its own and a
+// tampered demo.hello under `tools/manifests/` passed the hook, `--rev` and `--base`, and
+// `skillctl run demo.hello` in `tools/` ran the tampered copy.
+describe('threat: a folder below the top with a lock of its own, which skillctl started there obeys', () => {
+  after(async () => Promise.all(repos.map(removeDir)));
+
+  it('tools/pins/skills.lock.json pinning a tampered copy of a skill under a key the change adds, a lock under lib/Pins/, and docs/pins linked to a folder holding a lock', async () => {
+    const { root, base } = await repo();
+    const tools = join(root, 'tools');
+    await cp(join(root, 'manifests', 'hello'), join(tools, 'manifests', 'hello'), { recursive: true });
+    await rm(join(tools, 'manifests', 'hello', 'signatures.json'));
+    await writeFile(join(tools, RUN_JS), 'evil()\n');
+    await put(root, 'tools/pins/skills.lock.json', '{\n  "lock_version": "skillctl.lock.v1",\n  "min_signers": 0,\n  "packs": [],\n  "skills": []\n}\n');
+    assert.equal(skillctlIn(tools, ['validate', '--fix', 'manifests/hello']).code, 0);
+    assert.equal(skillctlIn(tools, ['keygen', '--signer', 'mallory']).code, 0);
+    const pin = skillctlIn(tools, ['pin', '--trust-keys', '--min-signers', '1', '--sign', '.skillctl/keys/mallory.key', '--signer', 'mallory', 'manifests/hello']);
+    assert.equal(pin.code, 0, pin.stdout + pin.stderr);
+    // Inside tools/, the nested lock is the lock: it vouches for the tampered copy.
+    assert.equal(skillctlIn(tools, ['verify-pins']).code, 0);
+    git(root, ['add', '--', 'tools']);
+    const nested = [['PIN_NESTED_LOCK', 'tools/pins/skills.lock.json']];
+    assert.deepEqual(refusedStaged(root, base), nested);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codes(r.stdout), nested);
+    assert.equal(skillctlIn(root, ['verify-pins']).code, 1);
+    // A macOS or Windows checkout opens lib/Pins/skills.lock.json as lib/pins/skills.lock.json.
+    git(root, ['reset', '-q', '--hard', base]);
+    const lock = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
+    assert.deepEqual(await refused(root, base, { 'lib/Pins/skills.lock.json': lock }), [['PIN_NESTED_LOCK', 'lib/pins/skills.lock.json']]);
+    // A pins folder that is a link leads to a lock the walk does not follow.
+    git(root, ['reset', '-q', '--hard', base]);
+    await put(root, 'conf/locks/skills.lock.json', lock);
+    await mkdir(join(root, 'docs'), { recursive: true });
+    await symlink('../conf/locks', join(root, 'docs', 'pins'));
+    git(root, ['add', '--', 'conf', 'docs']);
+    assert.deepEqual(refusedStaged(root, base), [['PIN_NESTED_LOCK', 'docs/pins/skills.lock.json']]);
   });
 });

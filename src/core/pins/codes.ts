@@ -58,6 +58,11 @@ export const PIN_CODES = {
     title: 'A symbolic link or submodule where the unpinned search would have to follow it: directly in a skill root, named like a skill file (SKILL.md, skill.yaml, skill.json), or on the way to a skill root.',
     exit: 'findings',
   },
+  PIN_NESTED_LOCK: {
+    severity: 'error',
+    title: 'A folder below the project\'s top holds a lock of its own (sub/pins/skills.lock.json): skillctl started inside it runs the skills that lock pins, under its keys and policy, which this verification does not check.',
+    exit: 'findings',
+  },
   PIN_SEARCH_TRUNCATED: {
     severity: 'warning',
     title: 'verify-pins on a working tree: the search for nested .claude/skills and .agents/skills folders stopped at its bound (10,000 directories) or at a directory it could not read.',

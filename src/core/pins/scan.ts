@@ -86,6 +86,8 @@ export interface Pinnable {
   readonly packs: readonly string[];
   /** Agent roots found below the project's top and searched too (nested-roots.ts), sorted. */
   readonly nestedRoots: readonly string[];
+  /** Folders below the top holding a lock of their own, project roots of their own (nested-roots.ts), sorted. */
+  readonly nestedProjects: readonly string[];
   /** What the search could not look into (`PIN_UNSEARCHABLE`), and a nested walk cut short. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -263,7 +265,7 @@ export async function findPinnable(
   }
   // A packs directory that is itself a bundle's subdirectory is part of that bundle.
   const folders = new Set(scan.folders);
-  return { bundles: scan.folders, packs: packs.filter((p) => !insideAny(p, folders)), nestedRoots, diagnostics };
+  return { bundles: scan.folders, packs: packs.filter((p) => !insideAny(p, folders)), nestedRoots, nestedProjects: nested.projects, diagnostics };
 }
 
 /** Pack files: `*.yaml`, `*.yml` and `*.json` directly in `<root>/manifests/packs/`. */

@@ -8,13 +8,18 @@
  * a skill that could shrink the list could hide itself from the unpinned check. This module is
  * the list and its rules; project-skills.ts reads it from a project.
  */
-import { EXCLUDED_DIRS } from '../bundle/index.js';
+import { EXCLUDED_DIRS, foldName } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import type { SkillctlLock } from './model.js';
 import { unsafeSourcePath } from './paths.js';
 
-/** Where skills are looked for when the lock names no `skill_roots`, relative to the project root. */
-export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.agents/skills', '.claude/skills'];
+/**
+ * Where skills are looked for when the lock names no `skill_roots`, relative to the project root.
+ * `.github/skills` is where GitHub Copilot (its cloud agent, its CLI, VS Code's agent mode) loads
+ * a repository's skills from, beside `.claude/skills` and `.agents/skills`: left out, a skill
+ * added there passed every check while Copilot loaded it.
+ */
+export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.agents/skills', '.claude/skills', '.github/skills'];
 
 /**
  * The default roots an agent host lists and loads every child of, wherever they are: Claude Code
@@ -22,11 +27,17 @@ export const DEFAULT_SKILL_ROOTS: readonly string[] = ['manifests', 'skills', '.
  * searched for at any depth (nested-roots.ts), and a case-insensitive file system opens
  * `skill.md` there as `SKILL.md` (scan.ts).
  */
-export const AGENT_SKILL_ROOTS: readonly string[] = ['.agents/skills', '.claude/skills'];
+export const AGENT_SKILL_ROOTS: readonly string[] = ['.agents/skills', '.claude/skills', '.github/skills'];
 
-/** Whether `root` is an agent host's root: one of AGENT_SKILL_ROOTS, at the top or in a subfolder. */
+const FOLDED_AGENT_ROOTS: readonly string[] = AGENT_SKILL_ROOTS.map((r) => r.split('/').map(foldName).join('/'));
+
+/**
+ * Whether `root` is an agent host's root: one of AGENT_SKILL_ROOTS, at the top or in a subfolder,
+ * spelt in any way a macOS or Windows checkout opens as it (`packages/web/.Claude/skills`).
+ */
 export function isAgentRoot(root: string): boolean {
-  return AGENT_SKILL_ROOTS.some((r) => root === r || root.endsWith(`/${r}`));
+  const tail = root.split('/').slice(-2).map(foldName).join('/');
+  return FOLDED_AGENT_ROOTS.includes(tail);
 }
 
 /** The most roots a lock may name: each is searched by every `verify-pins`. */

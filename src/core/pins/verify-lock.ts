@@ -11,6 +11,7 @@ import type { LockContext, ProvenactLockContext, SkillctlLockContext } from './c
 import { findAliases } from './aliases.js';
 import { findPinnable, findProvenactBundles, PACKS_DIR } from './scan.js';
 import { DEFAULT_SKILL_ROOTS, skillRootsOf } from './skill-roots.js';
+import { DEFAULT_LOCK_PATH } from './model.js';
 import { findUncovered } from './uncovered.js';
 import { verifyPackPin, type PackVerification } from './verify-pack.js';
 import { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
@@ -72,6 +73,22 @@ function duplicates<T>(entries: readonly T[], identity: (e: T) => string, source
 /** `hint` says how to pin one: skillctl pin for a skillctl lock; a provenact lock is written by its own tooling. */
 function unpinned(found: readonly string[], pinned: ReadonlySet<string>, kind: string, hint: (path: string) => string = (p) => `skillctl pin ${p}`): Diagnostic[] {
   return found.filter((p) => !pinned.has(p)).map((p) => diag('PIN_UNPINNED', `${kind} ${p} is not pinned`, { file: p, hint: hint(p) }));
+}
+
+/**
+ * `PIN_NESTED_LOCK` for each folder below the top that holds a lock: skillctl started there takes
+ * it for the project root (fs/project.ts), so `run` and `mcp` there run what that lock pins, and
+ * trust its keys, its `min_signers` and its policy. This verification reads none of it, and
+ * `--base` compares only this lock: a change adding `tools/pins/skills.lock.json` with a key of
+ * its own and a tampered skill under `tools/manifests/` passed every check.
+ */
+function nestedLocks(projects: readonly string[]): Diagnostic[] {
+  return projects.map((p) =>
+    diag('PIN_NESTED_LOCK', `${p}/ holds a lock of its own: skillctl started inside it runs the skills that lock pins, under its keys and policy, and this lock vouches for none of them`, {
+      file: `${p}/${DEFAULT_LOCK_PATH}`,
+      hint: `keep one lock for the repository: pin the skills of ${p}/ in this one (add its skill folders to skill_roots: skillctl pin --skill-roots) and remove ${p}/${DEFAULT_LOCK_PATH}`,
+    }),
+  );
 }
 
 /** Identical findings (a trust failure seen by every pin) are reported once. */
@@ -139,6 +156,7 @@ async function verifySkillctl(ctx: SkillctlLockContext, opts: VerifyLockOptions)
       ...packs.flatMap((r) => r.diagnostics),
       ...missing,
       ...pinnable.diagnostics,
+      ...nestedLocks(pinnable.nestedProjects),
       ...aliases,
       ...uncovered,
     ]),
@@ -196,6 +214,7 @@ async function verifyProvenact(ctx: ProvenactLockContext, opts: VerifyLockOption
       ...duplicates(lock.skills, (p) => `${p.id}@${p.version}`, (p) => strip(p.bundle_dir), (p) => `${p.id} ${p.version}`, '/skills', ctx.lockFile),
       ...skills.flatMap((r) => r.diagnostics),
       ...missing,
+      ...nestedLocks(pinnable.nestedProjects),
       ...aliases,
       ...uncovered,
     ]),

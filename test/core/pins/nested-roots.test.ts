@@ -19,6 +19,7 @@ describe('findNestedRoots', () => {
     await symlink('/tmp', join(root, 'packages/cli/.claude'));
     assert.deepEqual(await findNestedRoots(root, asyncDirOps), {
       roots: ['packages/api/.agents/skills', 'packages/cli/.claude/skills', 'packages/web/.claude/skills'],
+      projects: [],
       truncated: false,
     });
     const cut = await findNestedRoots(root, asyncDirOps, 3);

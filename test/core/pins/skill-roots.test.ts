@@ -13,7 +13,7 @@ describe('skill roots', () => {
   after(cleanup);
 
   it('defaults to the folders agents use', () => {
-    assert.deepEqual(DEFAULT_SKILL_ROOTS, ['manifests', 'skills', '.agents/skills', '.claude/skills']);
+    assert.deepEqual(DEFAULT_SKILL_ROOTS, ['manifests', 'skills', '.agents/skills', '.claude/skills', '.github/skills']);
   });
 
   it('a root is a clean relative path inside the project, listed once', () => {
