@@ -2,11 +2,11 @@
 // listens on loopback, which --remote contacts only with --private-origins (this lock is our own).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFile, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { json, skillctl, type CliRun } from '../helpers/cli.js';
-import { startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
+import { ociProject, startRegistry, type RunningRegistry } from '../helpers/oci-registry.js';
 import { removeDir, tempDir } from '../helpers/project.js';
 
 const READ_TEXT = join(process.cwd(), 'manifests', 'default', 'fs.read_text');
@@ -32,13 +32,8 @@ describe('pin, verify-pins --remote and run with oci:// origins', () => {
   before(async () => {
     registry = await startRegistry();
     work = await tempDir('skillctl-oci-lock-');
-    proj = join(work, 'proj');
-    await mkdir(join(proj, '.git'), { recursive: true });
     // The pushed skill carries skillctl's project signature: this project trusts that key.
-    await mkdir(join(proj, 'pins'));
-    await copyFile(join(process.cwd(), 'pins', 'public-keys.json'), join(proj, 'pins', 'public-keys.json'));
-    await mkdir(join(work, 'docker'));
-    env = { XDG_CACHE_HOME: join(work, 'cache'), DOCKER_CONFIG: join(work, 'docker') };
+    ({ proj, env } = await ociProject(work));
     ref = `oci://${registry.host}/skills/fs.read_text:0.1.0`;
     const pushed = cli(['push', READ_TEXT, ref, '--json']);
     assert.equal(pushed.code, 0, pushed.stdout + pushed.stderr);

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,4 +133,18 @@ export function dockerConfig(host: string, username: string, password: string): 
   const dir = mkdtempSync(join(tmpdir(), 'skillctl-docker-config-'));
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ auths: { [host]: { auth: Buffer.from(`${username}:${password}`).toString('base64') } } }));
   return dir;
+}
+
+/**
+ * A project under `work` (`proj`, with `.git/`) that trusts skillctl's project key, as the skills
+ * pushed from manifests/default are signed with it, and the environment of its commands: a cache
+ * and an empty Docker config of their own under `work`.
+ */
+export async function ociProject(work: string): Promise<{ proj: string; env: Record<string, string> }> {
+  const proj = join(work, 'proj');
+  await mkdir(join(proj, '.git'), { recursive: true });
+  await mkdir(join(proj, 'pins'));
+  await copyFile(join(process.cwd(), 'pins', 'public-keys.json'), join(proj, 'pins', 'public-keys.json'));
+  await mkdir(join(work, 'docker'));
+  return { proj, env: { XDG_CACHE_HOME: join(work, 'cache'), DOCKER_CONFIG: join(work, 'docker') } };
 }

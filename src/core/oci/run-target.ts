@@ -18,9 +18,12 @@ import { formatOciReference, type OciReference } from './reference.js';
 /** The file name of the scratch archive, whatever the skill: `.tgz`, which the run reads as a gzipped tar. */
 const RUN_ARCHIVE_NAME = 'skill.tgz';
 
-/** The digest a run of `ref` takes: its own, or the one a pin's origin records for its tag. */
-export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256Digest {
-  if (ref.digest !== undefined && isSha256Digest(ref.digest)) return ref.digest;
+/**
+ * The digest a run of `ref` takes: its own, or the one a pin's origin records for its tag, with
+ * that pin, which what runs must then match (the run checks the unpacked skill against it).
+ */
+export function runDigest(ref: OciReference, pins: readonly SkillPin[]): { readonly digest: Sha256Digest; readonly pin?: SkillPin } {
+  if (ref.digest !== undefined && isSha256Digest(ref.digest)) return { digest: ref.digest };
   const { digest: _none, ...named } = ref;
   void _none;
   const reference = formatOciReference(named);
@@ -30,7 +33,7 @@ export function runDigest(ref: OciReference, pins: readonly SkillPin[]): Sha256D
       hint: `skillctl pin ${reference} records it, or run ${reference.replace(/:[^:/]+$/, '')}@sha256:<digest>`,
     });
   }
-  return pin.origin.oci.digest;
+  return { digest: pin.origin.oci.digest, pin };
 }
 
 /** The scratch copy of a cached layer that a run reads. */

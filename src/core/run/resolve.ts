@@ -50,6 +50,12 @@ export interface ResolveOptions {
    * what it unpacks is what was verified, as it checks a pinned archive against its pin.
    */
   readonly archiveDigest?: Sha256Digest;
+  /**
+   * The pin whose origin named that archive (`run oci://…:TAG`): what it unpacks to must be the
+   * skill the pin pins (id, version, digests), as a run by skill id checks its pin. The origin's
+   * digest is the one field of a pin no offline check reads, so it alone must not decide what runs.
+   */
+  readonly archivePin?: SkillPin;
 }
 
 const SKILL_REF = /^([a-z0-9]+(?:[._-][a-z0-9]+)*)(?:@([0-9A-Za-z.+-]+))?$/;
@@ -84,7 +90,7 @@ async function loadArchive(path: string, label: string, origin: SkillOrigin, pin
       ],
     };
   }
-  if (pin === undefined && opts.archiveDigest !== undefined && archive.archiveDigest !== opts.archiveDigest) {
+  if (opts.archiveDigest !== undefined && archive.archiveDigest !== opts.archiveDigest) {
     return {
       diagnostics: [
         diag('OCI_DIGEST_MISMATCH', `${label} hashes to ${archive.archiveDigest}, not the ${opts.archiveDigest} it was verified as`, { file: label }),
@@ -142,8 +148,8 @@ function stagingDir(opts: ResolveOptions): string | undefined {
 export async function resolveSkill(target: string, opts: ResolveOptions): Promise<Resolution> {
   if (isPathTarget(target)) {
     const dir = isAbsolute(target) ? target : join(opts.cwd, target);
-    const r = await loadTarget(dir, target, 'path', undefined, opts);
-    return r.skill === undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its ${isArchivePath(dir) ? 'archive' : 'directory'}, not from a pin`, { file: target })] };
+    const r = await loadTarget(dir, target, 'path', opts.archivePin, opts);
+    return r.skill === undefined || opts.archivePin !== undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its ${isArchivePath(dir) ? 'archive' : 'directory'}, not from a pin`, { file: target })] };
   }
   const m = SKILL_REF.exec(target);
   if (m === null) {

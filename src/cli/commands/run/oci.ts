@@ -24,13 +24,14 @@ async function lockPins(ctx: Context): Promise<readonly SkillPin[]> {
 }
 
 /** The archive to run, and the digest it must hash to as the run reads it. */
-export async function ociRunTarget(ctx: Context, target: string): Promise<{ path: string; archiveDigest: Sha256Digest }> {
+export async function ociRunTarget(ctx: Context, target: string): Promise<{ path: string; archiveDigest: Sha256Digest; pin?: SkillPin }> {
   const ref = parseOciReference(target);
-  const digest = runDigest(ref, ref.digest !== undefined ? [] : await lockPins(ctx));
+  const { digest, pin } = runDigest(ref, ref.digest !== undefined ? [] : await lockPins(ctx));
   const archive = await cachedRunArchive(blobCache(ctx.io), ref, digest, tmpdir());
   // Exactly the directory mkdtemp made, never one derived from the archive's path: a path built
   // from what a registry sent once made this remove any directory the publisher named.
   const { scratchDir } = archive;
   process.once('exit', () => rmSync(scratchDir, { recursive: true, force: true }));
-  return { path: archive.path, archiveDigest: archive.archiveDigest };
+  // A tag: the skill the pin pins, not only the digest its origin records (core/run/resolve.ts archivePin).
+  return { path: archive.path, archiveDigest: archive.archiveDigest, ...(pin !== undefined ? { pin } : {}) };
 }

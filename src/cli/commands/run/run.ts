@@ -55,7 +55,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
     const request = { target, ...(opts.entrypoint !== undefined ? { entrypoint: opts.entrypoint } : {}), ...(input !== undefined ? { input } : {}), retries, sandbox: opts.sandbox ?? 'auto' } as const;
     const skillRoots = await projectSkillRoots(root, policy);
     const base = runOptions(ctx, { root, policy, auditFile, skillRoots, contracts: opts.contracts ?? [], ...(spare !== undefined ? { spare } : {}), ...(wasmSpare !== undefined ? { wasmSpare } : {}) });
-    const resolve = oci !== undefined ? { ...base.resolve, archiveDigest: oci.archiveDigest } : base.resolve;
+    const resolve = oci !== undefined ? { ...base.resolve, archiveDigest: oci.archiveDigest, ...(oci.pin !== undefined ? { archivePin: oci.pin } : {}) } : base.resolve;
     const options = { ...base, resolve, ...(log !== undefined ? { audit: log } : {}), signal: interrupt.signal };
     if (opts.checkDeterminism === true) {
       const checked = await checkRunDeterminism(request, options);
