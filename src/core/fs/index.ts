@@ -22,3 +22,4 @@ export { lookupCommand, type CommandLookup } from './find-command.js';
 export { within } from './within.js';
 export { entryExists } from './entry-exists.js';
 export { openRegularFile, type OpenedFile } from './open-regular.js';
+export { linkBelow, refuseLinkedDefault } from './link-below.js';

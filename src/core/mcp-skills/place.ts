@@ -17,7 +17,7 @@ import { basename, join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, sha256 } from '../digest/index.js';
 import { isSkillctlError } from '../errors.js';
-import { entryExists, makeDirs, type FileLockOptions } from '../fs/index.js';
+import { entryExists, makeDirs, refuseLinkedDefault, type FileLockOptions } from '../fs/index.js';
 import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
 import { moveIntoPlace, type Moved } from './move-into-place.js';
@@ -32,6 +32,8 @@ export interface PlaceOptions {
   readonly root: string;
   /** The folder the skills' folders are written into. */
   readonly outDir: string;
+  /** True when `outDir` is the project's default (`.agents/skills`), not one the user named: then no part of it below the root may be a link. */
+  readonly defaultOutDir?: boolean;
   readonly server: ServerAddress;
   /**
    * The project's skill folders, relative to `root` (those under its skill roots). Asked before
@@ -137,6 +139,7 @@ function originOf(skill: PulledSkill, server: ServerAddress): McpOrigin {
  * scratch folders of pulls that died (scratch.ts).
  */
 export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOptions): Promise<PlaceResult> {
+  if (opts.defaultOutDir === true) await refuseLinkedDefault(opts.root, opts.outDir);
   // Decided once on the project as read, so a refusal writes nothing, not even the write lock
   // (unless a pull that died left a journal: a folder it half placed is no collision once the
   // lock's next holder has put it right)...

@@ -10,15 +10,15 @@
  * into the cache only then); the skill is validated there as its kind, and only then is the
  * folder renamed into place: a failed pull leaves the destination as it was.
  */
-import { lstat, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
 import { unpackTgz, unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { entryExists, makeDirs } from '../fs/index.js';
+import { entryExists, makeDirs, refuseLinkedDefault } from '../fs/index.js';
 import { checkSkillDir, checkSkillSource, type SkillIdentity, type SkillKind } from '../skill-gate/index.js';
 import type { PublicKey } from '../sign/index.js';
 import type { SkillConfig } from './artifact.js';
@@ -107,13 +107,7 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
   const withSigners = signers !== undefined ? { signers } : {};
   // The skill's kind from the config places it; the layer must then say the same.
   const parent = req.outDir ?? defaultPullDir(req.root, config.kind);
-  // The default folder is the project's: a repository may hold `.agents/skills` as a link to a
-  // folder of the user's, where --force would remove `<that folder>/<name>` whole. --out names
-  // any folder, links included, as the user means it.
-  const linked = req.outDir === undefined ? await linkBelow(req.root, parent) : undefined;
-  if (linked !== undefined) {
-    throw new SkillctlError('OUTPUT_UNWRITABLE', `${linked} is a link: pull writes its default folder ${parent} only inside the project`, { hint: 'remove the link, or pass --out to name the folder to write' });
-  }
+  if (req.outDir === undefined) await refuseLinkedDefault(req.root, parent);
   // A second pull of a cached digest whose folder is already in place: the folder is validated
   // and must be the skill the verified config names (id, version, manifest and content), and hold
   // exactly the files of the cached layer, which is read (re-hashed) and listed in memory but not
@@ -194,20 +188,6 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     // A failed pull leaves the destination as it was: folders made for it go again.
     if (!placed && madeParent !== undefined) await rm(madeParent, { recursive: true, force: true }).catch(() => undefined);
   }
-}
-
-/** The first part of `dir` below `root` that is a symbolic link, if any (a missing part is made as a folder). */
-async function linkBelow(root: string, dir: string): Promise<string | undefined> {
-  const rel = relative(root, dir);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
-  let at = root;
-  for (const part of rel.split(sep)) {
-    at = join(at, part);
-    const st = await lstat(at).catch(() => undefined);
-    if (st === undefined) return undefined;
-    if (st.isSymbolicLink()) return at;
-  }
-  return undefined;
 }
 
 /** A skill id from an untrusted config that names one folder, not a path. */

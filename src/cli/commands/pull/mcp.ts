@@ -32,7 +32,7 @@ export async function run(ctx: Context, refs: readonly string[], opts: McpPullOp
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   const placed =
     pulled.ok && pulled.skills.length > 0
-      ? await asOutputWrite(show(outDir), () => placeSkills(pulled.skills, { root, outDir, server, localFolders: async () => (await findProjectSkills(root)).folders, fileLock: processFileLock() }))
+      ? await asOutputWrite(show(outDir), () => placeSkills(pulled.skills, { root, outDir, defaultOutDir: opts.out === undefined, server, localFolders: async () => (await findProjectSkills(root)).folders, fileLock: processFileLock() }))
       : undefined;
   const result = {
     ok: pulled.ok && (placed?.ok ?? true),
