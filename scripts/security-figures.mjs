@@ -32,8 +32,9 @@ function threats() {
   const out = new Map();
   for (const f of readdirSync(join(root, 'test', 'security')).filter((n) => n.endsWith('.test.ts'))) {
     const text = readFileSync(join(root, 'test', 'security', f), 'utf8');
-    // A threat may run over several comment lines: one line of the table.
-    const threat = /^\/\/ Threat: ([^.]+)\./m.exec(text)?.[1].replace(/\s*\n\/\/\s*/g, ' ').trim() ?? f.replace(/\.test\.ts$/, '');
+    // A threat may run over several comment lines: one line of the table. Its sentence ends at a
+    // full stop before a space or a line's end, not at one inside a name (`.claude/skills`).
+    const threat = /^\/\/ Threat: ([\s\S]+?)\.(?=\s|$)/m.exec(text)?.[1].replace(/\s*\n\/\/\s*/g, ' ').trim() ?? f.replace(/\.test\.ts$/, '');
     // A name may hold its own quote, escaped (`'a built-in\\'s program'`).
     for (const m of text.matchAll(/^describe\((['"`])((?:\\.|(?!\1).)*)\1/gm)) out.set(m[2].replace(/\\(.)/g, '$1'), threat);
   }
