@@ -65,7 +65,7 @@ export const PIN_CODES = {
   },
   PIN_SEARCH_TRUNCATED: {
     severity: 'warning',
-    title: 'verify-pins on a working tree: the search for nested .claude/skills and .agents/skills folders stopped at its bound (10,000 directories) or at a directory it could not read.',
+    title: 'verify-pins on a working tree: the search for nested .claude/skills, .agents/skills and .github/skills folders stopped at its bound (10,000 directories) or at a directory it could not read.',
     exit: 'findings',
   },
   PIN_PATH_ALIAS: {
