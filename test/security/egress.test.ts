@@ -188,7 +188,10 @@ const rows: Attack[] = [
     attempt: async (sc) => {
       // The victim keeps its proxy open for a while; its socket is in the directory the thief may read.
       const victim = runTarget('./bundles/sleeper', {}, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap', env: { TMPDIR: join(sc.work, 'vtmp') } });
-      for (let i = 0; i < 200 && (await readdir(join(sc.work, 'vtmp'))).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      // Until the socket itself is there, not only its folder: one made after the thief's sandbox
+      // was set up is not covered (docs/security.md, "What remains"), and the proxy then closes it
+      // unanswered, which a loaded machine made this row see instead.
+      for (let i = 0; i < 400 && !(await holdsProxySocket(join(sc.work, 'vtmp'))); i++) await new Promise((resolve) => setTimeout(resolve, 25));
       const thief = await runTarget('shell.exec_safe', { argv: ['python3', '-c', STEAL_PY, join(sc.work, 'vtmp'), `http://127.0.0.1:${site.port}/public/stolen`] }, { cwd: sc.work, policy: THIEF, sandbox: 'bwrap' });
       await victim;
       return thief;
@@ -206,6 +209,12 @@ except Exception as e:
     print('failed', type(e).__name__, e)
 `;
 const HTTPS_EXEC = 'egress-https-exec.policy.yaml';
+
+/** Whether a run's proxy socket is in `dir`, as STEAL_PY looks for it (two levels down at most). */
+async function holdsProxySocket(dir: string): Promise<boolean> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return entries.some((e) => e.endsWith('/proxy.sock') && e.split('/').length <= 3);
+}
 
 /** Finds every proxy socket under argv[1] and asks each for argv[2], as a program without the token would. */
 const STEAL_PY = `import glob, socket, sys
