@@ -17,11 +17,10 @@ import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } fr
 import { HostWork, stoppableFs } from '../wasm/host-work.js';
 import { serveHostcall, type HostAnswer, type HostRequest } from '../wasm/hostcalls.js';
 import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
-import { WasmFormatError } from '../wasm/binary.js';
 import { wasmApi } from '../wasm/engine-types.js';
 import type { ThreadData, ThreadResult } from '../wasm/thread.js';
 import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
-import { MAX_VALIDATION_WORK, validationWork } from '../wasm/validation-work.js';
+import { validationRefusal } from '../wasm/validation-work.js';
 import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
 import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
@@ -89,28 +88,14 @@ function engineValid(bytes: Uint8Array): boolean {
   }
 }
 
-/**
- * The engine's validation work the module asks (wasm/validation-work.ts), or why it is refused:
- * more than the bound, or code the decoder cannot read.
- */
-function validationWorkOf(bytes: Uint8Array): number | string {
-  try {
-    const work = validationWork(bytes);
-    return work <= MAX_VALIDATION_WORK ? work : `the module's code would keep the engine's validation busy for more than ${MAX_VALIDATION_WORK} values (locals declared, and the values of each call, typed block, branch, return and function end), on the run's thread before its deadline`;
-  } catch (err) {
-    if (err instanceof WasmFormatError || err instanceof RangeError) return `the module is not valid WebAssembly: ${err.message}`;
-    throw err;
-  }
-}
-
 /** `named`: the command names the export to call; else the module's ABI says (`_start` for a WASI command, else `run`). */
 export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named = true): PreparedModule | { readonly refused: Diagnostic } {
   const invalid = (what: string): { refused: Diagnostic } => ({ refused: diag('RUN_WASM_INVALID', `the ${what} is not valid WebAssembly (the engine refused it)`, { pointer: '/command' }) });
   // The module as written first. The rewrite gives the fuel counter the next free global index,
   // so a module whose code names that index (invalid on its own) would, once rewritten, validate
   // with write access to its own budget: only a module the engine accepts as it stands is rewritten.
-  const work = validationWorkOf(file.bytes);
-  if (typeof work === 'string') return { refused: diag('RUN_WASM_INVALID', work, { pointer: '/command' }) };
+  const tooMuch = validationRefusal(file.bytes);
+  if (tooMuch !== undefined) return { refused: diag('RUN_WASM_INVALID', tooMuch, { pointer: '/command' }) };
   if (!engineValid(file.bytes)) return invalid('module');
   const prepared = prepareModule(file.bytes, { memoryBytes: limits.memoryBytes, ...(named ? { entry: file.entry } : {}), ...(limits.fuel !== null ? { fuel: limits.fuel } : {}) });
   if ('refused' in prepared) return { refused: diag(prepared.refused.code, prepared.refused.message, { pointer: '/command' }) };

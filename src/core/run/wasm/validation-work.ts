@@ -159,3 +159,17 @@ export function validationWork(bytes: Uint8Array, max: number = MAX_VALIDATION_W
   }
   return work;
 }
+
+/**
+ * Why the module is refused before the engine validates it: more work than the bound, or code the
+ * decoder cannot read; undefined when the engine may be asked.
+ */
+export function validationRefusal(bytes: Uint8Array): string | undefined {
+  try {
+    if (validationWork(bytes) <= MAX_VALIDATION_WORK) return undefined;
+    return `the module's code would keep the engine's validation busy for more than ${MAX_VALIDATION_WORK} values (locals declared, and the values of each call, typed block, branch, return and function end), on the run's thread before its deadline`;
+  } catch (err) {
+    if (err instanceof WasmFormatError || err instanceof RangeError) return `the module is not valid WebAssembly: ${err.message}`;
+    throw err;
+  }
+}
