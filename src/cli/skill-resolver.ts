@@ -10,7 +10,7 @@ import { runResolveOptions } from './run-env.js';
 export function runSkillResolver(ctx: Context, root: string | undefined): SkillResolver {
   return {
     async resolve(skillId) {
-      const r = await resolveSkill(skillId, { cwd: ctx.io.cwd, ...runResolveOptions(root) });
+      const r = await resolveSkill(skillId, { cwd: ctx.io.cwd, ...runResolveOptions(root), skillIdOnly: true });
       if (r.skill !== undefined) return { manifest: r.skill.manifest, source: r.skill.dir };
       const errors = r.diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code}: ${d.message}`);
       return { reason: errors.join('; ') || `no skill ${skillId}` };

@@ -3,6 +3,7 @@
  * parsed and kept, so a test can send what no MCP client would (broken JSON, batches, answers to
  * nothing, 10 MB lines) and still wait for the answer to a request by its id.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { HANG_GUARD_MS } from './hostile.js';
 import { BIN } from './paths.js';
@@ -14,6 +15,13 @@ export interface Message {
   readonly method?: string;
   readonly result?: Record<string, unknown>;
   readonly error?: { readonly code: number; readonly message: string };
+}
+
+/** The code of a tool call's error result (`isError`, `{error: {code}}`); fails when the call did not fail. */
+export function toolErrorCode(m: Message): string {
+  const r = m.result as { isError?: boolean; content: { text: string }[] } | undefined;
+  assert.equal(r?.isError, true, JSON.stringify(m).slice(0, 800));
+  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: { code: string } }).error.code;
 }
 
 export class McpWire {

@@ -17,7 +17,7 @@ import { scratch, treeState } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { skillctl } from '../helpers/cli.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
-import { McpWire, type Message } from '../helpers/mcp-wire.js';
+import { McpWire, toolErrorCode as toolError, type Message } from '../helpers/mcp-wire.js';
 import { ROOT } from '../helpers/paths.js';
 import { pinBundles } from '../helpers/run.js';
 
@@ -52,12 +52,6 @@ const CAPABILITY = {
 const SKILL_DOC = '# Notes\n\n## When to use\n\nA note.\n\n## Default behavior\n\nShow it.\n\n## Tools\n\n- `notes_show`: a note.\n\n## UI\n\nNone.\n\n## Examples\n\nUser: "show it"\nAgent: calls `notes_show`.\n';
 
 const creation = (path: string): string => `--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+pwned\n`;
-
-function toolError(m: Message): string {
-  const r = m.result as { isError?: boolean; content: { text: string }[] } | undefined;
-  assert.equal(r?.isError, true, JSON.stringify(m).slice(0, 800));
-  return (JSON.parse(r.content[0]?.text ?? '{}') as { error: { code: string } }).error.code;
-}
 
 describe('a read tool whose pinned skill now writes: refused before it runs, without --approve', () => {
   const s = scratch('skillctl-attack-mcp-approvals-');

@@ -52,6 +52,8 @@ export interface RunRequest {
    * skill pinned under a built-in's id, is not what was approved, and is not run.
    */
   readonly approvedPins?: readonly string[];
+  /** The target is a tool binding's skill id: never read as a path (ResolveOptions.skillIdOnly). */
+  readonly skillIdOnly?: boolean;
 }
 
 /** The policy in force: a loaded policy, or a policy file that failed to load (nothing runs). */
@@ -153,7 +155,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
   const tmpRoot = scratchRoot('/tmp');
   await ensureScratchRoot(tmpRoot);
   const scratchRefusal = (await scratchWritable(scratchDir, writable)) ?? unsafe;
-  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, scratchDir, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}) });
+  const resolution = await resolveSkill(req.target, { cwd: opts.cwd, ...opts.resolve, scratchDir, stage: true, ...(scratchRefusal !== undefined ? { scratchRefusal } : {}), ...(req.skillIdOnly === true ? { skillIdOnly: true } : {}) });
   if (resolution.cleanup !== undefined) cleanups.push(resolution.cleanup);
   trail.add(...resolution.diagnostics);
   Object.assign(trail.facts, {

@@ -56,6 +56,13 @@ export interface ResolveOptions {
    * digest is the one field of a pin no offline check reads, so it alone must not decide what runs.
    */
   readonly archivePin?: SkillPin;
+  /**
+   * The target is a skill id and nothing else (a capability tool's binding): one that reads as a
+   * path (`notes.show-0.1.0.tgz`, which the skill id pattern admits) is refused, never opened. A
+   * binding names a skill the lock pins or skillctl ships; a file of that name in the working
+   * directory is pinned by nothing, and any skill granted that directory can replace it.
+   */
+  readonly skillIdOnly?: boolean;
 }
 
 const SKILL_REF = /^([a-z0-9]+(?:[._-][a-z0-9]+)*)(?:@([0-9A-Za-z.+-]+))?$/;
@@ -147,6 +154,9 @@ function stagingDir(opts: ResolveOptions): string | undefined {
 /** Resolves a run target (a bundle directory, a `.tgz` archive, or `skill_id[@version]`) to a bundle that may run. */
 export async function resolveSkill(target: string, opts: ResolveOptions): Promise<Resolution> {
   if (isPathTarget(target)) {
+    if (opts.skillIdOnly === true) {
+      return { diagnostics: [diag('RUN_TARGET_INVALID', `${JSON.stringify(target)} reads as a path (an archive or a directory), and a tool binding names a skill id: it is not looked for on disk`, { hint: 'bind the tool to a skill id the lock pins (skillctl pin the archive first) or a built-in' })] };
+    }
     const dir = isAbsolute(target) ? target : join(opts.cwd, target);
     const r = await loadTarget(dir, target, 'path', opts.archivePin, opts);
     return r.skill === undefined || opts.archivePin !== undefined ? r : { ...r, diagnostics: [...r.diagnostics, diag('RUN_UNPINNED', `${target} ran from its ${isArchivePath(dir) ? 'archive' : 'directory'}, not from a pin`, { file: target })] };

@@ -101,6 +101,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
           retries: 0,
           sandbox: 'auto',
           readOnly: call.tool.policy.kind === 'read',
+          skillIdOnly: true,
           ...(approved ? { approvedPins: pinnedAtStart.get(call.binding.skill_id) ?? [] } : {}),
         },
         { ...options, ...(log !== undefined ? { audit: log } : {}) },
