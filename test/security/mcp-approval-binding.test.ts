@@ -2,14 +2,18 @@
 // `skillctl mcp --approve notes` approves the write tool notes__notes_patch for the skill the
 // lock pins when the server starts. Re-pinning notes.edit to a version that plants a file
 // elsewhere must not run on that approval: the next call is refused (TOOL_APPROVAL_REQUIRED)
-// before anything runs. And a session that loaded `memo` while its write tool needed no approval
-// must obey the registry when the capability is republished with requires_approval: before, it
-// kept the bundle it loaded until the agent chose to send capability_skill_reload.
+// before anything runs; so must other code pinned in its place under the same manifest, one
+// without content_digest, whose manifest digest covers no other file (until the stop of
+// 2026-11-30 the approval compared manifest digests only, and the new code ran). And a session
+// that loaded `memo` while its write tool needed no approval must obey the registry when the
+// capability is republished with requires_approval: before, it kept the bundle it loaded until
+// the agent chose to send capability_skill_reload.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { manifestDigestOf } from '../../src/core/manifest/index.js';
 import { scratch, treeState } from '../helpers/attack.js';
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { skillctl } from '../helpers/cli.js';
@@ -109,6 +113,32 @@ describe("approvals and tightenings hold for the rest of an MCP server's life", 
     await publish(s.work, 'memo', capability('memo', 'memo_patch', 'memo.edit', true), 'memo_patch');
     assert.equal(outcome(await call(w, 'memo__memo_patch', { unified_diff: creation('memo-2.txt') })), 'TOOL_APPROVAL_REQUIRED');
     assert.equal(existsSync(join(s.work, 'memo-2.txt')), false);
+  });
+
+  it("an approved skill whose manifest has no content_digest, its code changed and re-pinned under that manifest: refused before it runs", async () => {
+    // draft.edit's manifest leaves content_digest out (a warning, CONTENT_DIGEST_MISSING): its
+    // manifest_digest then covers no file, and main.py can change under the same manifest.
+    const dir = join(s.work, 'skills', 'draft.edit');
+    const writes = (file: string): string => `open(${JSON.stringify(join(s.work, file))}, "w").write("x")\nprint("{}")\n`;
+    await writeBundle(dir, { skill_id: 'draft.edit', entrypoints: [plants], files: { 'main.py': writes('draft-approved.txt') } });
+    const manifest = JSON.parse(readFileSync(join(dir, 'skill.json'), 'utf8')) as Record<string, unknown>;
+    delete manifest.content_digest;
+    manifest.manifest_digest = manifestDigestOf(manifest);
+    await writeFile(join(dir, 'skill.json'), JSON.stringify(manifest, null, 2) + '\n');
+    const pinned = skillctl(['pin', 'skills/draft.edit'], { cwd: s.work });
+    assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+    await publish(s.work, 'draft', capability('draft', 'draft_patch', 'draft.edit', true), 'draft_patch');
+    const w = await McpWire.start(s.work, ['--registry', 'reg', '--approve', 'draft', '--no-audit']);
+    servers.push(w);
+    assert.equal(outcome(await call(w, 'capability_skill_load', { capability_id: 'draft' })), 'ok');
+    assert.equal(outcome(await call(w, 'draft__draft_patch', { unified_diff: creation('x') })), 'ok');
+    assert.equal(existsSync(join(s.work, 'draft-approved.txt')), true);
+    // The same manifest, other code, pinned again in its place (pin --replace; or a lock from a branch).
+    await writeFile(join(dir, 'main.py'), writes('draft-planted.txt'));
+    const replaced = skillctl(['pin', 'skills/draft.edit', '--replace'], { cwd: s.work });
+    assert.equal(replaced.code, 0, replaced.stdout + replaced.stderr);
+    assert.equal(outcome(await call(w, 'draft__draft_patch', { unified_diff: creation('x') })), 'TOOL_APPROVAL_REQUIRED');
+    assert.equal(existsSync(join(s.work, 'draft-planted.txt')), false);
   });
 
   it('nothing outside the scratch folder changed', async () => {

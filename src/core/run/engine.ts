@@ -47,11 +47,12 @@ export interface RunRequest {
   readonly readOnly?: boolean;
   /**
    * The caller runs this on an approval given earlier (`mcp --approve`, at the server's start):
-   * the manifest digests the project's lock pinned for the skill id then (none: a built-in ran).
-   * The skill resolved now must be one of them, or that built-in: a re-pin since, or a project
-   * skill pinned under a built-in's id, is not what was approved, and is not run.
+   * the digests the project's lock pinned for the skill id then (none: a built-in ran). The
+   * skill resolved now must be one of them, manifest and content, or that built-in: a re-pin
+   * since (also of other files under a manifest without content_digest, which covers none), or a
+   * project skill pinned under a built-in's id, is not what was approved, and is not run.
    */
-  readonly approvedPins?: readonly string[];
+  readonly approvedPins?: readonly ApprovedPin[];
   /** The target is a tool binding's skill id: never read as a path (ResolveOptions.skillIdOnly). */
   readonly skillIdOnly?: boolean;
 }
@@ -121,13 +122,19 @@ export interface RunOptions {
   readonly wasmSpare?: WasmSpare;
 }
 
+/** A skill an approval was given for: the digests its pin held then. */
+export interface ApprovedPin {
+  readonly manifest_digest: string;
+  readonly content_digest: string;
+}
+
 /** Why the resolved skill is not the one an approval was given for (RunRequest.approvedPins), or undefined. */
-function approvalStale(skill: ResolvedSkill, digest: string | undefined, approved: readonly string[]): string | undefined {
+function approvalStale(skill: ResolvedSkill, now: { readonly manifest_digest?: string; readonly content_digest?: string } | undefined, approved: readonly ApprovedPin[]): string | undefined {
   const id = `${skill.manifest.skill_id} ${skill.manifest.skill_version}`;
   if (skill.origin === 'default') return approved.length === 0 ? undefined : `${id} is the built-in now, but the lock pinned it when the approval was given; it is not run`;
-  if (skill.origin === 'lock' && digest !== undefined && approved.includes(digest)) return undefined;
-  const then = approved.length === 0 ? 'the built-in ran when the approval was given' : `the approval was given for ${approved.join(', ')}`;
-  return `${id} resolves to ${digest ?? 'an unknown manifest'} (${skill.origin}), but ${then}: a re-pin since is not approved, and it is not run`;
+  if (skill.origin === 'lock' && approved.some((p) => p.manifest_digest === now?.manifest_digest && p.content_digest === now?.content_digest)) return undefined;
+  const then = approved.length === 0 ? 'the built-in ran when the approval was given' : `the approval was given for ${approved.map((p) => `${p.manifest_digest} (content ${p.content_digest})`).join(', ')}`;
+  return `${id} resolves to ${now?.manifest_digest ?? 'an unknown manifest'} (content ${now?.content_digest ?? 'unknown'}, ${skill.origin}), but ${then}: a re-pin since is not approved, and it is not run`;
 }
 
 export async function runSkill(req: RunRequest, opts: RunOptions): Promise<RunResult> {
@@ -188,7 +195,7 @@ async function runSteps(req: RunRequest, opts: RunOptions, cleanups: (() => Prom
     );
     return trail.end('denied');
   }
-  const stale = req.approvedPins !== undefined ? approvalStale(skill, resolution.identity?.manifest_digest, req.approvedPins) : undefined;
+  const stale = req.approvedPins !== undefined ? approvalStale(skill, resolution.identity, req.approvedPins) : undefined;
   if (stale !== undefined) {
     trail.add(diag('TOOL_APPROVAL_REQUIRED', stale, { hint: 'restart the server to approve the skill the lock pins now (after reviewing it)' }));
     return trail.end('denied');

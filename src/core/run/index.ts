@@ -24,7 +24,7 @@ export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, typ
 export { checkRunDeterminism, type DeterminismResult, type DeterminismVerdict } from './determinism.js';
 export { fieldValue, fingerprintDifferences, fingerprintOf, NO_FINGERPRINTS, runFingerprints, type FingerprintFields, type FingerprintRoots, type RunFingerprints } from './fingerprints.js';
 export { refusalRecord, type Refusal } from './record.js';
-export { runSkill, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
+export { runSkill, type ApprovedPin, type AuditSink, type Clock, type PolicyInForce, type RunOptions, type RunRequest, type RunResult } from './engine.js';
 export type { Builtins } from './prepare.js';
 export { makeRunCgroup, RUN_MAX_PROCESSES, type CgroupHost, type RunCgroup } from './cgroup.js';
 export { loadFull } from './full-load.js';

@@ -32,7 +32,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { projectSkillCatalogue } from '../../served-skills.js';
 import type { SkillCatalogue } from '../../../mcp/skills.js';
 import type { McpOptions } from './options.js';
-import { approvedPinsNow } from './approved-pins.js';
+import { approvedPinsNow, type ApprovedPins } from './approved-pins.js';
 import { httpToken } from './token.js';
 import { visible } from '../../../core/visible.js';
 
@@ -87,7 +87,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // may start as many sessions as it likes, and a bound per session would multiply with them.
   // What the approvals given at start cover: the skills the lock pinned then (approved-pins.ts).
   const approval = parseApproval(opts.approve ?? []);
-  const pinnedAtStart = approval.all || approval.names.size > 0 ? await approvedPinsNow(root) : new Map<string, readonly string[]>();
+  const pinnedAtStart: ApprovedPins = approval.all || approval.names.size > 0 ? await approvedPinsNow(root) : new Map();
   const execute: ToolExecutor = limitConcurrency(MAX_CONCURRENT_RUNS, async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
     const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
