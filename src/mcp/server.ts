@@ -73,12 +73,19 @@ const ID_ARG: McpTool['inputSchema'] = {
   additionalProperties: false,
 };
 
+/**
+ * The longest `query` matched: a user's message, not a document. Matching stems every run of one
+ * to three words, a few microseconds each, on the thread that answers every session: a 9 MB query
+ * (within the wire's bound) held the server 28 s.
+ */
+export const MAX_QUERY_CHARS = 16_384;
+
 const META_TOOLS: McpTool[] = [
   {
     name: 'capability_registry_list',
     description:
       'The capabilities this server can load: capability_id, name, description and intent_triggers. Call at session start and when the user\'s intent is unclear. With `query` (the user\'s message), returns the capabilities whose triggers match it, best first, with the matched triggers.',
-    inputSchema: { ...NO_ARGS, properties: { query: { type: 'string', description: "The user's message, to rank capabilities by intent." } } },
+    inputSchema: { ...NO_ARGS, properties: { query: { type: 'string', maxLength: MAX_QUERY_CHARS, description: "The user's message, to rank capabilities by intent." } } },
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   {

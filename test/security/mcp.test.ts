@@ -3,7 +3,7 @@
 // protocol version, unknown methods, missing params, calls of tools not loaded, arguments off the
 // schema or with a `__proto__` key, reads outside the grant, writes needing approval, answers to
 // requests never made, cancellations of nothing, a second initialize, duplicate ids, a burst of
-// 60 calls at once, a 9 MB argument and an 11 MB line without an end. Each is answered with its
+// 60 calls at once, a 9 MB argument, a 9 MB query to match and an 11 MB line without an end. Each is answered with its
 // JSON-RPC error JSON-RPC 2.0 names (-32700 or -32600 with id null when the id cannot be told,
 // -32602 with one sentence for params off their schema, duplicate keys, `__proto__` or nesting
 // past 64 levels), or the tool's error code, or ignored (responses and notifications are never
@@ -88,6 +88,9 @@ describe('MCP input: the server answers or ignores each hostile message, and the
     ['arguments with the id hidden in __proto__', '{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"__proto__":{"capability_id":"filesystem"}}}}', 11, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
     ['__proto__ spelt with an escape', '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"\\u005f_proto__":{}}}}', 12, -32602, 'Invalid params: params.arguments has a __proto__ key, which is refused'],
     ['arguments nested 100,000 arrays deep', `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}`, 14, -32602, 'Invalid params: params.arguments.capability_id[0][0]'],
+    // Matching costs a stem for every run of one to three words: 9 MB of words held the server
+    // 28 s (no other request answered) until the stop of 2026-11-30.
+    ['a 9 MB query to match', `{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"capability_registry_list","arguments":{"query":"${'weigh file '.repeat(900_000)}"}}}`, 15, -32602, 'Invalid params: arguments of capability_registry_list: '],
     ['an argument the schema does not allow', '{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"capability_skill_load","arguments":{"capability_id":"filesystem","extra":1}}}', 13, -32602, 'Invalid params: arguments of capability_skill_load: property `extra` is not allowed (at arguments/extra)'],
   ] as const) {
     it(`${what}: ${code} with its id, one sentence, the session goes on`, async () => {
