@@ -127,8 +127,10 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs };
   const argv = [engine.engine, ...containerArgs(spec)];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
-  if (r.timedOut || r.outputLimit) {
-    // The engine's client was killed; the container itself runs in the daemon and is stopped there.
+  if (r.timedOut || r.outputLimit || r.aborted) {
+    // The engine's client was killed (a limit, or the run interrupted); the container itself runs
+    // in the daemon, its grants mounted, and is stopped there: left, it outlived the run's limits
+    // and the checks that remove what a program planted once it ends.
     await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env: o.env, timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
   }
   return interpretProcess(r, o.limits);
