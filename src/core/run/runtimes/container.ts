@@ -38,6 +38,8 @@ export interface ContainerSpec {
   readonly hideFiles?: readonly string[];
   /** Service directories inside a grant that no grant names (host-sockets.ts): each an empty tmpfs. */
   readonly hideDirs?: readonly string[];
+  /** `uid:gid` the container runs as (containerUser); absent: the image's user. */
+  readonly user?: string;
 }
 
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
@@ -45,6 +47,7 @@ export function containerArgs(s: ContainerSpec): string[] {
   const args = ['run', '--rm', '-i', '--name', s.name, '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
   args.push('--pids-limit', '256', '--memory', `${Math.max(6, Math.floor(s.memoryMiB))}m`, '--tmpfs', '/tmp');
   if (s.granted.netHttp.length === 0) args.push('--network', 'none');
+  if (s.user !== undefined) args.push('--user', s.user);
   args.push('-v', `${s.bundleDir}:/skill:ro`, '-w', posix.join('/skill', s.workingDirectory));
   const write = new Set(s.granted.fsWrite);
   for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
@@ -89,6 +92,31 @@ export async function findEngine(env: Readonly<Record<string, string>>, writable
   };
 }
 
+/**
+ * The user a container must run as so that it holds its grants with the rights of the user who
+ * runs skillctl, or undefined when its root already is that user. A rootful docker daemon's root
+ * is the host's: without capabilities it still owns every file root owns, so a container granted
+ * `/etc` read `/etc/shadow` (0640, its owner's) and one granted a folder left setuid-root files
+ * there, where bubblewrap gives the same grant only the user's rights. A rootless daemon, one that
+ * remaps users (`userns`), and podman started by a user other than root (always rootless) map the
+ * container's root to that user or to an unprivileged one; an engine that does not say (podman
+ * behind the name docker) is left as it was.
+ */
+export async function containerUser(engine: string, env: Readonly<Record<string, string>>, ids: { readonly uid: number; readonly gid: number } | undefined): Promise<string | undefined> {
+  if (ids === undefined || ids.uid === 0 || posix.basename(engine) === 'podman') return undefined;
+  const probe = await spawnBounded({ argv: [engine, 'info', '--format', '{{json .SecurityOptions}}'], cwd: '/', env, timeoutMs: 10_000, maxStdout: 64 * 1024, maxStderr: 64 * 1024 });
+  if (probe.exitCode !== 0) return undefined;
+  let options: unknown;
+  try {
+    options = JSON.parse(probe.stdout.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(options) || !options.every((o) => typeof o === 'string')) return undefined;
+  const mapped = options.some((o: string) => o.split(',').some((kv) => kv === 'name=rootless' || kv === 'name=userns'));
+  return mapped ? undefined : `${ids.uid}:${ids.gid}`;
+}
+
 export interface ContainerRunOptions {
   readonly ep: Entrypoint;
   readonly bundleDir: string;
@@ -114,6 +142,8 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   }
   const engine = await findEngine(o.env, o.writable);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
+  const ids = process.getuid !== undefined && process.getgid !== undefined ? { uid: process.getuid(), gid: process.getgid() } : undefined;
+  const user = await containerUser(engine.engine, o.env, ids);
   const name = `skillctl-${o.runId}`;
   // Only what exists is mounted: docker creates a missing bind source (a directory the run then
   // finds planted and removes, denying the run) and podman refuses it. What is absent is checked
@@ -124,7 +154,7 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const grants = [...o.granted.fsRead, ...o.granted.fsWrite];
   const covers = await serviceCovers(o.services ?? { sockets: [], dirs: [] }, grants);
   const hideFiles = [...(await secretFilesIn(o.secretPaths ?? [], grants)), ...covers.files];
-  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs };
+  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs, ...(user !== undefined ? { user } : {}) };
   const argv = [engine.engine, ...containerArgs(spec)];
   const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit || r.aborted) {
