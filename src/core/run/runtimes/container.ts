@@ -45,7 +45,10 @@ export interface ContainerSpec {
 /** The engine's argv. Environment values are not on it: `-e NAME` passes them from the engine's environment. */
 export function containerArgs(s: ContainerSpec): string[] {
   const args = ['run', '--rm', '-i', '--name', s.name, '--read-only', '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges'];
-  args.push('--pids-limit', '256', '--memory', `${Math.max(6, Math.floor(s.memoryMiB))}m`, '--tmpfs', '/tmp');
+  const memory = `${Math.max(6, Math.floor(s.memoryMiB))}m`;
+  // Memory and swap together, as a run's cgroup sets memory.swap.max to 0: `--memory` alone lets
+  // the container swap out as much again (docker's default swap limit is twice the memory).
+  args.push('--pids-limit', '256', '--memory', memory, '--memory-swap', memory, '--tmpfs', '/tmp');
   if (s.granted.netHttp.length === 0) args.push('--network', 'none');
   if (s.user !== undefined) args.push('--user', s.user);
   args.push('-v', `${s.bundleDir}:/skill:ro`, '-w', posix.join('/skill', s.workingDirectory));
