@@ -7,6 +7,7 @@
 import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
+import { PINNED_IMAGE } from '../../manifest/patterns.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { entryExists } from '../../fs/index.js';
 import { lookupCommand } from '../../fs/find-command.js';
@@ -66,9 +67,9 @@ export function containerArgs(s: ContainerSpec): string[] {
   return args;
 }
 
-/** The image reference from runtime_version (`image@sha256:<digest>`, as the manifest rule requires). */
+/** The image reference from runtime_version (a registry's `image@sha256:<digest>`, as the manifest rule requires: PINNED_IMAGE). */
 export function imageOf(ep: Entrypoint): string | undefined {
-  return ep.runtime_version !== undefined && /@sha256:[0-9a-f]{64}$/.test(ep.runtime_version) ? ep.runtime_version : undefined;
+  return ep.runtime_version !== undefined && PINNED_IMAGE.test(ep.runtime_version) ? ep.runtime_version : undefined;
 }
 
 /** The first engine on PATH whose daemon answers, or a diagnostic saying why there is none. */
