@@ -126,7 +126,15 @@ export interface ContainerRunOptions {
   readonly bundleDir: string;
   readonly granted: GrantedPermissions;
   readonly limits: { readonly timeoutMs: number; readonly memoryMiB: number; readonly maxOutputBytes: number };
+  /** The skill's environment: what `-e NAME` passes into the container. */
   readonly env: Readonly<Record<string, string>>;
+  /**
+   * The engine's HOME: the home the run protects. The engine obeys its configuration there
+   * (credential helpers, plugins, contexts; podman's runtimes and hooks) outside every sandbox,
+   * and without HOME docker and podman take the account's home from the password database,
+   * which is not the home protected when HOME names another folder.
+   */
+  readonly home?: string;
   /** Real paths of the policy's fs.write: an engine found inside one is refused (RUN_PROGRAM_WRITABLE). */
   readonly writable: readonly string[];
   /** Distinguishes concurrent runs' containers, so a timeout can stop the right one. */
@@ -144,10 +152,11 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   if (image === undefined) {
     return { outcome: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', 'a container entrypoint pins its image as runtime_version: image@sha256:<digest>', { pointer: '/runtime_version' })]), ...none };
   }
-  const engine = await findEngine(o.env, o.writable);
+  const env = o.home !== undefined ? { ...o.env, HOME: o.home } : o.env;
+  const engine = await findEngine(env, o.writable);
   if ('diagnostic' in engine) return { outcome: failed('unavailable', [engine.diagnostic]), ...none };
   const ids = process.getuid !== undefined && process.getgid !== undefined ? { uid: process.getuid(), gid: process.getgid() } : undefined;
-  const user = await containerUser(engine.engine, o.env, ids);
+  const user = await containerUser(engine.engine, env, ids);
   const name = `skillctl-${o.runId}`;
   // Only what exists is mounted: docker creates a missing bind source (a directory the run then
   // finds planted and removes, denying the run) and podman refuses it. What is absent is checked
@@ -158,14 +167,14 @@ export async function runContainer(o: ContainerRunOptions, input: Uint8Array, si
   const grants = [...o.granted.fsRead, ...o.granted.fsWrite];
   const covers = await serviceCovers(o.services ?? { sockets: [], dirs: [] }, grants);
   const hideFiles = [...(await secretFilesIn(o.secretPaths ?? [], grants)), ...covers.files];
-  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: o.granted, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs, ...(user !== undefined ? { user } : {}) };
+  const spec = { engine: engine.engine, name, image, bundleDir: o.bundleDir, workingDirectory: o.ep.working_directory, granted: { ...o.granted, env: o.granted.env.filter((n) => o.env[n] !== undefined) }, memoryMiB: o.limits.memoryMiB, argv: commandArgv(o.ep.command), protect, notDirs, hideFiles, hideDirs: covers.dirs, ...(user !== undefined ? { user } : {}) };
   const argv = [engine.engine, ...containerArgs(spec)];
-  const r = await spawnBounded({ argv, cwd: o.bundleDir, env: o.env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
+  const r = await spawnBounded({ argv, cwd: o.bundleDir, env, stdin: input, timeoutMs: o.limits.timeoutMs, maxStdout: o.limits.maxOutputBytes, maxStderr: o.limits.maxOutputBytes, stopAtLimit: true, ...(signal !== undefined ? { signal } : {}) });
   if (r.timedOut || r.outputLimit || r.aborted) {
     // The engine's client was killed (a limit, or the run interrupted); the container itself runs
     // in the daemon, its grants mounted, and is stopped there: left, it outlived the run's limits
     // and the checks that remove what a program planted once it ends.
-    await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env: o.env, timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
+    await spawnBounded({ argv: [engine.engine, 'rm', '-f', name], cwd: '/', env, timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
   }
   return interpretProcess(r, o.limits);
 }
