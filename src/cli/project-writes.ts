@@ -12,7 +12,7 @@ import { readBounded } from '../core/fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
 import { isPolicyName } from '../core/policy/protected.js';
-import { plantableRoot, writablePolicyFile } from '../core/policy/nested-root.js';
+import { plantableRoot, skillFolderRoot, writablePolicyFile } from '../core/policy/nested-root.js';
 import { projectWrite, projectWriteInto, type EnclosingPolicy } from '../core/policy/project-writes.js';
 import { exposedServedFolder } from '../core/policy/served-place.js';
 import { exposedAuditLog } from '../core/run/audit-place.js';
@@ -100,7 +100,8 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
   const lock = join(root, ...LOCK_MARKER.split('/'));
   const files = { ...(!explicitPolicy && existsSync(policy) ? { policy } : {}), ...(existsSync(lock) ? { lock } : {}) };
   if (files.policy === undefined && files.lock === undefined) return undefined;
-  return plantableRoot(files, await writeGrants(await rootsAbove([dirname(root)])));
+  const enclosing = await rootsAbove([dirname(root)]);
+  return skillFolderRoot(root, files, enclosing) ?? plantableRoot(files, await writeGrants(enclosing));
 }
 
 /**

@@ -2,6 +2,11 @@
 // reaches its skill writes a start record before the skill runs; SIGINT and SIGTERM stop the skill,
 // remove the run's temporary directories, record the run as interrupted and exit 130 or 143; a
 // skillctl killed outright takes its skill with it, and its start record names the run.
+// A container runs in its engine's daemon, not under the engine's client that skillctl starts:
+// killing the client leaves the container running, with its write grants mounted, past the
+// run's time limit and past the checks that remove what a program planted once it ends. An
+// interrupted run had it go on so (the daemon was told to remove it only after a time or output
+// limit); the engine is now told to remove it (`rm -f`) whenever the client is killed.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -37,6 +42,15 @@ describe('threat: a run that ends badly (signals, a killed skillctl)', () => {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', runtime_limits: { max_execution_time: 120 }, requested_permissions: { exec: ['sleep'] } })],
       files: { 'main.js': "require('child_process').spawn('sleep', ['271.828'], { stdio: 'ignore' }); setTimeout(() => process.stdout.write('{}'), 120000);" },
     });
+    // A container skill, and an engine on its policy's path that answers as a running daemon and
+    // notes each command: its `run` lasts as a container's client does, until the container ends.
+    const engine = join(root, 'enginebin');
+    await mkdir(engine);
+    await writeFile(join(engine, 'docker'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${join(root, 'engine-calls')}'\n[ "$1" = version ] && { echo 27.0.0; exit 0; }\n[ "$1" = run ] && exec /bin/sleep 273.141\nexit 0\n`, { mode: 0o755 });
+    await writeFile(join(root, 'container.policy.yaml'), `version: 1\npath: [${engine}, /usr/bin, /bin]\n`);
+    await writeBundle(join(root, 'boxed'), {
+      entrypoints: [entry({ runtime: 'container', runtime_version: `example/skill@sha256:${'a'.repeat(64)}`, command: ['run'], runtime_limits: { max_execution_time: 120 } })],
+    });
     // One process, named by its argument, for the SIGKILL case.
     await writeBundle(join(root, 'loner'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js loner-161803', runtime_limits: { max_execution_time: 120 } })],
@@ -66,6 +80,16 @@ describe('threat: a run that ends badly (signals, a killed skillctl)', () => {
       assert.deepEqual(verifyAuditLog(await readFile(audit(), 'utf8'), audit()).diagnostics, []);
     });
   }
+
+  it('SIGINT during a container skill: exit 130, and the engine is told to remove the container its killed client leaves running', async () => {
+    const code = await interrupt(['./boxed', '--policy', 'container.policy.yaml'], 'SIGINT', 'sleep 273.141');
+    assert.equal(code, 130);
+    const calls = (await readFile(join(root, 'engine-calls'), 'utf8')).trim().split('\n');
+    const name = /--name (skillctl-[0-9a-f]+) /.exec(calls.find((c) => c.startsWith('run ')) ?? '')?.[1];
+    assert.ok(name !== undefined, calls.join('\n'));
+    assert.ok(calls.includes(`rm -f ${name}`), `the container was left running:\n${calls.join('\n')}`);
+    assert.deepEqual([(await records()).pop()?.result?.status], ['interrupted']);
+  });
 
   it('SIGTERM during a built-in: its program is killed, exit 143, recorded as interrupted', async () => {
     const child = spawn(process.execPath, [BIN, 'run', 'shell.exec_safe', '--input', '-', '--sandbox', 'bwrap'], { cwd: root, stdio: ['pipe', 'ignore', 'ignore'] });

@@ -14,6 +14,7 @@
 import { join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { within } from '../fs/within.js';
+import { DEFAULT_SKILL_ROOTS } from '../pins/skill-roots.js';
 import { projectWrite, type EnclosingPolicy } from './project-writes.js';
 
 export interface NestedRootFiles {
@@ -39,6 +40,27 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
         { hint: what === 'policy' ? `${keepHint(e)} and pass it with --policy, or grant fs.write in ${e.source} less than this folder` : `run from ${e.root}, or grant fs.write in ${e.source} less than this folder` },
       );
     }
+  }
+  return undefined;
+}
+
+/**
+ * The refusal of a nested root that lies inside a skill root of an enclosing project (`skills/`,
+ * `.agents/skills/`, …), or undefined. A folder there is a skill's, written by whoever wrote the
+ * skill (a `pull` from a registry or an MCP server, which takes any file of the skill, a pull
+ * request): its `pins/skills.lock.json` made it a project root for every skillctl started in it
+ * (an agent following the skill's own instructions), and its policy the one in force, however
+ * little the enclosing project's policy grants. No project lives inside a skill's folder.
+ */
+export function skillFolderRoot(root: string, files: NestedRootFiles, enclosingRoots: readonly string[]): Diagnostic | undefined {
+  const file = files.policy ?? files.lock;
+  if (file === undefined) return undefined;
+  for (const outer of enclosingRoots) {
+    const skills = DEFAULT_SKILL_ROOTS.map((r) => join(outer, r)).find((r) => root !== r && within(root, r));
+    if (skills === undefined) continue;
+    return diag('POLICY_ROOT_WRITABLE', `${root} lies in the skill root ${skills} of the project ${outer}: it is a skill's folder, whose author wrote ${file}, and a run started here would obey it`, {
+      hint: `run from ${outer}, or move the project out of ${skills}`,
+    });
   }
   return undefined;
 }

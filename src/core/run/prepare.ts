@@ -260,7 +260,8 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       trail.facts.caps = { memory: 'run', processes: 'run' };
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, writable: p.writable, runId, protectedPaths, secretPaths, services }, stdin, p.signal), below) };
+      const home = p.hostEnv.HOME !== undefined && p.hostEnv.HOME !== '' ? { home: p.hostEnv.HOME } : {};
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, ...home, writable: p.writable, runId, protectedPaths, secretPaths, services }, stdin, p.signal), below) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the

@@ -16,6 +16,8 @@ describe('containerArgs', () => {
     });
     for (const flag of ['--read-only', '--rm', '-i']) assert.ok(a.includes(flag), flag);
     assert.deepEqual(a.slice(a.indexOf('--network'), a.indexOf('--network') + 2), ['--network', 'none']);
+    // max_memory holds swap too, as a run's cgroup does (memory.swap.max 0): docker's default swap is the memory again.
+    assert.deepEqual([a[a.indexOf('--memory') + 1], a[a.indexOf('--memory-swap') + 1]], ['256m', '256m']);
     assert.ok(a.join(' ').includes('-v /b:/skill:ro -w /skill/src'));
     assert.ok(a.join(' ').includes('-v /data:/data:ro') && a.join(' ').includes('-v /out:/out:rw'));
     assert.ok(a.join(' ').includes('-e HOME') && !a.join(' ').includes('HOME='));

@@ -1,6 +1,6 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { PINNED_RUNTIMES } from '../model.js';
-import { EXACT_RUNTIME_VERSION } from '../patterns.js';
+import { EXACT_RUNTIME_VERSION, PINNED_IMAGE } from '../patterns.js';
 import type { Rule } from './rule.js';
 
 const EXAMPLE: Record<string, string> = {
@@ -9,11 +9,10 @@ const EXAMPLE: Record<string, string> = {
   shell: 'bash@5.2 (the shell and version the command was written for)',
   container: 'registry/image@sha256:<64 hex> (the image digest)',
 };
-const IMAGE_DIGEST = /@sha256:[0-9a-f]{64}$/;
 
 function unpinnedReason(runtime: string, version: string): string | undefined {
   if (runtime === 'container') {
-    return IMAGE_DIGEST.test(version) ? undefined : 'a container image is pinned only by its digest (image@sha256:<64 hex>)';
+    return PINNED_IMAGE.test(version) ? undefined : 'a container image is pinned only by its digest, as a registry reference (registry/image@sha256:<64 hex>; no transport such as dir: or oci-archive:, where the digest is only part of a file name)';
   }
   if (runtime === 'shell') {
     // A shell entrypoint names the tool set it was written for, e.g. "bash@5.2" or "posix@2017".
