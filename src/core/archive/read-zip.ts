@@ -47,6 +47,25 @@ function findEnd(bytes: Buffer): number | undefined {
   return undefined;
 }
 
+/** Info-ZIP's Unicode Path extra field: a second name for the entry, which unzip unpacks it under. */
+const UNICODE_PATH = 0x7075;
+
+/**
+ * Whether the extra fields `extra` name the entry other than `name` (its raw bytes) through a
+ * Unicode Path field (version 1, a CRC-32, the name): skillctl hashes and unpacks the entry by
+ * `name`, and Info-ZIP's unzip would write it under the other one.
+ */
+function renamedByExtra(extra: Buffer, name: Buffer): boolean {
+  for (let i = 0; i + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(i);
+    const size = extra.readUInt16LE(i + 2);
+    const body = extra.subarray(i + 4, i + 4 + size);
+    if (id === UNICODE_PATH && (body.length < 5 || !body.subarray(5).equals(name))) return true;
+    i += 4 + size;
+  }
+  return false;
+}
+
 interface Central {
   readonly path: string;
   readonly method: number;
@@ -67,6 +86,8 @@ function centralRecord(bytes: Buffer, at: number): { step: Step; next: number } 
   const next = at + CENTRAL_SIZE + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
   if (next > bytes.length) return malformed(`the central directory record at byte ${at} is truncated`);
   const raw = bytes.subarray(at + CENTRAL_SIZE, at + CENTRAL_SIZE + nameLength);
+  const extraEnd = at + CENTRAL_SIZE + nameLength + bytes.readUInt16LE(at + 30);
+  if (renamedByExtra(bytes.subarray(at + CENTRAL_SIZE + nameLength, extraEnd), raw)) return malformed(`the central directory record at byte ${at} gives its entry a second name (a Unicode Path field), which other readers unpack it under`);
   const name = decodeUtf8(raw);
   const shown = name ?? raw.toString('latin1');
   const unixMode = bytes.readUInt16LE(at + 4) >> 8 === HOST_UNIX ? bytes.readUInt32LE(at + 38) >>> 16 : 0;
@@ -97,7 +118,9 @@ function entryData(bytes: Buffer, e: Central, centralStart: number): Buffer | Di
   if (e.local + LOCAL_SIZE > centralStart || bytes.readUInt32LE(e.local) !== LOCAL) return bad('no local header where the central directory points');
   const nameLength = bytes.readUInt16LE(e.local + 26);
   const start = e.local + LOCAL_SIZE + nameLength + bytes.readUInt16LE(e.local + 28);
-  if (decodeUtf8(bytes.subarray(e.local + LOCAL_SIZE, e.local + LOCAL_SIZE + nameLength))?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
+  const rawName = bytes.subarray(e.local + LOCAL_SIZE, e.local + LOCAL_SIZE + nameLength);
+  if (decodeUtf8(rawName)?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
+  if (renamedByExtra(bytes.subarray(e.local + LOCAL_SIZE + nameLength, start), rawName)) return bad('the local header gives the entry a second name (a Unicode Path field), which other readers unpack it under');
   if (start + e.compressed > centralStart) return bad('the entry runs into the central directory');
   const stored = bytes.subarray(start, start + e.compressed);
   let data: Buffer;

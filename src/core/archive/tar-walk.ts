@@ -7,8 +7,10 @@
  * Refused: absolute paths, `.`/`..` segments, backslashes and control characters, symbolic and
  * hard links, devices, FIFOs and sparse files, global pax headers that set fields, paths longer
  * than `MAX_PATH_BYTES`, duplicate paths and paths that are both a file and a directory, more
- * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, and any data after the
- * end-of-archive marker that is not zero padding. A file is announced (`file`) only after its
+ * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, any data after the
+ * end-of-archive marker that is not zero padding, and what other readers take for another name
+ * or other bytes than this walk does: pax `GNU.sparse.*` keys, and two pax headers, two GNU long
+ * names, or a pax path and a long name, for one entry. A file is announced (`file`) only after its
  * header passed every check, so a consumer never writes a refused entry; its bytes follow
  * (`data`) and `file-end` says they were all there.
  * Structural damage or a bound stops the walk; a bad entry is reported and skipped.
@@ -202,6 +204,8 @@ export class TarWalk {
     this.state = this.pad > 0 ? 'pad' : 'header';
     if (this.state === 'header') this.expectHeader();
     if (type === 'x') {
+      // A second one for the same entry: GNU tar keeps the last, Python's tarfile merges them.
+      if (this.pax !== undefined) return this.malformed('two pax extended headers for one entry, which other readers combine differently');
       this.pax = parsePax(data);
       if (this.pax === undefined) this.malformed('malformed pax extended header');
     } else if (type === 'g') {
@@ -210,6 +214,8 @@ export class TarWalk {
       // `git archive` writes a global header holding only the commit id; anything else would change how later entries are read.
       if ([...keys.keys()].some((k) => k !== 'comment')) this.diagnostics.push(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax global header sets fields for later entries'));
     } else if (type === 'L') {
+      // Two long names for one entry: GNU tar takes the last, Python's tarfile the first.
+      if (this.longName !== undefined) return this.malformed('two GNU long-name headers for one entry, which other readers take differently');
       const nul = data.indexOf(0);
       this.longName = Buffer.from(data.subarray(0, nul === -1 ? data.length : nul));
     }
@@ -219,8 +225,15 @@ export class TarWalk {
   private entry(type: string, headerPath: Buffer, size: number, mode: number, events: TarEvent[]): boolean {
     const rawPath = this.pax?.get('path') ?? this.longName ?? headerPath;
     const hasLinkpath = this.pax?.has('linkpath') === true;
+    // Both name the entry: GNU tar takes the pax path, Python's tarfile the long name after it.
+    const twoNames = this.pax?.has('path') === true && this.longName !== undefined;
+    const sparse = this.pax !== undefined && [...this.pax.keys()].some((k) => k.startsWith('GNU.sparse.'));
     this.pax = undefined;
     this.longName = undefined;
+    if (twoNames) {
+      this.malformed('a pax path and a GNU long name for one entry, which other readers take differently');
+      return false;
+    }
     if (++this.count > this.bounds.maxFiles) {
       this.refuse(tooLarge(this.bounds, `more than ${this.bounds.maxFiles} entries`));
       return false;
@@ -241,6 +254,9 @@ export class TarWalk {
       this.diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${shownPath(shown)}: ${unsafe ?? 'invalid path'}`));
       return false;
     }
+    // GNU tar and Python's tarfile unpack such an entry under GNU.sparse.name, its
+    // bytes read through a sparse map: another file than the one this walk hashes and unpacks.
+    if (sparse) return this.skip(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax header makes the entry a sparse file (GNU.sparse.*), which other readers unpack under another name or with other bytes', { file: path }));
     switch (type) {
       case '0':
       case '7':
