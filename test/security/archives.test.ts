@@ -5,7 +5,8 @@
 // refused with their code; a refused archive is never unpacked, not even its harmless files. So
 // are entries another reader unpacks under another name than this one lists (a reviewer's `tar x`
 // would show other files than those hashed and run): a pax GNU.sparse.name, two pax headers, two
-// GNU long names, or both, for one entry, and a .skill entry's Info-ZIP Unicode Path field. The
+// GNU long names, or both, for one entry, a directory entry holding data (read by others as more
+// entries), and a .skill entry's Info-ZIP Unicode Path field. The
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
@@ -73,6 +74,8 @@ const CASES: [string, RawEntry[], string][] = [
   ['two pax headers for one entry (tarfile merges them, GNU tar keeps the last)', [ok, { name: 'P', type: 'x', data: paxData({ path: 'run.js' }) }, { name: 'P', type: 'x', data: paxData({ mtime: '1' }) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['two GNU long names for one entry (tarfile takes the first, GNU tar the last)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: '././@LongLink', type: 'L', data: 'notes.txt\0' }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['a GNU long name and a pax path for one entry (tarfile takes the one, GNU tar the other)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: 'P', type: 'x', data: paxData({ path: 'notes.txt' }) }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // GNU tar and tarfile read a directory's data as the entries after it: a main.js this reader never saw.
+  ['a directory entry holding the header and bytes of a file', [ok, { name: 'd', type: '5', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['three paths 200,000 folders deep', DEEP, 'ARCHIVE_PATH_UNSAFE'],
   ['a path of 4097 bytes', [ok, ...paxFile(`${'b'.repeat(4096)}c`)], 'ARCHIVE_PATH_UNSAFE'],
 ];

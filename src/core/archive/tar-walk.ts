@@ -9,8 +9,8 @@
  * than `MAX_PATH_BYTES`, duplicate paths and paths that are both a file and a directory, more
  * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, any data after the
  * end-of-archive marker that is not zero padding, and what other readers take for another name
- * or other bytes than this walk does: pax `GNU.sparse.*` keys, and two pax headers, two GNU long
- * names, or a pax path and a long name, for one entry. A file is announced (`file`) only after its
+ * or other bytes than this walk does: pax `GNU.sparse.*` keys, two pax headers, two GNU long
+ * names, or a pax path and a long name, for one entry, and a directory entry holding data. A file is announced (`file`) only after its
  * header passed every check, so a consumer never writes a refused entry; its bytes follow
  * (`data`) and `file-end` says they were all there.
  * Structural damage or a bound stops the walk; a bad entry is reported and skipped.
@@ -246,6 +246,11 @@ export class TarWalk {
       let end = path.length;
       if (type === '5') while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
       path = path.slice(0, end);
+    }
+    // GNU tar and Python's tarfile read a directory's data as the entries that follow: files this walk, which skips it, never sees.
+    if (type === '5' && size > 0) {
+      this.malformed(`directory entry ${shownPath(shown)} holds ${size} bytes of data, which other readers read as further entries`);
+      return false;
     }
     if (type === '5' && path === '') return false; // the archive root itself
     const unsafe = path === undefined ? 'invalid UTF-8 in the path' : unsafeArchivePath(path);
