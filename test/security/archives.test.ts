@@ -6,7 +6,8 @@
 // are entries another reader unpacks under another name than this one lists (a reviewer's `tar x`
 // would show other files than those hashed and run): a pax GNU.sparse.name, two pax headers, two
 // GNU long names, or both, for one entry, a directory entry holding data (read by others as more
-// entries), and a .skill entry's Info-ZIP Unicode Path field. The
+// entries), an old GNU header with a path prefix for tarfile, and a .skill entry's Info-ZIP
+// Unicode Path field. The
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
@@ -76,6 +77,8 @@ const CASES: [string, RawEntry[], string][] = [
   ['a GNU long name and a pax path for one entry (tarfile takes the one, GNU tar the other)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: 'P', type: 'x', data: paxData({ path: 'notes.txt' }) }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
   // GNU tar and tarfile read a directory's data as the entries after it: a main.js this reader never saw.
   ['a directory entry holding the header and bytes of a file', [ok, { name: 'd', type: '5', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // GNU tar's default format keeps times of incremental dumps where ustar keeps a prefix; tarfile reads a prefix there all the same.
+  ['an old GNU header whose time area tarfile reads as the prefix sub/', [ok, { name: 'main.js', prefix: 'sub', gnu: true, data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['three paths 200,000 folders deep', DEEP, 'ARCHIVE_PATH_UNSAFE'],
   ['a path of 4097 bytes', [ok, ...paxFile(`${'b'.repeat(4096)}c`)], 'ARCHIVE_PATH_UNSAFE'],
 ];
@@ -93,6 +96,10 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
       await assert.rejects(stat(target), { code: 'ENOENT' });
     });
   }
+
+  it("an old GNU header (GNU tar's default format) with nothing in its time area is read as any other", async () => {
+    assert.deepEqual(await codesOf(tgz([ok, { name: 'main.js', gnu: true, data: 'x' }])), []);
+  });
 
   it('more entries than the bound: ARCHIVE_TOO_LARGE, stops reading', async () => {
     const many = Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}` }) as RawEntry);
