@@ -6,7 +6,8 @@
 // are entries another reader unpacks under another name than this one lists (a reviewer's `tar x`
 // would show other files than those hashed and run): a pax GNU.sparse.name, two pax headers, two
 // GNU long names, or both, for one entry, a directory entry holding data (read by others as more
-// entries), an old GNU header with a path prefix for tarfile, and a .skill entry's Info-ZIP
+// entries), a pax size that is no number (0 to tarfile, which reads the file's bytes as entries),
+// an old GNU header with a path prefix for tarfile, and a .skill entry's Info-ZIP
 // Unicode Path field. The
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
@@ -79,6 +80,8 @@ const CASES: [string, RawEntry[], string][] = [
   ['a directory entry holding the header and bytes of a file', [ok, { name: 'd', type: '5', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
   // GNU tar's default format keeps times of incremental dumps where ustar keeps a prefix; tarfile reads a prefix there all the same.
   ['an old GNU header whose time area tarfile reads as the prefix sub/', [ok, { name: 'main.js', prefix: 'sub', gnu: true, data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // tarfile takes a pax size that is no decimal number as 0, and the file's bytes as the entries after it (GNU tar refuses it).
+  ['a pax size of " 0" before a file holding the header and bytes of another', [ok, { name: 'P', type: 'x', data: paxData({ size: ' 0' }) }, { name: 'notes.txt', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }], 'ARCHIVE_MALFORMED'],
   ['three paths 200,000 folders deep', DEEP, 'ARCHIVE_PATH_UNSAFE'],
   ['a path of 4097 bytes', [ok, ...paxFile(`${'b'.repeat(4096)}c`)], 'ARCHIVE_PATH_UNSAFE'],
 ];

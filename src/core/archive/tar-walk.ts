@@ -182,8 +182,11 @@ export class TarWalk {
     }
     if ('error' in parsed) return this.malformed(`header at byte ${this.headerOff}: ${parsed.error}`);
     const h = parsed.header;
-    const paxSize = this.pax?.get('size');
-    const size = paxSize !== undefined && /^[0-9]+$/.test(paxSize.toString('latin1')) ? Number(paxSize.toString('latin1')) : h.size;
+    const paxSize = this.pax?.get('size')?.toString('latin1');
+    // Not read past: GNU tar refuses such a size, and Python's tarfile takes it as 0 and reads the
+    // entry's data as further entries, which this walk would have taken for the file's bytes.
+    if (paxSize !== undefined && !/^[0-9]+$/.test(paxSize)) return this.malformed(`header at byte ${this.headerOff}: the pax size ${JSON.stringify(paxSize.slice(0, 40))} is not a decimal number`);
+    const size = paxSize !== undefined ? Number(paxSize) : h.size;
     if (size > this.bounds.maxTotalBytes - this.total) return this.refuse(tooLarge(this.bounds, `an entry declares ${size} bytes`));
     if (h.type === 'x' || h.type === 'g' || h.type === 'L' || h.type === 'K') {
       if (size > META_MAX_BYTES) return this.refuse(tooLarge(this.bounds, `a ${h.type} header entry declares ${size} bytes`));
