@@ -4,7 +4,8 @@
 // entries, duplicates, more entries or bytes than the bound, gzip bombs and malformed streams are
 // refused with their code; a refused archive is never unpacked, not even its harmless files. So
 // are entries another reader unpacks under another name than this one lists (a reviewer's `tar x`
-// would show other files than those hashed and run): a pax GNU.sparse.name, two pax headers, two
+// would show other files than those hashed and run): a pax GNU.sparse.name or SCHILY.realsize
+// (a sparse file to GNU tar, tarfile or bsdtar), two pax headers, two
 // GNU long names, or both, for one entry, a directory entry holding data (read by others as more
 // entries), a pax size that is no number (0 to tarfile, which reads the file's bytes as entries),
 // an old GNU header with a path prefix for tarfile, and a .skill entry's Info-ZIP
@@ -73,6 +74,7 @@ const CASES: [string, RawEntry[], string][] = [
   // What GNU tar or Python's tarfile unpack under another name than this reader lists (the bytes a
   // reviewer's `tar x` shows are not the ones hashed and run): refused, as data after the end marker is.
   ['a pax GNU.sparse.name, under which GNU tar and tarfile unpack the file', [ok, { name: 'P', type: 'x', data: paxData({ 'GNU.sparse.name': 'skill.yaml' }) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['a pax SCHILY.realsize, to which bsdtar pads the file with zeros', [ok, { name: 'P', type: 'x', data: paxData({ 'SCHILY.realsize': '8' }) }, { name: 'notes.txt', data: 'abcd' }], 'ARCHIVE_SPECIAL_ENTRY'],
   ['two pax headers for one entry (tarfile merges them, GNU tar keeps the last)', [ok, { name: 'P', type: 'x', data: paxData({ path: 'run.js' }) }, { name: 'P', type: 'x', data: paxData({ mtime: '1' }) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['two GNU long names for one entry (tarfile takes the first, GNU tar the last)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: '././@LongLink', type: 'L', data: 'notes.txt\0' }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
   ['a GNU long name and a pax path for one entry (tarfile takes the one, GNU tar the other)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: 'P', type: 'x', data: paxData({ path: 'notes.txt' }) }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],

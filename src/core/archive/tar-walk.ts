@@ -9,7 +9,7 @@
  * than `MAX_PATH_BYTES`, duplicate paths and paths that are both a file and a directory, more
  * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, any data after the
  * end-of-archive marker that is not zero padding, and what other readers take for another name
- * or other bytes than this walk does: pax `GNU.sparse.*` keys, two pax headers, two GNU long
+ * or other bytes than this walk does: pax keys of sparse files, two pax headers, two GNU long
  * names, or a pax path and a long name, for one entry, and a directory entry holding data. A file is announced (`file`) only after its
  * header passed every check, so a consumer never writes a refused entry; its bytes follow
  * (`data`) and `file-end` says they were all there.
@@ -50,6 +50,16 @@ export function tooLarge(bounds: ArchiveBounds, what: string): Diagnostic {
   return diag('ARCHIVE_TOO_LARGE', `${what}; the bounds are ${bounds.maxFiles} entries and ${bounds.maxTotalBytes} bytes unpacked`, {
     hint: 'a larger bundle can be pinned as a directory',
   });
+}
+
+/**
+ * pax keys of sparse files. GNU tar, libarchive and Python's tarfile unpack an entry holding
+ * `GNU.sparse.*` under its `GNU.sparse.name`, its bytes read through a sparse map; libarchive
+ * pads or cuts one to its `SCHILY.realsize` (star's and Solaris' sparse files): another file
+ * than the one this walk hashes and unpacks.
+ */
+function isSparseKey(key: string): boolean {
+  return key.startsWith('GNU.sparse.') || key === 'SCHILY.realsize' || key === 'SUN.holesdata';
 }
 
 type State = 'header' | 'meta' | 'file' | 'skip' | 'pad' | 'trailer' | 'done';
@@ -230,7 +240,7 @@ export class TarWalk {
     const hasLinkpath = this.pax?.has('linkpath') === true;
     // Both name the entry: GNU tar takes the pax path, Python's tarfile the long name after it.
     const twoNames = this.pax?.has('path') === true && this.longName !== undefined;
-    const sparse = this.pax !== undefined && [...this.pax.keys()].some((k) => k.startsWith('GNU.sparse.'));
+    const sparse = this.pax !== undefined && [...this.pax.keys()].some(isSparseKey);
     this.pax = undefined;
     this.longName = undefined;
     if (twoNames) {
@@ -262,9 +272,7 @@ export class TarWalk {
       this.diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${shownPath(shown)}: ${unsafe ?? 'invalid path'}`));
       return false;
     }
-    // GNU tar and Python's tarfile unpack such an entry under GNU.sparse.name, its
-    // bytes read through a sparse map: another file than the one this walk hashes and unpacks.
-    if (sparse) return this.skip(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax header makes the entry a sparse file (GNU.sparse.*), which other readers unpack under another name or with other bytes', { file: path }));
+    if (sparse) return this.skip(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax header makes the entry a sparse file (GNU.sparse.*, SCHILY.realsize, SUN.holesdata), which other readers unpack under another name or with other bytes', { file: path }));
     switch (type) {
       case '0':
       case '7':
