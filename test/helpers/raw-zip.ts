@@ -14,6 +14,8 @@ export interface Raw {
   readonly localName?: string;
   /** Extra fields, written in the local header and the central record alike (default none). */
   readonly extra?: Buffer;
+  /** Written as a local record only, which the central directory does not list. */
+  readonly unlisted?: boolean;
 }
 
 /** Info-ZIP's Unicode Path extra field for an entry stored as `stored`: the name `name` that unzip unpacks it under. */
@@ -65,14 +67,15 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     central.writeUInt32LE(((f.mode ?? 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, localName, extra, stored);
-    centrals.push(central, name, extra);
+    if (f.unlisted !== true) centrals.push(central, name, extra);
     offset += 30 + localName.length + extra.length + stored.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
+  const listed = files.filter((f) => f.unlisted !== true).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end, trailer]);

@@ -8,8 +8,8 @@
 // (a sparse file to GNU tar, tarfile or bsdtar), two pax headers, two
 // GNU long names, or both, for one entry, a directory entry holding data (read by others as more
 // entries), a pax size that is no number (0 to tarfile, which reads the file's bytes as entries),
-// an old GNU header with a path prefix for tarfile, and a .skill entry's Info-ZIP
-// Unicode Path field. The
+// an old GNU header with a path prefix for tarfile, a .skill entry's Info-ZIP Unicode Path
+// field, and a .skill file's local entry its central directory does not list. The
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
@@ -156,6 +156,14 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
     assert.deepEqual(await codes([skillMd, { name: 'x/notes.md', data: Buffer.from('evil'), extra: unicodePathField('x/notes.md', 'x/SKILL.md') }]), ['ARCHIVE_MALFORMED']);
     // A field naming the entry as its own name (Info-ZIP's zip writes one for a name not in ASCII) changes nothing.
     assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', extra: unicodePathField('x/notes-é.md', 'x/notes-é.md') }]), []);
+  });
+
+  it('a .skill holding a file its central directory does not list, which bsdtar reading from a pipe unpacks: ARCHIVE_MALFORMED', async () => {
+    const skillMd = { name: 'x/SKILL.md', data: Buffer.from('---\nname: x\ndescription: A skill.\n---\n') };
+    const listed = async (files: Raw[]): Promise<string[]> => [...new Set((await (await archiveSourceFromBytes(rawZip(files), 'x.skill', undefined, 'skill-zip')).list()).diagnostics.map((d) => d.code))];
+    assert.deepEqual(await listed([{ name: 'x/evil.sh', data: Buffer.from('echo pwned'), unlisted: true }, skillMd]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await listed([skillMd, { name: 'x/evil.sh', data: Buffer.from('echo pwned'), unlisted: true }]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await listed([skillMd, { name: 'x/notes.md', deflate: true }]), []);
   });
 
   it('openArchive refuses a file larger than the bound without reading it', async () => {

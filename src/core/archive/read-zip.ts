@@ -5,7 +5,8 @@
  *
  * - the central directory is the only index, and each local header must agree with it (the
  *   name in both): two readers could otherwise list different files;
- * - nothing may follow the end-of-central-directory record but its own comment;
+ * - nothing may follow the end-of-central-directory record but its own comment, and the local
+ *   records the central directory lists must fill everything before it, one after another;
  * - unsafe paths (and paths longer than `MAX_PATH_BYTES`), duplicate paths, links, devices,
  *   encrypted entries, ZIP64 and multi-disk archives are refused;
  * - more files, or folders, than `maxFiles` are refused, as the tar walk refuses them;
@@ -64,6 +65,34 @@ function renamedByExtra(extra: Buffer, name: Buffer): boolean {
     i += 4 + size;
   }
   return false;
+}
+
+const DESCRIPTOR = 0x08074b50;
+const FLAG_DESCRIPTOR = 0x0008;
+
+/** Where the local record at `local` ends (header, name, extra, `compressed` bytes, data descriptor), or undefined when none is there. */
+function localEnd(bytes: Buffer, local: number, compressed: number): number | undefined {
+  if (local + LOCAL_SIZE > bytes.length || bytes.readUInt32LE(local) !== LOCAL) return undefined;
+  const end = local + LOCAL_SIZE + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28) + compressed;
+  if ((bytes.readUInt16LE(local + 6) & FLAG_DESCRIPTOR) === 0) return end;
+  // A CRC-32 and two sizes, after a signature most writers put first.
+  return end + (end + 4 <= bytes.length && bytes.readUInt32LE(end) === DESCRIPTOR ? 16 : 12);
+}
+
+/**
+ * The first byte before the central directory that no entry's local record covers, or undefined
+ * when they cover it all, one after another: a reader that walks local headers (bsdtar reading
+ * from a pipe) would find a file there that the central directory does not list.
+ */
+function uncovered(bytes: Buffer, spans: readonly { local: number; compressed: number }[], centralStart: number): number | undefined {
+  let at = 0;
+  for (const s of [...spans].sort((a, b) => a.local - b.local)) {
+    if (s.local !== at) return at;
+    const end = localEnd(bytes, s.local, s.compressed);
+    if (end === undefined) return at;
+    at = end;
+  }
+  return at === centralStart ? undefined : at;
 }
 
 interface Central {
@@ -184,11 +213,13 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
   if (count > bounds.maxFiles) return done(tooLarge(bounds, `more than ${bounds.maxFiles} entries`));
   const files: Central[] = [];
   const dirs = new Set<string>();
+  const spans: { local: number; compressed: number }[] = [];
   let total = 0;
   let at = centralStart;
   for (let i = 0; i < count; i++) {
     const { step, next } = centralRecord(bytes, at);
     if ('stop' in step) return done(step.stop);
+    spans.push({ local: bytes.readUInt32LE(at + 42), compressed: bytes.readUInt32LE(at + 20) });
     at = next;
     if ('skip' in step) diagnostics.push(step.skip);
     else if ('dir' in step) dirs.add(step.dir);
@@ -199,6 +230,8 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
     }
   }
   if (at !== end) return done(diag('ARCHIVE_MALFORMED', 'the central directory holds more than its entry count'));
+  const gap = uncovered(bytes, spans, centralStart);
+  if (gap !== undefined) return done(diag('ARCHIVE_MALFORMED', `the bytes at ${gap} belong to no entry of the central directory: a reader walking local headers would find another file there`));
   const under = filesUnderFiles(files.map((e) => e.path));
   // Only to count the folders the files name: their collisions are judged by `under` and `entries`.
   const folders = new PathTree(bounds.maxFiles);
