@@ -12,6 +12,22 @@ export interface Raw {
   readonly size?: number;
   readonly crc?: number;
   readonly localName?: string;
+  /** Extra fields, written in the local header and the central record alike (default none). */
+  readonly extra?: Buffer;
+  /** Written as a local record only, which the central directory does not list. */
+  readonly unlisted?: boolean;
+}
+
+/** Info-ZIP's Unicode Path extra field for an entry stored as `stored`: the name `name` that unzip unpacks it under. */
+export function unicodePathField(stored: string, name: string): Buffer {
+  const n = Buffer.from(name);
+  const field = Buffer.alloc(9 + n.length);
+  field.writeUInt16LE(0x7075, 0);
+  field.writeUInt16LE(5 + n.length, 2);
+  field.writeUInt8(1, 4);
+  field.writeUInt32LE(crc32(Buffer.from(stored)) >>> 0, 5);
+  n.copy(field, 9);
+  return field;
 }
 
 /** A ZIP written field by field, so a test can make it lie in exactly one place. */
@@ -24,6 +40,7 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     const stored = f.deflate === true ? deflateRawSync(data) : data;
     const name = Buffer.from(f.name);
     const localName = Buffer.from(f.localName ?? f.name);
+    const extra = f.extra ?? Buffer.alloc(0);
     const crc = f.crc ?? crc32(data);
     const size = f.size ?? data.length;
     const local = Buffer.alloc(30);
@@ -35,6 +52,7 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     local.writeUInt32LE(stored.length, 18);
     local.writeUInt32LE(size, 22);
     local.writeUInt16LE(localName.length, 26);
+    local.writeUInt16LE(extra.length, 28);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
@@ -45,17 +63,19 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     central.writeUInt32LE(stored.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
+    central.writeUInt16LE(extra.length, 30);
     central.writeUInt32LE(((f.mode ?? 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
-    locals.push(local, localName, stored);
-    centrals.push(central, name);
-    offset += 30 + localName.length + stored.length;
+    locals.push(local, localName, extra, stored);
+    if (f.unlisted !== true) centrals.push(central, name, extra);
+    offset += 30 + localName.length + extra.length + stored.length;
   }
   const cd = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
+  const listed = files.filter((f) => f.unlisted !== true).length;
+  end.writeUInt16LE(listed, 8);
+  end.writeUInt16LE(listed, 10);
   end.writeUInt32LE(cd.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, cd, end, trailer]);

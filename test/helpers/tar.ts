@@ -14,6 +14,8 @@ export interface RawEntry {
   readonly mode?: number;
   readonly linkname?: string;
   readonly prefix?: string;
+  /** Old GNU magic (`ustar  `, GNU tar's default format), whose prefix area holds no prefix. */
+  readonly gnu?: boolean;
 }
 
 function octal(h: Buffer, offset: number, length: number, value: number): void {
@@ -31,7 +33,7 @@ export function header(e: RawEntry): Buffer {
   octal(h, 136, 12, 0);
   h.write(e.type ?? '0', 156, 1, 'latin1');
   if (e.linkname !== undefined) h.write(e.linkname, 157, 100, 'utf8');
-  h.write('ustar\u000000', 257, 8, 'latin1');
+  h.write(e.gnu === true ? 'ustar  \u0000' : 'ustar\u000000', 257, 8, 'latin1');
   if (e.prefix !== undefined) h.write(e.prefix, 345, 155, 'utf8');
   let sum = 0;
   for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : (h[i] as number);

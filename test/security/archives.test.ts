@@ -2,7 +2,14 @@
 // Reading an archive is reading attacker-controlled input: entries with absolute or climbing paths
 // (plain, through the ustar prefix, a pax path or a GNU long name), links, devices, FIFOs, sparse
 // entries, duplicates, more entries or bytes than the bound, gzip bombs and malformed streams are
-// refused with their code; a refused archive is never unpacked, not even its harmless files. The
+// refused with their code; a refused archive is never unpacked, not even its harmless files. So
+// are entries another reader unpacks under another name than this one lists (a reviewer's `tar x`
+// would show other files than those hashed and run): a pax GNU.sparse.name or SCHILY.realsize
+// (a sparse file to GNU tar, tarfile or bsdtar), two pax headers, two
+// GNU long names, or both, for one entry, a directory entry holding data (read by others as more
+// entries), a pax size that is no number (0 to tarfile, which reads the file's bytes as entries),
+// an old GNU header with a path prefix for tarfile, a .skill entry's Info-ZIP Unicode Path
+// field, and a .skill file's local entry its central directory does not list. The
 // streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
@@ -20,7 +27,7 @@ import { archiveSourceFromBytes, openArchive, unpackTgz, type BundleBounds } fro
 import { attackRows, attempt, runTarget, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
 import { fixture } from '../helpers/paths.js';
 import { deepChain, removeDeepChain } from '../helpers/deep-tree.js';
-import { rawZip } from '../helpers/raw-zip.js';
+import { rawZip, unicodePathField, type Raw } from '../helpers/raw-zip.js';
 import { gzipBomb, paxData, tar, tgz, type RawEntry } from '../helpers/tar.js';
 import { leftIn, tempDir } from '../helpers/tmp.js';
 
@@ -64,6 +71,19 @@ const CASES: [string, RawEntry[], string][] = [
   ['global header setting a path', [{ name: 'g', type: 'g', data: paxData({ path: 'x' }) }, ok], 'ARCHIVE_SPECIAL_ENTRY'],
   ['duplicate path', [ok, { name: 'skill.yaml', data: 'other\n' }], 'ARCHIVE_DUPLICATE_ENTRY'],
   ['a file that is also a directory', [ok, { name: 'a', data: 'x' }, { name: 'a/b', data: 'y' }], 'ARCHIVE_DUPLICATE_ENTRY'],
+  // What GNU tar or Python's tarfile unpack under another name than this reader lists (the bytes a
+  // reviewer's `tar x` shows are not the ones hashed and run): refused, as data after the end marker is.
+  ['a pax GNU.sparse.name, under which GNU tar and tarfile unpack the file', [ok, { name: 'P', type: 'x', data: paxData({ 'GNU.sparse.name': 'skill.yaml' }) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['a pax SCHILY.realsize, to which bsdtar pads the file with zeros', [ok, { name: 'P', type: 'x', data: paxData({ 'SCHILY.realsize': '8' }) }, { name: 'notes.txt', data: 'abcd' }], 'ARCHIVE_SPECIAL_ENTRY'],
+  ['two pax headers for one entry (tarfile merges them, GNU tar keeps the last)', [ok, { name: 'P', type: 'x', data: paxData({ path: 'run.js' }) }, { name: 'P', type: 'x', data: paxData({ mtime: '1' }) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  ['two GNU long names for one entry (tarfile takes the first, GNU tar the last)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: '././@LongLink', type: 'L', data: 'notes.txt\0' }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  ['a GNU long name and a pax path for one entry (tarfile takes the one, GNU tar the other)', [ok, { name: '././@LongLink', type: 'L', data: 'run.js\0' }, { name: 'P', type: 'x', data: paxData({ path: 'notes.txt' }) }, { name: 'f', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // GNU tar and tarfile read a directory's data as the entries after it: a main.js this reader never saw.
+  ['a directory entry holding the header and bytes of a file', [ok, { name: 'd', type: '5', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }, { name: 'notes.txt', data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // GNU tar's default format keeps times of incremental dumps where ustar keeps a prefix; tarfile reads a prefix there all the same.
+  ['an old GNU header whose time area tarfile reads as the prefix sub/', [ok, { name: 'main.js', prefix: 'sub', gnu: true, data: 'x' }], 'ARCHIVE_MALFORMED'],
+  // tarfile takes a pax size that is no decimal number as 0, and the file's bytes as the entries after it (GNU tar refuses it).
+  ['a pax size of " 0" before a file holding the header and bytes of another', [ok, { name: 'P', type: 'x', data: paxData({ size: ' 0' }) }, { name: 'notes.txt', data: tar([{ name: 'main.js', data: 'x' }], Buffer.alloc(0)) }], 'ARCHIVE_MALFORMED'],
   ['three paths 200,000 folders deep', DEEP, 'ARCHIVE_PATH_UNSAFE'],
   ['a path of 4097 bytes', [ok, ...paxFile(`${'b'.repeat(4096)}c`)], 'ARCHIVE_PATH_UNSAFE'],
 ];
@@ -81,6 +101,10 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
       await assert.rejects(stat(target), { code: 'ENOENT' });
     });
   }
+
+  it("an old GNU header (GNU tar's default format) with nothing in its time area is read as any other", async () => {
+    assert.deepEqual(await codesOf(tgz([ok, { name: 'main.js', gnu: true, data: 'x' }])), []);
+  });
 
   it('more entries than the bound: ARCHIVE_TOO_LARGE, stops reading', async () => {
     const many = Array.from({ length: 20_001 }, (_, i) => ({ name: `f${i}` }) as RawEntry);
@@ -123,6 +147,23 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
     const trailing = Buffer.concat([Buffer.alloc(1024), Buffer.from('hidden payload')]);
     assert.deepEqual(await codesOf(tgz([ok], trailing)), ['ARCHIVE_MALFORMED']);
     assert.deepEqual(await codesOf(gzipSync(Buffer.alloc(512, 0x41))), ['ARCHIVE_MALFORMED']);
+  });
+
+  it('a .skill entry with a second name (an Info-ZIP Unicode Path field), which unzip unpacks it under: ARCHIVE_MALFORMED', async () => {
+    const skillMd = { name: 'x/SKILL.md', data: Buffer.from('---\nname: x\ndescription: A skill.\n---\n') };
+    const codes = async (files: Raw[]): Promise<string[]> => [...new Set((await (await archiveSourceFromBytes(rawZip(files), 'x.skill', undefined, 'skill-zip')).list()).diagnostics.map((d) => d.code))];
+    // unzip writes notes.md's bytes over SKILL.md: another skill than the one validated.
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes.md', data: Buffer.from('evil'), extra: unicodePathField('x/notes.md', 'x/SKILL.md') }]), ['ARCHIVE_MALFORMED']);
+    // A field naming the entry as its own name (Info-ZIP's zip writes one for a name not in ASCII) changes nothing.
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', extra: unicodePathField('x/notes-é.md', 'x/notes-é.md') }]), []);
+  });
+
+  it('a .skill holding a file its central directory does not list, which bsdtar reading from a pipe unpacks: ARCHIVE_MALFORMED', async () => {
+    const skillMd = { name: 'x/SKILL.md', data: Buffer.from('---\nname: x\ndescription: A skill.\n---\n') };
+    const listed = async (files: Raw[]): Promise<string[]> => [...new Set((await (await archiveSourceFromBytes(rawZip(files), 'x.skill', undefined, 'skill-zip')).list()).diagnostics.map((d) => d.code))];
+    assert.deepEqual(await listed([{ name: 'x/evil.sh', data: Buffer.from('echo pwned'), unlisted: true }, skillMd]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await listed([skillMd, { name: 'x/evil.sh', data: Buffer.from('echo pwned'), unlisted: true }]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await listed([skillMd, { name: 'x/notes.md', deflate: true }]), []);
   });
 
   it('openArchive refuses a file larger than the bound without reading it', async () => {
@@ -205,6 +246,8 @@ const ARCHIVES: [string, string, string, (sc: Scratch) => Buffer][] = [
   ['climbs', 'a path climbing to the sentinel', 'ARCHIVE_PATH_UNSAFE', () => tgz([ok, { name: '../../../outside/pwned', data: 'x' }])],
   ['absolute', "the sentinel's absolute path", 'ARCHIVE_PATH_UNSAFE', (sc) => tgz([ok, { name: join(sc.outside, 'pwned'), data: 'x' }])],
   ['pax-path', 'a pax path climbing to the sentinel', 'ARCHIVE_PATH_UNSAFE', () => tgz([ok, { name: 'PaxHeaders/x', type: 'x', data: paxData({ path: '../../../outside/pwned' }) }, { name: 'harmless.txt', data: 'x' }])],
+  ['sparse-name', "a file GNU tar and tarfile unpack as skill.yaml (a pax GNU.sparse.name)", 'ARCHIVE_SPECIAL_ENTRY', () =>
+    tgz([ok, { name: 'P', type: 'x', data: paxData({ 'GNU.sparse.name': 'skill.yaml' }) }, { name: 'notes.txt', data: 'skill_id: other\n' }])],
   ['bomb', '600 MiB of zeros in 600 KiB (a gzip bomb)', 'ARCHIVE_TOO_LARGE', () => gzipBomb('bomb.bin', 600)],
   ['deep', 'three paths 200,000 folders deep', 'ARCHIVE_PATH_UNSAFE', () => tgz(DEEP)],
 ];

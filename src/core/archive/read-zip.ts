@@ -5,7 +5,8 @@
  *
  * - the central directory is the only index, and each local header must agree with it (the
  *   name in both): two readers could otherwise list different files;
- * - nothing may follow the end-of-central-directory record but its own comment;
+ * - nothing may follow the end-of-central-directory record but its own comment, and the local
+ *   records the central directory lists must fill everything before it, one after another;
  * - unsafe paths (and paths longer than `MAX_PATH_BYTES`), duplicate paths, links, devices,
  *   encrypted entries, ZIP64 and multi-disk archives are refused;
  * - more files, or folders, than `maxFiles` are refused, as the tar walk refuses them;
@@ -47,6 +48,53 @@ function findEnd(bytes: Buffer): number | undefined {
   return undefined;
 }
 
+/** Info-ZIP's Unicode Path extra field: a second name for the entry, which unzip unpacks it under. */
+const UNICODE_PATH = 0x7075;
+
+/**
+ * Whether the extra fields `extra` name the entry other than `name` (its raw bytes) through a
+ * Unicode Path field (version 1, a CRC-32, the name): skillctl hashes and unpacks the entry by
+ * `name`, and Info-ZIP's unzip would write it under the other one.
+ */
+function renamedByExtra(extra: Buffer, name: Buffer): boolean {
+  for (let i = 0; i + 4 <= extra.length; ) {
+    const id = extra.readUInt16LE(i);
+    const size = extra.readUInt16LE(i + 2);
+    const body = extra.subarray(i + 4, i + 4 + size);
+    if (id === UNICODE_PATH && (body.length < 5 || !body.subarray(5).equals(name))) return true;
+    i += 4 + size;
+  }
+  return false;
+}
+
+const DESCRIPTOR = 0x08074b50;
+const FLAG_DESCRIPTOR = 0x0008;
+
+/** Where the local record at `local` ends (header, name, extra, `compressed` bytes, data descriptor), or undefined when none is there. */
+function localEnd(bytes: Buffer, local: number, compressed: number): number | undefined {
+  if (local + LOCAL_SIZE > bytes.length || bytes.readUInt32LE(local) !== LOCAL) return undefined;
+  const end = local + LOCAL_SIZE + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28) + compressed;
+  if ((bytes.readUInt16LE(local + 6) & FLAG_DESCRIPTOR) === 0) return end;
+  // A CRC-32 and two sizes, after a signature most writers put first.
+  return end + (end + 4 <= bytes.length && bytes.readUInt32LE(end) === DESCRIPTOR ? 16 : 12);
+}
+
+/**
+ * The first byte before the central directory that no entry's local record covers, or undefined
+ * when they cover it all, one after another: a reader that walks local headers (bsdtar reading
+ * from a pipe) would find a file there that the central directory does not list.
+ */
+function uncovered(bytes: Buffer, spans: readonly { local: number; compressed: number }[], centralStart: number): number | undefined {
+  let at = 0;
+  for (const s of [...spans].sort((a, b) => a.local - b.local)) {
+    if (s.local !== at) return at;
+    const end = localEnd(bytes, s.local, s.compressed);
+    if (end === undefined) return at;
+    at = end;
+  }
+  return at === centralStart ? undefined : at;
+}
+
 interface Central {
   readonly path: string;
   readonly method: number;
@@ -67,6 +115,8 @@ function centralRecord(bytes: Buffer, at: number): { step: Step; next: number } 
   const next = at + CENTRAL_SIZE + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
   if (next > bytes.length) return malformed(`the central directory record at byte ${at} is truncated`);
   const raw = bytes.subarray(at + CENTRAL_SIZE, at + CENTRAL_SIZE + nameLength);
+  const extraEnd = at + CENTRAL_SIZE + nameLength + bytes.readUInt16LE(at + 30);
+  if (renamedByExtra(bytes.subarray(at + CENTRAL_SIZE + nameLength, extraEnd), raw)) return malformed(`the central directory record at byte ${at} gives its entry a second name (a Unicode Path field), which other readers unpack it under`);
   const name = decodeUtf8(raw);
   const shown = name ?? raw.toString('latin1');
   const unixMode = bytes.readUInt16LE(at + 4) >> 8 === HOST_UNIX ? bytes.readUInt32LE(at + 38) >>> 16 : 0;
@@ -97,7 +147,9 @@ function entryData(bytes: Buffer, e: Central, centralStart: number): Buffer | Di
   if (e.local + LOCAL_SIZE > centralStart || bytes.readUInt32LE(e.local) !== LOCAL) return bad('no local header where the central directory points');
   const nameLength = bytes.readUInt16LE(e.local + 26);
   const start = e.local + LOCAL_SIZE + nameLength + bytes.readUInt16LE(e.local + 28);
-  if (decodeUtf8(bytes.subarray(e.local + LOCAL_SIZE, e.local + LOCAL_SIZE + nameLength))?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
+  const rawName = bytes.subarray(e.local + LOCAL_SIZE, e.local + LOCAL_SIZE + nameLength);
+  if (decodeUtf8(rawName)?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
+  if (renamedByExtra(bytes.subarray(e.local + LOCAL_SIZE + nameLength, start), rawName)) return bad('the local header gives the entry a second name (a Unicode Path field), which other readers unpack it under');
   if (start + e.compressed > centralStart) return bad('the entry runs into the central directory');
   const stored = bytes.subarray(start, start + e.compressed);
   let data: Buffer;
@@ -161,11 +213,13 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
   if (count > bounds.maxFiles) return done(tooLarge(bounds, `more than ${bounds.maxFiles} entries`));
   const files: Central[] = [];
   const dirs = new Set<string>();
+  const spans: { local: number; compressed: number }[] = [];
   let total = 0;
   let at = centralStart;
   for (let i = 0; i < count; i++) {
     const { step, next } = centralRecord(bytes, at);
     if ('stop' in step) return done(step.stop);
+    spans.push({ local: bytes.readUInt32LE(at + 42), compressed: bytes.readUInt32LE(at + 20) });
     at = next;
     if ('skip' in step) diagnostics.push(step.skip);
     else if ('dir' in step) dirs.add(step.dir);
@@ -176,6 +230,8 @@ export function readZip(bytes: Buffer, bounds: ArchiveBounds): ReadTgz {
     }
   }
   if (at !== end) return done(diag('ARCHIVE_MALFORMED', 'the central directory holds more than its entry count'));
+  const gap = uncovered(bytes, spans, centralStart);
+  if (gap !== undefined) return done(diag('ARCHIVE_MALFORMED', `the bytes at ${gap} belong to no entry of the central directory: a reader walking local headers would find another file there`));
   const under = filesUnderFiles(files.map((e) => e.path));
   // Only to count the folders the files name: their collisions are judged by `under` and `entries`.
   const folders = new PathTree(bounds.maxFiles);

@@ -7,8 +7,10 @@
  * Refused: absolute paths, `.`/`..` segments, backslashes and control characters, symbolic and
  * hard links, devices, FIFOs and sparse files, global pax headers that set fields, paths longer
  * than `MAX_PATH_BYTES`, duplicate paths and paths that are both a file and a directory, more
- * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, and any data after the
- * end-of-archive marker that is not zero padding. A file is announced (`file`) only after its
+ * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, any data after the
+ * end-of-archive marker that is not zero padding, and what other readers take for another name
+ * or other bytes than this walk does: pax keys of sparse files, two pax headers, two GNU long
+ * names, or a pax path and a long name, for one entry, and a directory entry holding data. A file is announced (`file`) only after its
  * header passed every check, so a consumer never writes a refused entry; its bytes follow
  * (`data`) and `file-end` says they were all there.
  * Structural damage or a bound stops the walk; a bad entry is reported and skipped.
@@ -48,6 +50,16 @@ export function tooLarge(bounds: ArchiveBounds, what: string): Diagnostic {
   return diag('ARCHIVE_TOO_LARGE', `${what}; the bounds are ${bounds.maxFiles} entries and ${bounds.maxTotalBytes} bytes unpacked`, {
     hint: 'a larger bundle can be pinned as a directory',
   });
+}
+
+/**
+ * pax keys of sparse files. GNU tar, libarchive and Python's tarfile unpack an entry holding
+ * `GNU.sparse.*` under its `GNU.sparse.name`, its bytes read through a sparse map; libarchive
+ * pads or cuts one to its `SCHILY.realsize` (star's and Solaris' sparse files): another file
+ * than the one this walk hashes and unpacks.
+ */
+function isSparseKey(key: string): boolean {
+  return key.startsWith('GNU.sparse.') || key === 'SCHILY.realsize' || key === 'SUN.holesdata';
 }
 
 type State = 'header' | 'meta' | 'file' | 'skip' | 'pad' | 'trailer' | 'done';
@@ -180,8 +192,11 @@ export class TarWalk {
     }
     if ('error' in parsed) return this.malformed(`header at byte ${this.headerOff}: ${parsed.error}`);
     const h = parsed.header;
-    const paxSize = this.pax?.get('size');
-    const size = paxSize !== undefined && /^[0-9]+$/.test(paxSize.toString('latin1')) ? Number(paxSize.toString('latin1')) : h.size;
+    const paxSize = this.pax?.get('size')?.toString('latin1');
+    // Not read past: GNU tar refuses such a size, and Python's tarfile takes it as 0 and reads the
+    // entry's data as further entries, which this walk would have taken for the file's bytes.
+    if (paxSize !== undefined && !/^[0-9]+$/.test(paxSize)) return this.malformed(`header at byte ${this.headerOff}: the pax size ${JSON.stringify(paxSize.slice(0, 40))} is not a decimal number`);
+    const size = paxSize !== undefined ? Number(paxSize) : h.size;
     if (size > this.bounds.maxTotalBytes - this.total) return this.refuse(tooLarge(this.bounds, `an entry declares ${size} bytes`));
     if (h.type === 'x' || h.type === 'g' || h.type === 'L' || h.type === 'K') {
       if (size > META_MAX_BYTES) return this.refuse(tooLarge(this.bounds, `a ${h.type} header entry declares ${size} bytes`));
@@ -202,6 +217,8 @@ export class TarWalk {
     this.state = this.pad > 0 ? 'pad' : 'header';
     if (this.state === 'header') this.expectHeader();
     if (type === 'x') {
+      // A second one for the same entry: GNU tar keeps the last, Python's tarfile merges them.
+      if (this.pax !== undefined) return this.malformed('two pax extended headers for one entry, which other readers combine differently');
       this.pax = parsePax(data);
       if (this.pax === undefined) this.malformed('malformed pax extended header');
     } else if (type === 'g') {
@@ -210,6 +227,8 @@ export class TarWalk {
       // `git archive` writes a global header holding only the commit id; anything else would change how later entries are read.
       if ([...keys.keys()].some((k) => k !== 'comment')) this.diagnostics.push(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax global header sets fields for later entries'));
     } else if (type === 'L') {
+      // Two long names for one entry: GNU tar takes the last, Python's tarfile the first.
+      if (this.longName !== undefined) return this.malformed('two GNU long-name headers for one entry, which other readers take differently');
       const nul = data.indexOf(0);
       this.longName = Buffer.from(data.subarray(0, nul === -1 ? data.length : nul));
     }
@@ -219,8 +238,15 @@ export class TarWalk {
   private entry(type: string, headerPath: Buffer, size: number, mode: number, events: TarEvent[]): boolean {
     const rawPath = this.pax?.get('path') ?? this.longName ?? headerPath;
     const hasLinkpath = this.pax?.has('linkpath') === true;
+    // Both name the entry: GNU tar takes the pax path, Python's tarfile the long name after it.
+    const twoNames = this.pax?.has('path') === true && this.longName !== undefined;
+    const sparse = this.pax !== undefined && [...this.pax.keys()].some(isSparseKey);
     this.pax = undefined;
     this.longName = undefined;
+    if (twoNames) {
+      this.malformed('a pax path and a GNU long name for one entry, which other readers take differently');
+      return false;
+    }
     if (++this.count > this.bounds.maxFiles) {
       this.refuse(tooLarge(this.bounds, `more than ${this.bounds.maxFiles} entries`));
       return false;
@@ -234,6 +260,11 @@ export class TarWalk {
       if (type === '5') while (end > 0 && path.charCodeAt(end - 1) === 0x2f) end--;
       path = path.slice(0, end);
     }
+    // GNU tar and Python's tarfile read a directory's data as the entries that follow: files this walk, which skips it, never sees.
+    if (type === '5' && size > 0) {
+      this.malformed(`directory entry ${shownPath(shown)} holds ${size} bytes of data, which other readers read as further entries`);
+      return false;
+    }
     if (type === '5' && path === '') return false; // the archive root itself
     const unsafe = path === undefined ? 'invalid UTF-8 in the path' : unsafeArchivePath(path);
     if (unsafe !== undefined || path === undefined) {
@@ -241,6 +272,7 @@ export class TarWalk {
       this.diagnostics.push(diag('ARCHIVE_PATH_UNSAFE', `entry ${shownPath(shown)}: ${unsafe ?? 'invalid path'}`));
       return false;
     }
+    if (sparse) return this.skip(diag('ARCHIVE_SPECIAL_ENTRY', 'a pax header makes the entry a sparse file (GNU.sparse.*, SCHILY.realsize, SUN.holesdata), which other readers unpack under another name or with other bytes', { file: path }));
     switch (type) {
       case '0':
       case '7':

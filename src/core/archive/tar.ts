@@ -147,7 +147,10 @@ export function parseHeader(h: Buffer): HeaderParse {
   const mode = octal(h, 100, 8);
   if (size === undefined || mode === undefined) return { error: 'size or mode field is not an octal number' };
   const name = field(h, 0, NAME_MAX);
-  // The GNU format uses the prefix area for other data; only POSIX ustar has a prefix.
+  // The GNU format uses the prefix area for other data (times of incremental dumps); only POSIX
+  // ustar has a prefix. Python's tarfile takes that area as a prefix whatever the magic, so
+  // anything there names another path to it than to GNU tar and this reader.
+  if (magic !== 'ustar\u0000' && field(h, 345, PREFIX_MAX).length > 0) return { error: 'a GNU header holds data where Python\'s tarfile reads a path prefix' };
   const prefix = magic === 'ustar\u0000' ? field(h, 345, PREFIX_MAX) : Buffer.alloc(0);
   const path = prefix.length > 0 ? Buffer.concat([prefix, Buffer.from('/'), name]) : name;
   const typeByte = h[156] as number;
