@@ -57,24 +57,37 @@ export async function absentPaths(paths: readonly string[]): Promise<string[]> {
  * read-only at its target, while a process could remove the link and put a file or folder of its
  * own in its place. So each is looked at again once the program ended (withoutPlanting).
  */
-export async function linksOnTheWay(paths: readonly string[], write: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+export async function linksOnTheWay(paths: readonly string[], write: readonly string[]): Promise<Map<string, HeldLink>> {
+  const out = new Map<string, HeldLink>();
   const seen = new Set<string>();
   for (const p of paths) {
     for (let q = p; !seen.has(q) && write.some((w) => within(q, w) && q !== w); q = dirname(q)) {
       seen.add(q);
       const st = await lstat(q).catch(() => undefined);
-      if (st?.isSymbolicLink() === true) out.set(q, await readlink(q));
+      const parent = st?.isSymbolicLink() === true ? await lstat(dirname(q)).catch(() => undefined) : undefined;
+      if (parent !== undefined) out.set(q, { target: await readlink(q), parent: { dev: parent.dev, ino: parent.ino } });
     }
   }
   return out;
 }
 
-/** Whether `link` is still the link to `target`; if not, what is there is removed and the link put back. */
-async function linkKept(link: string, target: string): Promise<boolean> {
-  if ((await readlink(link).catch(() => undefined)) === target) return true;
+/** A link linksOnTheWay noted: where it leads, and the directory that held it. */
+export interface HeldLink {
+  readonly target: string;
+  readonly parent: { readonly dev: number; readonly ino: number };
+}
+
+/**
+ * Whether `link` is still the link it was; if not, what is there is removed and the link put back.
+ * Only in the directory that held it: one renamed aside and replaced (by a link to anywhere) since
+ * is not written through, and the link then counts as removed.
+ */
+async function linkKept(link: string, held: HeldLink): Promise<boolean> {
+  if ((await readlink(link).catch(() => undefined)) === held.target) return true;
+  const parent = await lstat(dirname(link)).catch(() => undefined);
+  if (parent?.dev !== held.parent.dev || parent.ino !== held.parent.ino) return false;
   await rm(link, { recursive: true, force: true });
-  await symlink(target, link).catch(() => undefined);
+  await symlink(held.target, link).catch(() => undefined);
   return false;
 }
 
@@ -84,13 +97,13 @@ export type PlantedBelow = () => { readonly paths: readonly string[]; readonly w
 /**
  * Runs `execute`; anything created at a path of `absent` meanwhile, or at a protected path below
  * the write grants that was not there before (`below`), is removed, a link of `links` (from
- * linksOnTheWay) that was removed or replaced is put back, and the run denied.
+ * linksOnTheWay) that was removed or replaced is put back where it can be, and the run denied.
  */
-export async function withoutPlanting(absent: readonly string[], execute: () => Promise<Attempt>, below?: PlantedBelow, links: ReadonlyMap<string, string> = new Map()): Promise<Attempt> {
+export async function withoutPlanting(absent: readonly string[], execute: () => Promise<Attempt>, below?: PlantedBelow, links: ReadonlyMap<string, HeldLink> = new Map()): Promise<Attempt> {
   const attempt = await execute();
   const planted: string[] = [];
   const relinked: string[] = [];
-  for (const [link, target] of links) if (!(await linkKept(link, target))) relinked.push(link);
+  for (const [link, held] of links) if (!(await linkKept(link, held))) relinked.push(link);
   const after = below?.();
   for (const p of [...absent, ...(after?.paths ?? [])]) {
     if (await vacant(p)) continue;

@@ -22,7 +22,7 @@ import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
 import { heldBelowGrants, plantedBelow } from './nested-names.js';
 import { serviceDirs, type HostServices } from './host-sockets.js';
-import { absentPaths, linksOnTheWay, withoutPlanting, type PlantedBelow } from './planted.js';
+import { absentPaths, linksOnTheWay, withoutPlanting, type HeldLink, type PlantedBelow } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
@@ -102,7 +102,7 @@ function commandOf(ep: Entrypoint): string {
 function prepareBuiltin(
   p: PrepareInput,
   env: Record<string, string>,
-  held: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[]; readonly services: HostServices; readonly links: ReadonlyMap<string, string> },
+  held: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[]; readonly services: HostServices; readonly links: ReadonlyMap<string, HeldLink> },
   cgroup: RunCgroup | undefined,
   below: PlantedBelow | undefined,
 ): Prepared {
@@ -228,7 +228,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   const named = [...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested];
   const protectedPaths = await Promise.all(named.map((path) => resolveReal(path).catch(() => path)));
   // The links on the way to them, which no mount holds (planted.ts), for a program the sandbox holds.
-  const links = walks ? await linksOnTheWay(named, granted.fsWrite) : new Map<string, string>();
+  const links = walks ? await linksOnTheWay(named, granted.fsWrite) : new Map<string, HeldLink>();
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
   // The host's services, whose sockets no grant shows (host-sockets.ts).

@@ -71,10 +71,13 @@ describe('absentPaths', () => {
     await symlink('npmrc', join(root, 'outside-link'));
     const paths = [join(root, 'ws', '.npmrc'), join(root, 'ws', '.git', 'hooks'), join(root, 'ws', '.git', 'config'), join(root, 'outside-link')];
     const links = await linksOnTheWay(paths, [join(root, 'ws')]);
-    assert.deepEqual([...links], [
-      [join(root, 'ws', '.npmrc'), 'npmrc'],
-      [join(root, 'ws', '.git'), 'real-git'],
-    ]);
+    assert.deepEqual(
+      [...links].map(([link, held]) => [link, held.target]),
+      [
+        [join(root, 'ws', '.npmrc'), 'npmrc'],
+        [join(root, 'ws', '.git'), 'real-git'],
+      ],
+    );
     assert.equal(await withoutPlanting([], () => Promise.resolve(ok), undefined, links), ok);
     const replaced = await withoutPlanting(
       [],
@@ -90,5 +93,26 @@ describe('absentPaths', () => {
     assert.deepEqual(replaced.outcome.kind === 'failed' ? [replaced.outcome.status, replaced.outcome.diagnostics.map((d) => d.code)] : replaced.outcome, ['denied', ['POLICY_PATH_PROTECTED']]);
     assert.equal(readlinkSync(join(root, 'ws', '.git')), 'real-git');
     assert.equal(readlinkSync(join(root, 'ws', '.npmrc')), 'npmrc');
+  });
+
+  it('does not write through a directory renamed aside and replaced with a link since: the link counts as removed', async () => {
+    const root = realpathSync(tempDir('skillctl-planted-parent-'));
+    const ok: Attempt = { outcome: { kind: 'output', value: 1 }, stdoutTruncated: false, stderrTruncated: false };
+    await mkdir(join(root, 'ws', 'pkg'), { recursive: true });
+    await mkdir(join(root, 'victim', '.git'), { recursive: true });
+    await symlink('/elsewhere/npmrc', join(root, 'ws', 'pkg', '.git'));
+    const links = await linksOnTheWay([join(root, 'ws', 'pkg', '.git', 'config')], [join(root, 'ws')]);
+    const swapped = await withoutPlanting(
+      [],
+      async () => {
+        await rename(join(root, 'ws', 'pkg'), join(root, 'ws', 'aside'));
+        await symlink(join(root, 'victim'), join(root, 'ws', 'pkg'));
+        return ok;
+      },
+      undefined,
+      links,
+    );
+    assert.deepEqual(swapped.outcome.kind === 'failed' ? [swapped.outcome.status, swapped.outcome.diagnostics.map((d) => d.code)] : swapped.outcome, ['denied', ['POLICY_PATH_PROTECTED']]);
+    assert.equal(existsSync(join(root, 'victim', '.git')), true, "the victim's repository is left alone");
   });
 });
