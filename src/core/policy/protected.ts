@@ -45,6 +45,13 @@ const ENTRY_NAMES = new Set(PROTECTED_ENTRY_NAMES.map(fold));
 const DIRS = PROTECTED_DIRS.map((d) => d.map(fold));
 const SECRETS = SECRET_DIRS.map((d) => d.map(fold));
 
+/** The names of an absolute path, folded. */
+const segmentsOf = (real: string): string[] =>
+  real
+    .split('/')
+    .filter((s) => s !== '')
+    .map(fold);
+
 /**
  * Why no skill may read, write or list `real` (inside a SECRET_DIRS directory, or one itself; or
  * one of `extra`, the real paths of files the command keeps secret from the runs it starts), or
@@ -52,10 +59,7 @@ const SECRETS = SECRET_DIRS.map((d) => d.map(fold));
  */
 export function secretReason(real: string, extra: readonly string[] = []): string | undefined {
   if (extra.some((p) => within(real, p))) return 'the path holds a secret of the command that started this run (its bearer token): no skill it runs may read it';
-  const segments = real
-    .split('/')
-    .filter((s) => s !== '')
-    .map(fold);
+  const segments = segmentsOf(real);
   for (let i = 0; i < segments.length; i++) {
     for (const dir of SECRETS) if (dir.every((s, j) => segments[i + j] === s)) return `${dir.join('/')} holds secret keys: no skill may read it, in any directory`;
   }
@@ -68,24 +72,38 @@ export function isSecretDir(path: string): boolean {
   return SECRETS.some((dir) => dir.every((s, j) => segments[segments.length - dir.length + j] === s));
 }
 
+/** The PROTECTED_DIRS entry that path segments (folded) run through, if any. */
+function protectedDirOf(segments: readonly string[]): readonly string[] | undefined {
+  for (let i = 0; i < segments.length; i++) {
+    for (const dir of DIRS) if (dir.every((s, j) => segments[i + j] === s)) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * Whether neither `real` nor anything below it may be written: it is a file protected in every
+ * directory (`sub/.npmrc`), or lies in a directory protected so (`.claude/commands`,
+ * `sub/.git/hooks`) or in one of `extra` (the run's protected real paths). A write grant of such a
+ * path grants nothing to write: the sandbox shows it read-only.
+ */
+export function protectedWhole(real: string, extra: readonly string[] = []): boolean {
+  const segments = segmentsOf(real);
+  const name = segments[segments.length - 1];
+  return (name !== undefined && FILE_NAMES.has(name)) || protectedDirOf(segments) !== undefined || extra.some((p) => within(real, p));
+}
+
 /**
  * Why writing `real` (an absolute real path) as `use` says is refused, or undefined. `extra` are
  * the run's own protected real paths (runProtectedPaths), each protecting itself and everything
  * below it; under `move`, every directory above one of them is protected as well.
  */
 export function protectedReason(real: string, extra: readonly string[] = [], use: WriteUse = 'write'): string | undefined {
-  const segments = real
-    .split('/')
-    .filter((s) => s !== '')
-    .map(fold);
+  const segments = segmentsOf(real);
   const name = segments[segments.length - 1];
   if (name !== undefined && FILE_NAMES.has(name)) return `files named ${name} are protected in every directory`;
   if (name !== undefined && use !== 'enter' && ENTRY_NAMES.has(name)) return `an entry named ${name} may not be created, replaced, renamed or removed, in any directory`;
-  for (let i = 0; i < segments.length; i++) {
-    for (const dir of DIRS) {
-      if (dir.every((s, j) => segments[i + j] === s)) return `${dir.join('/')} is protected in every directory`;
-    }
-  }
+  const dir = protectedDirOf(segments);
+  if (dir !== undefined) return `${dir.join('/')} is protected in every directory`;
   if (extra.some((p) => within(real, p))) return 'the path is protected: it holds the host policy, the lock file, the audit log or a file this run trusts, or code skillctl itself loads';
   if (use === 'move' && extra.some((p) => within(p, real))) {
     return 'the directory holds a path this run protects (the host policy, the lock file, the audit log, or code skillctl itself loads): renamed or removed, it would take it out of protection';

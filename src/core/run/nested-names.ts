@@ -18,7 +18,7 @@
  * (host-sockets.ts): a read-only mount does not stop connect(). Those beyond the walk stay.
  */
 import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { TOOL_FILLED_DIRS } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { errnoCode } from '../errors.js';
@@ -114,6 +114,12 @@ function ownedBy(dir: string, uid: number | undefined): boolean {
   }
 }
 
+/** Adds to `paths` what the protected directories (a write walk's) and secret ones named `name` hold at `here`. */
+function namedBelow(here: string, name: string, mode: Walk['mode'], paths: Set<string>): void {
+  for (const rest of (mode === 'write' ? DIRS.get(name) : undefined) ?? []) paths.add(join(here, ...rest));
+  for (const rest of SECRETS.get(name) ?? []) paths.add(join(here, ...rest));
+}
+
 /**
  * The protected paths below `write` (every name) and the secret-key directories below `read`
  * (each grant a real path; `/` is not walked, `cwd` is in its place), within `maxDirs`
@@ -145,6 +151,9 @@ export function nestedNames(
   const sockets = new Set<string>();
   let budget = maxDirs;
   for (const walk of walks) {
+    // The grant's own name counts as an entry's would: a grant of `sub/.git` holds its hooks and
+    // config, one of `sub/.skillctl` hides its keys.
+    namedBelow(walk.root, fold(basename(walk.root)), walk.mode, paths);
     const queue = [walk.root];
     let next = 0;
     let whole = true;
@@ -162,8 +171,7 @@ export function nestedNames(
         const here = join(dir, e.name);
         // The root's own names are held by every run already; a second entry costs nothing.
         if (walk.mode === 'write' && FILE_NAMES.has(name)) paths.add(here);
-        for (const rest of (walk.mode === 'write' ? DIRS.get(name) : undefined) ?? []) paths.add(join(here, ...rest));
-        for (const rest of SECRETS.get(name) ?? []) paths.add(join(here, ...rest));
+        namedBelow(here, name, walk.mode, paths);
         if (e.isSocket()) sockets.add(here);
         if (e.isDirectory() && !NOT_ENTERED.has(name)) queue.push(here);
       }

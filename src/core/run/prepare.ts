@@ -22,7 +22,7 @@ import type { RunTrail } from './trail.js';
 import { makeRunCgroup, type CgroupHost, type RunCgroup } from './cgroup.js';
 import { heldBelowGrants, plantedBelow } from './nested-names.js';
 import { serviceDirs, type HostServices } from './host-sockets.js';
-import { absentPaths, withoutPlanting, type PlantedBelow } from './planted.js';
+import { absentPaths, linksOnTheWay, withoutPlanting, type HeldLink, type PlantedBelow } from './planted.js';
 import { prepareWasmRun } from './wasm-run.js';
 
 /** Built-ins by id in this thread (a library caller's own), or the shipped ones in worker threads. */
@@ -102,12 +102,12 @@ function commandOf(ep: Entrypoint): string {
 function prepareBuiltin(
   p: PrepareInput,
   env: Record<string, string>,
-  held: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[]; readonly services: HostServices },
+  held: { readonly protectedPaths: readonly string[]; readonly secretPaths: readonly string[]; readonly services: HostServices; readonly links: ReadonlyMap<string, HeldLink> },
   cgroup: RunCgroup | undefined,
   below: PlantedBelow | undefined,
 ): Prepared {
   const { trail } = p;
-  const { protectedPaths, secretPaths, services } = held;
+  const { protectedPaths, secretPaths, services, links } = held;
   const skillId = commandOf(p.ep);
   const known = typeof p.builtins === 'function' ? undefined : p.builtins.has(skillId);
   if (known === false) {
@@ -155,7 +155,7 @@ function prepareBuiltin(
   // command) is held only by the sandbox's mounts, which cannot hold a path that does not exist
   // yet. With a program to run and somewhere to write, what it planted is removed, as for a process.
   const guarded = (run: () => Promise<Attempt>): (() => Promise<Attempt>) =>
-    job.granted.exec.length > 0 && job.granted.fsWrite.length > 0 ? async () => withoutPlanting(await absentPaths(protectedPaths), run, below) : run;
+    job.granted.exec.length > 0 && job.granted.fsWrite.length > 0 ? async () => withoutPlanting(await absentPaths(protectedPaths), run, below, links) : run;
   if (typeof builtins !== 'function') return { execute: guarded(() => runBuiltinInWorker(builtins, job, uses, observer, p.signal)), ...(release !== undefined ? { release } : {}) };
   return {
     ...(release !== undefined ? { release } : {}),
@@ -225,7 +225,10 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
   // folder, which Claude Code loads for the files there) is looked for once it ends.
   const heldBefore = new Set(nested);
   const below: PlantedBelow | undefined = walks && granted.fsWrite.length > 0 ? () => plantedBelow(heldBefore, granted.fsWrite, p.cwd) : undefined;
-  const protectedPaths = await Promise.all([...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested].map((path) => resolveReal(path).catch(() => path)));
+  const named = [...p.protectedPaths, ...((await p.repositoryPaths) ?? []), ...nested];
+  const protectedPaths = await Promise.all(named.map((path) => resolveReal(path).catch(() => path)));
+  // The links on the way to them, which no mount holds (planted.ts), for a program the sandbox holds.
+  const links = walks ? await linksOnTheWay(named, granted.fsWrite) : new Map<string, HeldLink>();
   // By real path, as the gate judges every path: a secret named through a link is still the file.
   const secretPaths = await Promise.all(p.secretPaths.map((path) => resolveReal(path).catch(() => path)));
   // The host's services, whose sockets no grant shows (host-sockets.ts).
@@ -239,7 +242,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
     case 'wasm':
       return prepareWasmRun(p, { protectedPaths, secretPaths }, env, stdin);
     case 'builtin':
-      return prepareBuiltin(p, env, { protectedPaths, secretPaths, services }, cgroup, below);
+      return prepareBuiltin(p, env, { protectedPaths, secretPaths, services, links }, cgroup, below);
     case 'container': {
       // The egress proxy holds a process to its URL prefixes from outside its network namespace;
       // an image has no bridge to it, and the engine's network is every host and port (the
@@ -261,7 +264,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       const runId = randomBytes(6).toString('hex');
       const absent = await absentPaths(protectedPaths);
       const home = p.hostEnv.HOME !== undefined && p.hostEnv.HOME !== '' ? { home: p.hostEnv.HOME } : {};
-      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, ...home, writable: p.writable, runId, protectedPaths, secretPaths, services }, stdin, p.signal), below) };
+      return { execute: () => withoutPlanting(absent, () => runContainer({ ep, bundleDir: p.bundleDir, granted, limits, env, ...home, writable: p.writable, runId, protectedPaths, secretPaths, services }, stdin, p.signal), below, links) };
     }
     default: {
       // A process starts in its bundle: SKILLCTL_CWD names the run's working directory, where the
@@ -289,7 +292,7 @@ export async function prepareExecution(p: PrepareInput): Promise<Prepared> {
       const absent = await absentPaths(protectedPaths);
       const held = prep.prepared.held;
       const release = held === undefined ? cgroup?.release.bind(cgroup) : async () => void (await Promise.all([held.release(), cgroup?.release()]));
-      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal), below), ...(release !== undefined ? { release } : {}) };
+      return { execute: () => withoutPlanting(absent, () => runProcess(prep.prepared, options, stdin, p.signal), below, links), ...(release !== undefined ? { release } : {}) };
     }
   }
 }

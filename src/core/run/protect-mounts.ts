@@ -6,7 +6,7 @@
 import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { within } from '../policy/paths.js';
-import { isSecretDir } from '../policy/protected.js';
+import { isSecretDir, protectedWhole, secretReason } from '../policy/protected.js';
 
 /** The directories between the write grants holding `p` and `p` itself, deepest first (none when no grant holds it). */
 function dirsAbove(p: string, write: readonly string[]): string[] {
@@ -72,4 +72,20 @@ export async function secretDirsIn(protect: readonly string[], grants: readonly 
     if (st?.isDirectory() === true) out.push(p);
   }
   return out;
+}
+
+/**
+ * The grants as a sandbox shows them. The mounts above hold the protected paths that lie inside a
+ * write grant; a write grant that lies inside one (`.claude/commands`, `.git/hooks`, a nested
+ * `sub/.npmrc`, the policy's own directory) was mounted after it, deeper, and writable: a python
+ * skill granted `.claude/commands` wrote a command Claude Code loads, where a built-in is refused
+ * every write (POLICY_PATH_PROTECTED). Such a grant is shown read-only. A grant inside a directory
+ * of secret keys (`.skillctl/keys/alice.key`), which a built-in may not even read
+ * (POLICY_PATH_SECRET), is not shown at all: mounted after the cover over that directory, it was
+ * on top of it.
+ */
+export function shownGrants(read: readonly string[], write: readonly string[], protect: readonly string[]): { readonly read: string[]; readonly write: string[] } {
+  const shown = (g: string): boolean => secretReason(g) === undefined;
+  const held = write.filter((w) => protectedWhole(w, protect));
+  return { read: [...new Set([...read, ...held])].filter(shown), write: write.filter((w) => !held.includes(w)).filter(shown) };
 }

@@ -19,7 +19,7 @@ import { mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './g
 import { sandboxFilter } from './seccomp.js';
 import { sandboxCountsOwnProcesses } from './user-namespace.js';
 import { serviceCovers, type HostServices } from './host-sockets.js';
-import { notDirsOnTheWay, secretDirsIn } from './protect-mounts.js';
+import { notDirsOnTheWay, secretDirsIn, shownGrants } from './protect-mounts.js';
 import { programWritable } from './writable.js';
 
 export { inSystemDir, programDirs, systemLayout, type SystemEntry } from './host-layout.js';
@@ -74,7 +74,9 @@ type Confinement =
  * without bubblewrap a process would get the user's whole file system and network, whatever the
  * grant says, so nothing runs unless someone accepted that in so many words.
  */
-export async function sandboxPrefix(r: SandboxRequest): Promise<Confinement> {
+export async function sandboxPrefix(asked: SandboxRequest): Promise<Confinement> {
+  // The grants as a sandbox shows them: what lies in a protected path, read-only or not at all.
+  const r = { ...asked, ...shownGrants(asked.read, asked.write, asked.protect) };
   if (r.mode === 'none') return unconfined(r, []);
   const bwrap = await lookupCommand('bwrap', r.pathEnv, { writable: r.writable });
   const planted = programWritable('bwrap', bwrap);

@@ -2,11 +2,11 @@
 // first path that would have to be created on the way to it, so a `.git` planted as a file in a
 // project that is not yet a repository is seen although no `.git/config` ever appears.
 import assert from 'node:assert/strict';
-import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { existsSync, readlinkSync, realpathSync } from 'node:fs';
+import { mkdir, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { absentPaths, withoutPlanting } from '../../../src/core/run/planted.js';
+import { absentPaths, linksOnTheWay, withoutPlanting } from '../../../src/core/run/planted.js';
 import type { Attempt } from '../../../src/core/run/attempt.js';
 import { tempDir } from '../../helpers/tmp.js';
 
@@ -59,5 +59,60 @@ describe('absentPaths', () => {
     });
     assert.deepEqual(staying.outcome.kind === 'failed' ? staying.outcome.diagnostics.map((d) => d.code) : staying.outcome, ['POLICY_PATH_PROTECTED']);
     assert.equal(existsSync(lock), false);
+  });
+
+  it('notes the links on the way to a protected path inside a write grant, and puts back one a program removed or replaced', async () => {
+    const root = realpathSync(tempDir('skillctl-planted-links-'));
+    const ok: Attempt = { outcome: { kind: 'output', value: 1 }, stdoutTruncated: false, stderrTruncated: false };
+    await mkdir(join(root, 'ws', 'real-git'), { recursive: true });
+    await writeFile(join(root, 'ws', 'npmrc'), '');
+    await symlink('npmrc', join(root, 'ws', '.npmrc'));
+    await symlink('real-git', join(root, 'ws', '.git'));
+    await symlink('npmrc', join(root, 'outside-link'));
+    const paths = [join(root, 'ws', '.npmrc'), join(root, 'ws', '.git', 'hooks'), join(root, 'ws', '.git', 'config'), join(root, 'outside-link')];
+    const links = await linksOnTheWay(paths, [join(root, 'ws')]);
+    assert.deepEqual(
+      [...links].map(([link, held]) => [link, held.target]),
+      [
+        [join(root, 'ws', '.npmrc'), 'npmrc'],
+        [join(root, 'ws', '.git'), 'real-git'],
+      ],
+    );
+    assert.equal(await withoutPlanting([], () => Promise.resolve(ok), undefined, links), ok);
+    const replaced = await withoutPlanting(
+      [],
+      async () => {
+        await rename(join(root, 'ws', '.git'), join(root, 'ws', 'aside'));
+        await mkdir(join(root, 'ws', '.git'));
+        await unlink(join(root, 'ws', '.npmrc'));
+        return ok;
+      },
+      undefined,
+      links,
+    );
+    assert.deepEqual(replaced.outcome.kind === 'failed' ? [replaced.outcome.status, replaced.outcome.diagnostics.map((d) => d.code)] : replaced.outcome, ['denied', ['POLICY_PATH_PROTECTED']]);
+    assert.equal(readlinkSync(join(root, 'ws', '.git')), 'real-git');
+    assert.equal(readlinkSync(join(root, 'ws', '.npmrc')), 'npmrc');
+  });
+
+  it('does not write through a directory renamed aside and replaced with a link since: the link counts as removed', async () => {
+    const root = realpathSync(tempDir('skillctl-planted-parent-'));
+    const ok: Attempt = { outcome: { kind: 'output', value: 1 }, stdoutTruncated: false, stderrTruncated: false };
+    await mkdir(join(root, 'ws', 'pkg'), { recursive: true });
+    await mkdir(join(root, 'victim', '.git'), { recursive: true });
+    await symlink('/elsewhere/npmrc', join(root, 'ws', 'pkg', '.git'));
+    const links = await linksOnTheWay([join(root, 'ws', 'pkg', '.git', 'config')], [join(root, 'ws')]);
+    const swapped = await withoutPlanting(
+      [],
+      async () => {
+        await rename(join(root, 'ws', 'pkg'), join(root, 'ws', 'aside'));
+        await symlink(join(root, 'victim'), join(root, 'ws', 'pkg'));
+        return ok;
+      },
+      undefined,
+      links,
+    );
+    assert.deepEqual(swapped.outcome.kind === 'failed' ? [swapped.outcome.status, swapped.outcome.diagnostics.map((d) => d.code)] : swapped.outcome, ['denied', ['POLICY_PATH_PROTECTED']]);
+    assert.equal(existsSync(join(root, 'victim', '.git')), true, "the victim's repository is left alone");
   });
 });

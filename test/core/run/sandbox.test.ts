@@ -32,6 +32,14 @@ describe('containerArgs', () => {
     const linked = containerArgs({ ...spec, protect: ['/w/pins'], notDirs: ['/w/.git'] }).join(' ');
     assert.ok(linked.includes('-v /w/.git:/w/.git:ro') && linked.includes('-v /w/pins:/w/pins:ro'), linked);
   });
+
+  it('mounts a write grant inside a protected path read-only, and a grant inside .skillctl/keys not at all', () => {
+    const granted = { fsRead: ['/w/.skillctl/keys/alice.key'], fsWrite: ['/w/.claude/commands', '/w/sub/.git/hooks', '/w/out'], netHttp: [], exec: [], env: [] };
+    const a = containerArgs({ engine: 'docker', name: 'n', image: 'i', bundleDir: '/b', workingDirectory: '.', granted, memoryMiB: 256, argv: ['x'] }).join(' ');
+    for (const m of ['-v /w/.claude/commands:/w/.claude/commands:ro', '-v /w/sub/.git/hooks:/w/sub/.git/hooks:ro', '-v /w/out:/w/out:rw']) assert.ok(a.includes(m), m);
+    assert.ok(!a.includes('/w/.claude/commands:rw') && !a.includes('/w/sub/.git/hooks:rw'), a);
+    assert.ok(!a.includes('alice.key'), a);
+  });
 });
 
 describe('nodePermissionFlag', () => {

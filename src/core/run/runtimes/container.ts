@@ -16,7 +16,7 @@ import { within } from '../../policy/paths.js';
 import { isSecretDir } from '../../policy/protected.js';
 import { failed, interpretProcess, type Attempt } from '../attempt.js';
 import { spawnBounded } from '../process-runner.js';
-import { notDirsOnTheWay, protectMounts } from '../protect-mounts.js';
+import { notDirsOnTheWay, protectMounts, shownGrants } from '../protect-mounts.js';
 import { secretFilesIn } from '../secret-files.js';
 import { serviceCovers, type HostServices } from '../host-sockets.js';
 import { programWritable } from '../writable.js';
@@ -53,12 +53,14 @@ export function containerArgs(s: ContainerSpec): string[] {
   if (s.granted.netHttp.length === 0) args.push('--network', 'none');
   if (s.user !== undefined) args.push('--user', s.user);
   args.push('-v', `${s.bundleDir}:/skill:ro`, '-w', posix.join('/skill', s.workingDirectory));
-  const write = new Set(s.granted.fsWrite);
-  for (const p of s.granted.fsRead) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
-  for (const p of s.granted.fsWrite) args.push('-v', `${p}:${p}:rw`);
-  for (const m of protectMounts(s.protect ?? [], s.granted.fsWrite, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
+  // As bubblewrap shows them: a write grant inside a protected path read-only, one inside a secret one not at all.
+  const shown = shownGrants(s.granted.fsRead, s.granted.fsWrite, s.protect ?? []);
+  const write = new Set(shown.write);
+  for (const p of shown.read) if (!write.has(p)) args.push('-v', `${p}:${p}:ro`);
+  for (const p of shown.write) args.push('-v', `${p}:${p}:rw`);
+  for (const m of protectMounts(s.protect ?? [], shown.write, s.notDirs)) args.push('-v', `${m.path}:${m.path}:${m.writable ? 'rw' : 'ro'}`);
   // Secret keys inside a grant (protect holds only paths that exist): covered, empty.
-  for (const p of s.protect ?? []) if (isSecretDir(p) && [...s.granted.fsRead, ...s.granted.fsWrite].some((g) => within(p, g))) args.push('--tmpfs', p);
+  for (const p of s.protect ?? []) if (isSecretDir(p) && [...shown.read, ...shown.write].some((g) => within(p, g))) args.push('--tmpfs', p);
   // The host's service directories a grant shows without naming them: covered, empty (host-sockets.ts).
   for (const d of s.hideDirs ?? []) args.push('--tmpfs', d);
   for (const f of s.hideFiles ?? []) args.push('-v', `/dev/null:${f}:ro`);

@@ -155,7 +155,11 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       // -B: no __pycache__ written into the bundle (that would change its content digest). -s: no
       // user site-packages: its *.pth files run at every python start, and usercustomize with
       // them, so a skill granted the home would plant code that every later python skill runs.
-      command = [interp.path, '-B', '-s', file, ...rest];
+      // --check-hash-based-pycs always: a hash-based .pyc in the bundle's __pycache__ runs only
+      // when it is its source compiled; an unchecked one is otherwise run in its source's place,
+      // whatever the .py a reviewer reads says (a timestamp .pyc already fails: the run's copy of
+      // the source is as new as the copy).
+      command = [interp.path, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
     }
   } else {
     const [program, ...rest] = argv as [string, ...string[]];
