@@ -11,6 +11,7 @@ import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { readBounded } from '../core/fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
+import { loadSkillRoots } from '../core/pins/project-skills.js';
 import { isPolicyName } from '../core/policy/protected.js';
 import { plantableRoot, skillFolderRoot, writablePolicyFile } from '../core/policy/nested-root.js';
 import { projectWrite, projectWriteInto, type EnclosingPolicy } from '../core/policy/project-writes.js';
@@ -101,7 +102,9 @@ export async function nestedRootRefusal(root: string, explicitPolicy: boolean): 
   const files = { ...(!explicitPolicy && existsSync(policy) ? { policy } : {}), ...(existsSync(lock) ? { lock } : {}) };
   if (files.policy === undefined && files.lock === undefined) return undefined;
   const enclosing = await rootsAbove([dirname(root)]);
-  return skillFolderRoot(root, files, enclosing) ?? plantableRoot(files, await writeGrants(enclosing));
+  // A lock that cannot be read names no roots of its own here: verify-pins reports it.
+  const withRoots = await Promise.all(enclosing.map(async (outer) => ({ root: outer, skillRoots: (await loadSkillRoots(outer)).roots })));
+  return skillFolderRoot(root, files, withRoots) ?? plantableRoot(files, await writeGrants(enclosing));
 }
 
 /**

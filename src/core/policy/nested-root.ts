@@ -24,6 +24,12 @@ export interface NestedRootFiles {
   readonly lock?: string;
 }
 
+/** An enclosing project's root and the skill roots its lock names (relative, as `skill_roots` holds them). */
+export interface EnclosingSkillRoots {
+  readonly root: string;
+  readonly skillRoots: readonly string[];
+}
+
 /** The refusal of a nested root whose policy or lock an enclosing project's skills may have written, or undefined. */
 export function plantableRoot(files: NestedRootFiles, enclosing: readonly EnclosingPolicy[]): Diagnostic | undefined {
   for (const [what, file] of [
@@ -51,12 +57,14 @@ export function plantableRoot(files: NestedRootFiles, enclosing: readonly Enclos
  * request): its `pins/skills.lock.json` made it a project root for every skillctl started in it
  * (an agent following the skill's own instructions), and its policy the one in force, however
  * little the enclosing project's policy grants. No project lives inside a skill's folder.
+ * The skill roots of each enclosing project are the defaults and those its lock's `skill_roots`
+ * names: agents load the default folders whatever the lock says, and pull writes into them.
  */
-export function skillFolderRoot(root: string, files: NestedRootFiles, enclosingRoots: readonly string[]): Diagnostic | undefined {
+export function skillFolderRoot(root: string, files: NestedRootFiles, enclosing: readonly EnclosingSkillRoots[]): Diagnostic | undefined {
   const file = files.policy ?? files.lock;
   if (file === undefined) return undefined;
-  for (const outer of enclosingRoots) {
-    const skills = DEFAULT_SKILL_ROOTS.map((r) => join(outer, r)).find((r) => root !== r && within(root, r));
+  for (const { root: outer, skillRoots } of enclosing) {
+    const skills = [...DEFAULT_SKILL_ROOTS, ...skillRoots].map((r) => join(outer, r)).find((r) => root !== r && within(root, r));
     if (skills === undefined) continue;
     return diag('POLICY_ROOT_WRITABLE', `${root} lies in the skill root ${skills} of the project ${outer}: it is a skill's folder, whose author wrote ${file}, and a run started here would obey it`, {
       hint: `run from ${outer}, or move the project out of ${skills}`,
