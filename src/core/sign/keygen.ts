@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
-import { asOutputWrite, createFileAtomic, describeRefusal, readBounded, refusalCode, writeFileAtomic } from '../fs/index.js';
+import { asOutputWrite, createFileAtomic, describeRefusal, linkBelow, readBounded, refusalCode, writeFileAtomic } from '../fs/index.js';
 import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { checkSecretPlace } from '../policy/index.js';
@@ -19,6 +19,11 @@ export interface KeygenRequest {
   /** Where to write the secret key, and how to name it in messages. */
   readonly secretPath: string;
   readonly secretLabel: string;
+  /**
+   * The project root when `secretPath` is skillctl's default (no `--out`): a part of its folder
+   * below the root that is a link was put there by the repository, not chosen by the user.
+   */
+  readonly defaultRoot?: string;
   /** The public-keys file to add the key to. */
   readonly keysPath: string;
   readonly keysLabel: string;
@@ -38,6 +43,15 @@ export interface KeygenResult {
 export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (!SIGNER_ID.test(req.signer)) {
     throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens`);
+  }
+  // A cloned repository may hold `.skillctl/keys` (or `.skillctl`) as a link (git checks links out
+  // as links) into a folder of the project a skill may read, or that `git add` commits: the key
+  // would be written there. Refused before anything is written, as pull refuses its default folder.
+  const linked = req.defaultRoot !== undefined ? await linkBelow(req.defaultRoot, dirname(req.secretPath)) : undefined;
+  if (linked !== undefined) {
+    throw new SkillctlError('OUTPUT_UNWRITABLE', `${linked} is a link: keygen writes its default secret key file ${req.secretLabel} only inside the project`, {
+      hint: 'remove the link, or pass --out to name the secret key file',
+    });
   }
   const read = await readBounded(req.keysPath, { maxBytes: KEYS_MAX_BYTES });
   if (!read.ok && read.reason !== 'missing') throw new SkillctlError(refusalCode(read), describeRefusal(read, req.keysLabel));

@@ -16,7 +16,7 @@ export async function run(ctx: Context, opts: KeygenOptions): Promise<number> {
   const secretPath = opts.out !== undefined ? resolve(opts.out) : join(root, '.skillctl', 'keys', `${opts.signer}.key`);
   const keysPath = opts.keys !== undefined ? resolve(opts.keys) : join(root, 'pins', DEFAULT_KEYS_FILE);
   const files = { secret: show(secretPath), keys: show(keysPath) };
-  const result = await keygen({ signer: opts.signer, secretPath, secretLabel: files.secret, keysPath, keysLabel: files.keys, force: opts.force === true });
+  const result = await keygen({ signer: opts.signer, secretPath, secretLabel: files.secret, ...(opts.out === undefined ? { defaultRoot: root } : {}), keysPath, keysLabel: files.keys, force: opts.force === true });
   if (ctx.opts.json) {
     ctx.out(keygenJson(result, files));
   } else {
