@@ -1,7 +1,7 @@
 // skillctl pack through the binary.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sha256 } from '../../src/core/digest/index.js';
@@ -143,6 +143,22 @@ describe('skillctl pack of a SKILL.md folder', () => {
     assert.equal(doc.digest, PDF_NOTES.tgz_digest);
     assert.equal(doc.skill_file?.digest, PDF_NOTES.skill_digest);
   });
+
+  for (const force of [false, true]) {
+    it(`--format both${force ? ' --force' : ''} whose .skill cannot be written: OUTPUT_UNWRITABLE, exit 2, the .tgz already there put back`, async () => {
+      const out = join(dir, `kept${force ? '-force' : ''}`);
+      const tgz = join(out, 'pdf-notes-1.2.0.tgz');
+      // The archive released earlier; with --force, an older build of the version stands there.
+      assert.equal(skillctl(['pack', PDF_NOTES_DIR, '--out', out], { cwd: dir }).code, 0);
+      if (force) await writeFile(tgz, 'an older build of this version\n');
+      const before = await readFile(tgz);
+      await mkdir(join(out, 'pdf-notes.skill', 'x'), { recursive: true });
+      const r = skillctl(['pack', '--json', '--format', 'both', PDF_NOTES_DIR, '--out', out, ...(force ? ['--force'] : [])], { cwd: dir });
+      assert.deepEqual([r.code, json<{ error?: { code: string } }>(r).error?.code], [2, 'OUTPUT_UNWRITABLE'], r.stdout + r.stderr);
+      assert.deepEqual(await readFile(tgz), before);
+      assert.deepEqual((await readdir(out)).sort(), ['pdf-notes-1.2.0.tgz', 'pdf-notes.skill']);
+    });
+  }
 
   it('without metadata.version: exit 1, AGENT_SKILL_VERSION_REQUIRED, nothing written', async () => {
     for (const format of ['tgz', 'both']) {

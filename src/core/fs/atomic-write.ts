@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeFd, fsync, openFd, rename, rmForce, writeAll } from './callback-fs.js';
+import { closeFd, fsync, lstat, openFd, rename, rmForce, writeAll } from './callback-fs.js';
 import { basename, dirname, join } from 'node:path';
 import { hostTag, type Maker, type NamedMaker } from './maker.js';
 
@@ -40,12 +40,24 @@ export async function writeTempBeside(path: string, data: string | Uint8Array, m
 }
 
 /**
+ * The permission bits a rewrite of `path` keeps: the regular file's own (a manifest the user made
+ * 0600 must not turn world-readable, a script must keep its execute bits), less the write bits of
+ * group and others, which skillctl never hands out; 0644 for a new file, or where a link or
+ * anything but a regular file stands (it is replaced, never followed).
+ */
+async function keptMode(path: string): Promise<number> {
+  const st = await lstat(path).catch(() => undefined);
+  return st?.isFile() === true ? st.mode & 0o755 : 0o644;
+}
+
+/**
  * Writes a file so that readers see either the old content or the new, never a mix: write a
  * temporary file in the same directory, flush it to disk, then rename it over the target.
- * A crash at any point leaves the old file intact (at worst, a stray temporary file).
+ * A crash at any point leaves the old file intact (at worst, a stray temporary file). Without
+ * `mode`, the file keeps the permissions it had (keptMode).
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644, maker?: Maker): Promise<void> {
-  const tmp = await writeTempBeside(path, data, mode, maker);
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number, maker?: Maker): Promise<void> {
+  const tmp = await writeTempBeside(path, data, mode ?? (await keptMode(path)), maker);
   try {
     await rename(tmp, path);
   } catch (err) {

@@ -4,7 +4,7 @@
 // link's target, so a lock or policy path swapped for a link to ~/.bashrc would rewrite it.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { writeFileAtomic } from '../../../src/core/fs/index.js';
@@ -26,6 +26,25 @@ describe('writeFileAtomic', () => {
     assert.equal(await readFile(path, 'utf8'), 'new\n');
     assert.equal((await lstat(path)).mode & 0o777, 0o600);
     assert.deepEqual(await readdir(dir), ['lock.json']);
+  });
+
+  it('without a mode, keeps the permissions of the file it replaces, less group and other write; 0644 for a new file', async () => {
+    const cases: readonly (readonly [string, number | undefined, number])[] = [
+      ['private.yaml', 0o600, 0o600],
+      ['script.sh', 0o755, 0o755],
+      ['shared.json', 0o666, 0o644],
+      ['new.json', undefined, 0o644],
+    ];
+    for (const [name, before, expected] of cases) {
+      const path = join(dir, 'modes', name);
+      await mkdir(join(dir, 'modes'), { recursive: true });
+      if (before !== undefined) {
+        await writeFile(path, 'old\n');
+        await chmod(path, before);
+      }
+      await writeFileAtomic(path, 'new\n');
+      assert.deepEqual([name, (await lstat(path)).mode & 0o777], [name, expected]);
+    }
   });
 
   it('replaces a symlink planted at the path; the file it points at is untouched', async () => {

@@ -1,6 +1,6 @@
 // fixManifestFile: validate --fix on disk, then the file validated again.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fixManifestFile, validateBundle } from '../../../src/core/manifest/index.js';
@@ -23,6 +23,15 @@ describe('fixManifestFile', () => {
     assert.equal(r.notFixed, undefined);
     assert.equal(r.validation.valid, true, JSON.stringify(r.validation.diagnostics));
     assert.match(readFileSync(join(cwd, 'content-digest-mismatch', 'skill.yaml'), 'utf8'), new RegExp(r.validation.digests.content.computed ?? 'x'));
+  });
+
+  it('keeps the mode of a manifest the user made private (0600 stayed 0600, not 0644)', async () => {
+    const cwd = copy('content-digest-mismatch');
+    const file = join(cwd, 'content-digest-mismatch', 'skill.yaml');
+    chmodSync(file, 0o600);
+    const r = await fixManifestFile(cwd, await validateBundle(join(cwd, 'content-digest-mismatch'), 'content-digest-mismatch'));
+    assert.deepEqual(r.fixed, ['content_digest', 'manifest_digest']);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
   });
 
   it('leaves a manifest that did not parse alone', async () => {

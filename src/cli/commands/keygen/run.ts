@@ -3,6 +3,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { DEFAULT_KEYS_FILE, findProjectRoot } from '../../../core/pins/index.js';
 import { keygen } from '../../../core/sign/index.js';
 import type { Context } from '../../context.js';
+import { processFileLock } from '../../project.js';
 import { exitCodeFor } from '../../exit.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { keygenJson, renderKeygen, renderKeysChanged } from '../../render/keygen.js';
@@ -16,7 +17,7 @@ export async function run(ctx: Context, opts: KeygenOptions): Promise<number> {
   const secretPath = opts.out !== undefined ? resolve(opts.out) : join(root, '.skillctl', 'keys', `${opts.signer}.key`);
   const keysPath = opts.keys !== undefined ? resolve(opts.keys) : join(root, 'pins', DEFAULT_KEYS_FILE);
   const files = { secret: show(secretPath), keys: show(keysPath) };
-  const result = await keygen({ signer: opts.signer, secretPath, secretLabel: files.secret, keysPath, keysLabel: files.keys, force: opts.force === true });
+  const result = await keygen({ signer: opts.signer, secretPath, secretLabel: files.secret, ...(opts.out === undefined ? { defaultRoot: root } : {}), keysPath, keysLabel: files.keys, force: opts.force === true, fileLock: processFileLock() });
   if (ctx.opts.json) {
     ctx.out(keygenJson(result, files));
   } else {
