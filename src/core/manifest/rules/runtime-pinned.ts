@@ -1,6 +1,7 @@
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { PINNED_RUNTIMES } from '../model.js';
-import { EXACT_RUNTIME_VERSION, PINNED_IMAGE } from '../patterns.js';
+import { PINNED_IMAGE } from '../image-ref.js';
+import { EXACT_RUNTIME_VERSION } from '../patterns.js';
 import type { Rule } from './rule.js';
 
 const EXAMPLE: Record<string, string> = {

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
-import { PINNED_IMAGE } from '../../manifest/patterns.js';
+import { PINNED_IMAGE } from '../../manifest/image-ref.js';
 // Not through policy/index.js, which holds the policy file loader (YAML).
 import { entryExists } from '../../fs/index.js';
 import { lookupCommand } from '../../fs/find-command.js';
