@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
-import { errnoCode } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
+import { withFileLock, type FileLockOptions } from '../fs/file-lock.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
@@ -64,6 +65,11 @@ export interface PublishOptions extends Omit<ValidateCapabilityOptions, 'others'
    * verified, and nothing is published.
    */
   readonly verified?: readonly (ReadonlyMap<string, Sha256Digest> | undefined)[];
+  /**
+   * The write lock's process facts (the CLI's processFileLock): a publish waits for a live one
+   * and takes over a dead or stale holder's lock. Without them a lock held is REGISTRY_BUSY at once.
+   */
+  readonly fileLock?: FileLockOptions;
 }
 
 /** OCI_DIGEST_MISMATCH for each file of `read` whose bytes are not the ones verified. */
@@ -147,23 +153,37 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
 }
 
 /**
- * Serialises publishers: two concurrent publishes would each rewrite the index from what they
- * read, and one capability would be lost. The lock is a file created exclusively.
+ * When no process facts are given (a library caller): a lock held is REGISTRY_BUSY at once, never
+ * waited for, never taken over, as before publish took the write lock `pin` takes.
  */
-async function withLock<T>(registry: string, fn: () => Promise<T>): Promise<T | { busy: Diagnostic }> {
+function noWait(): FileLockOptions {
+  // No clock in the core: a count of the lock's looks serves, so the second look is past the
+  // timeout of 0, and a lock file never looks old (a file's time is far above the count).
+  let looks = 0;
+  return {
+    now: () => looks++,
+    pid: process.pid,
+    hostname: '',
+    isAlive: () => true,
+    sleep: async () => {},
+    timeoutMs: 0,
+    staleMs: Number.POSITIVE_INFINITY,
+  };
+}
+
+/**
+ * Serialises publishers: two concurrent publishes would each rewrite the index from what they
+ * read, and one capability would be lost. The lock is the write lock `pin` takes (fs/file-lock.ts):
+ * a publish killed midway (Ctrl-C) left an empty lock file that made every later publish
+ * REGISTRY_BUSY until someone removed it; a dead or stale holder's lock is now taken over.
+ */
+async function withLock<T>(registry: string, fileLock: FileLockOptions | undefined, fn: () => Promise<T>): Promise<T | { busy: Diagnostic }> {
   const lock = join(registry, LOCK_FILE);
-  let fh;
   try {
-    fh = await open(lock, 'wx');
+    return await withFileLock(lock, fileLock ?? noWait(), fn);
   } catch (err) {
-    if (errnoCode(err) !== 'EEXIST') throw err;
-    return { busy: diag('REGISTRY_BUSY', `another publish holds ${lock}`, { file: lock, hint: 'wait for it to finish; if no publish is running, delete the lock file' }) };
-  }
-  try {
-    await fh.close();
-    return await fn();
-  } finally {
-    await rm(lock, { force: true });
+    if (!(err instanceof SkillctlError) || err.code !== 'LOCK_BUSY') throw err;
+    return { busy: diag('REGISTRY_BUSY', `another publish holds ${lock}`, { file: lock, hint: `wait for it to finish (${err.hint ?? 'try again'})` }) };
   }
 }
 
@@ -255,6 +275,6 @@ export async function publishCapabilities(registry: string, dirs: readonly strin
   if (opts.dryRun === true) return body();
   const pre = await readIndex(registry);
   if (!pre.ok) return { published: false, capabilities: [], diagnostics: pre.diagnostics };
-  const outcome = await withLock(registry, body);
+  const outcome = await withLock(registry, opts.fileLock, body);
   return 'busy' in outcome ? { published: false, capabilities: [], diagnostics: [outcome.busy] } : outcome;
 }

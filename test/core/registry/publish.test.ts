@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import {
@@ -17,6 +18,7 @@ import {
   type RegistryIndex,
 } from '../../../src/core/registry/index.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
+import type { FileLockOptions } from '../../../src/core/fs/index.js';
 import { sha256 } from '../../../src/core/digest/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { codes, copyBundle, editJson, found, INVALID, SKILLS, tools, VALID } from './helpers.js';
@@ -152,14 +154,43 @@ describe('publish and load', () => {
     assert.ok(found(r.diagnostics).includes('CAPABILITY_ID_DUPLICATE /capability_id'));
   });
 
-  it('REGISTRY_BUSY while another publish holds the lock; nothing is written', async () => {
+  /** The write lock's process facts, as the CLI gives them, waiting `timeoutMs` at most. */
+  const fileLock = (timeoutMs: number): FileLockOptions => ({
+    now: () => Date.now(),
+    pid: process.pid,
+    hostname: hostname(),
+    isAlive: (pid) => pid === process.pid,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    timeoutMs,
+    staleMs: 10 * 60_000,
+  });
+  const holder = (pid: number): string => `${JSON.stringify({ pid, hostname: hostname(), token: 'a'.repeat(24) })}\n`;
+
+  it('REGISTRY_BUSY while another publish holds the lock, with or without process facts; nothing is written', async () => {
     const reg = newRegistry();
     await publishCapabilities(reg, [VALID('weights')], { ...opts, create: true });
-    writeFileSync(join(reg, LOCK_FILE), '');
-    const before = snapshot(reg);
-    const r = await publishCapabilities(reg, [VALID('meals')], opts);
-    assert.deepEqual(codes(r.diagnostics), ['REGISTRY_BUSY']);
-    assert.deepEqual(snapshot(reg), before);
+    for (const [lock, more] of [
+      ['', {}],
+      [holder(process.pid + 1_000_000), {}],
+      [holder(process.pid), { fileLock: fileLock(50) }],
+    ] as const) {
+      writeFileSync(join(reg, LOCK_FILE), lock);
+      const before = snapshot(reg);
+      const r = await publishCapabilities(reg, [VALID('meals')], { ...opts, ...more });
+      assert.deepEqual(codes(r.diagnostics), ['REGISTRY_BUSY']);
+      assert.deepEqual(snapshot(reg), before);
+    }
+  });
+
+  it('a lock left by a publish that died (Ctrl-C, a kill) is taken over: the next publish goes through, and no lock is left', async () => {
+    const reg = newRegistry();
+    await publishCapabilities(reg, [VALID('weights')], { ...opts, create: true });
+    writeFileSync(join(reg, LOCK_FILE), holder(process.pid + 1_000_000));
+    const r = await publishCapabilities(reg, [VALID('meals')], { ...opts, fileLock: fileLock(5_000) });
+    assert.deepEqual([r.published, codes(r.diagnostics)], [true, []]);
+    assert.equal(existsSync(join(reg, LOCK_FILE)), false);
+    const index = await readIndex(reg);
+    assert.deepEqual(index.ok ? index.index.capabilities.map((c) => c.capability_id) : index.diagnostics, ['meals', 'weights']);
   });
 
   it('REGISTRY_PATH_UNSAFE: a symbolic link planted in the registry is never written through', async () => {
