@@ -192,6 +192,8 @@ export {
   type SkillResolver,
   type Tool,
 } from './core/registry/index.js';
+/** What `publishCapabilities`' `fileLock` gives: the process's id and host, a clock, how long to wait. */
+export type { FileLockOptions } from './core/fs/index.js';
 export { VERSION } from './generated/version.js';
 /**
  * Payload contracts (seed 001). `loadContractSet({ cwd, dirs })` loads the built-in contracts plus
