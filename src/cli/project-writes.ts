@@ -11,6 +11,7 @@ import { findProjectRoot, LOCK_MARKER } from '../core/fs/project.js';
 import { readBounded } from '../core/fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { POLICY_FILE_NAME } from '../core/policy/default.js';
+// Not through pins/index.js, which holds the lock's validators (as cli/skill-roots.ts reads it).
 import { loadSkillRoots } from '../core/pins/project-skills.js';
 import { isPolicyName } from '../core/policy/protected.js';
 import { plantableRoot, skillFolderRoot, writablePolicyFile } from '../core/policy/nested-root.js';

@@ -89,26 +89,23 @@ describe('threat: a write grant inside a protected path (mounted after its prote
         assert.equal(await readFile(join(sc.work, 'pkg', '.npmrc'), 'utf8'), NPMRC);
       },
     },
-    {
-      what: 'a process in bubblewrap granted to read a key in .skillctl/keys reads it (not there)',
-      code: null,
-      exit: 0,
-      attempt: () => runTarget(join(sc.work, 'reader'), {}, { cwd: sc.work, policy: files.key as string, sandbox: 'bwrap' }),
-      check: (r) => {
-        assert.deepEqual(r.output, { ok: 'FileNotFoundError' });
-        assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key leaked');
-      },
-    },
-    {
-      what: "a process in bubblewrap granted to read a nested project's .skillctl reads a key in its keys folder (hidden: not there)",
-      code: null,
-      exit: 0,
-      attempt: () => runTarget(join(sc.work, 'reader'), {}, { cwd: sc.work, policy: files.state as string, sandbox: 'bwrap' }),
-      check: (r) => {
-        assert.deepEqual(r.output, { ok: 'FileNotFoundError' });
-        assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key leaked');
-      },
-    },
+    ...(
+      [
+        ['a process in bubblewrap granted to read a key in .skillctl/keys reads it (not there)', 'key'],
+        ["a process in bubblewrap granted to read a nested project's .skillctl reads a key in its keys folder (hidden: not there)", 'state'],
+      ] as const
+    ).map(
+      ([what, name]): Attack => ({
+        what,
+        code: null,
+        exit: 0,
+        attempt: () => runTarget(join(sc.work, 'reader'), {}, { cwd: sc.work, policy: files[name] as string, sandbox: 'bwrap' }),
+        check: (r) => {
+          assert.deepEqual(r.output, { ok: 'FileNotFoundError' });
+          assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key leaked');
+        },
+      }),
+    ),
     {
       what: "a process in bubblewrap granted a nested repository's .git itself rewrites its config and plants a hook (EROFS); its objects stay writable",
       code: null,

@@ -10,7 +10,8 @@ import { errnoCode } from '../errors.js';
 import { BLOCK, RECORD } from './tar.js';
 import { TarWalk, tooLarge, type ArchiveBounds } from './tar-walk.js';
 
-export { decodeUtf8, tooLarge, type ArchiveBounds } from './tar-walk.js';
+export { decodeUtf8 } from './tar.js';
+export { tooLarge, type ArchiveBounds } from './tar-walk.js';
 
 // node:zlib loads on the first archive read (about 1 ms): a command that may read one, such as a
 // pull answered from the cache, often reads none.

@@ -10,15 +10,15 @@
  * than `maxFiles` entries, or folders, or `maxTotalBytes` of files, any data after the
  * end-of-archive marker that is not zero padding, and what other readers take for another name
  * or other bytes than this walk does: pax keys of sparse files, two pax headers, two GNU long
- * names, or a pax path and a long name, for one entry, and a directory entry holding data. A file is announced (`file`) only after its
- * header passed every check, so a consumer never writes a refused entry; its bytes follow
- * (`data`) and `file-end` says they were all there.
+ * names, or a pax path and a long name, for one entry, and a directory entry holding data. A
+ * file is announced (`file`) only after its header passed every check, so a consumer never
+ * writes a refused entry; its bytes follow (`data`) and `file-end` says they were all there.
  * Structural damage or a bound stops the walk; a bad entry is reported and skipped.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { PathTree } from './path-tree.js';
 import { shownPath, unsafeArchivePath } from './paths.js';
-import { BLOCK, parseHeader, parsePax } from './tar.js';
+import { BLOCK, decodeUtf8, isSparseKey, parseHeader, parsePax } from './tar.js';
 
 /** How much an archive may hold: entries, and bytes once unpacked. */
 export interface ArchiveBounds {
@@ -35,31 +35,10 @@ export type TarEvent =
 /** pax and GNU long-name headers are read whole; real ones are a few hundred bytes. */
 const META_MAX_BYTES = 1024 * 1024;
 
-const TEXT = new TextDecoder('utf-8', { fatal: true });
-
-/** Strict UTF-8, or undefined: a name that is not valid UTF-8 could not be reopened by its decoded form. */
-export function decodeUtf8(raw: Buffer): string | undefined {
-  try {
-    return TEXT.decode(raw);
-  } catch {
-    return undefined;
-  }
-}
-
 export function tooLarge(bounds: ArchiveBounds, what: string): Diagnostic {
   return diag('ARCHIVE_TOO_LARGE', `${what}; the bounds are ${bounds.maxFiles} entries and ${bounds.maxTotalBytes} bytes unpacked`, {
     hint: 'a larger bundle can be pinned as a directory',
   });
-}
-
-/**
- * pax keys of sparse files. GNU tar, libarchive and Python's tarfile unpack an entry holding
- * `GNU.sparse.*` under its `GNU.sparse.name`, its bytes read through a sparse map; libarchive
- * pads or cuts one to its `SCHILY.realsize` (star's and Solaris' sparse files): another file
- * than the one this walk hashes and unpacks.
- */
-function isSparseKey(key: string): boolean {
-  return key.startsWith('GNU.sparse.') || key === 'SCHILY.realsize' || key === 'SUN.holesdata';
 }
 
 type State = 'header' | 'meta' | 'file' | 'skip' | 'pad' | 'trailer' | 'done';

@@ -178,3 +178,24 @@ export function parsePax(data: Buffer): Map<string, Buffer> | undefined {
   }
   return out;
 }
+
+const TEXT = new TextDecoder('utf-8', { fatal: true });
+
+/** Strict UTF-8, or undefined: a name that is not valid UTF-8 could not be reopened by its decoded form. */
+export function decodeUtf8(raw: Buffer): string | undefined {
+  try {
+    return TEXT.decode(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * pax keys of sparse files. GNU tar, libarchive and Python's tarfile unpack an entry holding
+ * `GNU.sparse.*` under its `GNU.sparse.name`, its bytes read through a sparse map; libarchive
+ * pads or cuts one to its `SCHILY.realsize` (star's and Solaris' sparse files): another file
+ * than the one this walk hashes and unpacks.
+ */
+export function isSparseKey(key: string): boolean {
+  return key.startsWith('GNU.sparse.') || key === 'SCHILY.realsize' || key === 'SUN.holesdata';
+}

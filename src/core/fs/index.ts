@@ -1,4 +1,4 @@
-export { tempFileOf, writeFileAtomic } from './atomic-write.js';
+export { tempFileOf, writeFileAtomic, writeTempBeside } from './atomic-write.js';
 export { hostTag, isAbandoned, type Maker, type NamedMaker } from './maker.js';
 export { findProjectRoot, LOCK_MARKER } from './project.js';
 export { isLockAside, withFileLock, type FileLockOptions } from './file-lock.js';

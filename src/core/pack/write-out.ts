@@ -8,8 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, lstat, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { asOutputWrite, makeDirs } from '../fs/index.js';
-import { writeTempBeside } from '../fs/atomic-write.js';
+import { asOutputWrite, makeDirs, writeTempBeside } from '../fs/index.js';
 
 export interface OutputFile {
   readonly path: string;

@@ -12,7 +12,7 @@ import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { withFileLock, type FileLockOptions } from '../fs/file-lock.js';
+import { withFileLock, type FileLockOptions } from '../fs/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
