@@ -16,6 +16,8 @@ export interface Raw {
   readonly extra?: Buffer;
   /** Written as a local record only, which the central directory does not list. */
   readonly unlisted?: boolean;
+  /** The headers that leave out the UTF-8 flag (bit 11), whose names other readers decode as CP437 (default neither). */
+  readonly cp437?: 'local' | 'central' | 'both';
 }
 
 /** Info-ZIP's Unicode Path extra field for an entry stored as `stored`: the name `name` that unzip unpacks it under. */
@@ -46,7 +48,7 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
-    local.writeUInt16LE((f.flags ?? 0) | 0x800, 6);
+    local.writeUInt16LE((f.flags ?? 0) | (f.cp437 === 'local' || f.cp437 === 'both' ? 0 : 0x800), 6);
     local.writeUInt16LE(f.deflate === true ? 8 : 0, 8);
     local.writeUInt32LE(crc, 14);
     local.writeUInt32LE(stored.length, 18);
@@ -57,7 +59,7 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4);
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE((f.flags ?? 0) | 0x800, 8);
+    central.writeUInt16LE((f.flags ?? 0) | (f.cp437 === 'central' || f.cp437 === 'both' ? 0 : 0x800), 8);
     central.writeUInt16LE(f.deflate === true ? 8 : 0, 10);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(stored.length, 20);

@@ -9,8 +9,9 @@
 // GNU long names, or both, for one entry, a directory entry holding data (read by others as more
 // entries), a pax size that is no number (0 to tarfile, which reads the file's bytes as entries),
 // an old GNU header with a path prefix for tarfile, a .skill entry's Info-ZIP Unicode Path
-// field, and a .skill file's local entry its central directory does not list. The
-// streaming unpacker of pulled and pushed layers (same walk) refuses the same, in pieces of any size.
+// field or a name outside ASCII without the UTF-8 flag (CP437 to zipfile), and a .skill file's
+// local entry its central directory does not list. The streaming unpacker of pulled and pushed
+// layers (same walk) refuses the same, in pieces of any size.
 // Through the CLI: `skillctl run x.tgz` and `skillctl pin x.tgz` refuse them (exit 1), leave no
 // unpacked copy in TMPDIR and no lock, and the sentinel the paths aim at stays as it was.
 // Paths built to make every check of their folders cost their length again (200,000 folders
@@ -18,6 +19,7 @@
 // folders than entries) are refused, or listed, in time and memory proportional to their bytes:
 // by validate, run and pin, and as a folder on disk holding a path that long.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cp, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -156,6 +158,23 @@ describe('hostile archives: the archive reader refuses them, and unpacks nothing
     assert.deepEqual(await codes([skillMd, { name: 'x/notes.md', data: Buffer.from('evil'), extra: unicodePathField('x/notes.md', 'x/SKILL.md') }]), ['ARCHIVE_MALFORMED']);
     // A field naming the entry as its own name (Info-ZIP's zip writes one for a name not in ASCII) changes nothing.
     assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', extra: unicodePathField('x/notes-é.md', 'x/notes-é.md') }]), []);
+  });
+
+  it('a .skill entry named outside ASCII without the UTF-8 flag, which zipfile unpacks as CP437 under another name: ARCHIVE_MALFORMED', async () => {
+    const skillMd = { name: 'x/SKILL.md', data: Buffer.from('---\nname: x\ndescription: A skill.\n---\n') };
+    const codes = async (files: Raw[]): Promise<string[]> => [...new Set((await (await archiveSourceFromBytes(rawZip(files), 'x.skill', undefined, 'skill-zip')).list()).diagnostics.map((d) => d.code))];
+    const plain = rawZip([skillMd, { name: 'x/notes-é.md', cp437: 'both' }]);
+    // The differential is real: Python's zipfile lists the entry under another name.
+    const path = join(dir, 'cp437.skill');
+    await writeFile(path, plain);
+    const listed = execFileSync('python3', ['-c', 'import sys, zipfile; print("\\n".join(zipfile.ZipFile(sys.argv[1]).namelist()))', path], { encoding: 'utf8', env: { ...process.env, PYTHONIOENCODING: 'utf-8' } });
+    assert.deepEqual(listed.trim().split('\n'), ['x/SKILL.md', 'x/notes-├⌐.md']);
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', cp437: 'both' }]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', cp437: 'central' }]), ['ARCHIVE_MALFORMED']);
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md', cp437: 'local' }]), ['ARCHIVE_MALFORMED']);
+    // ASCII names read the same in either encoding, and a flagged name as UTF-8 everywhere.
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes.md', cp437: 'both' }]), []);
+    assert.deepEqual(await codes([skillMd, { name: 'x/notes-é.md' }]), []);
   });
 
   it('a .skill holding a file its central directory does not list, which bsdtar reading from a pipe unpacks: ARCHIVE_MALFORMED', async () => {

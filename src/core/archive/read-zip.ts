@@ -28,6 +28,17 @@ const CENTRAL_SIZE = 46;
 const LOCAL_SIZE = 30;
 const MAX_COMMENT = 0xffff;
 const FLAG_ENCRYPTED = 0x0001;
+const FLAG_UTF8 = 0x0800;
+
+/**
+ * Whether a header whose general purpose flags are `flags` names its entry `name` in bytes other
+ * readers decode otherwise: without the UTF-8 flag, Python's `zipfile` (and unzip on most
+ * systems) read a name as CP437, so `notes-\xc3\xa9.md` unpacks as another name than the one
+ * listed and hashed here. An ASCII name reads the same either way.
+ */
+function cp437Name(flags: number, name: Buffer): boolean {
+  return (flags & FLAG_UTF8) === 0 && name.some((b) => b >= 0x80);
+}
 const HOST_UNIX = 3;
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
@@ -117,6 +128,7 @@ function centralRecord(bytes: Buffer, at: number): { step: Step; next: number } 
   const raw = bytes.subarray(at + CENTRAL_SIZE, at + CENTRAL_SIZE + nameLength);
   const extraEnd = at + CENTRAL_SIZE + nameLength + bytes.readUInt16LE(at + 30);
   if (renamedByExtra(bytes.subarray(at + CENTRAL_SIZE + nameLength, extraEnd), raw)) return malformed(`the central directory record at byte ${at} gives its entry a second name (a Unicode Path field), which other readers unpack it under`);
+  if (cp437Name(bytes.readUInt16LE(at + 8), raw)) return malformed(`the central directory record at byte ${at} names its entry outside ASCII without the UTF-8 flag, which other readers decode as CP437 (another name)`);
   const name = decodeUtf8(raw);
   const shown = name ?? raw.toString('latin1');
   const unixMode = bytes.readUInt16LE(at + 4) >> 8 === HOST_UNIX ? bytes.readUInt32LE(at + 38) >>> 16 : 0;
@@ -149,6 +161,7 @@ function entryData(bytes: Buffer, e: Central, centralStart: number): Buffer | Di
   const start = e.local + LOCAL_SIZE + nameLength + bytes.readUInt16LE(e.local + 28);
   const rawName = bytes.subarray(e.local + LOCAL_SIZE, e.local + LOCAL_SIZE + nameLength);
   if (decodeUtf8(rawName)?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
+  if (cp437Name(bytes.readUInt16LE(e.local + 6), rawName)) return bad('the local header names the entry outside ASCII without the UTF-8 flag, which other readers decode as CP437 (another name)');
   if (renamedByExtra(bytes.subarray(e.local + LOCAL_SIZE + nameLength, start), rawName)) return bad('the local header gives the entry a second name (a Unicode Path field), which other readers unpack it under');
   if (start + e.compressed > centralStart) return bad('the entry runs into the central directory');
   const stored = bytes.subarray(start, start + e.compressed);
