@@ -78,8 +78,9 @@ export interface HostileOptions {
   /** The config the artifact carries (default: one naming pdf-notes with zero digests). */
   readonly config?: SkillConfig;
   /**
-   * Sends the first half of the layer, then waits for this before sending the rest: a test can
-   * look at what the client did with the bytes it had before the blob was complete.
+   * Sends the first half of the layer (the true one, or gzip-header-changed's), then waits for
+   * this before sending the rest: a test can look at what the client did with the bytes it had
+   * before the blob was complete, or act on the folder it unpacks into.
    */
   readonly pauseLayer?: Promise<void>;
   /** Ask for Bearer tokens (after `basic`, if both). */
@@ -261,6 +262,12 @@ export async function hostileRegistry(opts: HostileOptions): Promise<HostileRegi
           res.end();
           return;
         default:
+          if (opts.pauseLayer !== undefined && req.method === 'GET') {
+            res.writeHead(200, { 'content-length': String(blob.length) });
+            res.write(blob.subarray(0, blob.length >> 1));
+            void opts.pauseLayer.then(() => res.end(blob.subarray(blob.length >> 1)));
+            return;
+          }
           break;
       }
     }

@@ -78,16 +78,7 @@ class Writer {
     if (e.kind === 'file') {
       const writing = !hasErrors(this.walk.diagnostics);
       let fh: FileHandle | undefined;
-      if (writing) {
-        const dest = pathUnder(this.root, e.path, this.target);
-        const parent = dirname(dest);
-        if (parent !== this.root && !this.made.has(parent)) {
-          await makeDirs(parent, 0o755);
-          this.made.add(parent);
-        }
-        // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.
-        fh = await open(dest, 'wx', modeOf(e.mode) === '0755' ? 0o755 : 0o644);
-      }
+      if (writing) fh = await this.create(e.path, e.mode);
       this.current = { path: e.path, fh, hash: createHash('sha256'), mode: e.mode, size: 0 };
     } else if (e.kind === 'data') {
       const c = this.current;
@@ -101,6 +92,33 @@ class Writer {
       if (c?.fh === undefined) return;
       await c.fh.close();
       this.written.set(c.path, { size: c.size, mode: c.mode, digest: `sha256:${c.hash.digest('hex')}` });
+    }
+  }
+
+  /**
+   * Creates the file of the entry at `path`, or reports why it cannot. The walk refuses a path
+   * twice and a path that is both a file and a folder, so a name already taken here was taken
+   * under another spelling that this file system stores as one (`A/x` after `a/x` on macOS or
+   * Windows), or by something put into the fresh target meanwhile: a finding, which stops the
+   * writing as any error finding does, never a crash.
+   */
+  private async create(path: string, mode: number): Promise<FileHandle | undefined> {
+    const dest = pathUnder(this.root, path, this.target);
+    const parent = dirname(dest);
+    try {
+      if (parent !== this.root && !this.made.has(parent)) {
+        await makeDirs(parent, 0o755);
+        this.made.add(parent);
+      }
+      // `wx`: O_CREAT|O_EXCL never follows a link at the last component and never overwrites.
+      return await open(dest, 'wx', modeOf(mode) === '0755' ? 0o755 : 0o644);
+    } catch (err) {
+      const code = errnoCode(err);
+      if (code !== 'EEXIST' && code !== 'ENOTDIR' && code !== 'EISDIR') throw err;
+      this.walk.diagnostics.push(
+        diag('BUNDLE_PATH_COLLISION', `${path} cannot be unpacked: the folder it is unpacked into already holds a name this file system takes for it (${code})`, { file: path }),
+      );
+      return undefined;
     }
   }
 

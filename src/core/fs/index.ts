@@ -4,7 +4,7 @@ export { findProjectRoot, LOCK_MARKER } from './project.js';
 export { isLockAside, withFileLock, type FileLockOptions } from './file-lock.js';
 export { lockPathOf } from './lock-path.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';
-export { makeDirs } from './make-dirs.js';
+export { makeDirs, removeMadeDirs } from './make-dirs.js';
 export {
   describeRefusal,
   kindOf,

@@ -3,7 +3,7 @@
  * system that refuses new directories (`/proc/x`: Node 20 and 24 retry it forever). Each missing
  * directory is made on its own, so such a path fails at once with the system's error.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { errnoCode } from '../errors.js';
 
@@ -40,4 +40,18 @@ export async function makeDirs(path: string, mode?: number): Promise<string | un
     }
   }
   return missing[0];
+}
+
+/**
+ * Takes back what `makeDirs(dir)` made: the directories from `dir` up to `first` (what it
+ * returned), each only while it is empty. Something another process put there meanwhile (a
+ * second pull or pack into the same new folder) is not this call's to remove, nor the folders
+ * holding it.
+ */
+export async function removeMadeDirs(dir: string, first: string): Promise<void> {
+  const stop = resolve(first);
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (!(await rmdir(d).then(() => true, () => false))) return;
+    if (d === stop || dirname(d) === d) return;
+  }
 }

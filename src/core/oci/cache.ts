@@ -29,12 +29,14 @@ export class BlobCache {
 
   private async scratchDir(): Promise<string> {
     const dir = join(this.root, 'oci', 'tmp');
-    try {
-      await makeDirs(dir, 0o700);
-    } catch (err) {
-      throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make the cache directory ${dir}: ${errnoCode(err) ?? String(err)}`, { hint: 'set XDG_CACHE_HOME to a writable directory' });
+    const blobs = join(this.root, 'oci', 'blobs', 'sha256');
+    for (const [d, mode] of [[dir, 0o700], [blobs, 0o755]] as const) {
+      try {
+        await makeDirs(d, mode);
+      } catch (err) {
+        throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make the cache directory ${d}: ${errnoCode(err) ?? String(err)}`, { hint: `set XDG_CACHE_HOME to a writable directory, or remove ${this.root}` });
+      }
     }
-    await makeDirs(join(this.root, 'oci', 'blobs', 'sha256'), 0o755);
     return dir;
   }
 
@@ -98,7 +100,11 @@ export class BlobCache {
     try {
       await fill(tmp);
       const path = this.pathOf(digest);
-      await rename(tmp, path);
+      // Anyone with the user's rights can put a directory under a blob's name (a skill granted
+      // the home): reported as what it is, not as a crash, every later pull of it alike.
+      await rename(tmp, path).catch((err: unknown) => {
+        throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot store ${path} in the cache: ${errnoCode(err) ?? String(err)}`, { hint: `remove it, or all of ${this.root}: the cache can always be removed` });
+      });
       return path;
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => undefined);

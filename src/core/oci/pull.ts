@@ -18,7 +18,7 @@ import { unpackTgz, unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { entryExists, makeDirs, refuseLinkedDefault } from '../fs/index.js';
+import { entryExists, makeDirs, refuseLinkedDefault, removeMadeDirs } from '../fs/index.js';
 import { checkSkillDir, checkSkillSource, type SkillIdentity, type SkillKind } from '../skill-gate/index.js';
 import type { PublicKey } from '../sign/index.js';
 import type { SkillConfig } from './artifact.js';
@@ -185,8 +185,9 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     return { ...done, outcome: 'written', files: await placedFiles(source) };
   } finally {
     await rm(scratch, { recursive: true, force: true });
-    // A failed pull leaves the destination as it was: folders made for it go again.
-    if (!placed && madeParent !== undefined) await rm(madeParent, { recursive: true, force: true }).catch(() => undefined);
+    // A failed pull leaves the destination as it was: folders made for it go again, but only
+    // while empty: another pull into the same new folder may have placed its skill there meanwhile.
+    if (!placed && madeParent !== undefined) await removeMadeDirs(parent, madeParent);
   }
 }
 

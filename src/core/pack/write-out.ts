@@ -6,23 +6,13 @@
  * that was there (a released archive, until the stop of 2026-11-30 removed with the new one).
  */
 import { randomBytes } from 'node:crypto';
-import { link, lstat, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { asOutputWrite, makeDirs, writeTempBeside } from '../fs/index.js';
+import { link, lstat, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { asOutputWrite, makeDirs, removeMadeDirs, writeTempBeside } from '../fs/index.js';
 
 export interface OutputFile {
   readonly path: string;
   readonly bytes: Uint8Array;
-}
-
-/** Removes the directories from `dir` up to `first` (the first one made), each only if empty. */
-async function removeMade(dir: string, first: string): Promise<void> {
-  const stop = resolve(first);
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    // Not empty: something else was put there meanwhile, and it is not ours to remove.
-    if (!(await rmdir(d).then(() => true, () => false))) return;
-    if (d === stop || dirname(d) === d) return;
-  }
 }
 
 /** An archive placed by this call, and the file it replaced, kept under a second name to put back. */
@@ -77,7 +67,7 @@ export async function writeOutputs(outDir: string, outLabel: string, files: read
     // The rename that failed left its file in place: only its second name goes.
     if (pending !== undefined) await rm(pending, { force: true });
     await takeBack(placed);
-    if (made !== undefined) await removeMade(outDir, made);
+    if (made !== undefined) await removeMadeDirs(outDir, made);
     throw err;
   }
   for (const p of placed) if (p.kept !== undefined) await rm(p.kept, { force: true });
