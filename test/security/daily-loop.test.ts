@@ -16,7 +16,8 @@
 // folder committed as a link or a submodule, a SKILL.md linked to a file elsewhere, a `.claude`
 // behind a submodule, a skill file spelt `skill.md` (an agent on macOS opens it as SKILL.md), a
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
-// mode.
+// mode; a `.gitattributes` committed as a symbolic link, whose target text git applies as
+// attributes on checkout, was not asked about.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -472,6 +473,28 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
       ['PIN_CHECKOUT_CONVERTED', 'pins/public-keys.json'],
       ['PIN_CHECKOUT_CONVERTED', 'pins/skills.lock.json'],
     ]);
+  });
+
+  // Before: only .gitattributes entries that are files were given to git check-attr. git reads a
+  // .gitattributes committed as a symbolic link from the index as well, the link's target text
+  // taken for attribute lines, and every checkout applies them (git 2.39: a clone ran the pinned
+  // run.js through the filter its link named); the hook, --rev and --base passed.
+  it('a .gitattributes committed as a symbolic link, whose target text git reads as attribute lines', async () => {
+    const { root, base } = await repo();
+    await symlink('manifests/hello/run.js filter=evil', join(root, '.gitattributes'));
+    await symlink('skills.lock.json working-tree-encoding=UTF-16', join(root, 'pins', '.gitattributes'));
+    git(root, ['add', '--', '.gitattributes', 'pins/.gitattributes']);
+    assert.deepEqual(refusedStaged(root, base), [
+      ['PIN_CHECKOUT_CONVERTED', 'manifests/hello/run.js'],
+      ['PIN_CHECKOUT_CONVERTED', 'pins/skills.lock.json'],
+    ]);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    // What a checkout of that commit writes, with a driver of that name configured.
+    const clone = `${root}-clone`;
+    repos.push(clone);
+    git(root, ['-c', 'filter.evil.smudge=sed s/hello/EVIL/', 'clone', '-q', root, clone]);
+    assert.match(await readFile(join(clone, RUN_JS), 'utf8'), /EVIL/);
   });
 
   it('a Git LFS pointer pinned as a file of a new version, with or without the filter=lfs that turns it into its object', async () => {
