@@ -17,7 +17,8 @@
 // behind a submodule, a skill file spelt `skill.md` (an agent on macOS opens it as SKILL.md), a
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
 // mode; a `.gitattributes` committed as a symbolic link, whose target text git applies as
-// attributes on checkout, was not asked about.
+// attributes on checkout, was not asked about, nor a `.GITATTRIBUTES`, which git on macOS and
+// Windows reads as `.gitattributes` once it is checked out.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -145,6 +146,26 @@ describe('threat: names a case-insensitive checkout takes for a pinned or search
     const { root, base } = await repo();
     const lock = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
     assert.deepEqual(await refused(root, base, { 'Pins/skills.lock.json': lock }), [['PIN_PATH_ALIAS', 'Pins']]);
+  });
+
+  // Before: verify-pins asked git about `.gitattributes` spelt so, and git looks for a folder's
+  // attributes in the index by that exact name; finding none, it opens `.gitattributes` in the
+  // working tree, which a macOS or Windows file system answers with the `.GITATTRIBUTES` checked
+  // out there. Every later checkout of a pinned file below it (a pull, a switch of branch, a
+  // restore) ran the filter it names; the hook, --rev and --base passed.
+  it('a .GITATTRIBUTES at the top, or .GitAttributes along a pinned folder, which git on macOS and Windows reads as .gitattributes', async () => {
+    const { root, base } = await repo();
+    assert.deepEqual(await refused(root, base, { '.GITATTRIBUTES': 'manifests/hello/run.js filter=evil\n', 'manifests/.GitAttributes': 'hello/run.js ident\n' }), [
+      ['PIN_PATH_ALIAS', '.GITATTRIBUTES'],
+      ['PIN_PATH_ALIAS', 'manifests/.GitAttributes'],
+    ]);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main']).code, 1);
+    // What git does there, on Linux: the working tree's .gitattributes (which such a file system
+    // opens for .GITATTRIBUTES) is read when the index holds none of that name.
+    await cp(join(root, '.GITATTRIBUTES'), join(root, '.gitattributes'));
+    await rm(join(root, RUN_JS));
+    git(root, ['-c', 'filter.evil.smudge=sed s/hello/EVIL/', 'checkout', '--', RUN_JS]);
+    assert.match(await readFile(join(root, RUN_JS), 'utf8'), /EVIL/);
   });
 
   it('a RUN.js beside the pinned run.js: two names one file there, refused whatever the digests', async () => {
