@@ -18,7 +18,8 @@
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
 // mode; a `.gitattributes` committed as a symbolic link, whose target text git applies as
 // attributes on checkout, was not asked about, nor a `.GITATTRIBUTES`, which git on macOS and
-// Windows reads as `.gitattributes` once it is checked out.
+// Windows reads as `.gitattributes` once it is checked out, nor the files of a pinned folder
+// that the lock names through a link to a folder.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -516,6 +517,27 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
     repos.push(clone);
     git(root, ['-c', 'filter.evil.smudge=sed s/hello/EVIL/', 'clone', '-q', root, clone]);
     assert.match(await readFile(join(clone, RUN_JS), 'utf8'), /EVIL/);
+  });
+
+  // Before: the attributes were asked for the paths under each pinned source as the lock spells
+  // it. A pin moved behind a link to a folder (same id, version and digests, so --base agrees)
+  // is read where the link leads, and git converts the files there: no tree path lay under
+  // `tools/hello`, so none was asked about, and the hook, --rev and --base passed while a clone
+  // wrote the pinned run.js through the filter.
+  it('a pinned folder moved behind a link (tools -> lib), the lock naming it through the link, and a filter for the files where it leads', async () => {
+    const { root, base } = await repo();
+    const lockPath = join(root, 'pins', 'skills.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as SkillctlLock;
+    await writeFile(lockPath, renderLock({ ...lock, skills: lock.skills.map((p) => (p.source === 'manifests/hello' ? { ...p, source: 'tools/hello' } : p)) }));
+    await mkdir(join(root, 'lib'));
+    git(root, ['mv', 'manifests/hello', 'lib/hello']);
+    await symlink('lib', join(root, 'tools'));
+    await put(root, '.gitattributes', 'lib/hello/run.js filter=evil\n');
+    git(root, ['add', '--', 'tools', '.gitattributes', 'pins']);
+    assert.deepEqual(refusedStaged(root, base), [['PIN_CHECKOUT_CONVERTED', 'lib/hello/run.js']]);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codes(r.stdout), [['PIN_CHECKOUT_CONVERTED', 'lib/hello/run.js']]);
   });
 
   it('a Git LFS pointer pinned as a file of a new version, with or without the filter=lfs that turns it into its object', async () => {
