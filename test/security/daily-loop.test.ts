@@ -16,7 +16,10 @@
 // folder committed as a link or a submodule, a SKILL.md linked to a file elsewhere, a `.claude`
 // behind a submodule, a skill file spelt `skill.md` (an agent on macOS opens it as SKILL.md), a
 // Skill.md twin of a pinned SKILL.md, and a `.claude/skills/` nested in a package passed every
-// mode.
+// mode; a `.gitattributes` committed as a symbolic link, whose target text git applies as
+// attributes on checkout, was not asked about, nor a `.GITATTRIBUTES`, which git on macOS and
+// Windows reads as `.gitattributes` once it is checked out, nor the files of a pinned folder
+// that the lock names through a link to a folder.
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -144,6 +147,26 @@ describe('threat: names a case-insensitive checkout takes for a pinned or search
     const { root, base } = await repo();
     const lock = await readFile(join(root, 'pins', 'skills.lock.json'), 'utf8');
     assert.deepEqual(await refused(root, base, { 'Pins/skills.lock.json': lock }), [['PIN_PATH_ALIAS', 'Pins']]);
+  });
+
+  // Before: verify-pins asked git about `.gitattributes` spelt so, and git looks for a folder's
+  // attributes in the index by that exact name; finding none, it opens `.gitattributes` in the
+  // working tree, which a macOS or Windows file system answers with the `.GITATTRIBUTES` checked
+  // out there. Every later checkout of a pinned file below it (a pull, a switch of branch, a
+  // restore) ran the filter it names; the hook, --rev and --base passed.
+  it('a .GITATTRIBUTES at the top, or .GitAttributes along a pinned folder, which git on macOS and Windows reads as .gitattributes', async () => {
+    const { root, base } = await repo();
+    assert.deepEqual(await refused(root, base, { '.GITATTRIBUTES': 'manifests/hello/run.js filter=evil\n', 'manifests/.GitAttributes': 'hello/run.js ident\n' }), [
+      ['PIN_PATH_ALIAS', '.GITATTRIBUTES'],
+      ['PIN_PATH_ALIAS', 'manifests/.GitAttributes'],
+    ]);
+    assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main']).code, 1);
+    // What git does there, on Linux: the working tree's .gitattributes (which such a file system
+    // opens for .GITATTRIBUTES) is read when the index holds none of that name.
+    await cp(join(root, '.GITATTRIBUTES'), join(root, '.gitattributes'));
+    await rm(join(root, RUN_JS));
+    git(root, ['-c', 'filter.evil.smudge=sed s/hello/EVIL/', 'checkout', '--', RUN_JS]);
+    assert.match(await readFile(join(root, RUN_JS), 'utf8'), /EVIL/);
   });
 
   it('a RUN.js beside the pinned run.js: two names one file there, refused whatever the digests', async () => {
@@ -472,6 +495,49 @@ describe('threat: a pinned file that a checkout writes as other bytes than the b
       ['PIN_CHECKOUT_CONVERTED', 'pins/public-keys.json'],
       ['PIN_CHECKOUT_CONVERTED', 'pins/skills.lock.json'],
     ]);
+  });
+
+  // Before: only .gitattributes entries that are files were given to git check-attr. git reads a
+  // .gitattributes committed as a symbolic link from the index as well, the link's target text
+  // taken for attribute lines, and every checkout applies them (git 2.39: a clone ran the pinned
+  // run.js through the filter its link named); the hook, --rev and --base passed.
+  it('a .gitattributes committed as a symbolic link, whose target text git reads as attribute lines', async () => {
+    const { root, base } = await repo();
+    await symlink('manifests/hello/run.js filter=evil', join(root, '.gitattributes'));
+    await symlink('skills.lock.json working-tree-encoding=UTF-16', join(root, 'pins', '.gitattributes'));
+    git(root, ['add', '--', '.gitattributes', 'pins/.gitattributes']);
+    assert.deepEqual(refusedStaged(root, base), [
+      ['PIN_CHECKOUT_CONVERTED', 'manifests/hello/run.js'],
+      ['PIN_CHECKOUT_CONVERTED', 'pins/skills.lock.json'],
+    ]);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    // What a checkout of that commit writes, with a driver of that name configured.
+    const clone = `${root}-clone`;
+    repos.push(clone);
+    git(root, ['-c', 'filter.evil.smudge=sed s/hello/EVIL/', 'clone', '-q', root, clone]);
+    assert.match(await readFile(join(clone, RUN_JS), 'utf8'), /EVIL/);
+  });
+
+  // Before: the attributes were asked for the paths under each pinned source as the lock spells
+  // it. A pin moved behind a link to a folder (same id, version and digests, so --base agrees)
+  // is read where the link leads, and git converts the files there: no tree path lay under
+  // `tools/hello`, so none was asked about, and the hook, --rev and --base passed while a clone
+  // wrote the pinned run.js through the filter.
+  it('a pinned folder moved behind a link (tools -> lib), the lock naming it through the link, and a filter for the files where it leads', async () => {
+    const { root, base } = await repo();
+    const lockPath = join(root, 'pins', 'skills.lock.json');
+    const lock = JSON.parse(await readFile(lockPath, 'utf8')) as SkillctlLock;
+    await writeFile(lockPath, renderLock({ ...lock, skills: lock.skills.map((p) => (p.source === 'manifests/hello' ? { ...p, source: 'tools/hello' } : p)) }));
+    await mkdir(join(root, 'lib'));
+    git(root, ['mv', 'manifests/hello', 'lib/hello']);
+    await symlink('lib', join(root, 'tools'));
+    await put(root, '.gitattributes', 'lib/hello/run.js filter=evil\n');
+    git(root, ['add', '--', 'tools', '.gitattributes', 'pins']);
+    assert.deepEqual(refusedStaged(root, base), [['PIN_CHECKOUT_CONVERTED', 'lib/hello/run.js']]);
+    const r = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', 'main', '--json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.deepEqual(codes(r.stdout), [['PIN_CHECKOUT_CONVERTED', 'lib/hello/run.js']]);
   });
 
   it('a Git LFS pointer pinned as a file of a new version, with or without the filter=lfs that turns it into its object', async () => {

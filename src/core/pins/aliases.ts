@@ -7,8 +7,15 @@
  * Windows, trailing dots and spaces), git checks them out into the very folders the lock pins or
  * searches, where an agent loads them. So every entry along the path of a skill root, a pinned
  * source, the packs folder and the lock, spelt otherwise but taken for it, is a finding.
+ *
+ * So is a `.gitattributes` spelt otherwise (`.GITATTRIBUTES`) in any folder along those paths
+ * (one inside a pinned folder is pinned with it): git looks for a folder's attributes in the
+ * index by their exact name and, finding none, opens `.gitattributes` in the working tree, which
+ * such a file system answers with `.GITATTRIBUTES`. Its filter then runs at every later checkout
+ * of a pinned file below it, while verify-pins asks git about `.gitattributes` spelt so
+ * (checkout.ts).
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { foldName, type DirOps } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
@@ -16,6 +23,9 @@ import { errnoCode, SkillctlError } from '../errors.js';
 
 /** Re-exported: the fold lives with the bundle listings, which refuse two names it takes for one. */
 export { foldName };
+
+/** The name git reads a folder's attributes from. */
+const ATTRIBUTES = '.gitattributes';
 
 async function names(ops: Pick<DirOps, 'readdir'>, abs: string): Promise<readonly string[] | undefined> {
   try {
@@ -41,6 +51,15 @@ export async function findAliases(root: string, anchors: readonly string[], ops:
     return p;
   };
   const found = new Map<string, string>();
+  const note = (dir: string, entries: readonly string[], want: string): void => {
+    const key = foldName(want);
+    for (const name of entries) {
+      const path = dir === '' ? name : `${dir}/${name}`;
+      if (name !== want && foldName(name) === key && !found.has(path)) found.set(path, dir === '' ? want : `${dir}/${want}`);
+    }
+  };
+  // Each folder once: many anchors share the folders above them.
+  const attributesLooked = new Set<string>();
   for (const anchor of anchors) {
     const parts = anchor.split('/').filter((p) => p !== '' && p !== '.');
     for (let i = 0; i < parts.length; i++) {
@@ -48,20 +67,26 @@ export async function findAliases(root: string, anchors: readonly string[], ops:
       const want = parts[i] as string;
       const entries = await list(dir);
       if (entries === undefined) break;
-      const key = foldName(want);
-      for (const name of entries) {
-        const path = dir === '' ? name : `${dir}/${name}`;
-        if (name !== want && foldName(name) === key && !found.has(path)) found.set(path, dir === '' ? want : `${dir}/${want}`);
+      if (!attributesLooked.has(dir)) {
+        attributesLooked.add(dir);
+        note(dir, entries, ATTRIBUTES);
       }
+      note(dir, entries, want);
       if (!entries.includes(want)) break;
     }
   }
   return [...found]
     .sort(([a], [b]) => comparePaths(a, b))
     .map(([path, meant]) =>
-      diag('PIN_PATH_ALIAS', `${path} is ${meant} on a file system that ignores case or normalises names (macOS, Windows): a checkout there puts its files in ${meant}`, {
-        file: path,
-        hint: `rename or remove ${path}: what it holds is neither pinned nor searched, yet lands in ${meant} on such a checkout`,
-      }),
+      basename(meant) === ATTRIBUTES
+        ? diag('PIN_PATH_ALIAS', `${path} is ${meant} on a file system that ignores case or normalises names (macOS, Windows): git there reads its attributes for the files below it, which verify-pins does not apply`, {
+            file: path,
+            hint: `rename it to ${meant}, or remove it: its filter, encoding or eol would decide the bytes a checkout there writes for pinned files`,
+          })
+        : diag('PIN_PATH_ALIAS', `${path} is ${meant} on a file system that ignores case or normalises names (macOS, Windows): a checkout there puts its files in ${meant}`, {
+            file: path,
+            hint: `rename or remove ${path}: what it holds is neither pinned nor searched, yet lands in ${meant} on such a checkout`,
+          }),
     );
 }
+

@@ -70,7 +70,7 @@ export const PIN_CODES = {
   },
   PIN_PATH_ALIAS: {
     severity: 'error',
-    title: 'A path that a file system ignoring case or normalising names (macOS, Windows) takes for a skill root, a pinned source or the lock, spelt otherwise.',
+    title: 'A path that a file system ignoring case or normalising names (macOS, Windows) takes for a skill root, a pinned source or the lock, or for the .gitattributes of a folder along them, spelt otherwise.',
     exit: 'findings',
   },
   PIN_UNCOVERED: {

@@ -68,7 +68,9 @@ async function scratchRepository(git: Git, tree: GitTree): Promise<{ dir: string
 export async function checkAttributes(git: Git, tree: GitTree, paths: readonly string[], names: readonly string[]): Promise<AttributeAnswers> {
   const out = new Map<string, Readonly<Record<string, string>>[]>();
   if (paths.length === 0) return out;
-  const attributeFiles = [...tree.entries.values()].filter((e) => (e.path === '.gitattributes' || e.path.endsWith('/.gitattributes')) && (e.kind === 'file' || e.kind === 'executable'));
+  // A .gitattributes committed as a symbolic link counts too: git reads the link's blob from the
+  // index, its target text taken for attribute lines, and every checkout applies them.
+  const attributeFiles = [...tree.entries.values()].filter((e) => (e.path === '.gitattributes' || e.path.endsWith('/.gitattributes')) && e.kind !== 'submodule');
   // No .gitattributes in the tree: git gives every path every attribute unspecified (it has no
   // built-in conversions), so no git is started to say so.
   if (attributeFiles.length === 0) {
@@ -78,7 +80,7 @@ export async function checkAttributes(git: Git, tree: GitTree, paths: readonly s
   }
   const { dir, extra } = await scratchRepository(git, tree);
   try {
-    const fill = await git.run(['update-index', '--add', '-z', '--index-info'], 64 * 1024, attributeFiles.map((e) => `100644 ${e.oid}\t${e.path}\0`).join(''), extra);
+    const fill = await git.run(['update-index', '--add', '-z', '--index-info'], 64 * 1024, attributeFiles.map((e) => `${e.kind === 'link' ? '120000' : '100644'} ${e.oid}\t${e.path}\0`).join(''), extra);
     if (fill.code !== 0) throw unreadable(`git update-index failed: ${firstLine(fill)}`);
     const input = paths.map((p) => `${p}\0`).join('');
     for (const ignoreCase of ['false', 'true']) {

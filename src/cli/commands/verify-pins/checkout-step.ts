@@ -22,6 +22,13 @@ export async function checkoutFindings(opened: OpenedTree, ctx: LockContext, roo
   if (rootInTree.startsWith('..') || posix.isAbsolute(rootInTree)) return [];
   const anchors = new Set(checkoutAnchors(ctx));
   if (lockPath !== undefined) anchors.add(posix.relative(root, lockPath));
+  // A source reached through a link in the tree (`tools/hello`, `tools -> lib`) is read where the
+  // link leads, and git converts the files there (`lib/hello/run.js`): their paths are anchored too.
+  for (const a of [...anchors]) {
+    const real = await opened.ops.realpath(join(root, ...a.split('/'))).catch(() => undefined);
+    const rel = real === undefined ? undefined : posix.relative(root, real);
+    if (rel !== undefined && rel !== '' && !rel.startsWith('..') && !posix.isAbsolute(rel)) anchors.add(rel);
+  }
   const under = rootInTree === '' ? '' : `${rootInTree}/`;
   // Links and submodules are refused where pinned; a filter applies to file contents.
   const files = [...opened.tree.entries.values()]
