@@ -235,10 +235,11 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
       }
       body = bytes.subarray(first, r.pos);
     }
-    replaced.set(6, concatBytes([u32Bytes(count + 1), body, [I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b]]));
+    // And after it the i32 a bulk instruction's length waits in while it is charged (meter.ts).
+    replaced.set(6, concatBytes([u32Bytes(count + 2), body, [I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b], [I32, 0x01, 0x41, 0x00, 0x0b]]));
     extraExports.push([...nameBytes(FUEL_EXPORT), 0x03, ...u32Bytes(count)]);
     const code = find(10);
-    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count, MAX_METERED_CODE_BYTES));
+    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count, count + 1, MAX_METERED_CODE_BYTES));
   }
   if (extraExports.length > 0) {
     const exp = exportsSection as Section;
