@@ -4,8 +4,10 @@
 // table.init, do work in proportion to their length operand, yet were charged as one instruction:
 // a loop filling the whole 8 MiB memory ran 4 s on 0.3% of the default budget, and the budget
 // would have held the thread ten minutes, so only the deadline stopped it (and a run that ended
-// in time on one machine timed out on a slower one). Their lengths are charged too: the budget
-// stops such a loop within a fraction of a second (RUN_WASM_FUEL_EXHAUSTED).
+// in time on one machine timed out on a slower one). A hostcall that copies bytes (output_write of
+// 1 MiB) was one call too: 20,000 of them took 4.4 s on 1% of the budget. Lengths and the bytes a
+// hostcall moves are charged now: the budget stops such a loop within a fraction of a second
+// (RUN_WASM_FUEL_EXHAUSTED).
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -16,7 +18,7 @@ import { engine, errorCodes } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
 import { compileWat } from '../helpers/wat.js';
 
-describe('wasm fuel and the instructions whose work is their length', () => {
+describe('wasm fuel and the instructions and hostcalls whose work is their length', () => {
   const tmp = tempDir('skillctl-wasm-fuel-');
   let root: string;
 
@@ -36,6 +38,7 @@ describe('wasm fuel and the instructions whose work is their length', () => {
   for (const [fixture, what] of [
     ['hostile-bulk-fill', 'a loop of memory.fill and memory.copy over the whole memory'],
     ['hostile-bulk-table', 'a loop of table.fill and table.copy over a table of 10,000 elements'],
+    ['hostile-output-loop', 'a loop of output_write handing the host 1 MiB to copy each time'],
   ] as const) {
     it(`${what} is stopped by its fuel, not by its deadline`, async () => {
       const t = performance.now();
