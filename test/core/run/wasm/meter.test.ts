@@ -73,6 +73,20 @@ describe('wasm metering', () => {
     assert.equal(new Uint8Array((instance.exports.memory as { buffer: ArrayBuffer }).buffer)[0], 0);
   });
 
+  it('makes every NaN float arithmetic makes the canonical one, scalar and SIMD, and leaves numbers and moved NaNs as they are', async () => {
+    // Unmetered on x64, 0/0 is 0xffc00000 (sign set), where arm64 makes 0x7fc00000: another output on another machine.
+    const r = prepareModule(await compileWat('nan-canonical'), { memoryBytes: MEMORY, fuel: 1_000_000 });
+    assert.ok(!('refused' in r), JSON.stringify(r));
+    const api = wasmApi();
+    const exports = new api.Instance(new api.Module(r.bytes), {}).exports;
+    const bits = (fn: string): number => (exports[fn] as () => number)() >>> 0;
+    for (const fn of ['f32_div', 'f32_sqrt', 'f32_add_payload', 'f32x4_div_lane3']) assert.equal(bits(fn), 0x7fc00000, fn);
+    for (const fn of ['f64_div_hi', 'f64_promote_hi', 'f64x2_mul_hi']) assert.equal(bits(fn), 0x7ff80000, fn);
+    assert.equal(bits('f32_sum'), 0x40700000); // 3.75
+    assert.equal(bits('f32x4_lane1'), 0x3f800000); // 1
+    assert.equal(bits('f32_neg_payload'), 0xffc12345);
+  });
+
   it('refuses a module larger than the file bound; one of exactly the bound is metered', () => {
     /** The module padded to `total` bytes by a custom section (name "", then zeros). */
     const padded = (total: number): Uint8Array => {
