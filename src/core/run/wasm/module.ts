@@ -235,10 +235,14 @@ function rewrite(bytes: Uint8Array, limits: ModuleLimits): PreparedModule {
       }
       body = bytes.subarray(first, r.pos);
     }
-    replaced.set(6, concatBytes([u32Bytes(count + 1), body, [I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b]]));
+    // And after it where the inserted code holds a value (meter.ts): the i32 a bulk instruction's
+    // length waits in while it is charged, and the f32, f64 and v128 a float result waits in while
+    // it is made canonical.
+    const scratch = [[I32, 0x01, 0x41, 0x00, 0x0b], [0x7d, 0x01, 0x43, 0, 0, 0, 0, 0x0b], [0x7c, 0x01, 0x44, 0, 0, 0, 0, 0, 0, 0, 0, 0x0b], [0x7b, 0x01, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x0b]];
+    replaced.set(6, concatBytes([u32Bytes(count + 1 + scratch.length), body, [I64, 0x01, 0x42, ...s64Bytes(limits.fuel), 0x0b], ...scratch]));
     extraExports.push([...nameBytes(FUEL_EXPORT), 0x03, ...u32Bytes(count)]);
     const code = find(10);
-    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count, MAX_METERED_CODE_BYTES));
+    if (code !== undefined) replaced.set(10, meterCode(bytes, code.start, code.end, count, count + 1, MAX_METERED_CODE_BYTES));
   }
   if (extraExports.length > 0) {
     const exp = exportsSection as Section;

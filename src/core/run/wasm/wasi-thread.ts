@@ -42,6 +42,8 @@ export interface WasiThreadContext {
   readonly maxStderrBytes: number;
   /** A file write larger than this is checked by the host before its bytes are copied (wasi-abi.ts). */
   readonly uncheckedWriteBytes: number;
+  /** Charges fuel for `bytes` moved between the guest's memory and the host (thread.ts); throws past the budget. */
+  readonly pay: (bytes: number) => void;
 }
 
 export interface WasiImports {
@@ -101,6 +103,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     if (len !== undefined && data.length > len) return INVAL;
     const dst = mem(ptr, data.length);
     if (dst === undefined) return FAULT;
+    c.pay(data.length);
     dst.set(data);
     return SUCCESS;
   };
@@ -115,6 +118,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (offset !== undefined) return SPIPE;
       if (fd === 1) {
         if (stdoutSize + size > c.maxOutputBytes) c.stop({ t: 'output_limit', size: stdoutSize + size });
+        c.pay(size);
         for (const b of bufs) stdout.push(b.slice());
         stdoutSize += size;
       } else {
@@ -136,6 +140,8 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     const at = offset !== undefined ? { offset } : {};
     const checked = size > c.uncheckedWriteBytes ? c.ask({ op: 'wasi', call: 'fd_write_check', fd, size, ...at }).errno : SUCCESS;
     if (checked !== SUCCESS) return checked;
+    // Paid once the host takes the write, for the bytes then copied (never for iovecs it refused).
+    c.pay(size);
     const a = c.ask({ op: 'wasi', call: 'fd_write', fd, data: Buffer.concat(bufs, size), ...at });
     if (a.errno === SUCCESS) putU32(nwritten, Number(a.value ?? 0n));
     return a.errno;
@@ -148,12 +154,14 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (fd !== 0) return BADF;
       if (offset !== undefined) return SPIPE;
       const n = scatter(bufs, c.input.subarray(stdinAt));
+      c.pay(n);
       stdinAt += n;
       putU32(nread, n);
       return SUCCESS;
     }
     const a = c.ask({ op: 'wasi', call: 'fd_read', fd, max: total(bufs), ...(offset !== undefined ? { offset } : {}) });
     if (a.errno !== SUCCESS) return a.errno;
+    c.pay(a.data?.length ?? 0);
     putU32(nread, scatter(bufs, a.data ?? new Uint8Array(0)));
     return SUCCESS;
   };
@@ -235,6 +243,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       const a = c.ask({ op: 'wasi', call: 'fd_readdir', fd, cookie, max: len });
       if (a.errno !== SUCCESS) return a.errno;
       const data = a.data ?? new Uint8Array(0);
+      c.pay(data.length);
       mem(buf, data.length)?.set(data);
       putU32(used, data.length);
       return SUCCESS;

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { ByteLimitError, ByteWriter } from '../../../../src/core/run/wasm/byte-writer.js';
 import { wasmApi } from '../../../../src/core/run/wasm/engine-types.js';
 import { MAX_METERED_CODE_BYTES, MAX_MODULE_BYTES, prepareModule } from '../../../../src/core/run/wasm/module.js';
+import { compileWat } from '../../../helpers/wat.js';
 import { module, name, section, u32, vec } from '../../../helpers/wasm-bytes.js';
 
 const MEMORY = 8 * 1024 * 1024;
@@ -43,6 +44,47 @@ describe('wasm metering', () => {
       assert.equal(runWith(bytes, nops + 2), 0n, `${nops}`);
       assert.equal(runWith(bytes, nops + 1), 'exhausted', `${nops}`);
     }
+  });
+
+  it('charges memory.fill and memory.copy one more per 64 bytes, table.fill sixteen per element, and they work as before', async () => {
+    const r = prepareModule(await compileWat('bulk-charge'), { memoryBytes: MEMORY, fuel: 1_000_000 });
+    assert.ok(!('refused' in r), JSON.stringify(r));
+    const api = wasmApi();
+    /** What the export returns, and the fuel it used. */
+    const call = (fn: string, n: number): [number, bigint] => {
+      const instance = new api.Instance(new api.Module(r.bytes), {});
+      const got = (instance.exports[fn] as (n: number) => number)(n);
+      return [got, 1_000_000n - (instance.exports.skillctl_fuel as { value: bigint }).value];
+    };
+    const [, fill0] = call('fill', 0);
+    assert.deepEqual(call('fill', 63), [0xab, fill0]);
+    assert.deepEqual(call('fill', 6400), [0xab, fill0 + 100n]);
+    const [, copy0] = call('copy', 0);
+    assert.deepEqual(call('copy', 1), [7, copy0]);
+    assert.deepEqual(call('copy', 65536 - 1000), [7, copy0 + 1008n]);
+    const [, tfill0] = call('tfill', 0);
+    assert.deepEqual(call('tfill', 16), [0, tfill0 + 256n]);
+    // A length the budget cannot pay for stops the module before the instruction runs.
+    const small = prepareModule(await compileWat('bulk-charge'), { memoryBytes: MEMORY, fuel: 1000 });
+    assert.ok(!('refused' in small));
+    const instance = new api.Instance(new api.Module(small.bytes), {});
+    assert.throws(() => (instance.exports.fill as (n: number) => number)(65536));
+    assert.ok((instance.exports.skillctl_fuel as { value: bigint }).value < 0n);
+    assert.equal(new Uint8Array((instance.exports.memory as { buffer: ArrayBuffer }).buffer)[0], 0);
+  });
+
+  it('makes every NaN float arithmetic makes the canonical one, scalar and SIMD, and leaves numbers and moved NaNs as they are', async () => {
+    // Unmetered on x64, 0/0 is 0xffc00000 (sign set), where arm64 makes 0x7fc00000: another output on another machine.
+    const r = prepareModule(await compileWat('nan-canonical'), { memoryBytes: MEMORY, fuel: 1_000_000 });
+    assert.ok(!('refused' in r), JSON.stringify(r));
+    const api = wasmApi();
+    const exports = new api.Instance(new api.Module(r.bytes), {}).exports;
+    const bits = (fn: string): number => (exports[fn] as () => number)() >>> 0;
+    for (const fn of ['f32_div', 'f32_sqrt', 'f32_add_payload', 'f32x4_div_lane3']) assert.equal(bits(fn), 0x7fc00000, fn);
+    for (const fn of ['f64_div_hi', 'f64_promote_hi', 'f64x2_mul_hi']) assert.equal(bits(fn), 0x7ff80000, fn);
+    assert.equal(bits('f32_sum'), 0x40700000); // 3.75
+    assert.equal(bits('f32x4_lane1'), 0x3f800000); // 1
+    assert.equal(bits('f32_neg_payload'), 0xffc12345);
   });
 
   it('refuses a module larger than the file bound; one of exactly the bound is metered', () => {

@@ -1,7 +1,8 @@
 // WASI in the module's thread (src/core/run/wasm/wasi-thread.ts), called directly with a memory and
 // a host of the test's making: what fd_write copies out of the guest's memory, and when. iovecs may
 // all name the same megabytes; whatever their total, nothing is copied for a descriptor that cannot
-// take it (the host is asked first), and stdout and stderr hold no more than their limits.
+// take it (the host is asked first), and stdout and stderr hold no more than their limits. What is
+// copied pays fuel (one unit per 64 bytes, charged by thread.ts), what is refused does not.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -29,6 +30,7 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
     view.setUint32(IOVS + i * 8 + 4, len, true);
   }
   const asked: WasiRequest[] = [];
+  let paid = 0;
   const ctx: WasiThreadContext = {
     mem: (ptr, n) => (ptr >= 0 && n >= 0 && ptr + n <= memory.length ? memory.subarray(ptr, ptr + n) : undefined),
     text: () => undefined,
@@ -45,12 +47,15 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
     maxOutputBytes: 4096,
     maxStderrBytes: 100,
     uncheckedWriteBytes: WASI_UNCHECKED_WRITE_BYTES,
+    pay: (bytes) => {
+      paid += bytes;
+    },
   };
   const wasi = wasiImports(ctx, guestMemory);
   const call = (name: string, ...args: (number | bigint)[]): number => (wasi.imports[name] as unknown as (...a: (number | bigint)[]) => number)(...args);
   /** The guest's bytes that reached the host, over every request. */
   const copied = (): number => asked.reduce((n, r) => n + (r.call === 'fd_write' ? r.data.length : 0), 0);
-  return { call, asked, copied, view, wasi };
+  return { call, asked, copied, view, wasi, paid: () => paid };
 }
 const answer = (errno: number, value?: bigint): WasiAnswer => ({ kind: 'wasi', errno, ...(value !== undefined ? { value } : {}) });
 
@@ -68,10 +73,11 @@ describe('WASI fd_write in the module thread', () => {
     assert.equal(g.copied(), 0);
   });
 
-  it('a large write the host would refuse (past the file bound) gets its errno, nothing copied; one it takes is copied once', () => {
+  it('a large write the host would refuse (past the file bound) gets its errno, nothing copied or paid; one it takes is copied once and pays its fuel', () => {
     const refused = guest(1024, MiB, (req) => answer(req.call === 'fd_write_check' ? ERRNO.FBIG : ERRNO.SUCCESS));
     assert.equal(refused.call('fd_write', 5, IOVS, 1024, NWRITTEN), ERRNO.FBIG);
     assert.equal(refused.copied(), 0);
+    assert.equal(refused.paid(), 0);
     const taken = guest(3, MiB, (req) => answer(ERRNO.SUCCESS, req.call === 'fd_write' ? BigInt(req.data.length) : undefined));
     assert.equal(taken.call('fd_write', 5, IOVS, 3, NWRITTEN), ERRNO.SUCCESS);
     assert.deepEqual(
@@ -79,6 +85,7 @@ describe('WASI fd_write in the module thread', () => {
       ['fd_write_check', 'fd_write'],
     );
     assert.equal(taken.copied(), 3 * MiB);
+    assert.equal(taken.paid(), 3 * MiB);
     assert.equal(taken.view.getUint32(NWRITTEN, true), 3 * MiB);
   });
 
@@ -103,6 +110,11 @@ describe('WASI fd_write in the module thread', () => {
     assert.equal(err.call('fd_close', 1), ERRNO.SUCCESS);
     assert.equal(err.call('fd_write', 1, IOVS, 1024, NWRITTEN), ERRNO.BADF);
     assert.equal(err.copied(), 0);
+    // What stdout takes pays its fuel; what past its limit stops the module paid none.
+    assert.equal(out.paid(), 0);
+    const taken = guest(2, 2048, () => answer(ERRNO.BADF));
+    assert.equal(taken.call('fd_write', 1, IOVS, 2, NWRITTEN), ERRNO.SUCCESS);
+    assert.equal(taken.paid(), 4096);
   });
 
   it('a module making 3 GiB of such writes gets BADF each time and goes on', async () => {
