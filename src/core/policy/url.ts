@@ -24,7 +24,9 @@ export function urlForm(raw: unknown): UrlForm {
   if (authority.includes('*')) return { ok: false, reason: 'a request URL names one host, not a wildcard' };
   if (fragment !== undefined) return { ok: false, reason: 'a request URL has no fragment' };
   if (/%(?:2e|2f|5c|00)/i.test(path)) return { ok: false, reason: 'percent-encoded dots, slashes, backslashes or NUL in the path' };
-  if (path.split('/').some((s) => s === '.' || s === '..')) return { ok: false, reason: 'dot segments in the path' };
+  // A segment's parameters (`..;x`) are not part of its name to Tomcat, Jetty and Spring, which
+  // read `/v1/..;/admin` as `/admin`: a dot segment all the same.
+  if (path.split('/').some((s) => /^\.\.?(?:;|$)/.test(s))) return { ok: false, reason: 'dot segments in the path' };
   let url: URL;
   try {
     url = new URL(raw);

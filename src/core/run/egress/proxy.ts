@@ -15,7 +15,7 @@
  * cannot lead elsewhere. Each answer is recorded for the audit trail; a refusal is a 403 that
  * names its code.
  */
-import type { IncomingMessage } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -51,6 +51,19 @@ const TOKEN_WAIT_MS = 10_000;
 
 /** Connections from the sandbox at once; more are closed as they come. */
 export const MAX_CONNECTIONS = 256;
+
+/**
+ * Connections to servers at once, over all the requests the sandbox sends; more wait for one to
+ * end. A connection from the sandbox is not a request: one of them, pipelining, carried 3,000
+ * requests, each sent on at once on a connection of its own.
+ */
+export const MAX_UPSTREAM = MAX_CONNECTIONS;
+
+/**
+ * Requests one connection from the sandbox may have unanswered at once (pipelined, as HTTP/1.1
+ * allows); one more closes it. Each holds memory of skillctl's while it waits.
+ */
+export const MAX_PIPELINED = 32;
 
 /** Reads what a tunnel carries, request by request: plain HTTP, or HTTPS whose TLS the proxy ends. */
 interface Readers {
@@ -97,23 +110,35 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
   const dir = dirname(socketPath);
   await mkdir(dir, { mode: 0o700 });
   await chmod(dir, 0o700);
-  // Every socket, the sandbox's and the servers', so that close() ends them all.
-  const sockets = new Set<Socket>();
-  const track = (s: Socket): void => {
+  // Every socket, the sandbox's and the servers', and every request sent on (one may wait for a
+  // place among the agent's connections), so that close() ends them all. One made after close
+  // (its URL was being checked) is ended at once: nothing of a run is sent after it.
+  const sockets = new Set<Socket | ClientRequest>();
+  let closed = false;
+  const track = (s: Socket | ClientRequest): void => {
+    if (closed) return void s.destroy();
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   };
   const [http, net] = await Promise.all([import('node:http'), import('node:net')]);
   const secure = authority !== undefined ? await Promise.all([import('node:https'), import('node:tls')]) : undefined;
-  const wire: Wire = { request: http.request, connect: net.connect, track, ...(secure !== undefined ? { requestTls: secure[0].request } : {}) };
-  const server = http.createServer((req, res) => {
-    forward(gate, req, res, wire, undefined).catch(() => res.destroy());
-  });
+  const agents = { agent: new http.Agent({ keepAlive: true, maxTotalSockets: MAX_UPSTREAM }), ...(secure !== undefined ? { agentTls: new secure[0].Agent({ maxTotalSockets: MAX_UPSTREAM }) } : {}) };
+  const wire: Wire = { request: http.request, connect: net.connect, track, ...agents, ...(secure !== undefined ? { requestTls: secure[0].request } : {}) };
+  const unanswered = new WeakMap<Socket, number>();
+  const handle = (req: IncomingMessage, res: ServerResponse, origin: string | undefined): void => {
+    const n = unanswered.get(req.socket) ?? 0;
+    if (n >= MAX_PIPELINED) {
+      req.socket.destroy();
+      return;
+    }
+    unanswered.set(req.socket, n + 1);
+    res.on('close', () => unanswered.set(req.socket, (unanswered.get(req.socket) ?? 1) - 1));
+    forward(gate, req, res, wire, origin).catch(() => res.destroy());
+  };
+  const server = http.createServer((req, res) => handle(req, res, undefined));
   // The plain-HTTP tunnels' requests, each with the origin its CONNECT named.
   const origins = new WeakMap<Socket, string>();
-  const inner = http.createServer((req, res) => {
-    forward(gate, req, res, wire, origins.get(req.socket)).catch(() => res.destroy());
-  });
+  const inner = http.createServer((req, res) => handle(req, res, origins.get(req.socket)));
   inner.on('clientError', (_err, s: Socket) => s.destroy());
   inner.on('upgrade', (req: IncomingMessage, s: Socket, head: Buffer) => {
     relayUpgrade(gate, req, s, head, wire, origins.get(req.socket)).catch(() => s.destroy());
@@ -143,7 +168,10 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
   front.maxConnections = MAX_CONNECTIONS;
   front.on('connection', track);
   const stop = async (): Promise<void> => {
+    closed = true;
     for (const s of sockets) s.destroy();
+    agents.agent.destroy();
+    agents.agentTls?.destroy();
     if (front.listening) await new Promise<void>((resolve) => front.close(() => resolve()));
     await rm(dir, { recursive: true, force: true });
   };

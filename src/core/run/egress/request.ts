@@ -57,8 +57,16 @@ export interface Wire {
   readonly request: typeof Http.request;
   /** node:https's, when the proxy reads HTTPS tunnels. */
   readonly requestTls?: typeof Https.request;
+  /**
+   * The proxy's own agents, which hold its connections to servers to a number
+   * (MAX_UPSTREAM): one connection from the sandbox may carry any number of requests
+   * (pipelined, each sent on at once), and each would hold a descriptor of skillctl's.
+   */
+  readonly agent: Http.Agent;
+  readonly agentTls?: Https.Agent;
   readonly connect: typeof Net.connect;
-  readonly track: (s: Socket) => void;
+  /** Ended when the proxy closes: a connection, or a request sent on (with its connection). */
+  readonly track: (s: Socket | Http.ClientRequest) => void;
 }
 
 /**
@@ -66,7 +74,7 @@ export interface Wire {
  * of an https upstream is verified for the URL's own name (SNI too, unless it is an address),
  * against Node's CAs and NODE_EXTRA_CA_CERTS.
  */
-async function upstream(gate: EgressGate, req: IncomingMessage, wire: Wire, origin: string | undefined, headers: (url: URL) => OutgoingHttpHeaders): Promise<{ readonly sent: Http.ClientRequest } | { readonly status: 400 | 403; readonly refusal: Refusal }> {
+async function upstream(gate: EgressGate, req: IncomingMessage, wire: Wire, origin: string | undefined, headers: (url: URL) => OutgoingHttpHeaders, wholeOrigin = false): Promise<{ readonly sent: Http.ClientRequest } | { readonly status: 400 | 403; readonly refusal: Refusal }> {
   const raw = origin === undefined ? (req.url ?? '') : (req.url ?? '').startsWith('/') ? `${origin}${req.url ?? ''}` : '';
   // An origin-form request (`GET /path`) names no host, and an https:// one asks the proxy to
   // speak TLS for the program: HTTPS goes through a tunnel.
@@ -76,6 +84,11 @@ async function upstream(gate: EgressGate, req: IncomingMessage, wire: Wire, orig
   const d = await gate.checkUrl(raw);
   if (!d.allowed) return { status: 403, refusal: d };
   const url = new URL(d.resolved);
+  if (wholeOrigin) {
+    // What the request leads to reaches every path of its origin: the grant must name it whole.
+    const root = await gate.checkUrl(`${url.origin}/`);
+    if (!root.allowed) return { status: 403, refusal: root };
+  }
   const tls = url.protocol === 'https:';
   const name = url.hostname.replace(/^\[|\]$/g, '');
   const options = {
@@ -87,11 +100,11 @@ async function upstream(gate: EgressGate, req: IncomingMessage, wire: Wire, orig
     setHost: false,
   };
   let sent: Http.ClientRequest;
-  if (!tls) sent = wire.request(options);
-  else if (wire.requestTls !== undefined) sent = wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: false });
+  if (!tls) sent = wire.request({ ...options, agent: wire.agent });
+  else if (wire.requestTls !== undefined) sent = wire.requestTls({ ...options, ...(d.address !== undefined && d.address !== name ? { servername: name } : {}), agent: wire.agentTls ?? false });
   // Only a proxy that reads HTTPS has an https origin; never send such a request in the clear.
   else return { status: 400, refusal: { allowed: false, code: 'POLICY_URL_INVALID', reason: 'net.http: this proxy does not read https' } };
-  sent.on('socket', wire.track);
+  wire.track(sent);
   return { sent };
 }
 
@@ -102,11 +115,18 @@ export async function forward(gate: EgressGate, req: IncomingMessage, res: Serve
     res.writeHead(up.status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), [DENIED_HEADER]: up.refusal.code, connection: 'close' }).end(body);
     return;
   }
+  // A request whose program went away (its connection closed, or closed by the proxy for
+  // pipelining too many) is not sent on, or is ended: else it would wait for a place among
+  // the agent's connections, and hold one, for no one.
+  const abandon = (): void => void (res.writableFinished || up.sent.destroy());
+  if (res.destroyed) abandon();
+  else res.on('close', abandon);
   up.sent.on('response', (r) => {
     res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
     r.pipe(res);
   });
   up.sent.on('error', (err) => {
+    if (res.destroyed) return;
     if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`skillctl egress: ${err.message}\n`);
     else res.destroy();
   });
@@ -117,14 +137,23 @@ export async function forward(gate: EgressGate, req: IncomingMessage, res: Serve
 const UPGRADE_HEADERS: ReadonlySet<string> = new Set(['connection', 'upgrade']);
 
 /**
+ * A WebSocket's frames go to the one URL checked. Any other protocol may carry requests of its
+ * own: h2c (HTTP/2 in the clear, RFC 7540 §3.2) opens streams for any path of the host, which a
+ * grant of a path prefix would not allow (`http://host/v1`, then `/admin` over h2c).
+ */
+const WEBSOCKET = /^\s*websocket\s*$/i;
+
+/**
  * An upgrade request (`client` is the connection the HTTP server gave up, `head` what followed the
- * request on it): checked and sent on as a request is, with its Connection and Upgrade headers.
+ * request on it): checked and sent on as a request is, with its Connection and Upgrade headers;
+ * one to another protocol than WebSocket only when the grant covers its whole origin.
  * On 101 the answer goes back whole and both connections are joined; any other answer goes back
  * and the connection is closed.
  */
 export async function relayUpgrade(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, wire: Wire, origin: string | undefined): Promise<void> {
   client.on('error', () => client.destroy());
-  const up = await upstream(gate, req, wire, origin, (url) => ({ ...forwardedHeaders(req, url.host), connection: 'Upgrade', upgrade: req.headers.upgrade ?? '' }));
+  const protocol = req.headers.upgrade ?? '';
+  const up = await upstream(gate, req, wire, origin, (url) => ({ ...forwardedHeaders(req, url.host), connection: 'Upgrade', upgrade: protocol }), !WEBSOCKET.test(protocol));
   if ('refusal' in up) {
     client.end(rawRefusal(up.status === 400 ? '400 Bad Request' : '403 Forbidden', up.refusal));
     return;

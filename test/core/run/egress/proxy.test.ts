@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { MAX_CONNECTIONS, startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
+import { MAX_CONNECTIONS, MAX_PIPELINED, startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
 import { serve, type TestServer } from '../../../helpers/network.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
@@ -154,7 +154,7 @@ describe('egress proxy', () => {
 
   it('carries an upgrade (a WebSocket) in a tunnel it reads once its URL is checked, both ways after the 101; refuses one outside the prefix, the server never asked', async () => {
     const t = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
-    const upgrade = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: Upgrade\r\nUpgrade: echo\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+    const upgrade = (path: string): string => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`;
     const got = await new Promise<string>((resolve) => {
       let text = '';
       t.socket.setEncoding('utf8');
@@ -167,9 +167,9 @@ describe('egress proxy', () => {
       t.socket.write(upgrade('/public/ws'));
     });
     t.socket.destroy();
-    assert.equal(got, 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\necho:ping');
+    assert.equal(got, 'HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\necho:ping');
     const asked = received.at(-1);
-    assert.deepEqual([asked?.url, asked?.headers.upgrade, asked?.headers['sec-websocket-version']], ['/public/ws', 'echo', '13']);
+    assert.deepEqual([asked?.url, asked?.headers.upgrade, asked?.headers['sec-websocket-version']], ['/public/ws', 'websocket', '13']);
     const before = received.length;
     const no = await tunnelTo(socketPath, `127.0.0.1:${site.port}`);
     const refused = await over(no.socket, upgrade('/private/ws'));
@@ -210,6 +210,17 @@ describe('egress proxy', () => {
     // Once they are gone, the proxy answers again.
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal((await ask(socketPath, `${site.base}/public/after`)).status, 200);
+  });
+
+  it(`closes a connection that pipelines more than ${MAX_PIPELINED} requests unanswered; no more than that are sent on`, async () => {
+    const before = received.length;
+    const socket = await admitted(socketPath);
+    const one = `GET ${site.base}/public/pipelined HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\n\r\n`;
+    const answers = await over(socket, one.repeat(MAX_PIPELINED * 4));
+    assert.ok((answers.match(/^HTTP\/1\.1 /gm) ?? []).length < MAX_PIPELINED * 4);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(received.length - before <= MAX_PIPELINED, `${received.length - before} sent on`);
+    assert.equal((await ask(socketPath, `${site.base}/public/after-pipelining`)).status, 200);
   });
 
   it('takes a connection only after the token line: another, a longer one or none is closed unanswered, nothing asked', async () => {
