@@ -241,6 +241,11 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
         hint: `ask the user; the operator can start skillctl mcp with --approve ${name} (or --approve ${t.capabilityId}, --approve all)`,
       });
     }
+    const changed = session.approvalChanged(t);
+    if (changed !== undefined) {
+      await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: changed });
+      return failed({ code: 'TOOL_APPROVAL_REQUIRED', message: changed, tool: name, hint: 'restart the server to approve what the registry publishes now (after reviewing it)' });
+    }
     if (t.tool.binding === undefined) {
       return failed({ code: 'TOOL_UNBOUND', message: `${name} has no skill binding in the registry, so skillctl cannot execute it`, tool: name });
     }

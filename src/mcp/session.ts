@@ -27,6 +27,47 @@ export interface ApprovalMode {
   readonly all: boolean;
   /** Capability ids (every tool of the capability) and namespaced tool names. */
   readonly names: ReadonlySet<string>;
+  /**
+   * What each write tool the approval names was bound to when it was given (`approvedBindings`).
+   * A call of a tool bound otherwise since, or published since, is not approved. Undefined: the
+   * approval covers the tool whatever it is bound to.
+   */
+  readonly bindings?: ApprovedBindings;
+}
+
+/** Namespaced tool name -> its binding when the approval was given (`skill_id#entrypoint_id`, '' for none). */
+export type ApprovedBindings = ReadonlyMap<string, string>;
+
+function bindingKey(tool: Tool): string {
+  return tool.binding === undefined ? '' : `${tool.binding.skill_id}#${tool.binding.entrypoint_id}`;
+}
+
+function names(mode: ApprovalMode, capabilityId: string, toolName?: string): boolean {
+  if (mode.all || mode.names.has(capabilityId)) return true;
+  return toolName !== undefined ? mode.names.has(toolName) : [...mode.names].some((n) => n.startsWith(`${capabilityId}__`));
+}
+
+/**
+ * The bindings of every write tool `approval` names, as `view` publishes them. An approval is the
+ * operator's word on what the registry offered when the server started: a capability republished
+ * while it runs, its approved tool bound to another skill (or a built-in), or a tool added to a
+ * capability approved by its id, must not run on it. A capability that cannot be loaded now
+ * contributes nothing: its tools are refused until a restart approves them.
+ */
+export async function approvedBindings(view: RegistryView, approval: ApprovalMode): Promise<ApprovedBindings> {
+  const out = new Map<string, string>();
+  if (!approval.all && approval.names.size === 0) return out;
+  for (const entry of viewEntries(view)) {
+    const id = entry.capability_id;
+    if (!names(approval, id)) continue;
+    const r = await loadFromView(view, id);
+    if (!r.ok) continue;
+    for (const tool of r.bundle.tools) {
+      const name = namespacedToolName(id, tool.name);
+      if (tool.policy.kind === 'write' && names(approval, id, name)) out.set(name, bindingKey(tool));
+    }
+  }
+  return out;
 }
 
 export const NO_APPROVAL: ApprovalMode = { all: false, names: new Set() };
@@ -166,7 +207,22 @@ export class Session {
   /** May this tool run without asking? Reads and writes without approval may; approval writes only when granted. */
   approved(t: SessionTool): boolean {
     if (t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return true;
-    return this.#approval.all || this.#approval.names.has(t.name) || this.#approval.names.has(t.capabilityId);
+    return names(this.#approval, t.capabilityId, t.name);
+  }
+
+  /**
+   * Why an approved tool is no longer what was approved (`ApprovalMode.bindings`): bound to
+   * another entrypoint, or published after the approval was given. Undefined when it is, or
+   * needs no approval.
+   */
+  approvalChanged(t: SessionTool): string | undefined {
+    const then = this.#approval.bindings;
+    if (then === undefined || t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return undefined;
+    const was = then.get(t.name);
+    const now = bindingKey(t.tool);
+    if (was === undefined) return `${t.name} was published after this server's approval was given, so the approval does not cover it; nothing ran`;
+    if (was !== now) return `${t.name} is bound to ${now || 'no skill'} now, not to ${was || 'no skill'} as when this server's approval was given, so the approval does not cover it; nothing ran`;
+    return undefined;
   }
 }
 

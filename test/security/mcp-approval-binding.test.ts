@@ -1,4 +1,4 @@
-// Threat: an approval, or a registry's tightening, that does not hold for the rest of an MCP server's life (a re-pin under an approved write tool, requires_approval added after a session loaded the capability).
+// Threat: an approval, or a registry's tightening, that does not hold for the rest of an MCP server's life (a re-pin under an approved write tool, an approved tool rebound or added by a republish, requires_approval added after a session loaded the capability).
 // `skillctl mcp --approve notes` approves the write tool notes__notes_patch for the skill the
 // lock pins when the server starts. Re-pinning notes.edit to a version that plants a file
 // elsewhere must not run on that approval: the next call is refused (TOOL_APPROVAL_REQUIRED)
@@ -7,7 +7,10 @@
 // 2026-11-30 the approval compared manifest digests only, and the new code ran). And a session
 // that loaded `memo` while its write tool needed no approval must obey the registry when the
 // capability is republished with requires_approval: before, it kept the bundle it loaded until
-// the agent chose to send capability_skill_reload.
+// the agent chose to send capability_skill_reload. An approval covers each approved tool as
+// bound when the server started: the registry republished with that tool bound to another
+// pinned skill, or with a tool added to a capability approved by its id, is refused at the next
+// call (until the stop of 2026-11-30 both ran on the approval).
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -139,6 +142,41 @@ describe("approvals and tightenings hold for the rest of an MCP server's life", 
     assert.equal(replaced.code, 0, replaced.stdout + replaced.stderr);
     assert.equal(outcome(await call(w, 'draft__draft_patch', { unified_diff: creation('x') })), 'TOOL_APPROVAL_REQUIRED');
     assert.equal(existsSync(join(s.work, 'draft-planted.txt')), false);
+  });
+
+  it('an approved write tool republished bound to another pinned skill, or a tool added to an approved capability: refused before it runs', async () => {
+    // wipe.edit is pinned when the server starts (so the lock's pins let it run), but no
+    // approval names a tool bound to it.
+    const writes = (file: string): string => `open(${JSON.stringify(join(s.work, file))}, "w").write("x")\nprint("{}")\n`;
+    await writeBundle(join(s.work, 'skills', 'wipe.edit'), { skill_id: 'wipe.edit', entrypoints: [plants], files: { 'main.py': writes('wiped.txt') } });
+    await pinBundles(s.work, ['memo.edit', 'notes.edit', 'wipe.edit']);
+    const jot = (tools: readonly { name: string; skill: string }[]): Record<string, unknown> => ({
+      ...capability('jot', 'jot_patch', 'memo.edit', true),
+      'tools.json': { tools: tools.map((t) => ({ name: t.name, description: 'Edit jot.', args_schema: DIFF, result_schema: patches.output_schema, policy: { kind: 'write', requires_approval: true }, binding: { skill_id: t.skill, entrypoint_id: 'main' } })) },
+    });
+    await publish(s.work, 'jot', jot([{ name: 'jot_patch', skill: 'memo.edit' }]), 'jot_patch');
+    const w = await McpWire.start(s.work, ['--registry', 'reg', '--approve', 'jot', '--audit', 'audit.jsonl']);
+    servers.push(w);
+    assert.equal(outcome(await call(w, 'capability_skill_load', { capability_id: 'jot' })), 'ok');
+    assert.equal(outcome(await call(w, 'jot__jot_patch', { unified_diff: creation('jot-1.txt') })), 'ok');
+    // The operator's registry, republished under the running server: the approved tool now runs wipe.edit.
+    await publish(s.work, 'jot', jot([{ name: 'jot_patch', skill: 'wipe.edit' }]), 'jot_patch');
+    assert.equal(outcome(await call(w, 'jot__jot_patch', { unified_diff: creation('jot-2.txt') })), 'TOOL_APPROVAL_REQUIRED');
+    assert.equal(existsSync(join(s.work, 'wiped.txt')), false);
+    const last = JSON.parse(readFileSync(join(s.work, 'audit.jsonl'), 'utf8').trim().split('\n').at(-1) as string) as { result: { status: string; codes: string[] } };
+    assert.deepEqual([last.result.status, last.result.codes], ['denied', ['TOOL_APPROVAL_REQUIRED']]);
+    // Bound back as approved, it runs again; a tool added to the capability approved by its id does not.
+    await publish(s.work, 'jot', jot([{ name: 'jot_patch', skill: 'memo.edit' }, { name: 'jot_wipe', skill: 'wipe.edit' }]), 'jot_patch');
+    assert.equal(outcome(await call(w, 'jot__jot_patch', { unified_diff: creation('jot-3.txt') })), 'ok');
+    assert.equal(outcome(await call(w, 'capability_skill_reload', { capability_id: 'jot' })), 'ok');
+    assert.equal(outcome(await call(w, 'jot__jot_wipe', { unified_diff: creation('jot-4.txt') })), 'TOOL_APPROVAL_REQUIRED');
+    assert.equal(existsSync(join(s.work, 'wiped.txt')), false);
+    // A server started now approves what the registry publishes now.
+    const fresh = await McpWire.start(s.work, ['--registry', 'reg', '--approve', 'jot', '--no-audit']);
+    servers.push(fresh);
+    await call(fresh, 'capability_skill_load', { capability_id: 'jot' });
+    assert.equal(outcome(await call(fresh, 'jot__jot_wipe', { unified_diff: creation('jot-5.txt') })), 'ok');
+    assert.equal(existsSync(join(s.work, 'wiped.txt')), true, 'the tool ran once a new server approved it');
   });
 
   it('nothing outside the scratch folder changed', async () => {

@@ -16,7 +16,7 @@ import { packCatalogue, type Pack } from '../../../core/behaviour-packs/index.js
 import { packTool } from '../../../mcp/pack-tool.js';
 import { limitConcurrency } from '../../../mcp/limit.js';
 import { createMcpServer, MAX_CONCURRENT_RUNS, type RefusalRecorder, type ToolExecutor } from '../../../mcp/server.js';
-import { parseApproval } from '../../../mcp/session.js';
+import { approvedBindings, parseApproval } from '../../../mcp/session.js';
 import { isLoopback } from '../../../mcp/wire/loopback.js';
 import { LineTransport } from '../../../mcp/wire/stdio.js';
 import type { Context } from '../../context.js';
@@ -86,7 +86,8 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // The bound on runs at once is the process's, shared by every session: over --http any client
   // may start as many sessions as it likes, and a bound per session would multiply with them.
   // What the approvals given at start cover: the skills the lock pinned then (approved-pins.ts).
-  const approval = parseApproval(opts.approve ?? []);
+  const asked = parseApproval(opts.approve ?? []);
+  const approval = { ...asked, bindings: await approvedBindings(read.view, asked) };
   const pinnedAtStart: ApprovedPins = approval.all || approval.names.size > 0 ? await approvedPinsNow(root) : new Map();
   const execute: ToolExecutor = limitConcurrency(MAX_CONCURRENT_RUNS, async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
