@@ -53,6 +53,28 @@ function remap(d: Diagnostic, lineOffset: number): Diagnostic {
   return moved;
 }
 
+/**
+ * NEL, LS and PS in the frontmatter, anywhere (a value, a quoted string, a comment): this parser
+ * (YAML 1.2) reads them as characters, YAML 1.1 readers (PyYAML, libyaml, Go's yaml, which agent
+ * hosts parse SKILL.md with) as line breaks, so `description: x<LS>allowed-tools:<LS> Bash` is one
+ * description to `validate`, to an `mcp --skills` listing and to the field-by-field check of a
+ * pull, and an `allowed-tools` field to such a host. Refused: the escapes \N, \L and \P in a
+ * double-quoted string are read alike by both.
+ */
+function yaml11Break(lines: readonly string[], close: number): Diagnostic | undefined {
+  for (let i = 1; i < close; i++) {
+    const column = (lines[i] as string).search(/[\u0085\u2028\u2029]/);
+    if (column === -1) continue;
+    const c = (lines[i] as string).charCodeAt(column).toString(16).toUpperCase().padStart(4, '0');
+    return diag('AGENT_SKILL_YAML_INVALID', `the frontmatter holds U+${c}, which YAML 1.1 readers take for a line break: they would read other fields than this check does`, {
+      line: i + 1,
+      column: column + 1,
+      hint: 'remove the character, or write it as an escape (\\N, \\L, \\P) in a double-quoted string',
+    });
+  }
+  return undefined;
+}
+
 /** Parses SKILL.md bytes. Never throws for bad input. */
 export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
   if (bytes.length > MANIFEST_MAX_BYTES) {
@@ -93,6 +115,8 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
     .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
     .join('\n');
   const body = lines.slice(close + 1).join('\n');
+  const broken = yaml11Break(lines, close);
+  if (broken !== undefined) return empty(text, [broken]);
   const doc: ParsedDocument = parseDocumentBytes(Buffer.from(yamlText, 'utf8'), 'yaml', 'front matter');
   const lineOffset = 1;
   const shift = (p: Position | undefined): Position | undefined => (p === undefined ? undefined : { line: p.line + lineOffset, column: p.column });

@@ -14,7 +14,9 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
-  stringify,
+  Document as YamlDocument,
+  Scalar,
+  visit,
   type Pair,
   type YAMLMap,
   type Document,
@@ -220,10 +222,26 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
   return parsed(data);
 }
 
+/** The characters YAML 1.1 readers break lines at besides CR and LF. */
+const YAML11_BREAK = /[\u0085\u2028\u2029]/;
+const YAML11_BREAKS = /[\u0085\u2028\u2029]/g;
+const YAML11_ESCAPES: Readonly<Record<string, string>> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };
+
 /**
  * `value` as YAML text the way skillctl writes manifests and front matter: no line folding (a long
  * description stays on one line), and an object that appears twice written twice, never as an alias.
  */
 export function toYamlText(value: unknown): string {
-  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  const options = { lineWidth: 0, aliasDuplicateObjects: false };
+  const doc = new YamlDocument(value, options);
+  // NEL, LS and PS are ordinary characters to YAML 1.2 (this package) but line breaks to YAML 1.1
+  // readers (PyYAML, libyaml, Go's yaml): written plain, `x<LS>allowed-tools:<LS> Bash` is one
+  // description here and an `allowed-tools` field there. Such a string is written double-quoted,
+  // where both read the escapes \N, \L and \P as the character itself.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && YAML11_BREAK.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString(options).replace(YAML11_BREAKS, (c) => YAML11_ESCAPES[c] as string);
 }
