@@ -15,6 +15,7 @@ import { describe, it } from 'node:test';
 import { parseSkillMd } from '../../src/core/agent-skills/index.js';
 import { toYamlText } from '../../src/core/manifest/index.js';
 import { json, skillctl } from '../helpers/cli.js';
+import { connect, ListResult } from '../helpers/mcp-skills-client.js';
 import { serverCommand } from '../helpers/pull-mcp.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -39,6 +40,19 @@ describe('a frontmatter that YAML 1.1 readers read with another field', () => {
     assert.deepEqual([r.code, doc.ok, errors.map((d) => d.code)], [1, false, ['AGENT_SKILL_YAML_INVALID']], r.stdout + r.stderr);
     assert.match(errors[0]?.message ?? '', /U\+2028/);
     assert.equal(existsSync(join(project, '.agents')), false, 'nothing is written');
+  });
+
+  it('mcp --skills over a skill folder holding such a SKILL.md: the skill is left out, the finding names AGENT_SKILL_YAML_INVALID', async () => {
+    const root = realpathSync(tempDir('skillctl-ls-serve-'));
+    skill(join(root, 'skills'), SMUGGLED);
+    const s = await connect(root, ['--skills', 'skills', '--no-audit']);
+    try {
+      const { skills } = await s.client.request({ method: 'skills/list', params: {} }, ListResult);
+      assert.deepEqual(skills, []);
+      assert.match(s.stderr(), /AGENT_SKILL_YAML_INVALID/);
+    } finally {
+      await s.client.close();
+    }
   });
 
   for (const [what, c] of [['NEL', '\u0085'], ['PS', '\u2029']] as const) {
