@@ -53,6 +53,36 @@ function remap(d: Diagnostic, lineOffset: number): Diagnostic {
   return moved;
 }
 
+/**
+ * Characters that YAML readers do not agree on, anywhere in the frontmatter (a value, a quoted
+ * string, a comment). NEL, LS and PS: this parser (YAML 1.2) reads them as characters, YAML 1.1
+ * readers (PyYAML, libyaml, Go's yaml, which agent hosts parse SKILL.md with) as line breaks, so
+ * `description: x<LS>allowed-tools:<LS> Bash` is one description to `validate`, to an
+ * `mcp --skills` listing and to the field-by-field check of a pull, and an `allowed-tools` field
+ * to such a host. VT, FF and FS to RS: this parser takes them as characters, and Python's
+ * `splitlines()`, which a host may split SKILL.md with before it parses the lines joined again,
+ * breaks lines there. Refused: written as escapes in a double-quoted string, every reader reads
+ * them alike. (Other control characters a reader refuses, it refuses: no field differs.)
+ */
+const UNREAD_ALIKE = /[\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/;
+const YAML11_BREAKS = new Set([0x85, 0x2028, 0x2029]);
+
+function unreadAlike(lines: readonly string[], close: number): Diagnostic | undefined {
+  for (let i = 1; i < close; i++) {
+    const column = (lines[i] as string).search(UNREAD_ALIKE);
+    if (column === -1) continue;
+    const code = (lines[i] as string).charCodeAt(column);
+    const c = code.toString(16).toUpperCase().padStart(4, '0');
+    const why = YAML11_BREAKS.has(code) ? 'which YAML 1.1 readers take for a line break' : "where Python's splitlines() breaks a line";
+    return diag('AGENT_SKILL_YAML_INVALID', `the frontmatter holds U+${c}, ${why}: they would read other fields than this check does`, {
+      line: i + 1,
+      column: column + 1,
+      hint: 'remove the character, or write it as an escape (\\N, \\L, \\P, \\x1c) in a double-quoted string',
+    });
+  }
+  return undefined;
+}
+
 /** Parses SKILL.md bytes. Never throws for bad input. */
 export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
   if (bytes.length > MANIFEST_MAX_BYTES) {
@@ -93,6 +123,8 @@ export function parseSkillMd(bytes: Uint8Array): SkillMdDocument {
     .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
     .join('\n');
   const body = lines.slice(close + 1).join('\n');
+  const broken = unreadAlike(lines, close);
+  if (broken !== undefined) return empty(text, [broken]);
   const doc: ParsedDocument = parseDocumentBytes(Buffer.from(yamlText, 'utf8'), 'yaml', 'front matter');
   const lineOffset = 1;
   const shift = (p: Position | undefined): Position | undefined => (p === undefined ? undefined : { line: p.line + lineOffset, column: p.column });

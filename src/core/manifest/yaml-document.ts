@@ -14,7 +14,9 @@ import {
   isSeq,
   LineCounter,
   parseDocument,
-  stringify,
+  Document as YamlDocument,
+  Scalar,
+  visit,
   type Pair,
   type YAMLMap,
   type Document,
@@ -221,9 +223,36 @@ export function parseText(text: string, format: DocumentFormat, subject = 'manif
 }
 
 /**
+ * What YAML readers do not read alike unless escaped: NEL, LS and PS (line breaks to YAML 1.1
+ * readers) and the control characters YAML allows only escaped (C0 but tab, LF and CR; DEL; C1).
+ * agent-skills/frontmatter.ts refuses those that make a reader see other fields in a SKILL.md.
+ */
+const UNREAD_ALIKE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\ufffe\uffff]/;
+const UNREAD_ALIKE_ALL = new RegExp(UNREAD_ALIKE.source, 'g');
+const NAMED_ESCAPES: Readonly<Record<string, string>> = { '\u0085': '\\N', '\u2028': '\\L', '\u2029': '\\P' };
+
+/** The double-quoted escape of one such character. */
+function escapeUnreadAlike(c: string): string {
+  const code = c.charCodeAt(0);
+  return NAMED_ESCAPES[c] ?? (code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`);
+}
+
+/**
  * `value` as YAML text the way skillctl writes manifests and front matter: no line folding (a long
  * description stays on one line), and an object that appears twice written twice, never as an alias.
  */
 export function toYamlText(value: unknown): string {
-  return stringify(value, { lineWidth: 0, aliasDuplicateObjects: false });
+  const options = { lineWidth: 0, aliasDuplicateObjects: false };
+  const doc = new YamlDocument(value, options);
+  // NEL, LS and PS are ordinary characters to YAML 1.2 (this package) but line breaks to YAML 1.1
+  // readers (PyYAML, libyaml, Go's yaml): written plain, `x<LS>allowed-tools:<LS> Bash` is one
+  // description here and an `allowed-tools` field there; this package writes DEL and C1 controls
+  // as they are, which PyYAML refuses. Such a string is written double-quoted, every such
+  // character as an escape (\N, \L, \P, \x7f), which every reader reads as the character itself.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && UNREAD_ALIKE.test(node.value)) node.type = Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString(options).replace(UNREAD_ALIKE_ALL, escapeUnreadAlike);
 }

@@ -7,6 +7,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { toGetResult } from './answers.js';
+import { checkEntry } from './check-entry.js';
 import { connectSkillServer, serverLabel, ServerFailure, withoutToken, type SessionDeadline } from './connection.js';
 import { DEFAULT_PULL_LIMITS, maxMessageBytes } from './limits.js';
 import type { McpOrigin } from './origins.js';
@@ -64,6 +65,12 @@ async function driftOf(origin: McpOrigin, opts: DriftOptions): Promise<Diagnosti
   }
   const entry = toGetResult(result);
   if ('problem' in entry) return [diag('MCP_PULL_RESPONSE_INVALID', `skills/get ${origin.uri}: ${entry.problem}`, { file: opts.file })];
+  // The entry as a pull would take it (check-entry.ts): one for another URI, or one that lists a
+  // file twice (`run.sh` with a new digest, then `run%2Esh` with the pinned one, which a map of
+  // paths kept last), is refused, not compared. An entry without resources is drift, below.
+  const refused = checkEntry(entry.value, DEFAULT_PULL_LIMITS, origin.uri).diagnostics.filter((d) => d.severity === 'error' && d.code !== 'MCP_PULL_NO_DIGESTS');
+  // Named by the pin's folder, as every finding here is; the pointers into the answer are dropped.
+  if (refused.length > 0) return refused.map((d) => diag(d.code, `skills/get ${origin.uri}: ${d.message}`, { file: opts.file, ...(d.hint !== undefined ? { hint: d.hint } : {}) }));
   const now = new Map<string, { digest: string; size?: number }>();
   for (const r of entry.value.resources ?? []) {
     const p = filePathOf(skill, r.uri);

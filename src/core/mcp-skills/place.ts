@@ -22,7 +22,7 @@ import { serverLabel, type ServerAddress } from './connection.js';
 import type { PulledSkill } from './fetch-skill.js';
 import { moveIntoPlace, type Moved } from './move-into-place.js';
 import { originKey, readOrigins, renderOrigins, sameOrigin, writeOrigins, type McpOrigin, type Origins } from './origins.js';
-import { beginJournal, endJournal, filesDigest, journalPending, recoveredDiagnostic } from './pull-journal.js';
+import { beginJournal, endJournal, filesDigest, folderId, journalPending, recoveredDiagnostic } from './pull-journal.js';
 import { endNote, notePull } from './leftovers.js';
 import { withPullLock } from './pull-lock.js';
 import { scratchName, sweepScratch, type ScratchKind } from './scratch.js';
@@ -122,6 +122,13 @@ function writeSkill(scratch: string, skill: PulledSkill): void {
   }
 }
 
+/** The identity of a scratch folder this pull wrote (pull-journal.ts names each folder by it). */
+async function writtenFolder(path: string): Promise<string> {
+  const id = await folderId(path);
+  if (id === undefined) throw Object.assign(new Error(`${path}, written by this pull, is gone`), { code: 'ENOENT' });
+  return id;
+}
+
 function originOf(skill: PulledSkill, server: ServerAddress): McpOrigin {
   return {
     server,
@@ -161,12 +168,15 @@ export async function placeSkills(skills: readonly PulledSkill[], opts: PlaceOpt
       const origins = await readOrigins(opts.root);
       const { diagnostics, replacing } = await collisions(skills, opts, origins);
       if (diagnostics.length > 0) return { ok: false, placed: [], diagnostics: [...noted, ...diagnostics] };
-      const moves = skills.map((s) => ({
-        scratch: scratch(s.name, 'pull'),
-        dir: join(opts.outDir, s.name),
-        ...(replacing.has(s.name) ? { aside: scratch(s.name, 'old') } : {}),
-        files: filesDigest(s.files),
-      }));
+      const moves = await Promise.all(
+        skills.map(async (s) => ({
+          scratch: scratch(s.name, 'pull'),
+          dir: join(opts.outDir, s.name),
+          ...(replacing.has(s.name) ? { aside: scratch(s.name, 'old') } : {}),
+          files: filesDigest(s.files),
+          folder: await writtenFolder(scratch(s.name, 'pull')),
+        })),
+      );
       const next: Record<string, McpOrigin> = { ...origins };
       for (const s of skills) next[originKey(opts.root, join(opts.outDir, s.name))] = originOf(s, opts.server);
       const records = renderOrigins(next);

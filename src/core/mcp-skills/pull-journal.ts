@@ -16,12 +16,15 @@
  * Each step looks at what is there before it acts, so a holder killed during the recovery leaves a
  * journal the next one recovers the same way. Scratch names carry the dead pull's process id
  * (scratch.ts), so what bears one is its own; a folder at a destination is moved out only when it
- * holds exactly the files the pull wrote (their digest is in the journal), never a folder
- * something else put there since (an inode number would not do: a file system gives a freed one
- * to the next folder made).
+ * is the folder the pull wrote (its device, inode and birth time are in the journal) and holds
+ * exactly the files the pull wrote (their digest too), never a folder something else put there
+ * since. Both, since neither alone would do: a file system gives a freed inode to the next folder
+ * made, and a journal is a file in the project, which a pull request can commit: one naming a
+ * folder outside the project whose files its author knows (a published skill) had that folder
+ * "undone", moved to a scratch name and removed. Its identity is what such an author cannot know.
  */
 import { constants } from 'node:fs';
-import { readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
@@ -38,6 +41,8 @@ const ORIGINS_MAX_BYTES = 64 * 1024 * 1024;
 export interface JournalMove extends Move {
   /** The digest of the skill's files (`filesDigest`): what the folder the pull wrote holds, wherever it was moved. */
   readonly files: Sha256Digest;
+  /** The identity of the folder the pull wrote (`folderId`), which a rename keeps. */
+  readonly folder: string;
 }
 
 interface Journal {
@@ -60,6 +65,17 @@ const journalPath = (root: string): string => join(root, ...PULL_JOURNAL.split('
 /** The digest of a skill's files, each its path, size and digest, in path order. */
 export function filesDigest(files: readonly { readonly path: string; readonly size: number; readonly digest: Sha256Digest }[]): Sha256Digest {
   return sha256(JSON.stringify([...files].sort((a, b) => comparePaths(a.path, b.path)).map((f) => [f.path, f.size, f.digest])));
+}
+
+/** `device:inode:birth time (ns)` of the directory at `path`; undefined when it is missing or not a directory. */
+export async function folderId(path: string): Promise<string | undefined> {
+  try {
+    const st = await lstat(path, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}:${st.birthtimeNs}` : undefined;
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT' || errnoCode(err) === 'ENOTDIR') return undefined;
+    throw err;
+  }
 }
 
 /** `filesDigest` of the folder at `dir`; undefined when it is missing or holds anything but directories and regular files. */
@@ -121,10 +137,11 @@ function scratchOf(dir: string, path: unknown, kind: 'pull' | 'old'): path is st
 
 /** A move as journaled; its scratch and aside must carry scratch names beside its folder, so no other folder is ever removed. */
 function toMove(v: unknown): JournalMove | undefined {
-  if (!isObject(v) || typeof v.dir !== 'string' || !isAbsolute(v.dir) || !isSha256Digest(v.files)) return undefined;
+  if (!isObject(v) || typeof v.dir !== 'string' || !isAbsolute(v.dir) || !isSha256Digest(v.files) || typeof v.folder !== 'string') return undefined;
   if (!scratchOf(v.dir, v.scratch, 'pull')) return undefined;
-  if (v.aside === undefined) return { scratch: v.scratch, dir: v.dir, files: v.files };
-  return scratchOf(v.dir, v.aside, 'old') ? { scratch: v.scratch, dir: v.dir, aside: v.aside, files: v.files } : undefined;
+  const move = { scratch: v.scratch, dir: v.dir, files: v.files, folder: v.folder };
+  if (v.aside === undefined) return move;
+  return scratchOf(v.dir, v.aside, 'old') ? { ...move, aside: v.aside } : undefined;
 }
 
 function toJournal(bytes: Buffer): Journal | undefined {
@@ -152,12 +169,12 @@ async function finish(m: JournalMove): Promise<void> {
  * The pull undone: its folder back out (to its scratch name, then removed), the earlier copy back
  * in. The pull's folder is at the destination only if it was renamed in: for a replacement, only
  * while the earlier copy is aside (moved there first); for a new skill, only once the scratch
- * folder is gone. Even then it is moved out only if it holds the pull's files.
+ * folder is gone. Even then it is moved out only if it is the folder the pull wrote, holding the pull's files.
  */
 async function undo(m: JournalMove): Promise<void> {
   const renamedIn = m.aside !== undefined ? await entryExists(m.aside) : !(await entryExists(m.scratch));
   if (renamedIn && (await entryExists(m.dir))) {
-    if ((await folderDigest(m.dir)) === m.files) await rename(m.dir, m.scratch);
+    if ((await folderId(m.dir)) === m.folder && (await folderDigest(m.dir)) === m.files) await rename(m.dir, m.scratch);
     else if (m.aside !== undefined) throw Object.assign(new Error(`${m.dir} holds other files than the pull wrote, and its earlier copy is aside`), { code: 'EEXIST' });
   }
   if (m.aside !== undefined && (await entryExists(m.aside)) && !(await entryExists(m.dir))) await rename(m.aside, m.dir);
