@@ -69,6 +69,18 @@ describe('push and pull oci:// with docker-registry', () => {
     assert.equal(fromArchive.digest, doc.digest);
   });
 
+  it('an archive pushes to the same manifest whatever its file is named: the layer title is <skill_id>-<skill_version>.tgz', async () => {
+    const packed = join(work, 'renamed');
+    await mkdir(packed, { recursive: true });
+    assert.equal(cli(['pack', join(process.cwd(), BUNDLE), '--out', packed, '--json']).code, 0);
+    const fromFolder = json<PushDoc>(cli(['push', join(process.cwd(), BUNDLE), `oci://${registry.host}/skills/named:1`, '--json']));
+    // The same bytes under the name a download or a build step gave them: the title once said so, and the manifest digest changed.
+    await cp(join(packed, 'fs.read_text-0.1.0.tgz'), join(packed, 'build-output.tgz'));
+    const renamed = cli(['push', join(packed, 'build-output.tgz'), `oci://${registry.host}/skills/named:2`, '--json']);
+    assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
+    assert.equal(json<PushDoc>(renamed).digest, fromFolder.digest);
+  });
+
   it('pulls by tag into skills/<id>/ and by digest from the cache; the files are the bundle', async () => {
     const proj = join(work, 'proj-bundle');
     await mkdir(proj);

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { filePieces, streamedArchiveBounds } from '../archive/index.js';
 import { unpackTgzFile, type UnpackedArchive } from '../bundle/index.js';
 import { hasErrors, type Diagnostic } from '../diagnostics.js';
@@ -59,7 +59,6 @@ interface Packed {
   readonly check: SkillCheck | undefined;
   /** The archive file, its digest and size (hashed as it was read), when it passed. */
   readonly archive?: { readonly path: string; readonly digest: Sha256Digest; readonly size: number };
-  readonly name?: string;
   /** The layer, sent while the archive was checked and not yet committed, when it passed. */
   readonly staged?: StagedUpload;
   readonly diagnostics: readonly Diagnostic[];
@@ -118,7 +117,7 @@ async function withArchive<T>(req: PushRequest, stage: Stage, use: (packed: Pack
       throw new SkillctlError('INPUT_UNREADABLE', `${req.label} changed while it was pushed (hashed to ${digest}, then to ${source.archiveDigest})`);
     }
     const archive = { path, digest: source.archiveDigest, size: source.archiveSize };
-    return await use({ check, archive, name: basename(path), staged, diagnostics, ...description(check) });
+    return await use({ check, archive, staged, diagnostics, ...description(check) });
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
@@ -178,7 +177,9 @@ export async function pushSkill(req: PushRequest): Promise<PushResult> {
       content_digest: identity.content_digest,
     };
     const { archive } = packed;
-    const built = buildArtifact(config, archive, packed.name as string);
+    // The layer's title is the name pack gives the archive, never the file's own: the same skill
+    // pushed from its folder or from its archive under any name is one manifest digest.
+    const built = buildArtifact(config, archive, `${config.id}-${config.version}.tgz`);
     // The layer is committed only now that the archive passed, the config sent beside it (both
     // must be there before the manifest, in either order); the manifest last.
     const [layer, configSent] = await Promise.all([packed.staged.commit(), client.uploadBlob(built.config, built.configDescriptor.digest, req.chunkBytes)]);
