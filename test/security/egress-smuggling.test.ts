@@ -23,14 +23,17 @@ const OK = { type: 'object', properties: { ok: { type: 'string' } } };
 
 /**
  * Asks the proxy to upgrade `url` to h2c, then, once it answers 101, asks for `path` over
- * HTTP/2 on the same connection (as an h2c client does after RFC 7540 §3.2's upgrade).
+ * HTTP/2 on the same connection (as an h2c client does after RFC 7540 §3.2's upgrade). The
+ * socket is paused before the bytes read past the 101 are put back: the server's SETTINGS often
+ * arrive in the same read, and a flowing socket with no 'data' listener drops what is unshifted
+ * (the HTTP/2 session then fails, ERR_HTTP2_ERROR, as the first CI run of this test did).
  */
 const H2C_JS = `const net=require('node:net'),http2=require('node:http2');let s='';
 const out=(ok)=>{process.stdout.write(JSON.stringify({ok}));process.exit(0);};
 process.stdin.on('data',(d)=>(s+=d)).on('end',()=>{const i=JSON.parse(s);
 const sock=net.connect(3128,'127.0.0.1',()=>sock.write('GET '+i.url+' HTTP/1.1\\r\\nHost: '+i.host+'\\r\\nConnection: Upgrade, HTTP2-Settings\\r\\nUpgrade: h2c\\r\\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\\r\\n\\r\\n'));
 let head=Buffer.alloc(0);sock.on('error',(e)=>out('failed '+e.code));
-const onData=(d)=>{head=Buffer.concat([head,d]);const end=head.indexOf('\\r\\n\\r\\n');if(end<0)return;sock.removeListener('data',onData);
+const onData=(d)=>{head=Buffer.concat([head,d]);const end=head.indexOf('\\r\\n\\r\\n');if(end<0)return;sock.removeListener('data',onData);sock.pause();
 const text=head.subarray(0,end).toString();const status=text.split(' ')[1];
 if(status!=='101'){const denied=/x-skillctl-denied: (\\S+)/i.exec(text);return out('refused '+status+' '+(denied?denied[1]:''));}
 if(head.length>end+4)sock.unshift(head.subarray(end+4));
