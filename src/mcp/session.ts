@@ -42,7 +42,8 @@ function bindingKey(tool: Tool): string {
   return tool.binding === undefined ? '' : `${tool.binding.skill_id}#${tool.binding.entrypoint_id}`;
 }
 
-function names(mode: ApprovalMode, capabilityId: string, toolName?: string): boolean {
+/** Whether `mode` approves the tool `toolName` of the capability, or, without one, any of its tools. */
+function approves(mode: ApprovalMode, capabilityId: string, toolName?: string): boolean {
   if (mode.all || mode.names.has(capabilityId)) return true;
   return toolName !== undefined ? mode.names.has(toolName) : [...mode.names].some((n) => n.startsWith(`${capabilityId}__`));
 }
@@ -59,12 +60,12 @@ export async function approvedBindings(view: RegistryView, approval: ApprovalMod
   if (!approval.all && approval.names.size === 0) return out;
   for (const entry of viewEntries(view)) {
     const id = entry.capability_id;
-    if (!names(approval, id)) continue;
+    if (!approves(approval, id)) continue;
     const r = await loadFromView(view, id);
     if (!r.ok) continue;
     for (const tool of r.bundle.tools) {
       const name = namespacedToolName(id, tool.name);
-      if (tool.policy.kind === 'write' && names(approval, id, name)) out.set(name, bindingKey(tool));
+      if (tool.policy.kind === 'write' && approves(approval, id, name)) out.set(name, bindingKey(tool));
     }
   }
   return out;
@@ -207,7 +208,7 @@ export class Session {
   /** May this tool run without asking? Reads and writes without approval may; approval writes only when granted. */
   approved(t: SessionTool): boolean {
     if (t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return true;
-    return names(this.#approval, t.capabilityId, t.name);
+    return approves(this.#approval, t.capabilityId, t.name);
   }
 
   /**
