@@ -231,20 +231,10 @@ export function createMcpServer(opts: McpServerOptions): McpServer {
       return failed({ code: 'TOOL_UNBOUND', message: `the registry no longer offers ${name}; nothing ran`, tool: name, hint: `capability_skill_reload ${loaded.capabilityId} to see what it offers now` });
     }
     const t = now.tool;
-    if (!session.approved(t)) {
-      const message = `${name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`;
-      await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: message });
-      return failed({
-        code: 'TOOL_APPROVAL_REQUIRED',
-        message,
-        tool: name,
-        hint: `ask the user; the operator can start skillctl mcp with --approve ${name} (or --approve ${t.capabilityId}, --approve all)`,
-      });
-    }
-    const changed = session.approvalChanged(t);
-    if (changed !== undefined) {
-      await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: changed });
-      return failed({ code: 'TOOL_APPROVAL_REQUIRED', message: changed, tool: name, hint: 'restart the server to approve what the registry publishes now (after reviewing it)' });
+    const refused = session.approvalRefusal(t);
+    if (refused !== undefined) {
+      await opts.recordRefusal?.({ name, capabilityId: t.capabilityId, tool: t.tool, args, code: 'TOOL_APPROVAL_REQUIRED', reason: refused.message });
+      return failed({ code: 'TOOL_APPROVAL_REQUIRED', message: refused.message, tool: name, hint: refused.hint });
     }
     if (t.tool.binding === undefined) {
       return failed({ code: 'TOOL_UNBOUND', message: `${name} has no skill binding in the registry, so skillctl cannot execute it`, tool: name });

@@ -205,26 +205,35 @@ export class Session {
     return r.ok ? { ok: true, text: r.bundle.skill_doc } : { ok: false, error: r.error };
   }
 
-  /** May this tool run without asking? Reads and writes without approval may; approval writes only when granted. */
-  approved(t: SessionTool): boolean {
-    if (t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return true;
-    return approves(this.#approval, t.capabilityId, t.name);
-  }
-
   /**
-   * Why an approved tool is no longer what was approved (`ApprovalMode.bindings`): bound to
-   * another entrypoint, or published after the approval was given. Undefined when it is, or
-   * needs no approval.
+   * Why this tool may not run without asking the user, or undefined when it may. Reads and writes
+   * without approval may; an approval write only when this server's approval mode grants it and
+   * the tool is still what was approved (`ApprovalMode.bindings`: the same entrypoint, not
+   * published after the approval was given).
    */
-  approvalChanged(t: SessionTool): string | undefined {
+  approvalRefusal(t: SessionTool): ApprovalRefusal | undefined {
+    if (t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return undefined;
+    if (!approves(this.#approval, t.capabilityId, t.name)) {
+      return {
+        message: `${t.name} writes and requires the user's approval; this server was not started with an approval mode that grants it, so nothing ran`,
+        hint: `ask the user; the operator can start skillctl mcp with --approve ${t.name} (or --approve ${t.capabilityId}, --approve all)`,
+      };
+    }
     const then = this.#approval.bindings;
-    if (then === undefined || t.tool.policy.kind !== 'write' || t.tool.policy.requires_approval !== true) return undefined;
+    if (then === undefined) return undefined;
     const was = then.get(t.name);
     const now = bindingKey(t.tool);
-    if (was === undefined) return `${t.name} was published after this server's approval was given, so the approval does not cover it; nothing ran`;
-    if (was !== now) return `${t.name} is bound to ${now || 'no skill'} now, not to ${was || 'no skill'} as when this server's approval was given, so the approval does not cover it; nothing ran`;
+    const hint = 'restart the server to approve what the registry publishes now (after reviewing it)';
+    if (was === undefined) return { message: `${t.name} was published after this server's approval was given, so the approval does not cover it; nothing ran`, hint };
+    if (was !== now) return { message: `${t.name} is bound to ${now || 'no skill'} now, not to ${was || 'no skill'} as when this server's approval was given, so the approval does not cover it; nothing ran`, hint };
     return undefined;
   }
+}
+
+/** What a call refused for want of approval tells the client. */
+export interface ApprovalRefusal {
+  readonly message: string;
+  readonly hint: string;
 }
 
 function registryError(ds: readonly { code: string; message: string; hint?: string }[]): RegistryError {

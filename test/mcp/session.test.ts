@@ -70,7 +70,7 @@ describe('MCP session', () => {
     const grant = async (mode: string[]): Promise<boolean[]> => {
       const s = new Session(reg, parseApproval(mode));
       await s.load('weights');
-      return ['weights__weight_entry_list', 'weights__weight_entry_save_batch', 'weights__weight_entry_delete_batch'].map((n) => s.approved(s.find(n) as never));
+      return ['weights__weight_entry_list', 'weights__weight_entry_save_batch', 'weights__weight_entry_delete_batch'].map((n) => s.approvalRefusal(s.find(n) as never) === undefined);
     };
     assert.deepEqual(await grant([]), [true, false, false]);
     assert.deepEqual(await grant(['all']), [true, true, true]);
