@@ -165,29 +165,54 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     }
     const dest = join(parent, check.identity.skill_id);
     const done = { ok: true, ...base, ...withSigners, kind: check.kind, path: dest, diagnostics: check.diagnostics } as const;
+    const files = await placedFiles(source);
+    let raced = false;
     if (await entryExists(dest)) {
       placed = true; // the folder is there either way: what was made for it stays
       // Unchanged only when the folder is exactly what was just unpacked, every file of it
       // (ignored and excluded ones included, since a skill run earlier may have planted them).
-      if (await holdsExactly(dest, await placedFiles(source))) return { ...done, outcome: 'unchanged' };
+      if (await holdsExactly(dest, files)) return { ...done, outcome: 'unchanged' };
       if (req.force !== true) {
         throw new SkillctlError('OUTPUT_EXISTS', `${dest} exists and holds other content`, { hint: 'pass --force to replace it, or --out to write elsewhere' });
       }
       // --force: the old folder is moved aside, the new one renamed in, then the old removed.
       const aside = join(dirname(dest), `.${basename(dest)}.old-${randomBytes(6).toString('hex')}`);
-      await rename(dest, aside);
-      await rename(source.dir, dest);
-      await rm(aside, { recursive: true, force: true });
+      const movedAside = await renameUnlessTaken(dest, aside, 'ENOENT');
+      raced = !(await renameUnlessTaken(source.dir, dest, 'ENOTEMPTY', 'EEXIST'));
+      if (movedAside) await rm(aside, { recursive: true, force: true });
     } else {
-      await rename(source.dir, dest);
+      raced = !(await renameUnlessTaken(source.dir, dest, 'ENOTEMPTY', 'EEXIST'));
       placed = true;
     }
-    return { ...done, outcome: 'written', files: await placedFiles(source) };
+    // Another pull (or any writer) placed a folder at dest between the look and the rename:
+    // what it placed stays, and this pull says what it found instead of failing as a bug.
+    if (raced) {
+      if (await holdsExactly(dest, files)) return { ...done, outcome: 'unchanged' };
+      throw new SkillctlError('OUTPUT_EXISTS', `${dest} was written by another command while this pull ran, and holds other content`, {
+        hint: 'pull into one folder one at a time; pull again to see what is there (--force replaces it)',
+      });
+    }
+    return { ...done, outcome: 'written', files };
   } finally {
     await rm(scratch, { recursive: true, force: true });
     // A failed pull leaves the destination as it was: folders made for it go again, but only
     // while empty: another pull into the same new folder may have placed its skill there meanwhile.
     if (!placed && madeParent !== undefined) await removeMadeDirs(parent, madeParent);
+  }
+}
+
+/**
+ * Renames `from` to `to`; false when the rename failed with one of `taken` (the name was taken,
+ * or gone, by the time of the rename), any other failure thrown.
+ */
+export async function renameUnlessTaken(from: string, to: string, ...taken: readonly string[]): Promise<boolean> {
+  try {
+    await rename(from, to);
+    return true;
+  } catch (err) {
+    const code = errnoCode(err);
+    if (code !== undefined && taken.includes(code)) return false;
+    throw err;
   }
 }
 

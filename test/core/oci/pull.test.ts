@@ -16,6 +16,7 @@ import { ROOT } from '../../helpers/paths.js';
 import { tgz, type RawEntry } from '../../helpers/tar.js';
 import { putBlob } from '../../helpers/oci-cache.js';
 import { tempDir } from '../../helpers/tmp.js';
+import { PDF_NOTES_DIR } from '../../helpers/skill-md.js';
 
 const BUNDLE = join(ROOT, 'manifests', 'default', 'fs.read_text');
 
@@ -59,5 +60,57 @@ describe('pullSkill from the cache', () => {
       { code: 'OCI_DIGEST_MISMATCH', message: new RegExp(`^the cached layer of oci://127\\.0\\.0\\.1:1/skills/fs\\.read_text@${built.digest} changed while it was read \\(hashed to ${sha256(smuggling)}\\)$`) },
     );
     assert.equal(existsSync(out), false, 'nothing placed, and the folder made for it removed');
+  });
+});
+
+describe('pullSkill: pulls of one skill into one new folder at once', () => {
+  // The destination is looked at, then the scratch folder renamed onto it: a pull whose rename
+  // falls after another's rename found the name taken (ENOTEMPTY) and ended as INTERNAL, "a bug
+  // in skillctl" (until the stop of 2026-12-01). Pulls run in one process interleave at every
+  // await, so all of these look before any renames.
+  it('each one either wrote the skill or found it there unchanged; the folder holds it once', async () => {
+    const dir = tempDir('skillctl-pull-race-');
+    const files: RawEntry[] = [];
+    for (const name of (await readdir(BUNDLE)).sort()) files.push({ name, data: await readFile(join(BUNDLE, name)) });
+    const layer = tgz(files);
+    await writeFile(join(dir, 'layer.tgz'), layer);
+    const identity = (await checkSkillArchive(join(dir, 'layer.tgz'), 'layer')).identity;
+    assert.ok(identity !== undefined);
+    const built = buildArtifact({ kind: 'bundle', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'fs.read_text-0.1.0.tgz');
+    const cache = new BlobCache(join(dir, 'cache'));
+    for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
+    const out = join(dir, 'out');
+    const ref = parseOciReference(`oci://127.0.0.1:1/skills/fs.read_text@${built.digest}`);
+    const results = await Promise.all(Array.from({ length: 6 }, () => pullSkill({ ref, transport: { credentials: NO_CREDENTIALS }, cache, root: dir, outDir: out })));
+    const outcomes = results.map((r) => r.outcome).sort();
+    assert.deepEqual(outcomes, ['unchanged', 'unchanged', 'unchanged', 'unchanged', 'unchanged', 'written']);
+    assert.deepEqual((await readdir(out)).sort(), ['fs.read_text']);
+    assert.deepEqual((await readdir(join(out, 'fs.read_text'))).sort(), files.map((f) => f.name));
+  });
+
+  it('one of two pulls of different content under one name writes; the other is OUTPUT_EXISTS, and what was written stays', async () => {
+    const dir = tempDir('skillctl-pull-race-other-');
+    // A SKILL.md folder: its identity is what it holds, so a second build is another file more.
+    const files: RawEntry[] = [];
+    for (const name of ['SKILL.md', 'references/GUIDE.md', 'scripts/extract.py']) files.push({ name, data: await readFile(join(PDF_NOTES_DIR, name)) });
+    const cache = new BlobCache(join(dir, 'cache'));
+    const refs = [];
+    for (const [i, layer] of [tgz(files), tgz([...files, { name: 'notes.txt', data: 'another build\n' }])].entries()) {
+      await writeFile(join(dir, `layer${i}.tgz`), layer);
+      const identity = (await checkSkillArchive(join(dir, `layer${i}.tgz`), 'layer')).identity;
+      assert.ok(identity !== undefined);
+      const built = buildArtifact({ kind: 'agent-skill', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'pdf-notes.tgz');
+      for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
+      refs.push(parseOciReference(`oci://127.0.0.1:1/skills/pdf-notes@${built.digest}`));
+    }
+    const out = join(dir, 'out');
+    const results = await Promise.allSettled(refs.map((ref) => pullSkill({ ref, transport: { credentials: NO_CREDENTIALS }, cache, root: dir, outDir: out })));
+    const written = results.filter((r) => r.status === 'fulfilled');
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    assert.deepEqual(written.map((r) => r.value.outcome), ['written']);
+    assert.equal(refused.length, 1);
+    assert.equal((refused[0]?.reason as { code?: string }).code, 'OUTPUT_EXISTS');
+    assert.match(String((refused[0]?.reason as Error).message), /pdf-notes (was written by another command while this pull ran, and holds|exists and holds) other content$/);
+    assert.deepEqual((await readdir(out)).sort(), ['pdf-notes']);
   });
 });
