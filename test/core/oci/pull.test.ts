@@ -36,21 +36,32 @@ class SwappingCache extends BlobCache {
   }
 }
 
+/** The files of a folder, read as a layer's entries. */
+async function entriesOf(dir: string, names?: readonly string[]): Promise<RawEntry[]> {
+  const files: RawEntry[] = [];
+  for (const name of names ?? (await readdir(dir)).sort()) files.push({ name, data: await readFile(join(dir, name)) });
+  return files;
+}
+
+/** The artifact whose layer is `layer`, its config naming the skill the layer holds. */
+async function artifactOf(dir: string, layer: Buffer, kind: 'bundle' | 'agent-skill', title: string): Promise<ReturnType<typeof buildArtifact>> {
+  const file = join(dir, `${sha256(layer).slice(7, 19)}.tgz`);
+  await writeFile(file, layer);
+  const identity = (await checkSkillArchive(file, 'layer')).identity;
+  assert.ok(identity !== undefined);
+  return buildArtifact({ kind, id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, title);
+}
 
 describe('pullSkill from the cache', () => {
   it('refuses a cached layer swapped after it was hashed, and places nothing', async () => {
     const dir = tempDir('skillctl-pull-swap-');
-    const files: RawEntry[] = [];
-    for (const name of (await readdir(BUNDLE)).sort()) files.push({ name, data: await readFile(join(BUNDLE, name)) });
+    const files = await entriesOf(BUNDLE);
     const layer = tgz(files);
     const smuggling = tgz([...files, { name: 'node_modules/evil.js', data: 'process.exit(7)\n' }]);
     // The config names the skill the layer holds; the smuggling layer holds the same identity.
-    await writeFile(join(dir, 'layer.tgz'), layer);
+    const built = await artifactOf(dir, layer, 'bundle', 'fs.read_text-0.1.0.tgz');
     await writeFile(join(dir, 'smuggling.tgz'), smuggling);
-    const identity = (await checkSkillArchive(join(dir, 'layer.tgz'), 'layer')).identity;
-    assert.ok(identity !== undefined);
-    assert.deepEqual((await checkSkillArchive(join(dir, 'smuggling.tgz'), 'smuggling')).identity, identity, 'the premise: node_modules/ is outside the digests');
-    const built = buildArtifact({ kind: 'bundle', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'fs.read_text-0.1.0.tgz');
+    assert.deepEqual((await checkSkillArchive(join(dir, 'smuggling.tgz'), 'smuggling')).identity, (await checkSkillArchive(join(dir, `${sha256(layer).slice(7, 19)}.tgz`), 'layer')).identity, 'the premise: node_modules/ is outside the digests');
 
     const cache = new SwappingCache(join(dir, 'cache'), sha256(layer), smuggling);
     for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
@@ -70,13 +81,9 @@ describe('pullSkill: pulls of one skill into one new folder at once', () => {
   // await, so all of these look before any renames.
   it('each one either wrote the skill or found it there unchanged; the folder holds it once', async () => {
     const dir = tempDir('skillctl-pull-race-');
-    const files: RawEntry[] = [];
-    for (const name of (await readdir(BUNDLE)).sort()) files.push({ name, data: await readFile(join(BUNDLE, name)) });
+    const files = await entriesOf(BUNDLE);
     const layer = tgz(files);
-    await writeFile(join(dir, 'layer.tgz'), layer);
-    const identity = (await checkSkillArchive(join(dir, 'layer.tgz'), 'layer')).identity;
-    assert.ok(identity !== undefined);
-    const built = buildArtifact({ kind: 'bundle', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'fs.read_text-0.1.0.tgz');
+    const built = await artifactOf(dir, layer, 'bundle', 'fs.read_text-0.1.0.tgz');
     const cache = new BlobCache(join(dir, 'cache'));
     for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
     const out = join(dir, 'out');
@@ -91,15 +98,11 @@ describe('pullSkill: pulls of one skill into one new folder at once', () => {
   it('one of two pulls of different content under one name writes; the other is OUTPUT_EXISTS, and what was written stays', async () => {
     const dir = tempDir('skillctl-pull-race-other-');
     // A SKILL.md folder: its identity is what it holds, so a second build is another file more.
-    const files: RawEntry[] = [];
-    for (const name of ['SKILL.md', 'references/GUIDE.md', 'scripts/extract.py']) files.push({ name, data: await readFile(join(PDF_NOTES_DIR, name)) });
+    const files = await entriesOf(PDF_NOTES_DIR, ['SKILL.md', 'references/GUIDE.md', 'scripts/extract.py']);
     const cache = new BlobCache(join(dir, 'cache'));
     const refs = [];
-    for (const [i, layer] of [tgz(files), tgz([...files, { name: 'notes.txt', data: 'another build\n' }])].entries()) {
-      await writeFile(join(dir, `layer${i}.tgz`), layer);
-      const identity = (await checkSkillArchive(join(dir, `layer${i}.tgz`), 'layer')).identity;
-      assert.ok(identity !== undefined);
-      const built = buildArtifact({ kind: 'agent-skill', id: identity.skill_id, version: identity.skill_version, manifest_digest: identity.manifest_digest, content_digest: identity.content_digest }, layer, 'pdf-notes.tgz');
+    for (const layer of [tgz(files), tgz([...files, { name: 'notes.txt', data: 'another build\n' }])]) {
+      const built = await artifactOf(dir, layer, 'agent-skill', 'pdf-notes.tgz');
       for (const bytes of [built.manifest, built.config, layer]) await putBlob(cache, bytes);
       refs.push(parseOciReference(`oci://127.0.0.1:1/skills/pdf-notes@${built.digest}`));
     }
