@@ -96,8 +96,13 @@ export class RegistryAuth {
       } catch {
         token = undefined;
       }
-      if (typeof token !== 'string' || token === '' || /[\r\n]/.test(token)) {
+      if (typeof token !== 'string' || token === '') {
         throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token service at ${tokenUrl.host} answered without a token`);
+      }
+      // What Node refuses in a header value (and a line break that would start another header):
+      // checked here, so the answer is the token service's fault, not a registry out of reach.
+      if (/[^\t\x20-\x7e\x80-\xff]/.test(token)) {
+        throw new SkillctlError('OCI_AUTH_DENIED', `${this.registry}: ${what}: the token service at ${tokenUrl.host} answered a token an HTTP header cannot carry (a control character, or one past U+00FF)`);
       }
       this.earned = { header: `Bearer ${token}`, key };
       return this.earned.header;

@@ -140,3 +140,34 @@ describe('a request given up', () => {
     assert.equal(cleanup.response.status, 204);
   });
 });
+
+describe('a token service answering a token a header cannot carry', () => {
+  let reg: Registry | undefined;
+  afterEach(async () => {
+    await reg?.close();
+    reg = undefined;
+  });
+
+  // A token is sent back in the Authorization header: one with a control character (or a
+  // character past U+00FF) could not be, and the failure to set the header ended the request as
+  // OCI_UNREACHABLE, "the registry cannot be reached" (until the stop of 2026-12-01).
+  for (const [label, token] of [['a control character', 'abc\u0001def'], ['DEL', 'abc\u007fdef'], ['a character past U+00FF', 'abc\u2028def'], ['a line break', 'abc\r\nX-Injected: 1']] as const) {
+    it(`refuses a token with ${label}: OCI_AUTH_DENIED, and the registry is not asked again`, async () => {
+      reg = await registry((req, res, port) => {
+        if ((req.url ?? '').startsWith('/token')) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ token }));
+          return;
+        }
+        res.writeHead(401, { 'www-authenticate': `Bearer realm="http://127.0.0.1:${port}/token",service="test",scope="repository:skills/x:pull"`, 'content-length': '0' });
+        res.end();
+      });
+      const t = new Transport(reg.host, '127.0.0.1', { credentials: NO_CREDENTIALS, plainHttp: true, idleMs: 30_000 });
+      await assert.rejects(t.request('GET', '/v2/skills/x/manifests/1', { what: 'manifest skills/x:1' }), {
+        code: 'OCI_AUTH_DENIED',
+        message: `${reg.host}: manifest skills/x:1: the token service at ${reg.host} answered a token an HTTP header cannot carry (a control character, or one past U+00FF)`,
+      });
+      assert.deepEqual(reg.seen.map((u) => u.replace(/\?.*/, '')), ['/v2/skills/x/manifests/1', '/token']);
+    });
+  }
+});
