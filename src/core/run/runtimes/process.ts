@@ -51,6 +51,8 @@ export interface ProcessRuntimeOptions {
   readonly services?: HostServices;
   /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
   readonly cgroup?: RunCgroup;
+  /** The user's home ($HOME): an interpreter installed in it is shown without the rest of it (interpreterShown). */
+  readonly home?: string;
 }
 
 export interface PreparedProcess {
@@ -96,6 +98,37 @@ function inBundleMount(arg: string, bundle: string): string {
   return eq > 0 ? arg.slice(0, eq + 1) + sandboxPath(arg.slice(eq + 1), bundle) : sandboxPath(arg, bundle);
 }
 
+/** `path` by its real path (as given where it cannot be resolved); undefined for none. */
+async function realOrNone(path: string | undefined): Promise<string | undefined> {
+  return path === undefined || path === '' ? undefined : realpath(path).catch(() => path);
+}
+
+/**
+ * What the sandbox shows of an interpreter outside the system directories, and the path to start
+ * it by. Its installation prefix, read-only (`<prefix>/bin/python3` finds its standard library and
+ * libpython in `<prefix>/lib`; a pyenv shim runs `<prefix>/libexec/pyenv`), when that prefix is
+ * the interpreter's own: ~/.pyenv, ~/.nvm/versions/node/v22, /opt/python3.12. A prefix that also
+ * holds other files is not shown whole: a binary in ~/bin has the home as its prefix, one in
+ * ~/.local/bin has ~/.local (keyrings, shell histories), one in the project's bin/ the project,
+ * one directly in /opt has `/`. Shown whole, it showed every skill of that runtime the home's
+ * ~/.ssh or the project's files, whatever its grant. Then only the program itself and the
+ * prefix's lib and lib64 are shown, and it is started by its real path (a link beside it,
+ * python3 -> python3.12, is not shown).
+ */
+async function interpreterShown(interp: Interpreter, home: string | undefined, work: string | undefined): Promise<{ readonly mounts: string[]; readonly program: string }> {
+  if (inSystemDir(interp.real)) return { mounts: [], program: interp.path };
+  const prefix = dirname(dirname(interp.real));
+  const [realHome, realWork] = [await realOrNone(home), await realOrNone(work)];
+  const holdsOthers =
+    prefix === '/' || (realHome !== undefined && (within(realHome, prefix) || prefix === join(realHome, '.local'))) || (realWork !== undefined && within(realWork, prefix));
+  if (!holdsOthers) return { mounts: [prefix], program: interp.path };
+  const libs: string[] = [];
+  for (const lib of [join(prefix, 'lib'), join(prefix, 'lib64')]) {
+    if (!inSystemDir(lib) && (await stat(lib).then((s) => s.isDirectory(), () => false))) libs.push(lib);
+  }
+  return { mounts: [interp.real, ...libs], program: interp.real };
+}
+
 function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
   return { failure: failed('unavailable', [diag('RUN_RUNTIME_UNAVAILABLE', message, { pointer: '/command' })]), diagnostics };
 }
@@ -132,7 +165,8 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     if ('diagnostics' in interp) return interp;
     const file = script === undefined ? undefined : await bundleFile(o.bundleDir, cwd, script);
     if (file === undefined) return unavailable(`the script ${JSON.stringify(script ?? '')} is not a file in the bundle`, diagnostics);
-    if (!inSystemDir(interp.real)) runtimeDirs.push(dirname(dirname(interp.real)));
+    const shown = await interpreterShown(interp, o.home, o.env.SKILLCTL_CWD);
+    pushAll(runtimeDirs, shown.mounts);
     runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
     if (o.ep.runtime === 'node') {
       nodeBaseline = interp.baselineDataKiB;
@@ -150,7 +184,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
         for (const p of outermost(fsWrite)) flags.push(`--allow-fs-write=${p}`);
         if (o.grant.granted.exec.length > 0) flags.push('--allow-child-process');
       }
-      command = [interp.path, ...flags, file, ...rest];
+      command = [shown.program, ...flags, file, ...rest];
     } else {
       // -B: no __pycache__ written into the bundle (that would change its content digest). -s: no
       // user site-packages: its *.pth files run at every python start, and usercustomize with
@@ -159,7 +193,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       // when it is its source compiled; an unchecked one is otherwise run in its source's place,
       // whatever the .py a reviewer reads says (a timestamp .pyc already fails: the run's copy of
       // the source is as new as the copy).
-      command = [interp.path, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
+      command = [shown.program, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
     }
   } else {
     const [program, ...rest] = argv as [string, ...string[]];
