@@ -17,7 +17,7 @@ import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { limitArgs } from '../program-limits.js';
 import { sandboxPath } from '../bwrap-args.js';
-import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { bwrapComplaint, inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
 import type { HostServices } from '../host-sockets.js';
 import { spawnBounded, type SpawnSpec } from '../process-runner.js';
@@ -68,6 +68,8 @@ export interface PreparedProcess {
   readonly held?: PinnedGrants;
   /** The seccomp filter bubblewrap installs (seccomp.ts), handed to it on SECCOMP_FD. */
   readonly filter?: Uint8Array;
+  /** `bwrap <args> --` alone, without the command: whether bubblewrap can set this sandbox up (sandboxSetsUp). */
+  readonly bwrap?: readonly string[];
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -269,11 +271,13 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     command = [...o.cgroup.prefix, ...command];
     memory = 'run';
   }
+  // bubblewrap's own part of the prefix ends at its first `--` (no path it is given is `--`).
+  const bwrapOnly = sandbox === 'bwrap' ? { bwrap: confined.prefix.slice(0, confined.prefix.indexOf('--') + 1) } : {};
   const proxied = sandbox === 'bwrap' && egress !== undefined ? { egress } : {};
   if ('egress' in proxied && o.ep.runtime === 'node' && !nodeReadsProxyEnv(runtime.version)) {
     diagnostics.push(diag('RUN_NODE_FETCH_UNPROXIED', `node ${runtime.version ?? '(version unknown)'} does not send fetch or http requests through HTTP_PROXY: the skill reaches the network only if it uses the proxy itself`, { hint: 'run skillctl on node 22.21 or 24 and later' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}) }, diagnostics };
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}), ...bwrapOnly }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -303,5 +307,16 @@ async function spawnProcess(p: PreparedProcess, o: ProcessRuntimeOptions, env: R
   // The cgroup's memory cap killed one of the run's processes: the run passed max_memory, whatever
   // the process that printed the output says (a child killed in the background counts too).
   if (!r.aborted && !r.timedOut && o.cgroup !== undefined && (await o.cgroup.oomKilled())) return memoryLimited(r, o.limits);
-  return interpretProcess(r, o.limits);
+  const complained = p.bwrap !== undefined && !r.aborted && !r.timedOut && bwrapComplaint(r.exitCode, r.stdout, r.stderrTail) !== undefined;
+  return interpretProcess(r, o.limits, complained && !(await sandboxSetsUp(p.bwrap ?? [], p.cwd, env, fds)));
+}
+
+/**
+ * Whether bubblewrap sets this very sandbox up (the same mounts, descriptors and filter) and starts
+ * an empty command in it: asked only when a run's stderr holds what reads as bubblewrap's own
+ * complaint, which the skill can print as well as bubblewrap.
+ */
+async function sandboxSetsUp(bwrap: readonly string[], cwd: string, env: Readonly<Record<string, string>>, fds: SpawnSpec['fds']): Promise<boolean> {
+  const r = await spawnBounded({ argv: [...bwrap, '/bin/sh', '-c', ':'], cwd, env, ...(fds !== undefined ? { fds } : {}), timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
+  return r.spawnError === undefined && r.exitCode === 0;
 }
