@@ -74,8 +74,10 @@ describe('threat: a granted folder swapped for a link before bubblewrap mounts i
     // Every run read the granted file, was granted nothing (the manifest's own path resolved while
     // the link stood there: nothing under its name), or was refused: the link, when the walk of the
     // policy's path met it (POLICY_PATH_LINK), or the grant changed before bubblewrap had it
-    // (POLICY_PATH_CHANGED).
-    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(inside\\n|FileNotFoundError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE/, JSON.stringify(seen));
+    // (POLICY_PATH_CHANGED). Or bubblewrap failed on the swap: RUN_SANDBOX_UNAVAILABLE where the same
+    // sandbox, asked again, would not start either, else its complaint is not told from the skill's
+    // own stderr (RUN_SKILL_FAILED; forged-sandbox-failure.test.ts).
+    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(inside\\n|FileNotFoundError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE|RUN_SKILL_FAILED/, JSON.stringify(seen));
     // Without the swapper the same run reads inside (the test would pass vacuously if the skill never ran).
     const calm = await runTarget('./reader', {}, { cwd: proj, sandbox: 'bwrap' });
     assert.deepEqual([calm.status, calm.output], ['ok', { ok: 'inside\n' }], calm.stdout);
@@ -84,6 +86,6 @@ describe('threat: a granted folder swapped for a link before bubblewrap mounts i
   it(`${RUNS} runs of a python skill granted ws/data that opens the outside folder by name: the swap never makes it the grant`, async () => {
     const { seen, escapes } = await raced('./direct', RUNS);
     assert.equal(escapes, 0, `runs that read outside the grant: ${JSON.stringify(seen)}`);
-    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(FileNotFoundError|PermissionError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE/, JSON.stringify(seen));
+    for (const key of Object.keys(seen)) assert.match(key, /^ok:\{"ok":"(FileNotFoundError|PermissionError)"\}$|POLICY_PATH_CHANGED|POLICY_PATH_LINK|RUN_SANDBOX_UNAVAILABLE|RUN_SKILL_FAILED/, JSON.stringify(seen));
   });
 });

@@ -88,8 +88,14 @@ export function memoryLimited(r: SpawnOutcome, limits: { memoryMiB: number }): A
   };
 }
 
-/** Turns how a process ended into an attempt outcome. */
-export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }): Promise<Attempt> {
+/**
+ * Turns how a process ended into an attempt outcome. `bwrapFailed`: bubblewrap itself is known to
+ * have failed to set the sandbox up (its complaint on stderr, and a sandbox of the same mounts
+ * that could not start an empty command either). The complaint alone is text the skill can print:
+ * a skill that wrote `bwrap: Creating new namespace failed` and exited 1 was reported as a sandbox
+ * that cannot start, with the hint to run it again with `--sandbox none`, unconfined.
+ */
+export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: number; maxOutputBytes: number; memoryMiB: number }, bwrapFailed = false): Promise<Attempt> {
   const flags = { stdoutTruncated: r.stdoutTruncated, stderrTruncated: r.stderrTruncated, stderr: r.stderr.toString('utf8') };
   const end = (outcome: AttemptOutcome): Attempt => ({ outcome, ...flags });
   if (r.aborted) return { ...interrupted(), ...flags };
@@ -106,7 +112,7 @@ export async function interpretProcess(r: SpawnOutcome, limits: { timeoutMs: num
     const parsed = await parseJsonOutput(r.stdout, 'output');
     return end('value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics));
   }
-  const bwrap = bwrapComplaint(r.exitCode, r.stdout, r.stderrTail);
+  const bwrap = bwrapFailed ? bwrapComplaint(r.exitCode, r.stdout, r.stderrTail) : undefined;
   if (bwrap !== undefined) {
     return end(failed('unavailable', [bwrapSetupFailed(bwrap.message)]));
   }

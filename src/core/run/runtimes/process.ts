@@ -17,7 +17,7 @@ import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { limitArgs } from '../program-limits.js';
 import { sandboxPath } from '../bwrap-args.js';
-import { inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { bwrapComplaint, inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
 import type { HostServices } from '../host-sockets.js';
 import { spawnBounded, type SpawnSpec } from '../process-runner.js';
@@ -51,6 +51,8 @@ export interface ProcessRuntimeOptions {
   readonly services?: HostServices;
   /** The run's cgroup, when the host gives one: max_memory and the process count hold for the whole run. */
   readonly cgroup?: RunCgroup;
+  /** The user's home ($HOME): an interpreter installed in it is shown without the rest of it (interpreterShown). */
+  readonly home?: string;
 }
 
 export interface PreparedProcess {
@@ -66,6 +68,8 @@ export interface PreparedProcess {
   readonly held?: PinnedGrants;
   /** The seccomp filter bubblewrap installs (seccomp.ts), handed to it on SECCOMP_FD. */
   readonly filter?: Uint8Array;
+  /** `bwrap <args> --` alone, without the command: whether bubblewrap can set this sandbox up (sandboxSetsUp). */
+  readonly bwrap?: readonly string[];
 }
 
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
@@ -94,6 +98,37 @@ async function bundleFile(bundleDir: string, cwd: string, rel: string): Promise<
 function inBundleMount(arg: string, bundle: string): string {
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   return eq > 0 ? arg.slice(0, eq + 1) + sandboxPath(arg.slice(eq + 1), bundle) : sandboxPath(arg, bundle);
+}
+
+/** `path` by its real path (as given where it cannot be resolved); undefined for none. */
+async function realOrNone(path: string | undefined): Promise<string | undefined> {
+  return path === undefined || path === '' ? undefined : realpath(path).catch(() => path);
+}
+
+/**
+ * What the sandbox shows of an interpreter outside the system directories, and the path to start
+ * it by. Its installation prefix, read-only (`<prefix>/bin/python3` finds its standard library and
+ * libpython in `<prefix>/lib`; a pyenv shim runs `<prefix>/libexec/pyenv`), when that prefix is
+ * the interpreter's own: ~/.pyenv, ~/.nvm/versions/node/v22, /opt/python3.12. A prefix that also
+ * holds other files is not shown whole: a binary in ~/bin has the home as its prefix, one in
+ * ~/.local/bin has ~/.local (keyrings, shell histories), one in the project's bin/ the project,
+ * one directly in /opt has `/`. Shown whole, it showed every skill of that runtime the home's
+ * ~/.ssh or the project's files, whatever its grant. Then only the program itself and the
+ * prefix's lib and lib64 are shown, and it is started by its real path (a link beside it,
+ * python3 -> python3.12, is not shown).
+ */
+async function interpreterShown(interp: Interpreter, home: string | undefined, work: string | undefined): Promise<{ readonly mounts: string[]; readonly program: string }> {
+  if (inSystemDir(interp.real)) return { mounts: [], program: interp.path };
+  const prefix = dirname(dirname(interp.real));
+  const [realHome, realWork] = [await realOrNone(home), await realOrNone(work)];
+  const holdsOthers =
+    prefix === '/' || (realHome !== undefined && (within(realHome, prefix) || prefix === join(realHome, '.local'))) || (realWork !== undefined && within(realWork, prefix));
+  if (!holdsOthers) return { mounts: [prefix], program: interp.path };
+  const libs: string[] = [];
+  for (const lib of [join(prefix, 'lib'), join(prefix, 'lib64')]) {
+    if (!inSystemDir(lib) && (await stat(lib).then((s) => s.isDirectory(), () => false))) libs.push(lib);
+  }
+  return { mounts: [interp.real, ...libs], program: interp.real };
 }
 
 function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
@@ -132,7 +167,8 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     if ('diagnostics' in interp) return interp;
     const file = script === undefined ? undefined : await bundleFile(o.bundleDir, cwd, script);
     if (file === undefined) return unavailable(`the script ${JSON.stringify(script ?? '')} is not a file in the bundle`, diagnostics);
-    if (!inSystemDir(interp.real)) runtimeDirs.push(dirname(dirname(interp.real)));
+    const shown = await interpreterShown(interp, o.home, o.env.SKILLCTL_CWD);
+    pushAll(runtimeDirs, shown.mounts);
     runtime = { name: o.ep.runtime, path: interp.path, ...(interp.version !== undefined ? { version: interp.version } : {}) };
     if (o.ep.runtime === 'node') {
       nodeBaseline = interp.baselineDataKiB;
@@ -150,7 +186,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
         for (const p of outermost(fsWrite)) flags.push(`--allow-fs-write=${p}`);
         if (o.grant.granted.exec.length > 0) flags.push('--allow-child-process');
       }
-      command = [interp.path, ...flags, file, ...rest];
+      command = [shown.program, ...flags, file, ...rest];
     } else {
       // -B: no __pycache__ written into the bundle (that would change its content digest). -s: no
       // user site-packages: its *.pth files run at every python start, and usercustomize with
@@ -159,7 +195,7 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       // when it is its source compiled; an unchecked one is otherwise run in its source's place,
       // whatever the .py a reviewer reads says (a timestamp .pyc already fails: the run's copy of
       // the source is as new as the copy).
-      command = [interp.path, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
+      command = [shown.program, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
     }
   } else {
     const [program, ...rest] = argv as [string, ...string[]];
@@ -235,11 +271,13 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
     command = [...o.cgroup.prefix, ...command];
     memory = 'run';
   }
+  // bubblewrap's own part of the prefix ends at its first `--` (no path it is given is `--`).
+  const bwrapOnly = sandbox === 'bwrap' ? { bwrap: confined.prefix.slice(0, confined.prefix.indexOf('--') + 1) } : {};
   const proxied = sandbox === 'bwrap' && egress !== undefined ? { egress } : {};
   if ('egress' in proxied && o.ep.runtime === 'node' && !nodeReadsProxyEnv(runtime.version)) {
     diagnostics.push(diag('RUN_NODE_FETCH_UNPROXIED', `node ${runtime.version ?? '(version unknown)'} does not send fetch or http requests through HTTP_PROXY: the skill reaches the network only if it uses the proxy itself`, { hint: 'run skillctl on node 22.21 or 24 and later' }));
   }
-  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}) }, diagnostics };
+  return { prepared: { argv: command, cwd, sandbox, runtime, caps: { memory, processes }, ...proxied, ...(confined.held !== undefined ? { held: confined.held } : {}), ...(confined.filter !== undefined ? { filter: confined.filter } : {}), ...bwrapOnly }, diagnostics };
 }
 
 export async function runProcess(p: PreparedProcess, o: ProcessRuntimeOptions, input: Uint8Array, signal?: AbortSignal): Promise<Attempt> {
@@ -269,5 +307,16 @@ async function spawnProcess(p: PreparedProcess, o: ProcessRuntimeOptions, env: R
   // The cgroup's memory cap killed one of the run's processes: the run passed max_memory, whatever
   // the process that printed the output says (a child killed in the background counts too).
   if (!r.aborted && !r.timedOut && o.cgroup !== undefined && (await o.cgroup.oomKilled())) return memoryLimited(r, o.limits);
-  return interpretProcess(r, o.limits);
+  const complained = p.bwrap !== undefined && !r.aborted && !r.timedOut && bwrapComplaint(r.exitCode, r.stdout, r.stderrTail) !== undefined;
+  return interpretProcess(r, o.limits, complained && !(await sandboxSetsUp(p.bwrap ?? [], p.cwd, env, fds)));
+}
+
+/**
+ * Whether bubblewrap sets this very sandbox up (the same mounts, descriptors and filter) and starts
+ * an empty command in it: asked only when a run's stderr holds what reads as bubblewrap's own
+ * complaint, which the skill can print as well as bubblewrap.
+ */
+async function sandboxSetsUp(bwrap: readonly string[], cwd: string, env: Readonly<Record<string, string>>, fds: SpawnSpec['fds']): Promise<boolean> {
+  const r = await spawnBounded({ argv: [...bwrap, '/bin/sh', '-c', ':'], cwd, env, ...(fds !== undefined ? { fds } : {}), timeoutMs: 10_000, maxStdout: 4096, maxStderr: 4096 });
+  return r.spawnError === undefined && r.exitCode === 0;
 }
