@@ -115,13 +115,6 @@ async function checkPinSignatures(
 ): Promise<string[]> {
   const required = pin.signers.length > 0 || ctx.minSigners > 0;
   if (!present && !required) return [];
-  if (uncovered !== undefined) {
-    // The manifest declares no content_digest: its digest, which is what is signed, covers none of
-    // the bundle's other files, so a signature of it vouches for whatever code sits beside it
-    // (other code re-pinned under the same manifest kept its signers). No signature counts.
-    found.push(signaturesUncovered(uncovered));
-    return [];
-  }
   const file = `${pin.source}/signatures.json`;
   let doc: SignaturesDoc | undefined;
   if (present) {
@@ -133,6 +126,13 @@ async function checkPinSignatures(
     doc = loaded.doc;
   } else {
     found.push(diag('SIGNATURES_INVALID', 'the pin requires signatures but the bundle has no signatures.json', { file: pin.source, hint: 'skillctl pin --sign <key> --signer <id>' }));
+  }
+  if (uncovered !== undefined && (required || (doc?.signatures.length ?? 0) > 0)) {
+    // The manifest declares no content_digest: its digest, which is what is signed, covers none of
+    // the bundle's other files, so a signature of it vouches for whatever code sits beside it
+    // (other code re-pinned under the same manifest kept its signers). No signature counts.
+    found.push(signaturesUncovered(uncovered));
+    return [];
   }
   if (hasErrors(ctx.trustDiagnostics)) {
     // Without trusted keys nothing can verify; the trust findings say why.
