@@ -25,15 +25,22 @@ const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its o
  * skillctl lock as an empty provenact lock dropped every pin, key and signer the base required, and
  * nothing else would say so.
  */
-export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string): Diagnostic[] {
-  if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel);
+export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string, keys?: SignerKeys): Diagnostic[] {
+  if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel, keys);
   if (head?.format === 'provenact' && base.format === 'provenact') return checkProvenactAgainstBase(head.lock, base.lock, file, baseLabel);
   const now = head === undefined ? 'there is no lock that loads' : `the lock is a ${head.format} lock`;
   return [diag('PIN_TRUST_CHANGED', `${now}, where ${baseLabel} has a ${base.format} lock: nothing the base requires is compared`, { file, pointer: '', hint: TRUST_HINT })];
 }
 
-/** Findings of `lock` (named `file`) against `base`, the lock of the base commit `baseLabel`. */
-export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: string, baseLabel: string): Diagnostic[] {
+/** Signer id to public key, as the keys file the lock trusts maps them. */
+export type SignerKeys = ReadonlyMap<string, { readonly base64: string }>;
+
+/**
+ * Findings of `lock` (named `file`) against `base`, the lock of the base commit `baseLabel`.
+ * `keys`, the keys file the lock trusts (the base's, or `PIN_TRUST_CHANGED` already): signers are
+ * counted by key, as min_signers counts them, since a keys file may give one key two ids.
+ */
+export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: string, baseLabel: string, keys?: SignerKeys): Diagnostic[] {
   const out: Diagnostic[] = [];
   const hint = TRUST_HINT;
   if (base.keys_digest !== undefined && (lock.keys_digest !== base.keys_digest || lock.keys_file !== base.keys_file)) {
@@ -47,15 +54,19 @@ export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: s
     if (!roots.has(r)) out.push(diag('PIN_TRUST_CHANGED', `skill root ${r} of ${baseLabel} is no longer searched`, { file, pointer: '/skill_roots', hint }));
   }
   const pinned = new Map(base.skills.map((p) => [`${p.skill_id}@${p.skill_version}`, p]));
-  const fewest = fewestSigners(base);
+  const count = (signers: readonly string[]): number => new Set(signers.map((s) => keys?.get(s)?.base64 ?? `id:${s}`)).size;
+  const fewest = fewestSigners(base, count);
   lock.skills.forEach((p, i) => {
     const was = pinned.get(`${p.skill_id}@${p.skill_version}`);
     if (was === undefined) {
       // A new version of a skill the base pins: with min_signers 0 and the base's versions signed
       // pin by pin, a change could pin a tampered version that requires no signer at all.
       const least = fewest.get(p.skill_id);
-      if (least !== undefined && p.signers.length < least) {
-        out.push(diag('PIN_TRUST_CHANGED', `${p.skill_id} ${p.skill_version} requires ${p.signers.length} signer(s); ${baseLabel} requires at least ${least} for every version of ${p.skill_id} it pins`, { file, pointer: `/skills/${i}/signers`, hint }));
+      // By key: two ids of one key in the keys file (alice and alice.ci) are one signer, not two.
+      const required = count(p.signers);
+      if (least !== undefined && required < least) {
+        const what = required === p.signers.length ? `${required} signer(s)` : `${p.signers.length} signer(s) of ${required} distinct key(s)`;
+        out.push(diag('PIN_TRUST_CHANGED', `${p.skill_id} ${p.skill_version} requires ${what}; ${baseLabel} requires at least ${least} for every version of ${p.skill_id} it pins`, { file, pointer: `/skills/${i}/signers`, hint }));
       }
       return;
     }
@@ -91,9 +102,9 @@ export function checkAgainstBase(lock: SkillctlLock, base: SkillctlLock, file: s
   return out;
 }
 
-/** For each skill id the lock pins, the fewest signers any of its versions requires. */
-function fewestSigners(lock: SkillctlLock): Map<string, number> {
+/** For each skill id the lock pins, the fewest signers (as `count` counts them) any of its versions requires. */
+function fewestSigners(lock: SkillctlLock, count: (signers: readonly string[]) => number): Map<string, number> {
   const out = new Map<string, number>();
-  for (const p of lock.skills) out.set(p.skill_id, Math.min(out.get(p.skill_id) ?? Infinity, p.signers.length));
+  for (const p of lock.skills) out.set(p.skill_id, Math.min(out.get(p.skill_id) ?? Infinity, count(p.signers)));
   return out;
 }

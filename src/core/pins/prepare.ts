@@ -14,6 +14,7 @@ import {
   checkSignatures,
   loadSignatures,
   renderSignatures,
+  signaturesUncovered,
   signDigest,
   upsertSignature,
   type PublicKey,
@@ -106,6 +107,10 @@ async function prepareSkill(ctx: PrepareContext, target: PinTarget, found: Diagn
   pushAll(found, loaded.diagnostics);
   if (loaded.diagnostics.length > 0) return undefined;
   let doc = loaded.doc;
+  if (validated.kind === 'bundle' && 'digests' in validated.validation && validated.validation.digests.content.declared === undefined && (ctx.signing.length > 0 || (doc?.signatures.length ?? 0) > 0)) {
+    found.push(signaturesUncovered(validated.validation.file));
+    return undefined;
+  }
   let write: PreparedSkill['write'];
   if (ctx.signing.length > 0) {
     if (target.kind === 'archive') {

@@ -20,7 +20,7 @@ import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostic
 import { sha256, treeDigest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { describeRefusal } from '../fs/read-bounded.js';
-import { checkSignatures, loadSignatures, type SignaturesDoc } from '../sign/index.js';
+import { checkSignatures, loadSignatures, signaturesUncovered, type SignaturesDoc } from '../sign/index.js';
 import type { SkillctlLockContext } from './context.js';
 import { declaredByManifest, declaredBySkillMd, readOr } from './declared.js';
 import type { SkillPin } from './model.js';
@@ -96,7 +96,10 @@ async function checkBundle(
   }
   const manifestDigest = declared.manifestDigest;
   compare('manifest_digest', manifestDigest);
-  const signers = manifestDigest === undefined ? [] : await checkPinSignatures(ctx, pin, source, listing.files.some((f) => f.path === 'signatures.json'), manifestDigest, inLock('signers'), found);
+  // A bundle's signatures cover its other files only through the manifest's content_digest.
+  const uncovered = pin.kind !== 'agent-skill' && declared.manifest !== undefined && declared.manifest.content_digest === undefined ? declared.file : undefined;
+  const present = listing.files.some((f) => f.path === 'signatures.json');
+  const signers = manifestDigest === undefined ? [] : await checkPinSignatures(ctx, pin, source, present, manifestDigest, inLock('signers'), found, uncovered);
   return { signers, ...(declared.manifest !== undefined ? { manifest: declared.manifest } : {}) };
 }
 
@@ -108,6 +111,7 @@ async function checkPinSignatures(
   digest: Sha256Digest,
   at: { file: string; pointer?: string },
   found: Diagnostic[],
+  uncovered?: string,
 ): Promise<string[]> {
   const required = pin.signers.length > 0 || ctx.minSigners > 0;
   if (!present && !required) return [];
@@ -122,6 +126,13 @@ async function checkPinSignatures(
     doc = loaded.doc;
   } else {
     found.push(diag('SIGNATURES_INVALID', 'the pin requires signatures but the bundle has no signatures.json', { file: pin.source, hint: 'skillctl pin --sign <key> --signer <id>' }));
+  }
+  if (uncovered !== undefined && (required || (doc?.signatures.length ?? 0) > 0)) {
+    // The manifest declares no content_digest: its digest, which is what is signed, covers none of
+    // the bundle's other files, so a signature of it vouches for whatever code sits beside it
+    // (other code re-pinned under the same manifest kept its signers). No signature counts.
+    found.push(signaturesUncovered(uncovered));
+    return [];
   }
   if (hasErrors(ctx.trustDiagnostics)) {
     // Without trusted keys nothing can verify; the trust findings say why.

@@ -14,7 +14,7 @@ export const SIGN_CODES = {
   },
   SIGNATURES_INVALID: {
     severity: 'error',
-    title: 'signatures.json is missing where signatures are required, malformed, names another manifest, repeats a signer or uses an algorithm other than ed25519.',
+    title: 'signatures.json is missing where signatures are required, malformed, names another manifest, repeats a signer or uses an algorithm other than ed25519, or signs a manifest that declares no content_digest.',
     exit: 'findings',
   },
   SIGNATURE_BAD: { severity: 'error', title: 'A signature does not verify with its signer\'s public key.', exit: 'findings' },

@@ -19,6 +19,7 @@ export {
   checkSignatures,
   loadSignatures,
   renderSignatures,
+  signaturesUncovered,
   signDigest,
   upsertSignature,
   verifyDigestSignature,

@@ -66,6 +66,20 @@ export function loadSignatures(bytes: Uint8Array, file: string, withArtifact = f
   return { doc: { ...(data as unknown as SignaturesDoc), signatures: entries }, diagnostics: [] };
 }
 
+/**
+ * The finding for signatures of a bundle manifest that declares no `content_digest` (`file` names
+ * the manifest). What is signed is the manifest digest, which covers the bundle's other files only
+ * through that field: without it a signature vouches for any code beside the manifest, so pin
+ * refuses to sign or record one, and verify-pins counts none.
+ */
+export function signaturesUncovered(file: string): Diagnostic {
+  return diag('SIGNATURES_INVALID', "the manifest declares no content_digest: a signature of it covers none of the bundle's other files", {
+    file,
+    pointer: '/content_digest',
+    hint: 'skillctl validate --fix adds content_digest; then sign again (skillctl pin --sign)',
+  });
+}
+
 /** Ed25519 signature of the digest string, standard base64. */
 export function signDigest(key: SecretKey, digest: string): string {
   return signRaw(null, Buffer.from(digest, 'utf8'), key.privateKey).toString('base64');
