@@ -14,7 +14,7 @@
  * of its own (Claude Code loads nested skill folders), one the collision check never saw. The
  * authority part is never resolved on the network (the SEP forbids it); it is only text.
  */
-import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName } from '../bundle/index.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName, opensAsLock } from '../bundle/index.js';
 import { LOCK_MARKER } from '../fs/project.js';
 // The file, not the index: pins/ imports this folder.
 import { AGENT_SKILL_ROOTS } from '../pins/skill-roots.js';
@@ -87,8 +87,7 @@ export function filePathOf(skill: SkillUri, fileUri: string): { readonly path: s
   if (root !== undefined) return { problem: `${fileUri}: a file under ${root}/, where an agent host loads it as a skill of its own, which the pull does not check` };
   // A lock makes the folder it lies in a project root to every skillctl started there: its lock
   // (`run demo.hello` there ran the server's copy of the project's pinned skill), keys and policy.
-  const key = collisionKey(decoded.join('/'));
-  if (key === LOCK_MARKER || key.endsWith(`/${LOCK_MARKER}`)) {
+  if (opensAsLock(decoded.join('/'))) {
     return { problem: `${fileUri}: a ${LOCK_MARKER}, which makes the folder holding it a project of its own (its lock, keys and policy) to skillctl started there` };
   }
   return { path: decoded.join('/') };
