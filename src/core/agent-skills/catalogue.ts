@@ -5,6 +5,7 @@
  * prints no block when there is an error (a catalogue missing a skill the user named is worse than none).
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
+import { skillNameKey } from './checks/name.js';
 import type { PromptSkill } from './prompt.js';
 import { readAgentSkill } from './read-properties.js';
 import { pushAll } from '../findings.js';
@@ -24,7 +25,9 @@ export async function readPromptSkills(dirs: readonly { readonly dir: string; re
     const r = await readAgentSkill(dir, label);
     pushAll(diagnostics, r.diagnostics);
     if (r.properties === undefined || r.location === undefined) continue;
-    const first = seen.get(r.properties.name);
+    // By the name as the reference reads it: `ｈｅｌｌｏ` beside `hello` is one name to an agent.
+    const key = skillNameKey(r.properties.name);
+    const first = seen.get(key);
     if (first !== undefined) {
       diagnostics.push(
         diag('AGENT_SKILL_NAME_DUPLICATE', `skill name ${JSON.stringify(r.properties.name)} is also used by ${first}`, {
@@ -32,7 +35,7 @@ export async function readPromptSkills(dirs: readonly { readonly dir: string; re
           hint: 'agents tell skills apart by name; rename one of them',
         }),
       );
-    } else seen.set(r.properties.name, r.file);
+    } else seen.set(key, r.file);
     skills.push({ name: r.properties.name, description: r.properties.description, location: r.location });
   }
   return { skills, diagnostics };

@@ -1,7 +1,7 @@
 export { readPromptSkills, type PromptCatalogue } from './catalogue.js';
 export { AGENT_SKILL_CODES, type AgentSkillCode } from './codes.js';
 export { convertSkillDir, type Converted, type ConvertedEntrypoint, type ConvertRequest, type ConvertTarget } from './convert.js';
-export { estimateTokens, nameFindings, normalizeName, relativeLinks, splitTools } from './checks/index.js';
+export { estimateTokens, nameFindings, normalizeName, relativeLinks, skillNameKey, splitTools } from './checks/index.js';
 export { parseSkillMd, type SkillMdDocument } from './frontmatter.js';
 export { AGENT_SKILL_KIND, agentSkillIdentity, agentSkillManifestDigest, agentSkillVersion, type AgentSkillIdentity } from './identity.js';
 export {

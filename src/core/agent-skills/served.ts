@@ -29,6 +29,7 @@ import { hashRegularFile, type HashedFile } from './served-read.js';
 import { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, type FileIdentity, type SkillFolder } from './served-walk.js';
 import { manifestToSkillMd } from './to-skill-md.js';
 import { checkSkillMd } from './validate.js';
+import { skillNameKey } from './checks/name.js';
 
 const MANIFEST_FILES: ReadonlySet<string> = new Set(MANIFEST_NAMES);
 
@@ -217,10 +218,23 @@ export async function readServedSkills(folders: readonly SkillFolder[], cache: D
   const skills: ServedSkill[] = [];
   const diagnostics: Diagnostic[] = [];
   const byPath = new Map<string, ServedSkill>();
+  // Two skills at two paths are two URIs, both served; but one spelt so as to read as the other's
+  // name (`ｈｅｌｌｏ` beside `hello`, as validate and the reference read names) is said.
+  const byName = new Map<string, ServedSkill>();
   for (const folder of folders) {
     const r = await readServedSkill(folder, cache);
     pushAll(diagnostics, r.diagnostics);
     if (r.skill === undefined) continue;
+    const key = skillNameKey(r.skill.name);
+    const alike = byName.get(key);
+    if (alike !== undefined && alike.name !== r.skill.name && alike.path !== r.skill.path) {
+      diagnostics.push(
+        diag('AGENT_SKILL_NAME_DUPLICATE', `skill name ${JSON.stringify(r.skill.name)} reads as ${JSON.stringify(alike.name)}, served from ${alike.label}`, {
+          file: join(folder.label, SERVED_SKILL_MD),
+          hint: 'agents tell skills apart by name; rename one of them',
+        }),
+      );
+    } else if (alike === undefined) byName.set(key, r.skill);
     const first = byPath.get(r.skill.path);
     if (first !== undefined) {
       diagnostics.push(

@@ -8,6 +8,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
+import { LOCK_MARKER } from '../fs/project.js';
 
 /** Code points HFS+ leaves out of a name when comparing (the list git's `is_hfs_dotgit` skips). */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -25,6 +26,16 @@ export function foldName(name: string): string {
   while (end > 0 && (folded.charCodeAt(end - 1) === 0x2e || folded.charCodeAt(end - 1) === 0x20)) end--;
   // `.` and `..` stay themselves: they are never entries.
   return end === 0 ? folded : folded.slice(0, end);
+}
+
+/**
+ * Whether `path` (POSIX, relative to a folder placed whole: a pulled skill) opens, on some common
+ * file system, as a skillctl lock at any depth. The folder holding it is then a project root to
+ * every skillctl started there, with that lock's pins, keys and policy, none of them the project's.
+ */
+export function opensAsLock(path: string): boolean {
+  const key = path.split('/').map(foldName).join('/');
+  return key === LOCK_MARKER || key.endsWith(`/${LOCK_MARKER}`);
 }
 
 /** The names in one folder of a listing: by their spelling, and by the folded spelling of the first spelt. */

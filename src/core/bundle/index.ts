@@ -4,7 +4,7 @@ export { computeContent, hashFiles, listAndHash, type BundleContent, type Hashed
 export { asyncDirOps, syncDirOps, type DirHandle, type DirOps, type HashedRegular } from './dir-ops.js';
 export { atBelow, childPath, DirCursor, isLinkErrno, LinkOnTheWay, openRoot, pathBelow, RootChanged, rootChangedFound, symlinkFound, type RootIdentity } from './dir-below.js';
 export { bundleDirSource, dirSource, type BundleDirOptions, type DirSourceOptions } from './dir-source.js';
-export { foldName, pathCollisions } from './fold-name.js';
+export { foldName, opensAsLock, pathCollisions } from './fold-name.js';
 export { digestBytes, hashStream } from './hash-stream.js';
 export { excludedWithAncestors, isExcluded, parseSkillignore } from './path-filter.js';
 export { memorySource, type MemoryFile } from './memory-source.js';

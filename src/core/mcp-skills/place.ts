@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { skillNameKey } from '../agent-skills/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths, sha256 } from '../digest/index.js';
 import { isSkillctlError } from '../errors.js';
@@ -70,6 +71,7 @@ async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, or
   const local = await opts.localFolders();
   for (const s of skills) {
     const dir = join(opts.outDir, s.name);
+    const name = skillNameKey(s.name);
     const key = originKey(opts.root, dir);
     const here = { server: opts.server, uri: s.uri };
     if (await entryExists(dir)) {
@@ -85,7 +87,9 @@ async function collisions(skills: readonly PulledSkill[], opts: PlaceOptions, or
       }
     }
     for (const folder of local) {
-      if (basename(folder) !== s.name || folder === key) continue;
+      // By the name an agent reads, not the bytes: `ｈｅｌｌｏ` (a warning to validate, which reads
+      // it as `hello`) or `Hello` beside a local `hello` is the same skill to an agent.
+      if (skillNameKey(basename(folder)) !== name || folder === key) continue;
       const o = origins[folder];
       if (o !== undefined && sameOrigin(o, here)) continue;
       diagnostics.push(

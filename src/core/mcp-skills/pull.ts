@@ -4,6 +4,7 @@
  * the server shows under each skill, then every file read and verified. Nothing is written here;
  * place.ts writes the verified skills.
  */
+import { skillNameKey } from '../agent-skills/index.js';
 import { pushAll } from '../findings.js';
 import { mapLimited } from '../map-limited.js';
 import { diag, hasErrors, sortDiagnostics, type Diagnostic } from '../diagnostics.js';
@@ -56,12 +57,16 @@ async function entriesOf(server: SkillServer, request: PullRequest, limits: Pull
  */
 function sameNames(plans: readonly PlannedSkill[]): Diagnostic[] {
   const byName = new Map<string, string[]>();
-  for (const p of plans) byName.set(p.skill.name, [...(byName.get(p.skill.name) ?? []), p.entry.uri]);
+  for (const p of plans) {
+    // One name to an agent (skillNameKey), though two folders: `hello` and `ｈｅｌｌｏ`.
+    const key = skillNameKey(p.skill.name);
+    byName.set(key, [...(byName.get(key) ?? []), p.entry.uri]);
+  }
   return [...byName.values()]
     .filter((uris) => uris.length > 1)
     .flatMap((uris) =>
       uris.map((u) =>
-        diag('MCP_PULL_NAME_COLLISION', `${u} has the name of ${uris.filter((o) => o !== u).join(', ')}; both would be written to one folder`, {
+        diag('MCP_PULL_NAME_COLLISION', `${u} has the name of ${uris.filter((o) => o !== u).join(', ')}; an agent takes both for one skill (or one folder would hold both)`, {
           file: u,
           hint: 'pull one of them by its URI',
         }),

@@ -8,12 +8,14 @@
  * segment, no percent-encoded separator, NUL or control character, no query or fragment, and no
  * directory skillctl never takes into a bundle (.git, node_modules, .skillctl), in any spelling a
  * case-insensitive or normalising file system takes for it (`.GIT/config` is `.git/config` on
- * macOS and Windows: a repository whose config git obeys in the pulled folder), nor any folder an
+ * macOS and Windows: a repository whose config git obeys in the pulled folder), no skillctl lock
+ * (`pins/skills.lock.json`: a project root of the server's making), nor any folder an
  * agent host loads skills from (`.claude/skills/`): a skill nested there is loaded under a name
  * of its own (Claude Code loads nested skill folders), one the collision check never saw. The
  * authority part is never resolved on the network (the SEP forbids it); it is only text.
  */
-import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName } from '../bundle/index.js';
+import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName, opensAsLock } from '../bundle/index.js';
+import { LOCK_MARKER } from '../fs/project.js';
 // The file, not the index: pins/ imports this folder.
 import { AGENT_SKILL_ROOTS } from '../pins/skill-roots.js';
 
@@ -83,6 +85,11 @@ export function filePathOf(skill: SkillUri, fileUri: string): { readonly path: s
   const dirs = `/${decoded.slice(0, -1).map(foldName).join('/')}/`;
   const root = AGENT_SKILL_ROOTS.find((r) => dirs.includes(`/${r}/`));
   if (root !== undefined) return { problem: `${fileUri}: a file under ${root}/, where an agent host loads it as a skill of its own, which the pull does not check` };
+  // A lock makes the folder it lies in a project root to every skillctl started there: its lock
+  // (`run demo.hello` there ran the server's copy of the project's pinned skill), keys and policy.
+  if (opensAsLock(decoded.join('/'))) {
+    return { problem: `${fileUri}: a ${LOCK_MARKER}, which makes the folder holding it a project of its own (its lock, keys and policy) to skillctl started there` };
+  }
   return { path: decoded.join('/') };
 }
 

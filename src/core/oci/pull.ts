@@ -14,7 +14,7 @@ import { mkdtemp, rename, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { streamedArchiveBounds, unsafeArchivePath } from '../archive/index.js';
-import { unpackTgz, unpackTgzFile } from '../bundle/index.js';
+import { opensAsLock, unpackTgz, unpackTgzFile } from '../bundle/index.js';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { isSha256Digest, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
@@ -157,6 +157,13 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
     } else source = (await fetched.streamLayer((pieces) => unpackTgz(pieces, target, bounds, label))).result;
     const check = await checkSkillSource(source, config.id, { dirName: config.id });
     if (!check.ok || check.kind === undefined || check.identity === undefined) return { ok: false, ...base, ...withSigners, diagnostics: check.diagnostics };
+    // A lock in the layer would make the placed folder (or one in it) a project of the publisher's
+    // making: `run ID` started there ran the layer's copy of a skill the project pins.
+    const lock = (await source.list()).files.find((f) => opensAsLock(f.path));
+    if (lock !== undefined) {
+      const why = `${reference}: the layer holds ${lock.path}, which makes the folder holding it a project of its own (its lock, keys and policy) to skillctl started there`;
+      return { ok: false, ...base, ...withSigners, diagnostics: [...check.diagnostics, diag('PIN_NESTED_LOCK', why, { file: lock.path, hint: 'a skill carries no lock: ask its publisher to remove it' })] };
+    }
     if (check.kind !== config.kind || !isSkill(check.identity, config)) {
       throw new SkillctlError(
         'OCI_MANIFEST_INVALID',

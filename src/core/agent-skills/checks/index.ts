@@ -11,6 +11,6 @@ import type { Check } from './check.js';
 export const CHECKS: readonly Check[] = [fields, name, description, metadata, allowedTools, bodySize, links, folderSize];
 
 export type { Check, CheckContext } from './check.js';
-export { nameFindings, normalizeName } from './name.js';
+export { nameFindings, normalizeName, skillNameKey } from './name.js';
 export { estimateTokens, relativeLinks } from './body.js';
 export { splitTools } from './allowed-tools.js';

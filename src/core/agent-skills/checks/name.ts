@@ -1,3 +1,4 @@
+import { foldName } from '../../bundle/fold-name.js';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { charLength, NAME_MAX_CHARS, RESERVED_NAME_WORDS, type NameCharset } from '../model.js';
 import { isString, typeName, type Check } from './check.js';
@@ -9,6 +10,15 @@ const UNICODE_NAME = /^[\p{L}\p{N}-]+$/u;
 /** The name as the reference compares it: surrounding spaces removed, NFKC-normalised. */
 export function normalizeName(name: string): string {
   return name.trim().normalize('NFKC');
+}
+
+/**
+ * The one spelling of every name an agent may take for the same skill: the name as the reference
+ * reads it (normalizeName: `ｈｅｌｌｏ` is `hello`, a warning only), folded as a case-insensitive
+ * or normalising file system folds a folder's name. Two skills are one name when their keys are.
+ */
+export function skillNameKey(name: string): string {
+  return foldName(normalizeName(name));
 }
 
 /** Every rule on a `name` value: type, length, case, hyphens, characters, folder match, platform words. */
