@@ -95,6 +95,22 @@ describe('verify-pins --base: a provenact lock against the base\'s provenact loc
     );
   });
 
+  // The keys file the base's entries pin gives alice's key a second id (alice.ci). A new
+  // version signed by alice alone, as both ids, was two signers to --base, as many as every entry
+  // of the base requires (until the stop of 2026-12-01); by key it is one. Verified with
+  // MIN_SIGNERS 1, which the entry alone meets (under provenact's default of 2 it fails anyway).
+  it('a new version signed by one key under two ids of a keys file the base trusts: PIN_TRUST_CHANGED at its signers', async () => {
+    const { repo: r, entries } = await repo();
+    r.keys['alice.ci'] = r.keys['alice.dev'] as (typeof r.keys)[string];
+    for (const [i, e] of entries.entries()) entries[i] = await writeBundle(r, String(e.id), String(e.version), ['alice.dev', 'codex.release']);
+    await writeLock(r, entries);
+    commit(r.root, 'alice.ci: the CI runner signs with alice.dev\'s key');
+    git(r.root, ['checkout', '-q', '-b', 'pr']);
+    await writeLock(r, [...entries, await writeBundle(r, 'echo.minimal', '0.2.0', ['alice.ci', 'alice.dev'], { wasm: TAMPERED_WASM })]);
+    commit(r.root, 'echo.minimal 0.2.0');
+    refusedAgainstMain(r.root, [['PIN_TRUST_CHANGED', '/skills/2/signers']], ['--min-signers', '1']);
+  });
+
   it('an entry removed in one commit and re-added changed in the next', async () => {
     const { repo: r, entries } = await repo();
     git(r.root, ['checkout', '-q', '-b', 'pr']);

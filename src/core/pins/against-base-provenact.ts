@@ -11,6 +11,7 @@
  * could re-pin an entry, or add one, under keys it generated and a keys file it wrote.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
+import type { SignerKeys } from './against-base.js';
 import type { ProvenactLock, ProvenactPin } from './model.js';
 
 const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
@@ -19,8 +20,13 @@ const IMMUTABLE_HINT = 'a changed bundle is a new version, never a re-pinned old
 const identity = (p: ProvenactPin): string => JSON.stringify([p.id, p.version]);
 const substrate = (l: ProvenactLock): string => (l.substrate_pin === undefined ? 'none' : `${l.substrate_pin.repo} ${l.substrate_pin.commit}`);
 
-/** Findings of `lock` (named `file`) against `base`, the provenact lock of the base commit `baseLabel`. */
-export function checkProvenactAgainstBase(lock: ProvenactLock, base: ProvenactLock, file: string, baseLabel: string): Diagnostic[] {
+/**
+ * Findings of `lock` (named `file`) against `base`, the provenact lock of the base commit
+ * `baseLabel`. `keys`, by keys digest, the keys files of the lock's entries (each read and hashed
+ * to its entry's digest): an entry's signers are counted by key where its keys file is there, as
+ * the runner's MIN_SIGNERS counts them, since a keys file may give one key two ids.
+ */
+export function checkProvenactAgainstBase(lock: ProvenactLock, base: ProvenactLock, file: string, baseLabel: string, keys: ReadonlyMap<string, SignerKeys> = new Map()): Diagnostic[] {
   const out: Diagnostic[] = [];
   const trust = (pointer: string, message: string): void => void out.push(diag('PIN_TRUST_CHANGED', message, { file, pointer, hint: TRUST_HINT }));
   // provenact's CI checks out and builds this commit to verify the bundles: another is another verifier.
@@ -31,8 +37,9 @@ export function checkProvenactAgainstBase(lock: ProvenactLock, base: ProvenactLo
   const trustedKeys = new Set(base.skills.map((p) => p.keys_digest));
   // A loop, not Math.min(...): a lock of 64 MiB holds more entries than a call takes arguments.
   // A base without entries requires no signers yet.
+  const count = (p: ProvenactPin): number => new Set(p.signers.map((s) => keys.get(p.keys_digest)?.get(s)?.base64 ?? `id:${s}`)).size;
   let floor = base.skills.length === 0 ? 0 : Infinity;
-  for (const p of base.skills) floor = Math.min(floor, p.signers.length);
+  for (const p of base.skills) floor = Math.min(floor, count(p));
   lock.skills.forEach((p, i) => {
     const at = `/skills/${i}`;
     const what = `${p.id} ${p.version}`;
@@ -41,7 +48,11 @@ export function checkProvenactAgainstBase(lock: ProvenactLock, base: ProvenactLo
       // A new entry verifies under the keys it names: keys no entry of the base trusts are new
       // trust, as a skillctl lock's new keys file is. A base without entries trusts none yet.
       if (trustedKeys.size > 0 && !trustedKeys.has(p.keys_digest)) trust(`${at}/keys_digest`, `${what} trusts ${p.keys_file} ${p.keys_digest}, a keys file no entry of ${baseLabel} trusts`);
-      if (p.signers.length < floor) trust(`${at}/signers`, `${what} requires ${p.signers.length} signers, fewer than any entry of ${baseLabel} requires (${floor})`);
+      const required = count(p);
+      if (required < floor) {
+        const signers = required === p.signers.length ? `${required} signers` : `${p.signers.length} signers of ${required} distinct key(s)`;
+        trust(`${at}/signers`, `${what} requires ${signers}, fewer than any entry of ${baseLabel} requires (${floor})`);
+      }
       return;
     }
     for (const key of ['artifact', 'manifest_hash'] as const) {

@@ -10,7 +10,9 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { checkProvenactAgainstBase } from './against-base-provenact.js';
+import type { LockContext } from './context.js';
 import type { LoadedLock, SkillctlLock } from './model.js';
+import { provenactPinKeys } from './verify-provenact.js';
 import { skillRootsOf } from './skill-roots.js';
 
 const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
@@ -25,15 +27,33 @@ const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its o
  * skillctl lock as an empty provenact lock dropped every pin, key and signer the base required, and
  * nothing else would say so.
  */
-export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string, keys?: SignerKeys): Diagnostic[] {
-  if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel, keys);
-  if (head?.format === 'provenact' && base.format === 'provenact') return checkProvenactAgainstBase(head.lock, base.lock, file, baseLabel);
+export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedLock, file: string, baseLabel: string, keys?: LockKeys): Diagnostic[] {
+  if (head?.format === 'skillctl' && base.format === 'skillctl') return checkAgainstBase(head.lock, base.lock, file, baseLabel, keys?.format === 'skillctl' ? keys.keys : undefined);
+  if (head?.format === 'provenact' && base.format === 'provenact') return checkProvenactAgainstBase(head.lock, base.lock, file, baseLabel, keys?.format === 'provenact' ? keys.byDigest : undefined);
   const now = head === undefined ? 'there is no lock that loads' : `the lock is a ${head.format} lock`;
   return [diag('PIN_TRUST_CHANGED', `${now}, where ${baseLabel} has a ${base.format} lock: nothing the base requires is compared`, { file, pointer: '', hint: TRUST_HINT })];
 }
 
 /** Signer id to public key, as the keys file the lock trusts maps them. */
 export type SignerKeys = ReadonlyMap<string, { readonly base64: string }>;
+
+/**
+ * The keys a lock's signers are counted by: a skillctl lock's keys file, or a provenact lock's
+ * keys files by digest (each entry names its own).
+ */
+export type LockKeys = { readonly format: 'skillctl'; readonly keys: SignerKeys } | { readonly format: 'provenact'; readonly byDigest: ReadonlyMap<string, SignerKeys> };
+
+/** The keys `ctx`'s signers are counted by against a base (a provenact entry's keys file read again, and hashed). */
+export async function lockKeys(ctx: LockContext): Promise<LockKeys> {
+  if (ctx.format === 'skillctl') return { format: 'skillctl', keys: ctx.keys };
+  const byDigest = new Map<string, SignerKeys>();
+  for (const pin of ctx.lock.skills) {
+    if (byDigest.has(pin.keys_digest)) continue;
+    const keys = await provenactPinKeys(ctx, pin);
+    if (keys !== undefined) byDigest.set(pin.keys_digest, keys);
+  }
+  return { format: 'provenact', byDigest };
+}
 
 /**
  * Findings of `lock` (named `file`) against `base`, the lock of the base commit `baseLabel`.

@@ -31,5 +31,5 @@ export { verifyLock, type LockVerification, type VerifyLockOptions } from './ver
 export { verifyPackPin, type PackVerification } from './verify-pack.js';
 export { verifyProvenactPin, type ProvenactVerification } from './verify-provenact.js';
 export { pinnedDirectory, verifySkillPin, verifySourceAgainstPin, type DigestComparison, type PinVerification } from './verify-skill.js';
-export { checkAgainstBase, checkLockAgainstBase, type SignerKeys } from './against-base.js';
+export { checkAgainstBase, checkLockAgainstBase, lockKeys, type LockKeys, type SignerKeys } from './against-base.js';
 export { CHECKOUT_ATTRIBUTES, checkCheckout, checkoutAnchors, isLfsPointer, LFS_POINTER_MAX, type CheckedOutFile, type CheckoutAttributes } from './checkout.js';

@@ -43,6 +43,21 @@ async function readPinned(ops: DirOps, path: string, max: number): Promise<Buffe
   throw new SkillctlError('INPUT_UNREADABLE', describeRefusal(r, path));
 }
 
+/**
+ * The keys of `pin`'s keys file as its verification loads them (signer id to key), read through
+ * the lock's own reads; undefined where the file cannot be read, does not hash to the pin's
+ * `keys_digest` or does not load. `verify-pins --base` counts an entry's signers by these keys.
+ */
+export async function provenactPinKeys(ctx: ProvenactLockContext, pin: ProvenactPin): Promise<ReadonlyMap<string, { readonly base64: string }> | undefined> {
+  const dir = pin.bundle_dir.replace(/\/+$/, '');
+  const { abs } = await resolveSource(ctx.root, dir, 'bundle_dir', { file: ctx.lockFile }, ctx.ops, ctx.realRoot);
+  if (abs === undefined) return undefined;
+  const bytes = await readPinned(ctx.ops, join(abs, pin.keys_file), JSON_MAX).catch(() => undefined);
+  if (!Buffer.isBuffer(bytes) || sha256(bytes) !== pin.keys_digest) return undefined;
+  const loaded = loadPublicKeys(bytes, `${dir}/${pin.keys_file}`);
+  return hasErrors(loaded.diagnostics) ? undefined : loaded.keys;
+}
+
 /** Why a provenact manifest.json does not have the v0 shape (unknown fields refused), or undefined. */
 export function manifestShape(m: Record<string, unknown>): string | undefined {
   for (const k of Object.keys(m)) if (!MANIFEST_FIELDS.has(k)) return `unknown field \`${k}\``;

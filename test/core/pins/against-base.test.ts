@@ -5,7 +5,7 @@
 // makes the same changes in real git repositories).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkLockAgainstBase, LOCK_VERSION, type ProvenactLock, type ProvenactPin, type SkillctlLock, type SkillPin } from '../../../src/core/pins/index.js';
+import { checkLockAgainstBase, LOCK_VERSION, type LockKeys, type ProvenactLock, type ProvenactPin, type SkillctlLock, type SkillPin } from '../../../src/core/pins/index.js';
 import type { Sha256Digest } from '../../../src/core/digest/index.js';
 
 const digest = (c: string): Sha256Digest => `sha256:${c.repeat(64)}` as Sha256Digest;
@@ -24,8 +24,8 @@ const lock = (skills: readonly ProvenactPin[], extra: Partial<ProvenactLock> = {
 const BASE = lock([entry('echo.minimal', '0.1.0'), entry('fs.read_text', '0.1.0')]);
 
 /** [code, pointer] of each finding of `head` against `base`. */
-function found(head: ProvenactLock, base: ProvenactLock = BASE): string[][] {
-  const ds = checkLockAgainstBase({ format: 'provenact', lock: head }, { format: 'provenact', lock: base }, 'pins/skills.lock.json', 'main (0123456789ab)');
+function found(head: ProvenactLock, base: ProvenactLock = BASE, keys?: LockKeys): string[][] {
+  const ds = checkLockAgainstBase({ format: 'provenact', lock: head }, { format: 'provenact', lock: base }, 'pins/skills.lock.json', 'main (0123456789ab)', keys);
   for (const d of ds) assert.equal(d.file, 'pins/skills.lock.json');
   return ds.map((d) => [d.code, d.pointer ?? '']);
 }
@@ -73,6 +73,20 @@ describe('verify-pins --base: two provenact locks', () => {
       ['PIN_TRUST_CHANGED', '/skills/2/keys_digest'],
       ['PIN_TRUST_CHANGED', '/skills/3/signers'],
     ]);
+  });
+
+  // The keys file every entry pins (digest c) gives alice's key a second id, alice.ci: signers
+  // were counted by id, so a new version signed by alice alone, as both, passed for the two
+  // signers every entry of the base requires (until the stop of 2026-12-01).
+  it('a new entry whose signers are one key under two ids of the keys file: PIN_TRUST_CHANGED, counted by key', () => {
+    const keys: LockKeys = { format: 'provenact', byDigest: new Map([[digest('c'), new Map([['alice.dev', { base64: 'A' }], ['alice.ci', { base64: 'A' }], ['codex.release', { base64: 'C' }]])]]) };
+    const aliased = lock([...BASE.skills, entry('echo.minimal', '0.2.0', { signers: ['alice.ci', 'alice.dev'] })]);
+    assert.deepEqual(found(aliased, BASE, keys), [['PIN_TRUST_CHANGED', '/skills/2/signers']]);
+    const [d] = checkLockAgainstBase({ format: 'provenact', lock: aliased }, { format: 'provenact', lock: BASE }, 'pins/skills.lock.json', 'main (0123456789ab)', keys);
+    assert.equal(d?.message, 'echo.minimal 0.2.0 requires 2 signers of 1 distinct key(s), fewer than any entry of main (0123456789ab) requires (2)');
+    // Two keys, and the ids of a keys file that is not there counted as ids, as before.
+    assert.deepEqual(found(lock([...BASE.skills, entry('echo.minimal', '0.2.0', { signers: ['alice.ci', 'codex.release'] })]), BASE, keys), []);
+    assert.deepEqual(found(aliased), []);
   });
 
   it('another substrate_pin, or none: PIN_TRUST_CHANGED at /substrate_pin', () => {

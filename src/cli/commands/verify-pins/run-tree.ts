@@ -7,7 +7,7 @@
 import { isAbsolute, join, posix } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
 import { SkillctlError } from '../../../core/errors.js';
-import { checkLockAgainstBase, DEFAULT_LOCK_PATH, type SignerKeys, LOCK_MAX_BYTES, lockRoot, openLock, verifyLock, type LoadedLock, type LockContext, type LockVerification } from '../../../core/pins/index.js';
+import { checkLockAgainstBase, DEFAULT_LOCK_PATH, type LockKeys, LOCK_MAX_BYTES, lockKeys, lockRoot, openLock, verifyLock, type LoadedLock, type LockContext, type LockVerification } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
@@ -72,7 +72,7 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
   const { root, lockPath, lockFile } = await lockPlace(cwd, opts, opened);
   // --base: REV's lock, read first, whatever the lock being verified turns out to be.
   const base = opts.base !== undefined ? await loadBaseLock(ctx, opts.base, lockPath, lockFile) : undefined;
-  const againstBase = (head: LoadedLock | undefined, keys?: SignerKeys): Diagnostic[] => (base?.loaded !== undefined ? checkLockAgainstBase(head, base.loaded, lockFile, base.label, keys) : []);
+  const againstBase = (head: LoadedLock | undefined, keys?: LockKeys): Diagnostic[] => (base?.loaded !== undefined ? checkLockAgainstBase(head, base.loaded, lockFile, base.label, keys) : []);
   const view: VerifyPinsRenderOptions = { json: ctx.opts.json, style: ctx.style, quiet: ctx.opts.quiet, lockFile, tree: opened.label };
   let bytes: Buffer | undefined;
   if (opts.lock === '-') {
@@ -114,7 +114,7 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
   }
   // What git hashes is not always what a checkout writes: .gitattributes can route a pinned file through a filter.
   result = adding(result, await checkoutFindings(opened, lock.context, root, opts.lock === '-' ? undefined : lockPath));
-  result = adding(result, againstBase(loadedOf(lock.context), lock.context.format === 'skillctl' ? lock.context.keys : undefined));
+  result = adding(result, againstBase(loadedOf(lock.context), base?.loaded !== undefined ? await lockKeys(lock.context) : undefined));
   result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
