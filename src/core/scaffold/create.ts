@@ -9,7 +9,7 @@ import { validateAgentSkill } from '../agent-skills/index.js';
 import type { MemoryFile } from '../bundle/index.js';
 import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import { errnoCode, InternalError, SkillctlError } from '../errors.js';
-import { createFileOrRefuse, makeDirs, writeFileAtomic } from '../fs/index.js';
+import { createFileOrRefuse, linkBelow, makeDirs, writeFileAtomic } from '../fs/index.js';
 import { fixDigests, validateBundle } from '../manifest/index.js';
 import { scaffoldSkill, type ScaffoldSpec } from './scaffold.js';
 
@@ -44,10 +44,25 @@ async function writeInto(root: string, files: readonly MemoryFile[], replace: bo
     const path = join(root, ...f.path.split('/'));
     await makeDirs(dirname(path));
     const mode = f.mode === '0755' ? 0o755 : 0o644;
-    if (replace) {
-      await writeFileAtomic(path, f.data, mode);
-      await chmod(path, mode);
-    } else await createFileOrRefuse(path, f.data, mode);
+    // The mode is the new file's own from its creation, not a chmod after the rename: that follows
+    // a link, and a program writing the folder could put one there in between (`~/.ssh/id_ed25519`).
+    if (replace) await writeFileAtomic(path, f.data, mode);
+    else await createFileOrRefuse(path, f.data, mode);
+  }
+}
+
+/**
+ * A folder written into with `--force` may be a repository's, which may hold `scripts` as a link
+ * (git checks links out as links) to a folder outside it: the scaffold's script was written there,
+ * replacing a file of that name, before validation found the link. Refused (OUTPUT_UNWRITABLE)
+ * before anything is written when a folder of a file below `target` is a link.
+ */
+async function refuseLinkedFolders(target: string, files: readonly MemoryFile[], label: string): Promise<void> {
+  for (const f of files) {
+    const linked = await linkBelow(target, dirname(join(target, ...f.path.split('/'))));
+    if (linked !== undefined) {
+      throw new SkillctlError('OUTPUT_UNWRITABLE', `${linked} is a link: init writes ${f.path} only inside ${label}`, { hint: 'remove the link, or choose a new folder' });
+    }
   }
 }
 
@@ -76,6 +91,7 @@ async function place(target: string, files: readonly MemoryFile[], force: boolea
     throw new SkillctlError('OUTPUT_EXISTS', `${label} exists and is not an empty folder`, { hint: 'choose a new folder, or pass --force to write into it' });
   }
   if (force) {
+    await refuseLinkedFolders(target, files, label);
     await writeInto(target, files, true);
     return;
   }
