@@ -110,11 +110,16 @@ export async function openAuditLog(path: string, lock: FileLockOptions, place: A
     path,
     append: <R extends AuditRecord>(record: R) =>
       withFileLock(lockPath, lock, async () => {
-        const last = await lastLine(fh);
+        // A full disk or a failing device while the log is read, cut or written is the file
+        // system saying no, as at the open: AUDIT_UNWRITABLE (exit 2), not a bug in skillctl.
+        const unwritable = (err: unknown): never => {
+          throw new SkillctlError('AUDIT_UNWRITABLE', `cannot append to the audit log ${path}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+        };
+        const last = await lastLine(fh).catch(unwritable);
         const sealed = sealRecord(record, last === undefined ? AUDIT_GENESIS : lineHash(last));
         const bytes = Buffer.from(auditLine(sealed), 'utf8');
         // One write of the whole line: O_APPEND makes its placement atomic among writers.
-        const { bytesWritten } = await fh.write(bytes, 0, bytes.length);
+        const { bytesWritten } = await fh.write(bytes, 0, bytes.length).catch(unwritable);
         if (bytesWritten !== bytes.length) {
           throw new SkillctlError('AUDIT_UNWRITABLE', `short write to the audit log ${path} (${bytesWritten} of ${bytes.length} bytes)`);
         }
