@@ -27,6 +27,7 @@ import {
   loadFull,
   type BuiltinThread,
   type CgroupHost,
+  type AuditLogPlace,
   type Builtins,
   type BundleSnapshots,
   type PolicyInForce,
@@ -89,6 +90,9 @@ export function auditFileFor(cwd: string, root: string | undefined, flag: string
   if (flag === false) return undefined;
   return typeof flag === 'string' ? resolve(cwd, flag) : join(root ?? cwd, DEFAULT_AUDIT_PATH);
 }
+
+/** Where the default log lies (no `--audit`), whose links below it openAuditLog refuses; nothing for a log the user named. */
+export const auditPlaceFor = (cwd: string, root: string | undefined, flag: string | false | undefined): AuditLogPlace => (flag === undefined ? { defaultRoot: root ?? cwd } : {});
 
 const snapshotsRead = new Map<string, BundleSnapshots | undefined>();
 

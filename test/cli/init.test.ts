@@ -100,6 +100,19 @@ describe('skillctl init, non-interactive', () => {
     assert.ok(v.files?.some((f) => f.path === 'notes.txt'), 'the existing file is covered by content_digest');
   });
 
+  it('a file where a folder belongs (the target\'s parent, or scripts with --force): OUTPUT_UNWRITABLE, exit 2, not INTERNAL', () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'afile'), 'mine\n');
+    mkdirSync(join(cwd, 'busy'));
+    writeFileSync(join(cwd, 'busy', 'scripts'), 'mine\n');
+    for (const target of ['afile/sk', 'busy']) {
+      const r = skillctl(['init', target, '--yes', '--runtime-version', '3.12.4', '--description', 'B.', '--force'], { cwd });
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, /OUTPUT_UNWRITABLE/);
+    }
+    assert.equal(existsSync(join(cwd, 'busy', 'skill.yaml')), false);
+  });
+
   it('writes into an existing empty folder', () => {
     const cwd = tempDir();
     mkdirSync(join(cwd, 'empty'));

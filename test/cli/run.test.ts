@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { verifyAuditLog } from '../../src/core/run/index.js';
@@ -160,6 +160,15 @@ describe('skillctl run', () => {
     await writeBundle(join(fresh, 'echo'), { entrypoints: [entry({ runtime: 'node', runtime_version: process.version.slice(1), command: 'node main.js', output_schema: OK })], files: { 'main.js': ECHO } });
     assert.equal(skillctl(['run', './echo', '--no-audit'], { cwd: fresh }).code, 0);
     assert.equal(existsSync(join(fresh, '.skillctl')), false);
+  });
+
+  it('a full disk under the audit log (a link to /dev/full): AUDIT_UNWRITABLE, exit 2, not INTERNAL', async () => {
+    const logs = join(project, 'full');
+    await mkdir(logs);
+    await symlink('/dev/full', join(logs, 'log.jsonl'));
+    const r = skillctl(['run', './echo', '--input', '-', '--audit', join(logs, 'log.jsonl')], { cwd: project, input: '{}' });
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /AUDIT_UNWRITABLE: cannot append to the audit log .*: ENOSPC/);
   });
 
   it('usage errors exit 2: bad --retries, missing policy file, bad --sandbox, unknown skill, invalid input', () => {

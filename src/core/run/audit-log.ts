@@ -7,11 +7,12 @@
  * it off (it was never a record) before it writes; the `start` record of that run, already in the
  * log, still shows the run that never finished.
  */
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { isSha256Digest, sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { lockPathOf, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
+import { linkBelow, lockPathOf, makeDirs, withFileLock, type FileLockOptions } from '../fs/index.js';
 import { AUDIT_GENESIS, auditLine, sealRecord, type AuditRecord, type Sealed } from './audit.js';
 
 export interface AuditLog {
@@ -68,15 +69,36 @@ async function lastLine(fh: FileHandle): Promise<Buffer | undefined> {
   return undefined;
 }
 
+export interface AuditLogPlace {
+  /**
+   * The project root (or working directory) when `path` is skillctl's default log there (no
+   * `--audit`): a part of it below this root that is a link was put there by the repository, not
+   * chosen by the user.
+   */
+  readonly defaultRoot?: string;
+}
+
 /**
  * Opens (creating it and its directory if needed) the log for appending. Called before a run
- * starts, so an unwritable log stops the run before anything executes.
+ * starts, so an unwritable log stops the run before anything executes. A default log
+ * (`place.defaultRoot`) reached through a link is refused (AUDIT_UNWRITABLE): a cloned repository
+ * may hold `.skillctl/audit.jsonl` (or `.skillctl`) as a link (git checks links out as links) to a
+ * file of the user's, which every run, even a read-only one, then appended to, and whose last line
+ * lacking a newline it cut off as a torn record (a file with no newline at all, to nothing).
  */
-export async function openAuditLog(path: string, lock: FileLockOptions): Promise<AuditLog> {
+export async function openAuditLog(path: string, lock: FileLockOptions, place: AuditLogPlace = {}): Promise<AuditLog> {
+  const linked = place.defaultRoot !== undefined ? await linkBelow(place.defaultRoot, path) : undefined;
+  if (linked !== undefined) {
+    throw new SkillctlError('AUDIT_UNWRITABLE', `${linked} is a link: the default audit log ${path} is written only inside the project`, {
+      hint: 'remove the link, or name the log with --audit FILE',
+    });
+  }
+  // The default log's own name is opened without following a link (ELOOP), should one appear after the check.
+  const flags = place.defaultRoot !== undefined ? constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW : 'a+';
   let fh: FileHandle;
   try {
     await makeDirs(dirname(path));
-    fh = await open(path, 'a+', 0o600);
+    fh = await open(path, flags, 0o600);
   } catch (err) {
     throw new SkillctlError('AUDIT_UNWRITABLE', `cannot open the audit log ${path}: ${errnoCode(err) ?? String(err)}`, {
       cause: err,
@@ -88,11 +110,16 @@ export async function openAuditLog(path: string, lock: FileLockOptions): Promise
     path,
     append: <R extends AuditRecord>(record: R) =>
       withFileLock(lockPath, lock, async () => {
-        const last = await lastLine(fh);
+        // A full disk or a failing device while the log is read, cut or written is the file
+        // system saying no, as at the open: AUDIT_UNWRITABLE (exit 2), not a bug in skillctl.
+        const unwritable = (err: unknown): never => {
+          throw new SkillctlError('AUDIT_UNWRITABLE', `cannot append to the audit log ${path}: ${errnoCode(err) ?? String(err)}`, { cause: err });
+        };
+        const last = await lastLine(fh).catch(unwritable);
         const sealed = sealRecord(record, last === undefined ? AUDIT_GENESIS : lineHash(last));
         const bytes = Buffer.from(auditLine(sealed), 'utf8');
         // One write of the whole line: O_APPEND makes its placement atomic among writers.
-        const { bytesWritten } = await fh.write(bytes, 0, bytes.length);
+        const { bytesWritten } = await fh.write(bytes, 0, bytes.length).catch(unwritable);
         if (bytesWritten !== bytes.length) {
           throw new SkillctlError('AUDIT_UNWRITABLE', `short write to the audit log ${path} (${bytesWritten} of ${bytes.length} bytes)`);
         }

@@ -15,7 +15,7 @@ export {
   type Sealed,
   type SealedAuditRecord,
 } from './audit.js';
-export { openAuditLog, type AuditLog } from './audit-log.js';
+export { openAuditLog, type AuditLog, type AuditLogPlace } from './audit-log.js';
 export { diffAuditRecords, pickRecord, toRecordRef, type AuditDiff, type PickedRecord, type RecordRef } from './audit-diff.js';
 export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';

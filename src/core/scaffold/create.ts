@@ -3,13 +3,13 @@
  * way `skillctl validate` checks it (digests fixed first, since with --force other files may share
  * the folder and belong to the bundle).
  */
-import { chmod, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { validateAgentSkill } from '../agent-skills/index.js';
 import type { MemoryFile } from '../bundle/index.js';
 import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import { errnoCode, InternalError, SkillctlError } from '../errors.js';
-import { createFileOrRefuse, makeDirs, writeFileAtomic } from '../fs/index.js';
+import { asOutputWrite, createFileOrRefuse, makeDirs, writeFileAtomic } from '../fs/index.js';
 import { fixDigests, validateBundle } from '../manifest/index.js';
 import { scaffoldSkill, type ScaffoldSpec } from './scaffold.js';
 
@@ -44,10 +44,30 @@ async function writeInto(root: string, files: readonly MemoryFile[], replace: bo
     const path = join(root, ...f.path.split('/'));
     await makeDirs(dirname(path));
     const mode = f.mode === '0755' ? 0o755 : 0o644;
-    if (replace) {
-      await writeFileAtomic(path, f.data, mode);
-      await chmod(path, mode);
-    } else await createFileOrRefuse(path, f.data, mode);
+    // The mode is the new file's own from its creation, not a chmod after the rename: that follows
+    // a link, and a program writing the folder could put one there in between (`~/.ssh/id_ed25519`).
+    if (replace) await writeFileAtomic(path, f.data, mode);
+    else await createFileOrRefuse(path, f.data, mode);
+  }
+}
+
+/**
+ * A folder written into with `--force` may be a repository's, which may hold `scripts` as a link
+ * (git checks links out as links) to a folder outside it: the scaffold's script was written there,
+ * replacing a file of that name, before validation found the link. Refused (OUTPUT_UNWRITABLE)
+ * before anything is written when a folder of a file below `target` is a link, or is not a folder
+ * (which failed only once the files before it were written).
+ */
+async function refuseUnusableFolders(target: string, files: readonly MemoryFile[], label: string): Promise<void> {
+  for (const f of files) {
+    let at = target;
+    for (const part of f.path.split('/').slice(0, -1)) {
+      at = join(at, part);
+      const st = await lstat(at).catch(() => undefined);
+      if (st === undefined) break;
+      if (st.isSymbolicLink()) throw new SkillctlError('OUTPUT_UNWRITABLE', `${at} is a link: init writes ${f.path} only inside ${label}`, { hint: 'remove the link, or choose a new folder' });
+      if (!st.isDirectory()) throw new SkillctlError('OUTPUT_UNWRITABLE', `${at} is not a folder: init cannot write ${f.path} in ${label}`, { hint: 'remove it, or choose a new folder' });
+    }
   }
 }
 
@@ -76,6 +96,7 @@ async function place(target: string, files: readonly MemoryFile[], force: boolea
     throw new SkillctlError('OUTPUT_EXISTS', `${label} exists and is not an empty folder`, { hint: 'choose a new folder, or pass --force to write into it' });
   }
   if (force) {
+    await refuseUnusableFolders(target, files, label);
     await writeInto(target, files, true);
     return;
   }
@@ -116,7 +137,9 @@ async function checkWritten(req: CreateSkillRequest): Promise<readonly Diagnosti
 export async function createSkill(req: CreateSkillRequest): Promise<Result<CreatedSkill>> {
   const scaffold = await scaffoldSkill(req.spec);
   if (scaffold.files === undefined) return { ok: false, diagnostics: sortDiagnostics(scaffold.diagnostics) };
-  await place(req.target, scaffold.files, req.force, req.label);
+  // A file where a folder belongs (`scripts`, a parent of the target), a full disk: the user's file system saying no, not a bug.
+  const { files } = scaffold;
+  await asOutputWrite(req.label, () => place(req.target, files, req.force, req.label));
   const diagnostics = await checkWritten(req);
-  return { ok: true, value: { files: scaffold.files.map((f) => f.path) }, diagnostics: sortDiagnostics(diagnostics) };
+  return { ok: true, value: { files: files.map((f) => f.path) }, diagnostics: sortDiagnostics(diagnostics) };
 }

@@ -25,7 +25,7 @@ import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
+import { auditFileFor, auditPlaceFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
 import { auditFileExposure, servedFolderExposure } from '../../project-writes.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
 import { renderGrouped } from '../../render/diagnostics.js';
@@ -48,6 +48,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const root = await findProjectRoot(cwd);
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
+  const auditPlace = auditPlaceFor(cwd, root, opts.audit);
   // The roots this server serves with --skills DIR, besides the project's (the next server's).
   const projectRoots = await projectSkillRoots(root, policy);
   const servedSkills = Array.isArray(opts.skills) ? opts.skills : [];
@@ -80,7 +81,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   if (unheld.length > 0) ctx.note(renderGrouped(unheld, { style: ctx.style }));
   // A call that cannot be recorded does not happen: a log that cannot be opened stops the server
   // now (AUDIT_UNWRITABLE, exit 2) rather than fail every call later.
-  if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true))).close();
+  if (auditFile !== undefined) await (await openAuditLog(auditFile, processFileLock(true), auditPlace)).close();
 
   // Each call is one `skillctl run` of the bound entrypoint, with the call's arguments as input.
   // The bound on runs at once is the process's, shared by every session: over --http any client
@@ -91,7 +92,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   const pinnedAtStart: ApprovedPins = approval.all || approval.names.size > 0 ? await approvedPinsNow(root) : new Map();
   const execute: ToolExecutor = limitConcurrency(MAX_CONCURRENT_RUNS, async (call) => {
     // Opened before anything runs: a call that cannot be recorded does not happen.
-    const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+    const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true), auditPlace) : undefined;
     const approved = call.tool.policy.kind === 'write' && call.tool.policy.requires_approval === true;
     try {
       const result = await runSkill(
@@ -116,7 +117,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   // A refused call is recorded as a denial: the log shows what the agent tried, not only what ran.
   const recordRefusal: RefusalRecorder = async (call) => {
     if (auditFile === undefined) return;
-    const log = await openAuditLog(auditFile, processFileLock(true));
+    const log = await openAuditLog(auditFile, processFileLock(true), auditPlace);
     try {
       const b = call.tool.binding;
       await log.append(

@@ -8,7 +8,7 @@ import { renderGrouped } from '../../render/diagnostics.js';
 import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
 import { processFileLock } from '../../project.js';
-import { auditFileFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
+import { auditFileFor, auditPlaceFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
 import { auditFileExposure } from '../../project-writes.js';
 import { spareWasmThread } from '../../wasm-spare.js';
 import { retriesOf, targetOf, type RunCommandOptions } from './options.js';
@@ -45,7 +45,7 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   // A log of one's own, away from the project's: one a skill of the project may rewrite is warned of.
   const auditWarnings = typeof opts.audit === 'string' && auditFile !== undefined ? await auditFileExposure(auditFile, root) : [];
   // Opened before anything runs: a run that cannot be recorded does not happen.
-  const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true)) : undefined;
+  const log = auditFile !== undefined ? await openAuditLog(auditFile, processFileLock(true), auditPlaceFor(cwd, root, opts.audit)) : undefined;
   // SIGINT or SIGTERM stops the skill, and the run is still recorded (as interrupted) and cleaned up.
   const interrupt = new AbortController();
   const onSignal = (signal: NodeJS.Signals): void => interrupt.abort(signal);
