@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { compileLinear } from './linear-regexp.js';
+import { isUrl } from './url-format.js';
 import { valueErrors } from './to-diagnostics.js';
 
 export type Draft = '2020-12' | 'draft-07';
@@ -49,6 +50,7 @@ type AjvLike = {
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
   addSchema(schema: unknown): unknown;
   addKeyword(def: unknown): unknown;
+  addFormat(name: string, format: (s: string) => boolean): unknown;
 };
 
 function draftOf(schema: unknown, fallback: Draft): Draft {
@@ -81,6 +83,8 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
   });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);
+  // ajv-formats' own `url` backtracks for minutes on a string of 100 KB (url-format.ts).
+  ajv.addFormat('url', isUrl);
   return ajv;
 }
 
