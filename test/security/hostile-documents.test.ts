@@ -4,7 +4,8 @@
 // finding (MANIFEST_TOO_MANY_KEYS, or the document's own code naming it); nesting 900 or 10,000
 // levels deep is MANIFEST_TOO_DEEP, never a stack overflow; 120,000 findings are capped with a
 // count of the rest; a contract's `^(a+)+$` and its `format: url` (ajv-formats' backtracking
-// expression held a 120 KB payload 53 s) are matched in linear time, its look-around and `$ref`
+// expression held a 120 KB payload 53 s) are matched in linear time, its `uniqueItems` decided
+// in one pass (ajv compared every pair: 40,000 numbers, 19 s), its look-around and `$ref`
 // cycles refused when it is loaded. Then documents built to mislead or exhaust the parser:
 // YAML alias bombs (a manifest, a policy, a pack), nesting 10,000 deep, a 50 MB manifest, invalid
 // UTF-8 and UTF-16, `__proto__` and `constructor` keys (a manifest, a lock, a payload), duplicate
@@ -208,6 +209,17 @@ const rows: Row[] = [
       assert.equal(answer(['validate', '--fix', 's'], d).code, 0);
       await writeFile(join(d, 'p.json'), JSON.stringify({ path: `http://${'::'.repeat(100_000)} ` }));
     },
+  },
+  {
+    what: 'a contract uniqueItems on 190,000 numbers, the first two equal',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.unique.v1', 'p.json'],
+    code: 'PAYLOAD_DUPLICATE_ITEM',
+    exit: 4,
+    setup: async (d) => {
+      await contractDir(d, 'acme.unique.v1', { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } });
+      await writeFile(join(d, 'p.json'), JSON.stringify({ xs: [0, ...Array.from({ length: 190_000 }, (_, i) => i)] }));
+    },
+    check: (out) => assert.match(out, /"pointer": "\/xs\/1"/),
   },
   {
     what: 'a contract whose $refs form a cycle',

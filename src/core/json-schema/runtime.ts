@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { compileLinear } from './linear-regexp.js';
+import { uniqueItemsKeyword } from './unique-items.js';
 import { isUrl } from './url-format.js';
 import { valueErrors } from './to-diagnostics.js';
 
@@ -51,6 +52,7 @@ type AjvLike = {
   addSchema(schema: unknown): unknown;
   addKeyword(def: unknown): unknown;
   addFormat(name: string, format: (s: string) => boolean): unknown;
+  removeKeyword(keyword: string): unknown;
 };
 
 function draftOf(schema: unknown, fallback: Draft): Draft {
@@ -85,6 +87,9 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
   addFormats(ajv);
   // ajv-formats' own `url` backtracks for minutes on a string of 100 KB (url-format.ts).
   ajv.addFormat('url', isUrl);
+  // ajv's own `uniqueItems` compares every pair of items: minutes for 200,000 numbers (unique-items.ts).
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(uniqueItemsKeyword(verbose));
   return ajv;
 }
 

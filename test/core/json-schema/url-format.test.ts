@@ -6,19 +6,9 @@ import { describe, it } from 'node:test';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { compileSchema } from '../../../src/core/json-schema/index.js';
 import { isUrl } from '../../../src/core/json-schema/url-format.js';
+import { seeded } from '../../helpers/seeded.js';
 
 const ORIGINAL = fullFormats.url as RegExp;
-
-/** A small deterministic generator (mulberry32): the same strings every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['a', 'Z', 'x-y', '0', '1', '9', '10', '127', '169', '254', '172', '16', '192', '168', '223', '255', '.', '-', ':', '/', '@', '?', '#', ' ', '\t', '\u00a0', '\u3000', 'é', '\u00a1', '\u{1f600}', '\ud800', 'com', 'org', '80', '8080', '123456', '%20'];
 const LABELS = ['a', 'Z', 'x-y', 'x--y', '-a', 'é', '0', '1', '10', '127', '169', '254', '172', '16', '31', '192', '168', '223', '224', '255', '256', '\u{1f600}', '\ud800', 'com', 'k'];
@@ -26,7 +16,7 @@ const STARTS = ['http://', 'https://', 'ftp://', 'HTTP://', 'http:/', 'ftps://',
 
 describe('the url format', () => {
   it('answers as ajv-formats does on generated strings', () => {
-    const next = random(20261201);
+    const next = seeded(20261201);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
     const some = (xs: readonly string[], max: number, sep = ''): string => Array.from({ length: Math.floor(next() * (max + 1)) }, () => pick(xs)).join(sep);
     let urls = 0;
