@@ -3,8 +3,10 @@
 // Manifests, locks, payloads and capability files of 40,000 or 200,000 keys are refused with one
 // finding (MANIFEST_TOO_MANY_KEYS, or the document's own code naming it); nesting 900 or 10,000
 // levels deep is MANIFEST_TOO_DEEP, never a stack overflow; 120,000 findings are capped with a
-// count of the rest; a contract's `^(a+)+$` is matched in linear time, its look-around and
-// `$ref` cycles refused when it is loaded. Then documents built to mislead or exhaust the parser:
+// count of the rest; a contract's `^(a+)+$` and its `format: url` (ajv-formats' backtracking
+// expression held a 120 KB payload 53 s) are matched in linear time, its `uniqueItems` decided
+// in one pass (ajv compared every pair: 40,000 numbers, 19 s), its look-around and `$ref`
+// cycles refused when it is loaded. Then documents built to mislead or exhaust the parser:
 // YAML alias bombs (a manifest, a policy, a pack), nesting 10,000 deep, a 50 MB manifest, invalid
 // UTF-8 and UTF-16, `__proto__` and `constructor` keys (a manifest, a lock, a payload), duplicate
 // keys, a symlink loop. Each row: the input, the code, the exit status; the
@@ -12,7 +14,7 @@
 // bench/hostile-documents.sh for those).
 import assert from 'node:assert/strict';
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { answer, deepBlockYaml, deepCompactYaml, manyKeysYaml } from '../helpers/hostile.js';
 import { fixture, ROOT } from '../helpers/paths.js';
@@ -185,6 +187,39 @@ const rows: Row[] = [
     code: 'CONTRACT_MALFORMED',
     exit: 1,
     setup: (d) => contractDir(d, 'acme.backref.v1', { type: 'object', properties: { s: { type: 'string', pattern: '^(a)\\1$' } } }),
+  },
+  {
+    what: 'a contract format url on http:// and 400,000 characters of ::',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.url.v1', 'p.json'],
+    code: 'PAYLOAD_VALUE_INVALID',
+    exit: 4,
+    setup: async (d) => {
+      await contractDir(d, 'acme.url.v1', { type: 'object', properties: { u: { type: 'string', format: 'url' } } });
+      await writeFile(join(d, 'p.json'), JSON.stringify({ u: `http://${'::'.repeat(200_000)} ` }));
+    },
+  },
+  {
+    what: 'a run input of 200,000 characters of :: where input_schema asks for a url',
+    args: ['run', './s', '--input', 'p.json', '--no-audit'],
+    code: 'RUN_INPUT_INVALID',
+    exit: 2,
+    setup: async (d) => {
+      await cp(dirname(MANIFEST), join(d, 's'), { recursive: true });
+      await manifestWith(join(d, 's'), 'skill.yaml', (t) => t.replace(/(\n {8}path:\n {10}type: string)/, '$1\n          format: url'));
+      assert.equal(answer(['validate', '--fix', 's'], d).code, 0);
+      await writeFile(join(d, 'p.json'), JSON.stringify({ path: `http://${'::'.repeat(100_000)} ` }));
+    },
+  },
+  {
+    what: 'a contract uniqueItems on 190,000 numbers, the first two equal',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.unique.v1', 'p.json'],
+    code: 'PAYLOAD_DUPLICATE_ITEM',
+    exit: 4,
+    setup: async (d) => {
+      await contractDir(d, 'acme.unique.v1', { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } });
+      await writeFile(join(d, 'p.json'), JSON.stringify({ xs: [0, ...Array.from({ length: 190_000 }, (_, i) => i)] }));
+    },
+    check: (out) => assert.match(out, /"pointer": "\/xs\/1"/),
   },
   {
     what: 'a contract whose $refs form a cycle',

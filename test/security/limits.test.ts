@@ -1,9 +1,10 @@
-// Threat: resource exhaustion. A built-in given work that never ends (a quadratic uniqueItems, a
-// document nested 300,000 deep, a patch of 20,000 hunks) is stopped at max_execution_time, whatever
-// it is doing, and a patch stopped on its way leaves the tree as it was. A built-in that allocates
-// past max_memory is stopped too. A process skill that writes 1 GB to stdout or allocates without
-// bound, under bubblewrap or not, is stopped at its cap, and nothing it started is left running;
-// a command of shell.exec_safe that floods stdout is cut at max_output_bytes.
+// Threat: resource exhaustion. A built-in given work that never ends (a schema whose anyOf
+// branches double at every level of the value, a document nested 300,000 deep, a patch of 20,000
+// hunks) is stopped at max_execution_time, whatever it is doing, and a patch stopped on its way
+// leaves the tree as it was. A built-in that allocates past max_memory is stopped too. A process
+// skill that writes 1 GB to stdout or allocates without bound, under bubblewrap or not, is stopped
+// at its cap, and nothing it started is left running; a command of shell.exec_safe that floods
+// stdout is cut at max_output_bytes.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
@@ -51,12 +52,20 @@ describe('threat: resource exhaustion (limits that stop)', () => {
     return { doc: json<RunDoc>(r), code: r.code, ms: Date.now() - t0 };
   }
 
-  it('json.validate: uniqueItems over 30,000 objects is stopped at the 2 s cap (RUN_TIMEOUT, exit 124)', async () => {
-    // Distinct objects: every pair is compared (the quadratic case), and none is equal to end it early.
-    const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, pad: 'x' }));
-    const r = await timed('json.validate', { json: JSON.stringify(items), schema: { type: 'array', uniqueItems: true } });
+  it('json.validate: two anyOf branches at each of 40 levels (2^40 checks) are stopped at the 2 s cap (RUN_TIMEOUT, exit 124)', async () => {
+    // Both branches fail only at the innermost value, so every path through the levels is tried.
+    const both = { type: 'array', items: { $ref: '#/$defs/x' } };
+    const schema = { $defs: { x: { anyOf: [both, { ...both, minItems: 1 }] } }, $ref: '#/$defs/x' };
+    const r = await timed('json.validate', { json: `${'['.repeat(40)}1${']'.repeat(40)}`, schema });
     assert.deepEqual([r.code, r.doc.status, errors(r.doc)], [124, 'timeout', ['RUN_TIMEOUT']]);
     assert.ok(r.ms < HANG_GUARD_MS, `stopped after ${r.ms} ms`);
+  });
+
+  it('json.validate: uniqueItems over 30,000 distinct objects is answered in one pass (ajv compared every pair)', async () => {
+    const items = Array.from({ length: 30_000 }, (_, i) => ({ id: i, pad: 'x' }));
+    const r = await timed('json.validate', { json: JSON.stringify(items), schema: { type: 'array', uniqueItems: true } });
+    assert.deepEqual([r.code, r.doc.status], [0, 'ok'], JSON.stringify(r.doc).slice(0, 2000));
+    assert.ok(r.ms < HANG_GUARD_MS, `answered after ${r.ms} ms`);
   });
 
   it('extract.text: 240,000 nested elements (the most a request holds) are stopped at the cap or answered, never left running', async () => {

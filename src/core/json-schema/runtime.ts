@@ -6,6 +6,8 @@
 import type { ErrorObject } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { compileLinear } from './linear-regexp.js';
+import { uniqueItemsKeyword } from './unique-items.js';
+import { isUrl } from './url-format.js';
 import { valueErrors } from './to-diagnostics.js';
 
 export type Draft = '2020-12' | 'draft-07';
@@ -49,6 +51,8 @@ type AjvLike = {
   compile(schema: unknown): ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
   addSchema(schema: unknown): unknown;
   addKeyword(def: unknown): unknown;
+  addFormat(name: string, format: (s: string) => boolean): unknown;
+  removeKeyword(keyword: string): unknown;
 };
 
 function draftOf(schema: unknown, fallback: Draft): Draft {
@@ -81,6 +85,11 @@ async function newAjv(draft: Draft, verbose: boolean, validateSchema: boolean, r
   });
   const addFormats = ((formats as unknown as { default: (a: AjvLike) => void }).default ?? formats) as (a: AjvLike) => void;
   addFormats(ajv);
+  // ajv-formats' own `url` backtracks for minutes on a string of 100 KB (url-format.ts).
+  ajv.addFormat('url', isUrl);
+  // ajv's own `uniqueItems` compares every pair of items: minutes for 200,000 numbers (unique-items.ts).
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(uniqueItemsKeyword(verbose));
   return ajv;
 }
 

@@ -10,7 +10,7 @@
  * its words; a trigger of several words of which only some occur scores half a point per word
  * found. A capability scores the sum over its triggers. Ties are broken by the number of fully
  * matched triggers (more first), then by capability_id in byte order, so equal input always
- * gives the same order.
+ * gives the same order. Function words alone match nothing, whatever the trigger.
  */
 import type { CapabilitySummary } from './model.js';
 import { stem } from './stem.js';
@@ -107,7 +107,10 @@ function matchTrigger(msg: Message, trigger: string, cache: Map<string, TriggerW
   const { words: tw, compact, compactStem } = triggerWords(cache, trigger);
   if (tw.length === 0) return undefined;
   const whole = msg.joined.get(compact) ?? msg.joined.get(compactStem);
-  if (whole !== undefined) return { trigger, full: true, words: whole, score: Math.max(1, tw.filter((w) => !w.stop).length) };
+  // A run of function words only ("the", "of the") says nothing of what the user wants: a
+  // capability whose triggers are such words ("the", "ofthe", "you") matched almost every
+  // message and outranked the one it was about.
+  if (whole !== undefined && whole.some((w) => !STOPWORDS.has(w))) return { trigger, full: true, words: whole, score: Math.max(1, tw.filter((w) => !w.stop).length) };
   const content = tw.some((w) => !w.stop) ? tw.filter((w) => !w.stop) : tw;
   const found: string[] = [];
   let hits = 0;

@@ -60,6 +60,10 @@ describe('intent matching', () => {
 
   it('function words never match on their own', () => {
     assert.deepEqual(ids('what is it in the'), []);
+    const only = (triggers: string[]): string[] => ids('what is the status of it', [{ ...SEED[0], intent_triggers: triggers } as CapabilitySummary]);
+    assert.deepEqual(only(['the', 'of', 'it is']), [], 'a trigger of function words');
+    assert.deepEqual(only(['ofthe', 'itis', 'isthe']), [], 'function words run together');
+    assert.equal(only(['status of']).length, 1, 'a trigger with a word of content still matches');
     assert.deepEqual(words('I am in'), [
       { text: 'i', stem: 'i', stop: true },
       { text: 'am', stem: 'am', stop: true },
