@@ -11,8 +11,7 @@
  * could re-pin an entry, or add one, under keys it generated and a keys file it wrote.
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
-import type { SignerKeys } from './against-base.js';
-import type { ProvenactLock, ProvenactPin } from './model.js';
+import type { ProvenactLock, ProvenactPin, SignerKeys } from './model.js';
 
 const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
 const IMMUTABLE_HINT = 'a changed bundle is a new version, never a re-pinned old one: release it under a new version';

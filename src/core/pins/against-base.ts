@@ -11,7 +11,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { checkProvenactAgainstBase } from './against-base-provenact.js';
 import type { LockContext } from './context.js';
-import type { LoadedLock, SkillctlLock } from './model.js';
+import type { LoadedLock, SignerKeys, SkillctlLock } from './model.js';
 import { provenactPinKeys } from './verify-provenact.js';
 import { skillRootsOf } from './skill-roots.js';
 
@@ -34,8 +34,7 @@ export function checkLockAgainstBase(head: LoadedLock | undefined, base: LoadedL
   return [diag('PIN_TRUST_CHANGED', `${now}, where ${baseLabel} has a ${base.format} lock: nothing the base requires is compared`, { file, pointer: '', hint: TRUST_HINT })];
 }
 
-/** Signer id to public key, as the keys file the lock trusts maps them. */
-export type SignerKeys = ReadonlyMap<string, { readonly base64: string }>;
+export type { SignerKeys } from './model.js';
 
 /**
  * The keys a lock's signers are counted by: a skillctl lock's keys file, or a provenact lock's

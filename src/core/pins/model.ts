@@ -99,3 +99,6 @@ export interface ProvenactLock {
 export type LoadedLock =
   | { readonly format: 'skillctl'; readonly lock: SkillctlLock }
   | { readonly format: 'provenact'; readonly lock: ProvenactLock };
+
+/** Signer id to public key, as a keys file maps them (`verify-pins --base` counts signers by key). */
+export type SignerKeys = ReadonlyMap<string, { readonly base64: string }>;
