@@ -211,6 +211,31 @@ const rows: Row[] = [
     },
   },
   {
+    what: 'a contract of two anyOf branches recursing at each level, on an array nested 40 deep (2^40 paths)',
+    args: ['validate', '--contracts', 'c', '--contract', 'acme.paths.v1', 'p.json'],
+    code: 'SCHEMA_CHECK_TOO_COSTLY',
+    exit: 4,
+    setup: async (d) => {
+      const both = { type: 'array', items: { $ref: '#/$defs/x' } };
+      await contractDir(d, 'acme.paths.v1', { type: 'object', properties: { a: { $ref: '#/$defs/x' } }, $defs: { x: { anyOf: [both, { ...both, minItems: 1 }] } } });
+      await writeFile(join(d, 'p.json'), `{"a":${'['.repeat(40)}1${']'.repeat(40)}}`);
+    },
+  },
+  {
+    what: 'a run input nested 40 deep where input_schema has two anyOf branches recursing at each level',
+    args: ['run', './s', '--input', 'p.json', '--no-audit'],
+    code: 'SCHEMA_CHECK_TOO_COSTLY',
+    exit: 2,
+    setup: async (d) => {
+      await cp(dirname(MANIFEST), join(d, 's'), { recursive: true });
+      await manifestWith(join(d, 's'), 'skill.yaml', (t) =>
+        t.replace(/(\n {8}path:\n {10}type: string)/, `\n        deep:\n          $ref: '#/$defs/x'$1`).replace(/(\n {4}input_schema:\n)/, `$1      $defs:\n        x:\n          anyOf:\n            - { type: array, items: { $ref: '#/$defs/x' } }\n            - { type: array, minItems: 1, items: { $ref: '#/$defs/x' } }\n`),
+      );
+      assert.equal(answer(['validate', '--fix', 's'], d).code, 0);
+      await writeFile(join(d, 'p.json'), JSON.stringify({ path: 'x', deep: JSON.parse(`${'['.repeat(40)}1${']'.repeat(40)}`) as unknown }));
+    },
+  },
+  {
     what: 'a contract uniqueItems on 190,000 numbers, the first two equal',
     args: ['validate', '--contracts', 'c', '--contract', 'acme.unique.v1', 'p.json'],
     code: 'PAYLOAD_DUPLICATE_ITEM',

@@ -17,5 +17,10 @@ export const JSON_SCHEMA_CODES = {
     title: 'A value (a run input, a skill output, a payload) does not conform to its JSON Schema.',
     exit: 'contract',
   },
+  SCHEMA_CHECK_TOO_COSTLY: {
+    severity: 'error',
+    title: "A value was not checked against its JSON Schema: the schema's check ran past its time bound.",
+    exit: 'contract',
+  },
   SCHEMA_UNCOMPILABLE: { severity: 'error', title: 'A JSON Schema cannot be compiled (bad regex, unresolvable $ref).', exit: 'findings' },
 } as const satisfies CodeCatalogue;

@@ -3,6 +3,7 @@
  * contract, the json.validate skill's schema) are compiled with ajv here. ajv is imported lazily:
  * it costs tens of milliseconds to load, and most commands never need it.
  */
+import { createContext, Script, type Context } from 'node:vm';
 import type { ErrorObject } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { compileLinear } from './linear-regexp.js';
@@ -42,7 +43,18 @@ export interface CompileOptions {
    * backtracking RegExp can hang the process on one pattern and a short string.
    */
   readonly regExp?: RegExpEngine;
+  /** How long one check of a value may take, in ms (default CHECK_BUDGET_MS). */
+  readonly budgetMs?: number;
 }
+
+/**
+ * How long one check of a value may take. A schema can multiply the work of its own check: two
+ * `anyOf` branches that each recurse into the items try 2^depth paths on an array nested that
+ * deep (24 levels ran `run` out of memory, 4 GB in two minutes), and the schema is a skill's
+ * (its input and output schemas, a tool's arguments under `mcp`). A legitimate check of the
+ * largest document skillctl reads takes well under a second.
+ */
+export const CHECK_BUDGET_MS = 5_000;
 
 /** Compiles a pattern (ajv passes the flags "u"); a throw is reported as SCHEMA_UNCOMPILABLE. */
 export type RegExpEngine = (pattern: string, flags: string) => { test(s: string): boolean };
@@ -105,13 +117,47 @@ export async function compileSchema(schema: unknown, opts: CompileOptions = {}):
     for (const k of opts.keywords ?? []) ajv.addKeyword(k);
     for (const r of opts.refs ?? []) ajv.addSchema(r);
     const validate = ajv.compile(schema);
+    const budgetMs = opts.budgetMs ?? CHECK_BUDGET_MS;
     return {
       check(value: unknown): Diagnostic[] {
-        return validate(value) ? [] : mapErrors(validate.errors ?? [], value);
+        const valid = withinBudget(validate, value, budgetMs);
+        if (valid === 'over-budget') {
+          return [
+            diag('SCHEMA_CHECK_TOO_COSTLY', `the value was not checked: its schema's check ran past ${budgetMs / 1000} s and was stopped`, {
+              pointer: '',
+              hint: "the schema multiplies its own work (alternatives such as anyOf that each recurse into the value's items); simplify it, or the value",
+            }),
+          ];
+        }
+        return valid ? [] : mapErrors(validate.errors ?? [], value);
       },
     };
   } catch (err) {
     return { error: diag('SCHEMA_UNCOMPILABLE', `schema cannot be compiled: ${err instanceof Error ? err.message : String(err)}`) };
+  }
+}
+
+/** The context the checks run in, made once: `timeout` holds only for code a vm script runs. */
+let bounded: { readonly context: Context; readonly script: Script } | undefined;
+
+/**
+ * `validate(value)`, stopped once it has run `ms`: V8 ends the script and what it called (ajv's
+ * validator, compiled in this context) at the deadline. ajv's code has no state to leave half
+ * made: its findings are set on the function only when it returns.
+ */
+function withinBudget(validate: (value: unknown) => boolean, value: unknown, ms: number): boolean | 'over-budget' {
+  bounded ??= { context: createContext({}), script: new Script('validate(value)', { filename: 'skillctl-schema-check' }) };
+  const { context, script } = bounded;
+  context.validate = validate;
+  context.value = value;
+  try {
+    return script.runInContext(context, { timeout: ms }) === true;
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return 'over-budget';
+    throw err;
+  } finally {
+    context.validate = undefined;
+    context.value = undefined;
   }
 }
 

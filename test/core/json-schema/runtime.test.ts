@@ -60,3 +60,33 @@ describe('compileSchema of a schema already checked', () => {
     assert.match(c.error.message, /schema is invalid/);
   });
 });
+
+describe('compileSchema: the cost of one check is bounded', () => {
+  // Both branches fail only at the innermost value, so every path through the levels is tried:
+  // 2^40 of them, which ran for hours (and, with ajv's findings of every branch kept, out of
+  // memory) until the stop of 2026-12-01.
+  const both = { type: 'array', items: { $ref: '#/$defs/x' } };
+  const multiplying = { $defs: { x: { anyOf: [both, { ...both, minItems: 1 }] } }, $ref: '#/$defs/x' };
+  const nested = (depth: number): unknown => JSON.parse(`${'['.repeat(depth)}1${']'.repeat(depth)}`) as unknown;
+
+  it('a check past its budget is stopped: SCHEMA_CHECK_TOO_COSTLY, and the next check of the same schema runs', async () => {
+    const c = await compileSchema(multiplying, { budgetMs: 300 });
+    if ('error' in c) assert.fail(c.error.message);
+    const started = Date.now();
+    const found = c.check(nested(40));
+    assert.ok(Date.now() - started < 3_000, `stopped after ${Date.now() - started} ms`);
+    assert.deepEqual(
+      found.map((d) => [d.code, d.pointer, d.message]),
+      [['SCHEMA_CHECK_TOO_COSTLY', '', "the value was not checked: its schema's check ran past 0.3 s and was stopped"]],
+    );
+    // A shallow value is checked in full, by the same compiled schema, afterwards.
+    assert.deepEqual(c.check([[[]]]), []);
+    assert.equal(c.check(nested(3))[0]?.code, 'SCHEMA_VALUE_INVALID');
+  });
+
+  it('an error thrown by the check itself is not taken for the budget', async () => {
+    const c = await compileSchema({ type: 'array', boom: true }, { keywords: [{ keyword: 'boom', validate: () => { throw new Error('boom'); } }] });
+    if ('error' in c) assert.fail(c.error.message);
+    assert.throws(() => c.check([]), { message: 'boom' });
+  });
+});
