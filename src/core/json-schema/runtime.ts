@@ -51,8 +51,8 @@ export interface CompileOptions {
  * How long one check of a value may take. A schema can multiply the work of its own check: two
  * `anyOf` branches that each recurse into the items try 2^depth paths on an array nested that
  * deep (24 levels ran `run` out of memory, 4 GB in two minutes), and the schema is a skill's
- * (its input and output schemas, a tool's arguments under `mcp`). A legitimate check of the
- * largest document skillctl reads takes well under a second.
+ * (its input and output schemas, a tool's arguments under `mcp`). A schema without such
+ * alternatives is checked in time about linear in the value, far inside the bound.
  */
 export const CHECK_BUDGET_MS = 5_000;
 
@@ -141,9 +141,10 @@ export async function compileSchema(schema: unknown, opts: CompileOptions = {}):
 let bounded: { readonly context: Context; readonly script: Script } | undefined;
 
 /**
- * `validate(value)`, stopped once it has run `ms`: V8 ends the script and what it called (ajv's
- * validator, compiled in this context) at the deadline. ajv's code has no state to leave half
- * made: its findings are set on the function only when it returns.
+ * `validate(value)`, stopped once it has run `ms`: V8 ends the script at the deadline, and with it
+ * whatever the script called (ajv's validator, though compiled outside the script's context), on
+ * this thread. ajv's code has no state to leave half made: its findings are set on the function
+ * only when it returns.
  */
 function withinBudget(validate: (value: unknown) => boolean, value: unknown, ms: number): boolean | 'over-budget' {
   bounded ??= { context: createContext({}), script: new Script('validate(value)', { filename: 'skillctl-schema-check' }) };
