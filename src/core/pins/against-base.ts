@@ -12,7 +12,7 @@ import { diag, type Diagnostic } from '../diagnostics.js';
 import { checkProvenactAgainstBase } from './against-base-provenact.js';
 import type { LockContext } from './context.js';
 import type { LoadedLock, SignerKeys, SkillctlLock } from './model.js';
-import { provenactPinKeys } from './verify-provenact.js';
+import type { LockVerification } from './verify-lock.js';
 import { skillRootsOf } from './skill-roots.js';
 
 const TRUST_HINT = `a change of the lock's trust is reviewed and merged on its own; it is not verified by the change it lets through`;
@@ -42,15 +42,14 @@ export type { SignerKeys } from './model.js';
  */
 export type LockKeys = { readonly format: 'skillctl'; readonly keys: SignerKeys } | { readonly format: 'provenact'; readonly byDigest: ReadonlyMap<string, SignerKeys> };
 
-/** The keys `ctx`'s signers are counted by against a base (a provenact entry's keys file read again, and hashed). */
-export async function lockKeys(ctx: LockContext): Promise<LockKeys> {
+/**
+ * The keys `ctx`'s signers are counted by against a base: a skillctl lock's keys file, or each
+ * provenact entry's keys file as its verification (`verified`) loaded it, by digest.
+ */
+export function lockKeys(ctx: LockContext, verified: LockVerification): LockKeys {
   if (ctx.format === 'skillctl') return { format: 'skillctl', keys: ctx.keys };
   const byDigest = new Map<string, SignerKeys>();
-  for (const pin of ctx.lock.skills) {
-    if (byDigest.has(pin.keys_digest)) continue;
-    const keys = await provenactPinKeys(ctx, pin);
-    if (keys !== undefined) byDigest.set(pin.keys_digest, keys);
-  }
+  for (const v of verified.skills) if ('keys_digest' in v.pin && 'keys' in v && v.keys !== undefined) byDigest.set(v.pin.keys_digest, v.keys);
   return { format: 'provenact', byDigest };
 }
 

@@ -14,7 +14,7 @@ import { describeRefusal, type FileKind } from '../fs/index.js';
 import { parseDocumentBytes } from '../manifest/index.js';
 import { checkSignatures, loadPublicKeys, loadSignatures } from '../sign/index.js';
 import type { ProvenactLockContext } from './context.js';
-import type { ProvenactPin } from './model.js';
+import type { ProvenactPin, SignerKeys } from './model.js';
 import { resolveSource } from './paths.js';
 import type { DigestComparison } from './verify-skill.js';
 import { pushAll } from '../findings.js';
@@ -30,6 +30,11 @@ export interface ProvenactVerification {
   readonly pointer?: string;
   readonly digests: Readonly<Record<string, DigestComparison>>;
   readonly signers: readonly string[];
+  /**
+   * The pin's keys file (signer id to key), where it hashed to `keys_digest` and loaded without a
+   * finding: `verify-pins --base` counts the entry's signers by these keys.
+   */
+  readonly keys?: SignerKeys;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -41,21 +46,6 @@ async function readPinned(ops: DirOps, path: string, max: number): Promise<Buffe
   if (r.reason === 'too-large') return 'too-large';
   if (r.reason === 'not-regular') return r.kind;
   throw new SkillctlError('INPUT_UNREADABLE', describeRefusal(r, path));
-}
-
-/**
- * The keys of `pin`'s keys file as its verification loads them (signer id to key), read through
- * the lock's own reads; undefined where the file cannot be read, does not hash to the pin's
- * `keys_digest` or does not load. `verify-pins --base` counts an entry's signers by these keys.
- */
-export async function provenactPinKeys(ctx: ProvenactLockContext, pin: ProvenactPin): Promise<ReadonlyMap<string, { readonly base64: string }> | undefined> {
-  const dir = pin.bundle_dir.replace(/\/+$/, '');
-  const { abs } = await resolveSource(ctx.root, dir, 'bundle_dir', { file: ctx.lockFile }, ctx.ops, ctx.realRoot);
-  if (abs === undefined) return undefined;
-  const bytes = await readPinned(ctx.ops, join(abs, pin.keys_file), JSON_MAX).catch(() => undefined);
-  if (!Buffer.isBuffer(bytes) || sha256(bytes) !== pin.keys_digest) return undefined;
-  const loaded = loadPublicKeys(bytes, `${dir}/${pin.keys_file}`);
-  return hasErrors(loaded.diagnostics) ? undefined : loaded.keys;
 }
 
 /** Why a provenact manifest.json does not have the v0 shape (unknown fields refused), or undefined. */
@@ -83,9 +73,10 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
     keys_digest: { expected: pin.keys_digest, actual: null },
   };
   let signers: string[] = [];
+  let trusted: SignerKeys | undefined;
   const done = (): ProvenactVerification => {
     const diagnostics = sortDiagnostics(found);
-    return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, signers, diagnostics };
+    return { ok: !hasErrors(diagnostics), pin, ...(base !== undefined ? { pointer: base } : {}), digests, signers, ...(trusted !== undefined ? { keys: trusted } : {}), diagnostics };
   };
   const dir = pin.bundle_dir.replace(/\/+$/, '');
   const { abs, diagnostic } = await resolveSource(ctx.root, dir, 'bundle_dir', at('bundle_dir'), ctx.ops, ctx.realRoot);
@@ -166,6 +157,7 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
       const loaded = loadPublicKeys(keysBytes, `${dir}/${pin.keys_file}`);
       pushAll(found, loaded.diagnostics);
       keys = loaded.keys;
+      if (!hasErrors(loaded.diagnostics)) trusted = loaded.keys;
     }
   }
 

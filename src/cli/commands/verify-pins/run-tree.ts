@@ -114,7 +114,7 @@ async function verifyTree(ctx: Context, opts: VerifyPinsOptions, opened: OpenedT
   }
   // What git hashes is not always what a checkout writes: .gitattributes can route a pinned file through a filter.
   result = adding(result, await checkoutFindings(opened, lock.context, root, opts.lock === '-' ? undefined : lockPath));
-  result = adding(result, againstBase(loadedOf(lock.context), base?.loaded !== undefined ? await lockKeys(lock.context) : undefined));
+  result = adding(result, againstBase(loadedOf(lock.context), lockKeys(lock.context, result)));
   result = await withRemoteFindings(ctx, opts, lock.context, lockFile, result);
   const text = renderVerification(result, view);
   if (text !== '') ctx.out(text);
