@@ -8,7 +8,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { comparePaths } from '../digest/index.js';
-import { LOCK_MARKER } from '../fs/project.js';
+import { LOCK_MARKER } from '../fs/index.js';
 
 /** Code points HFS+ leaves out of a name when comparing (the list git's `is_hfs_dotgit` skips). */
 const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;

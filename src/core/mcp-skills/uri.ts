@@ -15,7 +15,7 @@
  * authority part is never resolved on the network (the SEP forbids it); it is only text.
  */
 import { EXCLUDED_DIRS, EXCLUDED_NAMES, foldName, opensAsLock } from '../bundle/index.js';
-import { LOCK_MARKER } from '../fs/project.js';
+import { LOCK_MARKER } from '../fs/index.js';
 // The file, not the index: pins/ imports this folder.
 import { AGENT_SKILL_ROOTS } from '../pins/skill-roots.js';
 

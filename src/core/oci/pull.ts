@@ -212,7 +212,7 @@ export async function pullSkill(req: PullRequest): Promise<PullResult> {
  * Renames `from` to `to`; false when the rename failed with one of `taken` (the name was taken,
  * or gone, by the time of the rename), any other failure thrown.
  */
-export async function renameUnlessTaken(from: string, to: string, ...taken: readonly string[]): Promise<boolean> {
+async function renameUnlessTaken(from: string, to: string, ...taken: readonly string[]): Promise<boolean> {
   try {
     await rename(from, to);
     return true;

@@ -1,4 +1,4 @@
-import { foldName } from '../../bundle/fold-name.js';
+import { foldName } from '../../bundle/index.js';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { charLength, NAME_MAX_CHARS, RESERVED_NAME_WORDS, type NameCharset } from '../model.js';
 import { isString, typeName, type Check } from './check.js';

@@ -4,7 +4,7 @@
  * prlimit, and bubblewrap isolation when available. The output is what it prints on stdout.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { diag, type Diagnostic } from '../../diagnostics.js';
 import { commandArgv, type Entrypoint } from '../../manifest/model.js';
 // The policy's modules, not policy/index.js, which holds the policy file loader (YAML).
@@ -17,7 +17,7 @@ import type { CapScope } from '../audit.js';
 import type { RunCgroup } from '../cgroup.js';
 import { limitArgs } from '../program-limits.js';
 import { sandboxPath } from '../bwrap-args.js';
-import { bwrapComplaint, inSystemDir, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
+import { bwrapComplaint, programDirs, sandboxPrefix, type SandboxMode } from '../sandbox.js';
 import { secretFilesIn } from '../secret-files.js';
 import type { HostServices } from '../host-sockets.js';
 import { spawnBounded, type SpawnSpec } from '../process-runner.js';
@@ -26,6 +26,7 @@ import { egressEnv } from '../egress/bridge.js';
 import { openEgress, planEgress, type EgressPlan } from '../egress/open.js';
 import { programWritable } from '../writable.js';
 import { findInterpreter, nodePermissionFlag, nodeReadsProxyEnv, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
+import { interpreterShown } from './interpreter-shown.js';
 import { pushAll } from '../../findings.js';
 
 export interface ProcessRuntimeOptions {
@@ -98,37 +99,6 @@ async function bundleFile(bundleDir: string, cwd: string, rel: string): Promise<
 function inBundleMount(arg: string, bundle: string): string {
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
   return eq > 0 ? arg.slice(0, eq + 1) + sandboxPath(arg.slice(eq + 1), bundle) : sandboxPath(arg, bundle);
-}
-
-/** `path` by its real path (as given where it cannot be resolved); undefined for none. */
-async function realOrNone(path: string | undefined): Promise<string | undefined> {
-  return path === undefined || path === '' ? undefined : realpath(path).catch(() => path);
-}
-
-/**
- * What the sandbox shows of an interpreter outside the system directories, and the path to start
- * it by. Its installation prefix, read-only (`<prefix>/bin/python3` finds its standard library and
- * libpython in `<prefix>/lib`; a pyenv shim runs `<prefix>/libexec/pyenv`), when that prefix is
- * the interpreter's own: ~/.pyenv, ~/.nvm/versions/node/v22, /opt/python3.12. A prefix that also
- * holds other files is not shown whole: a binary in ~/bin has the home as its prefix, one in
- * ~/.local/bin has ~/.local (keyrings, shell histories), one in the project's bin/ the project,
- * one directly in /opt has `/`. Shown whole, it showed every skill of that runtime the home's
- * ~/.ssh or the project's files, whatever its grant. Then only the program itself and the
- * prefix's lib and lib64 are shown, and it is started by its real path (a link beside it,
- * python3 -> python3.12, is not shown).
- */
-async function interpreterShown(interp: Interpreter, home: string | undefined, work: string | undefined): Promise<{ readonly mounts: string[]; readonly program: string }> {
-  if (inSystemDir(interp.real)) return { mounts: [], program: interp.path };
-  const prefix = dirname(dirname(interp.real));
-  const [realHome, realWork] = [await realOrNone(home), await realOrNone(work)];
-  const holdsOthers =
-    prefix === '/' || (realHome !== undefined && (within(realHome, prefix) || prefix === join(realHome, '.local'))) || (realWork !== undefined && within(realWork, prefix));
-  if (!holdsOthers) return { mounts: [prefix], program: interp.path };
-  const libs: string[] = [];
-  for (const lib of [join(prefix, 'lib'), join(prefix, 'lib64')]) {
-    if (!inSystemDir(lib) && (await stat(lib).then((s) => s.isDirectory(), () => false))) libs.push(lib);
-  }
-  return { mounts: [interp.real, ...libs], program: interp.real };
 }
 
 function unavailable(message: string, diagnostics: Diagnostic[]): Preparation {
