@@ -5,7 +5,9 @@
 // thousands of requests pipelined on a few connections, each sent on at once on a connection of
 // skillctl's own. Before the fix, the h2c stream and the `..;` path reached /private, and one
 // connection held 1,000 of skillctl's descriptors (the proxy's limit of 256 counted connections
-// from the sandbox, not requests).
+// from the sandbox, not requests). A GET whose body (chunked, or a Content-Length its Connection
+// header names) is a second request: the proxy sent the body on unframed, and the server read it
+// as a request for /private (until the stop of 2026-12-01).
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createH2Server } from 'node:http2';
@@ -65,6 +67,31 @@ except urllib.error.HTTPError as e:
 print(json.dumps({'ok': out}))
 `;
 
+/** Sends `raw` to the proxy as it is; the first line of the answer. */
+const RAW_PY = `import json, socket, sys
+i = json.load(sys.stdin)
+s = socket.create_connection(('127.0.0.1', 3128), timeout=5)
+s.sendall(i['raw'].encode())
+got = b''
+try:
+    while b'\\r\\n\\r\\n' not in got:
+        d = s.recv(65536)
+        if not d:
+            break
+        got += d
+except socket.timeout:
+    pass
+print(json.dumps({'ok': got.split(b'\\r\\n')[0].decode()}))
+`;
+
+/** A GET of a granted path whose body is a request for /private/<framing>, framed as `framing` says. */
+function smuggling(framing: 'chunked' | 'length'): string {
+  const inner = `GET /private/${framing} HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\n\r\n`;
+  const start = `GET http://127.0.0.1:${sitePort}/public/ok HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\n`;
+  if (framing === 'chunked') return `${start}Transfer-Encoding: chunked\r\n\r\n${inner.length.toString(16)}\r\n${inner}\r\n0\r\n\r\n`;
+  return `${start}Content-Length: ${inner.length}\r\nConnection: keep-alive, Content-Length\r\n\r\n${inner}`;
+}
+
 /** A server that reads paths as Tomcat does: a segment's `;parameters` dropped, then its dot segments resolved. */
 function tomcatPath(url: string): string {
   const out: string[] = [];
@@ -80,6 +107,8 @@ const answer = (path: string): string => (path.startsWith('/private') ? 'SITE-PR
 
 let site: Server;
 let sitePort = 0;
+/** Every request line's target the sites were asked for. */
+const heard: string[] = [];
 /** The same, granted whole (`http://127.0.0.1:P`): every path of it is the skill's. */
 let whole: Server;
 let wholePort = 0;
@@ -90,6 +119,10 @@ let holder: Server;
 let holderPort = 0;
 const held = { now: 0, most: 0 };
 
+const neverAsked = (path: string) => (r: Ran): void => {
+  said(/^HTTP\/1\.1 200 /)(r);
+  assert.deepEqual(heard.filter((u) => u.startsWith(path)), [], `the site was asked for ${path}`);
+};
 const said = (pattern: RegExp) => (r: Ran): void => assert.match((r.output as { ok?: string }).ok ?? '', pattern, r.stdout + r.stderr);
 const run = (bundle: string, input: unknown) => (sc: Scratch): Promise<Ran> => runTarget(`./bundles/${bundle}`, input, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap' });
 const holding = (connections: number, requests: number, most: number) => async (r: Ran): Promise<void> => {
@@ -134,12 +167,29 @@ const rows: Attack[] = [
     attempt: (sc) => run('h2c', { url: `http://127.0.0.1:${wholePort}/upgrade`, host: `127.0.0.1:${wholePort}`, path: '/other' })(sc),
     check: said(/^h2 site:\/other$/),
   },
+  {
+    what: 'a GET of a granted path whose chunked body is a second request, for a path outside the prefix',
+    code: null,
+    exit: 0,
+    attempt: (sc) => run('raw', { raw: smuggling('chunked') })(sc),
+    check: neverAsked('/private/chunked'),
+  },
+  {
+    what: 'a GET of a granted path whose Content-Length its Connection header names (hop-by-hop), its body a second request',
+    code: null,
+    exit: 0,
+    attempt: (sc) => run('raw', { raw: smuggling('length') })(sc),
+    check: neverAsked('/private/length'),
+  },
   { what: 'a granted path, fetched as before', code: null, exit: 0, attempt: (sc) => run('fetch', { url: `http://127.0.0.1:${sitePort}/public/ok` })(sc), check: said(/^status 200 site:\/public\/ok$/) },
 ];
 
 /** A Tomcat-like server that is also an h2c server: it agrees to the upgrade and serves HTTP/2 on the connection from then on. */
 function h2cSite(): Server {
-  const server = createServer((req: IncomingMessage, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(answer(tomcatPath(req.url ?? ''))));
+  const server = createServer((req: IncomingMessage, res) => {
+    heard.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(answer(tomcatPath(req.url ?? '')));
+  });
   const h2 = createH2Server((req, res) => res.end(answer(req.url)));
   server.on('upgrade', (req: IncomingMessage, socket: Socket) => {
     upgraded.add(socket);
@@ -174,6 +224,7 @@ describe('egress smuggling: what the proxy checked once is all it carries', () =
       files: { [file]: text },
     });
     await writeBundle(join(s.work, 'bundles', 'fetch'), python('python3 fetch.py', 'fetch.py', FETCH_PY));
+    await writeBundle(join(s.work, 'bundles', 'raw'), python('python3 raw.py', 'raw.py', RAW_PY));
     await writeBundle(join(s.work, 'bundles', 'pipeline'), python('python3 pipeline.py', 'pipeline.py', PIPELINE_PY));
     await writeBundle(join(s.work, 'bundles', 'h2c'), {
       entrypoints: [entry({ runtime: 'node', runtime_version: process.versions.node, command: 'node main.js', output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],

@@ -34,10 +34,23 @@ export function rawRefusal(status: '400 Bad Request' | '403 Forbidden', d: Refus
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\n${DENIED_HEADER}: ${d.code}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
+/** How a body is framed; the proxy frames what it sends on itself, never as the program's headers say. */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
+
+/**
+ * The headers sent on for `req`, with the framing of the body the proxy read: chunked when it
+ * came chunked, else its length. Node sends a GET's (DELETE's, OPTIONS') body unframed when
+ * the request says neither, and the server then reads that body as a request of its own, one the
+ * gate never saw: a Transfer-Encoding (hop-by-hop) dropped, or a Content-Length the program's
+ * Connection header named, let `GET /public` carry `GET /private` (egress-smuggling.test.ts).
+ */
 function forwardedHeaders(req: IncomingMessage, host: string): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   const named = new Set((req.headers.connection ?? '').split(',').map((h) => h.trim().toLowerCase()));
-  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && !named.has(name) && value !== undefined) out[name] = value;
+  for (const [name, value] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(name) && !FRAMING.has(name) && !named.has(name) && value !== undefined) out[name] = value;
+  // Node's parser took the body by exactly one of these, and refused a request with both.
+  if (req.headers['transfer-encoding'] !== undefined) out['transfer-encoding'] = 'chunked';
+  else if (req.headers['content-length'] !== undefined) out['content-length'] = req.headers['content-length'];
   out.host = host;
   return out;
 }
@@ -153,7 +166,14 @@ const WEBSOCKET = /^\s*websocket\s*$/i;
 export async function relayUpgrade(gate: EgressGate, req: IncomingMessage, client: Socket, head: Buffer, wire: Wire, origin: string | undefined): Promise<void> {
   client.on('error', () => client.destroy());
   const protocol = req.headers.upgrade ?? '';
-  const up = await upstream(gate, req, wire, origin, (url) => ({ ...forwardedHeaders(req, url.host), connection: 'Upgrade', upgrade: protocol }), !WEBSOCKET.test(protocol));
+  // No body goes with it: what follows the request is the upgraded protocol's, sent after the 101.
+  const headers = (url: URL): OutgoingHttpHeaders => {
+    const out = forwardedHeaders(req, url.host);
+    delete out['content-length'];
+    delete out['transfer-encoding'];
+    return { ...out, connection: 'Upgrade', upgrade: protocol };
+  };
+  const up = await upstream(gate, req, wire, origin, headers, !WEBSOCKET.test(protocol));
   if ('refusal' in up) {
     client.end(rawRefusal(up.status === 400 ? '400 Bad Request' : '403 Forbidden', up.refusal));
     return;
