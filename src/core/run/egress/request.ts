@@ -134,15 +134,25 @@ export async function forward(gate: EgressGate, req: IncomingMessage, res: Serve
   const abandon = (): void => void (res.writableFinished || up.sent.destroy());
   if (res.destroyed) abandon();
   else res.on('close', abandon);
+  const failed = (why: string): void => {
+    if (res.destroyed) return;
+    if (!res.headersSent) res.writeHead(502, 'Bad Gateway', { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`skillctl egress: ${why}\n`);
+    else res.destroy();
+  };
   up.sent.on('response', (r) => {
-    res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
+    // Node's parser reads status lines its server will not write (a code under 100, a control
+    // character in the reason); thrown here, in an event of skillctl's loop, that ended skillctl
+    // mid-run, its record left without an end (egress-hostile-answers.test.ts).
+    try {
+      res.writeHead(r.statusCode ?? 502, r.statusMessage, responseHeaders(r.rawHeaders));
+    } catch {
+      r.destroy();
+      failed('the server answered a status line that cannot be passed on');
+      return;
+    }
     r.pipe(res);
   });
-  up.sent.on('error', (err) => {
-    if (res.destroyed) return;
-    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`skillctl egress: ${err.message}\n`);
-    else res.destroy();
-  });
+  up.sent.on('error', (err) => failed(err.message));
   req.pipe(up.sent);
 }
 
