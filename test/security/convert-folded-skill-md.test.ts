@@ -8,7 +8,7 @@
 // folder that the new file takes past a bound (20,000 files) is refused likewise, its files put back
 // (not exercised here: building 20,000 files costs a dozen seconds).
 import assert from 'node:assert/strict';
-import { cp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { attempt, scratch, treeState } from '../helpers/attack.js';
@@ -32,4 +32,16 @@ describe('convert --to skill-md of a bundle holding a name that folds to SKILL.m
       assert.deepEqual(await treeState(dir), before, 'the folder is as it was');
     });
   }
+
+  it('an Agent Skills folder holding Skill.yaml, converted to a manifest: BUNDLE_PATH_COLLISION, exit 1, nothing written', async () => {
+    const dir = join(sc.work, 'notes');
+    await mkdir(join(dir, 'scripts'), { recursive: true });
+    await writeFile(join(dir, 'SKILL.md'), '---\nname: notes\ndescription: Notes. Use when testing.\n---\nbody\n');
+    await writeFile(join(dir, 'scripts', 'main.py'), 'print("{}")\n');
+    await writeFile(join(dir, 'Skill.yaml'), 'notes: mine\n');
+    const before = await treeState(dir);
+    const r = await attempt(['convert', dir, '--python-version', '3.12.4'], { cwd: sc.work });
+    assert.deepEqual([r.exit, r.errors], [1, ['BUNDLE_PATH_COLLISION']], r.stdout + r.stderr);
+    assert.deepEqual(await treeState(dir), before, 'the folder is as it was');
+  });
 });
