@@ -4,12 +4,12 @@
  * files, new digests). Either way the folder is validated before and after; a conversion whose
  * result does not validate is a bug, and the files are restored.
  */
-import { rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { dirSource } from '../bundle/index.js';
-import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
+import { dirSource, foldName } from '../bundle/index.js';
+import { diag, sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
-import { errnoCode, InternalError, SkillctlError } from '../errors.js';
+import { errnoCode, SkillctlError } from '../errors.js';
 import { createFileOrRefuse, readInputFile, writeFileAtomic } from '../fs/index.js';
 import { findManifest, fixDigests, MANIFEST_MAX_BYTES, validateBundle } from '../manifest/index.js';
 import type { NameCharset } from './model.js';
@@ -83,6 +83,22 @@ async function write(path: string, text: string, force: boolean): Promise<void> 
   else await createFileOrRefuse(path, text);
 }
 
+/**
+ * An entry of `dir` other than `name` that macOS and Windows store as the same file (`Skill.md`
+ * for `SKILL.md`): on Linux the new file made two that a checkout there keeps as one, and there
+ * writing `name` replaced the user's file. Read from the folder itself, so a file the digests
+ * leave out (`.skillignore`) counts too.
+ */
+async function foldedTwin(dir: string, name: string, file: string): Promise<Diagnostic | undefined> {
+  const key = foldName(name);
+  const twin = (await readdir(dir)).find((e) => e !== name && foldName(e) === key);
+  if (twin === undefined) return undefined;
+  return diag('BUNDLE_PATH_COLLISION', `${twin} and ${name} are one file on a file system that ignores case or normalises names (macOS, Windows)`, {
+    file,
+    hint: `rename or remove ${twin}: convert writes ${name}`,
+  });
+}
+
 function refused(diagnostics: readonly Diagnostic[]): Result<Converted> {
   return { ok: false, diagnostics: sortDiagnostics(diagnostics) };
 }
@@ -112,6 +128,8 @@ async function toManifest(req: ConvertRequest): Promise<Result<Converted>> {
   });
   const diagnostics = [...validation.diagnostics, ...conv.diagnostics];
   if (conv.text === undefined || conv.manifest === undefined) return refused(diagnostics);
+  const taken = await foldedTwin(dir, 'skill.yaml', file);
+  if (taken !== undefined) return refused([...diagnostics, taken]);
   await write(target, conv.text, req.force);
   const eps = conv.manifest.entrypoints as ConvertedEntrypoint[];
   const { skill_id, skill_version, manifest_digest, content_digest } = conv.manifest;
@@ -138,9 +156,18 @@ async function toSkillMd(req: ConvertRequest): Promise<Result<Converted>> {
   if (conv.text === undefined || conv.name === undefined) return refused(conv.diagnostics);
   const { name } = conv;
 
+  if (oldMd === undefined) {
+    const taken = await foldedTwin(dir, basename(mdPath), mdFile);
+    if (taken !== undefined) return refused([taken]);
+  }
   const found = await findManifest(dir);
   if ('diagnostic' in found) throw new SkillctlError('BUNDLE_UNREADABLE', 'the manifest disappeared during the conversion');
   const oldManifest = (await readInputFile(found.path, join(label, basename(found.path)), { maxBytes: MANIFEST_MAX_BYTES })).toString('utf8');
+  const restore = async (): Promise<void> => {
+    if (oldMd === undefined) await rm(mdPath, { force: true });
+    else await writeFileAtomic(mdPath, oldMd);
+    await writeFileAtomic(found.path, oldManifest);
+  };
   await write(mdPath, conv.text, req.force);
   // SKILL.md is now a file of the bundle: content_digest, and so manifest_digest, change.
   try {
@@ -149,8 +176,12 @@ async function toSkillMd(req: ConvertRequest): Promise<Result<Converted>> {
     const after = await validateBundle(dir, label);
     const skill = await validateAgentSkill(dir, { label, nameCharset: req.nameCharset });
     if (!after.valid || !skill.valid) {
-      const first = [...after.diagnostics, ...skill.diagnostics].find((d) => d.severity === 'error');
-      throw new InternalError(`the converted bundle did not validate (${first?.code ?? 'unknown'}: ${first?.message ?? ''}); the files were restored`);
+      // The folder with one more file can fail where it passed (20,000 files, a .skillignore, a
+      // change made meanwhile): the folder's own findings, not a bug, and the files put back.
+      await restore();
+      const errors = [...after.diagnostics, ...skill.diagnostics].filter((d) => d.severity === 'error');
+      // Both checks list the folder: a finding of the listing comes from each.
+      return refused(errors.filter((d, i) => errors.findIndex((e) => e.code === d.code && e.message === d.message) === i));
     }
     const value: Converted = {
       written: mdFile,
@@ -162,9 +193,7 @@ async function toSkillMd(req: ConvertRequest): Promise<Result<Converted>> {
     };
     return { ok: true, value, diagnostics: sortDiagnostics([...conv.diagnostics, ...skill.diagnostics]) };
   } catch (err) {
-    if (oldMd === undefined) await rm(mdPath, { force: true });
-    else await writeFileAtomic(mdPath, oldMd);
-    await writeFileAtomic(found.path, oldManifest);
+    await restore();
     throw err;
   }
 }

@@ -11,6 +11,7 @@ import { sortDiagnostics, type Diagnostic, type Result } from '../diagnostics.js
 import { errnoCode, InternalError, SkillctlError } from '../errors.js';
 import { asOutputWrite, createFileOrRefuse, makeDirs, writeFileAtomic } from '../fs/index.js';
 import { fixDigests, validateBundle } from '../manifest/index.js';
+import { unusableContents } from './folder-contents.js';
 import { scaffoldSkill, type ScaffoldSpec } from './scaffold.js';
 
 export interface CreateSkillRequest {
@@ -112,22 +113,21 @@ async function place(target: string, files: readonly MemoryFile[], force: boolea
   }
 }
 
-/** The findings about the skill as written; a new skill that does not validate is a bug. */
-async function checkWritten(req: CreateSkillRequest): Promise<readonly Diagnostic[]> {
+/**
+ * The findings about the skill as written. A new folder's skill always validates; with --force the
+ * folder's other files are part of it, and what they do that the check before writing cannot see
+ * (a `.skillignore` leaving out skill.yaml) is theirs to report, not a bug.
+ */
+async function checkWritten(req: CreateSkillRequest): Promise<{ valid: boolean; diagnostics: readonly Diagnostic[] }> {
   const { target, label } = req;
-  if (req.spec.format === 'skill-md') {
-    const r = await validateAgentSkill(target, { label });
-    if (!r.valid) throw new InternalError(`the new skill does not validate: ${r.diagnostics.find((d) => d.severity === 'error')?.code ?? ''}`);
-    return r.diagnostics;
-  }
+  if (req.spec.format === 'skill-md') return validateAgentSkill(target, { label });
   let r = await validateBundle(target, label);
   const fix = fixDigests(r);
   if (fix.text !== undefined && r.file !== '-') {
     await writeFileAtomic(join(target, 'skill.yaml'), fix.text);
     r = await validateBundle(target, label);
   }
-  if (!r.valid) throw new InternalError(`the new bundle does not validate: ${r.diagnostics.find((d) => d.severity === 'error')?.code ?? ''}`);
-  return r.diagnostics;
+  return r;
 }
 
 /**
@@ -139,7 +139,16 @@ export async function createSkill(req: CreateSkillRequest): Promise<Result<Creat
   if (scaffold.files === undefined) return { ok: false, diagnostics: sortDiagnostics(scaffold.diagnostics) };
   // A file where a folder belongs (`scripts`, a parent of the target), a full disk: the user's file system saying no, not a bug.
   const { files } = scaffold;
+  // A target that cannot be looked at is place's to report (OUTPUT_UNWRITABLE).
+  if (req.force && (await isEmptyDir(req.target).catch(() => undefined)) === false) {
+    // A linked folder init would write through is the first thing to refuse (OUTPUT_UNWRITABLE, exit 2).
+    await refuseUnusableFolders(req.target, files, req.label);
+    const unusable = await unusableContents(req.target, files, req.spec.format, req.label);
+    if (unusable.length > 0) return { ok: false, diagnostics: sortDiagnostics(unusable) };
+  }
   await asOutputWrite(req.label, () => place(req.target, files, req.force, req.label));
-  const diagnostics = await checkWritten(req);
-  return { ok: true, value: { files: files.map((f) => f.path) }, diagnostics: sortDiagnostics(diagnostics) };
+  const checked = await checkWritten(req);
+  if (!checked.valid && !req.force) throw new InternalError(`the new skill does not validate: ${checked.diagnostics.find((d) => d.severity === 'error')?.code ?? ''}`);
+  if (!checked.valid) return { ok: false, diagnostics: sortDiagnostics(checked.diagnostics) };
+  return { ok: true, value: { files: files.map((f) => f.path) }, diagnostics: sortDiagnostics(checked.diagnostics) };
 }

@@ -12,12 +12,23 @@ function validLocale(v: string): boolean {
   }
 }
 
+/**
+ * A tzdata name as /usr/share/zoneinfo spells it: each part starts with a capital (`Europe/Berlin`,
+ * `Etc/GMT+1`, `EST5EDT`). The skill gets the name as TZ (and /etc/localtime under bubblewrap),
+ * which glibc, Python and Node look up by exact file name; ICU compares names without regard to
+ * case and, from Node 22, takes UTC offsets (`+01:00`) too: such a name validated, on one Node
+ * and not another, and the skill ran in UTC.
+ */
+const ZONE_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
 function validTimezone(v: string): boolean {
   // The first Intl time-zone lookup loads ICU's zone data (over 10 ms); UTC needs none.
   if (v === 'UTC' || v === 'Etc/UTC' || v === 'GMT' || v === 'Etc/GMT') return true;
+  if (!ZONE_NAME.test(v)) return false;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: v });
-    return true;
+    const resolved = new Intl.DateTimeFormat('en-US', { timeZone: v }).resolvedOptions().timeZone;
+    // ICU's own name in other capitals (`Europe/BERLIN`) is no file; a link (`US/Pacific`) resolves to another name.
+    return resolved === v || resolved.toLowerCase() !== v.toLowerCase();
   } catch {
     return false;
   }
