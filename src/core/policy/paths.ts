@@ -10,16 +10,24 @@ import { within } from '../fs/within.js';
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/**
+ * The longest path the kernel opens (Linux PATH_MAX, 4,096 bytes with its NUL): a longer one
+ * opens nothing, so it has no real path to judge.
+ */
+export const PATH_MAX_BYTES = 4095;
+
 export type PathForm = { readonly ok: true; readonly absolute: string } | { readonly ok: false; readonly reason: string };
 
 /**
  * The absolute, lexically normal form of `path` (relative to `cwd`), or why its form is refused:
- * empty, a control character or NUL, a backslash, or a `.`/`..` segment (a leading `./` and a lone
- * `.` are allowed). Refusing `..` outright, rather than normalising it, means no later join can
- * turn an allowed-looking path into a different one.
+ * empty, longer than the kernel opens, a control character or NUL, a backslash, or a `.`/`..`
+ * segment (a leading `./` and a lone `.` are allowed). Refusing `..` outright, rather than
+ * normalising it, means no later join can turn an allowed-looking path into a different one.
  */
 export function pathForm(path: unknown, cwd: string): PathForm {
   if (typeof path !== 'string' || path === '') return { ok: false, reason: 'not a non-empty string' };
+  // First, before any pass over it: a skill's path may be megabytes (a wasm module's memory).
+  if (Buffer.byteLength(path) > PATH_MAX_BYTES) return { ok: false, reason: `is longer than the kernel opens (${PATH_MAX_BYTES} bytes)` };
   if (CONTROL.test(path)) return { ok: false, reason: 'contains a control character or NUL' };
   if (path.includes('\\')) return { ok: false, reason: 'contains a backslash' };
   const rest = path === '.' ? '' : path.replace(/^(?:\.\/+)+/, '');
@@ -30,12 +38,6 @@ export function pathForm(path: unknown, cwd: string): PathForm {
   const normal = posix.normalize(joined).replace(/(.)\/+$/, '$1');
   return { ok: true, absolute: normal };
 }
-
-/**
- * The longest path the kernel opens (Linux PATH_MAX, 4,096 bytes with its NUL): a longer one
- * opens nothing, so it has no real path to judge.
- */
-export const PATH_MAX_BYTES = 4095;
 
 /** What a path that does not exist yet gives: ENOENT or ENOTDIR; anything else is thrown. */
 async function realOrMissing(path: string): Promise<string | undefined> {
