@@ -22,7 +22,7 @@ export { capLimits } from './limits.js';
 export { defaultPolicy, POLICY_FILE_NAME, RUN_PATH_DEFAULT } from './default.js';
 export { loadPolicy, type LoadPolicyOptions, type PolicyLoad } from './load.js';
 export type { ExecRule, HostPolicy, PolicyLimits } from './model.js';
-export { kernelDirReason, pathForm, resolveReal, within, type PathForm } from './paths.js';
+export { kernelDirReason, PATH_MAX_BYTES, pathForm, resolveReal, within, type PathForm } from './paths.js';
 export { installPaths, nodePaths, PROTECTED_DIRS, PROTECTED_ENTRY_NAMES, PROTECTED_FILE_NAMES, SECRET_DIRS, protectedReason, runProtectedPaths, type RunPlaces, type WriteUse } from './protected.js';
 export { checkSecretPlace } from './secret-place.js';
 export { covers, parseScopeValue, pathWithin, type ParsedScopeValue, type ScopeValue } from './scopes.js';

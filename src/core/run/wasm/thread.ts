@@ -86,9 +86,11 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
     if (ptr + len > buf.byteLength) return undefined;
     return new Uint8Array(buf, ptr, len);
   };
+  /** A path or URL the guest names: its bytes go to the host, and are paid for as any others. */
   const text = (ptr: number, len: number): string | undefined => {
     const v = view(ptr, len);
     if (v === undefined) return undefined;
+    pay(len);
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(v);
     } catch {
@@ -115,9 +117,13 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
     out.set(a.data);
     return a.data.length;
   };
+  // PATH_MAX_BYTES (policy/paths.ts): no file has a longer path, so such a path fails here (-1, as
+  // provenact's open fails), neither decoded nor sent: 8 MB of it took each call 0.15 s.
+  const PATH_MAX = 4095;
   const pathCall =
     (op: 'fs_read_file' | 'fs_read_tree' | 'http_fetch') =>
     (pPtr: number, pLen: number, oPtr: number, oLen: number): number => {
+      if (op !== 'http_fetch' && pLen > PATH_MAX) return -1;
       const p = text(pPtr, pLen);
       const out = view(oPtr, oLen);
       if (p === undefined || out === undefined) return -1;
@@ -174,6 +180,7 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
     fs_read_tree: pathCall('fs_read_tree'),
     http_fetch: pathCall('http_fetch'),
     fs_write_file: (pPtr: number, pLen: number, dPtr: number, dLen: number): number => {
+      if (pLen > PATH_MAX) return -1;
       const p = text(pPtr, pLen);
       const data = view(dPtr, dLen);
       if (p === undefined || data === undefined) return -1;

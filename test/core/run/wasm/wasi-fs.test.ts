@@ -136,6 +136,15 @@ describe('WASI file calls over the gate', () => {
     assert.equal(await readFile(join(ro, 'r.txt'), 'utf8'), 'read only');
   });
 
+  it('a path longer than the kernel opens is refused before it is split, and recorded', async () => {
+    const { call, gate } = host();
+    const t = performance.now();
+    // One name and eight million slashes: split, millions of segments (0.5 s a call, before).
+    assert.equal((await call(open(RW, `a${'/'.repeat(8_000_000)}`))).errno, ERRNO.NOTCAPABLE);
+    assert.ok(performance.now() - t < 1_000, `${Math.round(performance.now() - t)} ms`);
+    assert.deepEqual(gate.uses.filter((u) => !u.allowed).map((u) => u.code), ['POLICY_PATH_INVALID']);
+  });
+
   it('a symlinked directory leading out of the preopen is refused as a middle component, to read and to write', async () => {
     const { call, gate } = host();
     const link = join(rw, 'away');
