@@ -21,11 +21,11 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { pushAll } from '../findings.js';
-import { validateBundle } from '../manifest/index.js';
+import { MANIFEST_MAX_BYTES, validateBundle } from '../manifest/index.js';
 import type { DigestCache, PathIdentity } from './served-cache.js';
 import { walkFolder } from './served-handles.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
-import { hashRegularFile, type HashedFile } from './served-read.js';
+import { hashRegularFile, KeptFileTooLarge, type HashedFile } from './served-read.js';
 import { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, type FileIdentity, type SkillFolder } from './served-walk.js';
 import { manifestToSkillMd } from './to-skill-md.js';
 import { checkSkillMd } from './validate.js';
@@ -153,9 +153,12 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
     bytes = made = c.bytes;
   } else {
     try {
-      md = hashRegularFile(childPath(at, SERVED_SKILL_MD), true);
+      // Past the bound checkSkillMd refuses it at, it is refused unread: a refused skill is not
+      // kept, and its SKILL.md would be read whole again at every listing.
+      md = hashRegularFile(childPath(at, SERVED_SKILL_MD), true, MANIFEST_MAX_BYTES);
       bytes = md.bytes as Buffer;
     } catch (err) {
+      if (err instanceof KeptFileTooLarge) return { diagnostics: [skillMdTooLarge(err, file)] };
       return { diagnostics: [unreadable(err, SERVED_SKILL_MD, file)] };
     }
   }
@@ -211,6 +214,11 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
     cache.forget(key);
   }
   return { skill, diagnostics: [] };
+}
+
+/** The finding checkSkillMd gives a SKILL.md past the bound, for one refused by its size. */
+function skillMdTooLarge(err: KeptFileTooLarge, file: string): Diagnostic {
+  return diag('MANIFEST_TOO_LARGE', `SKILL.md is ${err.size} bytes; the bound is ${err.max}`, { file, hint: 'move long material into references/ files that the body links to' });
 }
 
 /** The folders in order; of two with one path, the first. The caller has begun a pass of `cache`'s walker. */
