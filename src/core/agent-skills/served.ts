@@ -147,9 +147,15 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
   let bytes: Buffer;
   let made: Buffer | undefined;
   if (isContract) {
+    const refused = cache.refusal(key, seen);
+    if (refused !== undefined) return { diagnostics: refused };
     // Validated through the folder's handle: its manifest is the one in the folder walked.
     const c = await contractSkillMd(at, dir, label, listing.files);
-    if (c.bytes === undefined) return { diagnostics: c.diagnostics };
+    if (c.bytes === undefined) {
+      // Kept while its files are as the walk saw them, settled: unchanged, it is refused alike.
+      if (seen.every((s) => walker.settled(s.identity))) cache.keepRefusal(key, seen, c.diagnostics);
+      return { diagnostics: c.diagnostics };
+    }
     bytes = made = c.bytes;
   } else {
     try {
