@@ -6,22 +6,18 @@
 // such folder: a host's listing timed out; until the stop of 2026-12-01). Now a refusal is kept
 // as an entry is, by the identities of the folder's files, and holds until one of them changes.
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { cpSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connect, ListResult, skillMd } from '../helpers/mcp-skills-client.js';
 import { ROOT } from '../helpers/paths.js';
+import { cpuSeconds } from '../helpers/procs.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const HUGE = 1024 * 1024 * 1024;
 
-/** The CPU time process `pid` has used (user and system), in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 describe('threat: a refused contract bundle beside a gigabyte in a folder `skillctl mcp --skills` serves', () => {
   const dir = tempDir('skillctl-mcp-refused-contract-');

@@ -70,7 +70,7 @@ interface KeptDigest {
 export class DigestCache {
   readonly #digests = new Map<string, KeptDigest>();
   readonly #skills = new Map<string, KeptSkill>();
-  /** Refused contract bundles by key: the files (with the root .skillignore) and the findings. */
+  /** Refused folders by key: the files (with the root .skillignore) and the findings. */
   readonly #refused = new Map<string, { readonly files: readonly PathIdentity[]; readonly diagnostics: readonly Diagnostic[] }>();
   #checked: PassChecks | undefined;
   /** How many kept skills list each file (a nested skill's files are its outer skill's too). */
@@ -139,9 +139,9 @@ export class DigestCache {
 
   /**
    * Why the folder under `key` was last refused, if its files are the same paths with the same
-   * identities: a contract bundle is validated whole (every file hashed), and a refused one was
-   * validated again at every listing, a gigabyte beside it hashed each time. A refusal is the
-   * safe side: keeping it serves nothing.
+   * identities: a refused folder was read again at every listing, a contract bundle validated
+   * whole (a gigabyte beside it hashed each time) and a SKILL.md read whole (200 of 4 MiB, 800 MB
+   * a listing). A refusal is the safe side: keeping it serves nothing.
    */
   refusal(key: string, files: readonly PathIdentity[]): readonly Diagnostic[] | undefined {
     const e = this.#refused.get(key);

@@ -146,16 +146,19 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
   let md: HashedFile | undefined;
   let bytes: Buffer;
   let made: Buffer | undefined;
+  // A folder refused before, its files as they were then, is refused alike: read again, a
+  // contract bundle is hashed whole and a SKILL.md read whole, at every listing.
+  const refused = cache.refusal(key, seen);
+  if (refused !== undefined) return { diagnostics: refused };
+  const refuse = (diagnostics: readonly Diagnostic[]): { readonly diagnostics: readonly Diagnostic[] } => {
+    // Kept only while every file is as the walk saw it, settled (a change then changes an identity).
+    if (seen.every((s) => walker.settled(s.identity))) cache.keepRefusal(key, seen, diagnostics);
+    return { diagnostics };
+  };
   if (isContract) {
-    const refused = cache.refusal(key, seen);
-    if (refused !== undefined) return { diagnostics: refused };
     // Validated through the folder's handle: its manifest is the one in the folder walked.
     const c = await contractSkillMd(at, dir, label, listing.files);
-    if (c.bytes === undefined) {
-      // Kept while its files are as the walk saw them, settled: unchanged, it is refused alike.
-      if (seen.every((s) => walker.settled(s.identity))) cache.keepRefusal(key, seen, c.diagnostics);
-      return { diagnostics: c.diagnostics };
-    }
+    if (c.bytes === undefined) return refuse(c.diagnostics);
     bytes = made = c.bytes;
   } else {
     try {
@@ -172,7 +175,7 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
   const checked = checkSkillMd(bytes, { file, dirLabel: label, dirName: basename(dir), files: all });
   const frontmatter = checked.document?.frontmatter;
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
-  if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
+  if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return refuse(errors);
   const served: ServedFile[] = [];
   const diagnostics: Diagnostic[] = [];
   // Kept for later listings only if every file was hashed as the walk saw it, with settled times
