@@ -48,8 +48,9 @@ describe('SECRET_FILE_EXPOSED', () => {
   it('mcp --http-token-file outside .skillctl/keys/: the server starts, with the warning on stderr; in .skillctl/keys/ without it', async () => {
     const dir = tempDir('skillctl-secret-place-mcp-');
     mkdirSync(join(dir, '.skillctl', 'keys'), { recursive: true });
-    writeFileSync(join(dir, 'mcp.token'), `${TOKEN}\n`);
-    writeFileSync(join(dir, '.skillctl', 'keys', 'mcp.token'), `${TOKEN}\n`);
+    // Private to the user: a token file other users may read stops the server (mcp-token-file-mode.test.ts).
+    writeFileSync(join(dir, 'mcp.token'), `${TOKEN}\n`, { mode: 0o600 });
+    writeFileSync(join(dir, '.skillctl', 'keys', 'mcp.token'), `${TOKEN}\n`, { mode: 0o600 });
     const registry = ['--registry', join(ROOT, 'manifests', 'registry'), '--no-audit'];
     for (const [file, warned] of [['mcp.token', true], [join('.skillctl', 'keys', 'mcp.token'), false]] as const) {
       const server = await startHttpMcp([...registry, '--http-token-file', file], dir, { SKILLCTL_MCP_TOKEN: undefined });

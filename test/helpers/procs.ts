@@ -19,3 +19,9 @@ export function processesWith(marker: string, program?: string): number[] {
   }
   return out;
 }
+
+/** The CPU time process `pid` has used (user and system, /proc/PID/stat), in seconds. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}

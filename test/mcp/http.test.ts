@@ -81,7 +81,7 @@ describe('skillctl mcp --http', () => {
       made.child.kill('SIGTERM');
       await made.exited;
     }
-    writeFileSync(join(dir, 'token'), `${TOKEN}\n`);
+    writeFileSync(join(dir, 'token'), `${TOKEN}\n`, { mode: 0o600 });
     const filed = await startHttpMcp([...REGISTRY, '--http-token-file', 'token'], dir, { SKILLCTL_MCP_TOKEN: 'another-token-that-the-file-overrides' });
     try {
       assert.match(filed.stderr(), /clients send Authorization: Bearer <the token of token>/);

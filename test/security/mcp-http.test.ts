@@ -107,6 +107,23 @@ describe('MCP over HTTP: more sessions are not more runs, and a web page is not 
     }
   });
 
+  it('a page on a rebound name holding the token and a live session id: its POST, listing stream and DELETE into that session are 403, and the session goes on', async () => {
+    const owner = new Client({ name: 'owner', version: '0' });
+    const transport = authedTransport(url);
+    await owner.connect(transport);
+    try {
+      const sid = transport.sessionId as string;
+      const host = `attacker.example:${new URL(url).port}`;
+      const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+      assert.equal((await send(url, 'POST', { ...AUTH, host, 'mcp-session-id': sid, 'content-type': 'application/json', accept: ACCEPT }, ping)).status, 403);
+      assert.equal((await send(url, 'GET', { ...AUTH, host, 'mcp-session-id': sid, accept: 'text/event-stream' })).status, 403);
+      assert.equal((await send(url, 'DELETE', { ...AUTH, host, 'mcp-session-id': sid })).status, 403);
+      await owner.ping();
+    } finally {
+      await owner.close();
+    }
+  });
+
   it('a page of another origin, posting what a form or a no-cors fetch may (text/plain): 401 without the token, 415 with it, no session', async () => {
     assert.equal((await send(url, 'POST', { origin: 'https://attacker.example', 'content-type': 'text/plain', accept: ACCEPT }, INIT)).status, 401);
     const r = await send(url, 'POST', { ...AUTH, origin: 'https://attacker.example', 'content-type': 'text/plain', accept: ACCEPT }, INIT);

@@ -23,7 +23,7 @@ describe('threat: a tool run by `skillctl mcp --http` reads the token file of th
   const client = new Client({ name: 'attacker', version: '0' });
 
   before(async () => {
-    writeFileSync(join(dir, 'mcp.token'), `${TOKEN}\n`);
+    writeFileSync(join(dir, 'mcp.token'), `${TOKEN}\n`, { mode: 0o600 });
     writeFileSync(join(dir, POLICY), 'version: 1\npermissions:\n  fs.read: [.]\n  exec: [cat]\n');
     const args = ['--registry', join(ROOT, 'manifests', 'registry'), '--no-audit', '--policy', POLICY, '--approve', 'shell', '--http-token-file', 'mcp.token'];
     server = await startHttpMcp(args, dir, { SKILLCTL_MCP_TOKEN: undefined });

@@ -16,6 +16,7 @@
  * deleted or renamed, a skill removed), so a long-running server keeps the digests of the files
  * it serves, not of every file it ever hashed.
  */
+import type { Diagnostic } from '../diagnostics.js';
 import type { Sha256Digest } from '../digest/index.js';
 import type { IdentityChecker } from './served-check.js';
 import type { ServedSkill } from './served-model.js';
@@ -69,6 +70,8 @@ interface KeptDigest {
 export class DigestCache {
   readonly #digests = new Map<string, KeptDigest>();
   readonly #skills = new Map<string, KeptSkill>();
+  /** Refused folders by key: the files (with the root .skillignore) and the findings. */
+  readonly #refused = new Map<string, { readonly files: readonly PathIdentity[]; readonly diagnostics: readonly Diagnostic[] }>();
   #checked: PassChecks | undefined;
   /** How many kept skills list each file (a nested skill's files are its outer skill's too). */
   readonly #owners = new Map<string, number>();
@@ -134,6 +137,22 @@ export class DigestCache {
     }
   }
 
+  /**
+   * Why the folder under `key` was last refused, if its files are the same paths with the same
+   * identities: a refused folder was read again at every listing, a contract bundle validated
+   * whole (a gigabyte beside it hashed each time) and a SKILL.md read whole (200 of 4 MiB, 800 MB
+   * a listing). A refusal is the safe side: keeping it serves nothing.
+   */
+  refusal(key: string, files: readonly PathIdentity[]): readonly Diagnostic[] | undefined {
+    const e = this.#refused.get(key);
+    return e !== undefined && sameList(e.files, files) ? e.diagnostics : undefined;
+  }
+
+  /** Keeps a refusal (settled identities only, as the caller checks), replacing the folder's last. */
+  keepRefusal(key: string, files: readonly PathIdentity[], diagnostics: readonly Diagnostic[]): void {
+    this.#refused.set(key, { files, diagnostics });
+  }
+
   /** The skill last read under `key`, if its files are the same paths with the same identities. */
   skill(key: string, files: readonly PathIdentity[]): ServedSkill | undefined {
     const e = this.#skills.get(key);
@@ -155,6 +174,7 @@ export class DigestCache {
    */
   retain(keys: ReadonlySet<string>): void {
     for (const key of this.#skills.keys()) if (!keys.has(key)) this.#drop(key);
+    for (const key of this.#refused.keys()) if (!keys.has(key)) this.#refused.delete(key);
   }
 
   #drop(key: string): void {

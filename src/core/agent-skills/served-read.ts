@@ -36,6 +36,17 @@ function shrank(path: string): Error {
   return Object.assign(new Error(`${path} changed while it was read`), { code: 'EAGAIN' });
 }
 
+/** A file to be kept whole (`hashRegularFile`'s `keep`) that is larger than the bound given: never read. */
+export class KeptFileTooLarge extends Error {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly max: number,
+  ) {
+    super(`${path} is ${size} bytes; the bound is ${max}`);
+  }
+}
+
 /** What hashing a file for a listing found: its digest, the identity of what was read, and (`keep`) its bytes. */
 export interface HashedFile {
   readonly digest: Sha256Digest;
@@ -46,14 +57,18 @@ export interface HashedFile {
 /**
  * Hashes a regular file (blocking calls: a listing is many small files). Large files are hashed
  * in chunks; `keep` returns the bytes too (SKILL.md, whose frontmatter is parsed from the very
- * bytes hashed). Throws with the errno code when the file cannot be opened or is not regular.
+ * bytes hashed). Throws with the errno code when the file cannot be opened or is not regular, and
+ * KeptFileTooLarge, before any read, when a file to keep is larger than `maxKept` as opened: a
+ * SKILL.md of 2 GB (zeros, a few MB in a git repository) was read whole into one buffer at every
+ * listing before the check that refuses it.
  */
-export function hashRegularFile(path: string, keep: boolean): HashedFile {
+export function hashRegularFile(path: string, keep: boolean, maxKept = Number.POSITIVE_INFINITY): HashedFile {
   const fd = openSync(path, OPEN_FLAGS);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw notRegular(path);
     const size = st.size;
+    if (keep && size > maxKept) throw new KeptFileTooLarge(path, size, maxKept);
     if (keep || size > CHUNK) {
       const h = createHash('sha256');
       const whole = keep ? Buffer.allocUnsafe(size) : undefined;

@@ -21,11 +21,11 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256 } from '../digest/index.js';
 import { errnoCode } from '../errors.js';
 import { pushAll } from '../findings.js';
-import { validateBundle } from '../manifest/index.js';
+import { MANIFEST_MAX_BYTES, validateBundle } from '../manifest/index.js';
 import type { DigestCache, PathIdentity } from './served-cache.js';
 import { walkFolder } from './served-handles.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
-import { hashRegularFile, type HashedFile } from './served-read.js';
+import { hashRegularFile, KeptFileTooLarge, type HashedFile } from './served-read.js';
 import { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, type FileIdentity, type SkillFolder } from './served-walk.js';
 import { manifestToSkillMd } from './to-skill-md.js';
 import { checkSkillMd } from './validate.js';
@@ -146,16 +146,28 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
   let md: HashedFile | undefined;
   let bytes: Buffer;
   let made: Buffer | undefined;
+  // A folder refused before, its files as they were then, is refused alike: read again, a
+  // contract bundle is hashed whole and a SKILL.md read whole, at every listing.
+  const refused = cache.refusal(key, seen);
+  if (refused !== undefined) return { diagnostics: refused };
+  const refuse = (diagnostics: readonly Diagnostic[]): { readonly diagnostics: readonly Diagnostic[] } => {
+    // Kept only while every file is as the walk saw it, settled (a change then changes an identity).
+    if (seen.every((s) => walker.settled(s.identity))) cache.keepRefusal(key, seen, diagnostics);
+    return { diagnostics };
+  };
   if (isContract) {
     // Validated through the folder's handle: its manifest is the one in the folder walked.
     const c = await contractSkillMd(at, dir, label, listing.files);
-    if (c.bytes === undefined) return { diagnostics: c.diagnostics };
+    if (c.bytes === undefined) return refuse(c.diagnostics);
     bytes = made = c.bytes;
   } else {
     try {
-      md = hashRegularFile(childPath(at, SERVED_SKILL_MD), true);
+      // Past the bound checkSkillMd refuses it at, it is refused unread: a refused skill is not
+      // kept, and its SKILL.md would be read whole again at every listing.
+      md = hashRegularFile(childPath(at, SERVED_SKILL_MD), true, MANIFEST_MAX_BYTES);
       bytes = md.bytes as Buffer;
     } catch (err) {
+      if (err instanceof KeptFileTooLarge) return { diagnostics: [skillMdTooLarge(err, file)] };
       return { diagnostics: [unreadable(err, SERVED_SKILL_MD, file)] };
     }
   }
@@ -163,7 +175,7 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
   const checked = checkSkillMd(bytes, { file, dirLabel: label, dirName: basename(dir), files: all });
   const frontmatter = checked.document?.frontmatter;
   const errors = checked.diagnostics.filter((d) => d.severity === 'error');
-  if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return { diagnostics: errors };
+  if (checked.properties === undefined || frontmatter === undefined || errors.length > 0) return refuse(errors);
   const served: ServedFile[] = [];
   const diagnostics: Diagnostic[] = [];
   // Kept for later listings only if every file was hashed as the walk saw it, with settled times
@@ -211,6 +223,11 @@ async function readOpened(folder: SkillFolder, cache: DigestCache, at: string, f
     cache.forget(key);
   }
   return { skill, diagnostics: [] };
+}
+
+/** The finding checkSkillMd gives a SKILL.md past the bound, for one refused by its size. */
+function skillMdTooLarge(err: KeptFileTooLarge, file: string): Diagnostic {
+  return diag('MANIFEST_TOO_LARGE', `SKILL.md is ${err.size} bytes; the bound is ${err.max}`, { file, hint: 'move long material into references/ files that the body links to' });
 }
 
 /** The folders in order; of two with one path, the first. The caller has begun a pass of `cache`'s walker. */

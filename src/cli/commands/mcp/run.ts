@@ -3,7 +3,7 @@
  * entrypoint it is bound to, under the policy in force, with an audit record.
  */
 import { join, resolve } from 'node:path';
-import { SkillctlError } from '../../../core/errors.js';
+import { errnoCode, SkillctlError } from '../../../core/errors.js';
 import { checkSecretPlace } from '../../../core/policy/index.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
 import { loadSkillRoots } from '../../../core/pins/index.js';
@@ -174,7 +174,9 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     // Loaded only here: a stdio server never pays for the HTTP transport (wire/loopback.ts says why).
     const { serveHttp } = await import('../../../mcp/wire/http.js');
     const { token, from } = credential as NonNullable<typeof credential>;
-    const http = await serveHttp(opts.http.host, opts.http.port, token, newServer, (err) => ctx.note(`skillctl mcp: ${visible(err.message)}`));
+    const http = await serveHttp(opts.http.host, opts.http.port, token, newServer, (err) => ctx.note(`skillctl mcp: ${visible(err.message)}`)).catch((err: unknown) => {
+      throw listenRefused(err, opts.http as NonNullable<McpOptions['http']>);
+    });
     const stop = (): void => void http.close();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
@@ -198,6 +200,27 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
   await closed;
   skills?.close();
   return EXIT.ok;
+}
+
+/**
+ * Why the --http address cannot be listened on, as the user's error: a port another program holds
+ * (on a shared host, maybe another account's) is where a client configured with this address
+ * sends its token, which the user must hear, not an internal error.
+ */
+function listenRefused(err: unknown, http: NonNullable<McpOptions['http']>): unknown {
+  const at = `--http ${http.host}:${http.port}`;
+  switch (errnoCode(err)) {
+    case 'EADDRINUSE':
+      return new SkillctlError('USAGE', `${at}: the address is in use: another program listens there, and a client configured with it would send that program its token and requests`, {
+        hint: 'find who holds the port (ss -ltnp), or choose another port',
+      });
+    case 'EACCES':
+      return new SkillctlError('USAGE', `${at}: this user may not listen on that port`, { hint: 'choose a port above 1023' });
+    case 'EADDRNOTAVAIL':
+      return new SkillctlError('USAGE', `${at}: the address is not one of this machine's`, { hint: 'listen on 127.0.0.1 (the default)' });
+    default:
+      return err;
+  }
 }
 
 /** The catalogue, saying on stderr why a folder is left out: at start, and again when the reason is new. */

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { readTokenFile, usableToken } from '../../token-file.js';
 
 export async function httpToken(ctx: Context, file: string | undefined): Promise<{ readonly token: string; readonly from: 'file' | 'env' | 'new' }> {
-  if (file !== undefined) return { token: await readTokenFile(ctx, file, '--http-token-file'), from: 'file' };
+  if (file !== undefined) return { token: await readTokenFile(ctx, file, '--http-token-file', true), from: 'file' };
   const env = ctx.io.env.SKILLCTL_MCP_TOKEN;
   if (env === undefined) return { token: newToken(), from: 'new' };
   return { token: usableToken(env, '$SKILLCTL_MCP_TOKEN'), from: 'env' };
