@@ -148,13 +148,20 @@ export type SealedAuditRecord = Sealed<AuditEndRecord>;
 
 const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/** The longest string a record keeps whole (a path is at most 4096 bytes). */
+export const MAX_RECORD_STRING = 4096;
+
 /**
- * The record with U+FFFD for each unpaired surrogate in its strings, which have no canonical form:
- * a bundle refused as invalid names its skill_id (and the loader error its version) as written,
- * and `"x\ud800"` there made sealing throw, so the refused run left no record at all.
+ * The record with U+FFFD for each unpaired surrogate in its strings, which have no canonical form,
+ * and each string past MAX_RECORD_STRING cut there. A bundle refused as invalid names its
+ * skill_id, version and contract version as written: `"x\ud800"` there made sealing throw, so the
+ * refused run left no record at all, and strings of 200 KB added 1 MB to the log at each run.
  */
 function wellFormed<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(LONE_SURROGATES, '\uFFFD') as T;
+  if (typeof value === 'string') {
+    const cut = value.length > MAX_RECORD_STRING ? `${value.slice(0, MAX_RECORD_STRING)}…[${value.length - MAX_RECORD_STRING} more characters]` : value;
+    return cut.replace(LONE_SURROGATES, '\uFFFD') as T;
+  }
   if (Array.isArray(value)) return value.map((v: unknown) => wellFormed(v)) as T;
   if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)])) as T;
   return value;
