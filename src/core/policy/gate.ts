@@ -39,6 +39,8 @@ export interface PolicyDenial {
    * refusal like the gate's own.
    */
   readonly scope?: GateScope;
+  /** The reason the audit record keeps, when `reason` names a value the skill chose (a path of its input). */
+  readonly recorded?: string;
 }
 
 /** Host-policy checks available to a built-in skill. Each use is recorded for the audit trail. */
@@ -155,9 +157,10 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
     record({ scope, allowed: true, covered_by: `${scope}:${coveredBy}` });
     return address !== undefined ? { allowed: true, resolved, address } : { allowed: true, resolved };
   };
-  const deny = (scope: GateScope, code: Code, reason: string, fallback?: string): PolicyDecision => {
-    record({ scope, allowed: false, code, reason, ...(fallback !== undefined ? { fallback } : {}) });
-    return { allowed: false, code, reason, scope };
+  /** `recorded`: the reason the audit record keeps, when `reason` names a value the skill chose. */
+  const deny = (scope: GateScope, code: Code, reason: string, fallback?: string, recorded = reason): PolicyDecision => {
+    record({ scope, allowed: false, code, reason: recorded, ...(fallback !== undefined ? { fallback } : {}) });
+    return { allowed: false, code, reason, scope, ...(recorded !== reason ? { recorded } : {}) };
   };
 
   async function checkPath(scope: 'fs.read' | 'fs.write', path: string): Promise<PolicyDecision> {
@@ -232,14 +235,18 @@ export function createPolicyGate(granted: GrantedPermissions, opts: GateOptions)
   }
 
   async function checkExec(argv: readonly string[], eo: ExecCheckOptions = {}): Promise<PolicyDecision> {
-    const refuse = (code: Code, reason: string): PolicyDecision => deny('exec', code, reason, eo.fallback);
+    const refuse = (code: Code, reason: string, recorded = reason): PolicyDecision => deny('exec', code, reason, eo.fallback, recorded);
     if (!Array.isArray(argv) || argv.length === 0 || argv.some((a) => typeof a !== 'string')) {
       return refuse('POLICY_EXEC_DENIED', 'exec: argv must be a non-empty list of strings');
     }
     const [command, ...args] = argv as [string, ...string[]];
     if (CONTROL.test(command)) return refuse('POLICY_EXEC_DENIED', 'exec: the command contains a control character');
     const found = await lookupCommand(command, opts.pathEnv, { writable: opts.writable ?? [] });
-    if (!found.ok) return refuse(found.writable !== undefined ? 'POLICY_EXEC_WRITABLE' : 'POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
+    if (!found.ok) {
+      if (found.writable === undefined) return refuse('POLICY_EXEC_DENIED', `exec: the command ${found.reason}`);
+      // The path (the command, from the input) is the user's to see, not the record's: records name no value a skill was refused.
+      return refuse('POLICY_EXEC_WRITABLE', `exec: the command ${found.reason}`, 'exec: the command resolves inside an fs.write path, where a skill may have rewritten it');
+    }
     const grant = granted.exec.find((g) => g.path === found.path);
     if (grant === undefined) return refuse('POLICY_EXEC_DENIED', "exec: the command is not on the granted allowlist (the commands the skill's manifest requests that the host policy also allows)");
     for (const [i, arg] of args.entries()) {

@@ -9,6 +9,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { AUDIT_GENESIS, AUDIT_VERSION, AUDIT_VERSION_V1 } from './audit.js';
+import { eachLine } from './audit-lines.js';
 import { lineHash } from './audit-log.js';
 import { wasmReceiptProblem } from './audit-receipt.js';
 
@@ -46,41 +47,54 @@ function parse(line: string): Parsed {
   return canonical === line ? { kind: 'record', value: value as Record<string, unknown> } : { kind: 'not-canonical' };
 }
 
+/**
+ * The most bad lines one verification names; past them it stops (AUDIT_VERIFY_STOPPED), and so
+ * the most unfinished runs it names one by one. A hostile log (a cloned repository's
+ * `.skillctl/audit.jsonl`) of millions of bad lines had a finding each: `audit verify` ran for
+ * minutes on 10 MB and ran out of memory on more.
+ */
+export const MAX_BAD_LINES = 100;
+export const MAX_UNFINISHED_NAMED = 100;
+
 export function verifyAuditLog(text: string, file: string, opts: VerifyOptions = {}): AuditVerification {
-  const lines = text.split('\n');
-  const torn = lines[lines.length - 1] !== '';
-  if (!torn) lines.pop();
   const diagnostics: Diagnostic[] = [];
   const bad: number[] = [];
   const at = (n: number): { file: string; line: number; column: number } => ({ file, line: n, column: 1 });
   let prev: Sha256Digest | undefined;
   let unchained = 0;
+  let stopped = false;
   const open = new Map<string, number>();
-  lines.forEach((line, i) => {
-    const n = i + 1;
-    const last = n === lines.length;
-    if (last && torn) {
+  const markBad = (n: number): boolean => {
+    if (bad.length < MAX_BAD_LINES) {
+      bad.push(n);
+      return true;
+    }
+    stopped = true;
+    diagnostics.push(diag('AUDIT_VERIFY_STOPPED', `more than ${MAX_BAD_LINES} lines are bad: verification stopped at line ${n}, and the lines after it are not checked`, { ...at(n), hint: 'this is not a log skillctl wrote; restore it from a copy' }));
+    return false;
+  };
+  const records = eachLine(text, (line, n, torn) => {
+    if (torn) {
       diagnostics.push(diag('AUDIT_LINE_TORN', `line ${n} is incomplete: a writer stopped in the middle of it`, { ...at(n), hint: 'the next run cuts it off; its start record shows which run it was' }));
-      return;
+      return true;
     }
     const parsed = parse(line);
     const hash = lineHash(line);
     if (parsed.kind !== 'record') {
-      bad.push(n);
+      if (!markBad(n)) return false;
       if (parsed.kind === 'malformed') diagnostics.push(diag('AUDIT_LINE_MALFORMED', `line ${n} is not a JSON record with a receipt_hash`, at(n)));
       else diagnostics.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} is not in the canonical form it was written in (a duplicated key, reordered keys or spacing)`, { ...at(n), hint: 'the record was changed after it was written' }));
       prev = hash;
-      return;
+      return true;
     }
     const { receipt_hash: claimed, ...rest } = parsed.value as { receipt_hash: string };
+    const found: Diagnostic[] = [];
     if (jcsDigest(rest) !== claimed) {
-      bad.push(n);
-      diagnostics.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} does not match its receipt_hash`, { ...at(n), hint: 'the record was changed after it was written' }));
+      found.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} does not match its receipt_hash`, { ...at(n), hint: 'the record was changed after it was written' }));
     } else if (parsed.value.audit_version === AUDIT_VERSION_V1 || !('prev_hash' in parsed.value)) {
       unchained++;
     } else if (parsed.value.prev_hash !== (prev ?? AUDIT_GENESIS)) {
-      bad.push(n);
-      diagnostics.push(
+      found.push(
         diag('AUDIT_CHAIN_BROKEN', `line ${n} does not follow the record before it: a record was deleted, reordered or inserted before line ${n}`, {
           ...at(n),
           hint: 'compare with a copy of the log, or with the head printed by skillctl run --json',
@@ -88,26 +102,36 @@ export function verifyAuditLog(text: string, file: string, opts: VerifyOptions =
       );
     }
     const receipt = wasmReceiptProblem(parsed.value);
-    if (receipt !== undefined) {
-      if (!bad.includes(n)) bad.push(n);
-      diagnostics.push(diag('AUDIT_RECEIPT_INCONSISTENT', `line ${n}: ${receipt}`, { ...at(n), hint: 'the record was rewritten and sealed again, or written by a faulty writer' }));
+    if (receipt !== undefined) found.push(diag('AUDIT_RECEIPT_INCONSISTENT', `line ${n}: ${receipt}`, { ...at(n), hint: 'the record was rewritten and sealed again, or written by a faulty writer' }));
+    if (found.length > 0) {
+      if (!markBad(n)) return false;
+      for (const d of found) diagnostics.push(d);
     }
     if (parsed.value.audit_version === AUDIT_VERSION && typeof parsed.value.run_id === 'string') {
       if (parsed.value.event === 'start') open.set(parsed.value.run_id, n);
       else open.delete(parsed.value.run_id);
     }
     prev = hash;
+    return true;
   });
   if (unchained > 0) {
     diagnostics.push(diag('AUDIT_UNCHAINED', `${unchained} record${unchained === 1 ? ' was' : 's were'} written before the log was chained: a deleted or reordered one among them cannot be seen`, { file }));
   }
+  let named = 0;
   for (const [runId, n] of open) {
+    if (named++ === MAX_UNFINISHED_NAMED) {
+      const more = open.size - MAX_UNFINISHED_NAMED;
+      diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `${more} more run${more === 1 ? ' has' : 's have'} a start record and no end record, the first at line ${n}`, at(n)));
+      break;
+    }
     diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `the run ${runId} started at line ${n} and has no end record: it was killed, or is still running`, at(n)));
   }
+  // A verification that stopped does not know where the log ends.
+  if (stopped) return { records, bad_lines: bad, diagnostics };
   if (opts.head !== undefined && prev !== opts.head) {
     diagnostics.push(
       diag('AUDIT_HEAD_MISMATCH', `the log ends at ${prev ?? 'no record'}, not at the head ${opts.head}: records after it were removed, or the head is of another log`, { file }),
     );
   }
-  return { records: lines.length, bad_lines: bad, ...(prev !== undefined ? { head: prev } : {}), diagnostics };
+  return { records, bad_lines: bad, ...(prev !== undefined ? { head: prev } : {}), diagnostics };
 }

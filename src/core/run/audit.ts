@@ -146,9 +146,30 @@ export type AuditRecord = AuditStartRecord | AuditEndRecord;
 export type Sealed<R extends AuditRecord> = R & { readonly prev_hash: Sha256Digest; readonly receipt_hash: Sha256Digest };
 export type SealedAuditRecord = Sealed<AuditEndRecord>;
 
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The longest string a record keeps whole (a path is at most 4096 bytes). */
+export const MAX_RECORD_STRING = 4096;
+
+/**
+ * The record with U+FFFD for each unpaired surrogate in its strings, which have no canonical form,
+ * and each string past MAX_RECORD_STRING cut there. A bundle refused as invalid names its
+ * skill_id, version and contract version as written: `"x\ud800"` there made sealing throw, so the
+ * refused run left no record at all, and strings of 200 KB added 1 MB to the log at each run.
+ */
+function wellFormed<T>(value: T): T {
+  if (typeof value === 'string') {
+    const cut = value.length > MAX_RECORD_STRING ? `${value.slice(0, MAX_RECORD_STRING)}…[${value.length - MAX_RECORD_STRING} more characters]` : value;
+    return cut.replace(LONE_SURROGATES, '\uFFFD') as T;
+  }
+  if (Array.isArray(value)) return value.map((v: unknown) => wellFormed(v)) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [wellFormed(k), wellFormed(v)])) as T;
+  return value;
+}
+
 /** Adds `prev_hash` and `receipt_hash`: sha256 of the JCS form of the record with its link, without the receipt. */
 export function sealRecord<R extends AuditRecord>(record: R, prev: Sha256Digest = AUDIT_GENESIS): Sealed<R> {
-  const linked = { ...record, prev_hash: prev };
+  const linked = { ...wellFormed(record), prev_hash: prev };
   return { ...linked, receipt_hash: jcsDigest(linked) };
 }
 

@@ -141,6 +141,11 @@ export const RUN_CODES = {
     title: 'An audit record does not follow the record before it: a record was deleted, reordered or inserted.',
     exit: 'findings',
   },
+  AUDIT_VERIFY_STOPPED: {
+    severity: 'error',
+    title: 'More than 100 lines of the audit log are bad: skillctl audit verify stopped, and the lines after it are not checked.',
+    exit: 'findings',
+  },
   AUDIT_HEAD_MISMATCH: { severity: 'error', title: 'The audit log does not end at the head kept for it: records at its end were removed.', exit: 'findings' },
   AUDIT_LINE_TORN: { severity: 'warning', title: "The audit log's last line is incomplete: a writer stopped in the middle of it.", exit: 'findings' },
   AUDIT_UNCHAINED: { severity: 'warning', title: 'Records written before the audit log was chained: a deletion among them cannot be detected.', exit: 'findings' },

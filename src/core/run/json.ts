@@ -5,6 +5,7 @@
  * the same guards (size, UTF-8, depth, duplicate and prototype keys, exact numbers).
  */
 import type { Diagnostic } from '../diagnostics.js';
+import { canonicalJson } from '../digest/index.js';
 // Not through manifest/index.js: that holds the YAML parser and the validators.
 import { readCleanJson } from '../manifest/guards.js';
 import { loadFull } from './full-load.js';
@@ -30,13 +31,24 @@ export function firstError(errors: readonly Diagnostic[]): Diagnostic | undefine
   return errors.reduce<Diagnostic | undefined>((best, d) => (best === undefined || at(d) < at(best) ? d : best), undefined);
 }
 
-/** Any JSON value (a payload may be a string); `errors` when the document is refused. */
+/**
+ * Any JSON value (a payload may be a string); `errors` when the document is refused. A value with
+ * no canonical form (a string holding an unpaired surrogate, `"\ud800"`: JSON text, not I-JSON)
+ * is refused too: the run's record holds its digest, and a value that cannot be digested made
+ * the append of the record throw, so a skill's output (or a tool call's arguments) kept its run
+ * out of the audit log.
+ */
 export async function readJsonValue(bytes: Uint8Array): Promise<JsonValueRead> {
   const clean = readCleanJson(bytes);
-  if (clean !== undefined) return { data: clean.value };
-  const parsed = (await loadFull()).parseJsonDocument(bytes);
-  if ('data' in parsed && parsed.problems.length === 0) return { data: parsed.data };
-  return { errors: parsed.doc.diagnostics.filter((d) => d.severity === 'error') };
+  let data: unknown;
+  if (clean !== undefined) data = clean.value;
+  else {
+    const parsed = (await loadFull()).parseJsonDocument(bytes);
+    if (!('data' in parsed) || parsed.problems.length > 0) return { errors: parsed.doc.diagnostics.filter((d) => d.severity === 'error') };
+    data = parsed.data;
+  }
+  const canonical = canonicalJson(data);
+  return canonical.ok ? { data } : { errors: canonical.diagnostics };
 }
 
 /** A JSON document that must be an object (a lock file): `data` only when it is one, without errors. */

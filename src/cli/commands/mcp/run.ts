@@ -8,7 +8,7 @@ import { checkSecretPlace } from '../../../core/policy/index.js';
 import { findProjectRoot } from '../../../core/fs/index.js';
 import { loadSkillRoots } from '../../../core/pins/index.js';
 import { readRegistryView } from '../../../core/registry/index.js';
-import { jcsDigest } from '../../../core/digest/index.js';
+import { canonicalDigest } from '../../../core/digest/index.js';
 import { mapLimited } from '../../../core/map-limited.js';
 import { openAuditLog, refusalRecord, runSkill } from '../../../core/run/index.js';
 import { VERSION } from '../../../generated/version.js';
@@ -120,12 +120,14 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     const log = await openAuditLog(auditFile, processFileLock(true), auditPlace);
     try {
       const b = call.tool.binding;
+      // Arguments with no canonical form (an unpaired surrogate) have no digest; they are still refused, and recorded.
+      const args = canonicalDigest(call.args);
       await log.append(
         refusalRecord(
           {
             target: b?.skill_id ?? call.name,
             ...(b !== undefined ? { skillId: b.skill_id, entrypointId: b.entrypoint_id } : {}),
-            inputDigest: jcsDigest(call.args),
+            ...(args.ok ? { inputDigest: args.value } : {}),
             policySource: policy.source,
             ...('digest' in policy ? { policyDigest: policy.digest } : {}),
             scope: `approval:${call.name}`,

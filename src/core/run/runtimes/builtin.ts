@@ -218,7 +218,8 @@ export function builtinGate(job: Pick<BuiltinJob, 'cwd' | 'granted' | 'pathEnv' 
 /** A refusal the skill made itself is recorded through the gate, so the audit record names it. */
 export function recordSelfRefusal(gate: RecordingGate, outcome: BuiltinOutcome): void {
   if (outcome.status !== 'denied') return;
-  const { code, reason, scope } = outcome.decision;
+  const { code, scope } = outcome.decision;
+  const reason = outcome.decision.recorded ?? outcome.decision.reason;
   const recorded = gate.uses.some((u) => !u.allowed && u.fallback === undefined && u.code === code && u.reason === reason);
   if (!recorded && scope !== undefined) gate.recordRefusal(scope, code, reason);
 }
