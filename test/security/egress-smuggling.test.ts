@@ -125,6 +125,16 @@ const neverAsked = (path: string) => (r: Ran): void => {
 };
 const said = (pattern: RegExp) => (r: Ran): void => assert.match((r.output as { ok?: string }).ok ?? '', pattern, r.stdout + r.stderr);
 const run = (bundle: string, input: unknown) => (sc: Scratch): Promise<Ran> => runTarget(`./bundles/${bundle}`, input, { cwd: sc.work, policy: POLICY, sandbox: 'bwrap' });
+/**
+ * A run of the pipelining skill, once the holder has seen every connection of the run before
+ * close: the count is of this run's connections alone (on a loaded machine the last run's
+ * closes arrived during the next, counted with its own).
+ */
+const pipelined = (input: { connections: number; requests: number; hold: number }) => async (sc: Scratch): Promise<Ran> => {
+  for (let waited = 0; held.now > 0 && waited < 10_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  held.most = held.now;
+  return run('pipeline', { url: `http://127.0.0.1:${holderPort}/public/slow`, ...input })(sc);
+};
 const holding = (connections: number, requests: number, most: number) => async (r: Ran): Promise<void> => {
   said(/^sent$/)(r);
   assert.ok(held.most <= most, `${connections} connection(s) pipelining ${requests} requests each held ${held.most} connections of skillctl's to the server at once (at most ${most})`);
@@ -150,14 +160,14 @@ const rows: Attack[] = [
     what: `one connection pipelining 1,000 requests to a server that never answers: at most ${MAX_CONNECTIONS} connections to servers at once`,
     code: null,
     exit: 0,
-    attempt: (sc) => run('pipeline', { url: `http://127.0.0.1:${holderPort}/public/slow`, connections: 1, requests: 1000, hold: 3 })(sc),
+    attempt: pipelined({ connections: 1, requests: 1000, hold: 3 }),
     check: holding(1, 1000, MAX_CONNECTIONS),
   },
   {
     what: `40 connections pipelining 30 requests each: at most ${MAX_CONNECTIONS} connections to servers at once`,
     code: null,
     exit: 0,
-    attempt: (sc) => run('pipeline', { url: `http://127.0.0.1:${holderPort}/public/slow`, connections: 40, requests: 30, hold: 4 })(sc),
+    attempt: pipelined({ connections: 40, requests: 30, hold: 4 }),
     check: holding(40, 30, MAX_CONNECTIONS),
   },
   {
