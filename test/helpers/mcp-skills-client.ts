@@ -10,6 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BIN } from './paths.js';
+import { cpuSeconds } from './procs.js';
 
 export const Entry = z.object({ uri: z.string(), frontmatter: z.record(z.string(), z.unknown()), resources: z.array(z.object({ uri: z.string(), digest: z.string(), size: z.number() })) });
 export const ListResult = z.object({ skills: z.array(Entry) });
@@ -29,6 +30,24 @@ export async function connect(cwd: string, args: string[]): Promise<{ client: Cl
   const client = new Client({ name: 'skillctl-skills-e2e', version: '0.0.0' });
   await client.connect(transport);
   return { client, stderr: () => err };
+}
+
+/** Asserts that a `skills/list` of the server names exactly `uris`. */
+export async function listsOnly(client: Client, uris: readonly string[]): Promise<void> {
+  const { skills } = await client.request({ method: 'skills/list', params: {} }, ListResult);
+  assert.deepEqual(skills.map((s) => s.uri), uris);
+}
+
+/**
+ * The CPU seconds the server spends on `n` more listings, each naming exactly `uris`: what a
+ * listing redoes shows here, whatever else the machine runs. Undefined where /proc cannot say.
+ */
+export async function listingsCpu(client: Client, n: number, uris: readonly string[]): Promise<number | undefined> {
+  const pid = (client.transport as StdioClientTransport).pid;
+  if (pid === null || process.platform !== 'linux') return undefined;
+  const start = cpuSeconds(pid);
+  for (let i = 0; i < n; i++) await listsOnly(client, uris);
+  return cpuSeconds(pid) - start;
 }
 
 /** The JSON-RPC error a request ends with (it must fail). */

@@ -10,14 +10,11 @@ import { cpSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { connect, ListResult, skillMd } from '../helpers/mcp-skills-client.js';
+import { connect, listingsCpu, listsOnly, skillMd } from '../helpers/mcp-skills-client.js';
 import { ROOT } from '../helpers/paths.js';
-import { cpuSeconds } from '../helpers/procs.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const HUGE = 1024 * 1024 * 1024;
-
 
 describe('threat: a refused contract bundle beside a gigabyte in a folder `skillctl mcp --skills` serves', () => {
   const dir = tempDir('skillctl-mcp-refused-contract-');
@@ -40,20 +37,10 @@ describe('threat: a refused contract bundle beside a gigabyte in a folder `skill
 
   it('listings after the first: the bundle still refused (CONTENT_DIGEST_MISMATCH), its gigabyte not hashed again', async (t) => {
     const c = client as Client;
-    const list = async (): Promise<void> => {
-      const { skills } = await c.request({ method: 'skills/list', params: {} }, ListResult);
-      assert.deepEqual(skills.map((s) => s.uri), ['skill://ok/SKILL.md']);
-    };
-    await list();
+    await listsOnly(c, ['skill://ok/SKILL.md']);
     assert.match(stderr(), /CONTENT_DIGEST_MISMATCH/);
-    const pid = (c.transport as StdioClientTransport).pid;
-    if (pid === null || process.platform !== 'linux') {
-      t.skip('no /proc here to read the server CPU time from');
-      return;
-    }
-    const before = cpuSeconds(pid);
-    for (let i = 0; i < 3; i++) await list();
-    const spent = cpuSeconds(pid) - before;
+    const spent = await listingsCpu(c, 3, ['skill://ok/SKILL.md']);
+    if (spent === undefined) return t.skip('no /proc here to read the server CPU time from');
     // Hashing the gigabyte is seconds of CPU each time; three listings of two small skills, a fraction of one.
     assert.ok(spent < 1, `three listings took ${spent.toFixed(2)} s of CPU: the refused bundle was hashed again`);
     // The refusal holds: the same finding, said once.

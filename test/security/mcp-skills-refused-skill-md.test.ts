@@ -9,16 +9,13 @@ import { mkdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { connect, ListResult, skillMd } from '../helpers/mcp-skills-client.js';
+import { connect, listingsCpu, listsOnly, skillMd } from '../helpers/mcp-skills-client.js';
 import { ROOT } from '../helpers/paths.js';
-import { cpuSeconds } from '../helpers/procs.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const FOLDERS = 200;
 /** Under MANIFEST_MAX_BYTES (4 MiB): read whole, then refused for what it says. */
 const PADDED = 4 * 1024 * 1024 - 1024;
-
 
 describe('threat: many refused SKILL.md files of 4 MiB in the folders `skillctl mcp --skills` serves', () => {
   const dir = tempDir('skillctl-mcp-refused-skill-md-');
@@ -43,20 +40,10 @@ describe('threat: many refused SKILL.md files of 4 MiB in the folders `skillctl 
 
   it('listings after the first: every folder still refused, none of them read again', async (t) => {
     const c = client as Client;
-    const list = async (): Promise<void> => {
-      const { skills } = await c.request({ method: 'skills/list', params: {} }, ListResult);
-      assert.deepEqual(skills.map((s) => s.uri), ['skill://ok/SKILL.md']);
-    };
-    await list();
+    await listsOnly(c, ['skill://ok/SKILL.md']);
     assert.match(stderr(), /refused-199/);
-    const pid = (c.transport as StdioClientTransport).pid;
-    if (pid === null || process.platform !== 'linux') {
-      t.skip('no /proc here to read the server CPU time from');
-      return;
-    }
-    const start = cpuSeconds(pid);
-    for (let i = 0; i < 3; i++) await list();
-    const spent = cpuSeconds(pid) - start;
+    const spent = await listingsCpu(c, 3, ['skill://ok/SKILL.md']);
+    if (spent === undefined) return t.skip('no /proc here to read the server CPU time from');
     assert.ok(spent < 1, `three listings took ${spent.toFixed(2)} s of CPU: the refused SKILL.md files were read again`);
   });
 });
