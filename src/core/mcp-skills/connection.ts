@@ -202,12 +202,14 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     transport = new sdkHttp.StreamableHTTPClientTransport(url, { fetch: boundedFetch(base, opts.maxMessageBytes, () => (tooLarge = true), auth), redirectPolicy: 'same-origin' });
   } else {
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const { withLinearReads } = await import('./line-buffer.js');
     const [command, ...args] = server.command as [string, ...string[]];
     // The environment is the SDK's default (HOME, LOGNAME, PATH, SHELL, TERM, USER): no secret of
     // skillctl's own environment reaches a program that is only asked for files.
     // Piped, never inherited: the program's stderr would reach the user's terminal unfiltered. It
     // is always read, so a server that writes much never blocks on a full pipe.
-    const stdio = new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'pipe', maxBufferSize: opts.maxMessageBytes });
+    // Its messages read in linear time (line-buffer.ts says why).
+    const stdio = withLinearReads(new StdioClientTransport({ command, args, cwd: opts.cwd, stderr: 'pipe', maxBufferSize: opts.maxMessageBytes }), opts.maxMessageBytes);
     const decoder = new StringDecoder('utf8');
     stdio.stderr?.on('data', (piece: Buffer) => {
       const text = decoder.write(piece);
