@@ -13,14 +13,13 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { LineSplitter, type LineSink } from '../../core/line-splitter.js';
 import { errorResponse, RPC } from './errors.js';
 import { admit } from './inbound.js';
 import { stringifyMessage } from './raw-json.js';
 
 /** The longest message accepted: the SDK's own stdio bound. */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
-
-const NEWLINE = 0x0a;
 
 export class LineTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -30,10 +29,8 @@ export class LineTransport implements Transport {
   readonly #in: Readable;
   readonly #out: Writable;
   readonly #max: number;
-  #chunks: Buffer[] = [];
-  #buffered = 0;
-  /** Inside a line past the bound: its bytes are dropped up to the next newline. */
-  #skipping = false;
+  readonly #splitter: LineSplitter;
+  readonly #sink: LineSink = { line: (bytes) => this.#line(bytes), tooLong: () => this.#tooLong() };
   /** Requests passed on and not yet answered, by id (an id may be in flight twice). */
   readonly #pending = new Map<RequestId, number>();
   #ended = false;
@@ -45,41 +42,14 @@ export class LineTransport implements Transport {
     this.#in = stdin;
     this.#out = stdout;
     this.#max = maxMessageBytes;
+    this.#splitter = new LineSplitter(maxMessageBytes);
   }
 
-  readonly #ondata = (chunk: Buffer): void => {
-    let rest = chunk;
-    for (let nl = rest.indexOf(NEWLINE); nl >= 0; nl = rest.indexOf(NEWLINE)) {
-      const part = rest.subarray(0, nl);
-      rest = rest.subarray(nl + 1);
-      if (this.#skipping) this.#skipping = false;
-      else if (this.#buffered + part.length > this.#max) this.#tooLong();
-      else {
-        const line = this.#chunks.length === 0 ? part : Buffer.concat([...this.#chunks, part]);
-        this.#chunks = [];
-        this.#buffered = 0;
-        this.#line(line);
-      }
-    }
-    if (this.#skipping || rest.length === 0) return;
-    if (this.#buffered + rest.length > this.#max) {
-      this.#tooLong();
-      this.#skipping = true;
-      return;
-    }
-    // A copy: the stream may reuse the chunk's memory.
-    this.#chunks.push(Buffer.from(rest));
-    this.#buffered += rest.length;
-  };
+  readonly #ondata = (chunk: Buffer): void => this.#splitter.push(chunk, this.#sink);
 
   readonly #onend = (): void => {
     // The last message may end without a newline.
-    if (!this.#skipping && this.#chunks.length > 0) {
-      const line = Buffer.concat(this.#chunks);
-      this.#chunks = [];
-      this.#buffered = 0;
-      this.#line(line);
-    }
+    this.#splitter.end(this.#sink);
     this.#ended = true;
     this.#maybeClose();
   };
@@ -87,13 +57,11 @@ export class LineTransport implements Transport {
   readonly #onerror = (err: Error): void => this.onerror?.(err);
 
   #tooLong(): void {
-    this.#chunks = [];
-    this.#buffered = 0;
     this.#write(errorResponse(null, RPC.INVALID_REQUEST, `Invalid Request: a message is limited to ${this.#max} bytes; this one was skipped up to its end of line`));
   }
 
   #line(line: Buffer): void {
-    const r = admit(line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line);
+    const r = admit(line);
     if ('reply' in r) {
       this.#write(r.reply);
       return;
