@@ -48,7 +48,8 @@ export {
 /**
  * Running skills: `runSkill(request, options)` resolves, checks and executes one entrypoint and
  * returns its result with a sealed audit record (retries 0, sandbox `auto`, input `{}` by default);
- * `openAuditLog(path)` appends records atomically; `verifyAuditLog(text, file)` checks receipts.
+ * `openAuditLog(path)` appends records atomically; `verifyAuditLog(text, file)` checks receipts,
+ * and `verifyAuditStream(chunks, file)` the same for a log of any size read as a stream.
  * Built-in skills implement `BuiltinSkill` against `BuiltinContext` and its `PolicyGate`.
  */
 export {
@@ -57,6 +58,7 @@ export {
   runSkill,
   sealRecord,
   verifyAuditLog,
+  verifyAuditStream,
   type AuditRecord,
   type BuiltinContext,
   type BuiltinOutcome,

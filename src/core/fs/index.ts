@@ -10,6 +10,7 @@ export {
   kindOf,
   readBounded,
   readInputFile,
+  readInputPieces,
   refusalCode,
   refusalDiagnostic,
   type BoundedRead,

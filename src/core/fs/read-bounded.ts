@@ -180,3 +180,42 @@ export function refusalDiagnostic(r: BoundedRefusal, label: string, tooLarge?: C
   const hint = r.reason === 'not-regular' ? 'name a regular file, or `-` to read standard input' : undefined;
   return diag(code, describeRefusal(r, label), { file: label, ...(hint !== undefined ? { hint } : {}) });
 }
+
+/** A refusal thrown as readInputFile throws it. */
+function refusalError(r: BoundedRefusal, label: string): SkillctlError {
+  return new SkillctlError(refusalCode(r), describeRefusal(r, label));
+}
+
+/**
+ * The bytes of `path` a piece at a time, for a reader that goes through a file of any size without
+ * holding it (an audit log, verified line by line): the kind checked as readBounded checks it, and
+ * the same errors as readInputFile, the first before any piece. Pieces are fresh buffers each.
+ */
+export async function* readInputPieces(path: string, label: string, pieceBytes = 1024 * 1024): AsyncGenerator<Buffer> {
+  let fd: number;
+  try {
+    const refused = checked(await stat(path), Infinity);
+    if (refused !== undefined) throw refusalError(refused, label);
+    fd = await openFd(path, READ_FLAGS);
+  } catch (err) {
+    throw err instanceof SkillctlError ? err : refusalError(failed(err, true), label);
+  }
+  try {
+    const refused = checked(await fstat(fd), Infinity);
+    if (refused !== undefined) throw refusalError(refused, label);
+    for (let at = 0; ; ) {
+      const buf = Buffer.allocUnsafe(pieceBytes);
+      let n: number;
+      try {
+        n = await readAt(fd, buf, 0, pieceBytes, at);
+      } catch (err) {
+        throw refusalError(failed(err, true), label);
+      }
+      if (n === 0) return;
+      at += n;
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    await closeFd(fd).catch(() => undefined);
+  }
+}

@@ -6,7 +6,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalDigest, isSha256Digest } from '../digest/index.js';
-import { eachLine } from './audit-lines.js';
+import { eachLine, eachStreamedLine, type LineVisitor } from './audit-lines.js';
 import { fingerprintDifferences, NO_FINGERPRINTS, type RunFingerprints } from './fingerprints.js';
 
 /** How a record is named on the command line: a line of a log, a run id in a log, or a whole file. */
@@ -48,29 +48,45 @@ function fingerprintsOf(v: Record<string, unknown>): RunFingerprints {
   return { args: one('args'), result: one('result'), side_effects: one('side_effects') };
 }
 
-/** The record `ref` names in `text` (a log), or why there is none. */
+/** The record `ref` names in `text` (a log already in memory), or why there is none. */
 export function pickRecord(text: string, file: string, ref: RecordRef): PickedRecord | Diagnostic {
+  const p = picker(file, ref);
+  eachLine(text, p.visit);
+  return p.picked();
+}
+
+/** The record `ref` names in a log read as its bytes arrive, or why there is none. */
+export async function pickRecordStream(chunks: AsyncIterable<Buffer | string>, file: string, ref: RecordRef): Promise<PickedRecord | Diagnostic> {
+  const p = picker(file, ref);
+  await eachStreamedLine(chunks, p.visit);
+  return p.picked();
+}
+
+function picker(file: string, ref: RecordRef): { visit: LineVisitor; picked(): PickedRecord | Diagnostic } {
   // Only the last match is kept: a log of a million end records is not held as a million objects.
   let hit: { n: number; v: Record<string, unknown> } | undefined;
-  eachLine(text, (l, n) => {
+  const visit: LineVisitor = (l, n) => {
     if (l === '') return true;
     if ('line' in ref) {
       if (ref.line !== n) return true;
-      hit = { n, v: asObject(l) ?? {} };
+      hit = { n, v: (l !== null ? asObject(l) : undefined) ?? {} };
       return false;
     }
-    const v = asObject(l);
+    const v = l !== null ? asObject(l) : undefined;
     if (v !== undefined && v.event !== 'start' && ('runId' in ref ? v.run_id === ref.runId : true)) hit = { n, v };
     return true;
-  });
-  const what = 'line' in ref ? `line ${ref.line}` : 'runId' in ref ? `an end record of run ${ref.runId}` : 'an end record';
-  if (hit === undefined) return diag('AUDIT_RECORD_NOT_FOUND', `${file} has no ${what}`, { file, hint: 'name a record by its line number or run id (skillctl run --json prints the run id in its audit record)' });
-  const { receipt_hash: claimed, ...rest } = hit.v;
-  if (!isSha256Digest(claimed)) return diag('AUDIT_LINE_MALFORMED', `line ${hit.n} is not a JSON record with a receipt_hash`, { file, line: hit.n, column: 1 });
-  // A string with no canonical form (an unpaired surrogate) is a record skillctl never wrote.
-  const digest = canonicalDigest(rest);
-  if (!digest.ok || digest.value !== claimed) return diag('AUDIT_RECORD_TAMPERED', `line ${hit.n} does not match its receipt_hash`, { file, line: hit.n, column: 1, hint: 'the record was changed after it was written' });
-  return { file, line: hit.n, run_id: typeof hit.v.run_id === 'string' ? hit.v.run_id : null, fingerprints: fingerprintsOf(hit.v) };
+  };
+  const picked = (): PickedRecord | Diagnostic => {
+    const what = 'line' in ref ? `line ${ref.line}` : 'runId' in ref ? `an end record of run ${ref.runId}` : 'an end record';
+    if (hit === undefined) return diag('AUDIT_RECORD_NOT_FOUND', `${file} has no ${what}`, { file, hint: 'name a record by its line number or run id (skillctl run --json prints the run id in its audit record)' });
+    const { receipt_hash: claimed, ...rest } = hit.v;
+    if (!isSha256Digest(claimed)) return diag('AUDIT_LINE_MALFORMED', `line ${hit.n} is not a JSON record with a receipt_hash`, { file, line: hit.n, column: 1 });
+    // A string with no canonical form (an unpaired surrogate) is a record skillctl never wrote.
+    const digest = canonicalDigest(rest);
+    if (!digest.ok || digest.value !== claimed) return diag('AUDIT_RECORD_TAMPERED', `line ${hit.n} does not match its receipt_hash`, { file, line: hit.n, column: 1, hint: 'the record was changed after it was written' });
+    return { file, line: hit.n, run_id: typeof hit.v.run_id === 'string' ? hit.v.run_id : null, fingerprints: fingerprintsOf(hit.v) };
+  };
+  return { visit, picked };
 }
 
 export interface AuditDiff {

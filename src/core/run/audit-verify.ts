@@ -9,7 +9,7 @@
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { canonicalize, isSha256Digest, jcsDigest, type Sha256Digest } from '../digest/index.js';
 import { AUDIT_GENESIS, AUDIT_VERSION, AUDIT_VERSION_V1 } from './audit.js';
-import { eachLine } from './audit-lines.js';
+import { eachLine, eachStreamedLine, MAX_AUDIT_LINE_BYTES, type LineVisitor } from './audit-lines.js';
 import { lineHash } from './audit-log.js';
 import { wasmReceiptProblem } from './audit-receipt.js';
 
@@ -56,14 +56,34 @@ function parse(line: string): Parsed {
 export const MAX_BAD_LINES = 100;
 export const MAX_UNFINISHED_NAMED = 100;
 
+/** Verifies a log already in memory. */
 export function verifyAuditLog(text: string, file: string, opts: VerifyOptions = {}): AuditVerification {
+  const v = verifier(file, opts);
+  return v.finish(eachLine(text, v.visit));
+}
+
+/** Verifies a log as its bytes arrive (a file's read stream, stdin), whatever its size. */
+export async function verifyAuditStream(chunks: AsyncIterable<Buffer | string>, file: string, opts: VerifyOptions = {}): Promise<AuditVerification> {
+  const v = verifier(file, opts);
+  return v.finish(await eachStreamedLine(chunks, v.visit));
+}
+
+/**
+ * Unfinished runs held by id at most: a hostile log of start records alone would otherwise hold
+ * one entry each (a gigabyte of them, millions). Past it, starts are only counted.
+ */
+const MAX_OPEN_RUNS = 100_000;
+
+function verifier(file: string, opts: VerifyOptions): { visit: LineVisitor; finish(records: number): AuditVerification } {
   const diagnostics: Diagnostic[] = [];
   const bad: number[] = [];
   const at = (n: number): { file: string; line: number; column: number } => ({ file, line: n, column: 1 });
-  let prev: Sha256Digest | undefined;
+  // null: the line before was too long to hold, so what it hashes to is unknown.
+  let prev: Sha256Digest | undefined | null;
   let unchained = 0;
   let stopped = false;
   const open = new Map<string, number>();
+  let untracked = 0;
   const markBad = (n: number): boolean => {
     if (bad.length < MAX_BAD_LINES) {
       bad.push(n);
@@ -73,7 +93,13 @@ export function verifyAuditLog(text: string, file: string, opts: VerifyOptions =
     diagnostics.push(diag('AUDIT_VERIFY_STOPPED', `more than ${MAX_BAD_LINES} lines are bad: verification stopped at line ${n}, and the lines after it are not checked`, { ...at(n), hint: 'this is not a log skillctl wrote; restore it from a copy' }));
     return false;
   };
-  const records = eachLine(text, (line, n, torn) => {
+  const visit: LineVisitor = (line, n, torn) => {
+    if (line === null) {
+      if (!markBad(n)) return false;
+      diagnostics.push(diag('AUDIT_LINE_MALFORMED', `line ${n} is longer than ${MAX_AUDIT_LINE_BYTES} bytes: no record skillctl writes is`, at(n)));
+      prev = null;
+      return true;
+    }
     if (torn) {
       diagnostics.push(diag('AUDIT_LINE_TORN', `line ${n} is incomplete: a writer stopped in the middle of it`, { ...at(n), hint: 'the next run cuts it off; its start record shows which run it was' }));
       return true;
@@ -93,7 +119,7 @@ export function verifyAuditLog(text: string, file: string, opts: VerifyOptions =
       found.push(diag('AUDIT_RECORD_TAMPERED', `line ${n} does not match its receipt_hash`, { ...at(n), hint: 'the record was changed after it was written' }));
     } else if (parsed.value.audit_version === AUDIT_VERSION_V1 || !('prev_hash' in parsed.value)) {
       unchained++;
-    } else if (parsed.value.prev_hash !== (prev ?? AUDIT_GENESIS)) {
+    } else if (prev === null || parsed.value.prev_hash !== (prev ?? AUDIT_GENESIS)) {
       found.push(
         diag('AUDIT_CHAIN_BROKEN', `line ${n} does not follow the record before it: a record was deleted, reordered or inserted before line ${n}`, {
           ...at(n),
@@ -108,30 +134,34 @@ export function verifyAuditLog(text: string, file: string, opts: VerifyOptions =
       for (const d of found) diagnostics.push(d);
     }
     if (parsed.value.audit_version === AUDIT_VERSION && typeof parsed.value.run_id === 'string') {
-      if (parsed.value.event === 'start') open.set(parsed.value.run_id, n);
-      else open.delete(parsed.value.run_id);
+      if (parsed.value.event !== 'start') open.delete(parsed.value.run_id);
+      else if (open.size < MAX_OPEN_RUNS || open.has(parsed.value.run_id)) open.set(parsed.value.run_id, n);
+      else untracked++;
     }
     prev = hash;
     return true;
-  });
-  if (unchained > 0) {
-    diagnostics.push(diag('AUDIT_UNCHAINED', `${unchained} record${unchained === 1 ? ' was' : 's were'} written before the log was chained: a deleted or reordered one among them cannot be seen`, { file }));
-  }
-  let named = 0;
-  for (const [runId, n] of open) {
-    if (named++ === MAX_UNFINISHED_NAMED) {
-      const more = open.size - MAX_UNFINISHED_NAMED;
-      diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `${more} more run${more === 1 ? ' has' : 's have'} a start record and no end record, the first at line ${n}`, at(n)));
-      break;
+  };
+  const finish = (records: number): AuditVerification => {
+    if (unchained > 0) {
+      diagnostics.push(diag('AUDIT_UNCHAINED', `${unchained} record${unchained === 1 ? ' was' : 's were'} written before the log was chained: a deleted or reordered one among them cannot be seen`, { file }));
     }
-    diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `the run ${runId} started at line ${n} and has no end record: it was killed, or is still running`, at(n)));
-  }
-  // A verification that stopped does not know where the log ends.
-  if (stopped) return { records, bad_lines: bad, diagnostics };
-  if (opts.head !== undefined && prev !== opts.head) {
-    diagnostics.push(
-      diag('AUDIT_HEAD_MISMATCH', `the log ends at ${prev ?? 'no record'}, not at the head ${opts.head}: records after it were removed, or the head is of another log`, { file }),
-    );
-  }
-  return { records, bad_lines: bad, ...(prev !== undefined ? { head: prev } : {}), diagnostics };
+    let named = 0;
+    for (const [runId, n] of open) {
+      if (named++ === MAX_UNFINISHED_NAMED) {
+        const more = open.size - MAX_UNFINISHED_NAMED + untracked;
+        diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `${more} more run${more === 1 ? ' has' : 's have'} a start record and no end record, the first at line ${n}`, at(n)));
+        break;
+      }
+      diagnostics.push(diag('AUDIT_RUN_UNFINISHED', `the run ${runId} started at line ${n} and has no end record: it was killed, or is still running`, at(n)));
+    }
+    // A verification that stopped, or lost the chain at its last line, does not know where the log ends.
+    if (stopped || prev === null) return { records, bad_lines: bad, diagnostics };
+    if (opts.head !== undefined && prev !== opts.head) {
+      diagnostics.push(
+        diag('AUDIT_HEAD_MISMATCH', `the log ends at ${prev ?? 'no record'}, not at the head ${opts.head}: records after it were removed, or the head is of another log`, { file }),
+      );
+    }
+    return { records, bad_lines: bad, ...(prev !== undefined ? { head: prev } : {}), diagnostics };
+  };
+  return { visit, finish };
 }

@@ -16,8 +16,8 @@ export {
   type SealedAuditRecord,
 } from './audit.js';
 export { openAuditLog, type AuditLog, type AuditLogPlace } from './audit-log.js';
-export { diffAuditRecords, pickRecord, toRecordRef, type AuditDiff, type PickedRecord, type RecordRef } from './audit-diff.js';
-export { verifyAuditLog, type AuditVerification, type VerifyOptions } from './audit-verify.js';
+export { diffAuditRecords, pickRecord, pickRecordStream, toRecordRef, type AuditDiff, type PickedRecord, type RecordRef } from './audit-diff.js';
+export { verifyAuditLog, verifyAuditStream, type AuditVerification, type VerifyOptions } from './audit-verify.js';
 export type { BuiltinContext, BuiltinLimits, BuiltinOutcome, BuiltinSkill, Confinement, PolicyDecision, PolicyGate } from './builtin.js';
 export { listSkills, skillNotFound, type CatalogueOptions, type ListedSkill, type SkillCatalogue } from './catalogue.js';
 export { compileEntrypointSchema, defaultSchemaCompiler, type SchemaChecker, type SchemaCompiler, type SchemaOptions } from './contract.js';
