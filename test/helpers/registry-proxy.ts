@@ -3,7 +3,8 @@
  * it records every request (method, URL, Content-Length, the status given) and, with
  * `maxBodyBytes`, answers 413 to a request whose declared body is larger, as nginx's
  * client_max_body_size does (after reading the body, as nginx's lingering close lets a client
- * finish sending); with `redirectBodiesOver`, it redirects such a request instead. Everything else goes to the registry unchanged, Host header included, so the
+ * finish sending); with `redirectBodiesOver`, it redirects such a request instead; with
+ * `headDigest`, a HEAD of a manifest answers that Docker-Content-Digest. Everything else goes to the registry unchanged, Host header included, so the
  * upload URLs the registry makes name the proxy.
  */
 import { createServer, request } from 'node:http';
@@ -28,6 +29,8 @@ export interface ProxyOptions {
   readonly maxBodyBytes?: number;
   /** Answer 307 (to the same URL) to a request whose Content-Length is larger: a redirected upload. */
   readonly redirectBodiesOver?: number;
+  /** The Docker-Content-Digest a HEAD of a manifest answers, whatever the registry said (a registry that answers HEAD and GET apart). */
+  readonly headDigest?: () => string | undefined;
 }
 
 export async function registryProxy(registryPort: number, opts: ProxyOptions = {}): Promise<RegistryProxy> {
@@ -47,7 +50,8 @@ export async function registryProxy(registryPort: number, opts: ProxyOptions = {
     }
     const upstream = request({ host: '127.0.0.1', port: registryPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       seen.push({ ...entry, status: answer.statusCode ?? 0 });
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      const lie = req.method === 'HEAD' && entry.url.includes('/manifests/') ? opts.headDigest?.() : undefined;
+      res.writeHead(answer.statusCode ?? 502, lie !== undefined ? { ...answer.headers, 'docker-content-digest': lie } : answer.headers);
       answer.pipe(res);
     });
     upstream.on('error', () => res.destroy());

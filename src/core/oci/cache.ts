@@ -13,7 +13,10 @@ import { filePieces } from '../archive/index.js';
 import { hashStream } from '../bundle/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { errnoCode, SkillctlError } from '../errors.js';
-import { makeDirs, readBounded } from '../fs/index.js';
+import { readBounded } from '../fs/index.js';
+import { makeCacheDir, openCacheDir, type CacheDir } from './cache-dirs.js';
+
+const hexOf = (digest: Sha256Digest): string => digest.slice('sha256:'.length);
 
 export class BlobCache {
   readonly root: string;
@@ -24,20 +27,12 @@ export class BlobCache {
   }
 
   pathOf(digest: Sha256Digest): string {
-    return join(this.root, 'oci', 'blobs', 'sha256', digest.slice('sha256:'.length));
+    return join(this.root, 'oci', 'blobs', 'sha256', hexOf(digest));
   }
 
-  private async scratchDir(): Promise<string> {
-    const dir = join(this.root, 'oci', 'tmp');
-    const blobs = join(this.root, 'oci', 'blobs', 'sha256');
-    for (const [d, mode] of [[dir, 0o700], [blobs, 0o755]] as const) {
-      try {
-        await makeDirs(d, mode);
-      } catch (err) {
-        throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot make the cache directory ${d}: ${errnoCode(err) ?? String(err)}`, { hint: `set XDG_CACHE_HOME to a writable directory, or remove ${this.root}` });
-      }
-    }
-    return dir;
+  /** The folder blobs are kept in, opened without following a link (./cache-dirs.ts); undefined while it does not exist. */
+  private blobsDir(): Promise<CacheDir | undefined> {
+    return openCacheDir(this.root, ['oci', 'blobs', 'sha256']);
   }
 
   /**
@@ -48,7 +43,18 @@ export class BlobCache {
    */
   async verified(digest: Sha256Digest, size?: number): Promise<{ state: 'ok'; path: string } | { state: 'missing' | 'corrupt' }> {
     const path = this.pathOf(digest);
-    const fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((err: unknown) => (errnoCode(err) === 'ENOENT' ? 'missing' : undefined));
+    const dir = await this.blobsDir();
+    if (dir === undefined) return { state: 'missing' };
+    try {
+      return await this.verifiedIn(dir, digest, path, size);
+    } finally {
+      await dir.close();
+    }
+  }
+
+  private async verifiedIn(dir: CacheDir, digest: Sha256Digest, path: string, size: number | undefined): Promise<{ state: 'ok'; path: string } | { state: 'missing' | 'corrupt' }> {
+    const inside = join(dir.at, hexOf(digest));
+    const fh = await open(inside, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch((err: unknown) => (errnoCode(err) === 'ENOENT' ? 'missing' : undefined));
     if (fh === 'missing') return { state: 'missing' };
     let ok = false;
     if (fh !== undefined) {
@@ -62,7 +68,7 @@ export class BlobCache {
       }
     }
     if (ok) return { state: 'ok', path };
-    await rm(path, { force: true }).catch(() => undefined);
+    await rm(inside, { force: true }).catch(() => undefined);
     return { state: 'corrupt' };
   }
 
@@ -73,12 +79,18 @@ export class BlobCache {
    * regular file, is too large or no longer hashes to `digest` is removed and reported `corrupt`.
    */
   async verifiedBytes(digest: Sha256Digest, maxBytes: number, size?: number): Promise<{ state: 'ok'; bytes: Buffer } | { state: 'missing' | 'corrupt' }> {
-    const path = this.pathOf(digest);
-    const read = await readBounded(path, { maxBytes, followLinks: false });
-    if (!read.ok && read.reason === 'missing') return { state: 'missing' };
-    if (read.ok && (size === undefined || read.bytes.length === size) && sha256(read.bytes) === digest) return { state: 'ok', bytes: read.bytes };
-    await rm(path, { force: true }).catch(() => undefined);
-    return { state: 'corrupt' };
+    const dir = await this.blobsDir();
+    if (dir === undefined) return { state: 'missing' };
+    try {
+      const inside = join(dir.at, hexOf(digest));
+      const read = await readBounded(inside, { maxBytes, followLinks: false });
+      if (!read.ok && read.reason === 'missing') return { state: 'missing' };
+      if (read.ok && (size === undefined || read.bytes.length === size) && sha256(read.bytes) === digest) return { state: 'ok', bytes: read.bytes };
+      await rm(inside, { force: true }).catch(() => undefined);
+      return { state: 'corrupt' };
+    } finally {
+      await dir.close();
+    }
   }
 
   /** Bytes already verified in memory (a manifest), stored under their own digest. */
@@ -94,21 +106,32 @@ export class BlobCache {
     });
   }
 
-  /** Runs `fill(tmp)` (which must verify what it writes) and renames the result into place. */
+  /**
+   * Runs `fill(tmp)` (which must verify what it writes) and renames the result into place. The
+   * scratch file and the rename go through the folders as opened (./cache-dirs.ts), never through
+   * a link put where one of them belongs.
+   */
   async store(digest: Sha256Digest, fill: (tmp: string) => Promise<void>): Promise<string> {
-    const tmp = join(await this.scratchDir(), `${digest.slice(7, 23)}.${randomBytes(6).toString('hex')}`);
+    // tmp first: the folders it makes on the way (`skillctl`, `oci`) are the user's alone.
+    const tmpDir = await makeCacheDir(this.root, ['oci', 'tmp'], 0o700);
+    let blobs: CacheDir | undefined;
+    const tmp = join(tmpDir.at, `${digest.slice(7, 23)}.${randomBytes(6).toString('hex')}`);
     try {
+      blobs = await makeCacheDir(this.root, ['oci', 'blobs', 'sha256'], 0o755);
       await fill(tmp);
       const path = this.pathOf(digest);
       // Anyone with the user's rights can put a directory under a blob's name (a skill granted
       // the home): reported as what it is, not as a crash, every later pull of it alike.
-      await rename(tmp, path).catch((err: unknown) => {
+      await rename(tmp, join(blobs.at, hexOf(digest))).catch((err: unknown) => {
         throw new SkillctlError('OUTPUT_UNWRITABLE', `cannot store ${path} in the cache: ${errnoCode(err) ?? String(err)}`, { hint: `remove it, or all of ${this.root}: the cache can always be removed` });
       });
       return path;
     } catch (err) {
       await rm(tmp, { force: true }).catch(() => undefined);
       throw err;
+    } finally {
+      await blobs?.close();
+      await tmpDir.close();
     }
   }
 }

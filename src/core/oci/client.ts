@@ -88,13 +88,13 @@ export class RegistryClient {
     return { bytes, digest, contentType: reply.response.headers.get('content-type') ?? undefined };
   }
 
-  /** The digest a tag resolves to now: HEAD's Docker-Content-Digest, or the GET's own hash. */
+  /**
+   * The digest a tag resolves to now, as a pull resolves it: the manifest fetched (GET) and
+   * hashed. Not HEAD's Docker-Content-Digest: a registry, or a proxy or cache before it, that
+   * answers HEAD with the digest pinned while GET serves what was pushed over the tag would tell
+   * `verify-pins --remote` nothing moved while every pull of the tag gets another skill.
+   */
   async resolveDigest(ref: string): Promise<Sha256Digest> {
-    const what = `manifest ${this.name(ref)}`;
-    const reply = await this.http.request('HEAD', this.path('manifests', ref), { headers: { accept: `${OCI_MANIFEST}, ${OCI_INDEX}` }, what });
-    reply.done();
-    const header = reply.response.headers.get('docker-content-digest');
-    if (header !== null && /^sha256:[0-9a-f]{64}$/.test(header)) return header as Sha256Digest;
     return (await this.getManifest(ref)).digest;
   }
 
