@@ -10,7 +10,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { asOutputWrite, createFileAtomic, describeRefusal, linkBelow, readBounded, refusalCode, withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
-import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID, type PublicKey } from './keys.js';
+import { generateSigningKey, KEYS_MAX_BYTES, KEYS_MAX_SIGNERS, loadPublicKeys, renderPublicKeys, SIGNER_ID, type PublicKey } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { checkSecretPlace } from '../policy/index.js';
 
@@ -48,6 +48,10 @@ async function readKeys(req: KeygenRequest): Promise<{ readonly keys: ReadonlyMa
   if (!read.ok && read.reason !== 'missing') throw new SkillctlError(refusalCode(read), describeRefusal(read, req.keysLabel));
   const keys = read.ok ? loadPublicKeys(read.bytes, req.keysLabel) : { keys: new Map<string, PublicKey>(), diagnostics: [] };
   if (hasErrors(keys.diagnostics)) return { refused: { ok: false, signer: req.signer, diagnostics: keys.diagnostics } };
+  if (!keys.keys.has(req.signer) && keys.keys.size >= KEYS_MAX_SIGNERS) {
+    const full = diag('KEYS_INVALID', `${req.keysLabel} already names ${keys.keys.size} signers, the most a keys file may name`, { file: req.keysLabel });
+    return { refused: { ok: false, signer: req.signer, diagnostics: [full] } };
+  }
   if (keys.keys.has(req.signer) && !req.force) {
     return {
       refused: {
