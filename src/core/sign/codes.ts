@@ -37,7 +37,7 @@ export const SIGN_CODES = {
   },
   SIGNER_ID_INVALID: {
     severity: 'error',
-    title: 'A signer id is not 1-128 characters of letters, digits, dot, underscore or hyphen.',
+    title: 'A signer id is not 1-128 characters of letters, digits, dot, underscore or hyphen, or is __proto__, constructor or prototype.',
     exit: 'usage',
   },
   KEY_EXISTS: {

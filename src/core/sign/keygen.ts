@@ -66,7 +66,7 @@ async function readKeys(req: KeygenRequest): Promise<{ readonly keys: ReadonlyMa
 
 export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (!SIGNER_ID.test(req.signer)) {
-    throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens`);
+    throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens (nor __proto__, constructor or prototype)`);
   }
   // A cloned repository may hold `.skillctl/keys` (or `.skillctl`) as a link (git checks links out
   // as links) into a folder of the project a skill may read, or that `git add` commits: the key

@@ -10,8 +10,13 @@ import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
 import { isEd25519Point, SMALL_ORDER_ENCODINGS } from './curve.js';
 
-/** Signer ids: what the reference's release scripts accept, bounded. */
-export const SIGNER_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/**
+ * Signer ids: what the reference's release scripts accept, bounded, but for the three names every
+ * document parser here refuses as keys (`__proto__`, `constructor`, `prototype`): keygen wrote
+ * `constructor` into the keys file, which no command could read again, and `__proto__` not at all
+ * (an object's `__proto__` does not take a string) while it said the key was added.
+ */
+export const SIGNER_ID = /^(?!(?:__proto__|constructor|prototype)$)[A-Za-z0-9._-]{1,128}$/;
 
 /** A public-keys file is parsed with the manifest parser's guards, so it has their size bound. */
 export const KEYS_MAX_BYTES = MANIFEST_MAX_BYTES;
