@@ -64,6 +64,24 @@ async function readKeys(req: KeygenRequest): Promise<{ readonly keys: ReadonlyMa
   return { keys: keys.keys };
 }
 
+/** What a `.skillctl/keys/` folder's `.gitignore` says: nothing in it, itself included, is for git. */
+const KEYS_GITIGNORE = '# skillctl keygen: secret signing keys, never committed\n*\n';
+
+/**
+ * Makes git ignore the default `.skillctl/keys/` folder before a secret key is written there. Nothing else
+ * did: in a project (not skillctl's own checkout) `git add -A` staged `.skillctl/keys/alice.key`,
+ * and a push published the signing key. A folder's own `.gitignore` outranks every other ignore
+ * file for its entries, so a root `.gitignore` of the repository cannot take it back (`!*.key`);
+ * one the repository committed there is rewritten. Written before the key: no moment has the key
+ * and no rule.
+ */
+async function ignoredByGit(dir: string, label: string): Promise<void> {
+  const path = join(dir, '.gitignore');
+  const now = await readBounded(path, { maxBytes: 4096, followLinks: false });
+  if (now.ok && now.bytes.toString('utf8') === KEYS_GITIGNORE) return;
+  await asOutputWrite(label, () => writeFileAtomic(path, KEYS_GITIGNORE, 0o600));
+}
+
 export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (!SIGNER_ID.test(req.signer)) {
     throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens (nor __proto__, constructor or prototype)`);
@@ -82,6 +100,9 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   const pair = generateSigningKey();
   // A directory that cannot be made or written is the user's file system saying no: OUTPUT_UNWRITABLE.
   await asOutputWrite(req.secretLabel, () => makeDirs(dirname(req.secretPath), 0o700));
+  // The default folder only: none of it below the root is a link (checked above). A folder named
+  // with --out may lead anywhere (a link to docs/), where a `*` would hide the user's files.
+  if (req.defaultRoot !== undefined) await ignoredByGit(dirname(req.secretPath), req.secretLabel);
   if (req.force) {
     await asOutputWrite(req.secretLabel, () => writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600));
   } else {
