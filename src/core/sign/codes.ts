@@ -4,7 +4,7 @@ import type { CodeCatalogue } from '../code-spec.js';
 export const SIGN_CODES = {
   KEYS_INVALID: {
     severity: 'error',
-    title: 'The public-keys file is missing, not a JSON object of signer to key, or holds a key that is not a valid Ed25519 public key (not a curve point, or a point of small order).',
+    title: 'The public-keys file is missing, not a JSON object of signer to key, names more than 256 signers, or holds a key that is not a valid Ed25519 public key (not a curve point, or a point of small order).',
     exit: 'findings',
   },
   KEYS_DIGEST_MISMATCH: {
@@ -37,7 +37,7 @@ export const SIGN_CODES = {
   },
   SIGNER_ID_INVALID: {
     severity: 'error',
-    title: 'A signer id is not 1-128 characters of letters, digits, dot, underscore or hyphen.',
+    title: 'A signer id is not 1-128 characters of letters, digits, dot, underscore or hyphen, or is __proto__, constructor or prototype.',
     exit: 'usage',
   },
   KEY_EXISTS: {

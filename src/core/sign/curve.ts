@@ -75,7 +75,8 @@ export function isEd25519Point(raw: Uint8Array): boolean {
 /**
  * True when the 32 bytes encode a point of small order: one of the eight with [8]P = identity
  * (the identity, the point of order 2, two of order 4, four of order 8). libsodium refuses these
- * as keys and as R (`has_small_order`); OpenSSL does not.
+ * as keys and as R (`has_small_order`); OpenSSL does not. Three doublings cost a keys file's load
+ * too much (keys.ts compares with SMALL_ORDER_ENCODINGS): this arithmetic proves that list.
  */
 export function hasSmallOrder(raw: Uint8Array): boolean {
   const p = decodePoint(raw);

@@ -5,6 +5,7 @@ export {
   decodeKey32,
   generateSigningKey,
   KEYS_MAX_BYTES,
+  KEYS_MAX_SIGNERS,
   loadPublicKeys,
   parseSecretKey,
   readSecretKey,

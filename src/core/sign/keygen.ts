@@ -10,7 +10,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
 import { SkillctlError } from '../errors.js';
 import { asOutputWrite, createFileAtomic, describeRefusal, linkBelow, readBounded, refusalCode, withFileLock, writeFileAtomic, type FileLockOptions } from '../fs/index.js';
-import { generateSigningKey, KEYS_MAX_BYTES, loadPublicKeys, renderPublicKeys, SIGNER_ID, type PublicKey } from './keys.js';
+import { generateSigningKey, KEYS_MAX_BYTES, KEYS_MAX_SIGNERS, loadPublicKeys, renderPublicKeys, SIGNER_ID, type PublicKey } from './keys.js';
 import { makeDirs } from '../fs/make-dirs.js';
 import { checkSecretPlace } from '../policy/index.js';
 
@@ -48,6 +48,10 @@ async function readKeys(req: KeygenRequest): Promise<{ readonly keys: ReadonlyMa
   if (!read.ok && read.reason !== 'missing') throw new SkillctlError(refusalCode(read), describeRefusal(read, req.keysLabel));
   const keys = read.ok ? loadPublicKeys(read.bytes, req.keysLabel) : { keys: new Map<string, PublicKey>(), diagnostics: [] };
   if (hasErrors(keys.diagnostics)) return { refused: { ok: false, signer: req.signer, diagnostics: keys.diagnostics } };
+  if (!keys.keys.has(req.signer) && keys.keys.size >= KEYS_MAX_SIGNERS) {
+    const full = diag('KEYS_INVALID', `${req.keysLabel} already names ${keys.keys.size} signers, the most a keys file may name`, { file: req.keysLabel });
+    return { refused: { ok: false, signer: req.signer, diagnostics: [full] } };
+  }
   if (keys.keys.has(req.signer) && !req.force) {
     return {
       refused: {
@@ -60,9 +64,27 @@ async function readKeys(req: KeygenRequest): Promise<{ readonly keys: ReadonlyMa
   return { keys: keys.keys };
 }
 
+/** What a `.skillctl/keys/` folder's `.gitignore` says: nothing in it, itself included, is for git. */
+const KEYS_GITIGNORE = '# skillctl keygen: secret signing keys, never committed\n*\n';
+
+/**
+ * Makes git ignore the default `.skillctl/keys/` folder before a secret key is written there. Nothing else
+ * did: in a project (not skillctl's own checkout) `git add -A` staged `.skillctl/keys/alice.key`,
+ * and a push published the signing key. A folder's own `.gitignore` outranks every other ignore
+ * file for its entries, so a root `.gitignore` of the repository cannot take it back (`!*.key`);
+ * one the repository committed there is rewritten. Written before the key: no moment has the key
+ * and no rule.
+ */
+async function ignoredByGit(dir: string, label: string): Promise<void> {
+  const path = join(dir, '.gitignore');
+  const now = await readBounded(path, { maxBytes: 4096, followLinks: false });
+  if (now.ok && now.bytes.toString('utf8') === KEYS_GITIGNORE) return;
+  await asOutputWrite(label, () => writeFileAtomic(path, KEYS_GITIGNORE, 0o600));
+}
+
 export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   if (!SIGNER_ID.test(req.signer)) {
-    throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens`);
+    throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(req.signer)} is not 1-128 letters, digits, dots, underscores or hyphens (nor __proto__, constructor or prototype)`);
   }
   // A cloned repository may hold `.skillctl/keys` (or `.skillctl`) as a link (git checks links out
   // as links) into a folder of the project a skill may read, or that `git add` commits: the key
@@ -78,6 +100,9 @@ export async function keygen(req: KeygenRequest): Promise<KeygenResult> {
   const pair = generateSigningKey();
   // A directory that cannot be made or written is the user's file system saying no: OUTPUT_UNWRITABLE.
   await asOutputWrite(req.secretLabel, () => makeDirs(dirname(req.secretPath), 0o700));
+  // The default folder only: none of it below the root is a link (checked above). A folder named
+  // with --out may lead anywhere (a link to docs/), where a `*` would hide the user's files.
+  if (req.defaultRoot !== undefined) await ignoredByGit(dirname(req.secretPath), req.secretLabel);
   if (req.force) {
     await asOutputWrite(req.secretLabel, () => writeFileAtomic(req.secretPath, pair.secretKeyText, 0o600));
   } else {

@@ -8,13 +8,29 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject 
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { describeRefusal, readBounded } from '../fs/read-bounded.js';
 import { MANIFEST_MAX_BYTES, parseDocumentBytes } from '../manifest/index.js';
-import { hasSmallOrder, isEd25519Point } from './curve.js';
+import { isEd25519Point, SMALL_ORDER_ENCODINGS } from './curve.js';
 
-/** Signer ids: what the reference's release scripts accept, bounded. */
-export const SIGNER_ID = /^[A-Za-z0-9._-]{1,128}$/;
+/**
+ * Signer ids: what the reference's release scripts accept, bounded, but for the three names every
+ * document parser here refuses as keys (`__proto__`, `constructor`, `prototype`): keygen wrote
+ * `constructor` into the keys file, which no command could read again, and `__proto__` not at all
+ * (an object's `__proto__` does not take a string) while it said the key was added.
+ */
+export const SIGNER_ID = /^(?!(?:__proto__|constructor|prototype)$)[A-Za-z0-9._-]{1,128}$/;
 
 /** A public-keys file is parsed with the manifest parser's guards, so it has their size bound. */
 export const KEYS_MAX_BYTES = MANIFEST_MAX_BYTES;
+/**
+ * The most signers a public-keys file may name. Each key costs a point decoding (a modular square
+ * root in BigInt): a 4 MiB file of 75,000 valid keys, pinned by a hostile pull request or shipped
+ * in a bundle, held verify-pins or a run on one core for minutes. A project's signers are a handful.
+ */
+export const KEYS_MAX_SIGNERS = 256;
+/**
+ * The small-order points by their encodings. A key is compared with these once it decoded: a
+ * decoding accepts one encoding of each point only (curve.ts), so the eight are all of them.
+ */
+const SMALL_ORDER_KEYS: ReadonlySet<string> = new Set(SMALL_ORDER_ENCODINGS);
 /** A secret key file is one base64 line; anything longer is not one. */
 const SECRET_KEY_MAX_BYTES = 4096;
 
@@ -97,7 +113,13 @@ export function loadPublicKeys(bytes: Uint8Array, file: string): PublicKeys {
   const diagnostics: Diagnostic[] = doc.diagnostics.map((d) => ({ ...d, code: 'KEYS_INVALID' as const, file }));
   const keys = new Map<string, PublicKey>();
   if (doc.data === undefined) return { keys, diagnostics };
-  for (const [signer, value] of Object.entries(doc.data as Record<string, unknown>)) {
+  const entries = Object.entries(doc.data as Record<string, unknown>);
+  if (entries.length > KEYS_MAX_SIGNERS) {
+    // Refused before any key is decoded: the bound is on the work, not only on the result.
+    diagnostics.push(diag('KEYS_INVALID', `the keys file names ${entries.length} signers; at most ${KEYS_MAX_SIGNERS} are allowed`, { file, pointer: '' }));
+    return { keys, diagnostics };
+  }
+  for (const [signer, value] of entries) {
     const pointer = `/${signer.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!SIGNER_ID.test(signer)) {
       diagnostics.push(diag('KEYS_INVALID', `signer id ${JSON.stringify(signer)} is not valid`, { file, pointer }));
@@ -111,7 +133,7 @@ export function loadPublicKeys(bytes: Uint8Array, file: string): PublicKeys {
       diagnostics.push(diag('KEYS_INVALID', `the key of ${signer} is not base64 of a 32-byte Ed25519 public key`, { file, pointer }));
       continue;
     }
-    if (hasSmallOrder(raw)) {
+    if (SMALL_ORDER_KEYS.has(raw.toString('hex'))) {
       diagnostics.push(
         diag('KEYS_INVALID', `the key of ${signer} is a point of small order, under which one signature verifies every message`, {
           file,

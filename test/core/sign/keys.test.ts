@@ -9,6 +9,7 @@ import {
   generateSigningKey,
   hasSmallOrder,
   isEd25519Point,
+  KEYS_MAX_SIGNERS,
   loadPublicKeys,
   publicKeyFromRaw,
   parseSecretKey,
@@ -72,6 +73,14 @@ describe('keys', () => {
       }
     }
     for (let i = 0; i < 20; i++) assert.equal(hasSmallOrder(decodeKey32(generateSigningKey().publicKey) as Buffer), false);
+  });
+
+  it('a keys file names at most KEYS_MAX_SIGNERS signers: one more is KEYS_INVALID, no key decoded', () => {
+    const key = generateSigningKey().publicKey;
+    const file = (n: number): Buffer => Buffer.from(JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`s${i}`, key]))));
+    assert.equal(loadPublicKeys(file(KEYS_MAX_SIGNERS), 'k.json').keys.size, KEYS_MAX_SIGNERS);
+    const over = loadPublicKeys(file(KEYS_MAX_SIGNERS + 1), 'k.json');
+    assert.deepEqual([over.keys.size, over.diagnostics.map((d) => [d.code, d.pointer])], [0, [['KEYS_INVALID', '']]]);
   });
 
   it('a signature whose R has small order does not verify, though node:crypto accepts it under a small-order key', async () => {

@@ -17,7 +17,7 @@ export async function run(ctx: Context, source: string, reference: string, opts:
   if ((opts.sign === undefined) !== (opts.signer === undefined)) throw new SkillctlError('USAGE', '--sign and --signer go together');
   let sign: { key: SecretKey; signer: string } | undefined;
   if (opts.sign !== undefined && opts.signer !== undefined) {
-    if (!SIGNER_ID.test(opts.signer)) throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(opts.signer)} is not 1-128 letters, digits, dot, underscore or hyphen`);
+    if (!SIGNER_ID.test(opts.signer)) throw new SkillctlError('SIGNER_ID_INVALID', `signer id ${JSON.stringify(opts.signer)} is not 1-128 letters, digits, dot, underscore or hyphen (nor __proto__, constructor or prototype)`);
     const read = await readSecretKey(isAbsolute(opts.sign) ? opts.sign : join(ctx.io.cwd, opts.sign), opts.sign);
     if (read.key === undefined) throw new SkillctlError('SECRET_KEY_INVALID', read.diagnostics[0]?.message ?? `${opts.sign} is not a secret key`);
     sign = { key: read.key, signer: opts.signer };
