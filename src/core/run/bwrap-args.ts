@@ -99,6 +99,11 @@ export interface SandboxSpec {
    * the calls that make memory no process is charged for fail with ENOSYS.
    */
   readonly seccomp?: true;
+  /**
+   * The sandbox is a user namespace of its own that can make none (`--unshare-user
+   * --disable-userns`): nested, a skill mounted a tmpfs of any size there, past max_memory.
+   */
+  readonly noNestedUserns?: true;
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
   /**
@@ -184,6 +189,7 @@ export function withoutSize<T extends { readonly tmpfsBytes?: number }>(r: T): O
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
+  if (spec.noNestedUserns === true) args.push('--unshare-user', '--disable-userns');
   // The bridge starts without NODE_OPTIONS (it gives them back to the command, bridge.ts):
   // nothing the environment names runs in it.
   if (spec.egress !== undefined) args.push('--unsetenv', 'NODE_OPTIONS');
