@@ -99,6 +99,11 @@ export interface SandboxSpec {
    * the calls that make memory no process is charged for fail with ENOSYS.
    */
   readonly seccomp?: true;
+  /**
+   * The sandbox is a user namespace of its own that can make none (`--unshare-user
+   * --disable-userns`): nested, a skill mounted a tmpfs of any size there, past max_memory.
+   */
+  readonly noNestedUserns?: true;
   /** The run's declared IANA time zone (its TZ), which /etc/localtime shows inside. */
   readonly timezone?: string;
   /**
@@ -150,10 +155,18 @@ export function egressCaIn(spec: Pick<SandboxSpec, 'read' | 'write'>): string {
 /** What the sandbox makes itself at the top of its root, never taken from a grant of `/`. */
 export const OWN_TOP = new Set(['/proc', '/dev', '/tmp', BUNDLE_MOUNT, ...SYSTEM_DIRS, ...EGRESS_SOCKETS.flatMap((c) => [c.path, egressCaBeside(c.path)])]);
 
+/**
+ * The host's kernel file systems a grant shows only when it names them (or a path inside them),
+ * never as an entry of `/` (security.md, How a grant is kept): /proc and /dev are the sandbox's
+ * own (OWN_TOP), and the host's /sys, read-only, still showed a skill granted `/` whatever root
+ * may read there (the firmware's tables, the machine's serial numbers, every cgroup's settings).
+ */
+const BY_NAME_ONLY = new Set(['/sys']);
+
 /** The mounts of one grant: itself, or for `/` with the host's entries known, each entry. */
 function grantMounts(path: string, kind: '--ro-bind-try' | '--bind-try', rootEntries: readonly SystemEntry[] | undefined): Mount[] {
   if (path !== '/' || rootEntries === undefined) return [{ kind, path, pin: true }];
-  return rootEntries.filter((e) => !OWN_TOP.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
+  return rootEntries.filter((e) => !OWN_TOP.has(e.path) && !BY_NAME_ONLY.has(e.path)).map((e) => (e.symlink !== undefined ? { kind: '--symlink', path: e.path, source: e.symlink } : { kind, path: e.path }));
 }
 
 /** The largest page Linux uses (arm64, ppc64): a tmpfs rounds its size up to a whole page. */
@@ -184,6 +197,7 @@ export function withoutSize<T extends { readonly tmpfsBytes?: number }>(r: T): O
 /** The bwrap argv (without the program to run), for `bwrap <args> -- <command>`. */
 export function bwrapArgs(spec: SandboxSpec): string[] {
   const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL'];
+  if (spec.noNestedUserns === true) args.push('--unshare-user', '--disable-userns');
   // The bridge starts without NODE_OPTIONS (it gives them back to the command, bridge.ts):
   // nothing the environment names runs in it.
   if (spec.egress !== undefined) args.push('--unsetenv', 'NODE_OPTIONS');

@@ -106,3 +106,8 @@ export async function mountsDescriptors(bwrap: string): Promise<boolean> {
 export async function sizesTmpfs(bwrap: string): Promise<boolean> {
   return (await bwrapHelp(bwrap)).includes('--size');
 }
+
+/** Whether this bubblewrap can keep a sandbox from making user namespaces of its own (`--disable-userns`, from 0.8). */
+export async function disablesUserns(bwrap: string): Promise<boolean> {
+  return (await bwrapHelp(bwrap)).includes('--disable-userns');
+}

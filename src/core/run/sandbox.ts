@@ -15,9 +15,9 @@ import { within } from '../policy/paths.js';
 import { bwrapArgs, egressCaIn, egressSocketIn, OWN_TOP, withoutSize, type SandboxSpec } from './bwrap-args.js';
 import { BRIDGE_SOURCE, EGRESS_PORT } from './egress/bridge.js';
 import { programDirs, rootLayout, systemLayout } from './host-layout.js';
-import { mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './grant-pins.js';
+import { disablesUserns, mountsDescriptors, pinGrants, sizesTmpfs, type PinnedGrants } from './grant-pins.js';
 import { sandboxFilter } from './seccomp.js';
-import { sandboxCountsOwnProcesses } from './user-namespace.js';
+import { sandboxCountsOwnProcesses, sandboxMakesUserns } from './user-namespace.js';
 import { serviceCovers, type HostServices } from './host-sockets.js';
 import { notDirsOnTheWay, secretDirsIn, shownGrants } from './protect-mounts.js';
 import { programWritable } from './writable.js';
@@ -95,7 +95,8 @@ export async function sandboxPrefix(asked: SandboxRequest): Promise<Confinement>
     if (pins !== undefined && 'refused' in pins) return { refused: pins.refused };
     // The filter goes to bubblewrap on its own descriptor (SECCOMP_FD), where this machine has one.
     const filter = sandboxFilter();
-    const held = { ...(pins !== undefined ? { pinned: pins.numbers } : {}), ...(filter !== undefined ? { seccomp: true as const } : {}) };
+    const nested = (await disablesUserns(bwrap.path)) && (await sandboxMakesUserns(bwrap.path)) ? { noNestedUserns: true as const } : {};
+    const held = { ...(pins !== undefined ? { pinned: pins.numbers } : {}), ...(filter !== undefined ? { seccomp: true as const } : {}), ...nested };
     const own = (await sandboxCountsOwnProcesses(bwrap.path)) ? { countsOwnProcesses: true as const } : {};
     const done = (prefix: string[]): Confinement => ({ sandbox: 'bwrap', prefix, diagnostics: [], ...(pins !== undefined ? { held: pins } : {}), ...(filter !== undefined ? { filter } : {}), ...own });
     if (r.egress === undefined) return done([bwrap.path, ...bwrapArgs({ ...withoutSize(r), ...sized, system: await systemLayout(), notDirs, hide, hideFiles, ...rootEntries, ...held }), '--']);

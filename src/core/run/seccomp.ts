@@ -9,6 +9,13 @@
  * memory and message queues stay: /dev/shm is a sized tmpfs, and mq_open is bounded by
  * RLIMIT_MSGQUEUE.
  *
+ * The kernel's keyrings too (`add_key`, `request_key`, `keyctl`): a process's session keyring
+ * is kept across fork, exec and every namespace bubblewrap makes, so a skill started from a login
+ * session (pam_keyinit gives each one its own) read the keys stored there (a token put with
+ * `keyctl add user … @s`, a Kerberos ticket cache `KEYRING:session:…`) and added or replaced keys
+ * that the user's later commands in the session read. Keyrings are not namespaced; container
+ * runtimes refuse the same calls by default.
+ *
  * The calls fail with ENOSYS, not EPERM: "not there" is what makes a program take its
  * fallback (libffi and .NET try memfd_create, then a file in /tmp or /dev/shm, which are sized),
  * where EPERM often ends it (container runtimes moved clone3 to ENOSYS for the same reason).
@@ -44,11 +51,12 @@ export interface Abi {
 }
 
 // Numbers from each architecture's syscall table: memfd_create, memfd_secret, shmget, msgget
-// (and, where System V IPC goes through one multiplexed call, ipc).
-const X86_64: Abi = { name: 'x86_64', arch: 0xc000003e, refused: [319, 447, 29, 68].flatMap((n) => [n, X32 | n]) };
-const I386: Abi = { name: 'i386', arch: 0x40000003, refused: [356, 447, 395, 399, 117] };
-const AARCH64: Abi = { name: 'aarch64', arch: 0xc00000b7, refused: [279, 447, 194, 186] };
-const ARM: Abi = { name: 'arm', arch: 0x40000028, refused: [385, 447, 307, 303] };
+// (and, where System V IPC goes through one multiplexed call, ipc); then add_key, request_key
+// and keyctl.
+const X86_64: Abi = { name: 'x86_64', arch: 0xc000003e, refused: [319, 447, 29, 68, 248, 249, 250].flatMap((n) => [n, X32 | n]) };
+const I386: Abi = { name: 'i386', arch: 0x40000003, refused: [356, 447, 395, 399, 117, 286, 287, 288] };
+const AARCH64: Abi = { name: 'aarch64', arch: 0xc00000b7, refused: [279, 447, 194, 186, 217, 218, 219] };
+const ARM: Abi = { name: 'arm', arch: 0x40000028, refused: [385, 447, 307, 303, 309, 310, 311] };
 
 /** The ABIs a process on a machine of `arch` (process.arch) can make calls in. */
 export const ABIS: Readonly<Record<string, readonly Abi[]>> = { x64: [X86_64, I386], arm64: [AARCH64, ARM] };

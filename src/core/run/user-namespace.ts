@@ -11,7 +11,7 @@
  * root's runs have the run's cgroup instead, where the host gives one.
  */
 import { release as kernelRelease } from 'node:os';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 
 export interface NprocHost {
   /** This process's user id. */
@@ -46,4 +46,22 @@ export async function sandboxCountsOwnProcesses(bwrapPath: string): Promise<bool
     return false;
   }
   return nprocHolds({ uid, setuidBwrap, release: kernelRelease() });
+}
+
+/**
+ * Whether bubblewrap at `bwrapPath` is sure to make the sandbox a user namespace of its own (so
+ * that `--unshare-user` cannot fail where `--unshare-all` alone went on without one): it is not
+ * setuid (run by a user who is not root, it has nothing else to make the sandbox with; as root it
+ * makes one where the host allows any) and the host allows user namespaces. Then the sandbox can
+ * be kept from making its own, nested (`--disable-userns`): in one, a skill holds every capability
+ * over a mount namespace of its own and mounts a tmpfs of any size, which counts against no
+ * rlimit and, without a cgroup, against nothing (security.md, Limits).
+ */
+export async function sandboxMakesUserns(bwrapPath: string): Promise<boolean> {
+  try {
+    if (((await stat(bwrapPath)).mode & 0o4000) !== 0) return false;
+    return Number((await readFile('/proc/sys/user/max_user_namespaces', 'utf8')).trim()) > 0;
+  } catch {
+    return false;
+  }
 }

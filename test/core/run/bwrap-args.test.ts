@@ -157,6 +157,14 @@ describe('bwrapArgs', () => {
     assert.ok(!bwrapArgs(base).includes('--unsetenv'));
   });
 
+  it('makes the sandbox a user namespace that can make none of its own when asked (a nested one mounts tmpfs of any size)', () => {
+    const a = bwrapArgs({ ...base, noNestedUserns: true });
+    const i = a.indexOf('--unshare-user');
+    assert.deepEqual(a.slice(i, i + 2), ['--unshare-user', '--disable-userns']);
+    assert.ok(i < a.indexOf('--ro-bind'));
+    assert.ok(!bwrapArgs(base).includes('--disable-userns'));
+  });
+
   it('installs the seccomp filter from descriptor 5 when asked, before any mount', () => {
     const a = bwrapArgs({ ...base, seccomp: true });
     const i = a.indexOf('--seccomp');

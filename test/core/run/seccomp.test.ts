@@ -36,12 +36,12 @@ describe('the seccomp filter', () => {
   const x64 = encodeProgram(filterProgram(ABIS.x64 ?? []), 'LE');
   const arm64 = encodeProgram(filterProgram(ABIS.arm64 ?? []), 'LE');
 
-  it('on x86-64: memfd_create, memfd_secret, shmget and msgget fail with ENOSYS in the 64-bit, x32 and i386 ABIs; other calls are allowed', () => {
-    for (const nr of [319, 447, 29, 68]) {
+  it('on x86-64: memfd_create, memfd_secret, shmget, msgget, add_key, request_key and keyctl fail with ENOSYS in the 64-bit, x32 and i386 ABIs; other calls are allowed', () => {
+    for (const nr of [319, 447, 29, 68, 248, 249, 250]) {
       assert.equal(evaluate(x64, X86_64, nr), ENOSYS, `x86_64 ${nr}`);
       assert.equal(evaluate(x64, X86_64, 0x40000000 | nr), ENOSYS, `x32 ${nr}`);
     }
-    for (const nr of [356, 447, 395, 399, 117]) assert.equal(evaluate(x64, I386, nr), ENOSYS, `i386 ${nr}`);
+    for (const nr of [356, 447, 395, 399, 117, 286, 287, 288]) assert.equal(evaluate(x64, I386, nr), ENOSYS, `i386 ${nr}`);
     // read, write, mmap, shmat (nothing to attach without shmget), mq_open, clone.
     for (const nr of [0, 1, 9, 30, 240, 56]) assert.equal(evaluate(x64, X86_64, nr), ALLOW, `x86_64 ${nr}`);
     for (const nr of [0x40000000, 0x40000001]) assert.equal(evaluate(x64, X86_64, nr), ALLOW, `x32 ${nr}`);
@@ -50,8 +50,8 @@ describe('the seccomp filter', () => {
   });
 
   it('on arm64: the same calls fail with ENOSYS in the 64-bit and 32-bit ABIs', () => {
-    for (const nr of [279, 447, 194, 186]) assert.equal(evaluate(arm64, AARCH64, nr), ENOSYS, `aarch64 ${nr}`);
-    for (const nr of [385, 447, 307, 303]) assert.equal(evaluate(arm64, ARM, nr), ENOSYS, `arm ${nr}`);
+    for (const nr of [279, 447, 194, 186, 217, 218, 219]) assert.equal(evaluate(arm64, AARCH64, nr), ENOSYS, `aarch64 ${nr}`);
+    for (const nr of [385, 447, 307, 303, 309, 310, 311]) assert.equal(evaluate(arm64, ARM, nr), ENOSYS, `arm ${nr}`);
     // aarch64's read, write and mmap; 319 is not memfd_create there.
     for (const nr of [63, 64, 222, 319]) assert.equal(evaluate(arm64, AARCH64, nr), ALLOW, `aarch64 ${nr}`);
   });
