@@ -51,6 +51,12 @@ describe('verify-pins --base and --rev with a name that matches more than one re
     assert.equal(full.code, 1, full.stdout + full.stderr);
     assert.deepEqual(errorCodes(full.stdout), SELF_VOUCHED);
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', base]).code, 1);
+    // A tag named like the base's short commit id outranks the commit.
+    const short = base.slice(0, 9);
+    git(root, ['tag', short, head]);
+    const abbreviated = skillctlIn(root, ['verify-pins', '--rev', 'HEAD', '--base', short]);
+    assert.equal(abbreviated.code, 2, abbreviated.stdout + abbreviated.stderr);
+    assert.match(abbreviated.stdout + abbreviated.stderr, new RegExp(`refs/tags/${short} and the object id ${short}`));
     // The range hook names commits by id: unaffected.
     assert.equal(skillctlIn(root, ['verify-pins', '--rev', head, '--base', base]).code, 1);
   });

@@ -6,7 +6,7 @@
  * `fetch-depth: 0`) thus resolves `--base origin/main` to a tag named `origin/main` when one
  * exists: whoever may push a tag could point it at the pull request itself, and the lock would be
  * compared with its own. So a name two refs answer to is not guessed at: the caller gives the
- * full ref name or a commit id.
+ * full ref name or a commit id. A short commit id that a ref is also named is refused likewise.
  */
 import { firstLine, unreadable, type Git } from '../../git-run.js';
 
@@ -34,7 +34,12 @@ export async function refuseAmbiguousRev(git: Git, rev: string): Promise<void> {
   if (r.code !== 0 || r.stopped) throw unreadable(`git for-each-ref failed: ${firstLine(r)}`);
   const found = new Set(r.stdout.toString('utf8').split('\n'));
   const matched = wanted.filter((c) => found.has(c));
+  // A short commit id is looked up as a ref first: a tag named `3f1c2ab` outranks the commit.
+  if (matched.length === 1 && /^[0-9a-f]{4,63}$/.test(name)) {
+    const objects = await git.run(['rev-parse', `--disambiguate=${name}`], 64 * 1024);
+    if (objects.code === 0 && objects.stdout.length > 0) matched.push(`the object id ${name}`);
+  }
   if (matched.length > 1) {
-    throw unreadable(`${rev} is ambiguous: ${name} names ${matched.join(' and ')}, and git would take ${matched[0] ?? ''}`, `name the one meant in full (e.g. ${matched[matched.length - 1] ?? ''}) or give a commit id`);
+    throw unreadable(`${rev} is ambiguous: ${name} names ${matched.join(' and ')}, and git would take ${matched[0] ?? ''}`, 'name the ref in full (refs/heads/…, refs/remotes/…, refs/tags/…) or give the full commit id');
   }
 }
