@@ -27,6 +27,12 @@ done
   echo 'skillctl is not installed in this project: npm install -D skillctl' >&2
   exit 2
 }
+# A skillctl the repository holds is the code of whoever committed it: git writes a tracked
+# node_modules/ over npm's ignored one on checkout, so a branch could bring a skillctl that passes all.
+if [ -n "$(git ls-files -- node_modules "$skillctl" 2>/dev/null | head -n 1)" ]; then
+  echo "skillctl: git tracks node_modules/ or $skillctl in this repository; a committed skillctl is not run (git rm -r --cached node_modules, then npm install)" >&2
+  exit 2
+fi
 if [ "$hook" = validate ]; then
   exec "$skillctl" validate "$@"
 elif [ "$hook" != verify-pins ]; then

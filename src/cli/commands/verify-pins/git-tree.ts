@@ -11,6 +11,7 @@ import { parseLsFiles, parseLsTree, toGitTree, treeDirOps, type GitTree, type Li
 import { LOCK_MARKER } from '../../../core/fs/index.js';
 import { catFile, type BatchReader } from './cat-file.js';
 import { checkAttributes, type AttributeAnswers } from './check-attr.js';
+import { refuseAmbiguousRev } from './rev-refs.js';
 import { firstLine, openGit, unreadable, type Git } from '../../git-run.js';
 
 /** A listing of more than this is refused rather than held: about two million paths. */
@@ -102,6 +103,7 @@ async function commitTree(git: Git, rev: string, label: string): Promise<GitTree
 
 /** `rev` as a commit id, or undefined when it names none (`optional`: an unborn HEAD is not an error). */
 async function commitOf(git: Git, rev: string, optional: boolean): Promise<string | undefined> {
+  await refuseAmbiguousRev(git, rev);
   const r = await git.run(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], 4096);
   const [id] = r.code === 0 ? (lines(r.stdout, 1) ?? []) : [];
   if (id !== undefined && /^[0-9a-f]{40,64}$/.test(id)) return id;
