@@ -1,6 +1,6 @@
 // Threat: hostile registries (an edited registry, or a bundle offered to publish, reads outside the registry, blocks, or serves what was not published).
 // The index names a capability or a digest that climbs out of the registry, holds a `__proto__`
-// key or is 100 MB; a published bundle's file is a symlink to the sentinel, a FIFO, 5 MB, or was
+// key, is 100 MB or holds a trigger of 4 MB (past what publish writes); a published bundle's file is a symlink to the sentinel, a FIFO, 5 MB, or was
 // edited after publishing; a bundle offered to `publish` holds a symlink to the sentinel (which
 // publishing would copy into the registry), duplicate keys or a `__proto__` key. `registry list`,
 // `load` and `publish` refuse each with its code and exit status, never print the sentinel, and
@@ -52,6 +52,13 @@ const TAMPER: Record<string, (sc: Scratch) => Promise<void>> = {
     await writeFile(index, (await readFile(index, 'utf8')).replace('{', '{"__proto__": {"polluted": true},'));
   },
   'huge-index': (sc) => truncate(join(reg(sc, 'huge-index'), 'index.json'), 100 * 1024 * 1024),
+  // One trigger of 4 MB, a word the stemmer's expressions recurse over: `registry match` (and
+  // capability_registry_list with a query) ended as INTERNAL, "Maximum call stack size exceeded".
+  'huge-trigger': async (sc) => {
+    const index = join(reg(sc, 'huge-trigger'), 'index.json');
+    const word = `${'bae'.repeat(1_400_000)}ational`;
+    await writeFile(index, (await readFile(index, 'utf8')).replace(/"intent_triggers": \[/, `"intent_triggers": ["${word}", `));
+  },
   'linked-file': async (sc) => {
     const b = await bundleOf(sc, 'linked-file');
     await rm(join(b, 'skill.md'));
@@ -82,6 +89,8 @@ const rows: Attack[] = [
   { what: 'load: an index whose digest climbs out of the registry', code: 'REGISTRY_INDEX_INVALID', exit: 2, attempt: registry('climbing-digest', 'load', 'weights') },
   { what: 'list: an index with a __proto__ key', code: 'REGISTRY_INDEX_INVALID', exit: 2, attempt: registry('proto-index', 'list') },
   { what: 'list: an index of 100 MB (sparse: refused unread)', code: 'REGISTRY_INDEX_INVALID', exit: 2, attempt: registry('huge-index', 'list') },
+  { what: 'match: an index whose trigger is a word of 4 MB (the stemmer overflowed the stack)', code: 'REGISTRY_INDEX_INVALID', exit: 2, attempt: registry('huge-trigger', 'match', 'weigh in') },
+  { what: 'list: an index whose trigger is a word of 4 MB', code: 'REGISTRY_INDEX_INVALID', exit: 2, attempt: registry('huge-trigger', 'list') },
   { what: 'load: a published file that is a symlink to the sentinel', code: 'SKILL_MALFORMED', exit: 1, attempt: registry('linked-file', 'load', 'weights') },
   { what: 'load: a published file that is a FIFO (no block)', code: 'SKILL_MALFORMED', exit: 1, attempt: registry('fifo-file', 'load', 'weights') },
   { what: 'load: a published file of 5 MB', code: 'SKILL_MALFORMED', exit: 1, attempt: registry('huge-file', 'load', 'weights') },
