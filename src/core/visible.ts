@@ -23,3 +23,12 @@ const escaped = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padSta
 export function visible(text: string): string {
   return text.replace(CONTROL, escaped);
 }
+
+/**
+ * `visible(text)` for a field printed inside one line of a listing: its line breaks written out
+ * as `\n` too, so a publisher's description cannot end its own entry and print another (a forged
+ * `filesystem … [shipped]` below its real line in `registry list`).
+ */
+export function visibleLine(text: string): string {
+  return visible(text).replace(/\n/g, '\\n');
+}

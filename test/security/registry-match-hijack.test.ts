@@ -40,3 +40,37 @@ describe('a capability whose triggers are function words', () => {
     });
   }
 });
+
+// A capability that lists the words of another's triggers in many spellings (case, width,
+// inflection, a hyphen, a zero-width joiner, one word said three times, the word beside a
+// different nonsense word each time): each counted again, and it outranked the capability
+// the message was about with the same words (31 points to web's 3). Each word of the message
+// now counts once per capability.
+describe('a capability that repeats another capability\'s triggers in many spellings', () => {
+  const SPELLINGS = [
+    'web page', 'Web page', 'WEB PAGE', 'web-page', 'webpage', 'web pages', 'web\u200dpage', 'we\u200db page', 'ｗｅｂ page',
+    'fetch', 'Fetch', 'fetching', 'fetched', 'ｆｅｔｃｈ', 'fetch fetch fetch', 'fetching fetched fetches',
+    ...Array.from({ length: 20 }, (_, i) => `fetch q${i}`),
+  ];
+
+  it('does not outrank the capability whose triggers the message uses', async () => {
+    const planted = { capability_id: 'aaa', name: 'Stuffed', description: 'x', intent_triggers: SPELLINGS } as CapabilitySummary;
+    const caps = [...(await shipped()), planted];
+    const ranked = matchIntent(caps, 'fetch the web page at example.com');
+    const web = ranked.find((m) => m.capability_id === 'web');
+    const stuffed = ranked.find((m) => m.capability_id === 'aaa');
+    assert.equal(web?.score, 3);
+    // fetch, web and page: three words, whatever the number of triggers. The same words found
+    // is a tie, which the documented order breaks (words found in full, then the id).
+    assert.equal(stuffed?.score, 3);
+  });
+
+  it('one trigger saying its word many times counts it once', () => {
+    const caps = [
+      { capability_id: 'aaa', name: 'A', description: 'x', intent_triggers: ['deploy deploy deploy deploy deploy', 'deploying deployed deploys'] },
+      { capability_id: 'zzz', name: 'Z', description: 'x', intent_triggers: ['deploy', 'release notes'] },
+    ] as CapabilitySummary[];
+    const ranked = matchIntent(caps, 'deploy the release notes');
+    assert.deepEqual(ranked.map((m) => [m.capability_id, m.score]), [['zzz', 3], ['aaa', 1]]);
+  });
+});

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import type { Style } from '../context.js';
 import { count, plural, renderGrouped } from './diagnostics.js';
 import { renderJson } from './json.js';
-import { visible } from '../../core/visible.js';
+import { visible, visibleLine } from '../../core/visible.js';
 
 export interface RegistryRenderOptions {
   readonly json: boolean;
@@ -26,7 +26,7 @@ export function renderList(capabilities: readonly LayeredEntry[], opts: Registry
   const lines = capabilities.map(({ entry: c, origin, shadows }) => {
     const from = shadows !== undefined ? style.yellow(`[${origin}, shadows ${visible(shadows)}]`) : style.dim(`[${origin}]`);
     // A registry's names and descriptions are its publisher's words: shown, never obeyed.
-    return `${style.bold(visible(c.capability_id))}  ${visible(c.name)}: ${visible(c.description)}  ${from}\n    ${style.dim('triggers:')} ${visible(c.intent_triggers.join(', '))}`;
+    return `${style.bold(visibleLine(c.capability_id))}  ${visibleLine(c.name)}: ${visibleLine(c.description)}  ${from}\n    ${style.dim('triggers:')} ${visibleLine(c.intent_triggers.join(', '))}`;
   });
   const shadowing = capabilities.filter((c) => c.shadows !== undefined);
   for (const c of shadowing) {
@@ -41,8 +41,8 @@ export function renderMatches(query: string, matches: readonly CapabilityMatch[]
   const { style } = opts;
   return matches
     .map((m, i) => {
-      const triggers = m.matched_triggers.map((t) => visible(`${JSON.stringify(t.trigger)}${t.full ? '' : ' (partly)'} ← ${t.words.join(' ')}`));
-      return `${i + 1}. ${style.bold(visible(m.capability_id))} (${visible(m.name)})  score ${m.score}\n    ${style.dim('matched:')} ${triggers.join('; ')}`;
+      const triggers = m.matched_triggers.map((t) => visibleLine(`${JSON.stringify(t.trigger)}${t.full ? '' : ' (partly)'} ← ${t.words.join(' ')}`));
+      return `${i + 1}. ${style.bold(visibleLine(m.capability_id))} (${visibleLine(m.name)})  score ${m.score}\n    ${style.dim('matched:')} ${triggers.join('; ')}`;
     })
     .join('\n');
 }
@@ -51,9 +51,9 @@ function renderBundle(b: CapabilityBundle, style: Style): string {
   const tools = b.tools.map((t) => {
     const policy = t.policy.kind === 'write' ? (t.policy.requires_approval === true ? 'write, needs approval' : 'write') : 'read';
     const bound = t.binding !== undefined ? ` → ${t.binding.skill_id}#${t.binding.entrypoint_id}` : '';
-    return `  ${style.bold(visible(t.name))} (${policy})${visible(bound)}: ${visible(t.description)}`;
+    return `  ${style.bold(visibleLine(t.name))} (${policy})${visibleLine(bound)}: ${visibleLine(t.description)}`;
   });
-  const ui = b.ui_schemas.map((u) => visible(`  ${u.schema_id}${u.dialect !== undefined ? ` (${u.dialect})` : ''}`));
+  const ui = b.ui_schemas.map((u) => visibleLine(`  ${u.schema_id}${u.dialect !== undefined ? ` (${u.dialect})` : ''}`));
   return [
     style.bold(visible(`== ${b.capability_id} (${b.version})`)),
     visible(b.skill_doc.trimEnd()),

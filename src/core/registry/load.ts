@@ -22,6 +22,16 @@ export function bundleDigest(bytes: BundleBytes): Sha256Digest {
   return treeDigest(files);
 }
 
+/**
+ * True when the registry holds the files of `entry` as published: readable, with the index's
+ * digest. A publish of the same bundle is `unchanged` only then; otherwise it writes the files
+ * again, which is how an operator restores a bundle edited or removed on disk.
+ */
+export async function publishedIntact(registry: string, entry: Pick<IndexEntry, 'capability_id' | 'digest'>): Promise<boolean> {
+  const read = await readCapabilityFiles(bundleDir(registry, entry), '', { listExtra: false });
+  return read.diagnostics.length === 0 && bundleDigest(read.bytes) === entry.digest;
+}
+
 /** One reason a bundle is malformed, located in its file. */
 export interface MalformedFinding {
   readonly code: Code;

@@ -7,10 +7,11 @@
  * ("bodyweight" and "body weight"), and the other way round.
  *
  * Scoring (docs/commands/registry.md): a trigger all of whose words occur scores the number of
- * its words; a trigger of several words of which only some occur scores half a point per word
- * found. A capability scores the sum over its triggers. Ties are broken by the number of fully
- * matched triggers (more first), then by capability_id in byte order, so equal input always
- * gives the same order. Function words alone match nothing, whatever the trigger.
+ * its distinct words; a trigger of several words of which only some occur scores half a point per
+ * word found. A capability scores each word of the message once: 1 when a fully matched trigger
+ * found it, else ½ when a partly matched one did. Ties are broken by the number of words found by
+ * full matches (more first), then by capability_id in byte order, so equal input always gives the
+ * same order. Function words alone match nothing, whatever the trigger.
  */
 import type { CapabilitySummary } from './model.js';
 import { stem } from './stem.js';
@@ -103,6 +104,27 @@ function triggerWords(cache: Map<string, TriggerWords>, trigger: string): Trigge
   return t;
 }
 
+/** One word per stem: `fetch fetching fetched` is one word said three times, not three words. */
+function distinctStems(ws: readonly Word[]): Word[] {
+  const byStem = new Map<string, Word>();
+  for (const w of ws) if (!byStem.has(w.stem)) byStem.set(w.stem, w);
+  return [...byStem.values()];
+}
+
+/**
+ * A capability's score and its words found in full. Each word of the message counts once,
+ * whatever the number of triggers that found it: a capability summing its triggers outranked the
+ * one the message was about by listing one word in many spellings (`fetch`, `Fetch`, `fetching`,
+ * `ｆｅｔｃｈ`, `fetch x1`, `fetch x2`…), each of which counted again.
+ */
+function credit(matched: readonly TriggerMatch[]): { score: number; fulls: number } {
+  const full = new Set<string>();
+  const part = new Set<string>();
+  for (const m of matched) for (const w of m.words) if (!STOPWORDS.has(w)) (m.full ? full : part).add(w);
+  for (const w of full) part.delete(w);
+  return { score: full.size + part.size / 2, fulls: full.size };
+}
+
 function matchTrigger(msg: Message, trigger: string, cache: Map<string, TriggerWords>): TriggerMatch | undefined {
   const { words: tw, compact, compactStem } = triggerWords(cache, trigger);
   if (tw.length === 0) return undefined;
@@ -110,8 +132,8 @@ function matchTrigger(msg: Message, trigger: string, cache: Map<string, TriggerW
   // A run of function words only ("the", "of the") says nothing of what the user wants: a
   // capability whose triggers are such words ("the", "ofthe", "you") matched almost every
   // message and outranked the one it was about.
-  if (whole !== undefined && whole.some((w) => !STOPWORDS.has(w))) return { trigger, full: true, words: whole, score: Math.max(1, tw.filter((w) => !w.stop).length) };
-  const content = tw.some((w) => !w.stop) ? tw.filter((w) => !w.stop) : tw;
+  if (whole !== undefined && whole.some((w) => !STOPWORDS.has(w))) return { trigger, full: true, words: whole, score: Math.max(1, distinctStems(tw.filter((w) => !w.stop)).length) };
+  const content = distinctStems(tw.some((w) => !w.stop) ? tw.filter((w) => !w.stop) : tw);
   const found: string[] = [];
   let hits = 0;
   for (const w of content) {
@@ -139,8 +161,8 @@ export function matchIntent(capabilities: readonly CapabilitySummary[], text: st
     const matched = c.intent_triggers.map((t) => matchTrigger(msg, t, cache)).filter((m): m is TriggerMatch => m !== undefined);
     if (matched.length === 0) continue;
     matched.sort((a, b) => b.score - a.score || byBytes(a.trigger, b.trigger));
-    const score = matched.reduce((s, m) => s + m.score, 0);
-    out.push({ capability_id: c.capability_id, name: c.name, score, matched_triggers: matched, fulls: matched.filter((m) => m.full).length });
+    const { score, fulls } = credit(matched);
+    out.push({ capability_id: c.capability_id, name: c.name, score, matched_triggers: matched, fulls });
   }
   out.sort((a, b) => b.score - a.score || b.fulls - a.fulls || byBytes(a.capability_id, b.capability_id));
   return out.map(({ fulls: _f, ...m }) => (void _f, m));

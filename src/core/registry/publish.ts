@@ -17,7 +17,7 @@ import { sha256, type Sha256Digest } from '../digest/index.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
 import { bundlePath } from './bundle.js';
-import { bundleDigest } from './load.js';
+import { bundleDigest, publishedIntact } from './load.js';
 import type { RegistrySource } from './locate.js';
 import { BUNDLE_FILES, LATEST, type IndexEntry, type RegistryIndex } from './model.js';
 import { checkCapability, readCapability, type CapabilityValidation, type ReadCapability, type ValidateCapabilityOptions } from './validate.js';
@@ -111,7 +111,7 @@ function entryOf(read: ReadCapability): IndexEntry | undefined {
 }
 
 /** Validates every bundle against the index plus the other bundles of the same publish. */
-async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: PublishOptions): Promise<{ items: PublishedCapability[]; diagnostics: Diagnostic[] }> {
+async function validateAll(registry: string, index: RegistryIndex, dirs: readonly string[], opts: PublishOptions): Promise<{ items: PublishedCapability[]; diagnostics: Diagnostic[] }> {
   const labelOf = (i: number): string => opts.labels?.[i] ?? (dirs[i] as string);
   const reads = await Promise.all(dirs.map((d, i) => readCapability(d, labelOf(i))));
   const batch = reads.map(entryOf);
@@ -145,7 +145,8 @@ async function validateAll(index: RegistryIndex, dirs: readonly string[], opts: 
       label: read.label,
       validation: v,
       ...(mine !== undefined ? { entry: mine } : {}),
-      ...(previous !== undefined && previous.digest === mine?.digest ? { unchanged: true } : {}),
+      // The index's digest alone is not the files: a bundle edited or removed on disk is written again.
+      ...(previous !== undefined && previous.digest === mine?.digest && (await publishedIntact(registry, previous)) ? { unchanged: true } : {}),
       ...(shadowed !== undefined ? { shadows: shadowed.origin } : {}),
     });
   }
@@ -245,7 +246,7 @@ export async function publishCapabilities(registry: string, dirs: readonly strin
     // A dry run needs no registry: without one, tool names are checked among the bundles given.
     if (!read.ok && opts.dryRun === true && read.diagnostics.every((d) => d.code === 'REGISTRY_NOT_FOUND')) read = { ok: true, index: EMPTY_INDEX };
     if (!read.ok) return { published: false, capabilities: [], diagnostics: read.diagnostics };
-    const { items, diagnostics } = await validateAll(read.index, dirs, opts);
+    const { items, diagnostics } = await validateAll(registry, read.index, dirs, opts);
     if (hasErrors(diagnostics) || items.some((it) => it.entry === undefined) || opts.dryRun === true) {
       return { published: false, capabilities: items, diagnostics };
     }
@@ -264,7 +265,8 @@ export async function publishCapabilities(registry: string, dirs: readonly strin
       if (it.unchanged === true) continue;
       await writeBundle(bundleDir(registry, entry), it.validation);
       const previous = index.capabilities.find((e) => e.capability_id === entry.capability_id);
-      if (previous !== undefined) replaced.push(previous);
+      // A bundle written again under its own digest (restored) is the new one, not a leftover.
+      if (previous !== undefined && previous.digest !== entry.digest) replaced.push(previous);
       index = withEntry(index, entry);
     }
     if (index !== read.index) await writeIndex(registry, index);

@@ -77,8 +77,8 @@ describe('intent matching', () => {
     const c = { capability_id: 'c_cap', name: 'C', description: 'd', intent_triggers: ['weekly report', 'summary report'] };
     assert.deepEqual(ids('the report', [a, b, c]), ['a_cap', 'b_cap', 'c_cap']);
     assert.deepEqual(ids('the report', [c, b, a]), ['a_cap', 'b_cap', 'c_cap']);
-    // c scores 0.5 + 0.5 from two partial matches, a and b 1 from one full match: fully matched wins.
-    assert.deepEqual(matchIntent([a, b, c], 'the report').map((m) => m.score), [1, 1, 1]);
+    // c finds 'report' twice, in part (½: a word of the message counts once), a and b in full (1).
+    assert.deepEqual(matchIntent([a, b, c], 'the report').map((m) => m.score), [1, 1, 0.5]);
   });
 
   it('is case- and Unicode-normalisation-insensitive', () => {
