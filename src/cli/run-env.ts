@@ -16,6 +16,7 @@ import { errnoCode, SkillctlError } from '../core/errors.js';
 import { MANIFEST_MAX_BYTES } from '../core/manifest/guards.js';
 import { readInputFile } from '../core/fs/read-bounded.js';
 import { defaultPolicy, POLICY_FILE_NAME } from '../core/policy/default.js';
+import { envConfigs } from '../core/policy/env-configs.js';
 import { runProtectedPaths } from '../core/policy/protected.js';
 import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
 import { readSkillRoots } from '../core/pins/project-skills.js';
@@ -290,6 +291,7 @@ export function runOptions(ctx: Context, setup: RunSetup): RunOptions {
       ...(setup.trusted !== undefined ? { trusted: setup.trusted.map((f) => resolve(ctx.io.cwd, f)) } : {}),
       ...(setup.skillRoots !== undefined ? { skillRoots: setup.skillRoots.map((d) => resolve(ctx.io.cwd, d)) } : {}),
       ...('invalid' in policy || policy.fsWrite.length === 0 ? {} : { home: homeGrants(homeDir(ctx.io), policy.fsWrite) }),
+      envConfigs: envConfigs(ctx.io.env, ctx.io.cwd),
     }),
     ...(setup.secrets !== undefined ? { secretPaths: setup.secrets.map((f) => resolve(ctx.io.cwd, f)) } : {}),
     repositoryPaths: (git) => repositoryNamedPaths(git, ctx.io.cwd, ctx.io.env),

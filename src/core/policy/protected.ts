@@ -18,6 +18,7 @@
  * (WriteUse `move`). */
 import { basename, dirname, join } from 'node:path';
 import { lockPathOf } from '../fs/lock-path.js';
+import type { EnvConfigs } from './env-configs.js';
 import { within } from '../fs/within.js';
 // model.js, not the registry's index.ts: every run loads this module, and the index brings the
 // registry's publish and validation code with it.
@@ -141,6 +142,8 @@ export interface RunPlaces {
    * that lie in one of those are paths of the run too (see runProtectedPaths).
    */
   readonly home?: { readonly dir: string; readonly writable: readonly string[] };
+  /** Configuration of tools that run programs, where the environment names it (env-configs.ts). */
+  readonly envConfigs?: EnvConfigs;
 }
 
 /**
@@ -168,6 +171,9 @@ export function runProtectedPaths(p: RunPlaces): string[] {
     out.add(lockPathOf(p.auditFile));
   }
   for (const file of p.trusted ?? []) withDir(file);
+  for (const file of p.envConfigs?.files ?? []) withDir(file);
+  // A folder that holds the working directory is not protected whole (it would take away every write grant).
+  for (const dir of p.envConfigs?.dirs ?? []) if (!within(p.cwd, dir)) out.add(dir);
   if (p.root !== undefined) for (const path of projectRootPaths(p.root)) out.add(path);
   // A home is a second root: a process granted it (or ~/.config) would otherwise find its
   // start-up files, SSH keys and git configuration writable under bubblewrap, which holds names
