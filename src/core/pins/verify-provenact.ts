@@ -172,9 +172,10 @@ export async function verifyProvenactPin(ctx: ProvenactLockContext, pin: Provena
         found.push(diag('PROVENACT_BUNDLE_INVALID', `signatures.artifact is ${String(doc.artifact)} but manifest.artifact is ${declaredArtifact}`, { file: sfile, pointer: '/artifact' }));
       }
       if (doc.signatures.length === 0) found.push(diag('SIGNATURES_INVALID', 'the signature set is empty', { file: sfile, pointer: '/signatures' }));
-      const declared = Array.isArray(manifest?.signers) ? (manifest.signers as unknown[]) : [];
+      // A set: a hostile bundle's 60,000 declared signers against 15,000 signatures cost 1 s as a list.
+      const declared = new Set<unknown>(Array.isArray(manifest?.signers) ? (manifest.signers as unknown[]) : []);
       doc.signatures.forEach((s, i) => {
-        if (!declared.includes(s.signer)) {
+        if (!declared.has(s.signer)) {
           found.push(diag('SIGNER_UNEXPECTED', `${s.signer} signed but is not declared in manifest.signers`, { file: sfile, pointer: `/signatures/${i}/signer` }));
         }
       });
