@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { checkedFs, createPolicyGate, isFailure, runProtectedPaths, type CheckedDir, type FsFailure, type RecordingGate } from '../../../src/core/policy/index.js';
 import { treeState } from '../../helpers/attack.js';
 import { tempDir } from '../../helpers/tmp.js';
@@ -21,6 +21,11 @@ describe('checked file layer: protected entries and the directories above protec
   const tmp = tempDir('skillctl-checked-protect-');
   let proj: string;
   let gate: RecordingGate;
+  /** Every directory opened, closed at the end: left to the collector, each warned DEP0137. */
+  const opened: CheckedDir[] = [];
+  after(async () => {
+    for (const d of opened) await d.close();
+  });
 
   /** `proj` opened to write, with the run's protected paths of a project whose skillctl is vendored in `vendor/`. */
   async function open(dir = proj, install = join(proj, 'vendor', 'skillctl')): Promise<CheckedDir> {
@@ -28,6 +33,7 @@ describe('checked file layer: protected entries and the directories above protec
     gate = createPolicyGate({ fsRead: [proj], fsWrite: [proj], netHttp: [], exec: [], env: [] }, { cwd: proj, pathEnv: '', protectedPaths });
     const d = await checkedFs(gate, proj).openDir(dir, 'fs.write');
     assert.ok(!isFailure(d), JSON.stringify(d));
+    opened.push(d);
     return d;
   }
 
