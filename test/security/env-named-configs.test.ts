@@ -5,10 +5,11 @@
 // was as writable as the grant: a skill set `credsStore` or planted a CLI plugin (programs the job's
 // next `docker` runs, and the credentials skillctl's own push sends), an exec plugin in a kubeconfig,
 // a `credential_process` in an AWS config (until the stop of 2026-12-01). Now every file these
-// variables name is protected with its folder, and `$DOCKER_CONFIG` whole.
+// variables name is protected with its folder, and `$DOCKER_CONFIG` whole; named through a link
+// (held: the gate judges the real path written), the same.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe } from 'node:test';
 import { attackRows, scratch, type Attack, type Ran, type Scratch } from '../helpers/attack.js';
@@ -19,6 +20,8 @@ const KUBE = 'apiVersion: v1\nkind: Config\n';
 const AWS = '[default]\nregion = eu-west-1\n';
 /** The CI job's configuration, inside the project the policy grants. */
 const ci = (s: Scratch): string => join(s.work, 'ci');
+/** A link to it outside the project: the variables spelt otherwise than the paths a skill writes. */
+const ciLink = (s: Scratch): string => join(s.root, 'ci-link');
 
 describe('threat: configuration the environment names, rewritten by a skill granted the project', () => {
   const sc = scratch('skillctl-env-configs-');
@@ -31,6 +34,7 @@ describe('threat: configuration the environment names, rewritten by a skill gran
     await writeFile(join(ci(sc), 'kube', 'b'), KUBE);
     await mkdir(join(ci(sc), 'aws'));
     await writeFile(join(ci(sc), 'aws', 'config'), AWS);
+    await symlink(ci(sc), ciLink(sc));
     await writeHostAttackBundles(sc.work, ['mkdir', 'ci/docker/cli-plugins']);
   });
 
@@ -43,6 +47,10 @@ describe('threat: configuration the environment names, rewritten by a skill gran
   // Relative, as a job sets them from its work tree: resolved from the working directory.
   const env = (): Record<string, string> => ({ DOCKER_CONFIG: 'ci/docker', KUBECONFIG: 'ci/kube/a:ci/kube/b', AWS_CONFIG_FILE: 'ci/aws/config' });
   const { write, patch, refused, wasi, procAnswers } = hostAttacks(untouched, { dir: ci, env });
+  const linked = hostAttacks(untouched, {
+    dir: ci,
+    env: (s) => ({ DOCKER_CONFIG: join(ciLink(s), 'docker'), KUBECONFIG: join(ciLink(s), 'kube', 'b'), AWS_CONFIG_FILE: join(ciLink(s), 'aws', 'config') }),
+  });
 
   const rows: Attack[] = [
     refused("fs.write_patch plants a docker CLI plugin in $DOCKER_CONFIG/cli-plugins (run as a docker subcommand)", patch(create('ci/docker/cli-plugins/docker-x', '#!/bin/sh\ntouch PWNED'))),
@@ -60,6 +68,17 @@ describe('threat: configuration the environment names, rewritten by a skill gran
       'EROFS,EROFS,EROFS',
     ),
     procAnswers('a process in bubblewrap creates $DOCKER_CONFIG/cli-plugins (a read-only mount)', [['mkdir', 'docker/cli-plugins']], 'EROFS'),
+    refused('through a link: provenact fs_write_file rewrites $DOCKER_CONFIG/config.json', linked.write('ci/docker/config.json')),
+    refused('through a link: fs.write_patch plants a docker CLI plugin', linked.patch(create('ci/docker/cli-plugins/docker-x', '#!/bin/sh\ntouch PWNED'))),
+    refused('through a link: provenact fs_write_file rewrites $AWS_CONFIG_FILE', linked.write('ci/aws/config')),
+    linked.procAnswers(
+      'through a link: a process in bubblewrap rewrites $DOCKER_CONFIG/config.json and $KUBECONFIG (read-only mounts)',
+      [
+        ['write', 'docker/config.json', '{"credsStore":"x"}\n'],
+        ['write', 'kube/b', 'users: []\n'],
+      ],
+      'EROFS,EROFS',
+    ),
     procAnswers('the same process writes the rest of the project', [['write', 'notes.txt', 'mine']], 'ok'),
   ];
   attackRows(rows, sc);
