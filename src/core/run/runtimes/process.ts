@@ -76,6 +76,8 @@ export interface PreparedProcess {
 export type Preparation = { readonly prepared: PreparedProcess; readonly diagnostics: Diagnostic[] } | { readonly failure: Attempt['outcome']; readonly diagnostics: Diagnostic[] };
 
 const MIB = 1024 * 1024;
+/** No file can be created below a character device, whoever asks: python's pycache_prefix for runs. */
+const NO_PYCACHE = '/dev/null/skillctl';
 
 /**
  * The paths not inside another one of the list, each once. Node 20 aborts on a path given twice
@@ -161,11 +163,13 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
       // -B: no __pycache__ written into the bundle (that would change its content digest). -s: no
       // user site-packages: its *.pth files run at every python start, and usercustomize with
       // them, so a skill granted the home would plant code that every later python skill runs.
-      // --check-hash-based-pycs always: a hash-based .pyc in the bundle's __pycache__ runs only
-      // when it is its source compiled; an unchecked one is otherwise run in its source's place,
-      // whatever the .py a reviewer reads says (a timestamp .pyc already fails: the run's copy of
-      // the source is as new as the copy).
-      command = [shown.program, '-B', '-s', '--check-hash-based-pycs', 'always', file, ...rest];
+      // -X pycache_prefix: compiled modules are looked for under a folder that cannot exist (a
+      // path below a device), never in a __pycache__ beside the sources. A timestamp .pyc there
+      // runs in its source's place whenever it records the source's second and size, and the
+      // run's copy of the source is as new as the copy: a .pyc for each of the next seconds won.
+      // --check-hash-based-pycs always stays for pythons before 3.8, which ignore the prefix: a
+      // hash-based .pyc then runs only when it is its source compiled.
+      command = [shown.program, '-B', '-s', '-X', `pycache_prefix=${NO_PYCACHE}`, '--check-hash-based-pycs', 'always', file, ...rest];
     }
   } else {
     const [program, ...rest] = argv as [string, ...string[]];
