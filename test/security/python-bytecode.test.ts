@@ -22,6 +22,14 @@ import { attackRows, runTarget, scratch, type Attack } from '../helpers/attack.j
 import { entry, writeBundle } from '../helpers/bundles.js';
 import { PYTHON_VERSION } from '../helpers/fs-tool.js';
 
+/** `python3 main.py`, which prints `{"ok": …}`. */
+const mainPy = entry({
+  runtime: 'python',
+  runtime_version: PYTHON_VERSION,
+  command: 'python3 main.py',
+  output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
+});
+
 describe('threat: a .pyc in a python skill that is not its source', () => {
   const sc = scratch('skillctl-python-bytecode-');
   const tool = join(sc.work, 'tool');
@@ -42,14 +50,7 @@ describe('threat: a .pyc in a python skill that is not its source', () => {
       join(tool, '__pycache__', `helper.${tag}.pyc`),
     ]);
     await writeBundle(tool, {
-      entrypoints: [
-        entry({
-          runtime: 'python',
-          runtime_version: PYTHON_VERSION,
-          command: 'python3 main.py',
-          output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
-        }),
-      ],
+      entrypoints: [mainPy],
       files: { 'main.py': 'import json, helper\nprint(json.dumps({"ok": helper.who()}))\n', 'helper.py': 'def who():\n    return "reviewed"\n' },
     });
   });
@@ -83,14 +84,7 @@ describe('threat: a .pyc in a python skill that is not its source', () => {
       String(MODULES),
     ]);
     await writeBundle(timed, {
-      entrypoints: [
-        entry({
-          runtime: 'python',
-          runtime_version: PYTHON_VERSION,
-          command: 'python3 main.py',
-          output_schema: { type: 'object', properties: { ok: { type: 'string' } } },
-        }),
-      ],
+      entrypoints: [mainPy],
       files: timedFiles,
     });
   };
