@@ -6,6 +6,7 @@
  */
 import {
   loadFromView,
+  matchBound,
   matchIntent,
   namespacedToolName,
   readRegistryView,
@@ -131,7 +132,10 @@ export class Session {
   async match(query: string): Promise<{ ok: true; matches: CapabilityMatch[] } | { ok: false; error: RegistryError }> {
     const read = await this.#view();
     if (!read.ok) return read;
-    return { ok: true, matches: matchIntent(viewEntries(read.view), query) };
+    const entries = viewEntries(read.view);
+    const bound = matchBound(entries);
+    if (bound !== undefined) return { ok: false, error: { code: bound.code, message: bound.message } };
+    return { ok: true, matches: matchIntent(entries, query) };
   }
 
   /**

@@ -106,6 +106,11 @@ export const REGISTRY_CODES = {
   // The registry directory.
   REGISTRY_NOT_FOUND: { severity: 'error', title: 'The registry directory does not exist.', exit: 'usage' },
   REGISTRY_INDEX_INVALID: { severity: 'error', title: "The registry's index.json is unreadable or off its schema.", exit: 'usage' },
+  REGISTRY_TRIGGERS_TOO_MANY: {
+    severity: 'error',
+    title: 'The registries in use hold more distinct intent triggers than matching reads (100,000); list and load still work.',
+    exit: 'usage',
+  },
   REGISTRY_READ_ONLY: {
     severity: 'error',
     title: 'The registry in use is the one shipped with skillctl, which is read-only.',

@@ -11,7 +11,7 @@ export { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, INDEX_FILE, readIndex, render
 export { bundleDigest, capabilityNotFound, loadCapability, type LoadError, type LoadResult, type MalformedFinding } from './load.js';
 export { layeredView, loadFromView, readRegistryView, viewEntries, type LayeredEntry, type RegistryLayer, type RegistryView, type ViewRead } from './layers.js';
 export { locateRegistry, locateRegistryLayers, PROJECT_REGISTRY, type LocateOptions, type RegistryLocation, type RegistrySource } from './locate.js';
-export { matchIntent, words, type CapabilityMatch, type TriggerMatch } from './match.js';
+export { MATCH_TRIGGERS_MAX, matchBound, matchIntent, words, type CapabilityMatch, type TriggerMatch } from './match.js';
 export * from './model.js';
 export { LOCK_FILE, publishCapabilities, type PublishedCapability, type PublishOptions, type PublishResult } from './publish.js';
 export { parseSkillDoc, type SkillDoc } from './skill-doc.js';

@@ -13,8 +13,35 @@
  * full matches (more first), then by capability_id in byte order, so equal input always gives the
  * same order. Function words alone match nothing, whatever the trigger.
  */
+import { diag, type Diagnostic } from '../diagnostics.js';
 import type { CapabilitySummary } from './model.js';
 import { stem } from './stem.js';
+
+/**
+ * The distinct intent triggers matching reads at most, across the registries in use. Matching
+ * splits and stems every distinct trigger at each call, about 15 µs each on a loaded core: an
+ * index within its own bounds (64 MiB) holds a million, which held `skillctl mcp`'s one thread,
+ * every session's, 14 to 45 s a call. 100,000 is 2,000 capabilities of 50 triggers none shares,
+ * and about a second and a half to match at worst.
+ */
+export const MATCH_TRIGGERS_MAX = 100_000;
+
+/** REGISTRY_TRIGGERS_TOO_MANY when `capabilities` hold more distinct triggers than matching reads. */
+export function matchBound(capabilities: readonly CapabilitySummary[]): Diagnostic | undefined {
+  const distinct = new Set<string>();
+  for (const c of capabilities) {
+    for (const t of c.intent_triggers) {
+      distinct.add(t);
+      if (distinct.size > MATCH_TRIGGERS_MAX) {
+        return diag(
+          'REGISTRY_TRIGGERS_TOO_MANY',
+          `the registries in use hold more than ${MATCH_TRIGGERS_MAX} distinct intent triggers; matching reads at most that many (list and load still work)`,
+        );
+      }
+    }
+  }
+  return undefined;
+}
 
 const STOPWORDS: ReadonlySet<string> = new Set(
   (

@@ -1,6 +1,7 @@
 /** `skillctl registry list|match|load`: the registries in use (see registry-location.ts), read as one view, one core call each. */
 import { CODES } from '../../../core/diagnostics.js';
-import { loadFromView, matchIntent, viewEntries, type CapabilityBundle, type RegistryView } from '../../../core/registry/index.js';
+import { SkillctlError } from '../../../core/errors.js';
+import { loadFromView, matchBound, matchIntent, viewEntries, type CapabilityBundle, type RegistryView } from '../../../core/registry/index.js';
 import type { Context } from '../../context.js';
 import { EXIT } from '../../exit.js';
 import { openView, registriesNote, registryLayersFor } from '../../registry-location.js';
@@ -27,7 +28,10 @@ export async function list(ctx: Context, opts: RegistryOptions): Promise<number>
 export async function match(ctx: Context, text: string, opts: MatchOptions): Promise<number> {
   const limit = matchLimit(opts);
   const v = await open(ctx, opts.registry);
-  const all = matchIntent(viewEntries(v), text);
+  const entries = viewEntries(v);
+  const bound = matchBound(entries);
+  if (bound !== undefined) throw new SkillctlError(bound.code, bound.message, { hint: 'match against a registry of fewer capabilities (--registry DIR, $SKILLCTL_REGISTRY)' });
+  const all = matchIntent(entries, text);
   ctx.out(renderMatches(text, limit !== undefined ? all.slice(0, limit) : all, view(ctx)));
   return EXIT.ok;
 }
