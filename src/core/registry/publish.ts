@@ -14,6 +14,7 @@ import { diag, hasErrors, type Diagnostic } from '../diagnostics.js';
 import { errnoCode, SkillctlError } from '../errors.js';
 import { withFileLock, type FileLockOptions } from '../fs/index.js';
 import { sha256, type Sha256Digest } from '../digest/index.js';
+import { matchBound } from './match.js';
 import { bundleDir, CAPABILITIES_DIR, EMPTY_INDEX, readIndex, withEntry, writeIndex } from './index-file.js';
 import type { LayeredEntry } from './layers.js';
 import { bundlePath } from './bundle.js';
@@ -268,6 +269,11 @@ export async function publishCapabilities(registry: string, dirs: readonly strin
       // A bundle written again under its own digest (restored) is the new one, not a leftover.
       if (previous !== undefined && previous.digest !== entry.digest) replaced.push(previous);
       index = withEntry(index, entry);
+    }
+    // Published all the same (list and load work), but said now rather than at the first match.
+    const bound = matchBound(index.capabilities);
+    if (bound !== undefined && matchBound(read.index.capabilities) === undefined) {
+      diagnostics.push({ ...bound, severity: 'warning', message: `after this publish, ${bound.message}` });
     }
     if (index !== read.index) await writeIndex(registry, index);
     // The previous versions are unreachable now; removing them is tidying, not part of the commit.

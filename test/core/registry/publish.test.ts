@@ -10,16 +10,18 @@ import {
   INDEX_FILE,
   LOCK_FILE,
   loadCapability,
+  MATCH_TRIGGERS_MAX,
   publishCapabilities,
   readIndex,
   renderIndex,
   type BundleBytes,
+  type IndexEntry,
   type IndexRead,
   type RegistryIndex,
 } from '../../../src/core/registry/index.js';
 import type { Diagnostic } from '../../../src/core/diagnostics.js';
 import type { FileLockOptions } from '../../../src/core/fs/index.js';
-import { sha256 } from '../../../src/core/digest/index.js';
+import { sha256, type Sha256Digest } from '../../../src/core/digest/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 import { codes, copyBundle, editJson, found, INVALID, SKILLS, tools, VALID } from './helpers.js';
 
@@ -304,5 +306,34 @@ describe('publish and load', () => {
     await publishCapabilities(reg, [VALID('meals')], { ...opts, create: true });
     const entry = (await index(reg)).capabilities[0] as never;
     for (const f of readdirSync(bundleDir(reg, entry))) assert.equal(statSync(join(bundleDir(reg, entry), f)).mode & 0o777, 0o644);
+  });
+
+  it('a publish that takes the registry past the triggers matching reads: published, with the warning REGISTRY_TRIGGERS_TOO_MANY', async () => {
+    const reg = newRegistry();
+    await publishCapabilities(reg, [VALID('meals')], { ...opts, create: true });
+    // Exactly the bound with meals' own triggers, so the next publish crosses it.
+    const held = await index(reg);
+    const own = new Set(held.capabilities.flatMap((e) => e.intent_triggers)).size;
+    const filler = Array.from({ length: Math.ceil((MATCH_TRIGGERS_MAX - own) / 50) }, (_, c): IndexEntry => ({
+      capability_id: `filler${c}`,
+      name: 'Filler',
+      description: 'Holds triggers.',
+      intent_triggers: Array.from({ length: 50 }, (_, t) => `filler ${c} ${t}`).slice(0, Math.min(50, MATCH_TRIGGERS_MAX - own - c * 50)),
+      version: 'latest',
+      digest: `sha256:${c.toString(16).padStart(64, '0')}` as Sha256Digest,
+      tools: [],
+      ui_schemas: [],
+    }));
+    writeFileSync(join(reg, INDEX_FILE), renderIndex({ ...held, capabilities: [...held.capabilities, ...filler] }));
+    const r = await publishCapabilities(reg, [VALID('weights')], opts);
+    assert.equal(r.published, true, found(r.diagnostics).join('\n'));
+    assert.deepEqual(
+      r.diagnostics.filter((d) => d.code === 'REGISTRY_TRIGGERS_TOO_MANY').map((d) => [d.severity, d.message]),
+      [['warning', `after this publish, the registries in use hold more than ${MATCH_TRIGGERS_MAX} distinct intent triggers; matching reads at most that many (list and load still work)`]],
+    );
+    // Published past the bound already: said once, not at every later publish.
+    const again = await publishCapabilities(reg, [VALID('workouts')], opts);
+    assert.equal(again.published, true);
+    assert.equal(again.diagnostics.some((d) => d.code === 'REGISTRY_TRIGGERS_TOO_MANY'), false);
   });
 });
