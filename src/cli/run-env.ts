@@ -5,11 +5,10 @@
  * files a skill may never write.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ContractSet } from '../core/contracts/index.js';
-import { errnoCode, SkillctlError } from '../core/errors.js';
+import { SkillctlError } from '../core/errors.js';
 // The light modules, not manifest/index.js and policy/index.js: a run of the default bundle
 // needs neither the YAML parser nor the validators they hold (docs/performance.md); the policy
 // file loader and the payload contracts come with the rest of the heavy half (loadFull).
@@ -47,19 +46,16 @@ import { nestedRootRefusal, policyBaseDir, policyFileRefusal } from './project-w
 import { packageRoot } from './package-root.js';
 import { pushAll } from '../core/findings.js';
 
-/** The bytes of `file` (`-`: stdin), relative to the working directory; unreadable is a SkillctlError. */
+/** The bytes of `file` (`-`: stdin), relative to the working directory; unreadable, not a regular file or over MANIFEST_MAX_BYTES is a SkillctlError. */
 export async function readBytes(ctx: Context, file: string, what: string): Promise<Buffer> {
   if (file === '-') {
     const bytes = await readStdin(ctx.io, MANIFEST_MAX_BYTES);
     if (bytes === undefined) throw new SkillctlError('INPUT_UNREADABLE', `${what} on stdin exceeds ${MANIFEST_MAX_BYTES} bytes`);
     return bytes;
   }
-  try {
-    return await readFile(resolve(ctx.io.cwd, file));
-  } catch (err) {
-    const code = errnoCode(err);
-    throw new SkillctlError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'INPUT_UNREADABLE', `cannot read ${what} ${file}: ${code ?? String(err)}`, { cause: err });
-  }
+  // Bounded in size and kind, as every file a user names: a FIFO no one writes, /dev/zero or a
+  // terminal's /dev/stdin is refused before it is opened, a sparse giant after MANIFEST_MAX_BYTES + 1.
+  return readInputFile(resolve(ctx.io.cwd, file), `${what} ${file}`, { maxBytes: MANIFEST_MAX_BYTES });
 }
 
 /** `--policy FILE`, else skillctl.policy.yaml in the project root, else the default policy. */
