@@ -5,8 +5,11 @@
  */
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import type { FileLockOptions } from '../core/fs/index.js';
-import { DEFAULT_LOCK_PATH, findProjectRoot, lockRoot } from '../core/pins/index.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { searchProjectRoot, type FileLockOptions } from '../core/fs/index.js';
+import { DEFAULT_LOCK_PATH, lockRoot } from '../core/pins/index.js';
+import type { Context } from './context.js';
+import { renderGrouped } from './render/diagnostics.js';
 
 export interface ProjectPaths {
   /** Absolute path of the lock file. */
@@ -14,18 +17,33 @@ export interface ProjectPaths {
   /** How to name the lock in messages: as given, or relative to the working directory. */
   readonly lockFile: string;
   readonly root: string;
+  /** PROJECT_ROOT_FOREIGN: a nearer folder refused for its owner (show with noteRootRefusals). */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Shows a project root search's refusals (PROJECT_ROOT_FOREIGN warnings) on stderr. */
+export function noteRootRefusals(ctx: Context, diagnostics: readonly Diagnostic[]): void {
+  if (diagnostics.length > 0) ctx.note(renderGrouped(diagnostics, { style: ctx.style }));
+}
+
+/** The project root from the working directory, its refusals shown; undefined when there is none. */
+export async function projectRootOf(ctx: Context): Promise<string | undefined> {
+  const found = await searchProjectRoot(ctx.io.cwd);
+  noteRootRefusals(ctx, found.diagnostics);
+  return found.root;
 }
 
 /** `--lock FILE` (relative to cwd), else pins/skills.lock.json in the project root (or cwd). */
 export async function projectPaths(cwd: string, lock: string | undefined): Promise<ProjectPaths> {
   if (lock !== undefined && lock !== '-') {
     const lockPath = isAbsolute(lock) ? lock : join(cwd, lock);
-    return { lockPath, lockFile: lock, root: lockRoot(lockPath) };
+    return { lockPath, lockFile: lock, root: lockRoot(lockPath), diagnostics: [] };
   }
-  const root = (await findProjectRoot(cwd)) ?? cwd;
+  const found = await searchProjectRoot(cwd);
+  const root = found.root ?? cwd;
   const lockPath = join(root, ...DEFAULT_LOCK_PATH.split('/'));
   const lockFile = root === cwd ? DEFAULT_LOCK_PATH : lockPath;
-  return { lockPath, lockFile, root };
+  return { lockPath, lockFile, root, diagnostics: found.diagnostics };
 }
 
 function isAlive(pid: number): boolean {

@@ -8,7 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.js';
-import { findProjectRoot } from '../core/fs/project.js';
+import { searchProjectRoot } from '../core/fs/project.js';
 import { readSkillRoots } from '../core/pins/project-skills.js';
 import { DEFAULT_LOCK_PATH } from '../core/pins/model.js';
 import { SKILL_FOLDER_MARKERS } from '../core/pins/scan.js';
@@ -39,18 +39,19 @@ async function isFile(path: string): Promise<boolean> {
 /** The paths to search for skills when none was named, from the working directory `cwd`. */
 export async function skillRootInputs(cwd: string): Promise<RootInputs> {
   for (const name of SKILL_FOLDER_MARKERS) if (await isFile(join(cwd, name))) return { args: ['.'], diagnostics: [] };
-  const root = (await findProjectRoot(cwd)) ?? cwd;
+  const found = await searchProjectRoot(cwd);
+  const root = found.root ?? cwd;
   const lockLabel = root === cwd ? DEFAULT_LOCK_PATH : join(root, DEFAULT_LOCK_PATH);
   const roots = await readSkillRoots(join(root, ...DEFAULT_LOCK_PATH.split('/')), lockLabel);
   const existing: string[] = [];
   for (const r of roots.roots) if (await isDir(join(root, ...r.split('/')))) existing.push(r);
   const whence = roots.from === 'lock' ? `skill_roots in ${lockLabel}` : 'the default skill roots';
   if (existing.length === 0) {
-    return { args: ['.'], note: `no skill root exists (${roots.roots.join(', ')}; ${whence}): searching the working directory`, diagnostics: roots.diagnostics };
+    return { args: ['.'], note: `no skill root exists (${roots.roots.join(', ')}; ${whence}): searching the working directory`, diagnostics: [...found.diagnostics, ...roots.diagnostics] };
   }
   const show = (r: string): string => {
     const rel = relative(cwd, join(root, ...r.split('/')));
     return rel === '' ? '.' : isAbsolute(rel) ? join(root, r) : rel;
   };
-  return { args: existing.map(show), note: `searching ${existing.join(', ')} (${whence})`, diagnostics: roots.diagnostics };
+  return { args: existing.map(show), note: `searching ${existing.join(', ')} (${whence})`, diagnostics: [...found.diagnostics, ...roots.diagnostics] };
 }

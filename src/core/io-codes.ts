@@ -17,6 +17,11 @@ export const IO_CODES = {
   NO_INPUT: { severity: 'error', title: 'Nothing matched the paths or globs given.', exit: 'usage' },
   OUTPUT_UNWRITABLE: { severity: 'error', title: 'The place the command would write to cannot be created or written, or lies inside its own input.', exit: 'usage' },
   OUTPUT_EXISTS: { severity: 'error', title: 'A file the command would write already exists; --force replaces it.', exit: 'usage' },
+  PROJECT_ROOT_FOREIGN: {
+    severity: 'warning',
+    title: 'A folder holding a lock or .git that another user owns (or its pins/, lock or .git) is not taken for the project root.',
+    exit: 'findings',
+  },
   FINDINGS_TRUNCATED: {
     severity: 'error',
     title: 'An input had more findings than are listed (1,000); this one counts the rest.',

@@ -1,6 +1,6 @@
 export { tempFileOf, writeFileAtomic, writeTempBeside } from './atomic-write.js';
 export { hostTag, isAbandoned, type Maker, type NamedMaker } from './maker.js';
-export { findProjectRoot, LOCK_MARKER } from './project.js';
+export { findProjectRoot, LOCK_MARKER, searchProjectRoot, type ProjectRootOptions, type ProjectRootSearch } from './project.js';
 export { isLockAside, withFileLock, type FileLockOptions } from './file-lock.js';
 export { lockPathOf } from './lock-path.js';
 export { createFileAtomic, createFileOrRefuse } from './create-atomic.js';

@@ -1,6 +1,7 @@
 /** `skillctl audit diff A B`: two records (a line or run id of the log, or a file), their fingerprints compared by the core. */
 import { join, resolve } from 'node:path';
-import { findProjectRoot, readInputPieces } from '../../../core/fs/index.js';
+import { readInputPieces } from '../../../core/fs/index.js';
+import { projectRootOf } from '../../project.js';
 import { DEFAULT_AUDIT_PATH, diffAuditRecords, pickRecordStream, toRecordRef, type PickedRecord } from '../../../core/run/index.js';
 import type { Diagnostic } from '../../../core/diagnostics.js';
 import type { Context } from '../../context.js';
@@ -8,7 +9,7 @@ import { exitCodeFor } from '../../exit.js';
 import { auditDiffJson, renderAuditDiff } from '../../render/audit.js';
 
 export async function diff(ctx: Context, a: string, b: string, log: string | undefined): Promise<number> {
-  const logPath = log !== undefined ? resolve(ctx.io.cwd, log) : join((await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
+  const logPath = log !== undefined ? resolve(ctx.io.cwd, log) : join((await projectRootOf(ctx)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
   // As for verify, a log is streamed: each side reads it again rather than hold it.
   const pick = async (arg: string): Promise<PickedRecord | Diagnostic> => {
     const ref = toRecordRef(arg);

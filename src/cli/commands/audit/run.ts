@@ -2,7 +2,8 @@
 import { join, resolve } from 'node:path';
 import { isSha256Digest } from '../../../core/digest/index.js';
 import { SkillctlError } from '../../../core/errors.js';
-import { findProjectRoot, readInputPieces } from '../../../core/fs/index.js';
+import { readInputPieces } from '../../../core/fs/index.js';
+import { projectRootOf } from '../../project.js';
 import { DEFAULT_AUDIT_PATH, verifyAuditStream } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
@@ -12,7 +13,7 @@ export async function run(ctx: Context, file: string | undefined, head?: string)
   if (head !== undefined && !isSha256Digest(head)) throw new SkillctlError('USAGE', `--head ${head}: a receipt_hash such as sha256:9f2c… (64 hex digits)`);
   // A log of any size is read: only a line is bounded (core/run/audit-lines.ts). A FIFO or a
   // device named as the log is refused before it is opened (core/fs).
-  const path = file === '-' ? '-' : file !== undefined ? resolve(ctx.io.cwd, file) : join((await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
+  const path = file === '-' ? '-' : file !== undefined ? resolve(ctx.io.cwd, file) : join((await projectRootOf(ctx)) ?? ctx.io.cwd, DEFAULT_AUDIT_PATH);
   const pieces = path === '-' ? (ctx.io.stdin as AsyncIterable<Buffer | string>) : readInputPieces(path, `the audit log ${path}`);
   const v = await verifyAuditStream(pieces, file ?? path, head !== undefined ? { head } : {});
   const code = exitCodeFor(v);

@@ -1,9 +1,9 @@
 /** `skillctl keygen --signer ID`: where the keys go (the project's defaults), one core call, the result. */
 import { isAbsolute, join, relative } from 'node:path';
-import { DEFAULT_KEYS_FILE, findProjectRoot } from '../../../core/pins/index.js';
+import { DEFAULT_KEYS_FILE } from '../../../core/pins/index.js';
 import { keygen } from '../../../core/sign/index.js';
 import type { Context } from '../../context.js';
-import { processFileLock } from '../../project.js';
+import { processFileLock, projectRootOf } from '../../project.js';
 import { exitCodeFor } from '../../exit.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { keygenJson, renderKeygen, renderKeysChanged } from '../../render/keygen.js';
@@ -11,7 +11,7 @@ import type { KeygenOptions } from './options.js';
 
 export async function run(ctx: Context, opts: KeygenOptions): Promise<number> {
   const cwd = ctx.io.cwd;
-  const root = (await findProjectRoot(cwd)) ?? cwd;
+  const root = (await projectRootOf(ctx)) ?? cwd;
   const resolve = (p: string): string => (isAbsolute(p) ? p : join(cwd, p));
   const show = (p: string): string => (relative(cwd, p).startsWith('..') ? p : relative(cwd, p));
   const secretPath = opts.out !== undefined ? resolve(opts.out) : join(root, '.skillctl', 'keys', `${opts.signer}.key`);

@@ -5,7 +5,6 @@
 import { join, resolve } from 'node:path';
 import { errnoCode, SkillctlError } from '../../../core/errors.js';
 import { checkSecretPlace } from '../../../core/policy/index.js';
-import { findProjectRoot } from '../../../core/fs/index.js';
 import { loadSkillRoots } from '../../../core/pins/index.js';
 import { readRegistryView } from '../../../core/registry/index.js';
 import { canonicalDigest } from '../../../core/digest/index.js';
@@ -24,7 +23,7 @@ import { EXIT } from '../../exit.js';
 import { loadOperatorPacks } from '../../operator-packs.js';
 import { fail } from '../../render/failure.js';
 import { mcpToolError } from '../../render/mcp.js';
-import { processFileLock } from '../../project.js';
+import { processFileLock, projectRootOf } from '../../project.js';
 import { auditFileFor, auditPlaceFor, policyInForce, projectSkillRoots, runOptions } from '../../run-env.js';
 import { auditFileExposure, servedFolderExposure } from '../../project-writes.js';
 import { describeRegistry, registryLayersFor } from '../../registry-location.js';
@@ -45,7 +44,7 @@ export async function run(ctx: Context, opts: McpOptions): Promise<number> {
     throw new SkillctlError(first?.code ?? 'REGISTRY_INDEX_INVALID', first?.message ?? 'the registry cannot be read');
   }
   const cwd = ctx.io.cwd;
-  const root = await findProjectRoot(cwd);
+  const root = await projectRootOf(ctx);
   const policy = await policyInForce(ctx, root, opts.policy);
   const auditFile = auditFileFor(cwd, root, opts.audit);
   const auditPlace = auditPlaceFor(cwd, root, opts.audit);

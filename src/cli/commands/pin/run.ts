@@ -2,7 +2,7 @@
 import { DEFAULT_SKILL_ROOTS, pinPaths, type PulledOrigin } from '../../../core/pins/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
-import { processFileLock, projectPaths } from '../../project.js';
+import { noteRootRefusals, processFileLock, projectPaths } from '../../project.js';
 import { progressLine } from '../../progress.js';
 import { pinJson, renderPin, renderSigned } from '../../render/pin.js';
 import { checkScope, parseSkillRoots, signingKeys, type PinOptions } from './options.js';
@@ -22,6 +22,7 @@ async function pinWith(ctx: Context, paths: readonly string[], opts: PinOptions,
   const keys = signingKeys(opts);
   const skillRoots = parseSkillRoots(opts.skillRoots, DEFAULT_SKILL_ROOTS);
   const project = await projectPaths(ctx.io.cwd, opts.lock);
+  noteRootRefusals(ctx, project.diagnostics);
   // On a terminal only, as verify-pins: `pin --all` over thousands of bundles takes seconds.
   const progress = progressLine(ctx, 'pinning');
   const outcome = await pinPaths({

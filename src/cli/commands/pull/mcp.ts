@@ -4,12 +4,12 @@
  * under the project's write lock for pulls, waited for as pin waits for its own.
  */
 import { isAbsolute, join, relative } from 'node:path';
-import { asOutputWrite, findProjectRoot } from '../../../core/fs/index.js';
+import { asOutputWrite } from '../../../core/fs/index.js';
 import { findProjectSkills } from '../../../core/pins/index.js';
 import { DEFAULT_PULL_LIMITS, placeSkills, pullSkills, serverLabel } from '../../../core/mcp-skills/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
-import { processFileLock } from '../../project.js';
+import { processFileLock, projectRootOf } from '../../project.js';
 import { serverStderr } from '../../server-stderr.js';
 import { readTokenFile } from '../../token-file.js';
 import { pullMcpJson, renderPullMcp } from '../../render/pull-mcp.js';
@@ -20,7 +20,7 @@ export async function run(ctx: Context, refs: readonly string[], opts: McpPullOp
   const request = requestOf(refs, opts);
   const bearerToken = opts.mcpTokenFile !== undefined ? await readTokenFile(ctx, opts.mcpTokenFile, '--mcp-token-file') : undefined;
   const cwd = ctx.io.cwd;
-  const root = (await findProjectRoot(cwd)) ?? cwd;
+  const root = (await projectRootOf(ctx)) ?? cwd;
   const outDir = opts.out === undefined ? join(root, '.agents', 'skills') : isAbsolute(opts.out) ? opts.out : join(cwd, opts.out);
   const pulled = await pullSkills(server, request, {
     cwd,

@@ -2,13 +2,12 @@
 import { isAbsolute, join } from 'node:path';
 import { sortDiagnostics } from '../../../core/diagnostics.js';
 import { InternalError, SkillctlError } from '../../../core/errors.js';
-import { findProjectRoot } from '../../../core/fs/index.js';
 import { publishCapabilities } from '../../../core/registry/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { renderPublish } from '../../render/registry.js';
 import { describeRegistry, openView, registriesNote, registryLayersFor } from '../../registry-location.js';
-import { processFileLock } from '../../project.js';
+import { processFileLock, projectRootOf } from '../../project.js';
 import { runSkillResolver } from '../../skill-resolver.js';
 import type { PulledSources } from './oci-sources.js';
 import type { PublishOptions } from './options.js';
@@ -42,7 +41,7 @@ export async function run(ctx: Context, dirs: readonly string[], opts: PublishOp
     result = await publishCapabilities(
       where.dir,
       pulled.sources.map((s) => s.dir),
-      { labels: pulled.sources.map((s) => s.label), verified: pulled.sources.map((s) => s.verified), skills: runSkillResolver(ctx, await findProjectRoot(ctx.io.cwd)), create: true, dryRun, beneath: lower, fileLock: processFileLock() },
+      { labels: pulled.sources.map((s) => s.label), verified: pulled.sources.map((s) => s.verified), skills: runSkillResolver(ctx, await projectRootOf(ctx)), create: true, dryRun, beneath: lower, fileLock: processFileLock() },
     );
   } finally {
     await pulled.dispose();

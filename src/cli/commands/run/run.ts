@@ -1,13 +1,13 @@
 /** `skillctl run TARGET`: the policy and audit log in force (run-env.ts), one core call (runSkill), the output. */
 import { sortDiagnostics, type Diagnostic } from '../../../core/diagnostics.js';
-import { findProjectRoot } from '../../../core/fs/index.js';
+import { searchProjectRoot } from '../../../core/fs/index.js';
 import { checkRunDeterminism, listSkills, lockPinLookup, openAuditLog, runSkill, type DeterminismResult } from '../../../core/run/index.js';
 import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { renderGrouped } from '../../render/diagnostics.js';
 import { renderJson } from '../../render/json.js';
 import { renderRunOutput, renderRunProblems, renderSkillList, renderSkillStderr, runJson } from '../../render/run.js';
-import { processFileLock } from '../../project.js';
+import { noteRootRefusals, processFileLock } from '../../project.js';
 import { auditFileFor, auditPlaceFor, policyInForce, projectSkillRoots, readBytes, runOptions, runResolveOptions, spareBuiltinThread } from '../../run-env.js';
 import { auditFileExposure } from '../../project-writes.js';
 import { spareWasmThread } from '../../wasm-spare.js';
@@ -35,8 +35,13 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   const target = oci?.path ?? named;
   const retries = retriesOf(opts.retries);
   const cwd = ctx.io.cwd;
-  const root = await findProjectRoot(cwd);
-  if (target === undefined) return list(ctx, root);
+  // A folder another user owns is never the root (PROJECT_ROOT_FOREIGN, with the run's findings).
+  const found = await searchProjectRoot(cwd);
+  const root = found.root;
+  if (target === undefined) {
+    noteRootRefusals(ctx, found.diagnostics);
+    return list(ctx, root);
+  }
   const policy = await policyInForce(ctx, root, opts.policy);
   const spare = spareBuiltinThread(target, opts.entrypoint, policy);
   const wasmSpare = spare === undefined ? await spareWasmThread(cwd, target, opts.entrypoint, policy) : undefined;
@@ -73,10 +78,10 @@ export async function run(ctx: Context, given: string | undefined, opts: RunComm
   }
   // An interrupted run exits with its signal's status (130, 143), as its record says.
   if (result.status === 'interrupted') {
-    if (ctx.opts.json) ctx.out(runJson({ ...result, diagnostics: sortDiagnostics([...result.diagnostics, ...auditWarnings]) }, auditFile));
+    if (ctx.opts.json) ctx.out(runJson({ ...result, diagnostics: sortDiagnostics([...result.diagnostics, ...auditWarnings, ...found.diagnostics]) }, auditFile));
     return result.exitCode;
   }
-  const diagnostics: Diagnostic[] = sortDiagnostics([...result.diagnostics, ...auditWarnings]);
+  const diagnostics: Diagnostic[] = sortDiagnostics([...result.diagnostics, ...auditWarnings, ...found.diagnostics]);
   if (ctx.opts.json) {
     ctx.out(runJson({ ...result, diagnostics }, auditFile));
     return exitCodeFor({ diagnostics });

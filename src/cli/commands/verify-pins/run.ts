@@ -7,7 +7,6 @@ import { syncDirOps } from '../../../core/bundle/index.js';
 import { SkillctlError } from '../../../core/errors.js';
 import {
   DEFAULT_LOCK_PATH,
-  findProjectRoot,
   LOCK_MAX_BYTES,
   openLock,
   readLockBytes,
@@ -20,7 +19,7 @@ import type { Context } from '../../context.js';
 import { exitCodeFor } from '../../exit.js';
 import { readStdin } from '../../io.js';
 import { progressLine } from '../../progress.js';
-import { projectPaths } from '../../project.js';
+import { noteRootRefusals, projectPaths } from '../../project.js';
 import { EARLY_LOCK_BYTES, openPool, poolWorker as servePool, type Pool } from '../../../entry/pool.js';
 import { renderUnverifiable, renderVerification, type VerifyPinsRenderOptions } from '../../render/verify-pins.js';
 import type { VerifyPinsOptions } from './options.js';
@@ -41,13 +40,13 @@ export async function run(ctx: Context, opts: VerifyPinsOptions): Promise<number
   if (opts.staged === true) return runTree(ctx, opts, { staged: true });
   if (opts.rev !== undefined) return runTree(ctx, opts, { rev: opts.rev });
   const project = await projectPaths(ctx.io.cwd, opts.lock);
+  noteRootRefusals(ctx, project.diagnostics);
   let bytes: Buffer | undefined;
-  let root = project.root;
+  const root = project.root;
   let lockFile = project.lockFile;
   if (opts.lock === '-') {
     bytes = await readStdin(ctx.io, LOCK_MAX_BYTES);
     if (bytes === undefined) throw new SkillctlError('LOCK_UNREADABLE', `stdin exceeds the ${LOCK_MAX_BYTES}-byte bound for a lock`);
-    root = (await findProjectRoot(ctx.io.cwd)) ?? ctx.io.cwd;
     lockFile = '-';
   } else {
     bytes = await readLockBytes(project.lockPath, lockFile);
