@@ -18,6 +18,8 @@ export interface Raw {
   readonly unlisted?: boolean;
   /** The headers that leave out the UTF-8 flag (bit 11), whose names other readers decode as CP437 (default neither). */
   readonly cp437?: 'local' | 'central' | 'both';
+  /** What the local header alone declares (method, CRC-32, size), where the central directory says otherwise. */
+  readonly localHeader?: { readonly method?: number; readonly crc?: number; readonly size?: number };
 }
 
 /** Info-ZIP's Unicode Path extra field for an entry stored as `stored`: the name `name` that unzip unpacks it under. */
@@ -49,10 +51,10 @@ export function rawZip(files: readonly Raw[], trailer: Buffer = Buffer.alloc(0))
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE((f.flags ?? 0) | (f.cp437 === 'local' || f.cp437 === 'both' ? 0 : 0x800), 6);
-    local.writeUInt16LE(f.deflate === true ? 8 : 0, 8);
-    local.writeUInt32LE(crc, 14);
+    local.writeUInt16LE(f.localHeader?.method ?? (f.deflate === true ? 8 : 0), 8);
+    local.writeUInt32LE(f.localHeader?.crc ?? crc, 14);
     local.writeUInt32LE(stored.length, 18);
-    local.writeUInt32LE(size, 22);
+    local.writeUInt32LE(f.localHeader?.size ?? size, 22);
     local.writeUInt16LE(localName.length, 26);
     local.writeUInt16LE(extra.length, 28);
     const central = Buffer.alloc(46);

@@ -163,6 +163,13 @@ function entryData(bytes: Buffer, e: Central, centralStart: number): Buffer | Di
   if (decodeUtf8(rawName)?.replace(/\/$/, '') !== e.path) return bad('the local header names another file');
   if (cp437Name(bytes.readUInt16LE(e.local + 6), rawName)) return bad('the local header names the entry outside ASCII without the UTF-8 flag, which other readers decode as CP437 (another name)');
   if (renamedByExtra(bytes.subarray(e.local + LOCAL_SIZE + nameLength, start), rawName)) return bad('the local header gives the entry a second name (a Unicode Path field), which other readers unpack it under');
+  // Readers that take the local header's method (unzip, bsdtar) would unpack other bytes: a
+  // deflate stream stored per the central directory is hashed as itself and inflated by them.
+  const localMethod = bytes.readUInt16LE(e.local + 8);
+  if (localMethod !== e.method) return bad(`the local header says compression method ${localMethod}, the central directory ${e.method}: other readers unpack other bytes`);
+  if ((bytes.readUInt16LE(e.local + 6) & FLAG_DESCRIPTOR) === 0 && (bytes.readUInt32LE(e.local + 14) !== e.crc || bytes.readUInt32LE(e.local + 18) !== e.compressed || bytes.readUInt32LE(e.local + 22) !== e.size)) {
+    return bad('the local header declares another CRC-32 or size than the central directory');
+  }
   if (start + e.compressed > centralStart) return bad('the entry runs into the central directory');
   const stored = bytes.subarray(start, start + e.compressed);
   let data: Buffer;
