@@ -27,25 +27,31 @@ export function page<T>(all: readonly T[], cursor: string | undefined, size: num
  * of one dropped, or never given, is -32602: the client starts a new listing.
  */
 export class SnapshotPages<T> {
-  private readonly kept = new Map<string, readonly T[]>();
+  private readonly kept = new Map<string, { readonly key: string; readonly all: readonly T[] }>();
 
   constructor(private readonly max: number) {}
 
-  /** The page `cursor` names, or the first of a listing `take` makes now. */
-  async page(cursor: string | undefined, size: number, take: () => Promise<readonly T[]>): Promise<{ items: readonly T[]; nextCursor?: string }> {
+  /**
+   * The page `cursor` names, or the first of a listing `take` makes now. `key` names what is
+   * listed (a directory's URI): a cursor given for another key is -32602. A listing of one page
+   * is not kept.
+   */
+  async page(cursor: string | undefined, size: number, take: () => Promise<readonly T[]>, key = ''): Promise<{ items: readonly T[]; nextCursor?: string }> {
     let snap: string;
     let all: readonly T[];
     let offset: string | undefined;
     if (cursor !== undefined) {
       const m = /^([0-9a-f]{16})\.([A-Za-z0-9_-]+)$/.exec(cursor);
       const kept = m !== null ? this.kept.get(m[1] as string) : undefined;
-      if (m === null || kept === undefined) throw notGiven();
-      [snap, all, offset] = [m[1] as string, kept, m[2]];
+      if (m === null || kept === undefined || kept.key !== key) throw notGiven();
+      [snap, all, offset] = [m[1] as string, kept.all, m[2]];
     } else {
       all = await take();
       snap = randomBytes(8).toString('hex');
-      this.kept.set(snap, all);
-      for (const old of this.kept.keys()) if (this.kept.size > this.max) this.kept.delete(old);
+      if (all.length > size) {
+        this.kept.set(snap, { key, all });
+        for (const old of this.kept.keys()) if (this.kept.size > this.max) this.kept.delete(old);
+      }
     }
     const { items, nextCursor } = page(all, offset, size);
     return { items, ...(nextCursor !== undefined ? { nextCursor: `${snap}.${nextCursor}` } : {}) };

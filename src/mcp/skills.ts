@@ -14,7 +14,7 @@ import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontext
 import { z } from 'zod';
 import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type LookupOptions, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
 import { errnoCode } from '../core/errors.js';
-import { page, SnapshotPages } from './paging.js';
+import { SnapshotPages } from './paging.js';
 import type { Handle } from './handle.js';
 import { RPC, RpcError } from './wire/errors.js';
 import { withRawJson } from './wire/raw-json.js';
@@ -28,6 +28,12 @@ export const MAX_SERVED_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Listings kept for their later pages (of skills/list, and of resources/list: resources.ts). */
 export const MAX_SNAPSHOTS = 8;
+
+/** Directory listings kept for their later pages. */
+const MAX_DIRECTORY_SNAPSHOTS = 64;
+
+/** Children a page of `resources/directory/read` carries. */
+export const DIRECTORY_PAGE_SIZE = 1000;
 
 /** Skills a page of `skills/list` carries (an entry is never split across pages). */
 export const SKILLS_PAGE_SIZE = 200;
@@ -275,13 +281,19 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
     if (skill === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not the SKILL.md of a skill this server serves`);
     return { skill: entryOf(skill) };
   });
+  // A directory's pages likewise, each snapshot kept for the URI it lists; more of them, since a
+  // walk reads many directories at once (pull reads 16).
+  const directories = new SnapshotPages<Resource>(MAX_DIRECTORY_SNAPSHOTS);
   handle(DirectoryReadRequestSchema, async (req) => {
     const { uri } = req.params;
-    // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
-    const found = await resolve(catalogue, uri, false);
-    const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
-    if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
-    const { items, nextCursor } = page(kids, req.params.cursor, 1000);
+    const take = async (): Promise<Resource[]> => {
+      // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
+      const found = await resolve(catalogue, uri, false);
+      const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
+      if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
+      return kids;
+    };
+    const { items, nextCursor } = await directories.page(req.params.cursor, DIRECTORY_PAGE_SIZE, take, uri);
     return { resources: items, ...(nextCursor !== undefined ? { nextCursor } : {}) };
   });
 }

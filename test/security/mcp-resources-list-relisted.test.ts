@@ -4,7 +4,8 @@
 // under one listing: the files at the page boundary twice, the new skill's files never (and a
 // removal: files never listed at all); a cursor replayed later was answered from whatever the tree
 // then held. The pages of one listing are now cut from one snapshot taken at its first page, the
-// cursor naming it; a cursor of a snapshot no longer kept (8 are) or never given is -32602.
+// cursor naming it; a cursor of a snapshot no longer kept (8 are) or never given is -32602. The
+// pages of one `resources/directory/read` likewise (a snapshot per directory listed).
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,5 +78,36 @@ describe('mcp --skills: the pages of one resources/list are one listing, whateve
     // Eight listings started since: the first one's snapshot is dropped.
     for (let i = 0; i < 8; i++) pageOf(await wire.request('resources/list', {}));
     assert.equal((await wire.request('resources/list', { cursor: first.nextCursor })).error?.code, -32602);
+  });
+});
+
+describe('mcp --skills: the pages of one resources/directory/read are one listing of that directory', () => {
+  const sc = scratch('skillctl-directory-relisted-');
+  const skills = join(sc.work, 'skills');
+  let wire: McpWire;
+  before(async () => {
+    // d: SKILL.md and 1,100 files, two pages of 1,000.
+    skill(skills, 'd', 1100);
+    wire = await McpWire.start(sc.work, ['--skills', skills, '--no-audit']);
+  });
+  after(async () => {
+    await wire.close();
+  });
+
+  it('files added between the pages: no duplicate, none of the later state; the cursor is good only for its directory', async () => {
+    const sentinel = await treeState(sc.outside);
+    const first = pageOf(await wire.request('resources/directory/read', { uri: 'skill://d' }));
+    assert.equal(first.uris.length, 1000);
+    // `a00.md` to `a29.md` sort before `f000.md`: a fresh listing at offset 1,000 repeats 30 files.
+    for (let i = 0; i < 30; i++) writeFileSync(join(skills, 'd', `a${String(i).padStart(2, '0')}.md`), 'late\n');
+    const second = pageOf(await wire.request('resources/directory/read', { uri: 'skill://d', cursor: first.nextCursor }));
+    const all = [...first.uris, ...second.uris];
+    assert.equal(new Set(all).size, all.length, `duplicates across the pages: ${all.filter((u, i) => all.indexOf(u) !== i).slice(0, 5).join(', ')}`);
+    assert.deepEqual(all.filter((u) => /\/a\d\d\.md$/.test(u)), [], 'an entry of the later state in the earlier listing');
+    assert.equal(all.length, 1101);
+    mkdirSync(join(skills, 'd', 'sub'));
+    writeFileSync(join(skills, 'd', 'sub', 'x.md'), 'x\n');
+    assert.equal((await wire.request('resources/directory/read', { uri: 'skill://d/sub', cursor: first.nextCursor })).error?.code, -32602);
+    assert.deepEqual(await treeState(sc.outside), sentinel, 'nothing outside the scratch folder changed');
   });
 });
