@@ -5,10 +5,10 @@
  * skill_doc does not load the capability: the session's tools are unchanged.
  */
 import { ListResourcesRequestSchema, ReadResourceRequestSchema, type Resource } from '@modelcontextprotocol/sdk/types.js';
-import { page } from './paging.js';
+import { SnapshotPages } from './paging.js';
 import type { Handle } from './handle.js';
 import type { Session } from './session.js';
-import { readSkillResource, serveSkills, skillResources, type SkillCatalogue } from './skills.js';
+import { MAX_SNAPSHOTS, readSkillResource, serveSkills, skillResources, type SkillCatalogue } from './skills.js';
 import { RPC, RpcError } from './wire/errors.js';
 
 /** Resources a page of `resources/list` carries. */
@@ -39,9 +39,12 @@ export function directSkillRead(skills: SkillCatalogue): (method: string, params
 }
 
 export function serveResources(handle: Handle, session: Session, skills: SkillCatalogue | undefined): void {
+  // The pages of one listing are cut from one snapshot of it, as skills/list's are (paging.ts):
+  // cut from a fresh listing each, a tree changed between pages gave an entry twice or never.
+  const listings = new SnapshotPages<Resource>(MAX_SNAPSHOTS);
   handle(ListResourcesRequestSchema, async (req) => {
-    const all = [...(await docResources(session)), ...(skills !== undefined ? await skillResources(skills) : [])];
-    const { items, nextCursor } = page(all, req.params?.cursor, RESOURCES_PAGE_SIZE);
+    const take = async (): Promise<Resource[]> => [...(await docResources(session)), ...(skills !== undefined ? await skillResources(skills) : [])];
+    const { items, nextCursor } = await listings.page(req.params?.cursor, RESOURCES_PAGE_SIZE, take);
     return { resources: items, ...(nextCursor !== undefined ? { nextCursor } : {}) };
   });
   handle(ReadResourceRequestSchema, async (req) => {

@@ -10,12 +10,11 @@
  * SKILL.md are unchanged; the file itself is always checked): a URI is looked up in the
  * listing, never joined onto a path.
  */
-import { randomBytes } from 'node:crypto';
 import { ErrorCode, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { readServedFile, SERVED_SKILL_MD, ServedFileChanged, type LookupOptions, type ServedFile, type ServedSkill, type ServedSkills } from '../core/agent-skills/index.js';
 import { errnoCode } from '../core/errors.js';
-import { page } from './paging.js';
+import { SnapshotPages } from './paging.js';
 import type { Handle } from './handle.js';
 import { RPC, RpcError } from './wire/errors.js';
 import { withRawJson } from './wire/raw-json.js';
@@ -27,8 +26,14 @@ const SKILL_SCHEME = 'skill://';
 /** The largest file `resources/read` returns, whole, in one message. */
 export const MAX_SERVED_FILE_BYTES = 16 * 1024 * 1024;
 
-/** Listings kept for their later pages. */
-const MAX_SNAPSHOTS = 8;
+/** Listings kept for their later pages (of skills/list, and of resources/list: resources.ts). */
+export const MAX_SNAPSHOTS = 8;
+
+/** Directory listings kept for their later pages. */
+const MAX_DIRECTORY_SNAPSHOTS = 64;
+
+/** Children a page of `resources/directory/read` carries. */
+export const DIRECTORY_PAGE_SIZE = 1000;
 
 /** Skills a page of `skills/list` carries (an entry is never split across pages). */
 export const SKILLS_PAGE_SIZE = 200;
@@ -262,24 +267,12 @@ function children(s: ServedSkill, dir: string): Resource[] | undefined {
 
 /** Registers the extension's methods on the server (declared with `resources` and the extension). */
 export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
-  // The pages of one listing come from one snapshot of it (the cursor names the snapshot), so a
-  // host walking the pages sees one point in time and the server lists the folders once per walk.
-  // A cursor whose snapshot was dropped continues on a fresh listing at the same offset.
-  const snapshots = new Map<string, readonly ServedSkill[]>();
+  // The pages of one listing come from one snapshot of it (paging.ts), so a host walking the
+  // pages sees one point in time and the server lists the folders once per walk.
+  const listings = new SnapshotPages<ServedSkill>(MAX_SNAPSHOTS);
   handle(SkillsListRequestSchema, async (req) => {
-    const cursor = req.params?.cursor;
-    const m = cursor !== undefined ? /^([0-9a-f]{16})\.([A-Za-z0-9_-]+)$/.exec(cursor) : null;
-    if (cursor !== undefined && m === null) throw new RpcError(RPC.INVALID_PARAMS, 'Invalid params: cursor is not one this server gave');
-    let snap = m?.[1];
-    let all = snap !== undefined ? snapshots.get(snap) : undefined;
-    if (all === undefined) {
-      all = (await catalogue.list()).skills;
-      snap = randomBytes(8).toString('hex');
-      snapshots.set(snap, all);
-      for (const old of snapshots.keys()) if (snapshots.size > MAX_SNAPSHOTS) snapshots.delete(old);
-    }
-    const { items, nextCursor } = page(all, m?.[2], SKILLS_PAGE_SIZE);
-    return skillsPage(items, nextCursor !== undefined ? `${snap}.${nextCursor}` : undefined);
+    const { items, nextCursor } = await listings.page(req.params?.cursor, SKILLS_PAGE_SIZE, async () => (await catalogue.list()).skills);
+    return skillsPage(items, nextCursor);
   });
   handle(SkillsGetRequestSchema, async (req) => {
     const { uri } = req.params;
@@ -288,13 +281,19 @@ export function serveSkills(handle: Handle, catalogue: SkillCatalogue): void {
     if (skill === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not the SKILL.md of a skill this server serves`);
     return { skill: entryOf(skill) };
   });
+  // A directory's pages likewise, each snapshot kept for the URI it lists; more of them, since a
+  // walk reads many directories at once (pull reads 16).
+  const directories = new SnapshotPages<Resource>(MAX_DIRECTORY_SNAPSHOTS);
   handle(DirectoryReadRequestSchema, async (req) => {
     const { uri } = req.params;
-    // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
-    const found = await resolve(catalogue, uri, false);
-    const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
-    if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
-    const { items, nextCursor } = page(kids, req.params.cursor, 1000);
+    const take = async (): Promise<Resource[]> => {
+      // Which files a skill has depends only on its shape (directories, SKILL.md, .skillignore), which lookup checks.
+      const found = await resolve(catalogue, uri, false);
+      const kids = found !== undefined ? children(found.skill, found.file ?? '') : undefined;
+      if (kids === undefined) throw new RpcError(ErrorCode.InvalidParams, `Invalid params: ${uri} is not a directory of a skill this server serves`);
+      return kids;
+    };
+    const { items, nextCursor } = await directories.page(req.params.cursor, DIRECTORY_PAGE_SIZE, take, uri);
     return { resources: items, ...(nextCursor !== undefined ? { nextCursor } : {}) };
   });
 }

@@ -189,6 +189,8 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
   const [{ Client: ClientClass }, sdkTypes] = await Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/types.js')]);
   let tooLarge = false;
   let transport: Transport;
+  // The stdio program's pid while it runs (null for Streamable HTTP, or once it has ended).
+  let pidOf = (): number | null => null;
   // How a Streamable HTTP server says "not without a token" (its status as the error's code).
   let httpError: typeof StreamableHTTPError | undefined;
   if ('url' in server) {
@@ -220,6 +222,7 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     // is nothing left to wait for, so the program is killed at once. (The SDK drops the pid when
     // the program has closed, so a pid the system has since reused is never signalled.)
     signal?.addEventListener('abort', () => killNow(stdio.pid), { once: true });
+    pidOf = () => stdio.pid;
     transport = stdio;
   }
   const client: Client = new ClientClass({ name: 'skillctl', version: '1' }, { capabilities: {} });
@@ -259,11 +262,33 @@ export async function connectSkillServer(server: ServerAddress, opts: ConnectOpt
     if (code === sdkTypes.ErrorCode.ConnectionClosed || code === undefined) return fail('MCP_PULL_SERVER_UNAVAILABLE', `${label}: ${method}: ${msg}`);
     return new ServerFailure(diag('MCP_PULL_SERVER_ERROR', `${label} answered ${method} with error ${code}: ${msg.slice(0, 500)}`), code);
   };
+  // The whole handshake, not only the initialize request, is under the time limit (and the
+  // deadline): the SDK sends `notifications/initialized` with no limit at all, and a Streamable
+  // HTTP server that never answers its POST held the pull for the HTTP stack's 300 s. A server
+  // that has not finished the handshake in time is given up at once, a stdio program killed
+  // rather than given the SDK's 4 s of shutdown grace, which one ignoring its stdin and SIGTERM
+  // spent in full (mcp-pull-handshake-stall.test.ts).
+  const stalled = new AbortController();
+  const timer = setTimeout(() => stalled.abort(), opts.timeoutMs);
+  const onDeadline = (): void => stalled.abort();
+  signal?.addEventListener('abort', onDeadline, { once: true });
   try {
-    await client.connect(transport, timing);
+    const handshake = client.connect(transport, timing);
+    const given = new Promise<never>((_, reject) => stalled.signal.addEventListener('abort', () => reject(new Error('handshake stalled')), { once: true }));
+    handshake.catch(() => undefined);
+    given.catch(() => undefined);
+    await Promise.race([handshake, given]);
   } catch (err) {
+    // The SDK's own limit on the initialize request may come first: as late, and as dead.
+    if (stalled.signal.aborted || rpcCode(err) === sdkTypes.ErrorCode.RequestTimeout) killNow(pidOf());
     await client.close().catch(() => undefined);
+    if (stalled.signal.aborted && signal?.aborted !== true) {
+      throw fail('MCP_PULL_SERVER_TIMEOUT', `${label} did not finish the handshake (initialize) within ${opts.timeoutMs / 1000} s`, 'a larger --timeout gives a slow server more time');
+    }
     throw translate(err, 'initialize');
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onDeadline);
   }
   const caps = client.getServerCapabilities();
   const ext: unknown = caps?.extensions?.[SKILLS_EXTENSION];
