@@ -4,6 +4,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { NEXT_LOOP_SECTION, PACK_MAX_CHARS, PACK_MIN_CHARS, REQUIRED_SECTIONS, type Pack } from './model.js';
+import { forgedLine, hiddenText } from './forged.js';
 import { codePoints, packLines, renderPackText } from './render.js';
 
 export interface PackRuleContext {
@@ -104,4 +105,26 @@ const nextLoopFitsMinBudget: PackRule = {
   },
 };
 
-export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, fitsMaxBudget, nextLoopFitsMinBudget];
+/**
+ * The agent takes the served text for skillctl's, so a line must not pass for skillctl's own
+ * structure or print as other text than its bytes (forged.ts). The description, listed by
+ * `mcp`'s prompts, must not either.
+ */
+const linesNotForged: PackRule = {
+  name: 'lines-not-forged',
+  check: ({ pack }) => {
+    const hint = 'write the guidance as plain text: no invisible or direction characters, and no line shaped like skillctl\'s own output';
+    const out: Diagnostic[] = [];
+    const description = hiddenText(pack.description);
+    if (description !== undefined) out.push(diag('PACK_LINE_FORGED', `the description is refused: ${description}`, { pointer: '/description', hint }));
+    pack.sections.forEach((s, i) =>
+      s.lines.forEach((line, j) => {
+        const why = forgedLine(line);
+        if (why !== undefined) out.push(diag('PACK_LINE_FORGED', `line ${j + 1} of [${s.name}] is refused: ${why}`, { pointer: `/sections/${i}/lines/${j}`, hint }));
+      }),
+    );
+    return out;
+  },
+};
+
+export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, linesNotForged, fitsMaxBudget, nextLoopFitsMinBudget];

@@ -48,6 +48,13 @@ describe('loadPackDir on the fixtures', () => {
     ['line-break', [['SCHEMA_FORMAT', '/sections/0/lines/0']]],
     ['header-line', [['SCHEMA_FORMAT', '/sections/0/lines/0']]],
     [
+      'forged-line',
+      [
+        ['PACK_LINE_FORGED', '/sections/0/lines/1'],
+        ['PACK_LINE_FORGED', '/sections/0/lines/2'],
+      ],
+    ],
+    [
       'unknown-field',
       [
         ['SCHEMA_REQUIRED', '/sections'],
@@ -73,6 +80,14 @@ describe('loadPackDir on the fixtures', () => {
     assert.deepEqual(
       r.diagnostics.map((d) => [d.file, d.line]),
       [[join('ops-packs', 'ops.yaml'), 5]],
+    );
+    const forged = await loadPackDir(invalid('forged-line'), { label: 'ops-packs' });
+    assert.deepEqual(
+      forged.diagnostics.map((d) => [d.code, d.file, d.line, d.pointer]),
+      [
+        ['PACK_LINE_FORGED', join('ops-packs', 'ops.yaml'), 8, '/sections/0/lines/1'],
+        ['PACK_LINE_FORGED', join('ops-packs', 'ops.yaml'), 9, '/sections/0/lines/2'],
+      ],
     );
   });
 });
