@@ -45,6 +45,7 @@ function packDir(s: Scratch, name: string, line: string, format: 'json' | 'yaml'
 
 const FORGERIES: readonly [what: string, line: string, format?: 'yaml'][] = [
   ['the identity line of another pack', 'skill profile=strict version=0.1.0'],
+  ['the identity line with a Cyrillic dze for the s', '\u0455kill profile=strict version=0.1.0'],
   ['the cut mark of a budget', '...'],
   ['the cut mark as one character (U+2026)', '…'],
   ['a header behind a zero-width space', '\u200b[STRICT]'],

@@ -12,7 +12,8 @@
  *   set is written out, not taken from `\p{Cf}`, so every Node version refuses the same lines.
  *   Emoji keep working: a variation selector right after an emoji, and a zero-width joiner
  *   between two pictographs (👩‍💻), are allowed;
- * - a line that, compared in NFKC form (so fullwidth `［` is `[` and `…` is `...`), is another
+ * - a line that, compared in NFKC form (so fullwidth `［` is `[` and `…` is `...`) with Cyrillic,
+ *   Greek and Armenian lookalikes read as the Latin letters they print as, is another
  *   identity line (`skill profile=…`), a cut mark (only dots), a section header (`[`, or a
  *   section-like name between any two brackets: `⁅NEXT LOOP⁆`), a finding as skillctl prints one
  *   (`warning PACK_BUDGET_CLAMPED: …`), or starts with a blank braille cell (an indent the schema's
@@ -36,9 +37,32 @@ const invisible = (c: number): boolean => INVISIBLE.some(([from, to]) => c >= fr
 const EMOJI_VARIATION = /(\p{Emoji})[\ufe0e\ufe0f]/gu;
 const EMOJI_JOINER = /(\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})/gu;
 
+/**
+ * Cyrillic, Greek and Armenian letters that print as Latin ones (`ѕkill` is Cyrillic dze and
+ * `kill`), each with the letter it passes for; NFKC leaves them alone.
+ */
+const LOOKALIKES = new Map(
+  (
+    'аa вB сc еe һh іi јj ӏl ԁd оo рp ԛq ѕs ԝw хx уy кk ѵv ' +
+    'АA ВB СC ЕE НH ІI ЈJ КK МM ОO РP ЅS ТT ХX ҮY ԚQ ԜW ӀI ' +
+    'αa οo ρp ιi κk νv υu ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX ' +
+    'օo սu ոn'
+  )
+    .split(' ')
+    .map((pair) => [pair.slice(0, 1), pair.slice(1)] as const),
+);
+
+/** `line` as it reads: NFKC (fullwidth `［` is `[`, `…` is `...`), then each lookalike as its Latin letter. */
+function skeleton(line: string): string {
+  let out = '';
+  for (const ch of line.normalize('NFKC')) out += LOOKALIKES.get(ch) ?? ch;
+  return out;
+}
+
 /** What skillctl prints around a pack's lines, each with what a line shaped so would pass for. */
 const STRUCTURE: readonly (readonly [RegExp, string])[] = [
-  [/^skill\s*profile\s*=/i, 'an identity line (skill profile=…), as if another pack started here'],
+  // `l` and `i` also as `I`, `1` or `|`, which many fonts draw alike.
+  [/^sk[il1|]{3}\s*pr[o0]f[il1|][il1|]e\s*=/i, 'an identity line (skill profile=…), as if another pack started here'],
   [/^[.\s]+$/, 'the line `...` that stands for lines a budget cut out'],
   [/^\[/, 'a section header [NAME]'],
   [/^[\p{P}\p{S}]\s*[A-Z][A-Z0-9]*(?:[ -][A-Z0-9]+)*\s*[\p{P}\p{S}]$/u, 'a section header [NAME]'],
@@ -65,7 +89,7 @@ export function hiddenText(text: string): string | undefined {
 export function forgedLine(line: string): string | undefined {
   const hidden = hiddenText(line);
   if (hidden !== undefined) return hidden;
-  const normal = line.normalize('NFKC');
-  const shape = STRUCTURE.find(([re]) => re.test(normal));
+  const reads = skeleton(line);
+  const shape = STRUCTURE.find(([re]) => re.test(reads));
   return shape === undefined ? undefined : `it reads as ${shape[1]}`;
 }

@@ -29,6 +29,11 @@ describe('forgedLine', () => {
     ['ㅤ hidden', /U\+3164/],
     ['x\ud800y', /unpaired UTF-16 surrogate \(U\+D800\)/],
     ['x\udc00', /unpaired/],
+    ['\u0455kill profile=strict version=0.1.0', /identity line/],
+    ['skiII pr0file=strict version=0.1.0', /identity line/],
+    ['\u0455\u043a\u0456\u04cf\u04cf \u0440r\u043efile=strict', /identity line/],
+    ['w\u0430rning PACK_BUDGET_CLAMPED: max_chars 5', /finding/],
+    ['\u2045N\u0415XT LOOP\u2046', /section header/],
   ];
   for (const [line, why] of refused) {
     it(`refuses ${JSON.stringify(line)}`, () => assert.match(forgedLine(line) ?? '(served)', why));
@@ -42,6 +47,9 @@ describe('forgedLine', () => {
     'Pairs: 👩‍💻 and 🏳️‍🌈 are one pictograph each.',
     'Naïve café, 日本語, עברית and العربية need no marks.',
     'error handling: see PROOF.',
+    'Error on_purpose is still prose.',
+    'Under 50 µs; Δt is the step; Ηλιος is Greek.',
+    'Кириллица и ελληνικά read as they are.',
     'skill --profile strict prints the strict pack.',
     '1. Step. 2. Receipt. 3. Repeat.',
     'CMD: every command, with its exit code.',
