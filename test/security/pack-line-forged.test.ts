@@ -23,20 +23,22 @@ interface Finding {
   file?: string;
 }
 
+const BASE = {
+  profile: 'acme',
+  skill_pack_version: '1.0.0',
+  description: 'Guidance for ACME.',
+  sections: [
+    { name: 'ACME', lines: ['Be careful.'] },
+    { name: 'NEXT LOOP', lines: ['1. Step. 2. Receipt. 3. Repeat.'] },
+    { name: 'PROOF', lines: ['CMD: the command and its exit code.'] },
+  ],
+};
+
 /** A folder holding one operator pack `acme` whose own section's second line is `line`. */
 function packDir(s: Scratch, name: string, line: string, format: 'json' | 'yaml' = 'json'): string {
   const dir = join(s.work, name);
   mkdirSync(dir, { recursive: true });
-  const pack = {
-    profile: 'acme',
-    skill_pack_version: '1.0.0',
-    description: 'Guidance for ACME.',
-    sections: [
-      { name: 'ACME', lines: ['Be careful.', line] },
-      { name: 'NEXT LOOP', lines: ['1. Step. 2. Receipt. 3. Repeat.'] },
-      { name: 'PROOF', lines: ['CMD: the command and its exit code.'] },
-    ],
-  };
+  const pack = { ...BASE, sections: [{ name: 'ACME', lines: ['Be careful.', line] }, ...BASE.sections.slice(1)] };
   // JSON.stringify writes an unpaired surrogate as `\ud800`, as a hand-written file would.
   const text = format === 'json' ? JSON.stringify(pack, null, 2) : `profile: acme\nskill_pack_version: 1.0.0\ndescription: Guidance for ACME.\nsections:\n  - name: ACME\n    lines:\n      - Be careful.\n      - ${JSON.stringify(line)}\n  - name: NEXT LOOP\n    lines: ['1. Step. 2. Receipt. 3. Repeat.']\n  - name: PROOF\n    lines: ['CMD: the command and its exit code.']\n`;
   writeFileSync(join(dir, `acme.${format}`), text);
@@ -95,4 +97,34 @@ describe('a behaviour pack whose lines forge skillctl structure', () => {
     const plain = skillctl(['skill', '--packs', dir, '--profile', 'acme'], { cwd: sc.work });
     assert.equal(plain.code, 0, plain.stderr);
   });
+});
+
+describe('a pack file whose name holds line breaks', () => {
+  const sc = scratch('skillctl-attack-pack-name-');
+  // The name a cloned repository can hold: git checks such names out as they are.
+  const NAME = 'x\n  3:1     error   PACK_FORGED  the real finding is elsewhere\n✔ all packs valid.yaml';
+  attackRows(
+    [
+      {
+        what: 'skill --packs: the findings name it on one line',
+        code: 'PACK_PROFILE_MISMATCH',
+        exit: 1,
+        attempt: (s) => {
+          const dir = join(s.work, 'named');
+          mkdirSync(dir, { recursive: true });
+          writeFileSync(join(dir, NAME), JSON.stringify(BASE));
+          return attempt(['skill', '--packs', dir, '--profile', 'acme'], { cwd: s.work });
+        },
+        check: (_r, s) => {
+          const human = skillctl(['skill', '--packs', join(s.work, 'named'), '--profile', 'acme'], { cwd: s.work });
+          assert.deepEqual([human.code, human.stdout], [1, '']);
+          // Every line skillctl printed is its own: none starts with what the name carries.
+          const forged = human.stderr.split('\n').filter((l) => l.startsWith('  3:1 ') || l.startsWith('✔'));
+          assert.deepEqual(forged, [], human.stderr);
+          assert.match(human.stderr, /PACK_PROFILE_MISMATCH/);
+        },
+      },
+    ],
+    sc,
+  );
 });

@@ -18,6 +18,9 @@ export interface PackRule {
   check(ctx: PackRuleContext): Diagnostic[];
 }
 
+/** The schema's pattern of a profile name. */
+const PROFILE_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
 /** Looking a profile up by file name is only sound when the file says the same. */
 const profileMatchesFile: PackRule = {
   name: 'profile-matches-file',
@@ -27,7 +30,8 @@ const profileMatchesFile: PackRule = {
       : [
           diag('PACK_PROFILE_MISMATCH', `the file declares profile ${JSON.stringify(pack.profile)} but is named ${JSON.stringify(stem)}`, {
             pointer: '/profile',
-            hint: `rename the file to ${pack.profile}.yaml, or set profile: ${stem}`,
+            // The stem is quoted only when it can be a profile: one holding a line break would print lines of its own.
+            hint: PROFILE_NAME.test(stem) ? `rename the file to ${pack.profile}.yaml, or set profile: ${stem}` : `rename the file to ${pack.profile}.yaml`,
           }),
         ],
 };
