@@ -29,7 +29,7 @@ export const PACK_CODES = {
   },
   PACK_TOO_LARGE: {
     severity: 'error',
-    title: 'A pack file or its rendered text is larger than the bound, or its next loop does not fit the smallest budget.',
+    title: 'A pack file or its rendered text is larger than the bound, its next loop does not fit the smallest budget, or a packs directory holds more than 256 pack files.',
     exit: 'findings',
   },
 } as const satisfies CodeCatalogue;
