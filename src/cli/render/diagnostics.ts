@@ -1,6 +1,6 @@
 import type { Style } from '../context.js';
 import type { Diagnostic, Severity } from '../../core/diagnostics.js';
-import { visible } from '../../core/visible.js';
+import { visible, visibleLine } from '../../core/visible.js';
 
 export interface RenderOptions {
   readonly style: Style;
@@ -64,7 +64,9 @@ export function renderGrouped(diagnostics: readonly Diagnostic[], opts: RenderOp
   }
   const parts: string[] = [];
   for (const [file, list] of byFile) {
-    parts.push(opts.style.underline(visible(file)));
+    // The file's name heads its group on one line: a name holding line breaks (git checks such
+    // names out as they are) would otherwise print findings and summaries of its own.
+    parts.push(opts.style.underline(visibleLine(file)));
     list.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
     for (const d of list) parts.push(renderDiagnostic(d, opts));
   }

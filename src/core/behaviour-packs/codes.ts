@@ -22,9 +22,14 @@ export const PACK_CODES = {
   PACK_SECTION_ORDER: { severity: 'error', title: "A pack's first section is not its own profile section.", exit: 'findings' },
   PACK_SECTION_DUPLICATE: { severity: 'error', title: 'A pack has two sections with the same name.', exit: 'findings' },
   PACK_SECTION_MISSING: { severity: 'error', title: 'A pack has no NEXT LOOP or no PROOF section.', exit: 'findings' },
+  PACK_LINE_FORGED: {
+    severity: 'error',
+    title: "A pack's line reads as skillctl's own output (an identity line, a section header, a cut mark, a finding), or a line or the description holds an invisible or format character.",
+    exit: 'findings',
+  },
   PACK_TOO_LARGE: {
     severity: 'error',
-    title: 'A pack file or its rendered text is larger than the bound, or its next loop does not fit the smallest budget.',
+    title: 'A pack file or its rendered text is larger than the bound, its next loop does not fit the smallest budget, or a packs directory holds more than 256 pack files.',
     exit: 'findings',
   },
 } as const satisfies CodeCatalogue;

@@ -11,7 +11,7 @@ import { errnoCode, SkillctlError } from '../errors.js';
 import { parseDocumentBytes, type DocumentFormat } from '../manifest/index.js';
 import { BUILTIN_PROFILES } from './builtin.js';
 import { checkPack } from './check.js';
-import { PACK_MAX_FILE_BYTES, type Pack } from './model.js';
+import { PACK_MAX_FILE_BYTES, PACK_MAX_FILES, type Pack } from './model.js';
 import { pushAll } from '../findings.js';
 
 /** A pack and the file it was read from. */
@@ -58,7 +58,8 @@ export interface LoadPackDirOptions {
 /**
  * Loads every `<profile>.yaml`, `.yml` or `.json` at the top of `dir` (hidden files and other
  * names are ignored; symbolic links are refused, not followed). `ok` only when every file is a
- * valid pack, no two declare the same profile, and none takes a reserved (built-in) name.
+ * valid pack, no two declare the same profile, none takes a reserved (built-in) name, and there
+ * are at most PACK_MAX_FILES of them (more: PACK_TOO_LARGE, none read).
  * Throws SkillctlError when `dir` itself cannot be read.
  */
 export async function loadPackDir(dir: string, opts: LoadPackDirOptions = {}): Promise<Result<readonly LoadedPack[]>> {
@@ -71,6 +72,12 @@ export async function loadPackDir(dir: string, opts: LoadPackDirOptions = {}): P
     const code = errnoCode(err);
     if (code === 'ENOENT') throw new SkillctlError('INPUT_NOT_FOUND', `packs directory ${label} does not exist`, { cause: err });
     throw new SkillctlError('INPUT_UNREADABLE', `packs directory ${label} cannot be read (${code ?? String(err)})`, { cause: err });
+  }
+  // Counted by name, before any is opened: a flood is refused at the cost of its listing.
+  const candidates = names.filter((n) => PACK_FILE.test(n)).length;
+  if (candidates > PACK_MAX_FILES) {
+    const message = `${label} holds ${candidates} pack files; the bound is ${PACK_MAX_FILES}`;
+    return { ok: false, diagnostics: [diag('PACK_TOO_LARGE', message, { file: label, hint: 'keep the packs this host serves in a directory of their own' })] };
   }
   const diagnostics: Diagnostic[] = [];
   const loaded: LoadedPack[] = [];

@@ -30,6 +30,11 @@ export const PACK_MIN_CHARS = 600;
 export const PACK_MAX_CHARS = 16_000;
 /** Largest pack file read from a --packs directory. */
 export const PACK_MAX_FILE_BYTES = 64 * 1024;
+/**
+ * Most pack files a --packs directory may hold. Every `skill --packs` call reads them all (2 ms
+ * each): 20,000 held a call minutes. A real directory holds a handful.
+ */
+export const PACK_MAX_FILES = 256;
 /** The profile of a request that names none. */
 export const DEFAULT_PROFILE = 'daily';
 /** The section every budget keeps whole: the loop an agent can follow without other context. */

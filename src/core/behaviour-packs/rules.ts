@@ -4,6 +4,7 @@
  */
 import { diag, type Diagnostic } from '../diagnostics.js';
 import { NEXT_LOOP_SECTION, PACK_MAX_CHARS, PACK_MIN_CHARS, REQUIRED_SECTIONS, type Pack } from './model.js';
+import { forgedLine, hiddenText } from './forged.js';
 import { codePoints, packLines, renderPackText } from './render.js';
 
 export interface PackRuleContext {
@@ -17,6 +18,9 @@ export interface PackRule {
   check(ctx: PackRuleContext): Diagnostic[];
 }
 
+/** The schema's pattern of a profile name. */
+const PROFILE_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
 /** Looking a profile up by file name is only sound when the file says the same. */
 const profileMatchesFile: PackRule = {
   name: 'profile-matches-file',
@@ -26,7 +30,8 @@ const profileMatchesFile: PackRule = {
       : [
           diag('PACK_PROFILE_MISMATCH', `the file declares profile ${JSON.stringify(pack.profile)} but is named ${JSON.stringify(stem)}`, {
             pointer: '/profile',
-            hint: `rename the file to ${pack.profile}.yaml, or set profile: ${stem}`,
+            // The stem is quoted only when it can be a profile: one holding a line break would print lines of its own.
+            hint: PROFILE_NAME.test(stem) ? `rename the file to ${pack.profile}.yaml, or set profile: ${stem}` : `rename the file to ${pack.profile}.yaml`,
           }),
         ],
 };
@@ -104,4 +109,26 @@ const nextLoopFitsMinBudget: PackRule = {
   },
 };
 
-export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, fitsMaxBudget, nextLoopFitsMinBudget];
+/**
+ * The agent takes the served text for skillctl's, so a line must not pass for skillctl's own
+ * structure or print as other text than its bytes (forged.ts). The description, listed by
+ * `mcp`'s prompts, must not either.
+ */
+const linesNotForged: PackRule = {
+  name: 'lines-not-forged',
+  check: ({ pack }) => {
+    const hint = 'write the guidance as plain text: no invisible or direction characters, and no line shaped like skillctl\'s own output';
+    const out: Diagnostic[] = [];
+    const description = hiddenText(pack.description);
+    if (description !== undefined) out.push(diag('PACK_LINE_FORGED', `the description is refused: ${description}`, { pointer: '/description', hint }));
+    pack.sections.forEach((s, i) =>
+      s.lines.forEach((line, j) => {
+        const why = forgedLine(line);
+        if (why !== undefined) out.push(diag('PACK_LINE_FORGED', `line ${j + 1} of [${s.name}] is refused: ${why}`, { pointer: `/sections/${i}/lines/${j}`, hint }));
+      }),
+    );
+    return out;
+  },
+};
+
+export const PACK_RULES: readonly PackRule[] = [profileMatchesFile, ownSectionFirst, uniqueSections, requiredSections, linesNotForged, fitsMaxBudget, nextLoopFitsMinBudget];

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { isSkillctlError } from '../../../src/core/errors.js';
-import { checkPack, loadPack, loadPackDir, PACK_MAX_FILE_BYTES } from '../../../src/core/behaviour-packs/index.js';
+import { checkPack, loadPack, loadPackDir, PACK_MAX_FILE_BYTES, PACK_MAX_FILES } from '../../../src/core/behaviour-packs/index.js';
 import { fixture } from '../../helpers/paths.js';
 import { packData } from '../../helpers/packs.js';
 
@@ -48,6 +48,13 @@ describe('loadPackDir on the fixtures', () => {
     ['line-break', [['SCHEMA_FORMAT', '/sections/0/lines/0']]],
     ['header-line', [['SCHEMA_FORMAT', '/sections/0/lines/0']]],
     [
+      'forged-line',
+      [
+        ['PACK_LINE_FORGED', '/sections/0/lines/1'],
+        ['PACK_LINE_FORGED', '/sections/0/lines/2'],
+      ],
+    ],
+    [
       'unknown-field',
       [
         ['SCHEMA_REQUIRED', '/sections'],
@@ -73,6 +80,14 @@ describe('loadPackDir on the fixtures', () => {
     assert.deepEqual(
       r.diagnostics.map((d) => [d.file, d.line]),
       [[join('ops-packs', 'ops.yaml'), 5]],
+    );
+    const forged = await loadPackDir(invalid('forged-line'), { label: 'ops-packs' });
+    assert.deepEqual(
+      forged.diagnostics.map((d) => [d.code, d.file, d.line, d.pointer]),
+      [
+        ['PACK_LINE_FORGED', join('ops-packs', 'ops.yaml'), 8, '/sections/0/lines/1'],
+        ['PACK_LINE_FORGED', join('ops-packs', 'ops.yaml'), 9, '/sections/0/lines/2'],
+      ],
     );
   });
 });
@@ -112,6 +127,17 @@ describe('loadPackDir on directories built by the test', () => {
     await writeFile(join(d, 'big.yaml'), `# ${'x'.repeat(PACK_MAX_FILE_BYTES)}\n`);
     assert.deepEqual(await codesOf(d), [['PACK_TOO_LARGE', undefined]]);
     assert.deepEqual(loadPack(Buffer.alloc(PACK_MAX_FILE_BYTES + 1, 0x20), 'yaml', { file: 'x.yaml' }).diagnostics.map((d) => d.code), ['PACK_TOO_LARGE']);
+  });
+
+  it('refuses a directory of more than PACK_MAX_FILES pack files without reading one', async () => {
+    const d = await fresh('flood');
+    // Not one of them is a pack: the count alone refuses the directory.
+    for (let i = 0; i <= PACK_MAX_FILES; i++) await writeFile(join(d, `p${i}.yaml`), '{');
+    const r = await loadPackDir(d, { label: 'flood' });
+    assert.deepEqual(
+      r.diagnostics.map((x) => [x.code, x.file, x.message]),
+      [['PACK_TOO_LARGE', 'flood', `flood holds ${PACK_MAX_FILES + 1} pack files; the bound is ${PACK_MAX_FILES}`]],
+    );
   });
 
   it('refuses a pack whose rendered text exceeds the largest budget', async () => {
