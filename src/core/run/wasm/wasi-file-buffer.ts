@@ -5,29 +5,57 @@
  * truncated, synced, closed, and when the module ends by returning or by proc_exit. A run that
  * traps, times out or is refused leaves the files it had open as they were at their last commit.
  */
-import { isFailure, type CheckedFs } from '../../policy/index.js';
+import { isFailure, type CheckedDir, type CheckedFs } from '../../policy/index.js';
 import { ERRNO, RIGHTS, WASI_MAX_FILE_BYTES, WHENCE } from './wasi-abi.js';
 import { errnoOf } from './wasi-errno.js';
 import type { FdTable, FileFd } from './wasi-fd-table.js';
 import { err, isAnswer, ok, type WasiAnswer, type WasiCall } from './wasi-wire.js';
 
-/** Writes the file whole, atomically: a temporary file beside it, then a rename over it. */
-export async function commitFile(files: CheckedFs, f: FileFd): Promise<number> {
-  const pd = await files.openDir(f.parent, 'fs.write');
-  if (isFailure(pd)) return errnoOf(pd);
+/** A file's content written beside it (`temp`, in its checked directory `dir`), not yet renamed into place. */
+export interface StagedFile {
+  readonly f: FileFd;
+  readonly dir: CheckedDir;
+  readonly temp: string;
+}
+
+/** Writes the file whole to a temporary file beside it; the caller renames it (placeFile) or removes it (dropStaged). */
+export async function stageFile(files: CheckedFs, f: FileFd): Promise<StagedFile | number> {
+  const dir = await files.openDir(f.parent, 'fs.write');
+  if (isFailure(dir)) return errnoOf(dir);
+  const temp = await dir.writeTemp(f.name, f.data.subarray(0, f.size), 0o644);
+  if (typeof temp === 'string') return { f, dir, temp };
+  await dir.close();
+  return errnoOf(temp);
+}
+
+/** Renames a staged file over its name; the temporary file is removed if that fails. Closes its directory. */
+export async function placeFile(s: StagedFile): Promise<number> {
   try {
-    const temp = await pd.writeTemp(f.name, f.data.subarray(0, f.size), 0o644);
-    if (typeof temp !== 'string') return errnoOf(temp);
-    const moved = await pd.rename(temp, f.name);
+    const moved = await s.dir.rename(s.temp, s.f.name);
     if (moved !== undefined) {
-      await pd.remove(temp);
+      await s.dir.remove(s.temp);
       return errnoOf(moved);
     }
-    f.dirty = false;
+    s.f.dirty = false;
     return ERRNO.SUCCESS;
   } finally {
-    await pd.close();
+    await s.dir.close();
   }
+}
+
+/** Removes a staged file that is not to be renamed into place. Closes its directory. */
+export async function dropStaged(s: StagedFile): Promise<void> {
+  try {
+    await s.dir.remove(s.temp);
+  } finally {
+    await s.dir.close();
+  }
+}
+
+/** Writes the file whole, atomically: a temporary file beside it, then a rename over it. */
+export async function commitFile(files: CheckedFs, f: FileFd): Promise<number> {
+  const s = await stageFile(files, f);
+  return typeof s === 'number' ? s : placeFile(s);
 }
 
 export function readFile(table: FdTable, req: WasiCall<'fd_read'>): WasiAnswer {
