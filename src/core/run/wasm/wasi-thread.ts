@@ -44,6 +44,8 @@ export interface WasiThreadContext {
   readonly uncheckedWriteBytes: number;
   /** Charges fuel for `bytes` moved between the guest's memory and the host (thread.ts); throws past the budget. */
   readonly pay: (bytes: number) => void;
+  /** Charges fuel for the levels of a path the host walks (thread.ts); throws past the budget. */
+  readonly payPath: (path: string) => void;
 }
 
 export interface WasiImports {
@@ -112,7 +114,11 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     return SUCCESS;
   };
   const errnoOnly = (req: WasiRequest): number => c.ask(req).errno;
-  const pathArg = (ptr: number, len: number): string | undefined => text(ptr, len);
+  const pathArg = (ptr: number, len: number): string | undefined => {
+    const path = text(ptr, len);
+    if (path !== undefined) c.payPath(path);
+    return path;
+  };
   const tooLong = (...lens: number[]): boolean => lens.some((n) => n > PATH_MAX);
 
   const write = (fd: number, iovs: number, count: number, nwritten: number, offset?: bigint): number => {

@@ -50,6 +50,7 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
     pay: (bytes) => {
       paid += bytes;
     },
+    payPath: () => undefined,
   };
   const wasi = wasiImports(ctx, guestMemory);
   const call = (name: string, ...args: (number | bigint)[]): number => (wasi.imports[name] as unknown as (...a: (number | bigint)[]) => number)(...args);
