@@ -121,7 +121,14 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
   };
   const tooLong = (...lens: number[]): boolean => lens.some((n) => n > PATH_MAX);
 
+  // Fuel for each iovec of an fd_write or fd_read (at most 1,024 are read), sixteen units as a
+  // table element pays: decoded, checked and sliced here one by one, a loop of 1,024 empty ones
+  // moved no byte and paid a dozen instructions a call, so only the deadline stopped it.
+  const IOVEC_FUEL = 16;
+  const payIovecs = (count: number): void => c.pay(Math.min(count >>> 0, 1024) * IOVEC_FUEL * 64);
+
   const write = (fd: number, iovs: number, count: number, nwritten: number, offset?: bigint): number => {
+    payIovecs(count);
     const bufs = iovecs(iovs, count);
     if (bufs === undefined || view(nwritten, 4) === undefined) return FAULT;
     const size = total(bufs);
@@ -130,14 +137,15 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (fd === 1) {
         if (stdoutSize + size > c.maxOutputBytes) c.stop({ t: 'output_limit', size: stdoutSize + size });
         c.pay(size);
-        for (const b of bufs) stdout.push(b.slice());
+        // An empty piece is not kept: stdout's list grows with its bytes only.
+        for (const b of bufs) if (b.length > 0) stdout.push(b.slice());
         stdoutSize += size;
       } else {
         for (const b of bufs) {
           const room = c.maxStderrBytes - stderrSize;
           if (b.length > room) stderrTruncated = true;
           const keep = b.subarray(0, Math.max(0, room)).slice();
-          stderr.push(keep);
+          if (keep.length > 0) stderr.push(keep);
           stderrSize += keep.length;
         }
       }
@@ -159,6 +167,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
   };
 
   const read = (fd: number, iovs: number, count: number, nread: number, offset?: bigint): number => {
+    payIovecs(count);
     const bufs = iovecs(iovs, count);
     if (bufs === undefined || view(nread, 4) === undefined) return FAULT;
     if (std.has(fd)) {
