@@ -60,6 +60,8 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
 }
 /** What one iovec pays, in bytes' worth (sixteen units of one in 64: wasi-thread.ts). */
 const IOVEC_BYTES = 16 * 64;
+/** What a call forwarded to the host pays (1,024 units: wasi-thread.ts). */
+const CALL_BYTES = 1024 * 64;
 const answer = (errno: number, value?: bigint): WasiAnswer => ({ kind: 'wasi', errno, ...(value !== undefined ? { value } : {}) });
 
 describe('WASI fd_write in the module thread', () => {
@@ -80,8 +82,8 @@ describe('WASI fd_write in the module thread', () => {
     const refused = guest(1024, MiB, (req) => answer(req.call === 'fd_write_check' ? ERRNO.FBIG : ERRNO.SUCCESS));
     assert.equal(refused.call('fd_write', 5, IOVS, 1024, NWRITTEN), ERRNO.FBIG);
     assert.equal(refused.copied(), 0);
-    // Paid for its 1,024 iovecs (sixteen units, 1,024 bytes' worth, each), never for the bytes refused.
-    assert.equal(refused.paid(), 1024 * IOVEC_BYTES);
+    // Paid for its 1,024 iovecs (sixteen units each) and its check, never for the bytes refused.
+    assert.equal(refused.paid(), 1024 * IOVEC_BYTES + CALL_BYTES);
     const taken = guest(3, MiB, (req) => answer(ERRNO.SUCCESS, req.call === 'fd_write' ? BigInt(req.data.length) : undefined));
     assert.equal(taken.call('fd_write', 5, IOVS, 3, NWRITTEN), ERRNO.SUCCESS);
     assert.deepEqual(
@@ -89,7 +91,7 @@ describe('WASI fd_write in the module thread', () => {
       ['fd_write_check', 'fd_write'],
     );
     assert.equal(taken.copied(), 3 * MiB);
-    assert.equal(taken.paid(), 3 * MiB + 3 * IOVEC_BYTES);
+    assert.equal(taken.paid(), 3 * MiB + 3 * IOVEC_BYTES + 2 * CALL_BYTES);
     assert.equal(taken.view.getUint32(NWRITTEN, true), 3 * MiB);
   });
 
