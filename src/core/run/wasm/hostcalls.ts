@@ -20,10 +20,13 @@ export type HostRequest =
   | { readonly op: 'http_fetch'; readonly url: string; readonly max: number }
   | { readonly op: 'time_now_unix' | 'random_fill' | 'kv_put' | 'kv_get' | 'queue_publish' | 'queue_consume' };
 
-/** `made`: the directories an fs_write_file created (the module's thread pays fuel for each). */
+/**
+ * `made`: the directories an fs_write_file created; `walked`: the entries an fs_read_tree looked
+ * at. The module's thread pays fuel for each, whatever the call's outcome.
+ */
 export type HostAnswer =
-  | { readonly kind: 'ok'; readonly data?: Uint8Array; readonly made?: number }
-  | { readonly kind: 'fail'; readonly made?: number }
+  | { readonly kind: 'ok'; readonly data?: Uint8Array; readonly made?: number; readonly walked?: number }
+  | { readonly kind: 'fail'; readonly made?: number; readonly walked?: number }
   | { readonly kind: 'denied'; readonly code: Code; readonly reason: string; readonly operation: string };
 
 /** provenact's tree bounds: entries and cumulative file bytes. */
@@ -76,6 +79,7 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   const entries: TreeEntry[] = [];
   let total = 0;
   let truncated = false;
+  let walked = 0;
   const walk = async (dir: CheckedDir, prefix: string): Promise<FsFailure | undefined> => {
     const names = (await dir.entries()).map((e) => e.name).sort();
     for (const name of names) {
@@ -85,6 +89,7 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
         truncated = true;
         return undefined;
       }
+      walked++;
       const st = await dir.lstat(name);
       if ('kind' in st) continue;
       const path = prefix === '' ? name : `${prefix}/${name}`;
@@ -110,7 +115,10 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   };
   try {
     const f = await walk(top, '');
-    if (f !== undefined) return failureAnswer(f, 'fs_read_tree');
+    if (f !== undefined) {
+      const a = failureAnswer(f, 'fs_read_tree');
+      return a.kind === 'fail' ? { kind: 'fail', walked } : a;
+    }
   } finally {
     await top.close();
   }
@@ -118,7 +126,7 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   // Keys in alphabetical order, compact, as provenact's serde_json writes them.
   const json = JSON.stringify({ entries: entries.map((e) => (e.kind === 'file' ? { bytes: e.bytes, kind: e.kind, path: e.path } : { kind: e.kind, path: e.path })), root, truncated });
   const data = Buffer.from(json);
-  return data.length > max ? FAIL : { kind: 'ok', data };
+  return data.length > max ? { kind: 'fail', walked } : { kind: 'ok', data, walked };
 }
 
 /**
