@@ -154,11 +154,11 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
       if (p === undefined || out === undefined) return -1;
       if (op !== 'http_fetch') payPath(p);
       const a = ask(op === 'http_fetch' ? { op, url: p, max: oLen } : { op, path: p, max: oLen });
-      // The entries a tree walk looked at, 256 units each (an lstat, as 16 KiB moved), whether or
+      // The entries a tree walk looked at, 512 units each (an lstat, as 32 KiB moved), whether or
       // not its answer fit: a loop of fs_read_tree of 5,000 files into a buffer of 0 bytes paid
       // for its path alone and ran until the deadline.
-      // As many units as the bytes 256 * 64 would pay (pay counts one in 64).
-      pay((a.kind === 'denied' ? 0 : (a.walked ?? 0)) * 256 * 64);
+      // As many units as the bytes 512 * 64 would pay (pay counts one in 64).
+      pay((a.kind === 'denied' ? 0 : (a.walked ?? 0)) * 512 * 64);
       // The guest's memory cannot have changed while it waited: take the view again all the same.
       return into(a, view(oPtr, oLen) ?? new Uint8Array(0));
     };
