@@ -250,25 +250,36 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
   const files = wasi !== undefined ? wasiFs(job.gate, ctx.files, wasi.preopens) : undefined;
   return new Promise<Attempt>((resolve) => {
     let settled = false;
+    /** The module reported its end (its thread runs nothing more); its open files may be being committed. */
+    let reported = false;
+    /** The commit's renames began: a stop waits for them (within COMMIT_GRACE_MS), and the run's outcome stands. */
+    let renaming = false;
     /**
-     * `reported`: the thread posted its result, after which it runs nothing (wasmThread returns
+     * `byModule`: the thread posted its result, after which it runs nothing (wasmThread returns
      * once it has posted) and its hostcalls go unanswered (port1 is closed): it is terminated
      * without waiting for its teardown. Stopped any other way (the deadline, a signal, a failed
      * thread), it is gone before the run goes on, and the host work its hostcalls started is
      * stopped. Either way the run ends once that work has (host-work.ts): no change after the end.
      */
-    const end = (a: Attempt | Promise<Attempt>, reported = false): void => {
+    const end = (a: Attempt | Promise<Attempt>, byModule = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(grace);
       outer?.removeEventListener('abort', onOuter);
       port1.close();
       const stopped = worker.terminate();
-      if (!reported) work.abort();
-      void Promise.all([reported ? undefined : stopped, a, work.drained(COMMIT_GRACE_MS)]).then(([, x]) => resolve(x));
+      if (!byModule) work.abort();
+      void Promise.all([byModule ? undefined : stopped, a, work.drained(COMMIT_GRACE_MS)]).then(([, x]) => resolve(x));
     };
-    const timer = setTimeout(() => end(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
-    const onOuter = (): void => end(interrupted());
+    let grace: NodeJS.Timeout | undefined;
+    /** The deadline or a signal: the run ends now, unless the commit's renames are under way. */
+    const stop = (a: Attempt): void => {
+      if (!renaming) return end(a);
+      grace ??= setTimeout(() => end(a), COMMIT_GRACE_MS);
+    };
+    const timer = setTimeout(() => stop(attempt('timeout', diag('RUN_TIMEOUT', `the module ran past ${job.limits.timeoutMs} ms; its thread was stopped`))), job.limits.timeoutMs);
+    const onOuter = (): void => stop(interrupted());
     outer?.addEventListener('abort', onOuter, { once: true });
     port1.on('message', (req: HostRequest | WasiRequest) => {
       if (settled) return;
@@ -283,14 +294,26 @@ export function runWasm(job: WasmJob, outer?: AbortSignal): Promise<Attempt> {
         });
     });
     worker.on('message', (r: ThreadResult) => {
+      if (settled || reported) return;
+      reported = true;
       const result = interpret(r, job.module, job.limits, job.io, job.onOutput ?? (() => undefined));
-      // A WASI command that ended by returning or by proc_exit has its open files written; a trap does not.
-      end(r.t === 'exit' && files !== undefined ? files.commitAll().then(() => result) : result, true);
+      if (r.t !== 'exit' || files === undefined) return end(result, true);
+      // A WASI command that ended by returning or by proc_exit has its open files written (a trap
+      // does not), within its deadline: reached first, it stops the commit and none is renamed.
+      port1.close();
+      void work
+        .track(files.commitAll({ signal: work.signal, renaming: () => (renaming = true) }))
+        .catch(() => undefined)
+        // Stopped while renaming, the commit finished in its grace: the outcome stands, as the files do.
+        .then(() => end(result, true));
     });
     worker.on('error', (err: Error & { code?: string }) => {
+      if (reported) return;
       if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') end(attempt('memory_limit', diag('RUN_MEMORY_LIMIT', `the module's thread ran out of its ${job.heapMiB} MiB heap and was stopped`)));
       else end(attempt('failed', diag('RUN_WASM_TRAP', `the module's thread failed: ${err.message}`)));
     });
-    worker.on('exit', () => end(attempt('failed', diag('RUN_WASM_TRAP', "the module's thread ended without a result"))));
+    worker.on('exit', () => {
+      if (!reported) end(attempt('failed', diag('RUN_WASM_TRAP', "the module's thread ended without a result")));
+    });
   });
 }

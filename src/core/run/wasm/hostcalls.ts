@@ -16,13 +16,17 @@ import { httpGet, AddressBlocked, urlWithHost } from '../../../skills/lib/http-g
 export type HostRequest =
   | { readonly op: 'fs_read_file'; readonly path: string; readonly max: number }
   | { readonly op: 'fs_read_tree'; readonly path: string; readonly max: number }
-  | { readonly op: 'fs_write_file'; readonly path: string; readonly data: Uint8Array }
+  | { readonly op: 'fs_write_file'; readonly path: string; readonly data: Uint8Array; readonly maxDirs: number }
   | { readonly op: 'http_fetch'; readonly url: string; readonly max: number }
   | { readonly op: 'time_now_unix' | 'random_fill' | 'kv_put' | 'kv_get' | 'queue_publish' | 'queue_consume' };
 
+/**
+ * `made`: the directories an fs_write_file created; `walked`: the entries an fs_read_tree looked
+ * at. The module's thread pays fuel for each, whatever the call's outcome.
+ */
 export type HostAnswer =
-  | { readonly kind: 'ok'; readonly data?: Uint8Array }
-  | { readonly kind: 'fail' }
+  | { readonly kind: 'ok'; readonly data?: Uint8Array; readonly made?: number; readonly walked?: number }
+  | { readonly kind: 'fail'; readonly made?: number; readonly walked?: number }
   | { readonly kind: 'denied'; readonly code: Code; readonly reason: string; readonly operation: string };
 
 /** provenact's tree bounds: entries and cumulative file bytes. */
@@ -75,6 +79,7 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   const entries: TreeEntry[] = [];
   let total = 0;
   let truncated = false;
+  let walked = 0;
   const walk = async (dir: CheckedDir, prefix: string): Promise<FsFailure | undefined> => {
     const names = (await dir.entries()).map((e) => e.name).sort();
     for (const name of names) {
@@ -84,6 +89,7 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
         truncated = true;
         return undefined;
       }
+      walked++;
       const st = await dir.lstat(name);
       if ('kind' in st) continue;
       const path = prefix === '' ? name : `${prefix}/${name}`;
@@ -109,7 +115,10 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   };
   try {
     const f = await walk(top, '');
-    if (f !== undefined) return failureAnswer(f, 'fs_read_tree');
+    if (f !== undefined) {
+      const a = failureAnswer(f, 'fs_read_tree');
+      return a.kind === 'fail' ? { kind: 'fail', walked } : a;
+    }
   } finally {
     await top.close();
   }
@@ -117,52 +126,76 @@ async function readTree(ctx: HostcallContext, root: string, max: number): Promis
   // Keys in alphabetical order, compact, as provenact's serde_json writes them.
   const json = JSON.stringify({ entries: entries.map((e) => (e.kind === 'file' ? { bytes: e.bytes, kind: e.kind, path: e.path } : { kind: e.kind, path: e.path })), root, truncated });
   const data = Buffer.from(json);
-  return data.length > max ? FAIL : { kind: 'ok', data };
+  return data.length > max ? { kind: 'fail', walked } : { kind: 'ok', data, walked };
 }
 
-/** Writes atomically (a temporary file in the checked parent, then a rename), creating missing parents. */
-async function writeFile(ctx: HostcallContext, path: string, data: Uint8Array): Promise<HostAnswer> {
+/**
+ * Writes atomically (a temporary file in the checked parent, then a rename), creating missing
+ * parents, at most `maxDirs` of them (what the module's fuel pays for, thread.ts): past it the
+ * call fails, nothing created. The answer says how many it created, whatever its outcome.
+ */
+async function writeFile(ctx: HostcallContext, path: string, data: Uint8Array, maxDirs: number): Promise<HostAnswer> {
   const decision = await ctx.gate.checkWrite(path);
   if (!decision.allowed) return refused(decision, 'fs_write_file');
   const real = decision.resolved;
   const cut = real.lastIndexOf('/');
   const parent = cut <= 0 ? '/' : real.slice(0, cut);
   const name = real.slice(cut + 1);
+  let made = 0;
   let dir = await ctx.files.openDir(parent, 'fs.write');
-  if (isFailure(dir) && dir.kind === 'missing') dir = await makeParents(ctx, parent);
-  if (isFailure(dir)) return failureAnswer(dir, 'fs_write_file');
+  if (isFailure(dir) && dir.kind === 'missing') {
+    const p = await makeParents(ctx, parent, maxDirs);
+    [dir, made] = [p.dir, p.made];
+  }
+  const failed = (f: FsFailure): HostAnswer => {
+    const a = failureAnswer(f, 'fs_write_file');
+    return a.kind === 'fail' ? { kind: 'fail', made } : a;
+  };
+  if (isFailure(dir)) return failed(dir);
   try {
     const temp = await dir.writeTemp(name, data, 0o644);
-    if (typeof temp !== 'string') return failureAnswer(temp, 'fs_write_file');
+    if (typeof temp !== 'string') return failed(temp);
     const moved = await dir.rename(temp, name);
     if (moved !== undefined) {
       await dir.remove(temp);
-      return failureAnswer(moved, 'fs_write_file');
+      return failed(moved);
     }
-    return { kind: 'ok' };
+    return { kind: 'ok', made };
   } finally {
     await dir.close();
   }
 }
 
-/** Opens the deepest existing ancestor of `path` and creates the rest, each step checked. */
-async function makeParents(ctx: HostcallContext, path: string): Promise<CheckedDir | FsFailure> {
+/**
+ * Opens the deepest existing ancestor of `path` and creates the rest, each step checked, when
+ * they are at most `maxDirs`. The ancestor is found by halving (an ancestor of a missing one is
+ * missing): looked for one level at a time from the deepest, a path of 1,900 missing levels took
+ * the run's thread 10 s a call.
+ */
+async function makeParents(ctx: HostcallContext, path: string, maxDirs: number): Promise<{ dir: CheckedDir | FsFailure; made: number }> {
   const parts = path.split('/').filter((p) => p !== '');
-  let i = parts.length;
-  let dir: CheckedDir | FsFailure = { kind: 'missing' };
-  while (i > 0) {
-    i--;
-    dir = await ctx.files.openDir(`/${parts.slice(0, i).join('/')}`, 'fs.write');
-    if (!isFailure(dir) || dir.kind !== 'missing') break;
+  const prefix = (n: number): string => `/${parts.slice(0, n).join('/')}`;
+  // The first `lo` parts exist (the root does), the first `hi` are missing (the whole path is).
+  let lo = 0;
+  let hi = parts.length;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    const d = await ctx.files.openDir(prefix(mid), 'fs.write');
+    if (!isFailure(d)) await d.close();
+    if (isFailure(d) && d.kind === 'missing') hi = mid;
+    else lo = mid;
   }
-  if (isFailure(dir)) return dir;
-  for (const name of parts.slice(i)) {
+  if (parts.length - lo > maxDirs) return { dir: { kind: 'missing' }, made: 0 };
+  let dir: CheckedDir | FsFailure = await ctx.files.openDir(prefix(lo), 'fs.write');
+  let made = 0;
+  for (const name of parts.slice(lo)) {
+    if (isFailure(dir)) break;
     const next: CheckedDir | FsFailure = await dir.makeDir(name);
     await dir.close();
-    if (isFailure(next)) return next;
+    if (!isFailure(next)) made++;
     dir = next;
   }
-  return dir;
+  return { dir, made };
 }
 
 /** GET only, no redirects (a 3xx fails), the body at most `max` bytes, the address checked and pinned. */
@@ -209,7 +242,7 @@ export async function serveHostcall(ctx: HostcallContext, req: HostRequest): Pro
     case 'fs_read_tree':
       return readTree(ctx, req.path, req.max);
     case 'fs_write_file':
-      return writeFile(ctx, req.path, req.data);
+      return writeFile(ctx, req.path, req.data, req.maxDirs);
     case 'http_fetch':
       return fetch(ctx, req.url, req.max);
     default: {

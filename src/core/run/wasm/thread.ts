@@ -80,6 +80,31 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
     if (counter.value < 0n) throw new Error('fuel exhausted in a hostcall');
   };
 
+  /**
+   * Fuel for the levels of a path the host walks (the gate resolves it, the file layer opens its
+   * ancestors): 256 units each, as 16 KiB of bytes moved pay. Paid for its bytes alone (one unit
+   * in 64), a path of 1,900 missing levels in 4 KB held the run's thread 15 to 100 ms a call on
+   * 63 units, so only the deadline stopped a loop of them.
+   */
+  const PATH_LEVEL_FUEL = 256;
+  const payPath = (path: string): void => {
+    let levels = 1;
+    for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) levels++;
+    // As many units as the bytes PATH_LEVEL_FUEL * 64 would pay (pay counts one in 64).
+    pay(levels * PATH_LEVEL_FUEL * 64);
+  };
+  /**
+   * Fuel for the directories fs_write_file creates: 16,384 units each, what 1 MiB of bytes moved
+   * pays (a mkdir, and the open, judgement and real path of what it made). Paid for its bytes
+   * alone, a loop writing under 1,901 new directories a call (a path of 4 KB) held the run's
+   * thread until its deadline. The host creates no more than the fuel left pays for.
+   */
+  const DIR_FUEL = 16_384;
+  const affordableDirs = (): number => {
+    const fuel = instance?.exports.skillctl_fuel;
+    return fuel instanceof WA.Global ? Math.max(0, Number((fuel as { value: bigint }).value / BigInt(DIR_FUEL))) : Number.MAX_SAFE_INTEGER;
+  };
+
   const view = (ptr: number, len: number): Uint8Array | undefined => {
     if (memory === undefined || !Number.isInteger(ptr) || !Number.isInteger(len) || ptr < 0 || len < 0) return undefined;
     const buf = memory.buffer;
@@ -127,7 +152,13 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
       const p = text(pPtr, pLen);
       const out = view(oPtr, oLen);
       if (p === undefined || out === undefined) return -1;
+      if (op !== 'http_fetch') payPath(p);
       const a = ask(op === 'http_fetch' ? { op, url: p, max: oLen } : { op, path: p, max: oLen });
+      // The entries a tree walk looked at, 512 units each (an lstat, as 32 KiB moved), whether or
+      // not its answer fit: a loop of fs_read_tree of 5,000 files into a buffer of 0 bytes paid
+      // for its path alone and ran until the deadline.
+      // As many units as the bytes 512 * 64 would pay (pay counts one in 64).
+      pay((a.kind === 'denied' ? 0 : (a.walked ?? 0)) * 512 * 64);
       // The guest's memory cannot have changed while it waited: take the view again all the same.
       return into(a, view(oPtr, oLen) ?? new Uint8Array(0));
     };
@@ -185,7 +216,11 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
       const data = view(dPtr, dLen);
       if (p === undefined || data === undefined) return -1;
       pay(dLen);
-      return ask({ op: 'fs_write_file', path: p, data: data.slice() }).kind === 'ok' ? 0 : -1;
+      payPath(p);
+      const a = ask({ op: 'fs_write_file', path: p, data: data.slice(), maxDirs: affordableDirs() });
+      // As many units as the bytes DIR_FUEL * 64 would pay (pay counts one in 64).
+      pay((a.kind === 'denied' ? 0 : (a.made ?? 0)) * DIR_FUEL * 64);
+      return a.kind === 'ok' ? 0 : -1;
     },
     kv_put: refusedCall('kv_put'),
     kv_get: refusedCall('kv_get'),
@@ -217,6 +252,7 @@ export function wasmThread(makeWasi: (c: WasiThreadContext) => WasiImports, d: T
             maxStderrBytes: d.wasi.maxStderrBytes,
             uncheckedWriteBytes: d.wasi.uncheckedWriteBytes,
             pay,
+            payPath,
           });
     instance = new WA.Instance(mod, wasi === undefined ? { provenact } : { wasi_snapshot_preview1: wasi.imports });
     const exports = instance.exports;

@@ -5,29 +5,57 @@
  * truncated, synced, closed, and when the module ends by returning or by proc_exit. A run that
  * traps, times out or is refused leaves the files it had open as they were at their last commit.
  */
-import { isFailure, type CheckedFs } from '../../policy/index.js';
+import { isFailure, type CheckedDir, type CheckedFs } from '../../policy/index.js';
 import { ERRNO, RIGHTS, WASI_MAX_FILE_BYTES, WHENCE } from './wasi-abi.js';
 import { errnoOf } from './wasi-errno.js';
 import type { FdTable, FileFd } from './wasi-fd-table.js';
 import { err, isAnswer, ok, type WasiAnswer, type WasiCall } from './wasi-wire.js';
 
-/** Writes the file whole, atomically: a temporary file beside it, then a rename over it. */
-export async function commitFile(files: CheckedFs, f: FileFd): Promise<number> {
-  const pd = await files.openDir(f.parent, 'fs.write');
-  if (isFailure(pd)) return errnoOf(pd);
+/** A file's content written beside it (`temp`, in its checked directory `dir`), not yet renamed into place. */
+export interface StagedFile {
+  readonly f: FileFd;
+  readonly dir: CheckedDir;
+  readonly temp: string;
+}
+
+/** Writes the file whole to a temporary file beside it; the caller renames it (placeFile) or removes it (dropStaged). */
+export async function stageFile(files: CheckedFs, f: FileFd): Promise<StagedFile | number> {
+  const dir = await files.openDir(f.parent, 'fs.write');
+  if (isFailure(dir)) return errnoOf(dir);
+  const temp = await dir.writeTemp(f.name, f.data.subarray(0, f.size), 0o644);
+  if (typeof temp === 'string') return { f, dir, temp };
+  await dir.close();
+  return errnoOf(temp);
+}
+
+/** Renames a staged file over its name; the temporary file is removed if that fails. Closes its directory. */
+export async function placeFile(s: StagedFile): Promise<number> {
   try {
-    const temp = await pd.writeTemp(f.name, f.data.subarray(0, f.size), 0o644);
-    if (typeof temp !== 'string') return errnoOf(temp);
-    const moved = await pd.rename(temp, f.name);
+    const moved = await s.dir.rename(s.temp, s.f.name);
     if (moved !== undefined) {
-      await pd.remove(temp);
+      await s.dir.remove(s.temp);
       return errnoOf(moved);
     }
-    f.dirty = false;
+    s.f.dirty = false;
     return ERRNO.SUCCESS;
   } finally {
-    await pd.close();
+    await s.dir.close();
   }
+}
+
+/** Removes a staged file that is not to be renamed into place. Closes its directory. */
+export async function dropStaged(s: StagedFile): Promise<void> {
+  try {
+    await s.dir.remove(s.temp);
+  } finally {
+    await s.dir.close();
+  }
+}
+
+/** Writes the file whole, atomically: a temporary file beside it, then a rename over it. */
+export async function commitFile(files: CheckedFs, f: FileFd): Promise<number> {
+  const s = await stageFile(files, f);
+  return typeof s === 'number' ? s : placeFile(s);
 }
 
 export function readFile(table: FdTable, req: WasiCall<'fd_read'>): WasiAnswer {
@@ -58,13 +86,20 @@ function grow(table: FdTable, f: FileFd, size: number): number {
   return ERRNO.SUCCESS;
 }
 
-function resize(table: FdTable, f: FileFd, size: number): number {
+/**
+ * Sets a file's size; the answer's value is the bytes of its buffer the host allocated or cleared,
+ * which the module's thread pays fuel for (wasi-thread.ts): paid nothing, a loop setting a file's
+ * size to 64 MiB and back to 0 cleared 64 MiB a turn on a dozen instructions, until the deadline.
+ */
+function resize(table: FdTable, f: FileFd, size: number): WasiAnswer {
+  const capacity = f.data.length;
   const e = grow(table, f, size);
-  if (e !== ERRNO.SUCCESS) return e;
-  if (size < f.size) f.data.fill(0, size, f.size);
+  if (e !== ERRNO.SUCCESS) return err(e);
+  const cleared = size < f.size ? f.size - size : 0;
+  if (cleared > 0) f.data.fill(0, size, f.size);
   f.size = size;
   f.dirty = true;
-  return ERRNO.SUCCESS;
+  return ok({ value: BigInt((f.data.length !== capacity ? f.data.length : 0) + cleared) });
 }
 
 /** The file a write to `fd` goes to, and where in it; or why it cannot be written. */
@@ -119,14 +154,14 @@ export function allocateFile(table: FdTable, req: WasiCall<'fd_allocate'>): Wasi
   if (isAnswer(f)) return f;
   const end = req.offset + req.len;
   if (req.offset < 0n || req.len < 0n || end > BigInt(WASI_MAX_FILE_BYTES)) return err(end > BigInt(WASI_MAX_FILE_BYTES) ? ERRNO.FBIG : ERRNO.INVAL);
-  return Number(end) > f.size ? err(resize(table, f, Number(end))) : ok();
+  return Number(end) > f.size ? resize(table, f, Number(end)) : ok();
 }
 
 export function setFileSize(table: FdTable, req: WasiCall<'fd_filestat_set_size'>): WasiAnswer {
   const f = table.fileOf(req.fd, RIGHTS.FD_FILESTAT_SET_SIZE);
   if (isAnswer(f)) return f;
   if (req.size < 0n || req.size > BigInt(WASI_MAX_FILE_BYTES)) return err(req.size < 0n ? ERRNO.INVAL : ERRNO.FBIG);
-  return err(resize(table, f, Number(req.size)));
+  return resize(table, f, Number(req.size));
 }
 
 /** Closes a descriptor; a file with unwritten changes is committed as it closes. */

@@ -10,7 +10,7 @@
 import type { CheckedFs, RecordingGate } from '../../policy/index.js';
 import { ERRNO, FDFLAGS, FILETYPE } from './wasi-abi.js';
 import { errnoOfThrown } from './wasi-errno.js';
-import { allocateFile, checkWrite, closeFd, commitFile, readFile, seekFile, setFileSize, syncFd, writeFile } from './wasi-file-buffer.js';
+import { allocateFile, checkWrite, closeFd, dropStaged, placeFile, readFile, seekFile, setFileSize, stageFile, syncFd, writeFile, type StagedFile } from './wasi-file-buffer.js';
 import { FdTable, type Preopen, type WasiHost } from './wasi-fd-table.js';
 import { pathFilestat, pathOpen } from './wasi-open.js';
 import { createDirectory, removeDirectory, renamePath, unlinkFile } from './wasi-path-ops.js';
@@ -23,8 +23,19 @@ export type { WasiAnswer, WasiRequest } from './wasi-wire.js';
 
 export interface WasiFs {
   serve(req: WasiRequest): Promise<WasiAnswer>;
-  /** Writes every open file with unwritten changes (the module ended by returning or proc_exit). */
-  commitAll(): Promise<void>;
+  /**
+   * Writes every open file with unwritten changes (the module ended by returning or proc_exit),
+   * under the run's deadline (runtimes/wasm.ts): each is written beside its name first, and only
+   * once all are, and `stop` is not aborted, are they renamed into place (`renaming` says when
+   * that starts: the renames, a few system calls, then finish). Stopped before, none is renamed
+   * and every temporary file is removed: the run's files are as the module last committed them.
+   */
+  commitAll(stop: CommitStop): Promise<void>;
+}
+
+export interface CommitStop {
+  readonly signal: AbortSignal;
+  readonly renaming: () => void;
 }
 
 function describe(host: WasiHost, req: WasiRequest & { readonly fd: number }): WasiAnswer {
@@ -100,8 +111,21 @@ export function wasiFs(gate: RecordingGate, files: CheckedFs, preopens: readonly
         return err(errnoOfThrown(e));
       }
     },
-    async commitAll() {
-      for (const f of host.table.dirtyFiles()) await commitFile(files, f);
+    async commitAll(stop) {
+      const staged: StagedFile[] = [];
+      try {
+        for (const f of host.table.dirtyFiles()) {
+          if (stop.signal.aborted) return;
+          // A file that cannot be written is left as it was, as a failed fd_close leaves it.
+          const s = await stageFile(files, f);
+          if (typeof s !== 'number') staged.push(s);
+        }
+        if (stop.signal.aborted) return;
+        stop.renaming();
+        for (const s of staged.splice(0)) await placeFile(s);
+      } finally {
+        for (const s of staged) await dropStaged(s);
+      }
     },
   };
 }

@@ -44,6 +44,8 @@ export interface WasiThreadContext {
   readonly uncheckedWriteBytes: number;
   /** Charges fuel for `bytes` moved between the guest's memory and the host (thread.ts); throws past the budget. */
   readonly pay: (bytes: number) => void;
+  /** Charges fuel for the levels of a path the host walks (thread.ts); throws past the budget. */
+  readonly payPath: (path: string) => void;
 }
 
 export interface WasiImports {
@@ -79,6 +81,15 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
 
   const exit = (code: number): WasiExit => ({ t: 'exit', code, stdout: Buffer.concat(stdout, stdoutSize), stderr: Buffer.concat(stderr, stderrSize), stderrTruncated });
   const { mem, text } = c;
+  // Fuel for each call forwarded to the run's thread, 1,024 units (as 64 KiB of bytes moved): a
+  // message there and back, and the host's answer, 50 to 250 µs. Paid nothing, a loop of fd_seek
+  // on a preopen ran its dozen instructions a call until the deadline; now the default budget
+  // makes at most about 10,000 such calls.
+  const HOSTCALL_FUEL = 1024;
+  const ask = (req: WasiRequest): WasiAnswer => {
+    c.pay(HOSTCALL_FUEL * 64);
+    return c.ask(req);
+  };
   const { view, putU32, putU64, iovecs, scatter, total } = memoryOf(mem);
 
   /** The strings and their sizes, for args_* and environ_*. */
@@ -101,7 +112,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
 
   /** A forwarded call whose answer's bytes go to the guest at `ptr` (exactly `len` of them when given). */
   const intoMemory = (req: WasiRequest, ptr: number, len?: number): number => {
-    const a = c.ask(req);
+    const a = ask(req);
     if (a.errno !== SUCCESS) return a.errno;
     const data = a.data ?? new Uint8Array(0);
     if (len !== undefined && data.length > len) return INVAL;
@@ -111,11 +122,28 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     dst.set(data);
     return SUCCESS;
   };
-  const errnoOnly = (req: WasiRequest): number => c.ask(req).errno;
-  const pathArg = (ptr: number, len: number): string | undefined => text(ptr, len);
+  const errnoOnly = (req: WasiRequest): number => ask(req).errno;
+  /** A resize: its answer's value is the bytes the host allocated or cleared, paid as bytes moved. */
+  const sized = (req: WasiRequest): number => {
+    const a = ask(req);
+    c.pay(Number(a.value ?? 0n));
+    return a.errno;
+  };
+  const pathArg = (ptr: number, len: number): string | undefined => {
+    const path = text(ptr, len);
+    if (path !== undefined) c.payPath(path);
+    return path;
+  };
   const tooLong = (...lens: number[]): boolean => lens.some((n) => n > PATH_MAX);
 
+  // Fuel for each iovec of an fd_write or fd_read (at most 1,024 are read), sixteen units as a
+  // table element pays: decoded, checked and sliced here one by one, a loop of 1,024 empty ones
+  // moved no byte and paid a dozen instructions a call, so only the deadline stopped it.
+  const IOVEC_FUEL = 16;
+  const payIovecs = (count: number): void => c.pay(Math.min(count >>> 0, 1024) * IOVEC_FUEL * 64);
+
   const write = (fd: number, iovs: number, count: number, nwritten: number, offset?: bigint): number => {
+    payIovecs(count);
     const bufs = iovecs(iovs, count);
     if (bufs === undefined || view(nwritten, 4) === undefined) return FAULT;
     const size = total(bufs);
@@ -124,14 +152,15 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (fd === 1) {
         if (stdoutSize + size > c.maxOutputBytes) c.stop({ t: 'output_limit', size: stdoutSize + size });
         c.pay(size);
-        for (const b of bufs) stdout.push(b.slice());
+        // An empty piece is not kept: stdout's list grows with its bytes only.
+        for (const b of bufs) if (b.length > 0) stdout.push(b.slice());
         stdoutSize += size;
       } else {
         for (const b of bufs) {
           const room = c.maxStderrBytes - stderrSize;
           if (b.length > room) stderrTruncated = true;
           const keep = b.subarray(0, Math.max(0, room)).slice();
-          stderr.push(keep);
+          if (keep.length > 0) stderr.push(keep);
           stderrSize += keep.length;
         }
       }
@@ -143,16 +172,17 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     // known, 1024 of them made gigabytes of host memory that no grant covers. The table is the
     // host's, so a larger write is checked there (descriptor, rights, file bound) before any copy.
     const at = offset !== undefined ? { offset } : {};
-    const checked = size > c.uncheckedWriteBytes ? c.ask({ op: 'wasi', call: 'fd_write_check', fd, size, ...at }).errno : SUCCESS;
+    const checked = size > c.uncheckedWriteBytes ? ask({ op: 'wasi', call: 'fd_write_check', fd, size, ...at }).errno : SUCCESS;
     if (checked !== SUCCESS) return checked;
     // Paid once the host takes the write, for the bytes then copied (never for iovecs it refused).
     c.pay(size);
-    const a = c.ask({ op: 'wasi', call: 'fd_write', fd, data: Buffer.concat(bufs, size), ...at });
+    const a = ask({ op: 'wasi', call: 'fd_write', fd, data: Buffer.concat(bufs, size), ...at });
     if (a.errno === SUCCESS) putU32(nwritten, Number(a.value ?? 0n));
     return a.errno;
   };
 
   const read = (fd: number, iovs: number, count: number, nread: number, offset?: bigint): number => {
+    payIovecs(count);
     const bufs = iovecs(iovs, count);
     if (bufs === undefined || view(nread, 4) === undefined) return FAULT;
     if (std.has(fd)) {
@@ -164,7 +194,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       putU32(nread, n);
       return SUCCESS;
     }
-    const a = c.ask({ op: 'wasi', call: 'fd_read', fd, max: total(bufs), ...(offset !== undefined ? { offset } : {}) });
+    const a = ask({ op: 'wasi', call: 'fd_read', fd, max: total(bufs), ...(offset !== undefined ? { offset } : {}) });
     if (a.errno !== SUCCESS) return a.errno;
     c.pay(a.data?.length ?? 0);
     putU32(nread, scatter(bufs, a.data ?? new Uint8Array(0)));
@@ -194,14 +224,14 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     fd_seek: (fd: number, offset: bigint, whence: number, out: number): number => {
       if (std.has(fd)) return SPIPE;
       if (view(out, 8) === undefined) return FAULT;
-      const a = c.ask({ op: 'wasi', call: 'fd_seek', fd, offset, whence });
+      const a = ask({ op: 'wasi', call: 'fd_seek', fd, offset, whence });
       if (a.errno === SUCCESS) putU64(out, a.value ?? 0n);
       return a.errno;
     },
     fd_tell: (fd: number, out: number): number => {
       if (std.has(fd)) return SPIPE;
       if (view(out, 8) === undefined) return FAULT;
-      const a = c.ask({ op: 'wasi', call: 'fd_seek', fd, offset: 0n, whence: 1 });
+      const a = ask({ op: 'wasi', call: 'fd_seek', fd, offset: 0n, whence: 1 });
       if (a.errno === SUCCESS) putU64(out, a.value ?? 0n);
       return a.errno;
     },
@@ -209,8 +239,8 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     fd_sync: (fd: number): number => (std.has(fd) ? SUCCESS : errnoOnly({ op: 'wasi', call: 'fd_sync', fd })),
     fd_datasync: (fd: number): number => (std.has(fd) ? SUCCESS : errnoOnly({ op: 'wasi', call: 'fd_datasync', fd })),
     fd_advise: (fd: number): number => (std.has(fd) ? SUCCESS : errnoOnly({ op: 'wasi', call: 'fd_advise', fd })),
-    fd_allocate: (fd: number, offset: bigint, len: bigint): number => (std.has(fd) ? BADF : errnoOnly({ op: 'wasi', call: 'fd_allocate', fd, offset, len })),
-    fd_filestat_set_size: (fd: number, size: bigint): number => (std.has(fd) ? BADF : errnoOnly({ op: 'wasi', call: 'fd_filestat_set_size', fd, size })),
+    fd_allocate: (fd: number, offset: bigint, len: bigint): number => (std.has(fd) ? BADF : sized({ op: 'wasi', call: 'fd_allocate', fd, offset, len })),
+    fd_filestat_set_size: (fd: number, size: bigint): number => (std.has(fd) ? BADF : sized({ op: 'wasi', call: 'fd_filestat_set_size', fd, size })),
     fd_fdstat_get: (fd: number, out: number): number => {
       if (std.has(fd)) {
         // An unknown file type (not a terminal), stdin readable, stdout and stderr writable.
@@ -235,7 +265,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (std.has(fd)) return BADF;
       const d = view(out, 8);
       if (d === undefined) return FAULT;
-      const a = c.ask({ op: 'wasi', call: 'fd_prestat_get', fd });
+      const a = ask({ op: 'wasi', call: 'fd_prestat_get', fd });
       if (a.errno !== SUCCESS) return a.errno;
       d.setUint32(0, 0, true); // the tag: a directory
       d.setUint32(4, a.data?.length ?? 0, true);
@@ -245,7 +275,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
     fd_readdir: (fd: number, buf: number, len: number, cookie: bigint, used: number): number => {
       if (std.has(fd)) return BADF;
       if (mem(buf, len) === undefined || view(used, 4) === undefined) return FAULT;
-      const a = c.ask({ op: 'wasi', call: 'fd_readdir', fd, cookie, max: len });
+      const a = ask({ op: 'wasi', call: 'fd_readdir', fd, cookie, max: len });
       if (a.errno !== SUCCESS) return a.errno;
       const data = a.data ?? new Uint8Array(0);
       c.pay(data.length);
@@ -257,7 +287,7 @@ export function wasiImports(c: WasiThreadContext, memoryOf: typeof guestMemory):
       if (tooLong(plen)) return NAMETOOLONG;
       const path = pathArg(p, plen);
       if (path === undefined || view(out, 4) === undefined) return path === undefined && mem(p, plen) !== undefined ? INVAL : FAULT;
-      const a = c.ask({ op: 'wasi', call: 'path_open', fd, follow: (dirflags & 1) !== 0, path, oflags, rightsBase, rightsInheriting, fdflags });
+      const a = ask({ op: 'wasi', call: 'path_open', fd, follow: (dirflags & 1) !== 0, path, oflags, rightsBase, rightsInheriting, fdflags });
       if (a.errno === SUCCESS) putU32(out, Number(a.value ?? 0n));
       return a.errno;
     },

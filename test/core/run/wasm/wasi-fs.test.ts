@@ -85,7 +85,7 @@ describe('WASI file calls over the gate', () => {
     assert.equal(await readFile(join(rw, 'a.txt'), 'utf8'), '', 'truncation is committed at once');
     await call({ call: 'fd_write', fd: other, data: Buffer.from('lost') });
     assert.equal(await readFile(join(rw, 'a.txt'), 'utf8'), '');
-    await fs.commitAll();
+    await fs.commitAll({ signal: new AbortController().signal, renaming: () => undefined });
     assert.equal(await readFile(join(rw, 'a.txt'), 'utf8'), 'lost', 'a clean end commits it');
   });
 

@@ -50,6 +50,7 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
     pay: (bytes) => {
       paid += bytes;
     },
+    payPath: () => undefined,
   };
   const wasi = wasiImports(ctx, guestMemory);
   const call = (name: string, ...args: (number | bigint)[]): number => (wasi.imports[name] as unknown as (...a: (number | bigint)[]) => number)(...args);
@@ -57,6 +58,10 @@ function guest(count: number, len: number, answer: (req: WasiRequest) => WasiAns
   const copied = (): number => asked.reduce((n, r) => n + (r.call === 'fd_write' ? r.data.length : 0), 0);
   return { call, asked, copied, view, wasi, paid: () => paid };
 }
+/** What one iovec pays, in bytes' worth (sixteen units of one in 64: wasi-thread.ts). */
+const IOVEC_BYTES = 16 * 64;
+/** What a call forwarded to the host pays (1,024 units: wasi-thread.ts). */
+const CALL_BYTES = 1024 * 64;
 const answer = (errno: number, value?: bigint): WasiAnswer => ({ kind: 'wasi', errno, ...(value !== undefined ? { value } : {}) });
 
 describe('WASI fd_write in the module thread', () => {
@@ -73,11 +78,12 @@ describe('WASI fd_write in the module thread', () => {
     assert.equal(g.copied(), 0);
   });
 
-  it('a large write the host would refuse (past the file bound) gets its errno, nothing copied or paid; one it takes is copied once and pays its fuel', () => {
+  it('a large write the host would refuse (past the file bound) gets its errno, nothing copied and its bytes unpaid; one it takes is copied once and pays its fuel', () => {
     const refused = guest(1024, MiB, (req) => answer(req.call === 'fd_write_check' ? ERRNO.FBIG : ERRNO.SUCCESS));
     assert.equal(refused.call('fd_write', 5, IOVS, 1024, NWRITTEN), ERRNO.FBIG);
     assert.equal(refused.copied(), 0);
-    assert.equal(refused.paid(), 0);
+    // Paid for its 1,024 iovecs (sixteen units each) and its check, never for the bytes refused.
+    assert.equal(refused.paid(), 1024 * IOVEC_BYTES + CALL_BYTES);
     const taken = guest(3, MiB, (req) => answer(ERRNO.SUCCESS, req.call === 'fd_write' ? BigInt(req.data.length) : undefined));
     assert.equal(taken.call('fd_write', 5, IOVS, 3, NWRITTEN), ERRNO.SUCCESS);
     assert.deepEqual(
@@ -85,7 +91,7 @@ describe('WASI fd_write in the module thread', () => {
       ['fd_write_check', 'fd_write'],
     );
     assert.equal(taken.copied(), 3 * MiB);
-    assert.equal(taken.paid(), 3 * MiB);
+    assert.equal(taken.paid(), 3 * MiB + 3 * IOVEC_BYTES + 2 * CALL_BYTES);
     assert.equal(taken.view.getUint32(NWRITTEN, true), 3 * MiB);
   });
 
@@ -110,11 +116,11 @@ describe('WASI fd_write in the module thread', () => {
     assert.equal(err.call('fd_close', 1), ERRNO.SUCCESS);
     assert.equal(err.call('fd_write', 1, IOVS, 1024, NWRITTEN), ERRNO.BADF);
     assert.equal(err.copied(), 0);
-    // What stdout takes pays its fuel; what past its limit stops the module paid none.
-    assert.equal(out.paid(), 0);
+    // What stdout takes pays its fuel; what past its limit stops the module paid for its iovecs only.
+    assert.equal(out.paid(), 1024 * IOVEC_BYTES);
     const taken = guest(2, 2048, () => answer(ERRNO.BADF));
     assert.equal(taken.call('fd_write', 1, IOVS, 2, NWRITTEN), ERRNO.SUCCESS);
-    assert.equal(taken.paid(), 4096);
+    assert.equal(taken.paid(), 4096 + 2 * IOVEC_BYTES);
   });
 
   it('a module making 3 GiB of such writes gets BADF each time and goes on', async () => {
