@@ -5,7 +5,7 @@
 // read-only to a process skill and to shell.exec_safe's command, even inside a write grant, and a
 // directory it plants at the log's write lock is removed (the run denied) before its end record; a
 // process skill run with `--sandbox none` can rewrite it, and verify then shows the edit. Nor can a
-// skill bloat its own record: a WASI module, which goes on after each refusal, is refused 6,000
+// skill bloat its own record: a WASI module, which goes on after each refusal, is refused 3,000
 // times, and a python skill asks the egress proxy for 150 distinct hosts (each by a tunnel and a plain request); each record names each
 // refusal once, and no host the skill asked for.
 import assert from 'node:assert/strict';
@@ -165,7 +165,7 @@ const rows: Attack[] = [
     },
   },
   {
-    what: 'a WASI module refused 6,000 times over (an absolute path, a `..` path) floods its own audit record',
+    what: 'a WASI module refused 3,000 times over (an absolute path, a `..` path) floods its own audit record',
     code: null,
     exit: 0,
     attempt: (sc) => runTarget('./bundles/flood', {}, { cwd: sc.work, policy: 'write.policy.yaml', audit: join(sc.work, 'logs', 'flood.jsonl') }),
@@ -174,7 +174,7 @@ const rows: Attack[] = [
       const log = await readFile(join(sc.work, 'logs', 'flood.jsonl'), 'utf8');
       const end = JSON.parse(log.trimEnd().split('\n').at(-1) as string) as { policy: { decision: string; denials: { scope: string; code: string }[] } };
       assert.equal(end.policy.decision, 'deny');
-      // Before, each refusal was a denial of its own: 6,000 of them, about 850 KB in one record.
+      // Before, each refusal was a denial of its own (6,000 of them made one record of about 850 KB).
       assert.deepEqual(end.policy.denials.map((d) => [d.scope, d.code]), [
         ['fs.read', 'POLICY_PATH_DENIED'],
         ['fs.read', 'POLICY_PATH_INVALID'],
