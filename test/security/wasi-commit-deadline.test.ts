@@ -14,10 +14,9 @@ import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { COMMIT_GRACE_MS } from '../../src/core/run/thread-limits.js';
-import { entry, writeBundle } from '../helpers/bundles.js';
 import { engine, errorCodes, policyFrom } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
-import { compileWat } from '../helpers/wat.js';
+import { writeWasmBundle } from '../helpers/wat.js';
 
 const FILES = 3;
 const DEADLINE_MS = 1500;
@@ -36,11 +35,8 @@ describe("the commit of a WASI command's open files is bounded by its deadline",
     const names = Array.from({ length: FILES }, (_, i) => `f${String(i).padStart(3, '0')}`);
     for (const name of names) await writeFile(join(granted, name), '');
     const perms = { 'fs.read': [granted], 'fs.write': [granted] };
-    const dir = join(root, 'bundle');
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'skill.wasm'), await compileWat('hostile-commit-flood'));
     const limits = { max_execution_time: `${DEADLINE_MS}ms` };
-    const target = await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', runtime_limits: limits, requested_permissions: perms, input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {} })] });
+    const target = await writeWasmBundle(join(root, 'bundle'), 'hostile-commit-flood', { limits, perms });
     const t = performance.now();
     const r = await engine({ cwd: root, target, input: {}, policy: policyFrom({ permissions: perms }, root) });
     const ms = performance.now() - t;

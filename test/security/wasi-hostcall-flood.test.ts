@@ -8,13 +8,12 @@
 // within a fraction of its deadline (RUN_WASM_FUEL_EXHAUSTED).
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { entry, writeBundle } from '../helpers/bundles.js';
 import { engine, errorCodes, policyFrom } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
-import { compileWat } from '../helpers/wat.js';
+import { writeWasmBundle } from '../helpers/wat.js';
 
 describe('a WASI call pays for the exchange with the host, and a resize for the bytes it clears', () => {
   const tmp = tempDir('skillctl-wasi-calls-');
@@ -32,12 +31,9 @@ describe('a WASI call pays for the exchange with the host, and a resize for the 
       const granted = join(root, `granted-${fixture}`);
       await mkdir(granted, { recursive: true });
       const perms = { 'fs.read': [granted], 'fs.write': [granted] };
-      const dir = join(root, fixture);
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'skill.wasm'), await compileWat(fixture));
       // A deadline far beyond what the budget allows: the budget must be what stops the module.
       const limits = { max_execution_time: '20s' };
-      const target = await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', runtime_limits: limits, requested_permissions: perms, input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {} })] });
+      const target = await writeWasmBundle(join(root, fixture), fixture, { limits, perms });
       const t = performance.now();
       const r = await engine({ cwd: root, target, input: {}, policy: policyFrom({ permissions: perms }, root) });
       const ms = performance.now() - t;

@@ -8,13 +8,11 @@
 // within a fraction of a second (RUN_WASM_FUEL_EXHAUSTED).
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { entry, writeBundle } from '../helpers/bundles.js';
 import { engine, errorCodes } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
-import { compileWat } from '../helpers/wat.js';
+import { writeWasmBundle } from '../helpers/wat.js';
 
 describe('WASI fd_write and fd_read pay for their iovecs', () => {
   const tmp = tempDir('skillctl-wasi-iovecs-');
@@ -26,12 +24,9 @@ describe('WASI fd_write and fd_read pay for their iovecs', () => {
 
   for (const fn of ['write', 'read'] as const) {
     it(`a loop of fd_${fn} of 1,024 empty iovecs is stopped by its fuel, not by its deadline`, async () => {
-      const dir = join(root, fn);
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'skill.wasm'), await compileWat('hostile-empty-iovecs'));
       // A deadline far beyond what the budget allows: the budget must be what stops the module.
       const limits = { max_execution_time: '20s' };
-      const target = await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: ['skill.wasm', '_start', fn[0] as string], runtime_limits: limits, input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {} })] });
+      const target = await writeWasmBundle(join(root, fn), 'hostile-empty-iovecs', { args: ['_start', fn[0] as string], limits });
       const t = performance.now();
       const r = await engine({ cwd: root, target, input: {} });
       const ms = performance.now() - t;

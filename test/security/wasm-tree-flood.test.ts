@@ -10,10 +10,9 @@ import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { entry, writeBundle } from '../helpers/bundles.js';
 import { engine, errorCodes, policyFrom } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
-import { compileWat } from '../helpers/wat.js';
+import { writeWasmBundle } from '../helpers/wat.js';
 
 describe('fs_read_tree pays for the entries it walks', () => {
   const tmp = tempDir('skillctl-wasm-tree-');
@@ -28,12 +27,9 @@ describe('fs_read_tree pays for the entries it walks', () => {
     await mkdir(granted, { recursive: true });
     for (let i = 0; i < 5000; i++) await writeFile(join(granted, `f${i}`), '');
     const perms = { 'fs.read': [granted] };
-    const dir = join(root, 'bundle');
-    await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'skill.wasm'), await compileWat('hostile-tree-flood'));
     // A deadline far beyond what the budget allows: the budget must be what stops the module.
     const limits = { max_execution_time: '20s' };
-    const target = await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: 'skill.wasm', runtime_limits: limits, requested_permissions: perms, input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {} })] });
+    const target = await writeWasmBundle(join(root, 'bundle'), 'hostile-tree-flood', { limits, perms });
     const t = performance.now();
     const r = await engine({ cwd: root, target, input: granted, policy: policyFrom({ permissions: perms }, root) });
     const ms = performance.now() - t;

@@ -10,13 +10,12 @@
 // most the 610 directories it pays for.
 import assert from 'node:assert/strict';
 import { realpathSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import { entry, writeBundle } from '../helpers/bundles.js';
 import { engine, errorCodes, policyFrom } from '../helpers/run.js';
 import { tempDir } from '../helpers/tmp.js';
-import { compileWat } from '../helpers/wat.js';
+import { writeWasmBundle } from '../helpers/wat.js';
 
 async function countDirs(dir: string): Promise<number> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
@@ -39,12 +38,9 @@ describe('fs_write_file pays for the parent directories it creates', () => {
       const granted = join(root, fn);
       await mkdir(granted, { recursive: true });
       const perms = { 'fs.write': [granted] };
-      const dir = join(root, `bundle-${fn}`);
-      await mkdir(dir, { recursive: true });
-      await writeFile(join(dir, 'skill.wasm'), await compileWat('hostile-write-parents'));
       // A deadline far beyond what the budget allows: the budget must be what stops the module.
       const limits = { max_execution_time: '20s' };
-      const target = await writeBundle(dir, { entrypoints: [entry({ runtime: 'wasm', command: ['skill.wasm', fn], runtime_limits: limits, requested_permissions: perms, input_schema: { properties: { path: {} } }, output_schema: { properties: { ok: {} } }, error_schema: {} })] });
+      const target = await writeWasmBundle(join(root, `bundle-${fn}`), 'hostile-write-parents', { args: [fn], limits, perms });
       const t = performance.now();
       const r = await engine({ cwd: root, target, input: granted, policy: policyFrom({ permissions: perms }, root) });
       const ms = performance.now() - t;
