@@ -15,7 +15,9 @@
  * cannot lead elsewhere. Each answer is recorded for the audit trail; a refusal is a 403 that
  * names its code.
  */
+import type * as Http from 'node:http';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type * as Net from 'node:net';
 import type { Socket } from 'node:net';
 import type * as Tls from 'node:tls';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -122,7 +124,11 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
   };
   const [http, net] = await Promise.all([import('node:http'), import('node:net')]);
   const secure = authority !== undefined ? await Promise.all([import('node:https'), import('node:tls')]) : undefined;
-  const agents = { agent: new http.Agent({ keepAlive: true, maxTotalSockets: MAX_UPSTREAM }), ...(secure !== undefined ? { agentTls: new secure[0].Agent({ maxTotalSockets: MAX_UPSTREAM }) } : {}) };
+  const isClosed = (): boolean => closed;
+  const agents = {
+    agent: sealed(new http.Agent({ keepAlive: true, maxTotalSockets: MAX_UPSTREAM }), isClosed, net.Socket),
+    ...(secure !== undefined ? { agentTls: sealed(new secure[0].Agent({ maxTotalSockets: MAX_UPSTREAM }), isClosed, net.Socket) } : {}),
+  };
   const wire: Wire = { request: http.request, connect: net.connect, track, ...agents, ...(secure !== undefined ? { requestTls: secure[0].request } : {}) };
   const unanswered = new WeakMap<Socket, number>();
   const handle = (req: IncomingMessage, res: ServerResponse, origin: string | undefined): void => {
@@ -194,6 +200,22 @@ export async function startEgressProxy(socketPath: string, gate: EgressGate, aut
       await pinned.close();
     },
   };
+}
+
+/**
+ * An agent that opens no connection once the proxy is closed. Each of its connections that
+ * close() ends hands its place to a request still waiting for one (destroyed, but still in the
+ * agent's queue), and the agent would connect for it: to the server, after the run.
+ */
+function sealed<A extends Http.Agent>(agent: A, closed: () => boolean, Socket: typeof Net.Socket): A {
+  const open = agent.createConnection.bind(agent);
+  agent.createConnection = (options, done) => {
+    if (!closed()) return open(options, done);
+    // An unconnected socket stands for the stream the callback's type asks for; the error ends the request.
+    done?.(new Error('skillctl egress: the run has ended'), new Socket());
+    return undefined;
+  };
+  return agent;
 }
 
 /**

@@ -8,8 +8,8 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createPolicyGate, grantPermissions, loadPolicy, type RecordingGate } from '../../../../src/core/policy/index.js';
-import { MAX_CONNECTIONS, MAX_PIPELINED, startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
-import { serve, type TestServer } from '../../../helpers/network.js';
+import { MAX_CONNECTIONS, MAX_PIPELINED, MAX_UPSTREAM, startEgressProxy, type EgressProxy } from '../../../../src/core/run/egress/proxy.js';
+import { serve, serveRaw, type TestServer } from '../../../helpers/network.js';
 import { tempDir } from '../../../helpers/tmp.js';
 
 interface Answer {
@@ -248,6 +248,38 @@ describe('egress proxy', () => {
     await assert.rejects(startEgressProxy(join(planted, 'proxy.sock'), gate), { code: 'EEXIST' });
     assert.ok(existsSync(planted));
     assert.ok(!existsSync(join(planted, 'proxy.sock')));
+  });
+
+  it(`opens no connection to a server once closed, though requests still wait for one of its ${MAX_UPSTREAM}`, async () => {
+    // A server that never answers: every request holds its connection until the proxy ends it.
+    let connections = 0;
+    const holder = await serveRaw(() => void connections++);
+    const dir = join(tmp, 'holding');
+    const policy = loadPolicy(Buffer.from(JSON.stringify({ version: 1, permissions: { 'net.http': [`http://127.0.0.1:${holder.port}/`] } })), { file: 'policy.json', baseDir: tmp });
+    assert.ok(policy.policy, JSON.stringify(policy.diagnostics));
+    const grant = await grantPermissions({ 'net.http': ['http://*'] }, {}, policy.policy, { cwd: tmp, pathEnv: '' });
+    const p = await startEgressProxy(join(dir, 'proxy.sock'), createPolicyGate(grant.granted, { cwd: tmp, pathEnv: '' }));
+    tokens.set(join(dir, 'proxy.sock'), p.token);
+    let closed = false;
+    try {
+      const one = `GET http://127.0.0.1:${holder.port}/hold HTTP/1.1\r\nHost: 127.0.0.1:${holder.port}\r\n\r\n`;
+      // More requests than the proxy holds connections for: the rest wait for a place.
+      const clients = await Promise.all(Array.from({ length: Math.ceil((MAX_UPSTREAM + 64) / 16) }, () => admitted(join(dir, 'proxy.sock'))));
+      for (const c of clients) {
+        c.on('error', () => undefined);
+        c.write(one.repeat(16));
+      }
+      for (let waited = 0; connections < MAX_UPSTREAM && waited < 10_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(connections, MAX_UPSTREAM);
+      closed = true;
+      await p.close();
+      // Each connection it ends gives a waiting request its place; none may be taken.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(connections, MAX_UPSTREAM, `${connections - MAX_UPSTREAM} connection(s) opened after close`);
+    } finally {
+      if (!closed) await p.close();
+      await holder.close();
+    }
   });
 
   it('close ends open tunnels and removes its directory', async () => {
