@@ -114,10 +114,17 @@ let whole: Server;
 let wholePort = 0;
 /** The connections the sites gave up to HTTP/2: not theirs to close. */
 const upgraded = new Set<Socket>();
-/** Connections to `holder`, which answers nothing: now, and the most at once. */
+/**
+ * Connections to `holder`, which answers nothing: now, and the most at once, sampled between
+ * turns of the event loop. Counted on each event, a connection skillctl opened once another had
+ * closed (the agent gives a freed place to a waiting request) could be accepted in the same
+ * turn before the other's close was read, one more than skillctl ever held. A connection too
+ * many stays open (the holder never answers), so a sample sees it.
+ */
 let holder: Server;
 let holderPort = 0;
 const held = { now: 0, most: 0 };
+let sampler: NodeJS.Timeout;
 
 const neverAsked = (path: string) => (r: Ran): void => {
   said(/^HTTP\/1\.1 200 /)(r);
@@ -225,9 +232,10 @@ describe('egress smuggling: what the proxy checked once is all it carries', () =
     wholePort = await listen(whole);
     holder = createServer(() => undefined);
     holder.on('connection', (c: Socket) => {
-      held.most = Math.max(held.most, ++held.now);
+      held.now++;
       c.on('close', () => held.now--);
     });
+    sampler = setInterval(() => (held.most = Math.max(held.most, held.now)), 5);
     holderPort = await listen(holder);
     const python = (command: string, file: string, text: string) => ({
       entrypoints: [entry({ runtime: 'python', runtime_version: PYTHON_VERSION, command, output_schema: OK, requested_permissions: { 'net.http': ['http://*'] } })],
@@ -243,6 +251,7 @@ describe('egress smuggling: what the proxy checked once is all it carries', () =
     await writeFile(join(s.work, POLICY), ['version: 1', 'permissions:', '  fs.read: [.]', '  net.http:', `    - http://127.0.0.1:${sitePort}/public`, `    - http://127.0.0.1:${holderPort}/public`, `    - http://127.0.0.1:${wholePort}`, ''].join('\n'));
   });
   after(async () => {
+    clearInterval(sampler);
     for (const server of [site, whole, holder]) server.closeAllConnections();
     for (const socket of upgraded) socket.destroy();
     await new Promise((resolve) => site.close(resolve));
