@@ -8,12 +8,12 @@
 import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { Worker, MessageChannel, type ResourceLimits } from 'node:worker_threads';
-import { CODES, diag, type Code, type Diagnostic } from '../../diagnostics.js';
+import { diag, type Diagnostic } from '../../diagnostics.js';
 import { sha256 } from '../../digest/index.js';
 import { readBounded } from '../../fs/read-bounded.js';
 import { commandArgv, type Entrypoint } from '../../manifest/index.js';
 import { checkedFs, type CheckedFs, type GateUse, type RecordingGate } from '../../policy/index.js';
-import { failed, interrupted, parseJsonOutput, type Attempt, type RunStatus } from '../attempt.js';
+import { interrupted, type Attempt } from '../attempt.js';
 import { HostWork, stoppableFs } from '../wasm/host-work.js';
 import { serveHostcall, type HostAnswer, type HostRequest } from '../wasm/hostcalls.js';
 import { MAX_MODULE_BYTES, prepareModule, PAGE_BYTES, type PreparedModule } from '../wasm/module.js';
@@ -23,16 +23,14 @@ import { THREAD_OPTIONS, THREAD_SOURCE } from '../wasm/thread-source.js';
 import { validationRefusal } from '../wasm/validation-work.js';
 import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
 import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
-import type { WasiExit } from '../wasm/wasi-thread.js';
 import { builtinThreadLimits, COMMIT_GRACE_MS } from '../thread-limits.js';
+import { attempt, interpret } from './wasm-outcome.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
 export const WASM_DEFAULT_FUEL = 10_000_000;
 /** The export a module's entry is when the command names none (every provenact bundle uses it). */
 export const WASM_DEFAULT_ENTRY = 'run';
-/** What provenact's placeholder skills write instead of a result. */
-export const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';
 
 /** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
 export const WASI_MAX_STDERR_BYTES = 64 * 1024;
@@ -103,10 +101,6 @@ export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named 
   return engineValid(prepared.bytes) ? prepared : invalid('rewritten module');
 }
 
-function attempt(status: RunStatus, d: Diagnostic, stdoutTruncated = false): Attempt {
-  return { outcome: failed(status, [d]), stdoutTruncated, stderrTruncated: false };
-}
-
 /** The bare capability kinds the run used, sorted and distinct (provenact's `caps_used`). */
 export function capsUsed(uses: readonly GateUse[]): string[] {
   return [...new Set(uses.filter((u) => u.allowed).map((u) => u.scope))].sort();
@@ -118,78 +112,6 @@ export function capsUsed(uses: readonly GateUse[]): string[] {
  * and the output comes back as a string, whatever the return value, as provenact takes it.
  */
 export type WasmIo = 'json' | 'bytes';
-
-/**
- * A WASI command's end: stdout is its output, as a process's is; a non-zero status with JSON on
- * stdout is the skill's error (for a contract entrypoint), else a failure naming the status.
- */
-async function interpretExit(r: WasiExit, io: WasmIo, onOutput: (bytes: Uint8Array | null) => void): Promise<Attempt> {
-  onOutput(r.stdout);
-  const flags = { stdoutTruncated: false, stderrTruncated: r.stderrTruncated, stderr: Buffer.from(r.stderr).toString('utf8') };
-  const failure = (): Attempt => ({ outcome: failed('failed', [diag('RUN_SKILL_FAILED', `the module exited with status ${r.code}`)]), ...flags });
-  if (io === 'bytes') {
-    if (r.code !== 0) return failure();
-    try {
-      return { outcome: { kind: 'output', value: new TextDecoder('utf-8', { fatal: true }).decode(r.stdout) }, ...flags };
-    } catch {
-      return { outcome: failed('output_invalid', [diag('RUN_OUTPUT_NOT_JSON', "the module's output is not UTF-8 text; it was discarded")]), ...flags };
-    }
-  }
-  if (r.code === 0) {
-    const parsed = await parseJsonOutput(r.stdout, 'output');
-    return { outcome: 'value' in parsed ? { kind: 'output', value: parsed.value } : failed('output_invalid', parsed.diagnostics), ...flags };
-  }
-  if (r.stdout.length > 0) {
-    const parsed = await parseJsonOutput(r.stdout, 'error');
-    if ('value' in parsed) return { outcome: { kind: 'error', value: parsed.value }, ...flags };
-  }
-  return failure();
-}
-
-async function interpret(r: ThreadResult, module: PreparedModule, limits: WasmLimits, io: WasmIo, onOutput: (bytes: Uint8Array | null) => void): Promise<Attempt> {
-  switch (r.t) {
-    case 'exit':
-      return interpretExit(r, io, onOutput);
-    case 'done': {
-      const bytes = r.output ?? (r.returned !== null ? new TextEncoder().encode(String(r.returned)) : new Uint8Array(0));
-      onOutput(bytes);
-      if (bytes.length > limits.maxOutputBytes) return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `the output passed ${limits.maxOutputBytes} bytes; it was discarded`), true);
-      if (Buffer.from(bytes).toString('utf8') === UNIMPLEMENTED_MARKER) {
-        return attempt('failed', diag('RUN_WASM_UNIMPLEMENTED', `the module wrote ${UNIMPLEMENTED_MARKER}${r.returned !== null ? ` and returned ${r.returned}` : ''}: it is a placeholder that implements nothing`));
-      }
-      if (io === 'bytes') {
-        try {
-          return { outcome: { kind: 'output', value: new TextDecoder('utf-8', { fatal: true }).decode(bytes) }, stdoutTruncated: false, stderrTruncated: false };
-        } catch {
-          return attempt('output_invalid', diag('RUN_OUTPUT_NOT_JSON', "the module's output is not UTF-8 text; it was discarded"));
-        }
-      }
-      const failedReturn = r.output !== null && r.returned !== null && r.returned !== 0;
-      const parsed = await parseJsonOutput(bytes, failedReturn ? 'error' : 'output');
-      if (failedReturn) {
-        if ('value' in parsed) return { outcome: { kind: 'error', value: parsed.value }, stdoutTruncated: false, stderrTruncated: false };
-        return attempt('failed', diag('RUN_SKILL_FAILED', `the module returned ${r.returned}`));
-      }
-      return 'value' in parsed ? { outcome: { kind: 'output', value: parsed.value }, stdoutTruncated: false, stderrTruncated: false } : { outcome: failed('output_invalid', parsed.diagnostics), stdoutTruncated: false, stderrTruncated: false };
-    }
-    case 'denied': {
-      const code: Code = Object.hasOwn(CODES, r.code) ? (r.code as Code) : 'POLICY_PERMISSION_DENIED';
-      return attempt('denied', diag(code, `${r.operation}: ${r.reason}`));
-    }
-    case 'trap':
-      if (r.fuel) return attempt('failed', diag('RUN_WASM_FUEL_EXHAUSTED', `fuel exhausted: the module executed its ${limits.fuel ?? 0} instructions and was stopped`));
-      return attempt('failed', diag('RUN_WASM_TRAP', `the module trapped: ${r.message}${module.metered ? '' : ' (unmetered)'}`));
-    case 'output_limit':
-      if (module.wasi) return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `stdout passed ${limits.maxOutputBytes} bytes; the module was stopped and its output discarded`), true);
-      return attempt('output_limit', diag('RUN_OUTPUT_LIMIT', `output_write of ${r.size} bytes passed ${limits.maxOutputBytes} bytes; the module was stopped`), true);
-    case 'invalid':
-      return attempt('unavailable', diag('RUN_WASM_INVALID', `the module could not be instantiated: ${r.message}`));
-    default: {
-      const never: never = r;
-      return never;
-    }
-  }
-}
 
 export interface WasmJob {
   readonly module: PreparedModule;
