@@ -27,6 +27,7 @@ import { openEgress, planEgress, type EgressPlan } from '../egress/open.js';
 import { programWritable } from '../writable.js';
 import { findInterpreter, nodePermissionFlag, nodeReadsProxyEnv, versionCheck, type HostNode, type Interpreter } from './interpreter.js';
 import { interpreterShown } from './interpreter-shown.js';
+import { bundleModulesOnly } from './node-module-search.js';
 import { pushAll } from '../../findings.js';
 
 export interface ProcessRuntimeOptions {
@@ -218,6 +219,8 @@ export async function prepareProcess(o: ProcessRuntimeOptions): Promise<Preparat
   // Inside bubblewrap the bundle is at BUNDLE_MOUNT: the script and the flags that name the
   // bundle point there (arguments and flags hold no other path to it).
   if (sandbox === 'bwrap') command = command.map((arg) => inBundleMount(arg, o.bundleDir));
+  // Without it, node searches the node_modules above the bundle for a bare module name (node-module-search.ts).
+  else if (o.ep.runtime === 'node' && nodePermissionFlag(runtime.version) !== undefined) command.splice(1, 0, bundleModulesOnly(o.bundleDir));
 
   let memory: CapScope = 'none';
   let processes: CapScope = o.cgroup !== undefined ? 'run' : 'none';
