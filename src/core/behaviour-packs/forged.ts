@@ -17,7 +17,8 @@
  *   identity line (`skill profile=…`), a cut mark (only dots), a section header (`[`, or a
  *   section-like name between any two brackets: `⁅NEXT LOOP⁆`), a finding as skillctl prints one
  *   (`warning PACK_BUDGET_CLAMPED: …`), or starts with a blank braille cell (an indent the schema's
- *   whitespace rule does not see).
+ *   whitespace rule does not see);
+ * - five or more combining marks in a row, drawn over the lines around them.
  *
  * Pure and linear in the line's length.
  */
@@ -38,15 +39,20 @@ const EMOJI_VARIATION = /(\p{Emoji})[\ufe0e\ufe0f]/gu;
 const EMOJI_JOINER = /(\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})/gu;
 
 /**
- * Cyrillic, Greek and Armenian letters that print as Latin ones (`ѕkill` is Cyrillic dze and
- * `kill`), each with the letter it passes for; NFKC leaves them alone.
+ * Letters of other scripts that print as Latin ones (`ѕkill` is Cyrillic dze and `kill`), each
+ * with the letter it passes for: Cyrillic, Greek, Armenian, Cherokee (capital and small) and
+ * Lisu letters as Unicode's confusables data (UTS #39) maps them, and every Latin small capital
+ * as the letter it is (`ꜱᴋɪʟʟ`). NFKC leaves them all alone.
  */
 const LOOKALIKES = new Map(
   (
     'аa вB сc еe һh іi јj ӏl ԁd оo рp ԛq ѕs ԝw хx уy кk ѵv ' +
     'АA ВB СC ЕE НH ІI ЈJ КK МM ОO РP ЅS ТT ХX ҮY ԚQ ԜW ӀI ' +
     'αa οo ρp ιi κk νv υu ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX ' +
-    'օo սu ոn'
+    'օo սu ոn ' +
+    'ᎠD ᎡR ᎢT Ꭵi ᎩY ᎪA ᎫJ ᎬE ᎳW ᎷM ᎻH ᎽY ᏀG Ꮒh ᏃZ Ꮟb ᏒR ᏔW ᏕS ᏙV ᏚS ᏞL ᏟC ᏢP ᏦK Ꮷd ᏳG ᏴB ꭵi ꮁr ꮃw ꮓz ꮩv ꮪs ꮯc ' +
+    'ꓐB ꓑP ꓒd ꓓD ꓔT ꓖG ꓗK ꓙJ ꓚC ꓜZ ꓝF ꓟM ꓠN ꓡL ꓢS ꓣR ꓦV ꓧH ꓪW ꓫX ꓬY ꓮA ꓰE ꓲI ꓳO ꓴU ' +
+    'ᴀa ʙb ᴄc ᴅd ᴇe ꜰf ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ꞯq ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz'
   )
     .split(' ')
     .map((pair) => [pair.slice(0, 1), pair.slice(1)] as const),
@@ -85,10 +91,19 @@ export function hiddenText(text: string): string | undefined {
   return undefined;
 }
 
+/**
+ * More combining marks on one character than any script writes (Vietnamese stacks two, Tibetan
+ * and Hebrew with cantillation three or four): some agent UIs draw such a stack over the lines
+ * above and below it, where it covers or passes for their text.
+ */
+const STACKED_MARKS = /\p{M}{5,}/u;
+
 /** Why `line` cannot be served as a pack's line, or undefined when it can. */
 export function forgedLine(line: string): string | undefined {
   const hidden = hiddenText(line);
   if (hidden !== undefined) return hidden;
+  const stack = STACKED_MARKS.exec(line);
+  if (stack !== null) return `it stacks ${[...stack[0]].length} combining marks on one character, which prints over the lines around it`;
   const reads = skeleton(line);
   const shape = STRUCTURE.find(([re]) => re.test(reads));
   return shape === undefined ? undefined : `it reads as ${shape[1]}`;
