@@ -8,7 +8,21 @@ import { failed, parseJsonOutput, type Attempt, type RunStatus } from '../attemp
 import type { PreparedModule } from '../wasm/module.js';
 import type { ThreadResult } from '../wasm/thread.js';
 import type { WasiExit } from '../wasm/wasi-thread.js';
-import type { WasmIo, WasmLimits } from './wasm.js';
+
+export interface WasmLimits {
+  readonly timeoutMs: number;
+  readonly maxOutputBytes: number;
+  readonly memoryBytes: number;
+  /** Instructions; null: not metered (only for measuring the cost of metering). */
+  readonly fuel: number | null;
+}
+
+/**
+ * How the module's bytes map to the run's JSON: `json`, the input is its canonical JSON and the
+ * output must be JSON; `bytes` (a provenact bundle), a string input is passed as its UTF-8 bytes
+ * and the output comes back as a string, whatever the return value, as provenact takes it.
+ */
+export type WasmIo = 'json' | 'bytes';
 
 /** What provenact's placeholder skills write instead of a result. */
 const UNIMPLEMENTED_MARKER = 'UNIMPLEMENTED_HOSTCALL';

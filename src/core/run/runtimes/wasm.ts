@@ -24,7 +24,9 @@ import { validationRefusal } from '../wasm/validation-work.js';
 import { WASI_UNCHECKED_WRITE_BYTES } from '../wasm/wasi-abi.js';
 import { wasiFs, type Preopen, type WasiAnswer, type WasiRequest } from '../wasm/wasi-fs.js';
 import { builtinThreadLimits, COMMIT_GRACE_MS } from '../thread-limits.js';
-import { attempt, interpret } from './wasm-outcome.js';
+import { attempt, interpret, type WasmIo, type WasmLimits } from './wasm-outcome.js';
+
+export type { WasmIo, WasmLimits } from './wasm-outcome.js';
 
 /** provenact's defaults: 8 MiB of memory, 10,000,000 instructions. */
 export const WASM_DEFAULT_MEMORY_BYTES = 8 * 1024 * 1024;
@@ -34,14 +36,6 @@ export const WASM_DEFAULT_ENTRY = 'run';
 
 /** What a WASI module's stderr may hold; past it, the rest is dropped (stderr is shown, never audited). */
 export const WASI_MAX_STDERR_BYTES = 64 * 1024;
-
-export interface WasmLimits {
-  readonly timeoutMs: number;
-  readonly maxOutputBytes: number;
-  readonly memoryBytes: number;
-  /** Instructions; null: not metered (only for measuring the cost of metering). */
-  readonly fuel: number | null;
-}
 
 export interface WasmModuleFile {
   readonly bytes: Uint8Array;
@@ -105,13 +99,6 @@ export function checkWasmModule(file: WasmModuleFile, limits: WasmLimits, named 
 export function capsUsed(uses: readonly GateUse[]): string[] {
   return [...new Set(uses.filter((u) => u.allowed).map((u) => u.scope))].sort();
 }
-
-/**
- * How the module's bytes map to the run's JSON: `json`, the input is its canonical JSON and the
- * output must be JSON; `bytes` (a provenact bundle), a string input is passed as its UTF-8 bytes
- * and the output comes back as a string, whatever the return value, as provenact takes it.
- */
-export type WasmIo = 'json' | 'bytes';
 
 export interface WasmJob {
   readonly module: PreparedModule;
