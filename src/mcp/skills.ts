@@ -248,21 +248,41 @@ export async function skillResources(catalogue: SkillCatalogue): Promise<Resourc
   return (await catalogue.list()).skills.flatMap((s) => s.files.map((f) => fileResource(s, f)));
 }
 
-/** The direct children of directory `dir` (a path below the skill's root; '' for the root). */
-function children(s: ServedSkill, dir: string): Resource[] | undefined {
-  const prefix = dir === '' ? '' : `${dir}/`;
-  const files: Resource[] = [];
-  const dirs = new Set<string>();
+/** Each skill's directories and their children, made once for an entry (a walk reads every directory of it). */
+const directoriesOf = new WeakMap<ServedSkill, ReadonlyMap<string, readonly Resource[]>>();
+
+/** Every directory of `s` that holds a file, below it or in it ('' for the root), with its children: files, then subdirectories by name. */
+function directories(s: ServedSkill): ReadonlyMap<string, readonly Resource[]> {
+  const kept = directoriesOf.get(s);
+  if (kept !== undefined) return kept;
+  const files = new Map<string, Resource[]>([['', []]]);
+  const subdirs = new Map<string, Set<string>>();
   for (const f of s.files) {
-    if (!f.path.startsWith(prefix)) continue;
-    const rest = f.path.slice(prefix.length);
-    const slash = rest.indexOf('/');
-    if (slash < 0) files.push(fileResource(s, f));
-    else dirs.add(rest.slice(0, slash));
+    let dir = '';
+    for (let from = 0, slash = f.path.indexOf('/'); slash >= 0; from = slash + 1, slash = f.path.indexOf('/', from)) {
+      let names = subdirs.get(dir);
+      if (names === undefined) subdirs.set(dir, (names = new Set()));
+      names.add(f.path.slice(from, slash));
+      dir = f.path.slice(0, slash);
+    }
+    let here = files.get(dir);
+    if (here === undefined) files.set(dir, (here = []));
+    here.push(fileResource(s, f));
   }
-  if (dir !== '' && files.length === 0 && dirs.size === 0) return undefined;
-  const sub = [...dirs].sort().map((d): Resource => ({ uri: skillUri(s.path, `${prefix}${d}`), name: d, mimeType: 'inode/directory' }));
-  return [...files, ...sub];
+  const made = new Map<string, readonly Resource[]>();
+  for (const dir of new Set([...files.keys(), ...subdirs.keys()])) {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const sub = [...(subdirs.get(dir) ?? [])].sort().map((d): Resource => ({ uri: skillUri(s.path, `${prefix}${d}`), name: d, mimeType: 'inode/directory' }));
+    made.set(dir, [...(files.get(dir) ?? []), ...sub]);
+  }
+  directoriesOf.set(s, made);
+  return made;
+}
+
+/** The direct children of directory `dir` (a path below the skill's root; '' for the root), or undefined when it holds no file. */
+function children(s: ServedSkill, dir: string): Resource[] | undefined {
+  const kids = directories(s).get(dir);
+  return kids === undefined ? undefined : [...kids];
 }
 
 /** Registers the extension's methods on the server (declared with `resources` and the extension). */

@@ -73,6 +73,12 @@ export class DigestCache {
   /** Refused folders by key: the files (with the root .skillignore) and the findings. */
   readonly #refused = new Map<string, { readonly files: readonly PathIdentity[]; readonly diagnostics: readonly Diagnostic[] }>();
   #checked: PassChecks | undefined;
+  /**
+   * The walker's version (its pass) in which each skill's shape was last found unchanged. While
+   * it holds the walker's answers do not change, so neither does the finding: the reads that
+   * share a pass (a walk of 10,000 directories) check a skill's shape once, not once each.
+   */
+  readonly #shapedIn = new WeakMap<KeptSkill, number>();
   /** How many kept skills list each file (a nested skill's files are its outer skill's too). */
   readonly #owners = new Map<string, number>();
   /**
@@ -260,6 +266,8 @@ export class DigestCache {
   }
 
   #sameShape(e: KeptSkill): boolean {
+    const version = this.walker.version;
+    if (this.#shapedIn.get(e) === version) return true;
     if (e.shape === undefined || !this.#sameDirs(e)) return false;
     try {
       // Kept for the pass (walker.lstat): the listing's check of every file that follows, which
@@ -268,6 +276,7 @@ export class DigestCache {
     } catch {
       return false;
     }
+    if (this.walker.version === version) this.#shapedIn.set(e, version);
     return true;
   }
 

@@ -22,8 +22,10 @@
  * shape only decides which entry to start from: the file served is always checked when it is
  * opened (its identity, then its bytes against the listed digest, served-read.ts), so what a
  * shared check can miss is a change elsewhere in the skill, which a check of its own could miss
- * just as well between its stat and the open. A listing, `get`, a directory read (whose
- * answer is the shape itself) and a fresh lookup always begin a pass of their own.
+ * just as well between its stat and the open. A listing, `get` and a fresh lookup always begin
+ * a pass of their own. A lookup for a directory read (whose answer is the shape itself) shares
+ * only a pass another such lookup began, for a few times what that pass cost
+ * (`SHARED_PASS_COSTS`, served-walk.ts), so that a walk of a skill's directories is linear.
  */
 import { pushAll } from '../findings.js';
 import { DigestCache } from './served-cache.js';
@@ -110,6 +112,36 @@ export function servedCatalogue(given: readonly ServedRoot[], now: Clock, checke
     walker.begin();
     return read(path, (await along(path))[path.split('/').length - 1] ?? []);
   };
+  // The skill at the longest run of `path` that is one, in the pass the caller began.
+  const lookupIn = async (path: string, fresh: boolean): Promise<ServedSkill | undefined> => {
+    const runs = await along(path);
+    // Longest first (a nested skill before the skill it lies in); most runs name no folder and
+    // are passed over before a run is hashed as a key. What `served` still holds for a run is
+    // harmless: it is used only when the same folder is again the first one there, and then
+    // only while its shape is unchanged.
+    let skill: ServedSkill | undefined;
+    for (let k = runs.length - 1; k >= 0 && skill === undefined; k--) {
+      const folders = runs[k] as SkillFolder[];
+      const run = folders[0]?.path;
+      if (run === undefined) continue;
+      const from = fresh ? undefined : served.get(run);
+      // Still the first folder of that run (no earlier root gained one), with its shape unchanged.
+      const kept = from !== undefined && folders[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
+      skill = kept ?? (await read(run, folders));
+    }
+    // Each run below the skill found that this walk found no folder at: a skill listed or read
+    // there before is gone. Only as deep as a skill path ever was, so a long URI costs nothing.
+    const segs = path.split('/');
+    const depth = skill === undefined ? 0 : skill.path.split('/').length;
+    const below = Math.min(segs.length, deepest);
+    let run = segs.slice(0, depth).join('/');
+    for (let k = depth; k < below; k++) {
+      run = k === 0 ? (segs[0] as string) : `${run}/${segs[k] as string}`;
+      if ((runs[k]?.length ?? 0) === 0) dropGone(run);
+    }
+    if (depth < below) cache.prune();
+    return skill;
+  };
   const folders = (r: HeldRoot): SkillFolder[] => walker.findSkillFolders(r.dir, r.label, r.identity);
   return {
     list: async () => {
@@ -136,34 +168,16 @@ export function servedCatalogue(given: readonly ServedRoot[], now: Clock, checke
     async lookup(path, opts) {
       const fresh = opts?.fresh === true;
       if (opts?.file === true && !fresh) walker.beginWithin(READ_PASS_MS);
-      else walker.begin();
-      const runs = await along(path);
-      // Longest first (a nested skill before the skill it lies in); most runs name no folder and
-      // are passed over before a run is hashed as a key. What `served` still holds for a run is
-      // harmless: it is used only when the same folder is again the first one there, and then
-      // only while its shape is unchanged.
-      let skill: ServedSkill | undefined;
-      for (let k = runs.length - 1; k >= 0 && skill === undefined; k--) {
-        const folders = runs[k] as SkillFolder[];
-        const run = folders[0]?.path;
-        if (run === undefined) continue;
-        const from = fresh ? undefined : served.get(run);
-        // Still the first folder of that run (no earlier root gained one), with its shape unchanged.
-        const kept = from !== undefined && folders[0]?.dir === from.dir ? cache.shapedSkill(skillKey(from)) : undefined;
-        skill = kept ?? (await read(run, folders));
+      else if (fresh) walker.begin();
+      else {
+        const end = walker.beginAmortized();
+        try {
+          return await lookupIn(path, false);
+        } finally {
+          end();
+        }
       }
-      // Each run below the skill found that this walk found no folder at: a skill listed or read
-      // there before is gone. Only as deep as a skill path ever was, so a long URI costs nothing.
-      const segs = path.split('/');
-      const depth = skill === undefined ? 0 : skill.path.split('/').length;
-      const below = Math.min(segs.length, deepest);
-      let run = segs.slice(0, depth).join('/');
-      for (let k = depth; k < below; k++) {
-        run = k === 0 ? (segs[0] as string) : `${run}/${segs[k] as string}`;
-        if ((runs[k]?.length ?? 0) === 0) dropGone(run);
-      }
-      if (depth < below) cache.prune();
-      return skill;
+      return lookupIn(path, fresh);
     },
     forget(skill, file) {
       const from = served.get(skill.path);

@@ -87,6 +87,24 @@ interface KeptDir {
 /** At most this many directories are walked under one root looking for skills. */
 const MAX_WALKED_DIRS = 100_000;
 
+/**
+ * How many times its own cost a pass begun by a directory read is shared with later ones. The
+ * answer of a directory read is the skill's shape, and checking it is a pass over every directory
+ * of the skill: a read of its own each would make a client's walk of a skill (a read per
+ * directory, as `pull skill://` makes) cost the square of the directories (a skill of 10,000
+ * sibling directories: 89 s of the server for the walk, other sessions waiting). Shared so, a
+ * walk costs time linear in them, passes take at most about a quarter of the server's time while
+ * reads keep coming, and an answer is never older than a few times what a pass of its own would
+ * take (a skill of a few directories: a millisecond or so). The files a walk then reads are each
+ * checked when they are opened, whatever pass listed them (served-read.ts).
+ */
+export const SHARED_PASS_COSTS = 4;
+
+interface AmortizedPass {
+  readonly pass: number;
+  cost: number | undefined;
+}
+
 /** Passes after which a directory no pass used is dropped (a folder removed, a path never asked again). */
 const KEEP_PASSES = 64;
 
@@ -101,6 +119,9 @@ export class ServedWalker {
   #pass = 0;
   /** When the current pass began (the injected clock); NaN before the first. */
   #passAt = Number.NaN;
+  #version = 0;
+  /** The last pass `beginAmortized` began, and its cost once its lookup is done. */
+  #amortized: AmortizedPass | undefined;
 
   constructor(readonly now: Clock) {}
 
@@ -109,8 +130,22 @@ export class ServedWalker {
     return this.#pass;
   }
 
+  /**
+   * Changes whenever an answer of the walker may: at each pass, and when a directory listed this
+   * pass is listed again with another identity (a swap seen by a walk through handles).
+   */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Milliseconds since the current pass began (NaN before the first, negative if the clock went back). */
+  passAge(): number {
+    return this.now() - this.#passAt;
+  }
+
   begin(): void {
     this.#pass++;
+    this.#version++;
     this.#passAt = this.now();
     this.#stats.clear();
     if (this.#pass % KEEP_PASSES === 0) for (const [path, d] of this.#dirs) if (d.pass < this.#pass - KEEP_PASSES) this.#dirs.delete(path);
@@ -122,8 +157,25 @@ export class ServedWalker {
    * begins its own pass. A clock that went back begins a new pass.
    */
   beginWithin(ms: number): void {
-    const age = this.now() - this.#passAt;
+    const age = this.passAge();
     if (!(age >= 0 && age < ms)) this.begin();
+  }
+
+  /**
+   * For a lookup whose answer is the shape itself (a directory read): begins a pass unless the
+   * current one was begun so and is still under way, or ended and began less than
+   * `SHARED_PASS_COSTS` times its cost ago. Returns what the caller calls when its lookup is
+   * done, which records the cost of a pass it began. See SHARED_PASS_COSTS for why.
+   */
+  beginAmortized(): () => void {
+    const last = this.#amortized;
+    const age = this.passAge();
+    if (last?.pass === this.#pass && age >= 0 && (last.cost === undefined || age < SHARED_PASS_COSTS * last.cost)) return () => undefined;
+    this.begin();
+    const mine: AmortizedPass = { pass: this.#pass, cost: undefined };
+    this.#amortized = mine;
+    const at = this.#passAt;
+    return () => void (mine.cost ??= Math.max(0, this.now() - at));
   }
 
   /**
@@ -187,6 +239,7 @@ export class ServedWalker {
       return kept.entries;
     }
     const entries = readdirSync(at, { withFileTypes: true });
+    if (kept?.pass === this.#pass) this.#version++;
     this.#dirs.set(path, { identity, entries, settled: this.settled(identity), pass: this.#pass });
     return entries;
   }

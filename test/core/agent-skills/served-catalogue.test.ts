@@ -1,13 +1,15 @@
 // Reads of single files share one pass of checks for READ_PASS_MS (served-catalogue.ts): what a
 // shared pass may miss (a change elsewhere in the skill, for at most READ_PASS_MS), what it never
-// misses (the file served is checked when it is opened), and that a listing, `get` and a lookup
-// for a directory never share. The clock is a variable, so the window is exact.
+// misses (the file served is checked when it is opened), and that a listing and `get` never
+// share. A lookup for a directory shares only a pass another one began, for SHARED_PASS_COSTS
+// times that pass's cost. The clock is a variable, so the window is exact.
 import assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync, type statSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { READ_PASS_MS, readServedFile, ServedFileChanged, servedCatalogue, ServedWalker, SETTLE_MS } from '../../../src/core/agent-skills/index.js';
+import { READ_PASS_MS, readServedFile, ServedFileChanged, servedCatalogue, ServedWalker, SETTLE_MS, SHARED_PASS_COSTS } from '../../../src/core/agent-skills/index.js';
 import { tempDir } from '../../helpers/tmp.js';
 
 // A coarse file-system clock stamps changes made within one tick alike: the tests change files a tick later.
@@ -45,7 +47,7 @@ describe('servedCatalogue.lookup: reads of single files share a pass for READ_PA
     assert.equal((await c.lookup(NESTED, { file: true }))?.path, 'word-count/references/inner');
   });
 
-  it('a lookup for a directory, get and list begin a pass of their own, even within the window', async () => {
+  it('a lookup for a directory, get and list do not share the pass of a file read, even within its window', async () => {
     const root = tempDir();
     skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
     const { c } = catalogue(root);
@@ -87,6 +89,70 @@ describe('servedCatalogue.lookup: reads of single files share a pass for READ_PA
     // `linked` is a link: never a skill of its own; and the outer skill's shape changed, so it is listed afresh (and refused: a link in it).
     assert.equal(await c.lookup('word-count/linked/SKILL.md', { file: true }), undefined);
     assert.equal(await c.get('word-count/linked'), undefined);
+  });
+});
+
+describe('servedCatalogue.lookup for a directory: a pass another one began is shared for SHARED_PASS_COSTS times its cost', () => {
+  /** A catalogue whose clock moves `step` ms at every reading of it, so a pass costs some time. */
+  function stepping(root: string, step: number): { c: ReturnType<typeof servedCatalogue>; advance(ms: number): void; reads(): number } {
+    let now = Date.now() + 10 * SETTLE_MS;
+    let reads = 0;
+    const clock = (): number => {
+      reads++;
+      return (now += step);
+    };
+    return { c: servedCatalogue([{ dir: root, label: 'skills' }], clock), advance: (ms) => void (now += ms), reads: () => reads };
+  }
+
+  it('a change within the window is seen once the window has passed, not before', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
+    const { c, advance, reads } = stepping(root, 1);
+    const before = reads();
+    assert.equal((await c.lookup('word-count/references/inner'))?.path, 'word-count');
+    // The pass cost what the clock moved while it ran (one ms a reading).
+    const cost = reads() - before;
+    await sleep(TICK_MS);
+    skill(join(root, 'word-count', 'references', 'inner'), 'inner');
+    // The next lookup reads the clock once to decide: well within SHARED_PASS_COSTS times the cost.
+    assert.equal((await c.lookup('word-count/references/inner'))?.path, 'word-count', 'shared: the pass before the change');
+    advance(SHARED_PASS_COSTS * cost);
+    assert.equal((await c.lookup('word-count/references/inner'))?.path, 'word-count/references/inner', 'a pass of its own');
+  });
+
+  it('a walk of 300 directories, a lookup each: their shape is checked in a few passes, not in one a lookup', async () => {
+    const root = tempDir();
+    const dirs = 300;
+    skill(join(root, 'wide'), 'wide', Object.fromEntries(Array.from({ length: dirs }, (_, i) => [`d${i}/f.md`, `${i}\n`])));
+    await sleep(TICK_MS);
+    const { c } = stepping(root, 1);
+    // Every directory check is a statSync (served-walk.ts): counted through the module's export.
+    const fs = createRequire(import.meta.url)('node:fs') as { statSync: typeof statSync };
+    const real = fs.statSync;
+    let stats = 0;
+    fs.statSync = ((...args: Parameters<typeof statSync>) => {
+      stats++;
+      return real(...args);
+    }) as typeof statSync;
+    syncBuiltinESMExports();
+    try {
+      for (let i = 0; i < dirs; i++) assert.equal((await c.lookup(`wide/d${i}`))?.path, 'wide');
+    } finally {
+      fs.statSync = real;
+      syncBuiltinESMExports();
+    }
+    // A pass a lookup (as before) stat'ed every directory each time: 300 x 301. Shared: a pass or a few.
+    assert.ok(stats < 3 * dirs, `${stats} directory stats for a walk of ${dirs} directories`);
+  });
+
+  it('under a clock that does not move, a pass costs nothing and no lookup for a directory shares one', async () => {
+    const root = tempDir();
+    skill(join(root, 'word-count'), 'word-count', { 'references/inner/a.md': 'alpha\n' });
+    const { c } = catalogue(root);
+    assert.equal((await c.lookup('word-count/references/inner'))?.path, 'word-count');
+    await sleep(TICK_MS);
+    skill(join(root, 'word-count', 'references', 'inner'), 'inner');
+    assert.equal((await c.lookup('word-count/references/inner'))?.path, 'word-count/references/inner');
   });
 });
 
