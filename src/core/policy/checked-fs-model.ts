@@ -47,9 +47,12 @@ export interface CheckedDir {
   /**
    * Writes `data` to a new temporary file in this directory (fs.write); returns its name.
    * `announce` hears the file's path before the file exists, so that a run stopped while it is
-   * written (a thread terminated at its deadline) can still remove it.
+   * written (a thread terminated at its deadline) can still remove it. `signal` (a run's, which
+   * its deadline aborts): once aborted, the write stops between two pieces of it (WRITE_PIECE),
+   * the file is removed and the answer is ECANCELED; and the file is flushed to disk as it goes
+   * (every FLUSH_EVERY), so that the flush at its end, which nothing can stop, is short.
    */
-  writeTemp(forName: string, data: Uint8Array, mode: number, announce?: (path: string) => void): Promise<string | FsFailure>;
+  writeTemp(forName: string, data: Uint8Array, mode: number, announce?: (path: string) => void, signal?: AbortSignal): Promise<string | FsFailure>;
   /**
    * Renames a child over another (fs.write on both names, neither holding a path the run
    * protects); a symlink named `to` is replaced, not followed.

@@ -23,6 +23,34 @@ import type { WriteUse } from './protected.js';
 const O_PATH = 0o10000000;
 const LINUX = process.platform === 'linux';
 
+/** The pieces a write that a signal may stop is made of (writeTemp). */
+export const WRITE_PIECE = 1 << 20;
+/** How much a write that a signal may stop flushes to disk at a time (writeTemp). */
+export const FLUSH_EVERY = 16 << 20;
+
+/** Thrown inside writeWhole when its signal is aborted. */
+const STOPPED = Symbol('stopped');
+
+/**
+ * Writes all of `data`. With a signal, a piece at a time, the signal read between them, and
+ * flushed every FLUSH_EVERY: a 64 MiB write at a run's deadline backs out within a piece, and the
+ * caller's last flush (which cannot be stopped) has at most FLUSH_EVERY to write.
+ */
+async function writeWhole(fh: FileHandle, data: Uint8Array, signal: AbortSignal | undefined): Promise<void> {
+  const piece = signal === undefined ? data.length : WRITE_PIECE;
+  let written = 0;
+  let flushed = 0;
+  while (written < data.length) {
+    if (signal?.aborted === true) throw STOPPED;
+    written += (await fh.write(data, written, Math.min(piece, data.length - written))).bytesWritten;
+    if (signal !== undefined && written - flushed >= FLUSH_EVERY) {
+      await fh.datasync();
+      flushed = written;
+    }
+  }
+  if (signal?.aborted === true) throw STOPPED;
+}
+
 function fromErrno(err: unknown): FsFailure {
   const code = errnoCode(err);
   if (code === 'ENOENT') return { kind: 'missing' };
@@ -177,7 +205,7 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
         const j = await judge(child(name), 'fs.write', false, 'dir');
         return isFailure(j) ? j : dirOf(j, 'fs.write');
       },
-      async writeTemp(forName, data, mode, announce) {
+      async writeTemp(forName, data, mode, announce, signal) {
         const bad = writable(forName);
         if (bad !== undefined) return bad;
         const tmp = `.${forName.slice(0, 100)}.skillctl-${randomBytes(6).toString('hex')}.tmp`;
@@ -190,14 +218,13 @@ export function checkedFs(gate: RecordingGate, cwd: string): CheckedFs {
           return fromErrno(err);
         }
         try {
-          let written = 0;
-          while (written < data.length) written += (await fh.write(data, written, data.length - written)).bytesWritten;
+          await writeWhole(fh, data, signal);
           await fh.chmod(mode);
           await fh.sync();
         } catch (err) {
           await fh.close();
           await unlink(child(tmp)).catch(() => undefined);
-          return fromErrno(err);
+          return err === STOPPED ? { kind: 'error', code: 'ECANCELED' } : fromErrno(err);
         }
         await fh.close();
         return tmp;

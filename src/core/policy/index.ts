@@ -1,6 +1,6 @@
 export { isSpecialAddress } from './address.js';
 export { authorise, type Authorisation, type AuthoriseOptions, type AuthoriseRequest } from './authorise.js';
-export { checkedFs } from './checked-fs.js';
+export { checkedFs, FLUSH_EVERY, WRITE_PIECE } from './checked-fs.js';
 export { isFailure, type CheckedDir, type CheckedFile, type CheckedFs, type FsFailure } from './checked-fs-model.js';
 export { evaluateCapability, isPermissionScope, type Evaluation } from './evaluate.js';
 export { lookupCommand, type CommandLookup } from '../fs/find-command.js';

@@ -5,7 +5,7 @@
  * deadline, and an fs_write_file renamed its file into place after the audit record had said the
  * run was over. So, when a run is stopped (its deadline, a signal, a failed thread), its signal is
  * aborted: an HTTP exchange is cut, and the file layer the hostcalls use creates and renames
- * nothing more (a write not yet renamed into place backs out). And whenever a run ends, its end
+ * nothing more (a write not yet renamed into place backs out, one under way within a piece of it). And whenever a run ends, its end
  * waits for the work still under way (a rename already begun), within COMMIT_GRACE_MS as the
  * built-in runtime waits for a commit, so that every change the run made comes before its end.
  */
@@ -62,7 +62,8 @@ function stoppableDir(dir: CheckedDir, signal: AbortSignal): CheckedDir {
     file: (name) => dir.file(name),
     dir: async (name) => wrap(await dir.dir(name)),
     makeDir: async (name) => (signal.aborted ? STOPPED : wrap(await dir.makeDir(name))),
-    writeTemp: async (forName, data, mode, announce) => (signal.aborted ? STOPPED : dir.writeTemp(forName, data, mode, announce)),
+    // The signal goes on into the write: aborted while it is under way, it backs out between two pieces.
+    writeTemp: async (forName, data, mode, announce) => (signal.aborted ? STOPPED : dir.writeTemp(forName, data, mode, announce, signal)),
     rename: async (from, to) => (signal.aborted ? STOPPED : dir.rename(from, to)),
     remove: (name) => dir.remove(name),
     removeDir: async (name) => (signal.aborted ? STOPPED : dir.removeDir(name)),
