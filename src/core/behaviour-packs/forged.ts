@@ -12,8 +12,8 @@
  *   set is written out, not taken from `\p{Cf}`, so every Node version refuses the same lines.
  *   Emoji keep working: a variation selector right after an emoji, and a zero-width joiner
  *   between two pictographs (👩‍💻), are allowed;
- * - a line that, compared in NFKC form (so fullwidth `［` is `[` and `…` is `...`) with Cyrillic,
- *   Greek and Armenian lookalikes read as the Latin letters they print as, is another
+ * - a line that, compared in NFKC form (so fullwidth `［` is `[` and `…` is `...`) with the
+ *   lookalikes of every script read as the Latin letters they print as, is another
  *   identity line (`skill profile=…`), a cut mark (only dots), a section header (`[`, or a
  *   section-like name between any two brackets: `⁅NEXT LOOP⁆`), a finding as skillctl prints one
  *   (`warning PACK_BUDGET_CLAMPED: …`), or starts with a blank braille cell (an indent the schema's
@@ -22,6 +22,8 @@
  *
  * Pure and linear in the line's length.
  */
+
+import { CONFUSABLE_LETTERS } from './confusable-letters.js';
 
 /** The format and default-ignorable code points (Unicode 17, the same under Node 20 and 24), as ranges. */
 const INVISIBLE: readonly (readonly [number, number])[] = [
@@ -40,23 +42,22 @@ const EMOJI_JOINER = /(\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}]?)\u200d(?=
 
 /**
  * Letters of other scripts that print as Latin ones (`ѕkill` is Cyrillic dze and `kill`), each
- * with the letter it passes for: Cyrillic, Greek, Armenian, Cherokee (capital and small) and
- * Lisu letters as Unicode's confusables data (UTS #39) maps them, and every Latin small capital
- * as the letter it is (`ꜱᴋɪʟʟ`). NFKC leaves them all alone.
+ * with the letter it passes for: every letter and digit Unicode's confusables data gives as one
+ * Latin letter (confusable-letters.ts: Cyrillic, Greek, Cherokee, Lisu, Canadian syllabics, Runic,
+ * Lycian, Carian and more), then these by hand, which take precedence: the Cyrillic and Greek
+ * capitals that pass for `I` (the data says `l`), lowercase Cyrillic `к` and Greek `κ`, and
+ * every Latin small capital as the letter it is (`ꜱᴋɪʟʟ`; the data names a few). NFKC leaves them all alone.
  */
-const LOOKALIKES = new Map(
-  (
-    'аa вB сc еe һh іi јj ӏl ԁd оo рp ԛq ѕs ԝw хx уy кk ѵv ' +
-    'АA ВB СC ЕE НH ІI ЈJ КK МM ОO РP ЅS ТT ХX ҮY ԚQ ԜW ӀI ' +
-    'αa οo ρp ιi κk νv υu ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX ' +
-    'օo սu ոn ' +
-    'ᎠD ᎡR ᎢT Ꭵi ᎩY ᎪA ᎫJ ᎬE ᎳW ᎷM ᎻH ᎽY ᏀG Ꮒh ᏃZ Ꮟb ᏒR ᏔW ᏕS ᏙV ᏚS ᏞL ᏟC ᏢP ᏦK Ꮷd ᏳG ᏴB ꭵi ꮁr ꮃw ꮓz ꮩv ꮪs ꮯc ' +
-    'ꓐB ꓑP ꓒd ꓓD ꓔT ꓖG ꓗK ꓙJ ꓚC ꓜZ ꓝF ꓟM ꓠN ꓡL ꓢS ꓣR ꓦV ꓧH ꓪW ꓫX ꓬY ꓮA ꓰE ꓲI ꓳO ꓴU ' +
-    'ᴀa ʙb ᴄc ᴅd ᴇe ꜰf ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ꞯq ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz'
-  )
-    .split(' ')
-    .map((pair) => [pair.slice(0, 1), pair.slice(1)] as const),
-);
+const BY_HAND: readonly (readonly [string, string])[] = (
+  'аa вB сc еe һh іi јj ӏl ԁd оo рp ԛq ѕs ԝw хx уy кk ѵv ' +
+  'АA ВB СC ЕE НH ІI ЈJ КK МM ОO РP ЅS ТT ХX ҮY ԚQ ԜW ӀI ' +
+  'αa οo ρp ιi κk νv υu ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX ' +
+  'ᴀa ʙb ᴄc ᴅd ᴇe ꜰf ɢg ʜh ɪi ᴊj ᴋk ʟl ᴍm ɴn ᴏo ᴘp ꞯq ʀr ꜱs ᴛt ᴜu ᴠv ᴡw ʏy ᴢz'
+)
+  .split(' ')
+  .map((pair) => [pair.slice(0, 1), pair.slice(1)] as const);
+
+const LOOKALIKES = new Map([...CONFUSABLE_LETTERS, ...BY_HAND]);
 
 /** `line` as it reads: NFKC (fullwidth `［` is `[`, `…` is `...`), then each lookalike as its Latin letter. */
 function skeleton(line: string): string {
@@ -92,7 +93,7 @@ export function hiddenText(text: string): string | undefined {
 }
 
 /**
- * More combining marks on one character than any script writes (Vietnamese stacks two, Tibetan
+ * More combining marks on one character than ordinary text stacks (Vietnamese stacks two, Tibetan
  * and Hebrew with cantillation three or four): some agent UIs draw such a stack over the lines
  * above and below it, where it covers or passes for their text.
  */
