@@ -92,7 +92,7 @@ const MAX_WALKED_DIRS = 100_000;
  * answer of a directory read is the skill's shape, and checking it is a pass over every directory
  * of the skill: a read of its own each would make a client's walk of a skill (a read per
  * directory, as `pull skill://` makes) cost the square of the directories (a skill of 10,000
- * sibling directories: 89 s of the server for the walk, other sessions waiting). Shared so, a
+ * sibling directories: 86 s of the server for the walk, other sessions waiting). Shared so, a
  * walk costs time linear in them, passes take at most about a quarter of the server's time while
  * reads keep coming, and an answer is never older than a few times what a pass of its own would
  * take (a skill of a few directories: a millisecond or so). The files a walk then reads are each

@@ -5,9 +5,10 @@
  * deadline, and an fs_write_file renamed its file into place after the audit record had said the
  * run was over. So, when a run is stopped (its deadline, a signal, a failed thread), its signal is
  * aborted: an HTTP exchange is cut, and the file layer the hostcalls use creates and renames
- * nothing more (a write not yet renamed into place backs out, one under way within a piece of it). And whenever a run ends, its end
- * waits for the work still under way (a rename already begun), within COMMIT_GRACE_MS as the
- * built-in runtime waits for a commit, so that every change the run made comes before its end.
+ * nothing more (a write not yet renamed into place backs out, one under way within a piece of
+ * it). And whenever a run ends, its end waits for the work still under way (a rename already
+ * begun), within COMMIT_GRACE_MS as the built-in runtime waits for a commit, so that every change
+ * the run made comes before its end.
  */
 import type { CheckedDir, CheckedFs, FsFailure } from '../../policy/index.js';
 import { isFailure } from '../../policy/index.js';
