@@ -24,7 +24,8 @@ export { holdRoot, ServedRoots, type CheckedRoots, type HeldRoot, type ServedRoo
 export { DigestCache } from './served-cache.js';
 export { packIdentities, setUnchanged, type IdentityChecker, type PackedSet } from './served-check.js';
 export { hashRegularFile, readServedFile, ServedFileChanged } from './served-read.js';
-export { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, SHARED_PASS_COSTS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';
+export { SHARED_PASS_COSTS } from './served-shared-pass.js';
+export { ABSENT, identityOf, sameIdentity, SERVED_SKILL_MD, ServedWalker, SETTLE_MS, type Clock, type FileIdentity, type SkillFolder } from './served-walk.js';
 export { classifyScript, entrypointIds, SCRIPT_RUNTIMES, scriptCommand, type ScriptFile, type ScriptRuntime } from './scripts.js';
 export { agentSkillToManifest, scriptsOf, type ManifestConversion, type RuntimeVersions, type ToManifestOptions } from './to-manifest.js';
 export { manifestToSkillMd, nameFromSkillId, type SkillMdConversion, type ToSkillMdOptions } from './to-skill-md.js';

@@ -25,7 +25,7 @@
  * just as well between its stat and the open. A listing, `get` and a fresh lookup always begin
  * a pass of their own. A lookup for a directory read (whose answer is the shape itself) shares
  * only a pass another such lookup began, for a few times what that pass cost
- * (`SHARED_PASS_COSTS`, served-walk.ts), so that a walk of a skill's directories is linear.
+ * (`SHARED_PASS_COSTS`, served-shared-pass.ts), so that a walk of a skill's directories is linear.
  */
 import { pushAll } from '../findings.js';
 import { DigestCache } from './served-cache.js';
@@ -33,6 +33,7 @@ import type { IdentityChecker } from './served-check.js';
 import type { ServedFile, ServedSkill, ServedSkills } from './served-model.js';
 import { readServedSkills, skillKey } from './served.js';
 import { ServedRoots, type CheckedRoots, type HeldRoot, type ServedRoot } from './served-roots.js';
+import { SharedPasses } from './served-shared-pass.js';
 import { ServedWalker, type Clock, type SkillFolder } from './served-walk.js';
 import { basename, join } from 'node:path';
 
@@ -142,6 +143,7 @@ export function servedCatalogue(given: readonly ServedRoot[], now: Clock, checke
     if (depth < below) cache.prune();
     return skill;
   };
+  const shared = new SharedPasses(walker);
   const folders = (r: HeldRoot): SkillFolder[] => walker.findSkillFolders(r.dir, r.label, r.identity);
   return {
     list: async () => {
@@ -170,7 +172,7 @@ export function servedCatalogue(given: readonly ServedRoot[], now: Clock, checke
       if (opts?.file === true && !fresh) walker.beginWithin(READ_PASS_MS);
       else if (fresh) walker.begin();
       else {
-        const end = walker.beginAmortized();
+        const end = shared.begin();
         try {
           return await lookupIn(path, false);
         } finally {

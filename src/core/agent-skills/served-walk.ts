@@ -87,24 +87,6 @@ interface KeptDir {
 /** At most this many directories are walked under one root looking for skills. */
 const MAX_WALKED_DIRS = 100_000;
 
-/**
- * How many times its own cost a pass begun by a directory read is shared with later ones. The
- * answer of a directory read is the skill's shape, and checking it is a pass over every directory
- * of the skill: a read of its own each would make a client's walk of a skill (a read per
- * directory, as `pull skill://` makes) cost the square of the directories (a skill of 10,000
- * sibling directories: 86 s of the server for the walk, other sessions waiting). Shared so, a
- * walk costs time linear in them, passes take at most about a quarter of the server's time while
- * reads keep coming, and an answer is never older than a few times what a pass of its own would
- * take (a skill of a few directories: a millisecond or so). The files a walk then reads are each
- * checked when they are opened, whatever pass listed them (served-read.ts).
- */
-export const SHARED_PASS_COSTS = 4;
-
-interface AmortizedPass {
-  readonly pass: number;
-  cost: number | undefined;
-}
-
 /** Passes after which a directory no pass used is dropped (a folder removed, a path never asked again). */
 const KEEP_PASSES = 64;
 
@@ -120,8 +102,6 @@ export class ServedWalker {
   /** When the current pass began (the injected clock); NaN before the first. */
   #passAt = Number.NaN;
   #version = 0;
-  /** The last pass `beginAmortized` began, and its cost once its lookup is done. */
-  #amortized: AmortizedPass | undefined;
 
   constructor(readonly now: Clock) {}
 
@@ -159,23 +139,6 @@ export class ServedWalker {
   beginWithin(ms: number): void {
     const age = this.passAge();
     if (!(age >= 0 && age < ms)) this.begin();
-  }
-
-  /**
-   * For a lookup whose answer is the shape itself (a directory read): begins a pass unless the
-   * current one was begun so and is still under way, or ended and began less than
-   * `SHARED_PASS_COSTS` times its cost ago. Returns what the caller calls when its lookup is
-   * done, which records the cost of a pass it began. See SHARED_PASS_COSTS for why.
-   */
-  beginAmortized(): () => void {
-    const last = this.#amortized;
-    const age = this.passAge();
-    if (last?.pass === this.#pass && age >= 0 && (last.cost === undefined || age < SHARED_PASS_COSTS * last.cost)) return () => undefined;
-    this.begin();
-    const mine: AmortizedPass = { pass: this.#pass, cost: undefined };
-    this.#amortized = mine;
-    const at = this.#passAt;
-    return () => void (mine.cost ??= Math.max(0, this.now() - at));
   }
 
   /**
